@@ -1,0 +1,325 @@
+/**
+ * The canonical transcript model and the engine's result types.
+ *
+ * Every importer normalizes to these shapes (SPEC §1); every stage reads and writes them
+ * (SPEC §3); the UI only renders them (SPEC §4). All values are plain, structured-cloneable
+ * data: no classes, no Maps, no functions — they cross the worker boundary unchanged.
+ */
+
+/** A message role in the canonical model. `developer` imports as `system`. Source: SPEC §1. */
+export type Role = 'system' | 'user' | 'assistant' | 'tool'
+
+/** A text part (used inside `Part[]` content when a message also carries non-text parts). */
+export interface TextPart {
+  type: 'text'
+  text: string
+}
+
+/**
+ * An image part. `data` is never tokenized as text: images count a flat estimate
+ * (`IMAGE_TOKENS` in tokens/count.ts). `bytes` is the size of the encoded payload in bytes
+ * (base64 length × 3/4 for data URLs), for display only.
+ */
+export interface ImagePart {
+  type: 'image'
+  mediaType?: string
+  /** data: URL, https URL, or a file id; kept for export, never shown as text. */
+  url?: string
+  bytes?: number
+}
+
+/**
+ * A thinking / redacted-thinking / reasoning block: opaque, kept byte-identical, never cut.
+ * `text` is the readable thinking (counted as text); `signature`/`data`/`encrypted` are opaque
+ * and counted by their length in UTF-8 bytes / 4 (documented in tokens/count.ts).
+ */
+export interface ThinkingPart {
+  type: 'thinking'
+  variant: 'thinking' | 'redacted_thinking' | 'reasoning'
+  text?: string
+  signature?: string
+  /** redacted_thinking `data` or reasoning `encrypted_content`. */
+  encrypted?: string
+}
+
+/** Any other block (documents, server-tool blocks, unknown types): kept as raw JSON, opaque. */
+export interface OpaquePart {
+  type: 'opaque'
+  /** The source block's own `type`, e.g. `document`, `server_tool_use`. */
+  kind: string
+  raw: unknown
+}
+
+/** A content part. Text-only content is a plain string instead (SPEC §1). */
+export type Part = TextPart | ImagePart | ThinkingPart | OpaquePart
+
+/** A tool call made by an assistant message. `arguments` is the raw JSON text (may be invalid JSON). */
+export interface ToolCall {
+  /** The provider's call id (`tool_call_id` / `tool_use.id` / `call_id`). */
+  id: string
+  name: string
+  arguments: string
+}
+
+/** Where a message came from, for "show original". `line` is 1-based (JSONL line or JSON array item). */
+export interface SourceRef {
+  format: FormatId
+  line?: number
+  /** The original record(s), untouched. Omitted for large inputs to save memory. */
+  raw?: unknown
+}
+
+/** Non-semantic markers an importer sets on a message (e.g. Claude Code `isMeta`). */
+export interface MessageFlags {
+  /** Injected by the agent, not typed by the human (Claude Code `isMeta`, `<system-reminder>`, Codex env context). */
+  injected?: boolean
+  /** A slash-command echo or local command output (Claude Code `<command-name>`). */
+  command?: boolean
+  /** The agent's own recorded compaction summary (Claude Code `isCompactSummary`). */
+  compactSummary?: boolean
+  /** A synthetic error record (Claude Code `isApiErrorMessage`). */
+  apiError?: boolean
+}
+
+/** One message of the canonical model. Source: SPEC §1. */
+export interface Message {
+  /** Source id (uuid, item id) or `m<index>`. Unique within a transcript. */
+  id: string
+  /** Position in the imported transcript, 0-based. */
+  index: number
+  role: Role
+  /** Text-only content is a string; anything with images, thinking or opaque blocks is `Part[]`. */
+  content: string | Part[] | null
+  /** Assistant only. */
+  toolCalls?: ToolCall[]
+  /** Tool only: the call this result answers (`tool_call_id`). */
+  toolCallId?: string
+  /** Tool only: resolved from the call. */
+  toolName?: string
+  /** Tool only. */
+  isError?: boolean
+  flags?: MessageFlags
+  source: SourceRef
+}
+
+/** Identifiers of the importable formats. */
+export type FormatId =
+  | 'openai-chat'
+  | 'anthropic-messages'
+  | 'claude-code'
+  | 'openai-responses'
+  | 'codex-rollout'
+  | 'gemini-cli'
+  | 'vercel-ui'
+  | 'vercel-model'
+  | 'langchain'
+  | 'inspect-ai'
+  | 'openhands'
+  | 'swe-agent'
+  | 'aider'
+  | 'canonical'
+
+/**
+ * A compaction that already happened inside the source (Claude Code `compact_boundary` +
+ * `isCompactSummary`, Codex `compacted`, Responses `compaction` items). Source: SPEC §1,
+ * design/formats.md §3 "Recorded compaction".
+ */
+export interface RecordedCompaction {
+  /** Id of the message the boundary sits before (the first message after compaction), if any. */
+  atMessageId?: string
+  /** Index in `Transcript.messages` of the first message after the boundary. */
+  atIndex: number
+  trigger?: 'auto' | 'manual' | string
+  /** Tokens as the agent recorded them (its own tokenizer). */
+  tokensBefore?: number
+  tokensAfter?: number
+  /** Readable summary text; null when encrypted/opaque. */
+  summaryText: string | null
+  /** Id of the summary message in `messages`, if it is one. */
+  summaryMessageId?: string
+  source: FormatId
+}
+
+/** A tool schema sent with the request (counts as non-compactable overhead). */
+export interface ToolSchema {
+  name: string
+  description?: string
+  /** JSON schema of the parameters, as in the source. */
+  parameters?: unknown
+}
+
+/** An imported transcript. Source: SPEC §1. */
+export interface Transcript {
+  format: FormatId
+  title?: string
+  messages: Message[]
+  recordedCompactions: RecordedCompaction[]
+  /** Human-readable import warnings, each naming the line/field and the reason (skipped lines etc.). */
+  warnings: string[]
+  /** Tool schemas sent with every request (request bodies only); part of the overhead. */
+  tools?: ToolSchema[]
+}
+
+// ---------------------------------------------------------------------------
+// Stages, pipeline and provenance (SPEC §3, §4)
+// ---------------------------------------------------------------------------
+
+/** Identifiers of the compaction stages. */
+export type StageId = 'dedupe' | 'prune-tool-results' | 'summarize' | 'insert-then-compress'
+
+/** Params of `dedupe`. Source: seed 000. (No user params: the constants are the seed's.) */
+export type DedupeParams = Record<string, never>
+
+/** Params of `prune-tool-results`. Source: seed 002. Token values are tokens of the chosen encoding. */
+export interface PruneParams {
+  /** Stop pruning as soon as the running total is ≤ target (tokens). */
+  target: number
+  /** Newest steps whose results are guarded. ≥ 1 (seed 002 raises below 1). */
+  keep_steps: number
+  /** Results under this many tokens are never replaced. */
+  min_tokens: number
+}
+
+/** Params of `summarize`. Source: seed 001. Counts are messages. */
+export interface SummarizeParams {
+  keep_last: number
+  compact_after: number
+  /** Role of the inserted summary message. Default `user` (SPEC §3.2). */
+  summary_role?: 'user' | 'system'
+  /** A user prompt that replaces the default rules wholesale (seed 001 `base`). */
+  prompt?: string
+  /**
+   * Optional context window of the summarizer in tokens: the prompt's slice is trimmed
+   * (oldest lines first) until the request fits. Source: cases/49.
+   */
+  context_window?: number
+}
+
+/** Params of `insert-then-compress`. Source: seed 003. */
+export interface InsertThenCompressParams {
+  /** Fire only when total tokens exceed this. */
+  threshold_tokens: number
+  /** Messages kept verbatim at the end (extended so no tool result is separated from its call). */
+  keep_recent: number
+  /** Add the archived-chunk anchor to the summary (seed 003 `chunk_path`). */
+  archive_anchor?: boolean
+}
+
+/** The parameters of every stage. */
+export interface StageParamsMap {
+  dedupe: DedupeParams
+  'prune-tool-results': PruneParams
+  summarize: SummarizeParams
+  'insert-then-compress': InsertThenCompressParams
+}
+
+/** One stage of a pipeline: enabled flag and its params. */
+export type StageConfig = {
+  [K in StageId]: { id: K; enabled: boolean; params: StageParamsMap[K] }
+}[StageId]
+
+/** Encodings the token counter supports. Source: SPEC §2. */
+export type Encoding = 'o200k_base' | 'cl100k_base'
+
+/** The summarizer used by `summarize` and `insert-then-compress`. Issue 2 ships `extractive`. */
+export type SummarizerId = 'extractive' | 'openai-compatible' | 'anthropic' | 'recorded'
+
+/** The whole pipeline configuration (not the transcript). Stages run in array order. */
+export interface PipelineConfig {
+  stages: StageConfig[]
+  encoding: Encoding
+  summarizer: SummarizerId
+}
+
+/** What became of a message of the **before** transcript. Source: SPEC §4. */
+export type Fate =
+  | { kind: 'kept'; changed: false }
+  | { kind: 'back-referenced'; stage: StageId; firstId: string }
+  | { kind: 'pruned'; stage: StageId; placeholder: string }
+  | { kind: 'summarized'; stage: StageId; pass: number; summaryId: string }
+  | { kind: 'slimmed'; stage: StageId }
+  | { kind: 'dropped'; stage: StageId; reason: string }
+
+/** Where a message of the **after** transcript came from. Source: SPEC §4. */
+export type Origin =
+  | { kind: 'original'; beforeId: string; changed: boolean }
+  | { kind: 'back-reference'; beforeId: string; firstId: string; stage: StageId }
+  | { kind: 'placeholder'; beforeId: string; stage: StageId }
+  | {
+      kind: 'summary'
+      stage: StageId
+      pass: number
+      /** Before-transcript indices covered, inclusive `from` … `to`. */
+      fromIndex: number
+      toIndex: number
+      coveredIds: string[]
+    }
+  | { kind: 'pinned-facts'; stage: StageId; sourceIds: string[] }
+  | { kind: 'instruction'; stage: StageId }
+
+/** One firing of a summarizing stage. Source: SPEC §3.2 rolling replay. */
+export interface Pass {
+  /** 1-based pass number within its stage. */
+  pass: number
+  stage: StageId
+  /** Index (in the before transcript) of the turn end at which the pass fired. */
+  atMessage: number
+  /** Plan boundaries, before-transcript indices: messages `from`..`upto-1` were summarized. */
+  from: number
+  upto: number
+  /** The exact prompt sent to the summarizer. */
+  prompt: string
+  summary: string
+  summaryId: string
+  /** Context tokens just before and just after this pass. */
+  tokensBefore: number
+  tokensAfter: number
+}
+
+/** A problem the validity checker found. Source: SPEC §5. */
+export interface ValidityProblem {
+  rule:
+    | 'orphan-tool-result'
+    | 'missing-tool-result'
+    | 'result-not-adjacent'
+    | 'first-not-user'
+    | 'empty-message'
+    | 'duplicate-system-prompt'
+  /** The messages involved (ids). */
+  messageIds: string[]
+  message: string
+}
+
+/** What one stage did. `changed: false` means "no change" (SPEC §3.3), not an identical copy. */
+export interface StageReport {
+  stage: StageId
+  changed: boolean
+  tokensBefore: number
+  tokensAfter: number
+  messagesBefore: number
+  messagesAfter: number
+  /** Why nothing fired, or the error that aborted the stage (the stage's input is kept). */
+  note?: string
+  error?: string
+}
+
+/** Token totals; `overhead` = system prompt + tool schemas, not compactable (cases/28). */
+export interface TokenTotals {
+  messages: number
+  tokens: number
+  overheadTokens: number
+}
+
+/** The result of running a pipeline over a transcript. Plain data. */
+export interface RunResult {
+  before: { messages: Message[]; totals: TokenTotals; tokensById: Record<string, number> }
+  after: { messages: Message[]; totals: TokenTotals; tokensById: Record<string, number> }
+  /** Keyed by before-message id. */
+  fates: Record<string, Fate>
+  /** Keyed by after-message id. */
+  origins: Record<string, Origin>
+  passes: Pass[]
+  stages: StageReport[]
+  checks: { before: ValidityProblem[]; after: ValidityProblem[] }
+  warnings: string[]
+}
