@@ -1,0 +1,131 @@
+/**
+ * `dedupe`: byte-identical repeated tool results become a short back-reference to the first
+ * occurrence. Mechanical (no model call), deterministic, never mutates its input.
+ * Source: seed 000 (Insika `ToolOutputCompressor.compress_transcript`), SPEC §3.1.
+ */
+import type { DedupeParams, Fate, Message, Origin } from '../model'
+import { sha256Hex } from '../hash'
+import { codePointLength, cutCodePoints, firstLine } from '../text'
+import type { StageContext, StageOutput } from './types'
+
+/**
+ * Tool results shorter than this many code points are never candidates: below it a
+ * back-reference can never be shorter than the body. An early bail only; the real gate is
+ * the per-repeat "strictly shorter" check. Source: seed 000 `MIN_LENGTH`.
+ */
+export const MIN_LENGTH = 200
+
+/** Cap of the one-line summary, in code points (≈ 40 tokens). Source: seed 000 `SUMMARY_LIMIT`. */
+export const SUMMARY_LIMIT = 160
+
+/**
+ * The back-reference text before the summary (100 code points). It carries no positional
+ * pointer ("see above"): the original may be evicted first, and the summary must stand
+ * alone. Source: seed 000 `BOILERPLATE`.
+ */
+export const BACK_REFERENCE_PREFIX =
+  '[repeated tool output — byte-identical to an earlier result in this conversation; One-line summary: '
+
+/** The back-reference text after the summary. Source: seed 000 (the closing bracket). */
+export const BACK_REFERENCE_SUFFIX = ']'
+
+/**
+ * The one-line summary of a tool result: its first line, trimmed (if empty, the first
+ * non-empty line), cut to `SUMMARY_LIMIT` code points without splitting a surrogate pair.
+ * '' when the content has no non-blank line. Source: SPEC §3.1, cases/36.
+ */
+export function summarizeToolOutput(content: string): string {
+  return cutCodePoints(firstLine(content), SUMMARY_LIMIT)
+}
+
+/** The back-reference that replaces a repeat whose first occurrence has `summary`. Source: seed 000. */
+export function backReferenceFor(summary: string): string {
+  return `${BACK_REFERENCE_PREFIX}${summary}${BACK_REFERENCE_SUFFIX}`
+}
+
+/**
+ * True when `content` has the exact shape of a back-reference this stage writes (prefix,
+ * anything, closing bracket). A text-shape test only: a stage that knows the provenance
+ * (dedupe's origins) should prefer it.
+ */
+export function isBackReferenceText(content: unknown): content is string {
+  return (
+    typeof content === 'string' &&
+    content.startsWith(BACK_REFERENCE_PREFIX) &&
+    content.endsWith(BACK_REFERENCE_SUFFIX)
+  )
+}
+
+/** The summary inside a back-reference written by `backReferenceFor`; undefined for other text. */
+export function backReferenceSummary(content: unknown): string | undefined {
+  if (!isBackReferenceText(content)) return undefined
+  return content.slice(BACK_REFERENCE_PREFIX.length, content.length - BACK_REFERENCE_SUFFIX.length)
+}
+
+/**
+ * Runs `dedupe` over `messages` (oldest first).
+ *
+ * - Candidates: `tool` messages whose content is a string of ≥ `MIN_LENGTH` code points;
+ *   everything else (other roles, `Part[]` or null content, short results) passes through
+ *   by reference, even when byte-identical.
+ * - Identity: SHA-256 hex of the UTF-8 bytes; exact matches only.
+ * - The first occurrence stays whole; a repeat becomes `backReferenceFor(summary of the first)`
+ *   only when that is strictly shorter in code points (not so in the 200–261 band).
+ * - A replaced message keeps `id`, `role`, `toolCallId`, `toolName` and every other field.
+ *
+ * Provenance: `fates[repeatId] = {kind:'back-referenced', stage:'dedupe', firstId}` and
+ * `origins[repeatId] = {kind:'back-reference', beforeId: repeatId, firstId, stage:'dedupe'}`.
+ * No replacement → `changed: false`, `messages` is the input array, with a `note`.
+ * Pure, synchronous, deterministic; never mutates its input. `params` and `ctx` are unused
+ * (the constants are the seed's). Source: seed 000 `compress_transcript`, SPEC §3.1.
+ */
+export function dedupe(
+  messages: readonly Message[],
+  _params: DedupeParams = {},
+  _ctx?: StageContext,
+): StageOutput {
+  const seen = new Map<string, { id: string; summary: string }>()
+  const fates: Record<string, Fate> = {}
+  const origins: Record<string, Origin> = {}
+  let out: Message[] | undefined
+
+  messages.forEach((message, index) => {
+    const content = message.content
+    if (message.role !== 'tool' || typeof content !== 'string') return
+    const length = codePointLength(content)
+    if (length < MIN_LENGTH) return
+
+    const digest = sha256Hex(content)
+    const first = seen.get(digest)
+    if (!first) {
+      seen.set(digest, { id: message.id, summary: summarizeToolOutput(content) })
+      return
+    }
+    const replacement = backReferenceFor(first.summary)
+    // Replacing in the 200–261 band would grow the transcript (seed 000, C3).
+    if (codePointLength(replacement) >= length) return
+
+    out ??= messages.slice()
+    out[index] = { ...message, content: replacement }
+    fates[message.id] = { kind: 'back-referenced', stage: 'dedupe', firstId: first.id }
+    origins[message.id] = {
+      kind: 'back-reference',
+      beforeId: message.id,
+      firstId: first.id,
+      stage: 'dedupe',
+    }
+  })
+
+  if (!out) {
+    return {
+      messages: messages as Message[],
+      changed: false,
+      fates: {},
+      origins: {},
+      passes: [],
+      note: 'no repeated tool output long enough to shorten',
+      warnings: [],
+    }
+  }
+  return { messages: out, changed: true, fates, origins, passes: [], warnings: [] }
+}
