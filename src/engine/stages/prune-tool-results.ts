@@ -1,0 +1,268 @@
+/**
+ * `prune-tool-results`: the oldest tool results are rewritten in place into a short
+ * placeholder until the context is under a token target. Every call keeps the result that
+ * answers it (only the content changes), so the tool-call pairing stays valid.
+ * Source: seed 002 (Brute `Compaction::Middleware::ToolResults#rewrite`), SPEC §3.3.
+ */
+import type { Fate, Message, Origin, PruneParams } from '../model'
+import { codePointLength } from '../text'
+import { MIN_LENGTH, backReferenceSummary, summarizeToolOutput } from './dedupe'
+import type { StageContext, StageOutput } from './types'
+
+/** The placeholder text; `%s` is the tool name. Source: seed 002 `PLACEHOLDER`. */
+export const PLACEHOLDER_TEMPLATE = 'Result dropped to free context. Call %s again if you still need it.'
+
+/** Default of `keep_steps` (newest steps whose results are guarded). Source: seed 002 `initialize`. */
+export const DEFAULT_KEEP_STEPS = 1
+
+/** Default of `min_tokens`: results under this many tokens are kept. Source: seed 002 `initialize`. */
+export const DEFAULT_MIN_TOKENS = 200
+
+/** The error for `keep_steps < 1`, word for word. Source: seed 002 `initialize` (ArgumentError). */
+export const KEEP_STEPS_ERROR =
+  'keep_steps must be at least 1: the model has not acted on the newest results yet'
+
+/** Tool name used in a placeholder when the answered call cannot be found (an orphan result). */
+export const UNKNOWN_TOOL_NAME = 'the tool'
+
+const [PLACEHOLDER_HEAD, PLACEHOLDER_TAIL] = PLACEHOLDER_TEMPLATE.split('%s') as [string, string]
+
+/** The placeholder for a result of `toolName`. Source: seed 002 `PLACEHOLDER % name`. */
+export function placeholderFor(toolName: string): string {
+  return `${PLACEHOLDER_HEAD}${toolName}${PLACEHOLDER_TAIL}`
+}
+
+/** True when `content` is a placeholder this stage writes (for any tool name). */
+export function isPlaceholderText(content: unknown): content is string {
+  return (
+    typeof content === 'string' &&
+    content.length > PLACEHOLDER_HEAD.length + PLACEHOLDER_TAIL.length &&
+    content.startsWith(PLACEHOLDER_HEAD) &&
+    content.endsWith(PLACEHOLDER_TAIL)
+  )
+}
+
+/**
+ * Params of `pruneToolResults`. `target` is required (tokens); `keep_steps` (default 1) and
+ * `min_tokens` (default 200, tokens) are optional, so a `PruneParams` fits as is.
+ *
+ * `backReferences` (optional): back-reference message id → id of the first occurrence it
+ * stands for, as `dedupe` reported it (see `backReferencesFromOrigins`). It is a param, not
+ * part of `StageContext`, because it describes this input (the output of an earlier stage),
+ * not a service. When it is given it is the only source of truth. When it is absent,
+ * back-references are recognised by their text (`BACK_REFERENCE_PREFIX` … `]`) and each one
+ * is tied, conservatively, to **every** earlier long tool result with the same one-line
+ * summary (two different outputs can share a first line; the text alone cannot tell which
+ * one was the original).
+ */
+export type PruneToolResultsParams = Pick<PruneParams, 'target'> &
+  Partial<Omit<PruneParams, 'target'>> & {
+    backReferences?: Readonly<Record<string, string>>
+  }
+
+/**
+ * Back-reference id → first-occurrence id, from a stage's `origins` (entries of kind
+ * `back-reference`). Use it to hand `dedupe`'s provenance to `pruneToolResults`.
+ */
+export function backReferencesFromOrigins(
+  origins: Readonly<Record<string, Origin>>,
+): Record<string, string> {
+  const refs: Record<string, string> = {}
+  for (const [id, origin] of Object.entries(origins)) {
+    if (origin.kind === 'back-reference') refs[id] = origin.firstId
+  }
+  return refs
+}
+
+function unchanged(messages: readonly Message[], note: string, error?: string): StageOutput {
+  const out: StageOutput = {
+    messages: messages as Message[],
+    changed: false,
+    fates: {},
+    origins: {},
+    passes: [],
+    note,
+    warnings: [],
+  }
+  if (error !== undefined) out.error = error
+  return out
+}
+
+/**
+ * Index of each tool message → index of the assistant message holding the call it answers
+ * (the nearest earlier call with that id), and the tool name for its placeholder.
+ */
+function resolveCalls(messages: readonly Message[]) {
+  const callAt = new Map<string, { index: number; name: string }>()
+  const answered = new Map<number, number>()
+  const names = new Map<number, string>()
+  messages.forEach((m, i) => {
+    if (m.role === 'assistant' && m.toolCalls) {
+      for (const call of m.toolCalls) callAt.set(call.id, { index: i, name: call.name })
+    } else if (m.role === 'tool') {
+      const call = m.toolCallId === undefined ? undefined : callAt.get(m.toolCallId)
+      if (call) answered.set(i, call.index)
+      names.set(i, call?.name || m.toolName || UNKNOWN_TOOL_NAME)
+    }
+  })
+  return { answered, names }
+}
+
+/**
+ * For every first occurrence that a back-reference in `messages` stands for: the indices of
+ * those back-references. Also returns the set of back-reference indices.
+ */
+function resolveBackReferences(
+  messages: readonly Message[],
+  explicit: Readonly<Record<string, string>> | undefined,
+) {
+  const dependents = new Map<number, number[]>()
+  const backRefs = new Set<number>()
+  const link = (original: number, backRef: number) => {
+    const list = dependents.get(original)
+    if (list) list.push(backRef)
+    else dependents.set(original, [backRef])
+  }
+
+  if (explicit) {
+    const indexOf = new Map<string, number>()
+    messages.forEach((m, i) => indexOf.set(m.id, i))
+    messages.forEach((m, i) => {
+      const firstId = explicit[m.id]
+      if (m.role !== 'tool' || firstId === undefined) return
+      backRefs.add(i)
+      const first = indexOf.get(firstId)
+      if (first !== undefined && first < i) link(first, i)
+    })
+    return { dependents, backRefs }
+  }
+
+  // Text fallback: summaries of the long, non-back-reference tool results seen so far.
+  const summaries: { index: number; summary: string }[] = []
+  messages.forEach((m, i) => {
+    if (m.role !== 'tool' || typeof m.content !== 'string') return
+    const summary = backReferenceSummary(m.content)
+    if (summary !== undefined) {
+      backRefs.add(i)
+      for (const s of summaries) if (s.summary === summary) link(s.index, i)
+    } else if (codePointLength(m.content) >= MIN_LENGTH) {
+      summaries.push({ index: i, summary: summarizeToolOutput(m.content) })
+    }
+  })
+  return { dependents, backRefs }
+}
+
+/**
+ * Runs `prune-tool-results`: walks `messages` oldest first with a running total of
+ * `ctx.countMessage` (tokens) over all messages, and stops as soon as it is ≤ `target`.
+ * A `tool` message is replaced by `placeholderFor(<name of the call it answers>)` unless:
+ * - it is guarded: it answers a call of the newest `keep_steps` steps (a step = an assistant
+ *   message with tool calls plus its results);
+ * - it is under `min_tokens` tokens;
+ * - it was already replaced: its content is a placeholder, or it is a back-reference;
+ * - the placeholder would not be fewer tokens than what it replaces (never grow the context:
+ *   our choice, the seed is silent; it only matters for a tiny `min_tokens`).
+ * Each replacement does `running -= tokens(old) - tokens(new)`. Only `tool` messages are
+ * touched: assistant messages (with their thinking blocks, cases/32) pass through by reference.
+ * A replaced message keeps `id`, `role`, `toolCallId`, `toolName` and every other field.
+ *
+ * Back-references (cases/47): when the walk replaces a first occurrence that later
+ * back-references stand for, those back-references are rewritten into the placeholder of
+ * their own call in the same step (counted in the running total), even under `min_tokens`.
+ * Chosen over "skip the original" because the original is usually the biggest result, the
+ * oldest-first order is the seed's contract, and a back-reference whose original is gone
+ * would tell the model about content it can no longer see; the placeholder says the true
+ * thing ("dropped, call again") and is shorter. Re-inlining is wrong: it grows the context.
+ * One exception: if such a back-reference is itself guarded (newest steps), the original is
+ * skipped instead, since the model has not acted on that result yet and needs its content.
+ * See `PruneToolResultsParams.backReferences` for how back-references are recognised.
+ *
+ * Provenance: `fates[id] = {kind:'pruned', stage:'prune-tool-results', placeholder}`,
+ * `origins[id] = {kind:'placeholder', beforeId: id, stage:'prune-tool-results'}`.
+ * Nothing replaced → `changed: false`, `messages` is the input array, with a `note`.
+ * Errors (returned in `error`, input passed on unchanged, never thrown): `keep_steps < 1`
+ * (`KEEP_STEPS_ERROR`, seed 002), a non-finite `target`. Pure, synchronous, deterministic.
+ * Source: seed 002 `rewrite`, SPEC §3.3.
+ */
+export function pruneToolResults(
+  messages: readonly Message[],
+  params: PruneToolResultsParams,
+  ctx: Pick<StageContext, 'countMessage'>,
+): StageOutput {
+  const keepSteps = params.keep_steps ?? DEFAULT_KEEP_STEPS
+  if (!(keepSteps >= 1)) return unchanged(messages, KEEP_STEPS_ERROR, KEEP_STEPS_ERROR)
+  const target = params.target
+  if (!Number.isFinite(target)) {
+    const reason = 'target must be a finite number of tokens'
+    return unchanged(messages, reason, reason)
+  }
+  const minTokens = Number.isFinite(params.min_tokens) ? (params.min_tokens as number) : DEFAULT_MIN_TOKENS
+
+  const tokens = messages.map((m) => ctx.countMessage(m))
+  const total = tokens.reduce((a, b) => a + b, 0)
+  if (total <= target) return unchanged(messages, `under target: ${total} ≤ ${target} tokens`)
+
+  const { answered, names } = resolveCalls(messages)
+  const stepStarts: number[] = []
+  messages.forEach((m, i) => {
+    if (m.role === 'assistant' && m.toolCalls && m.toolCalls.length > 0) stepStarts.push(i)
+  })
+  const guardedSteps = new Set(stepStarts.slice(-Math.floor(keepSteps)))
+  const isGuarded = (i: number) => {
+    const step = answered.get(i)
+    return step !== undefined && guardedSteps.has(step)
+  }
+  const { dependents, backRefs } = resolveBackReferences(messages, params.backReferences)
+
+  let out: Message[] | undefined
+  const fates: Record<string, Fate> = {}
+  const origins: Record<string, Origin> = {}
+  let running = total
+
+  for (let i = 0; i < messages.length; i++) {
+    if (running <= target) break
+    const message = messages[i]!
+    if (message.role !== 'tool' || isGuarded(i)) continue
+    if (backRefs.has(i) || isPlaceholderText(message.content)) continue
+    if (tokens[i]! < minTokens) continue
+
+    // A back-reference already rewritten (the text fallback may tie it to several originals)
+    // needs nothing more.
+    const refs = (dependents.get(i) ?? []).filter((r) => !out || out[r] === messages[r])
+    if (refs.some(isGuarded)) continue
+
+    const unit = [i, ...refs].map((j) => {
+      const before = messages[j]!
+      const after: Message = { ...before, content: placeholderFor(names.get(j) ?? UNKNOWN_TOOL_NAME) }
+      return { j, before, after, saved: tokens[j]! - ctx.countMessage(after) }
+    })
+    const saved = unit.reduce((a, u) => a + u.saved, 0)
+    if (saved <= 0) continue
+
+    out ??= messages.slice()
+    for (const { j, before, after } of unit) {
+      out[j] = after
+      fates[before.id] = {
+        kind: 'pruned',
+        stage: 'prune-tool-results',
+        placeholder: after.content as string,
+      }
+      origins[after.id] = { kind: 'placeholder', beforeId: before.id, stage: 'prune-tool-results' }
+    }
+    running -= saved
+  }
+
+  if (!out) {
+    return unchanged(
+      messages,
+      `nothing to prune: ${total} > ${target} tokens, but every tool result is guarded, under min_tokens or already replaced`,
+    )
+  }
+  const warnings =
+    running > target
+      ? [
+          `still over target after pruning: ${running} > ${target} tokens; the rest is guarded, under min_tokens or already replaced`,
+        ]
+      : []
+  return { messages: out, changed: true, fates, origins, passes: [], warnings }
+}
