@@ -1,32 +1,375 @@
-import type { PipelineConfig, RunResult, Transcript } from './model'
-import type { CancelSignal, Summarizer } from './stages/types'
-import type { CachedCounter } from './tokens/count'
+/**
+ * The pipeline: runs the enabled stages in the configured order over a transcript, counts
+ * tokens, composes every stage's provenance into one before → after mapping, and runs the
+ * validity checks on both sides. Pure over its inputs (the summarizer is the only I/O);
+ * deterministic; never mutates the transcript. Source: SPEC §3 (pipeline), §4 (provenance),
+ * §5 (validity); DESIGN §1.
+ */
+import { checkValidity, findDanglingBackReferences } from './checks'
+import type {
+  Fate,
+  FormatId,
+  Message,
+  Origin,
+  PipelineConfig,
+  RunResult,
+  StageConfig,
+  StageId,
+  StageReport,
+  TokenTotals,
+  Transcript,
+} from './model'
+import { dedupe } from './stages/dedupe'
+import { insertThenCompress } from './stages/insert-then-compress'
+import { pruneToolResults } from './stages/prune-tool-results'
+import { summarize } from './stages/summarize'
+import type { CancelSignal, StageContext, StageOutput, Summarizer } from './stages/types'
+import { extractiveSummarizer } from './summarizers/extractive'
+import {
+  countMessageTokens,
+  countToolSchemaTokens,
+  REPLY_PRIMING_TOKENS,
+  type CachedCounter,
+} from './tokens/count'
 
-/** Default pipeline. STUB: replaced by the pipeline implementation (issue 2 point 5). */
+/**
+ * The default pipeline: `dedupe` → `prune-tool-results` → `summarize`, with
+ * `insert-then-compress` present but off (it needs a model to be meaningful).
+ *
+ * - `summarize`: seed 001's `keep_last` 20 / `compact_after` 40.
+ * - `prune-tool-results`: seed 002's `keep_steps` 1 / `min_tokens` 200; `target` 8,000 tokens.
+ *   The bundled samples are 2k–20k tokens (o200k_base) and their tool results are what makes
+ *   the bigger ones big: 8,000 prunes the old bulky results of the larger samples (so the
+ *   placeholders are visible on first start) and leaves the small ones alone (the "no change"
+ *   state is visible too). The seed has no default target.
+ * - `insert-then-compress`: `threshold_tokens` 20,000 (the samples' size range, so turning it on
+ *   fires on the largest ones), `keep_recent` 10 (half of `keep_last`: this stage keeps fewer
+ *   messages because its summary sees the whole conversation).
+ */
 export const DEFAULT_PIPELINE: PipelineConfig = {
   encoding: 'o200k_base',
   summarizer: 'extractive',
   stages: [
     { id: 'dedupe', enabled: true, params: {} },
-    { id: 'prune-tool-results', enabled: true, params: { target: 20000, keep_steps: 1, min_tokens: 200 } },
+    { id: 'prune-tool-results', enabled: true, params: { target: 8000, keep_steps: 1, min_tokens: 200 } },
     { id: 'summarize', enabled: true, params: { keep_last: 20, compact_after: 40 } },
-    { id: 'insert-then-compress', enabled: false, params: { threshold_tokens: 100000, keep_recent: 10 } },
+    { id: 'insert-then-compress', enabled: false, params: { threshold_tokens: 20000, keep_recent: 10 } },
   ],
 }
 
 /** Dependencies of a pipeline run. */
 export interface PipelineDeps {
+  /** The token counter of `config.encoding` (tokens/count.ts `loadCounter`). */
   counter: CachedCounter
   /** Defaults to the offline extractive summarizer. */
   summarizer?: Summarizer
   signal?: CancelSignal
 }
 
-/** Runs the enabled stages in order. STUB. */
+/** Formats whose provider is Anthropic (its extra validity rules apply). */
+const ANTHROPIC_FORMATS: readonly FormatId[] = ['anthropic-messages', 'claude-code']
+
+/** The validity provider of a transcript format: `anthropic` for Anthropic Messages and Claude Code. */
+export function providerOf(format: FormatId): 'anthropic' | 'openai' {
+  return ANTHROPIC_FORMATS.includes(format) ? 'anthropic' : 'openai'
+}
+
+/**
+ * What a current message stands for in the before transcript. `original`: an original
+ * message (maybe changed); `back-reference` / `placeholder`: an original rewritten; `derived`:
+ * a synthesized message (summary, pinned facts, instruction) with the before ids it covers.
+ */
+type Lineage =
+  | { kind: 'original'; beforeId: string; changed: boolean }
+  | { kind: 'back-reference'; beforeId: string; firstId: string; stage: StageId }
+  | { kind: 'placeholder'; beforeId: string; stage: StageId }
+  | { kind: 'derived'; origin: Origin; coveredIds: string[] }
+
+function lineageToOrigin(l: Lineage): Origin {
+  switch (l.kind) {
+    case 'original':
+      return { kind: 'original', beforeId: l.beforeId, changed: l.changed }
+    case 'back-reference':
+      return { kind: 'back-reference', beforeId: l.beforeId, firstId: l.firstId, stage: l.stage }
+    case 'placeholder':
+      return { kind: 'placeholder', beforeId: l.beforeId, stage: l.stage }
+    case 'derived':
+      return l.origin
+  }
+}
+
+/** Before ids a current message stands for. */
+function beforeIdsOf(l: Lineage | undefined, fallbackId: string): string[] {
+  if (!l) return [fallbackId]
+  return l.kind === 'derived' ? l.coveredIds : [l.beforeId]
+}
+
+/**
+ * Runs the enabled stages of `config` in order over `transcript`.
+ *
+ * - Tokens: `countMessageTokens` over `deps.counter.count`, cached per message object.
+ *   Totals: `tokens` = all messages + tool schemas + `REPLY_PRIMING_TOKENS`; `overheadTokens`
+ *   = leading system messages + tool schemas (not compactable, cases/28).
+ * - Stages: `dedupe`, `prune-tool-results` (given dedupe's back-reference map), `summarize`,
+ *   `insert-then-compress` (with `summary_role: 'user'` on Anthropic transcripts unless set,
+ *   so the first non-system message stays a user turn). A stage error (returned or thrown)
+ *   becomes `StageReport.error`, and the stage's input passes through; nothing throws out.
+ *   When `deps.signal` aborts, the remaining stages report `cancelled` and pass through.
+ * - After a stage, a back-reference whose first occurrence is no longer whole in context
+ *   (summarized away) gets its original content back (cases/47: no back-reference may point
+ *   at content that is gone); a warning says so.
+ * - Provenance: `fates` keyed by before id (`kept` when untouched; a later stage's fate wins;
+ *   a fate on a synthesized message applies to every before message it covers); `origins`
+ *   keyed by after id (summaries list the before ids they cover, through earlier summaries
+ *   and back-references, with the before `fromIndex`/`toIndex`).
+ * - After messages are re-indexed (`index === position`); originals keep their id.
+ * - Checks: `checkValidity` on both sides, provider from `transcript.format` (`providerOf`).
+ * Deterministic for a deterministic summarizer; never mutates `transcript`.
+ */
 export async function runPipeline(
-  _transcript: Transcript,
-  _config: PipelineConfig,
-  _deps: PipelineDeps,
+  transcript: Transcript,
+  config: PipelineConfig,
+  deps: PipelineDeps,
 ): Promise<RunResult> {
-  throw new Error('pipeline not built yet')
+  const countText = deps.counter.count
+  const cache = new WeakMap<Message, number>()
+  const countMessage = (m: Message): number => {
+    let n = cache.get(m)
+    if (n === undefined) {
+      n = countMessageTokens(m, countText)
+      cache.set(m, n)
+    }
+    return n
+  }
+  const schemaTokens = countToolSchemaTokens(transcript.tools, countText)
+  const totalsOf = (messages: readonly Message[]): TokenTotals => {
+    let tokens = 0
+    let lead = 0
+    let leading = true
+    for (const m of messages) {
+      const n = countMessage(m)
+      tokens += n
+      if (leading && m.role === 'system') lead += n
+      else leading = false
+    }
+    return { messages: messages.length, tokens: tokens + schemaTokens + REPLY_PRIMING_TOKENS, overheadTokens: lead + schemaTokens }
+  }
+
+  const warnings = [...transcript.warnings]
+  let summarizer = deps.summarizer
+  if (!summarizer) {
+    if (config.summarizer !== 'extractive') {
+      warnings.push(`summarizer "${config.summarizer}" is not available here; the offline extractive summarizer was used`)
+    }
+    summarizer = extractiveSummarizer
+  }
+  const ctx: StageContext = { countMessage, countText, summarize: summarizer }
+  if (deps.signal) ctx.signal = deps.signal
+  const provider = providerOf(transcript.format)
+
+  const before = transcript.messages
+  const beforeById = new Map(before.map((m) => [m.id, m]))
+  const beforeIndex = new Map(before.map((m, i) => [m.id, i]))
+  const fates = new Map<string, Fate>()
+  const lineage = new Map<string, Lineage>()
+  for (const m of before) lineage.set(m.id, { kind: 'original', beforeId: m.id, changed: false })
+
+  let current: Message[] = before.slice()
+  const passes: RunResult['passes'] = []
+  const stages: StageReport[] = []
+  let cancelled = false
+
+  for (const stage of config.stages) {
+    if (!stage.enabled) continue
+    const tokensBefore = totalsOf(current).tokens
+    const messagesBefore = current.length
+    const report: StageReport = {
+      stage: stage.id,
+      changed: false,
+      tokensBefore,
+      tokensAfter: tokensBefore,
+      messagesBefore,
+      messagesAfter: messagesBefore,
+    }
+    stages.push(report)
+    if (cancelled || deps.signal?.aborted) {
+      cancelled = true
+      report.error = 'cancelled'
+      continue
+    }
+
+    let output: StageOutput
+    try {
+      output = await runStage(stage, current, ctx, lineage, provider)
+    } catch (e) {
+      report.error = e instanceof Error ? e.message : String(e)
+      continue
+    }
+    if (output.note !== undefined) report.note = output.note
+    for (const w of output.warnings) warnings.push(`${stage.id}: ${w}`)
+    if (output.error !== undefined) {
+      report.error = output.error
+      if (output.error === 'cancelled') cancelled = true
+      continue
+    }
+    if (!output.changed) continue
+
+    composeProvenance(output, fates, lineage, beforeIndex)
+    current = restoreDanglingBackReferences(output.messages, lineage, beforeById, fates, warnings)
+    passes.push(...output.passes)
+    report.changed = true
+    report.tokensAfter = totalsOf(current).tokens
+    report.messagesAfter = current.length
+  }
+
+  const after = current.map((m, i) => (m.index === i ? m : { ...m, index: i }))
+  const origins: Record<string, Origin> = {}
+  current.forEach((m) => {
+    origins[m.id] = lineageToOrigin(lineage.get(m.id) ?? { kind: 'original', beforeId: m.id, changed: true })
+  })
+  const fateRecord: Record<string, Fate> = {}
+  for (const m of before) fateRecord[m.id] = fates.get(m.id) ?? { kind: 'kept', changed: false }
+
+  const tokensById = (ms: readonly Message[]) => {
+    const out: Record<string, number> = {}
+    for (const m of ms) out[m.id] = countMessage(m)
+    return out
+  }
+  return {
+    before: { messages: before, totals: totalsOf(before), tokensById: tokensById(before) },
+    after: { messages: after, totals: totalsOf(after), tokensById: tokensById(after) },
+    fates: fateRecord,
+    origins,
+    passes,
+    stages,
+    checks: {
+      before: checkValidity(before, { provider }),
+      after: checkValidity(after, { provider }),
+    },
+    warnings,
+  }
+}
+
+/** Back-reference id → first-occurrence id, for the current messages (ids are kept by dedupe). */
+function currentBackReferences(messages: readonly Message[], lineage: Map<string, Lineage>): Record<string, string> {
+  const refs: Record<string, string> = {}
+  for (const m of messages) {
+    const l = lineage.get(m.id)
+    if (l?.kind === 'back-reference') refs[m.id] = l.firstId
+  }
+  return refs
+}
+
+function runStage(
+  stage: StageConfig,
+  messages: Message[],
+  ctx: StageContext,
+  lineage: Map<string, Lineage>,
+  provider: 'anthropic' | 'openai',
+): StageOutput | Promise<StageOutput> {
+  switch (stage.id) {
+    case 'dedupe':
+      return dedupe(messages, stage.params, ctx)
+    case 'prune-tool-results':
+      return pruneToolResults(messages, { ...stage.params, backReferences: currentBackReferences(messages, lineage) }, ctx)
+    case 'summarize':
+      return summarize(messages, stage.params, ctx)
+    case 'insert-then-compress': {
+      const params: Record<string, unknown> = { ...stage.params }
+      if (provider === 'anthropic' && params.summary_role === undefined) params.summary_role = 'user'
+      return insertThenCompress(messages, params, ctx)
+    }
+  }
+}
+
+/**
+ * Folds one stage's `fates`/`origins` (keyed by the stage's input/output ids) into the run's
+ * before-keyed fates and the current messages' lineage. Mutates only the two maps it is given.
+ */
+function composeProvenance(
+  output: StageOutput,
+  fates: Map<string, Fate>,
+  lineage: Map<string, Lineage>,
+  beforeIndex: Map<string, number>,
+): void {
+  // Fates first: they are keyed by input ids, whose lineage the origins below may replace.
+  for (const [inputId, fate] of Object.entries(output.fates)) {
+    const l = lineage.get(inputId)
+    const mapped: Fate =
+      fate.kind === 'back-referenced' ? { ...fate, firstId: beforeIdsOf(lineage.get(fate.firstId), fate.firstId)[0] ?? fate.firstId } : fate
+    for (const beforeId of beforeIdsOf(l, inputId)) fates.set(beforeId, mapped)
+  }
+  const next = new Map<string, Lineage>()
+  for (const [outputId, origin] of Object.entries(output.origins)) {
+    next.set(outputId, toLineage(origin, lineage, beforeIndex))
+  }
+  for (const [id, l] of next) lineage.set(id, l)
+}
+
+function toLineage(origin: Origin, lineage: Map<string, Lineage>, beforeIndex: Map<string, number>): Lineage {
+  const base = (id: string) => beforeIdsOf(lineage.get(id), id)
+  switch (origin.kind) {
+    case 'original': {
+      const l = lineage.get(origin.beforeId)
+      if (l && l.kind !== 'original') return l.kind === 'derived' ? l : { ...l }
+      return { kind: 'original', beforeId: base(origin.beforeId)[0] ?? origin.beforeId, changed: origin.changed || (l?.changed ?? false) }
+    }
+    case 'back-reference':
+      return {
+        kind: 'back-reference',
+        beforeId: base(origin.beforeId)[0] ?? origin.beforeId,
+        firstId: base(origin.firstId)[0] ?? origin.firstId,
+        stage: origin.stage,
+      }
+    case 'placeholder':
+      return { kind: 'placeholder', beforeId: base(origin.beforeId)[0] ?? origin.beforeId, stage: origin.stage }
+    case 'summary': {
+      const coveredIds = unique(origin.coveredIds.flatMap(base))
+      const indices = coveredIds.map((id) => beforeIndex.get(id)).filter((n): n is number => n !== undefined)
+      const range =
+        indices.length > 0 ? { fromIndex: Math.min(...indices), toIndex: Math.max(...indices) } : {}
+      return { kind: 'derived', coveredIds, origin: { ...origin, coveredIds, ...range } }
+    }
+    case 'pinned-facts': {
+      const sourceIds = unique(origin.sourceIds.flatMap(base))
+      return { kind: 'derived', coveredIds: [], origin: { ...origin, sourceIds } }
+    }
+    case 'instruction':
+      return { kind: 'derived', coveredIds: [], origin }
+  }
+}
+
+function unique(ids: string[]): string[] {
+  return [...new Set(ids)]
+}
+
+/**
+ * Back-references whose first occurrence is gone (summarized) get the original content back:
+ * the content was byte-identical, so the message becomes the untouched original again.
+ * Source: cases/47.
+ */
+function restoreDanglingBackReferences(
+  messages: Message[],
+  lineage: Map<string, Lineage>,
+  beforeById: Map<string, Message>,
+  fates: Map<string, Fate>,
+  warnings: string[],
+): Message[] {
+  const refs = currentBackReferences(messages, lineage)
+  if (Object.keys(refs).length === 0) return messages
+  const dangling = findDanglingBackReferences(messages, refs)
+  if (dangling.length === 0) return messages
+  const out = messages.slice()
+  for (const d of dangling) {
+    const at = out.findIndex((m) => m.id === d.id)
+    const l = lineage.get(d.id)
+    const original = l && l.kind === 'back-reference' ? beforeById.get(l.beforeId) : undefined
+    if (at === -1 || !original) continue
+    // The back-reference was a copy of the original with only its content replaced.
+    out[at] = original
+    lineage.set(d.id, { kind: 'original', beforeId: original.id, changed: false })
+    fates.delete(original.id)
+    warnings.push(`back-reference ${d.id} got its content back: its first occurrence ${d.firstId ?? ''} is no longer in context`)
+  }
+  return out
 }

@@ -1,0 +1,475 @@
+/**
+ * `summarize`: rolling, multi-pass compaction. When the uncompacted part of the conversation
+ * grows past `compact_after` messages, everything but the last `keep_last` is folded into one
+ * summary (together with the previous summary); the tail stays verbatim.
+ * Source: seed 001 (Insika `Compaction`: `plan`, `prompt`, `transcript`, `text_of`), SPEC §3.2,
+ * and the fault cases named on each guard.
+ */
+import type { Fate, Message, Origin, Pass, SummarizeParams } from '../model'
+import { codePointLength, collapseWhitespace, cutCodePoints, elideMiddle } from '../text'
+import type { StageContext, StageOutput } from './types'
+
+/** Messages kept verbatim at the end. Source: seed 001 `DEFAULT_KEEP_LAST`. */
+export const DEFAULT_KEEP_LAST = 20
+
+/** Uncompacted messages that trigger a pass (strictly more than this). Source: seed 001 `DEFAULT_COMPACT_AFTER`. */
+export const DEFAULT_COMPACT_AFTER = 40
+
+/**
+ * A summary longer than this many code points is cut: compaction must never grow the context
+ * it exists to shrink. Source: seed 001 `MAX_SUMMARY_CHARS`.
+ */
+export const MAX_SUMMARY_CHARS = 6000
+
+/**
+ * Cap, in code points, of one message's text in the summarizer prompt: the head of a long
+ * result carries the identity of what happened. Source: seed 001 `MESSAGE_CHAR_CAP`.
+ */
+export const MESSAGE_CHAR_CAP = 1000
+
+/**
+ * The default summarizer rules (our own wording of seed 001 `DEFAULT_PROMPT`'s preserve-list:
+ * stated facts, commitments, open questions, decisions; no invention; the conversation's own
+ * language). `SummarizeParams.prompt`, when not blank, replaces them wholesale.
+ */
+export const DEFAULT_RULES = `You are compacting the older part of an ongoing conversation into a single summary.
+The assistant will read your summary in place of those messages; the recent messages stay
+word for word. Whatever your summary leaves out is lost for good.
+
+Keep, word for word where it is short:
+- every fact the user stated (names, sizes, budgets, addresses, postal codes, order numbers,
+  IDs, product choices, dates, quantities);
+- every commitment the assistant made (promises, quoted prices, delivery windows, agreed
+  next steps);
+- every question that was asked and is still unanswered (the missing information);
+- every decision already taken, so nothing is asked or argued again.
+
+Do not invent anything, do not comment, do not give advice. Reply with the summary text
+only: plain text, compact, in the language the conversation itself uses.`
+
+/** Heading of the previous-summary section of the prompt. Source: seed 001 `prompt`. */
+export const PREVIOUS_SUMMARY_HEADING =
+  '## Summary so far (fold it in — its facts must survive)'
+
+/** Heading of the slice section of the prompt. Source: seed 001 `prompt`. */
+export const SLICE_HEADING = '## Messages to compact'
+
+/** `SummarizeParams` after defaults and clamping (see `normalizeParams`). */
+export interface NormalizedSummarizeParams {
+  keep_last: number
+  compact_after: number
+  summary_role: 'user' | 'system'
+  /** The rules: the user's prompt when not blank, else `DEFAULT_RULES`. */
+  rules: string
+  /** Tokens; undefined when not set or not a positive number. */
+  context_window?: number
+}
+
+/**
+ * The positive integer part of `value`, or `fallback` when it is not a number, not finite or
+ * not positive after truncation (0.5 → fallback, 12.9 → 12, '12' → 12).
+ * Source: seed 001 `positive` (`value.to_i`, `positive? ? n : default`).
+ */
+function positiveInt(value: unknown, fallback: number): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN
+  if (!Number.isFinite(n)) return fallback
+  const t = Math.trunc(n)
+  return t > 0 ? t : fallback
+}
+
+/**
+ * Defaults and clamping of `summarize` params: a non-positive or non-numeric `keep_last` /
+ * `compact_after` falls back to its default (20 / 40); `compact_after < keep_last` is clamped
+ * up to `keep_last`, so a plan always moves the boundary forward. `summary_role` defaults to
+ * `user`. Pure. Source: seed 001 `plan` + `positive`, SPEC §3.2.
+ */
+export function normalizeParams(params: Partial<SummarizeParams> | undefined): NormalizedSummarizeParams {
+  const keep_last = positiveInt(params?.keep_last, DEFAULT_KEEP_LAST)
+  const compact_after = Math.max(positiveInt(params?.compact_after, DEFAULT_COMPACT_AFTER), keep_last)
+  const prompt = typeof params?.prompt === 'string' ? params.prompt : ''
+  const out: NormalizedSummarizeParams = {
+    keep_last,
+    compact_after,
+    summary_role: params?.summary_role === 'system' ? 'system' : 'user',
+    rules: prompt.trim() ? prompt : DEFAULT_RULES,
+  }
+  const window = positiveInt(params?.context_window, 0)
+  if (window > 0) out.context_window = window
+  return out
+}
+
+/** The persisted compaction state: where the last pass ended and what it wrote. Source: seed 001 `state`. */
+export interface CompactionState {
+  /** Position (in the planned messages) of the first message not yet summarized. */
+  upto: number
+  summary?: string
+}
+
+/** A decision to compact messages `from`..`upto-1` (positions in the planned messages). Source: seed 001 `Plan`. */
+export interface CompactionPlan {
+  from: number
+  upto: number
+  count: number
+}
+
+/**
+ * For each position, the furthest position a tool call made there reaches: the index of the
+ * last result answering one of its calls, or `Infinity` when a call has no result (pending).
+ * -1 for messages without tool calls.
+ */
+function callReach(messages: readonly Message[]): number[] {
+  const resultAt = new Map<string, number>()
+  messages.forEach((m, i) => {
+    if (m.role === 'tool' && m.toolCallId !== undefined && !resultAt.has(m.toolCallId)) {
+      resultAt.set(m.toolCallId, i)
+    }
+  })
+  return messages.map((m, i) => {
+    if (m.role !== 'assistant' || !m.toolCalls || m.toolCalls.length === 0) return -1
+    let reach = i
+    for (const call of m.toolCalls) {
+      const r = resultAt.get(call.id)
+      // A result recorded before its call is not an answer to it: treat the call as pending.
+      reach = r === undefined || r < i ? Infinity : Math.max(reach, r)
+      if (reach === Infinity) break
+    }
+    return reach
+  })
+}
+
+/**
+ * Decides whether, and what, to compact. `messages` are the planned messages (the
+ * conversation without its leading system messages), `state` the previous pass or null.
+ *
+ * Exactly seed 001 `plan`: `from = state?.upto ?? 0`; nothing unless
+ * `messages.length - from > compact_after`; `upto = messages.length - keep_last`; while
+ * `upto > from` and `messages[upto]` is a `tool` message, `upto -= 1`; nothing unless
+ * `upto > from`.
+ *
+ * One more retreat for the same kind of fault (a tool-call cycle split by the boundary):
+ * `upto` also retreats while a tool call in `messages[from..upto-1]` has a result at or after
+ * `upto`, or no result at all (a pending call stays verbatim in the tail, and the summarizer
+ * never sees a call without its result). Source: cases/01, 02, 03, 06, 10, 41.
+ * Params are normalized first (`normalizeParams`). Pure; returns null when nothing fires.
+ */
+export function planCompaction(
+  messages: readonly Message[],
+  state: CompactionState | null | undefined,
+  params: Partial<SummarizeParams> | undefined,
+): CompactionPlan | null {
+  const { keep_last, compact_after } = normalizeParams(params)
+  const from = Math.max(0, Math.trunc(state?.upto ?? 0))
+  if (!(messages.length - from > compact_after)) return null
+
+  let upto = messages.length - keep_last
+  while (upto > from && messages[upto]?.role === 'tool') upto -= 1
+
+  // Furthest reach of any call in [from, b) for every b: a boundary b is safe when that reach < b.
+  const reach = callReach(messages)
+  const maxReach: number[] = []
+  let running = -1
+  for (let i = from; i < upto; i++) {
+    running = Math.max(running, reach[i] ?? -1)
+    maxReach[i - from] = running
+  }
+  while (upto > from && ((maxReach[upto - 1 - from] ?? -1) >= upto || messages[upto]?.role === 'tool')) {
+    upto -= 1
+  }
+  if (!(upto > from)) return null
+  return { from, upto, count: upto - from }
+}
+
+/**
+ * The text of one message for the prompt: content text with whitespace collapsed; a
+ * tool-calling assistant message with no text → `(tool calls: a, b)`; no content at all →
+ * `(empty)`; images and opaque blocks are marked (`[image]`, `[document]`); thinking blocks
+ * are left out (the model's private reasoning, signed; never paraphrased). A text longer than
+ * `MESSAGE_CHAR_CAP` code points keeps its head and tail around a
+ * `[... N chars omitted ...]` marker (cases/46) and is never longer than the cap.
+ * Source: seed 001 `text_of`.
+ */
+export function messageLineText(message: Message): string {
+  const content = message.content
+  let raw = ''
+  if (typeof content === 'string') raw = content
+  else if (content) {
+    const bits: string[] = []
+    for (const part of content) {
+      if (part.type === 'text') bits.push(part.text)
+      else if (part.type === 'image') bits.push('[image]')
+      else if (part.type === 'opaque') bits.push(`[${part.kind}]`)
+    }
+    raw = bits.join('\n')
+  }
+  let text = collapseWhitespace(raw)
+  if (text === '') {
+    const names = (message.toolCalls ?? []).map((c) => c.name)
+    text = names.length > 0 ? `(tool calls: ${names.join(', ')})` : '(empty)'
+  }
+  if (codePointLength(text) > MESSAGE_CHAR_CAP) {
+    // The marker's own line breaks become spaces: the prompt has one line per message.
+    text = cutCodePoints(elideMiddle(text, MESSAGE_CHAR_CAP).replace(/\n/g, ' '), MESSAGE_CHAR_CAP)
+  }
+  return text
+}
+
+/** One prompt line: `[<index>] <role>: <text>` (index = `message.index`). Source: seed 001 `transcript`. */
+export function messageLine(message: Message): string {
+  return `[${message.index}] ${message.role}: ${messageLineText(message)}`
+}
+
+/**
+ * The full summarizer prompt: the rules (trailing whitespace trimmed), then, when `previous`
+ * is not blank, the previous summary under `PREVIOUS_SUMMARY_HEADING`, then the slice lines
+ * under `SLICE_HEADING`; sections separated by one blank line. Pure.
+ * Source: seed 001 `prompt`.
+ */
+export function buildPrompt(lines: readonly string[], previous: string | undefined, rules: string): string {
+  const parts = [rules.trimEnd()]
+  if (previous && previous.trim()) parts.push(`${PREVIOUS_SUMMARY_HEADING}\n\n${previous}`)
+  parts.push(`${SLICE_HEADING}\n\n${lines.join('\n')}`)
+  return parts.join('\n\n')
+}
+
+/** The readable label at the top of a summary message. `fromIndex`/`toIndex` inclusive. */
+export function summaryHeader(fromIndex: number, toIndex: number, pass: number): string {
+  return `[Summary of messages ${fromIndex}–${toIndex} (pass ${pass})]`
+}
+
+/** Id of the summary message written by pass `pass` of `summarize`. Deterministic. */
+export function summaryMessageId(pass: number): string {
+  return `summary:summarize:${pass}`
+}
+
+/**
+ * Groups the slice into units that are dropped together when the prompt must shrink: an
+ * assistant message with tool calls plus the tool results right after it; anything else alone.
+ */
+function sliceUnits(slice: readonly Message[]): Message[][] {
+  const units: Message[][] = []
+  for (const m of slice) {
+    const last = units[units.length - 1]
+    if (m.role === 'tool' && last && (last[0]?.toolCalls?.length ?? 0) > 0) last.push(m)
+    else units.push([m])
+  }
+  return units
+}
+
+interface FittedPrompt {
+  prompt: string
+  slice: Message[]
+  omitted: number
+}
+
+/**
+ * The prompt for `slice`; with a `window` (tokens), the oldest units are left out until the
+ * prompt fits (at least one unit always stays). Source: cases/49 (Codex drops the oldest item
+ * and retries).
+ */
+function fitPrompt(
+  slice: readonly Message[],
+  previous: string | undefined,
+  rules: string,
+  window: number | undefined,
+  countText: (text: string) => number,
+): FittedPrompt {
+  let units = sliceUnits(slice)
+  const render = (us: Message[][]) => buildPrompt(us.flat().map(messageLine), previous, rules)
+  let prompt = render(units)
+  let omitted = 0
+  if (window !== undefined) {
+    while (units.length > 1 && countText(prompt) > window) {
+      omitted += units[0]?.length ?? 0
+      units = units.slice(1)
+      prompt = render(units)
+    }
+  }
+  return { prompt, slice: units.flat(), omitted }
+}
+
+function isTurnEnd(message: Message): boolean {
+  return message.role === 'assistant' && !(message.toolCalls && message.toolCalls.length > 0)
+}
+
+function hasThinking(message: Message): boolean {
+  return Array.isArray(message.content) && message.content.some((p) => p.type === 'thinking')
+}
+
+/**
+ * Runs `summarize` as a rolling replay over `messages`.
+ *
+ * - Leading `system` messages are outside the plan and stay on top; a later system message is
+ *   an ordinary message (cases/38, 40).
+ * - The replay walks the conversation as it grew: at every turn end (an assistant message with
+ *   no tool calls) and at the transcript's end it runs `planCompaction` on the prefix; when it
+ *   fires, the slice (with the previous summary folded in) is summarized, the summary cut to
+ *   `MAX_SUMMARY_CHARS` code points, and a `Pass` recorded.
+ * - Result: system messages, one summary message (role `summary_role`, default `user`, content
+ *   `summaryHeader(…)` + "\n" + summary), then the verbatim tail `messages[upto..]`.
+ *
+ * Guards (each fault kind, not only its case file):
+ * - nothing eligible → no summarizer call, `changed: false`, note `nothing to compact` (cases/24);
+ * - a pass that would not shrink the message count (one message replaced by one summary) is
+ *   skipped before any summarizer call and reported once (cases/25);
+ * - a summary whose message is not smaller (tokens) than the span it replaces is refused and
+ *   history kept (cases/21);
+ * - an empty summary or a failing summarizer → `error`, input passed on unchanged, no empty
+ *   message (cases/35);
+ * - tool-call cycles and pending calls are never split (`planCompaction`);
+ * - thinking blocks are never modified; summarizing a message that holds one is reported in
+ *   `warnings` (cases/31).
+ *
+ * Provenance: every summarized input message gets `{kind:'summarized', pass, summaryId}` (the
+ * pass that first folded it; `summaryId` = the final summary message); the summary message's
+ * origin lists every covered input id and the covered `index` range. `Pass.from/upto/atMessage`
+ * are `Message.index` values (before-transcript positions when run by the pipeline).
+ * Never mutates its input; deterministic for a deterministic summarizer.
+ */
+export async function summarize(
+  messages: readonly Message[],
+  params: Partial<SummarizeParams> | undefined,
+  ctx: StageContext,
+): Promise<StageOutput> {
+  const p = normalizeParams(params)
+  let lead = 0
+  while (lead < messages.length && messages[lead]?.role === 'system') lead++
+  const system = messages.slice(0, lead)
+  const conv = messages.slice(lead)
+
+  const unchanged = (note: string, extra: Partial<StageOutput> = {}): StageOutput => ({
+    messages: messages as Message[],
+    changed: false,
+    fates: {},
+    origins: {},
+    passes: [],
+    note,
+    warnings: [],
+    ...extra,
+  })
+
+  const turnEnds: number[] = []
+  conv.forEach((m, k) => {
+    if (isTurnEnd(m) || k === conv.length - 1) turnEnds.push(k)
+  })
+
+  let state: CompactionState | null = null
+  const passes: Pass[] = []
+  const passOf: number[] = [] // per conv position: the pass that first summarized it
+  const warnings: string[] = []
+  let noProgress = 0
+  let refused = 0
+  let planned = false
+
+  const makeSummaryMessage = (pass: number, from: number, upto: number, summary: string): Message => ({
+    id: summaryMessageId(pass),
+    index: lead,
+    role: p.summary_role,
+    content: `${summaryHeader(conv[0]?.index ?? 0, conv[upto - 1]?.index ?? upto - 1, pass)}\n${summary}`,
+    source: { format: conv[from]?.source.format ?? 'canonical' },
+  })
+  const tokensOf = (ms: readonly Message[]) => ms.reduce((n, m) => n + ctx.countMessage(m), 0)
+  const systemTokens = tokensOf(system)
+
+  for (const k of turnEnds) {
+    if (ctx.signal?.aborted) return unchanged('cancelled', { error: 'cancelled' })
+    const prefix = conv.slice(0, k + 1)
+    const plan = planCompaction(prefix, state, params)
+    if (!plan) continue
+    planned = true
+    const previous = state?.summary
+    const pass = passes.length + 1
+
+    // One summary replacing one message is no progress (cases/25): do not even ask.
+    if (plan.count + (previous !== undefined ? 1 : 0) < 2) {
+      noProgress++
+      continue
+    }
+
+    const previousMessage = state ? makeSummaryMessage(pass - 1, 0, state.upto, previous ?? '') : undefined
+    const replaced = (previousMessage ? ctx.countMessage(previousMessage) : 0) + tokensOf(conv.slice(plan.from, plan.upto))
+    const slice = conv.slice(plan.from, plan.upto)
+    const fitted = fitPrompt(slice, previous, p.rules, p.context_window, ctx.countText)
+    if (fitted.omitted > 0) {
+      warnings.push(
+        `pass ${pass}: the ${fitted.omitted} oldest message(s) of the slice were left out of the prompt to fit context_window ${p.context_window} tokens`,
+      )
+    }
+
+    let answer: string
+    try {
+      const request = { stage: 'summarize' as const, prompt: fitted.prompt, slice: fitted.slice, ...(previous !== undefined ? { previous } : {}) }
+      answer = await ctx.summarize(request)
+    } catch (e) {
+      return unchanged('summarizer failed', { error: `summarizer failed at pass ${pass}: ${e instanceof Error ? e.message : String(e)}` })
+    }
+    const summary = cutCodePoints(String(answer ?? '').trim(), MAX_SUMMARY_CHARS)
+    if (summary === '') {
+      return unchanged('empty summary', {
+        error: `the summarizer returned an empty summary at pass ${pass} (messages ${slice[0]?.index}–${slice[slice.length - 1]?.index}); history kept unchanged`,
+      })
+    }
+
+    const summaryMessage = makeSummaryMessage(pass, plan.from, plan.upto, summary)
+    const summaryTokens = ctx.countMessage(summaryMessage)
+    if (summaryTokens >= replaced) {
+      refused++
+      continue
+    }
+
+    const tail = prefix.slice(plan.upto)
+    const tokensBefore = systemTokens + (previousMessage ? ctx.countMessage(previousMessage) : 0) + tokensOf(prefix.slice(plan.from))
+    const tokensAfter = systemTokens + summaryTokens + tokensOf(tail)
+    for (let i = plan.from; i < plan.upto; i++) passOf[i] = pass
+    const thinking = slice.filter(hasThinking).map((m) => m.index)
+    if (thinking.length > 0) {
+      warnings.push(`pass ${pass}: thinking blocks of message(s) ${thinking.join(', ')} were summarized away with their messages (never edited)`)
+    }
+    passes.push({
+      pass,
+      stage: 'summarize',
+      atMessage: conv[k]?.index ?? k,
+      from: conv[plan.from]?.index ?? plan.from,
+      upto: (conv[plan.upto - 1]?.index ?? plan.upto - 1) + 1,
+      prompt: fitted.prompt,
+      summary,
+      summaryId: summaryMessage.id,
+      tokensBefore,
+      tokensAfter,
+    })
+    state = { upto: plan.upto, summary }
+  }
+
+  const notes: string[] = []
+  if (noProgress > 0) notes.push('no progress possible: a pass would replace one message with one summary')
+  if (refused > 0) notes.push(`refused ${refused} pass(es): the summary was not smaller than the messages it would replace`)
+  if (!planned) return unchanged('nothing to compact')
+  if (!state || passes.length === 0) return unchanged(notes.join('; '))
+
+  const last = passes[passes.length - 1] as Pass
+  const finalSummary = makeSummaryMessage(last.pass, 0, state.upto, state.summary ?? '')
+  const covered = conv.slice(0, state.upto)
+  const fates: Record<string, Fate> = {}
+  covered.forEach((m, i) => {
+    fates[m.id] = { kind: 'summarized', stage: 'summarize', pass: passOf[i] ?? last.pass, summaryId: finalSummary.id }
+  })
+  const origins: Record<string, Origin> = {
+    [finalSummary.id]: {
+      kind: 'summary',
+      stage: 'summarize',
+      pass: last.pass,
+      fromIndex: covered[0]?.index ?? 0,
+      toIndex: covered[covered.length - 1]?.index ?? 0,
+      coveredIds: covered.map((m) => m.id),
+    },
+  }
+  const out: StageOutput = {
+    messages: [...system, finalSummary, ...conv.slice(state.upto)],
+    changed: true,
+    fates,
+    origins,
+    passes,
+    warnings,
+  }
+  if (notes.length > 0) out.note = notes.join('; ')
+  return out
+}

@@ -1,0 +1,190 @@
+/**
+ * The offline extractive summarizer: no model, no network. It copies what a summary must never
+ * lose — the goal, facts, tools used, open items — out of the messages themselves, so its
+ * output is deterministic and every fact in it appears in what it summarized (or in the
+ * previous summary it folds in). Source: SPEC §3.6, seed 004 (pinned facts, verbatim goal).
+ */
+import { contentText } from '../content'
+import type { Message } from '../model'
+import { cutCodePoints } from '../text'
+import type { Summarizer, SummaryRequest } from '../stages/types'
+
+/** The first line of every extractive summary, so no one mistakes it for a model's prose. */
+export const EXTRACTIVE_LABEL = 'offline extractive summary (not an LLM)'
+
+/** Cap of the verbatim goal, in code points. */
+export const GOAL_CHAR_CAP = 500
+
+/** At most this many facts, in order of first appearance (previous summary first). */
+export const MAX_FACTS = 40
+
+/** Cap of one fact, in code points. */
+export const FACT_CHAR_CAP = 120
+
+/** At most this many open items. */
+export const MAX_OPEN_ITEMS = 5
+
+/** Cap of one open item, in code points. */
+export const OPEN_ITEM_CHAR_CAP = 200
+
+const FILE_EXTENSIONS =
+  'py|ts|tsx|js|jsx|mjs|cjs|json|jsonl|ya?ml|toml|ini|cfg|conf|md|txt|csv|tsv|log|go|rs|rb|java|kt|c|h|cc|cpp|hpp|cs|php|swift|sh|sql|html|css|xml|lock|env|pdf|png|jpe?g|gif|svg'
+
+/**
+ * Fact patterns, in the order their kinds are tried. Each is global. Kept conservative: a
+ * false fact costs tokens, a missed one costs a re-ask. Source: SPEC §3.5 (IDs, order numbers,
+ * postal codes, URLs, e-mail addresses, file paths, dates, amounts with units).
+ */
+const FACT_PATTERNS: readonly RegExp[] = [
+  // URLs before paths and e-mails, so their parts are not taken twice.
+  /\bhttps?:\/\/[^\s<>"'`)\]]+[^\s<>"'`)\].,;:!?]/g,
+  /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g,
+  // IDs and order numbers: ORD-58213, A-48213-KQ, INV-2207, CACHE-58, job-4821.
+  /\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b/g,
+  /\b[a-z]+-\d{3,}\b/g,
+  // Postal codes: CEP 01310-100, ZIP+4 12345-6789, or a number after the words.
+  /\b\d{5}-\d{3,4}\b/g,
+  /\b(?:postal code|postcode|zip(?: code)?|CEP)[:\s]+[A-Z0-9][A-Z0-9 -]{2,8}[A-Z0-9]\b/gi,
+  // Dates: ISO (with an optional time), day/month/year, "March 3, 2025", "3 March 2025".
+  /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g,
+  /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g,
+  /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?(?:, \d{4})?\b/g,
+  /\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*(?: \d{4})?\b/g,
+  // File paths: dir/name.ext (optionally ~/ ./ ../ or / first), /abs/path, a bare name.ext.
+  /(?:~|\.{1,2})?\/?(?:[\w.-]+\/)+[\w-]+\.\w+/g,
+  /(?<![\w.])\/(?:[\w.-]+\/)+[\w.-]+/g,
+  new RegExp(`\\b[\\w-]+\\.(?:${FILE_EXTENSIONS})\\b`, 'g'),
+  // Amounts: currency + number, number + currency/unit, times like 7pm.
+  /(?:R\$|US\$|[$€£¥])\s?\d[\d,.]*\d?/g,
+  /\b\d[\d,.]*\s?(?:USD|EUR|GBP|BRL|JPY|units?|items?|pcs|kg|g|lb|km|m|cm|mm|GB|MB|KB|TB|ms|s|h|min|days?|weeks?|months?|years?|hours?|minutes?|seconds?|%|am|pm)(?![\w-])/gi,
+]
+
+/** Facts in `text`, in order of first appearance, deduplicated, each cut to `FACT_CHAR_CAP`. */
+export function extractFacts(text: string): string[] {
+  const hits: { at: number; end: number; fact: string }[] = []
+  for (const pattern of FACT_PATTERNS) {
+    for (const m of text.matchAll(pattern)) {
+      const at = m.index ?? 0
+      const end = at + m[0].length
+      // A span already taken by an earlier kind (an ID inside a URL) is not a second fact.
+      if (hits.some((h) => at < h.end && end > h.at)) continue
+      const fact = m[0].trim()
+      if (fact.length < 2 || !/\d|[/.@]/.test(fact)) continue
+      hits.push({ at, end, fact: cutCodePoints(fact, FACT_CHAR_CAP) })
+    }
+  }
+  hits.sort((a, b) => a.at - b.at)
+  const out: string[] = []
+  for (const h of hits) if (!out.includes(h.fact)) out.push(h.fact)
+  return out
+}
+
+function isOrdinaryUser(m: Message): boolean {
+  return m.role === 'user' && !m.flags?.injected && !m.flags?.command && !m.flags?.compactSummary
+}
+
+/** Readable text of a message for extraction (text parts; tool-call arguments count too). */
+function extractionText(m: Message): string {
+  const parts = [contentText(m.content)]
+  for (const call of m.toolCalls ?? []) parts.push(call.arguments)
+  return parts.join('\n')
+}
+
+/** The "Label: value" line of a previous extractive summary, if it has one. */
+function previousLine(previous: string | undefined, label: string): string | undefined {
+  if (!previous) return undefined
+  const prefix = `${label}: `
+  for (const line of previous.split('\n')) if (line.startsWith(prefix)) return line.slice(prefix.length)
+  return undefined
+}
+
+/** Open items: TODO-like lines anywhere, and the questions of a last user message nobody answered yet. */
+function openItems(slice: readonly Message[]): string[] {
+  const items: string[] = []
+  for (const m of slice) {
+    if (m.role === 'tool') continue
+    for (const line of contentText(m.content).split('\n')) {
+      if (/\b(?:TODO|FIXME|open question|still (?:need|missing|pending))\b/i.test(line)) items.push(line.trim())
+    }
+  }
+  const lastUser = [...slice].reverse().findIndex(isOrdinaryUser)
+  if (lastUser !== -1) {
+    const m = slice[slice.length - 1 - lastUser] as Message
+    // Answered when any assistant message follows it inside the slice.
+    const answered = slice.slice(slice.length - lastUser).some((x) => x.role === 'assistant')
+    if (!answered) {
+      for (const q of contentText(m.content).match(/[^.!?\n]*\?/g) ?? []) items.push(q.trim())
+    }
+  }
+  const out: string[] = []
+  for (const item of items) {
+    const cut = cutCodePoints(item.replace(/\s+/g, ' '), OPEN_ITEM_CHAR_CAP)
+    if (cut && !out.includes(cut)) out.push(cut)
+  }
+  return out.slice(0, MAX_OPEN_ITEMS)
+}
+
+/**
+ * The extractive summary of `slice`, folding in `previous` (a previous summary of any origin).
+ *
+ * Lines, each omitted when empty:
+ * - `EXTRACTIVE_LABEL`
+ * - `Goal: ` the first ordinary user message, verbatim (trimmed, cut to `GOAL_CHAR_CAP` code
+ *   points); a previous extractive summary's goal wins, since it came earlier;
+ * - `Facts: ` IDs, order numbers, postal codes, URLs, e-mails, file paths, dates, amounts —
+ *   the previous summary's first (so they survive every pass), then the slice's; at most
+ *   `MAX_FACTS`, joined with "; ";
+ * - `Tools used: ` name ×count, counts added to the previous summary's, in first-use order;
+ * - `Open items: ` TODO-like lines and the unanswered questions of the last user message (the
+ *   previous summary's items when the slice has none), joined with " | ".
+ * '' when `slice` is empty and there is no previous summary. Pure and deterministic.
+ * Source: SPEC §3.6, seed 004.
+ */
+export function summarizeExtractive(slice: readonly Message[], previous?: string): string {
+  if (slice.length === 0 && !previous?.trim()) return ''
+  const lines = [EXTRACTIVE_LABEL]
+
+  const firstUser = slice.find(isOrdinaryUser)
+  const goal =
+    previousLine(previous, 'Goal') ??
+    (firstUser ? cutCodePoints(contentText(firstUser.content).trim(), GOAL_CHAR_CAP) : '')
+  if (goal) lines.push(`Goal: ${goal}`)
+
+  const facts: string[] = []
+  const goalFacts = new Set(goal ? extractFacts(goal) : [])
+  const add = (fact: string) => {
+    // A fact already quoted in the goal is not repeated.
+    if (!goalFacts.has(fact) && !facts.includes(fact)) facts.push(fact)
+  }
+  if (previous) {
+    const factsLine = previousLine(previous, 'Facts')
+    if (factsLine !== undefined) for (const f of factsLine.split('; ')) add(f)
+    else for (const f of extractFacts(previous)) add(f)
+  }
+  for (const m of slice) for (const f of extractFacts(extractionText(m))) add(f)
+  if (facts.length > 0) lines.push(`Facts: ${facts.slice(0, MAX_FACTS).join('; ')}`)
+
+  const tools = new Map<string, number>()
+  for (const entry of previousLine(previous, 'Tools used')?.split(', ') ?? []) {
+    const m = /^(.*) ×(\d+)$/.exec(entry)
+    if (m?.[1]) tools.set(m[1], (tools.get(m[1]) ?? 0) + Number(m[2]))
+  }
+  for (const m of slice) for (const call of m.toolCalls ?? []) tools.set(call.name, (tools.get(call.name) ?? 0) + 1)
+  if (tools.size > 0) lines.push(`Tools used: ${[...tools].map(([n, c]) => `${n} ×${c}`).join(', ')}`)
+
+  let open = openItems(slice)
+  if (open.length === 0) open = previousLine(previous, 'Open items')?.split(' | ').filter(Boolean) ?? []
+  if (open.length > 0) lines.push(`Open items: ${open.join(' | ')}`)
+
+  return lines.join('\n')
+}
+
+/**
+ * The extractive summarizer as a `Summarizer`. For `insert-then-compress` the answer is wrapped
+ * in `<summary>` tags (the format that stage's instruction asks for). Never rejects.
+ */
+export const extractiveSummarizer: Summarizer = (request: SummaryRequest) => {
+  const text = summarizeExtractive(request.slice, request.previous)
+  if (request.stage === 'insert-then-compress' && text) return Promise.resolve(`<summary>\n${text}\n</summary>`)
+  return Promise.resolve(text)
+}
