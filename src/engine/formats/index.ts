@@ -1,9 +1,137 @@
+import type { FormatId } from '../model'
+import { importAnthropic } from './anthropic'
+import { importClaudeCodeRecords } from './claude-code'
+import { detectFormat, FORMAT_LABELS } from './detect'
+import { importOpenAIChat } from './openai-chat'
 import type { ImportResult } from './types'
 
+export type { ImportError, ImportResult } from './types'
+export { importAnthropic } from './anthropic'
+export { importClaudeCode, importClaudeCodeRecords } from './claude-code'
+export { importOpenAIChat } from './openai-chat'
+export { detectFormat, FORMAT_LABELS } from './detect'
+
+/** One importable format, for pickers and the sample gallery. */
+export interface SupportedFormat {
+  id: FormatId
+  label: string
+  /** What files of this format look like. */
+  description: string
+  /** Typical file extensions, with the dot. */
+  extensions: string[]
+}
+
+/** The formats `importTranscript` imports (issue 2). Source: design/formats.md §4.1, §4.3, §4.4. */
+export const SUPPORTED_FORMATS: readonly SupportedFormat[] = [
+  {
+    id: 'claude-code',
+    label: FORMAT_LABELS['claude-code'],
+    description: 'Claude Code session log, ~/.claude/projects/<project>/<sessionId>.jsonl',
+    extensions: ['.jsonl'],
+  },
+  {
+    id: 'anthropic-messages',
+    label: FORMAT_LABELS['anthropic-messages'],
+    description: 'Anthropic Messages API request body {system?, messages, tools?}',
+    extensions: ['.json'],
+  },
+  {
+    id: 'openai-chat',
+    label: FORMAT_LABELS['openai-chat'],
+    description: 'OpenAI Chat Completions request body {messages, tools?} or a messages array (legacy functions too)',
+    extensions: ['.json'],
+  },
+]
+
 /**
- * Imports a transcript from its text, detecting the format. Never throws.
- * STUB: replaced by the importers (issue 2 point 3).
+ * Above this many UTF-16 units of input, messages do not keep their original records in
+ * `source.raw`: for a 50 MB session the raw records (with Claude Code's duplicated
+ * `toolUseResult` payloads) would double the worker's memory.
  */
-export function importTranscript(_text: string, _options: { fileName?: string } = {}): ImportResult {
-  return { ok: false, error: { message: 'importers not built yet' } }
+export const RAW_MAX_CHARS = 8_000_000
+
+/** Share of U+FFFD in the first 64 Ki characters above which a text is treated as binary. */
+const REPLACEMENT_CHAR_RATIO = 0.05
+
+/** Options of `importTranscript` / `importBytes`. */
+export interface ImportOptions {
+  /** The file's name: `.jsonl` / `.ndjson` selects JSONL parsing directly. */
+  fileName?: string
+}
+
+/**
+ * Whether a decoded text is really a binary file: a NUL character (never valid raw in JSON or
+ * Markdown) or many U+FFFD replacement characters (bytes that were not UTF-8) in its first
+ * 64 Ki characters.
+ */
+export function looksBinary(text: string): boolean {
+  const sample = text.length > 65536 ? text.slice(0, 65536) : text
+  if (sample.includes('\u0000')) return true
+  let replaced = 0
+  for (let i = 0; i < sample.length; i++) if (sample.charCodeAt(i) === 0xfffd) replaced++
+  return replaced >= 4 && replaced / sample.length > REPLACEMENT_CHAR_RATIO
+}
+
+function fail(message: string, extra: { line?: number; field?: string } = {}): ImportResult {
+  return { ok: false, error: { message, ...extra } }
+}
+
+/**
+ * Imports a transcript from its text, detecting the format (design/formats.md §2): Claude Code
+ * session JSONL, Anthropic Messages, OpenAI Chat Completions (incl. legacy functions). A BOM is
+ * stripped; CRLF is accepted. Never throws and never modifies its input: every failure is an
+ * `ImportError` with a one-line message naming the line/field and the reason — the file is
+ * empty; looks like a binary file; invalid JSON at line L, column C; unknown or not yet
+ * supported format (with `tried`); no JSONL line readable; no messages found. Partial imports
+ * list what was skipped in `transcript.warnings`. Message ids are unique and `index` is the
+ * position. Source: SPEC §1, issue 2 "Bad input".
+ */
+export function importTranscript(text: string, options: ImportOptions = {}): ImportResult {
+  try {
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+    if (body.trim() === '') return fail('the file is empty')
+    if (looksBinary(body)) return fail('this looks like a binary file, not a transcript')
+    const detection = detectFormat(body, options)
+    if (!detection.ok) return { ok: false, error: detection.error }
+    const keepRaw = body.length <= RAW_MAX_CHARS
+    switch (detection.format) {
+      case 'claude-code':
+        return importClaudeCodeRecords(detection.jsonl, { keepRaw })
+      case 'anthropic-messages':
+        return importAnthropic(detection.root, { keepRaw })
+      case 'openai-chat':
+        return importOpenAIChat(detection.root, { keepRaw })
+    }
+  } catch (e) {
+    // A bug in an importer must still reach the page as a message, not an exception.
+    return fail(`import failed: ${e instanceof Error ? e.message : String(e)}`)
+  }
+}
+
+/** The part of the WHATWG `TextDecoder` the engine uses (its tsconfig has no DOM types). */
+interface Utf8Decoder {
+  decode(bytes: Uint8Array): string
+}
+type DecoderConstructor = new (label: string, options?: { fatal?: boolean; ignoreBOM?: boolean }) => Utf8Decoder
+
+/**
+ * Decodes file bytes and imports them: UTF-16 files are recognized by their BOM, everything
+ * else is decoded as UTF-8 (invalid sequences become U+FFFD, which the binary check counts).
+ * A zip/gzip/NUL-bearing file gives "looks like a binary file". Never throws.
+ */
+export function importBytes(bytes: Uint8Array, options: ImportOptions = {}): ImportResult {
+  if (bytes.length === 0) return fail('the file is empty')
+  const Decoder = (globalThis as unknown as { TextDecoder?: DecoderConstructor }).TextDecoder
+  if (!Decoder) return fail('import failed: this runtime has no TextDecoder')
+  let label = 'utf-8'
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) label = 'utf-16le'
+  else if (bytes[0] === 0xfe && bytes[1] === 0xff) label = 'utf-16be'
+  let text: string
+  try {
+    // The BOM is kept (ignoreBOM) and stripped once by importTranscript.
+    text = new Decoder(label, { ignoreBOM: true }).decode(bytes)
+  } catch (e) {
+    return fail(`could not decode the file as text: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  return importTranscript(text, options)
 }

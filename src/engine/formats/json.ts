@@ -1,0 +1,145 @@
+import type { ImportError } from './types'
+
+/** Result of parsing one JSON text: the value, or where and why it failed. */
+export type JsonParse =
+  | { ok: true; value: unknown }
+  | { ok: false; reason: string; line?: number; column?: number }
+
+/**
+ * 1-based line and column of a UTF-16 offset in `text` (lines end at `\n`; a `\r` before it is
+ * part of the line, so CRLF files give the same line numbers as LF files).
+ */
+export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
+  let line = 1
+  let lineStart = 0
+  const end = Math.min(offset, text.length)
+  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) {
+    line++
+    lineStart = i + 1
+  }
+  return { line, column: end - lineStart + 1 }
+}
+
+/**
+ * The reason of a `JSON.parse` error without engine noise: V8 appends `in JSON at position N`
+ * or `(line L column C)`, newer V8 quotes a snippet of the input, Firefox prefixes `JSON.parse:`.
+ * The snippet can be huge or private, so it is dropped; the result is at most 100 characters.
+ */
+function cleanReason(message: string): string {
+  const reason = message
+    .replace(/^JSON\.parse:\s*/, '')
+    .replace(/,\s*".*" is not valid JSON$/s, '')
+    .replace(/\s*in JSON at position \d+.*$/s, '')
+    .replace(/\s*\(line \d+ column \d+\)$/, '')
+    .replace(/\s*at line \d+ column \d+ of the JSON data$/, '')
+    .trim()
+  return reason.length > 100 ? `${reason.slice(0, 99)}…` : reason || 'invalid JSON'
+}
+
+/**
+ * Parses JSON without throwing. On failure gives the engine's reason and, when the engine
+ * reports one (V8: `position N` or `line L column C`; Firefox: `line L column C`), the 1-based
+ * line and column in `text`. "Unexpected end of JSON input" is placed at the end of the text.
+ */
+export function parseJson(text: string): JsonParse {
+  try {
+    return { ok: true, value: JSON.parse(text) }
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e)
+    const reason = cleanReason(message)
+    const lc = /line (\d+) column (\d+)/.exec(message)
+    if (lc) return { ok: false, reason, line: Number(lc[1]), column: Number(lc[2]) }
+    const pos = /at position (\d+)/.exec(message)
+    if (pos) return { ok: false, reason, ...lineColumnAt(text, Number(pos[1])) }
+    if (/end of (JSON )?(input|data)/i.test(message)) {
+      return { ok: false, reason, ...lineColumnAt(text, text.trimEnd().length) }
+    }
+    return { ok: false, reason }
+  }
+}
+
+/** One parsed JSONL record with its 1-based line number. */
+export interface JsonlRecord {
+  line: number
+  value: Record<string, unknown>
+}
+
+/** The good records of a JSONL text plus one warning per skipped line. */
+export interface JsonlParse {
+  records: JsonlRecord[]
+  /** Each names the 1-based line and the reason, e.g. `line 7: invalid JSON (…), skipped`. */
+  bad: string[]
+  /** Non-empty lines seen. */
+  lines: number
+}
+
+/**
+ * Splits JSONL on `\n` only (raw U+2028/U+2029 inside strings are legal JSON and stay in their
+ * line), drops a trailing `\r` (CRLF files), skips blank lines, and parses each line alone so
+ * one bad line never aborts the import. A bad last line without a final newline is reported as
+ * half-written (the agent may still be appending). Lines that parse to a non-object are bad
+ * too. Source: formats.md §1 item 13.
+ */
+export function parseJsonl(text: string): JsonlParse {
+  const records: JsonlRecord[] = []
+  const bad: string[] = []
+  let lines = 0
+  const parts = text.split('\n')
+  const endsWithNewline = text.endsWith('\n')
+  for (let i = 0; i < parts.length; i++) {
+    let raw = parts[i] as string
+    if (raw.endsWith('\r')) raw = raw.slice(0, -1)
+    if (raw.trim() === '') continue
+    lines++
+    const line = i + 1
+    const parsed = parseJson(raw)
+    if (!parsed.ok) {
+      const last = i === parts.length - 1 && !endsWithNewline
+      bad.push(
+        last
+          ? `line ${line}: half-written last line (${parsed.reason}), skipped`
+          : `line ${line}: invalid JSON (${parsed.reason}${parsed.column ? ` at column ${parsed.column}` : ''}), skipped`,
+      )
+      continue
+    }
+    const value = parsed.value
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      bad.push(`line ${line}: not a JSON object, skipped`)
+      continue
+    }
+    records.push({ line, value: value as Record<string, unknown> })
+  }
+  return { records, bad, lines }
+}
+
+/**
+ * Whether a text that failed to parse as one JSON document is JSONL: at least two non-empty
+ * lines, and among the first 50 either every one starts with `{` at column 1 (pretty-printed
+ * JSON indents its inner objects) or at least half parse as JSON objects on their own.
+ */
+export function looksLikeJsonl(text: string): boolean {
+  const sample: string[] = []
+  let from = 0
+  while (sample.length < 50 && from <= text.length) {
+    let to = text.indexOf('\n', from)
+    if (to === -1) to = text.length
+    const line = text.slice(from, to)
+    if (line.trim() !== '') sample.push(line)
+    from = to + 1
+  }
+  if (sample.length < 2) return false
+  if (sample.every((l) => l.startsWith('{'))) return true
+  const objects = sample.filter((l) => {
+    const p = parseJson(l)
+    return p.ok && typeof p.value === 'object' && p.value !== null && !Array.isArray(p.value)
+  }).length
+  return objects * 2 >= sample.length
+}
+
+/** The `ImportError` for a JSON text that does not parse, naming line and column. */
+export function jsonError(parsed: Extract<JsonParse, { ok: false }>): ImportError {
+  const where = parsed.line !== undefined ? ` at line ${parsed.line}, column ${parsed.column}` : ''
+  const error: ImportError = { message: `invalid JSON${where}: ${parsed.reason}` }
+  if (parsed.line !== undefined) error.line = parsed.line
+  return error
+}

@@ -1,0 +1,201 @@
+import type { FormatId, Part, Role, SourceRef, ToolCall, ToolSchema } from '../model'
+import type { RootImportOptions } from './anthropic'
+import type { ImportResult } from './types'
+import {
+  finalizeTranscript,
+  imageFromUrl,
+  isObject,
+  normalizeParts,
+  str,
+  type DraftMessage,
+} from './util'
+
+/** The roles an OpenAI Chat Completions message may have, mapped to the canonical role. */
+export const OPENAI_CHAT_ROLES: Readonly<Record<string, Role>> = {
+  system: 'system',
+  developer: 'system',
+  user: 'user',
+  assistant: 'assistant',
+  tool: 'tool',
+  function: 'tool',
+}
+
+/**
+ * One content part as a canonical part: `text` → text; `refusal` → its text (the model sees
+ * it); `image_url` → image (data URL bytes estimated from the base64 length, never text);
+ * `input_audio`, `file` and unknown parts → opaque. Source: formats.md §4.1 "Messages".
+ */
+function chatPart(part: unknown): Part {
+  if (typeof part === 'string') return { type: 'text', text: part }
+  if (!isObject(part)) return { type: 'opaque', kind: 'unknown', raw: part }
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: str(part.text) ?? '' }
+    case 'refusal':
+      return { type: 'text', text: str(part.refusal) ?? '' }
+    case 'image_url': {
+      const image = part.image_url
+      const url = typeof image === 'string' ? image : isObject(image) ? str(image.url) : undefined
+      return url !== undefined ? imageFromUrl(url) : { type: 'image' }
+    }
+    default:
+      return { type: 'opaque', kind: str(part.type) ?? 'unknown', raw: part }
+  }
+}
+
+/** Content `string | parts[] | null` in the canonical shape (text-only parts joined with "\n"). */
+function chatContent(content: unknown): string | Part[] | null {
+  if (content === null || content === undefined) return null
+  if (typeof content === 'string') return content
+  if (Array.isArray(content)) return normalizeParts(content.map(chatPart), '')
+  return [{ type: 'opaque', kind: 'unknown', raw: content }]
+}
+
+/**
+ * Top-level `tools` (`{type:"function", function:{…}}` or `{type:"custom", custom:{…}}`) and
+ * legacy `functions` (`{name, description, parameters}`) as tool schemas.
+ */
+function chatTools(root: Record<string, unknown>): ToolSchema[] | undefined {
+  const out: ToolSchema[] = []
+  const add = (def: unknown, params: 'parameters' | 'format') => {
+    if (!isObject(def) || typeof def.name !== 'string') return
+    const schema: ToolSchema = { name: def.name }
+    if (typeof def.description === 'string') schema.description = def.description
+    if (def[params] !== undefined) schema.parameters = def[params]
+    out.push(schema)
+  }
+  if (Array.isArray(root.tools)) {
+    for (const t of root.tools) {
+      if (!isObject(t)) continue
+      if (isObject(t.function)) add(t.function, 'parameters')
+      else if (isObject(t.custom)) add(t.custom, 'format')
+      else add(t, 'parameters')
+    }
+  }
+  if (Array.isArray(root.functions)) for (const f of root.functions) add(f, 'parameters')
+  return Array.isArray(root.tools) || Array.isArray(root.functions) ? out : undefined
+}
+
+/**
+ * `tool_calls[]` as canonical tool calls: `function` calls keep `function.arguments` raw (may be
+ * invalid JSON, '' or pretty-printed — formats.md §1 item 3); `custom` calls use their free-form
+ * `custom.input` as arguments.
+ */
+function chatToolCalls(list: unknown): ToolCall[] {
+  if (!Array.isArray(list)) return []
+  const calls: ToolCall[] = []
+  for (const c of list) {
+    if (!isObject(c)) continue
+    const fn = isObject(c.function) ? c.function : isObject(c.custom) ? c.custom : {}
+    const args = fn.arguments ?? fn.input
+    calls.push({
+      id: str(c.id) ?? '',
+      name: str(fn.name) ?? '',
+      arguments: typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args),
+    })
+  }
+  return calls
+}
+
+/** The messages array of a chat root: `{messages}` or a bare array. */
+function chatMessages(root: unknown): unknown[] | undefined {
+  if (Array.isArray(root)) return root
+  if (isObject(root) && Array.isArray(root.messages)) return root.messages
+  return undefined
+}
+
+/**
+ * Imports an OpenAI Chat Completions request body `{messages, tools?, functions?}` or a bare
+ * messages array. `developer` → `system`; content string | parts (text-only parts joined with
+ * "\n"; images as image parts; audio/files opaque); `tool_calls` (function and custom);
+ * `reasoning_content` / `reasoning` → a reasoning thinking part. Legacy function calling: an
+ * assistant `function_call` (no id) gets the stable id `fc-<message index>`, and each role
+ * `function` result answers the oldest unanswered call of the same name (else the oldest
+ * unanswered call) — pairing by order. Tool names are resolved from the call. Messages that
+ * are not objects or have an unknown role are skipped with a warning naming `messages[i]`.
+ * Never throws; never modifies `root`. Source: formats.md §4.1, §1 item 6.
+ */
+export function importOpenAIChat(root: unknown, options: RootImportOptions = {}): ImportResult {
+  const format: FormatId = 'openai-chat'
+  const keepRaw = options.keepRaw ?? true
+  const list = chatMessages(root)
+  if (!list) {
+    return { ok: false, error: { message: 'expected an object with a "messages" array', field: 'messages' } }
+  }
+  const drafts: DraftMessage[] = []
+  const warnings: string[] = []
+  const toolNames = new Map<string, string>()
+  // Legacy function calls still waiting for their `function` result, oldest first.
+  const pendingLegacy: ToolCall[] = []
+
+  list.forEach((m, i) => {
+    const field = `messages[${i}]`
+    if (!isObject(m)) {
+      warnings.push(`${field}: not an object, skipped`)
+      return
+    }
+    const sourceRole = str(m.role) ?? ''
+    const role = OPENAI_CHAT_ROLES[sourceRole]
+    if (!role) {
+      warnings.push(`${field}.role: "${String(m.role)}" is not a chat role, skipped`)
+      return
+    }
+    const source: SourceRef = { format, line: i + 1 }
+    if (keepRaw) source.raw = m
+    let content = chatContent(m.content)
+    const d: DraftMessage = { id: '', role, content, source }
+
+    if (role === 'assistant') {
+      if (content === null && typeof m.refusal === 'string') content = m.refusal
+      const reasoning = str(m.reasoning_content) ?? str(m.reasoning)
+      if (reasoning !== undefined && reasoning !== '') {
+        const thinking: Part = { type: 'thinking', variant: 'reasoning', text: reasoning }
+        const rest: Part[] =
+          content === null ? [] : typeof content === 'string' ? (content === '' ? [] : [{ type: 'text', text: content }]) : content
+        content = [thinking, ...rest]
+      }
+      d.content = content
+      const calls = chatToolCalls(m.tool_calls)
+      if (calls.length === 0 && isObject(m.function_call)) {
+        const fc = m.function_call
+        const args = fc.arguments
+        const call: ToolCall = {
+          id: `fc-${drafts.length}`,
+          name: str(fc.name) ?? '',
+          arguments: typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args),
+        }
+        calls.push(call)
+        pendingLegacy.push(call)
+      }
+      for (const c of calls) toolNames.set(c.id, c.name)
+      if (calls.length > 0) d.toolCalls = calls
+    } else if (sourceRole === 'tool') {
+      const id = str(m.tool_call_id) ?? ''
+      d.toolCallId = id
+      const name = toolNames.get(id) ?? str(m.name)
+      if (name !== undefined) d.toolName = name
+      if (id === '') warnings.push(`${field}.tool_call_id: missing`)
+    } else if (sourceRole === 'function') {
+      const name = str(m.name)
+      let k = pendingLegacy.findIndex((c) => c.name === name)
+      if (k < 0 && pendingLegacy.length > 0) k = 0
+      if (k >= 0) {
+        const call = pendingLegacy.splice(k, 1)[0] as ToolCall
+        d.toolCallId = call.id
+        d.toolName = call.name
+      } else {
+        // An orphan result keeps a synthetic id of its own; the validity checker reports it.
+        d.toolCallId = `fc-${drafts.length}`
+        if (name !== undefined) d.toolName = name
+        warnings.push(`${field}: function result "${name ?? ''}" follows no function_call`)
+      }
+      if (d.content === null) d.content = ''
+    }
+    drafts.push(d)
+  })
+  if (drafts.length === 0) {
+    return { ok: false, error: { message: 'no messages found in messages', field: 'messages' } }
+  }
+  const tools = isObject(root) ? chatTools(root) : undefined
+  return { ok: true, transcript: finalizeTranscript(format, drafts, [], warnings, tools ? { tools } : {}) }
+}

@@ -1,0 +1,151 @@
+import type {
+  FormatId,
+  ImagePart,
+  Message,
+  MessageFlags,
+  Part,
+  RecordedCompaction,
+  SourceRef,
+  ToolCall,
+  Transcript,
+} from '../model'
+
+/** A plain JSON object (not an array, not null). */
+export type JsonObject = Record<string, unknown>
+
+/** True for a plain JSON object (not an array, not null). */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** `value` when it is a string, else undefined. */
+export function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined
+}
+
+/**
+ * Bytes encoded by a base64 string: length × 3/4 minus the `=` padding. Whitespace is not
+ * expected (data URLs and API payloads carry none). Units: bytes.
+ */
+export function base64Bytes(base64: string): number {
+  let padding = 0
+  if (base64.endsWith('==')) padding = 2
+  else if (base64.endsWith('=')) padding = 1
+  return Math.max(0, Math.floor((base64.length * 3) / 4) - padding)
+}
+
+/**
+ * An image part from a URL: for `data:<type>;base64,<payload>` URLs the media type and the
+ * payload size in bytes are read from the URL; any other URL (https, file id) is kept as is.
+ * Only the URL's head is inspected: data URLs can be megabytes long (formats.md §1 item 12).
+ */
+export function imageFromUrl(url: string, mediaType?: string): ImagePart {
+  const part: ImagePart = { type: 'image', url }
+  if (url.startsWith('data:')) {
+    const comma = url.indexOf(',')
+    const head = comma >= 0 ? url.slice(5, comma) : ''
+    const type = head.split(';')[0]
+    if (type) part.mediaType = type
+    if (comma >= 0 && head.endsWith(';base64')) part.bytes = base64Bytes(url.slice(comma + 1))
+  }
+  if (mediaType && !part.mediaType) part.mediaType = mediaType
+  return part
+}
+
+/**
+ * Content in the canonical shape (SPEC §1): text-only parts become one string joined with
+ * "\n"; anything with a non-text part stays `Part[]`; no parts at all gives `empty`.
+ */
+export function normalizeParts(parts: Part[], empty: string | null = ''): string | Part[] | null {
+  if (parts.length === 0) return empty
+  if (parts.every((p) => p.type === 'text')) return parts.map((p) => (p as { text: string }).text).join('\n')
+  return parts
+}
+
+/** A message before `finalizeTranscript` gives it its index and a unique id. */
+export interface DraftMessage {
+  /** Source id, or '' to get `m<index>`. */
+  id: string
+  role: Message['role']
+  content: Message['content']
+  toolCalls?: ToolCall[]
+  toolCallId?: string
+  toolName?: string
+  isError?: boolean
+  flags?: MessageFlags
+  source: SourceRef
+}
+
+/**
+ * A recorded compaction whose message references are draft positions; `finalizeTranscript`
+ * turns them into message ids.
+ */
+export interface DraftCompaction
+  extends Omit<RecordedCompaction, 'atMessageId' | 'summaryMessageId'> {
+  /** Position of the summary message among the drafts, if the summary is a message. */
+  summaryIndex?: number
+}
+
+/** Optional transcript fields an importer may fill. */
+export interface TranscriptExtras {
+  title?: string
+  tools?: Transcript['tools']
+}
+
+/**
+ * Builds the transcript: `index` = position, ids unique (a repeated id gets `-2`, `-3`, …;
+ * an empty id becomes `m<index>`), compaction references resolved to the final ids.
+ * Source: SPEC §1 (`id` unique, `index` 0-based position).
+ */
+export function finalizeTranscript(
+  format: FormatId,
+  drafts: readonly DraftMessage[],
+  compactions: readonly DraftCompaction[],
+  warnings: string[],
+  extras: TranscriptExtras = {},
+): Transcript {
+  const taken = new Set<string>()
+  // Source ids win over suffixed ones: a suffix never takes an id a later message owns.
+  const reserved = new Set(drafts.map((d) => d.id).filter((id) => id !== ''))
+  let renamed = 0
+  const messages: Message[] = drafts.map((d, index) => {
+    let id = d.id === '' ? `m${index}` : d.id
+    if (taken.has(id)) {
+      renamed++
+      let n = 2
+      while (taken.has(`${id}-${n}`) || reserved.has(`${id}-${n}`)) n++
+      id = `${id}-${n}`
+    }
+    taken.add(id)
+    const m: Message = { id, index, role: d.role, content: d.content, source: d.source }
+    if (d.toolCalls && d.toolCalls.length > 0) m.toolCalls = d.toolCalls
+    if (d.toolCallId !== undefined) m.toolCallId = d.toolCallId
+    if (d.toolName !== undefined) m.toolName = d.toolName
+    if (d.isError) m.isError = true
+    if (d.flags && Object.keys(d.flags).length > 0) m.flags = d.flags
+    return m
+  })
+  if (renamed > 0) warnings.push(`${renamed} message id(s) occurred twice; later copies got a -2, -3 … suffix`)
+  const recordedCompactions: RecordedCompaction[] = compactions.map((c) => {
+    const { summaryIndex, ...rest } = c
+    const out: RecordedCompaction = { ...rest }
+    const at = messages[c.atIndex]
+    if (at) out.atMessageId = at.id
+    const summary = summaryIndex === undefined ? undefined : messages[summaryIndex]
+    if (summary) out.summaryMessageId = summary.id
+    return out
+  })
+  const transcript: Transcript = { format, messages, recordedCompactions, warnings }
+  if (extras.title !== undefined) transcript.title = extras.title
+  if (extras.tools !== undefined) transcript.tools = extras.tools
+  return transcript
+}
+
+/**
+ * Caps a list of per-item warnings: the first `limit` verbatim, then one line saying how many
+ * more there were, so a file with 10,000 bad lines does not flood the page.
+ */
+export function capWarnings(items: readonly string[], limit = 20): string[] {
+  if (items.length <= limit) return [...items]
+  return [...items.slice(0, limit), `… and ${items.length - limit} more like these`]
+}
