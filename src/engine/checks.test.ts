@@ -1,0 +1,349 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { checkValidity, findDanglingBackReferences, pendingToolCallIds } from './checks'
+import type { Message } from './model'
+import { backReferenceFor } from './stages/dedupe'
+import { placeholderFor } from './stages/prune-tool-results'
+import {
+  assistant,
+  fromCaseChat,
+  indexed,
+  system,
+  toolResult,
+  user,
+  type CaseChatMessage,
+} from './stages/test-helpers'
+
+const loadCase = (name: string) =>
+  JSON.parse(
+    readFileSync(new URL(`../../../shared/cases/${name}`, import.meta.url), 'utf8'),
+  ) as { input: CaseChatMessage[] }
+
+const rules = (messages: readonly Message[], provider?: 'openai' | 'anthropic') =>
+  checkValidity(messages, provider ? { provider } : {}).map((p) => p.rule)
+
+const valid = indexed([
+  system('s', 'You are a coding agent.'),
+  user('u1', 'Fix the bug.'),
+  assistant('a1', 'Looking.', [
+    { id: 'c1', name: 'grep' },
+    { id: 'c2', name: 'read' },
+  ]),
+  toolResult('t1', 'c1', 'hit'),
+  toolResult('t2', 'c2', 'file text'),
+  assistant('a2', 'Fixed.'),
+  user('u2', 'Thanks.'),
+])
+
+describe('checkValidity', () => {
+  it('finds nothing in a valid transcript, for every provider', () => {
+    expect(checkValidity(valid)).toEqual([])
+    expect(checkValidity(valid, { provider: 'openai' })).toEqual([])
+    expect(checkValidity(valid, { provider: 'anthropic' })).toEqual([])
+  })
+
+  describe('orphan-tool-result', () => {
+    it('fires for a result answering no earlier call', () => {
+      const m = indexed([user('u', 'x'), toolResult('t', 'nope', 'r'), assistant('a', 'ok')])
+      expect(checkValidity(m)).toEqual([
+        {
+          rule: 'orphan-tool-result',
+          messageIds: ['t'],
+          message: 'tool result t answers call nope, which no earlier assistant message made',
+        },
+      ])
+    })
+
+    it('fires for a result placed before its call (the call must be earlier)', () => {
+      const m = indexed([
+        user('u', 'x'),
+        toolResult('t', 'c1', 'r'),
+        assistant('a', null, [{ id: 'c1', name: 'grep' }]),
+        toolResult('t2', 'c1', 'r'),
+      ])
+      expect(rules(m)).toEqual(['orphan-tool-result'])
+    })
+
+    it('fires for a result without tool_call_id and for a second answer to the same call', () => {
+      const noId: Message = { ...toolResult('t0', 'x', 'r') }
+      delete noId.toolCallId
+      const m = indexed([
+        user('u', 'x'),
+        assistant('a', null, [{ id: 'c1', name: 'grep' }]),
+        toolResult('t1', 'c1', 'r'),
+        toolResult('t2', 'c1', 'r again'),
+        noId,
+      ])
+      expect(checkValidity(m)).toEqual([
+        {
+          rule: 'orphan-tool-result',
+          messageIds: ['t2', 't1'],
+          message: 'tool result t2 answers call c1 again (already answered by t1)',
+        },
+        { rule: 'orphan-tool-result', messageIds: ['t0'], message: 'tool result t0 has no tool_call_id' },
+      ])
+    })
+  })
+
+  describe('missing-tool-result', () => {
+    it('fires for a call with no result before the next user message', () => {
+      const m = indexed([user('u', 'x'), assistant('a', null, [{ id: 'c1', name: 'grep' }]), user('u2', 'hello?')])
+      expect(checkValidity(m)).toEqual([
+        {
+          rule: 'missing-tool-result',
+          messageIds: ['a', 'u2'],
+          message: 'call c1 (grep) in a has no result before the next turn (u2)',
+        },
+      ])
+    })
+
+    it('fires when the next assistant message comes before the result', () => {
+      const m = indexed([
+        user('u', 'x'),
+        assistant('a', null, [{ id: 'c1', name: 'grep' }]),
+        assistant('a2', 'moving on'),
+        toolResult('t', 'c1', 'late'),
+        user('u2', 'ok'),
+      ])
+      expect(rules(m)).toEqual(['missing-tool-result'])
+    })
+
+    it('fires for one unanswered call of a parallel batch, not for the answered one', () => {
+      const m = indexed([
+        user('u', 'x'),
+        assistant('a', null, [
+          { id: 'c1', name: 'grep' },
+          { id: 'c2', name: 'read' },
+        ]),
+        toolResult('t1', 'c1', 'r'),
+        assistant('a2', 'done'),
+      ])
+      expect(checkValidity(m).map((p) => p.message)).toEqual([
+        'call c2 (read) in a has no result before the next turn (a2)',
+      ])
+    })
+
+    it('does not fire for calls awaiting execution in the final assistant message (cases/01)', () => {
+      // cases/01 in the canonical model (Anthropic tool_result blocks become tool messages).
+      const m = indexed([
+        user('m0', 'Rename the config key retry_limit to max_retries everywhere.'),
+        assistant('m1', 'Searching for usages.', [{ id: 'toolu_a1', name: 'grep' }]),
+        toolResult('m2', 'toolu_a1', 'src/net/client.py:14: retry_limit = 3'),
+        assistant('m3', 'Two hits. Editing the first.', [{ id: 'toolu_a2', name: 'edit_file' }]),
+      ])
+      expect(pendingToolCallIds(m)).toEqual(['toolu_a2'])
+      expect(checkValidity(m, { provider: 'anthropic' })).toEqual([])
+    })
+
+    it('a partly answered batch at the very end: the rest is pending', () => {
+      const m = indexed([
+        user('u', 'x'),
+        assistant('a', null, [
+          { id: 'c1', name: 'grep' },
+          { id: 'c2', name: 'read' },
+        ]),
+        toolResult('t1', 'c1', 'r'),
+      ])
+      expect(pendingToolCallIds(m)).toEqual(['c2'])
+      expect(checkValidity(m)).toEqual([])
+    })
+
+    it('nothing is pending when the transcript ends with a user or plain assistant message', () => {
+      expect(pendingToolCallIds(valid)).toEqual([])
+      expect(pendingToolCallIds([])).toEqual([])
+    })
+
+    it('cases/41: an unanswered call followed by more turns fires, unless declared long-running', () => {
+      const m = fromCaseChat(loadCase('41-pending-call-not-compacted.json').input)
+      expect(checkValidity(m)).toEqual([
+        {
+          rule: 'missing-tool-result',
+          messageIds: ['m2', 'm3'],
+          message: 'call conf-1 (confirm_action) in m2 has no result before the next turn (m3)',
+        },
+      ])
+      expect(checkValidity(m, { pendingCallIds: ['conf-1'] })).toEqual([])
+    })
+  })
+
+  describe('result-not-adjacent (anthropic)', () => {
+    const late = indexed([
+      user('u', 'x'),
+      assistant('a', null, [{ id: 'c1', name: 'grep' }]),
+      system('note', 'Reminder: be brief.'),
+      toolResult('t', 'c1', 'r'),
+      assistant('a2', 'ok'),
+    ])
+
+    it('fires when a non-tool message sits between the call and its result', () => {
+      expect(checkValidity(late, { provider: 'anthropic' })).toEqual([
+        {
+          rule: 'result-not-adjacent',
+          messageIds: ['t', 'a', 'note'],
+          message: 'tool result t for call c1 is not directly after a: note (system) comes between',
+        },
+      ])
+    })
+
+    it('is an Anthropic rule only', () => {
+      expect(checkValidity(late)).toEqual([])
+      expect(checkValidity(late, { provider: 'openai' })).toEqual([])
+    })
+
+    it('does not fire for other results between (a parallel batch)', () => {
+      expect(rules(valid, 'anthropic')).toEqual([])
+    })
+
+    it('a result after the next user turn is both missing and not adjacent', () => {
+      const m = indexed([
+        user('u', 'x'),
+        assistant('a', null, [{ id: 'c1', name: 'grep' }]),
+        user('u2', 'and?'),
+        toolResult('t', 'c1', 'r'),
+        assistant('a2', 'ok'),
+      ])
+      expect(rules(m, 'anthropic')).toEqual(['missing-tool-result', 'result-not-adjacent'])
+      expect(rules(m)).toEqual(['missing-tool-result'])
+    })
+  })
+
+  describe('first-not-user (anthropic)', () => {
+    const m = indexed([system('s', 'prompt'), assistant('a', 'Hello, how can I help?'), user('u', 'hi')])
+
+    it('fires when the first non-system message is not a user message', () => {
+      expect(checkValidity(m, { provider: 'anthropic' })).toEqual([
+        {
+          rule: 'first-not-user',
+          messageIds: ['a'],
+          message: 'the first non-system message a is a assistant message, not a user message',
+        },
+      ])
+    })
+
+    it('does not fire for openai, nor when a user message comes first', () => {
+      expect(checkValidity(m)).toEqual([])
+      expect(rules(valid, 'anthropic')).toEqual([])
+      expect(checkValidity([system('s', 'only a prompt')], { provider: 'anthropic' })).toEqual([])
+    })
+  })
+
+  describe('empty-message', () => {
+    it('cases/34: an empty text block and an empty content array fire', () => {
+      const m = indexed([
+        user('m0', 'Create the three stub files.'),
+        assistant('m1', null, [{ id: 'toolu_e1', name: 'write_file' }]),
+        toolResult('m2', 'toolu_e1', 'ok'),
+        { ...assistant('m3', null), content: [{ type: 'text', text: '' }] },
+        { ...assistant('m4', null), content: [] },
+        assistant('m5', 'Created a.py; b.py and c.py next.'),
+        user('m6', 'continue'),
+      ])
+      expect(checkValidity(m)).toEqual([
+        { rule: 'empty-message', messageIds: ['m3'], message: 'assistant message m3 is empty' },
+        { rule: 'empty-message', messageIds: ['m4'], message: 'assistant message m4 is empty' },
+      ])
+    })
+
+    it('fires for whitespace-only user text and a null-content tool result', () => {
+      const m = indexed([
+        user('u', '  \n '),
+        assistant('a', null, [{ id: 'c1', name: 'grep' }]),
+        { ...toolResult('t', 'c1', ''), content: null },
+        assistant('a2', 'ok'),
+      ])
+      expect(rules(m)).toEqual(['empty-message', 'empty-message'])
+      expect(checkValidity(m).map((p) => p.messageIds[0])).toEqual(['u', 't'])
+    })
+
+    it('does not fire for a tool call with no text, an empty tool output, or a final assistant prefill', () => {
+      const m = indexed([
+        user('u', 'x'),
+        assistant('a', null, [{ id: 'c1', name: 'grep' }]),
+        toolResult('t', 'c1', ''),
+        assistant('a2', ''),
+      ])
+      expect(checkValidity(m)).toEqual([])
+    })
+  })
+
+  describe('duplicate-system-prompt', () => {
+    it('fires for two system messages with the same text', () => {
+      const m = indexed([system('s1', 'You are a coding agent.'), user('u', 'x'), system('s2', ' You are a coding agent.\n')])
+      expect(checkValidity(m)).toEqual([
+        {
+          rule: 'duplicate-system-prompt',
+          messageIds: ['s1', 's2'],
+          message: 'system prompt duplicated: s1, s2 have the same text',
+        },
+      ])
+    })
+
+    it('fires for the leading system prompt repeated as a later message of another role', () => {
+      const m = indexed([system('s', 'You are a coding agent.'), user('u', 'You are a coding agent.'), assistant('a', 'ok')])
+      expect(checkValidity(m)).toEqual([
+        {
+          rule: 'duplicate-system-prompt',
+          messageIds: ['s', 'u'],
+          message: 'user message u repeats the system prompt s',
+        },
+      ])
+    })
+
+    it('cases/40: a mid-conversation system note with other text is not a duplicate', () => {
+      const m = fromCaseChat([
+        { role: 'user', content: 'Book a table for two at 7pm.' },
+        { role: 'assistant', content: 'Which restaurant?' },
+        { role: 'system', content: 'Reminder: no input received for 30 seconds.' },
+        { role: 'user', content: 'The Thai place on Elm Street.' },
+      ])
+      expect(checkValidity(m)).toEqual([])
+      expect(checkValidity([system('s', 'A'), system('s2', 'B'), ...m])).toEqual([])
+    })
+  })
+
+  it('reports rules in a fixed order and never mutates its input', () => {
+    const m = Object.freeze(
+      indexed([assistant('a', 'hi'), toolResult('t', 'zz', 'r'), user('u', ' ')]).map((x) => Object.freeze(x)),
+    )
+    expect(rules(m, 'anthropic')).toEqual(['orphan-tool-result', 'first-not-user', 'empty-message'])
+  })
+})
+
+describe('findDanglingBackReferences (cases/47)', () => {
+  const body = 'HEAD\n' + 'x'.repeat(300)
+  const base = () =>
+    indexed([
+      assistant('a1', null, [{ id: 'c1', name: 'read' }]),
+      toolResult('t1', 'c1', body),
+      assistant('a2', null, [{ id: 'c2', name: 'read' }]),
+      toolResult('t2', 'c2', backReferenceFor('HEAD')),
+    ])
+
+  it('finds nothing while the first occurrence holds its content', () => {
+    expect(findDanglingBackReferences(base(), { t2: 't1' })).toEqual([])
+    expect(findDanglingBackReferences(base())).toEqual([])
+  })
+
+  it('finds a back-reference whose first occurrence became a placeholder', () => {
+    const m = base()
+    m[1] = { ...m[1]!, content: placeholderFor('read') }
+    expect(findDanglingBackReferences(m, { t2: 't1' })).toEqual([
+      { id: 't2', firstId: 't1', message: 'back-reference t2 points at t1, which is no longer in context' },
+    ])
+    expect(findDanglingBackReferences(m)).toEqual([
+      { id: 't2', message: 'back-reference t2 has no earlier result with the summary "HEAD" in context' },
+    ])
+  })
+
+  it('finds a back-reference whose first occurrence was removed', () => {
+    const m = base().filter((x) => x.id !== 't1')
+    expect(findDanglingBackReferences(m, { t2: 't1' }).map((d) => d.id)).toEqual(['t2'])
+  })
+
+  it('ignores a mapped message that is no longer a back-reference', () => {
+    const m = base()
+    m[3] = { ...m[3]!, content: placeholderFor('read') }
+    m[1] = { ...m[1]!, content: placeholderFor('read') }
+    expect(findDanglingBackReferences(m, { t2: 't1' })).toEqual([])
+  })
+})
