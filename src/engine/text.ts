@@ -21,9 +21,11 @@ export function codePointLength(text: string): number {
 
 /**
  * The first `limit` code points of `text` (the whole text if shorter). Never ends in the
- * middle of a surrogate pair, so the result is well-formed whenever the input is.
+ * middle of a surrogate pair, so the result is well-formed whenever the input is. A fractional
+ * `limit` counts whole code points only (it is floored).
  */
 export function cutCodePoints(text: string, limit: number): string {
+  limit = Math.floor(limit)
   if (limit <= 0) return ''
   if (text.length <= limit) return text // UTF-16 length ≥ code points: nothing to cut
   let units = 0
@@ -41,6 +43,7 @@ export function cutCodePoints(text: string, limit: number): string {
 
 /** The last `limit` code points of `text`; never starts in the middle of a surrogate pair. */
 export function lastCodePoints(text: string, limit: number): string {
+  limit = Math.floor(limit)
   if (limit <= 0) return ''
   const total = codePointLength(text)
   if (total <= limit) return text
@@ -68,13 +71,25 @@ export function collapseWhitespace(text: string): string {
 }
 
 /**
+ * Code points `elideMiddle` reserves for its marker (`\n[... N chars omitted ...]\n` is
+ * 26 + digits(N) code points, so 40 fits any N below 10^14).
+ */
+export const ELIDE_MARKER_RESERVE = 40
+
+/**
  * Head + tail of `text` with an explicit `[... N chars omitted ...]` marker when it is longer
- * than `limit` code points (N in code points). Surrogate-safe. Source: cases/46.
+ * than `limit` code points (N in code points). The result is never longer than `limit` code
+ * points: below `ELIDE_MARKER_RESERVE` there is no room for the marker, and the text is just
+ * cut to `limit`. Surrogate-safe. Source: cases/46.
  */
 export function elideMiddle(text: string, limit: number): string {
+  limit = Math.floor(limit)
   const total = codePointLength(text)
   if (total <= limit) return text
-  const keep = Math.max(0, limit - 40)
+  // A marker that does not fit would make the "elided" text longer than the limit, or even
+  // than the text itself.
+  if (limit < ELIDE_MARKER_RESERVE) return cutCodePoints(text, limit)
+  const keep = limit - ELIDE_MARKER_RESERVE
   const head = Math.ceil(keep / 2)
   const tail = keep - head
   const omitted = total - head - tail
