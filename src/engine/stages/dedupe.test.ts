@@ -13,9 +13,12 @@ import {
 } from './dedupe'
 import {
   assistant,
+  countCodePoints,
+  countWords,
   deepFreeze,
   fromCaseChat,
   indexed,
+  makeContext,
   toolResult,
   user,
   type CaseChatMessage,
@@ -148,6 +151,17 @@ describe('dedupe', () => {
       const out = dedupe(indexed([...step(1, text), ...step(2, text)]))
       expect(out.messages[3]!.content).toBe(`${BACK_REFERENCE_PREFIX}short]`)
     })
+  })
+
+  it('with a ctx, keeps a repeat whose back-reference would be more tokens (never grows tokens)', () => {
+    // 262 × "a" is 1 word; its back-reference is 15 words (14 in the prefix + "a…a]").
+    const text = 'a'.repeat(262)
+    const input = indexed([...step(1, text), ...step(2, text)])
+    expect(dedupe(input, {}, makeContext(countWords)).changed).toBe(false)
+    expect(dedupe(input, {}, makeContext(countCodePoints)).changed).toBe(true)
+    // A prose body is far more words than its back-reference: replaced under both counters.
+    const out = dedupe(indexed([...step(1, body), ...step(2, body)]), {}, makeContext(countWords))
+    expect(out.messages[3]!.content).toBe(backReferenceFor('HEADER: catalog page 1'))
   })
 
   it('leaves Part[] tool content untouched even when identical', () => {

@@ -75,14 +75,19 @@ export function backReferenceSummary(content: unknown): string | undefined {
  *
  * Provenance: `fates[repeatId] = {kind:'back-referenced', stage:'dedupe', firstId}` and
  * `origins[repeatId] = {kind:'back-reference', beforeId: repeatId, firstId, stage:'dedupe'}`.
+ * Our addition (the seed is silent, it counts characters only): when `ctx` is given, a repeat
+ * is also kept if its back-reference would be more tokens (`ctx.countText`) than the content,
+ * which happens only for highly repetitive text near the band (e.g. 262 × "a"); so the stage
+ * never grows the context in tokens either. Without `ctx` only the code-point rule applies.
+ *
  * No replacement → `changed: false`, `messages` is the input array, with a `note`.
- * Pure, synchronous, deterministic; never mutates its input. `params` and `ctx` are unused
- * (the constants are the seed's). Source: seed 000 `compress_transcript`, SPEC §3.1.
+ * Pure, synchronous, deterministic; never mutates its input. `params` is unused (the
+ * constants are the seed's). Source: seed 000 `compress_transcript`, SPEC §3.1.
  */
 export function dedupe(
   messages: readonly Message[],
   _params: DedupeParams = {},
-  _ctx?: StageContext,
+  ctx?: Pick<StageContext, 'countText'>,
 ): StageOutput {
   const seen = new Map<string, { id: string; summary: string }>()
   const fates: Record<string, Fate> = {}
@@ -104,6 +109,8 @@ export function dedupe(
     const replacement = backReferenceFor(first.summary)
     // Replacing in the 200–261 band would grow the transcript (seed 000, C3).
     if (codePointLength(replacement) >= length) return
+    // Highly repetitive text can be fewer tokens than its back-reference: never grow tokens.
+    if (ctx && ctx.countText(replacement) > ctx.countText(content)) return
 
     out ??= messages.slice()
     out[index] = { ...message, content: replacement }
