@@ -55,8 +55,8 @@ const FACT_PATTERNS: readonly RegExp[] = [
   /(?<![\w.])\/(?:[\w.-]+\/)+[\w.-]+/g,
   new RegExp(`\\b[\\w-]+\\.(?:${FILE_EXTENSIONS})\\b`, 'g'),
   // Amounts: currency + number, number + currency/unit, times like 7pm.
-  /(?:R\$|US\$|[$€£¥])\s?\d[\d,.]*\d?/g,
-  /\b\d[\d,.]*\s?(?:USD|EUR|GBP|BRL|JPY|units?|items?|pcs|kg|g|lb|km|m|cm|mm|GB|MB|KB|TB|ms|s|h|min|days?|weeks?|months?|years?|hours?|minutes?|seconds?|%|am|pm)(?![\w-])/gi,
+  /(?:R\$|US\$|[$€£¥])\s?\d(?:[\d,.]*\d)?/g,
+  /\b\d(?:[\d,.]*\d)?\s?(?:USD|EUR|GBP|BRL|JPY|units?|items?|pcs|kg|g|lb|km|m|cm|mm|GB|MB|KB|TB|ms|s|h|min|days?|weeks?|months?|years?|hours?|minutes?|seconds?|%|am|pm)(?![\w-])/gi,
 ]
 
 /** Facts in `text`, in order of first appearance, deduplicated, each cut to `FACT_CHAR_CAP`. */
@@ -103,8 +103,9 @@ function openItems(slice: readonly Message[]): string[] {
   const items: string[] = []
   for (const m of slice) {
     if (m.role === 'tool') continue
-    for (const line of contentText(m.content).split('\n')) {
-      if (/\b(?:TODO|FIXME|open question|still (?:need|missing|pending))\b/i.test(line)) items.push(line.trim())
+    // The sentence that holds the marker, not its whole line.
+    for (const sentence of contentText(m.content).match(/[^.!?\n]+[.!?]?/g) ?? []) {
+      if (/\b(?:TODO|FIXME|open question|still (?:need|missing|pending))\b/i.test(sentence)) items.push(sentence.trim())
     }
   }
   const lastUser = [...slice].reverse().findIndex(isOrdinaryUser)
