@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs'
+import { defineConfig, devices } from '@playwright/test'
+
+const port = 4173
+// Browser downloads are impossible on these machines: drive Debian's Chromium when present
+// (scripts/ensure-chromium.mjs installs it, or Playwright's own build elsewhere).
+const systemChromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+
+export default defineConfig({
+  testDir: '.',
+  outputDir: '../test-results',
+  timeout: 45_000,
+  expect: { timeout: 15_000 },
+  retries: process.env.CI ? 1 : 0,
+  // 2-core machines: the production preview server plus two browsers is the most they carry.
+  workers: 2,
+  fullyParallel: true,
+  reporter: process.env.CI ? 'line' : 'list',
+  use: { baseURL: `http://127.0.0.1:${port}`, trace: 'retain-on-failure' },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1440, height: 900 },
+        launchOptions: {
+          ...(existsSync(systemChromium) ? { executablePath: systemChromium } : {}),
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    // Test the production bundle: it is what bundles the worker.
+    command: `npx vite build && npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    cwd: '..',
+    url: `http://127.0.0.1:${port}`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 120_000,
+  },
+})

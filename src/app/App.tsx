@@ -1,0 +1,74 @@
+import { useEffect } from 'react'
+import { CompareView } from '../features/compare/CompareView'
+import { Legend } from '../features/compare/Legend'
+import { DropOverlay } from '../features/loader/DropOverlay'
+import { ImportErrorBanner } from '../features/loader/ImportErrorBanner'
+import { PipelinePanel } from '../features/pipeline/PipelinePanel'
+import { MessageTableView } from '../features/table/MessageTableView'
+import { TotalsBar } from '../features/totals/TotalsBar'
+import { useStore } from '../state/store'
+import { selectInfo, selectLoading, selectRun, selectTab } from '../state/selectors'
+import { Header } from './Header'
+import { EmptyState, LoadingBar, NothingFired, RunErrorBanner } from './StatusViews'
+
+/** The app shell: header, pipeline panel, totals, Before | After or the table. */
+export function App() {
+  const start = useStore((s) => s.start)
+  const info = useStore(selectInfo)
+  const run = useStore(selectRun)
+  const loading = useStore(selectLoading)
+  const tab = useStore(selectTab)
+  const setTab = useStore((s) => s.setTab)
+
+  useEffect(() => {
+    void start()
+  }, [start])
+
+  return (
+    <div className="app">
+      <Header />
+      <ImportErrorBanner />
+      <div className="layout">
+        <PipelinePanel />
+        <main className="content">
+          <LoadingBar />
+          <RunErrorBanner />
+          {!info && !loading && <EmptyState />}
+          {run && (
+            <>
+              <TotalsBar />
+              <NothingFired />
+              <div className="tabs-row">
+                <div className="tabs" role="tablist" aria-label="View">
+                  <button
+                    type="button"
+                    role="tab"
+                    aria-selected={tab === 'compare'}
+                    className="tab"
+                    onClick={() => setTab('compare')}
+                  >
+                    Before | After
+                  </button>
+                  <button
+                    type="button"
+                    role="tab"
+                    aria-selected={tab === 'table'}
+                    className="tab"
+                    onClick={() => setTab('table')}
+                  >
+                    Table
+                  </button>
+                </div>
+                <Legend />
+              </div>
+              <div className="view" role="tabpanel">
+                {tab === 'compare' ? <CompareView /> : <MessageTableView />}
+              </div>
+            </>
+          )}
+        </main>
+      </div>
+      <DropOverlay />
+    </div>
+  )
+}

@@ -1,0 +1,109 @@
+import { formatCount } from '../components/format'
+import { SampleGallery } from '../features/loader/LoadControls'
+import { useStore } from '../state/store'
+import { selectConfig, selectLoading, selectRun, selectRunError, selectRunStatus } from '../state/selectors'
+
+/** Loading with progress text; a cancel button once a run takes long. */
+export function LoadingBar() {
+  const loading = useStore(selectLoading)
+  const status = useStore(selectRunStatus)
+  const startedAt = useStore((s) => s.runStartedAt)
+  const cancelRun = useStore((s) => s.cancelRun)
+  const text = loading ?? (status === 'running' ? 'Running the pipeline…' : null)
+  if (!text) return null
+  return (
+    <div className="loading" role="status" data-testid="loading">
+      <span className="loading__bar" aria-hidden="true" />
+      <span>{text}</span>
+      {status === 'running' && startedAt !== null && (
+        <button type="button" className="button button--small" onClick={() => void cancelRun()}>
+          Cancel
+        </button>
+      )}
+    </div>
+  )
+}
+
+/** The first screen when nothing is loaded (e.g. the first sample failed). */
+export function EmptyState() {
+  return (
+    <div className="empty" data-testid="empty-state">
+      <div className="empty__icon" aria-hidden="true">
+        ⇄
+      </div>
+      <h2>See what compaction does to an agent's conversation</h2>
+      <p className="muted">
+        Drop a transcript anywhere on this page, open a file, paste JSON, or pick a sample. Everything runs in this
+        browser.
+      </p>
+      <SampleGallery />
+    </div>
+  )
+}
+
+/** A failed run: the message and the stage settings stay editable. */
+export function RunErrorBanner() {
+  const status = useStore(selectRunStatus)
+  const error = useStore(selectRunError)
+  if (!error || status === 'running') return null
+  return (
+    <div className={status === 'error' ? 'banner banner--error' : 'banner'} role="alert" data-testid="run-error">
+      <span className="banner__icon" aria-hidden="true">
+        {status === 'error' ? '⚠' : 'ℹ'}
+      </span>
+      <span className="banner__text">
+        {status === 'error' ? <strong>Run failed. </strong> : null}
+        {error}
+      </span>
+    </div>
+  )
+}
+
+/** "No compaction fired": which thresholds were not met, per enabled stage. */
+export function NothingFired() {
+  const run = useStore(selectRun)
+  const config = useStore(selectConfig)
+  if (!run || !config) return null
+  if (run.stages.some((r) => r.changed) || run.passes.length > 0) return null
+  const tokens = run.before.totals.tokens
+  const messages = run.before.totals.messages
+  const reasons: string[] = []
+  for (const stage of config.stages) {
+    if (!stage.enabled) continue
+    const note = run.stages.find((r) => r.stage === stage.id)?.note
+    const suffix = note ? ` (${note})` : ''
+    switch (stage.id) {
+      case 'dedupe':
+        reasons.push(`dedupe: no tool output of ≥ 200 code points repeats byte for byte${suffix}.`)
+        break
+      case 'prune-tool-results':
+        reasons.push(
+          tokens <= stage.params.target
+            ? `prune-tool-results: ${formatCount(tokens)} tokens is already ≤ target ${formatCount(stage.params.target)}${suffix}.`
+            : `prune-tool-results: no tool result could be replaced — guarded by keep_steps ${stage.params.keep_steps} or under min_tokens ${stage.params.min_tokens}${suffix}.`,
+        )
+        break
+      case 'summarize': {
+        const after = Math.max(stage.params.compact_after, stage.params.keep_last)
+        reasons.push(
+          `summarize: ${messages} messages never exceeded compact_after ${after} (keep_last ${stage.params.keep_last}) at a turn end${suffix}.`,
+        )
+        break
+      }
+      case 'insert-then-compress':
+        reasons.push(
+          `insert-then-compress: ${formatCount(tokens)} tokens is not over threshold_tokens ${formatCount(stage.params.threshold_tokens)}${suffix}.`,
+        )
+        break
+    }
+  }
+  return (
+    <div className="nothing" data-testid="nothing-fired" role="status">
+      <strong>No compaction fired.</strong> The context is unchanged because no stage's threshold was met:
+      <ul>
+        {reasons.length > 0 ? reasons.map((r) => <li key={r}>{r}</li>) : <li>Every stage is switched off.</li>}
+      </ul>
+      <span className="muted">Lower compact_after, target or threshold_tokens in the pipeline panel to see compaction.</span>
+    </div>
+  )
+}

@@ -1,0 +1,110 @@
+import type { Fate, Origin } from '../engine/model'
+
+/** The visual kinds of change: one colour, one icon, one label each (DESIGN §4). */
+export type ChangeKind =
+  | 'kept'
+  | 'changed'
+  | 'back-reference'
+  | 'placeholder'
+  | 'summary'
+  | 'pinned'
+  | 'slimmed'
+  | 'instruction'
+  | 'dropped'
+
+/** Icon, legend name and explanation of each kind. */
+export const KIND_INFO: Record<ChangeKind, { icon: string; name: string; explain: string }> = {
+  kept: { icon: '✓', name: 'Kept', explain: 'Unchanged: the message is in the context as it was.' },
+  changed: { icon: '✎', name: 'Changed', explain: 'Kept, but its content was edited by a stage.' },
+  'back-reference': {
+    icon: '↩',
+    name: 'Back-reference',
+    explain: 'A repeated tool output replaced by a one-line reference to the earlier, byte-identical result (dedupe).',
+  },
+  placeholder: {
+    icon: '✂',
+    name: 'Placeholder',
+    explain: 'An old tool result dropped to free context; the call keeps a short placeholder (prune-tool-results).',
+  },
+  summary: {
+    icon: 'Σ',
+    name: 'Summary',
+    explain: 'Older messages folded into one summary message by a compaction pass.',
+  },
+  pinned: { icon: '⚑', name: 'Pinned facts', explain: 'Facts copied verbatim next to the summary.' },
+  slimmed: { icon: '≡', name: 'Slimmed', explain: 'A tool output shortened (lists cut, repeated rows dropped).' },
+  instruction: { icon: '➤', name: 'Instruction', explain: 'The compression instruction appended to the conversation.' },
+  dropped: { icon: '✕', name: 'Dropped', explain: 'Removed from the context without a replacement.' },
+}
+
+/** The kind and chip label of a before message's fate. */
+export function fateChip(fate: Fate): { kind: ChangeKind; label: string } {
+  switch (fate.kind) {
+    case 'kept':
+      return { kind: 'kept', label: 'kept' }
+    case 'back-referenced':
+      return { kind: 'back-reference', label: 'back-referenced' }
+    case 'pruned':
+      return { kind: 'placeholder', label: 'pruned' }
+    case 'summarized':
+      return { kind: 'summary', label: `summarized · pass ${fate.pass}` }
+    case 'slimmed':
+      return { kind: 'slimmed', label: 'slimmed' }
+    case 'dropped':
+      return { kind: 'dropped', label: 'dropped' }
+  }
+}
+
+/** The kind and chip label of an after message's origin. */
+export function originChip(origin: Origin): { kind: ChangeKind; label: string } {
+  switch (origin.kind) {
+    case 'original':
+      return origin.changed ? { kind: 'changed', label: 'changed' } : { kind: 'kept', label: 'kept' }
+    case 'back-reference':
+      return { kind: 'back-reference', label: 'back-reference' }
+    case 'placeholder':
+      return { kind: 'placeholder', label: 'placeholder' }
+    case 'summary':
+      return { kind: 'summary', label: `summary · pass ${origin.pass}` }
+    case 'pinned-facts':
+      return { kind: 'pinned', label: 'pinned facts' }
+    case 'instruction':
+      return { kind: 'instruction', label: 'instruction' }
+  }
+}
+
+/** Why a before message looks the way it does, in one sentence (tooltip text). */
+export function explainFate(fate: Fate): string {
+  switch (fate.kind) {
+    case 'kept':
+      return 'Kept unchanged.'
+    case 'back-referenced':
+      return `Byte-identical to an earlier tool output (${fate.firstId}); replaced by a back-reference by ${fate.stage}.`
+    case 'pruned':
+      return `Replaced by a placeholder by ${fate.stage}: “${fate.placeholder}”`
+    case 'summarized':
+      return `Folded into the summary of pass ${fate.pass} by ${fate.stage}.`
+    case 'slimmed':
+      return `Shortened by ${fate.stage}.`
+    case 'dropped':
+      return `Dropped by ${fate.stage}: ${fate.reason}`
+  }
+}
+
+/** Why an after message is there, in one sentence (tooltip text). */
+export function explainOrigin(origin: Origin): string {
+  switch (origin.kind) {
+    case 'original':
+      return origin.changed ? `Message ${origin.beforeId}, edited.` : `Message ${origin.beforeId}, unchanged.`
+    case 'back-reference':
+      return `Back-reference to the first occurrence ${origin.firstId} (stands for ${origin.beforeId}).`
+    case 'placeholder':
+      return `Placeholder for the dropped result of ${origin.beforeId}.`
+    case 'summary':
+      return `Summary of messages ${origin.fromIndex}–${origin.toIndex} (pass ${origin.pass}, ${origin.stage}).`
+    case 'pinned-facts':
+      return `Facts pinned from ${origin.sourceIds.length} message(s).`
+    case 'instruction':
+      return `Instruction appended by ${origin.stage}.`
+  }
+}

@@ -1,0 +1,137 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react'
+import type { Side } from '../../worker/protocol'
+import { itemIndexOf, type ColumnItem } from './column-items'
+import { MessageRow } from './MessageRow'
+
+/** What the compare view can ask of a column. */
+export interface ColumnHandle {
+  /** Scrolls so the row with this id is in view. */
+  scrollToId: (id: string, align: 'start' | 'center') => void
+}
+
+interface MessageColumnProps {
+  side: Side
+  title: string
+  subtitle: string
+  items: readonly ColumnItem[]
+  selectedId: string | null
+  highlighted: ReadonlySet<string>
+  onSelect: (side: Side, id: string) => void
+  /** Called when the user scrolls this column, with the id of the topmost visible row. */
+  onUserScroll?: (side: Side, topRowId: string) => void
+  handleRef?: Ref<ColumnHandle>
+}
+
+/** A virtualized column of messages: only the visible rows (plus overscan) are in the DOM. */
+export function MessageColumn(props: MessageColumnProps) {
+  const { side, title, subtitle, items, selectedId, highlighted, onSelect, onUserScroll, handleRef } = props
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
+  // The user is driving this column (pointer over it); programmatic scrolls do not echo back.
+  const driving = useRef(false)
+
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (items[i]?.type === 'boundary' ? 34 : 64),
+    getItemKey: (i) => items[i]?.key ?? i,
+    overscan: 8,
+  })
+
+  useImperativeHandle(
+    handleRef,
+    () => ({
+      scrollToId: (id, align) => {
+        const index = itemIndexOf(items, id)
+        if (index >= 0) virtualizer.scrollToIndex(index, { align })
+      },
+    }),
+    [items, virtualizer],
+  )
+
+  const toggleExpand = useCallback((id: string) => {
+    setExpanded((prev) => {
+      const next = new Set(prev)
+      if (next.has(id)) next.delete(id)
+      else next.add(id)
+      return next
+    })
+  }, [])
+  const select = useCallback((id: string) => onSelect(side, id), [onSelect, side])
+
+  useEffect(() => {
+    const el = scrollRef.current
+    if (!el || !onUserScroll) return
+    const onScroll = () => {
+      if (!driving.current) return
+      const top = virtualizer.getVirtualItems().find((v) => v.end > el.scrollTop)
+      if (!top) return
+      for (let i = top.index; i < items.length; i++) {
+        const it = items[i]
+        if (it?.type === 'row') {
+          onUserScroll(side, it.row.id)
+          return
+        }
+      }
+    }
+    el.addEventListener('scroll', onScroll, { passive: true })
+    return () => el.removeEventListener('scroll', onScroll)
+  }, [items, onUserScroll, side, virtualizer])
+
+  return (
+    <section className="column" aria-label={title}>
+      <header className="column__head">
+        <h2>{title}</h2>
+        <span className="muted">{subtitle}</span>
+      </header>
+      <div
+        ref={scrollRef}
+        className="column__scroll"
+        data-testid={`${side}-column`}
+        role="table"
+        aria-label={`${title} messages`}
+        aria-rowcount={items.length}
+        onPointerEnter={() => (driving.current = true)}
+        onPointerLeave={() => (driving.current = false)}
+        onFocus={() => (driving.current = true)}
+        onBlur={() => (driving.current = false)}
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const item = items[v.index]
+            if (!item) return null
+            return (
+              <div
+                key={v.key}
+                data-index={v.index}
+                ref={virtualizer.measureElement}
+                className="column__item"
+                style={{ transform: `translateY(${v.start}px)` }}
+              >
+                {item.type === 'boundary' ? (
+                  <div className={`boundary boundary--${item.kind}`} role="separator" aria-label={item.label}>
+                    <span className="boundary__label">
+                      <span aria-hidden="true">{item.kind === 'summary' ? 'Σ ' : '⎇ '}</span>
+                      {item.label}
+                    </span>
+                  </div>
+                ) : (
+                  <MessageRow
+                    side={side}
+                    row={item.row}
+                    selected={selectedId === item.row.id}
+                    highlighted={highlighted.has(item.row.id)}
+                    expanded={expanded.has(item.row.id)}
+                    onSelect={select}
+                    onToggleExpand={toggleExpand}
+                  />
+                )}
+              </div>
+            )
+          })}
+        </div>
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,140 @@
+import { memo, useEffect } from 'react'
+import { Chip } from '../../components/Chip'
+import { RoleBadge } from '../../components/RoleBadge'
+import { formatCount } from '../../components/format'
+import { explainFate, explainOrigin, fateChip, originChip } from '../../components/kinds'
+import { useStore } from '../../state/store'
+import { detailKey } from '../../state/slices/run'
+import type { MessageDetail, RowMeta, Side } from '../../worker/protocol'
+
+interface MessageRowProps {
+  side: Side
+  row: RowMeta
+  selected: boolean
+  highlighted: boolean
+  expanded: boolean
+  onSelect: (id: string) => void
+  onToggleExpand: (id: string) => void
+}
+
+/** One message row: index, role, tokens, preview (expandable to the full text), provenance chip. */
+export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
+  const { side, row, selected, highlighted, expanded, onSelect, onToggleExpand } = props
+  const chip = row.fate ? fateChip(row.fate) : row.origin ? originChip(row.origin) : null
+  const title = row.fate ? explainFate(row.fate) : row.origin ? explainOrigin(row.origin) : undefined
+  const mono = row.role === 'tool'
+  const classes = ['msg', `msg--${chip?.kind ?? 'kept'}`]
+  if (selected) classes.push('msg--selected')
+  if (highlighted) classes.push('msg--counterpart')
+  return (
+    <div
+      className={classes.join(' ')}
+      role="row"
+      aria-selected={selected}
+      data-id={row.id}
+      data-kind={chip?.kind}
+      data-counterpart={highlighted || undefined}
+      onClick={() => onSelect(row.id)}
+    >
+      <div className="msg__head" role="cell">
+        <span className="msg__index" title="Position in this column">#{row.index}</span>
+        <RoleBadge role={row.role} />
+        {row.toolName && <span className="msg__tool">{row.toolName}</span>}
+        {row.isError && <span className="msg__error">error</span>}
+        {row.flags.injected && <span className="msg__flag" title="Injected by the agent, not typed by the human">injected</span>}
+        {row.flags.command && <span className="msg__flag">command</span>}
+        {row.flags.compactSummary && <span className="msg__flag" title="The agent's own recorded summary">recorded summary</span>}
+        {row.images > 0 && <span className="msg__flag">{row.images} image{row.images > 1 ? 's' : ''}</span>}
+        {row.thinking > 0 && <span className="msg__flag">thinking</span>}
+        <span className="msg__spacer" />
+        {chip && <Chip kind={chip.kind} label={chip.label} title={title} />}
+        <span className="msg__tokens" title="Tokens">
+          {formatCount(row.tokens)} tok
+        </span>
+        <button
+          type="button"
+          className="icon-button msg__expand"
+          aria-expanded={expanded}
+          aria-label={expanded ? 'Collapse message' : 'Show full message'}
+          onClick={(e) => {
+            e.stopPropagation()
+            onToggleExpand(row.id)
+          }}
+        >
+          {expanded ? '▾' : '▸'}
+        </button>
+      </div>
+      {expanded ? (
+        <MessageBody side={side} id={row.id} mono={mono} />
+      ) : (
+        <div className={mono ? 'msg__preview msg__preview--mono' : 'msg__preview'} role="cell">
+          {row.preview}
+        </div>
+      )}
+    </div>
+  )
+})
+
+function MessageBody({ side, id, mono }: { side: Side; id: string; mono: boolean }) {
+  const entry = useStore((s) => s.details[detailKey(side, id)])
+  const fetchDetail = useStore((s) => s.fetchDetail)
+  useEffect(() => {
+    if (entry === undefined) fetchDetail(side, id)
+  }, [entry, fetchDetail, side, id])
+  if (entry === undefined || entry === 'loading') return <div className="msg__body msg__body--loading">Loading…</div>
+  if (entry === 'missing') return <div className="msg__body">Full text unavailable.</div>
+  return <DetailView detail={entry} mono={mono} />
+}
+
+/** Full content as text only (never HTML): tool output in monospace, images as labels. */
+function DetailView({ detail, mono }: { detail: MessageDetail; mono: boolean }) {
+  return (
+    <div className="msg__body" role="cell" onClick={(e) => e.stopPropagation()}>
+      {detail.blocks.length === 0 && detail.toolCalls.length === 0 && <p className="muted">(empty)</p>}
+      {detail.blocks.map((b, i) => {
+        switch (b.kind) {
+          case 'text':
+            return (
+              <pre key={i} className={mono ? 'text text--mono' : 'text'}>
+                {b.text}
+              </pre>
+            )
+          case 'image':
+            return (
+              <div key={i} className="block-label">
+                {b.label}
+              </div>
+            )
+          case 'thinking':
+            return (
+              <div key={i} className="thinking">
+                <div className="block-label">thinking{b.note ? ` — ${b.note}` : ''}</div>
+                {b.text && <pre className="text">{b.text}</pre>}
+              </div>
+            )
+          case 'opaque':
+            return (
+              <div key={i}>
+                <div className="block-label">{b.label}</div>
+                <pre className="text text--mono">{b.json}</pre>
+              </div>
+            )
+        }
+      })}
+      {detail.toolCalls.map((call) => (
+        <div key={call.id} className="toolcall">
+          <div className="block-label">
+            tool call <strong>{call.name}</strong> <span className="muted">{call.id}</span>
+          </div>
+          <pre className="text text--mono">{call.arguments}</pre>
+        </div>
+      ))}
+      {(detail.toolCallId || detail.source?.line !== undefined) && (
+        <div className="msg__meta muted">
+          {detail.toolCallId && <span>answers {detail.toolCallId}</span>}
+          {detail.source?.line !== undefined && <span>source line {detail.source.line}</span>}
+        </div>
+      )}
+    </div>
+  )
+}

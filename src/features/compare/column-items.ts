@@ -1,0 +1,81 @@
+import type { RecordedCompaction } from '../../engine/model'
+import type { PassMeta, RowMeta } from '../../worker/protocol'
+
+/** One item of a virtualized column: a message row or a labelled boundary separator. */
+export type ColumnItem =
+  | { type: 'row'; key: string; row: RowMeta }
+  | { type: 'boundary'; key: string; label: string; kind: 'summary' | 'recorded' }
+
+function stageSuffix(stage: string): string {
+  return stage === 'summarize' ? '' : ` (${stage})`
+}
+
+/**
+ * Before column: rows in order, a separator before the first message of each pass's slice
+ * (`pass 2: messages 40–57 → summary`) and before the first message after each compaction
+ * recorded in the source.
+ */
+export function buildBeforeItems(
+  rows: readonly RowMeta[],
+  passes: readonly PassMeta[],
+  recorded: readonly RecordedCompaction[],
+): ColumnItem[] {
+  const before = new Map<number, ColumnItem[]>()
+  const add = (index: number, item: ColumnItem) => {
+    const list = before.get(index)
+    if (list) list.push(item)
+    else before.set(index, [item])
+  }
+  for (const p of passes) {
+    if (p.upto <= p.from) continue
+    add(p.from, {
+      type: 'boundary',
+      key: `pass-${p.stage}-${p.pass}`,
+      kind: 'summary',
+      label: `pass ${p.pass}${stageSuffix(p.stage)}: messages ${p.from}–${p.upto - 1} → summary`,
+    })
+  }
+  recorded.forEach((c, i) => {
+    const tokens =
+      c.tokensBefore !== undefined && c.tokensAfter !== undefined
+        ? `, ${c.tokensBefore.toLocaleString('en-US')} → ${c.tokensAfter.toLocaleString('en-US')} tokens`
+        : c.tokensBefore !== undefined
+          ? `, ${c.tokensBefore.toLocaleString('en-US')} tokens before`
+          : ''
+    add(c.atIndex, {
+      type: 'boundary',
+      key: `recorded-${i}`,
+      kind: 'recorded',
+      label: `recorded compaction in source${c.trigger ? ` (${c.trigger}${tokens})` : tokens ? ` (${tokens.slice(2)})` : ''}`,
+    })
+  })
+  const items: ColumnItem[] = []
+  for (const row of rows) {
+    for (const b of before.get(row.index) ?? []) items.push(b)
+    items.push({ type: 'row', key: `r-${row.id}`, row })
+  }
+  return items
+}
+
+/** After column: rows in order, a separator before each summary message naming its pass and range. */
+export function buildAfterItems(rows: readonly RowMeta[]): ColumnItem[] {
+  const items: ColumnItem[] = []
+  for (const row of rows) {
+    const o = row.origin
+    if (o?.kind === 'summary') {
+      items.push({
+        type: 'boundary',
+        key: `b-${row.id}`,
+        kind: 'summary',
+        label: `pass ${o.pass}${stageSuffix(o.stage)}: messages ${o.fromIndex}–${o.toIndex} → summary`,
+      })
+    }
+    items.push({ type: 'row', key: `r-${row.id}`, row })
+  }
+  return items
+}
+
+/** Position of a row in a column's items, or -1. */
+export function itemIndexOf(items: readonly ColumnItem[], id: string): number {
+  return items.findIndex((it) => it.type === 'row' && it.row.id === id)
+}

@@ -1,0 +1,163 @@
+import { formatCount } from '../../components/format'
+import type { Encoding, StageConfig, StageReport, SummarizerId } from '../../engine/model'
+import { useStore } from '../../state/store'
+import { selectConfig, selectInfo, selectRun } from '../../state/selectors'
+import { ParamControl } from './ParamControl'
+import { STAGE_INFO, STAGE_PARAMS } from './params'
+
+const SUMMARIZERS: { id: SummarizerId; label: string; enabled: boolean }[] = [
+  { id: 'extractive', label: 'extractive — offline, not an LLM', enabled: true },
+  { id: 'openai-compatible', label: 'OpenAI-compatible endpoint (later)', enabled: false },
+  { id: 'anthropic', label: 'Anthropic Messages API (later)', enabled: false },
+  { id: 'recorded', label: 'recorded summary from the source (later)', enabled: false },
+]
+
+/** Stages on/off and order, every param as slider + number, encoding and summarizer (SPEC §6). */
+export function PipelinePanel() {
+  const config = useStore(selectConfig)
+  const run = useStore(selectRun)
+  const info = useStore(selectInfo)
+  const setEncoding = useStore((s) => s.setEncoding)
+  const setSummarizer = useStore((s) => s.setSummarizer)
+  if (!config) return <aside className="panel panel--pipeline muted">Starting the engine…</aside>
+
+  const scale = {
+    messages: info?.messageCount ?? 0,
+    tokens: run?.before.totals.tokens ?? 0,
+  }
+  return (
+    <aside className="panel panel--pipeline" aria-label="Pipeline">
+      <h2 className="panel__title">Pipeline</h2>
+      <p className="panel__hint">Stages run top to bottom. Every change re-runs in the worker.</p>
+      <ol className="stages">
+        {config.stages.map((stage, i) => (
+          <StageCard
+            key={stage.id}
+            stage={stage}
+            position={i}
+            count={config.stages.length}
+            report={run?.stages.find((r) => r.stage === stage.id)}
+            scale={scale}
+          />
+        ))}
+      </ol>
+      <div className="field">
+        <label htmlFor="encoding">Encoding</label>
+        <select id="encoding" value={config.encoding} onChange={(e) => setEncoding(e.target.value as Encoding)}>
+          <option value="o200k_base">o200k_base (GPT-4o / 4.1 / 5)</option>
+          <option value="cl100k_base">cl100k_base (GPT-4 / 3.5)</option>
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="summarizer">Summarizer</label>
+        <select
+          id="summarizer"
+          value={config.summarizer}
+          onChange={(e) => setSummarizer(e.target.value as SummarizerId)}
+        >
+          {SUMMARIZERS.map((s) => (
+            <option key={s.id} value={s.id} disabled={!s.enabled}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </aside>
+  )
+}
+
+interface StageCardProps {
+  stage: StageConfig
+  position: number
+  count: number
+  report: StageReport | undefined
+  scale: { messages: number; tokens: number }
+}
+
+function StageCard({ stage, position, count, report, scale }: StageCardProps) {
+  const toggleStage = useStore((s) => s.toggleStage)
+  const moveStage = useStore((s) => s.moveStage)
+  const setStageParam = useStore((s) => s.setStageParam)
+  const info = STAGE_INFO[stage.id]
+  const params = stage.params as unknown as Record<string, number | undefined>
+  return (
+    <li className={stage.enabled ? 'stage' : 'stage stage--off'} data-stage={stage.id}>
+      <div className="stage__head">
+        <label className="switch">
+          <input
+            type="checkbox"
+            role="switch"
+            checked={stage.enabled}
+            aria-label={`Enable ${info.title}`}
+            onChange={() => toggleStage(stage.id)}
+          />
+          <span className="switch__track" aria-hidden="true" />
+        </label>
+        <span className="stage__title">
+          <span className="stage__order">{position + 1}</span>
+          {info.title}
+        </span>
+        <span className="stage__moves">
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Move ${info.title} up`}
+            disabled={position === 0}
+            onClick={() => moveStage(stage.id, -1)}
+          >
+            ↑
+          </button>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={`Move ${info.title} down`}
+            disabled={position === count - 1}
+            onClick={() => moveStage(stage.id, 1)}
+          >
+            ↓
+          </button>
+        </span>
+      </div>
+      <p className="stage__desc">{info.description}</p>
+      {STAGE_PARAMS[stage.id].map((spec) => (
+        <ParamControl
+          key={spec.key}
+          spec={spec}
+          stageTitle={info.title}
+          value={params[spec.key] ?? spec.min}
+          max={spec.max(scale)}
+          disabled={!stage.enabled}
+          onChange={(v) => setStageParam(stage.id, spec.key, v)}
+        />
+      ))}
+      {STAGE_PARAMS[stage.id].length === 0 && (
+        <p className="stage__desc muted">No parameters: exact SHA-256 matches, MIN_LENGTH 200 code points.</p>
+      )}
+      <StageReportLine enabled={stage.enabled} report={report} />
+    </li>
+  )
+}
+
+function StageReportLine({ enabled, report }: { enabled: boolean; report: StageReport | undefined }) {
+  if (!enabled) return <p className="report report--off">off</p>
+  if (!report) return null
+  if (report.error) {
+    return (
+      <p className="report report--error" role="alert">
+        Error: {report.error}
+      </p>
+    )
+  }
+  const saved = report.tokensBefore - report.tokensAfter
+  if (!report.changed) return <p className="report report--idle">{report.note ?? 'no change'}</p>
+  return (
+    <p className="report report--saved">
+      <strong>−{formatCount(saved)} tokens</strong>
+      <span className="muted">
+        {' '}
+        · {report.messagesBefore} → {report.messagesAfter} messages
+      </span>
+      {report.note && <span className="muted"> · {report.note}</span>}
+    </p>
+  )
+}

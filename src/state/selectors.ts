@@ -1,0 +1,42 @@
+import type { ImportError } from '../engine/formats/types'
+import type { StoreState } from './store'
+
+export const selectInfo = (s: StoreState) => s.info
+export const selectConfig = (s: StoreState) => s.config
+export const selectRun = (s: StoreState) => s.run
+export const selectRunStatus = (s: StoreState) => s.runStatus
+export const selectRunError = (s: StoreState) => s.runError
+export const selectLoading = (s: StoreState) => s.loading
+export const selectSamples = (s: StoreState) => s.samples
+export const selectImportFailure = (s: StoreState) => s.importFailure
+export const selectSelection = (s: StoreState) => s.selection
+export const selectTab = (s: StoreState) => s.tab
+export const selectDetails = (s: StoreState) => s.details
+export const selectBeforeRows = (s: StoreState) => s.run?.before.rows
+export const selectAfterRows = (s: StoreState) => s.run?.after.rows
+export const selectPasses = (s: StoreState) => s.run?.passes
+export const selectStageReports = (s: StoreState) => s.run?.stages
+
+/** Percentage of tokens saved by the last run (0–100, may be negative), or null. */
+export const selectTokensSavedPercent = (s: StoreState): number | null => {
+  const run = s.run
+  if (!run || run.before.totals.tokens === 0) return null
+  return ((run.before.totals.tokens - run.after.totals.tokens) / run.before.totals.tokens) * 100
+}
+
+/** True when a run finished and no stage changed anything. */
+export const selectNothingFired = (s: StoreState): boolean =>
+  !!s.run && s.run.stages.every((r) => !r.changed) && s.run.passes.length === 0
+
+/**
+ * One line for an import error banner: file, where (line / field) and why.
+ * e.g. `broken.jsonl: line 3: Unexpected token } in JSON`.
+ */
+export function formatImportError(fileName: string, error: ImportError): string {
+  const where: string[] = []
+  if (error.line !== undefined && !error.message.includes(`line ${error.line}`)) where.push(`line ${error.line}`)
+  if (error.field !== undefined && !error.message.includes(error.field)) where.push(`field ${error.field}`)
+  let text = [fileName, ...where, error.message].join(': ')
+  if (error.tried && error.tried.length > 0) text += ` (tried: ${error.tried.join(', ')})`
+  return text
+}

@@ -1,0 +1,152 @@
+import { transfer } from 'comlink'
+import { getEngine } from '../../app/engine-client'
+import type { ImportError } from '../../engine/formats/types'
+import type { ImportOutcome, TranscriptInfo } from '../../worker/protocol'
+import type { SliceCreator } from './types'
+
+/** One entry of public/samples/index.json. */
+export interface SampleEntry {
+  file: string
+  label: string
+  format: string
+  description: string
+}
+
+/** Where the current transcript came from, kept so a re-created worker can re-import it. */
+export type TranscriptSource =
+  | { kind: 'sample'; file: string }
+  | { kind: 'file'; file: Blob; fileName: string }
+  | { kind: 'text'; text: string; fileName: string }
+
+/** A failed import, shown as a one-line banner; the previous transcript stays loaded. */
+export interface ImportFailure {
+  fileName: string
+  error: ImportError
+}
+
+/** The sample that opens on first start (SPEC §6). */
+export const FIRST_SAMPLE = 'claude-code.jsonl'
+
+/** Loading transcripts: samples, files, pasted text. Imports are applied in request order. */
+export interface LoadSlice {
+  info: TranscriptInfo | null
+  source: TranscriptSource | null
+  samples: SampleEntry[]
+  /** Progress text while a load is in flight, else null. */
+  loading: string | null
+  importFailure: ImportFailure | null
+  /** First start: fetch the gallery and the defaults, then open the Claude Code sample. */
+  start: () => Promise<void>
+  loadSample: (file: string) => Promise<void>
+  loadFile: (file: File) => Promise<void>
+  loadText: (text: string, fileName?: string) => Promise<void>
+  dismissImportError: () => void
+  /** Re-imports the current source into a fresh worker (after a hard cancel). */
+  reimport: () => Promise<void>
+}
+
+function samplesUrl(file: string): string {
+  return `${import.meta.env.BASE_URL}samples/${file}`
+}
+
+export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
+  // Imports run one after another, so the UI and the worker agree on the loaded transcript.
+  let queue: Promise<void> = Promise.resolve()
+  let started = false
+
+  const enqueue = (task: () => Promise<void>): Promise<void> => {
+    queue = queue.then(task, task)
+    return queue
+  }
+
+  const ensureDefaults = async () => {
+    if (!get().config) set({ config: await getEngine().getDefaults() })
+  }
+
+  const apply = (fileName: string, source: TranscriptSource, outcome: ImportOutcome) => {
+    if (!outcome.ok) {
+      set({ loading: null, importFailure: { fileName, error: outcome.error } })
+      return
+    }
+    set({
+      info: outcome.info,
+      source,
+      loading: 'Counting tokens and running the pipeline…',
+      importFailure: null,
+      run: null,
+      details: {},
+      selection: null,
+    })
+    get().requestRun()
+  }
+
+  /** Reads, imports and applies one source; failures never throw out of the store. */
+  const load = (fileName: string, source: TranscriptSource, read: () => Promise<ImportOutcome>) =>
+    enqueue(async () => {
+      try {
+        await ensureDefaults()
+        apply(fileName, source, await read())
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e)
+        set({ loading: null, importFailure: { fileName, error: { message } } })
+      }
+    })
+
+  const readSample = async (file: string): Promise<ImportOutcome> => {
+    set({ loading: `Fetching sample ${file}…` })
+    const response = await fetch(samplesUrl(file))
+    if (!response.ok) return { ok: false, error: { message: `could not fetch sample (HTTP ${response.status})` } }
+    const text = await response.text()
+    set({ loading: `Parsing ${file}…` })
+    return getEngine().importText(text, file)
+  }
+
+  const readFile = async (file: Blob, fileName: string): Promise<ImportOutcome> => {
+    set({ loading: `Reading ${fileName} (${formatBytes(file.size)})…` })
+    const bytes = await file.arrayBuffer()
+    set({ loading: `Parsing ${fileName}…` })
+    return getEngine().importFile(transfer(bytes, [bytes]), fileName)
+  }
+
+  return {
+    info: null,
+    source: null,
+    samples: [],
+    loading: null,
+    importFailure: null,
+    start: async () => {
+      if (started) return
+      started = true
+      set({ loading: 'Starting the engine…' })
+      try {
+        const response = await fetch(samplesUrl('index.json'))
+        if (response.ok) set({ samples: (await response.json()) as SampleEntry[] })
+      } catch {
+        // The gallery is optional: the file picker, drop and paste still work without it.
+      }
+      await get().loadSample(FIRST_SAMPLE)
+    },
+    loadSample: (file) => load(file, { kind: 'sample', file }, () => readSample(file)),
+    loadFile: (file) => load(file.name, { kind: 'file', file, fileName: file.name }, () => readFile(file, file.name)),
+    loadText: (text, fileName = 'pasted text') =>
+      load(fileName, { kind: 'text', text, fileName }, async () => {
+        set({ loading: 'Parsing pasted text…' })
+        return getEngine().importText(text, fileName)
+      }),
+    dismissImportError: () => set({ importFailure: null }),
+    reimport: async () => {
+      const source = get().source
+      if (!source) return
+      if (source.kind === 'sample') await get().loadSample(source.file)
+      else if (source.kind === 'file') await load(source.fileName, source, () => readFile(source.file, source.fileName))
+      else await get().loadText(source.text, source.fileName)
+    },
+  }
+}
+
+/** `1.2 MB`, `34 KB`, `512 B`. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`
+  return `${bytes} B`
+}

@@ -1,0 +1,106 @@
+import { getEngine, restartEngine } from '../../app/engine-client'
+import type { MessageDetail, RunView, Side } from '../../worker/protocol'
+import type { SliceCreator } from './types'
+
+/** `running` while a run is in flight or queued; `error` when the last run failed. */
+export type RunStatus = 'idle' | 'running' | 'done' | 'error'
+
+/** A fetched row detail, or its fetch state. */
+export type DetailEntry = MessageDetail | 'loading' | 'missing'
+
+/** Runs of the pipeline and their results. "Latest run wins": stale results are dropped. */
+export interface RunSlice {
+  run: RunView | null
+  runStatus: RunStatus
+  runError: string | null
+  /** When the run in flight started (ms since epoch), to offer a hard cancel on slow runs. */
+  runStartedAt: number | null
+  /** Full content of rows, keyed `side:id`, for the current run only. */
+  details: Record<string, DetailEntry>
+  /**
+   * Asks for a run with the current config. Coalesced: while one run is in flight, further
+   * requests collapse into one follow-up run with the latest config (slider drags never queue up).
+   */
+  requestRun: () => void
+  /** Hard cancel: terminate and re-create the worker, then re-import the current transcript. */
+  cancelRun: () => Promise<void>
+  /** Fetches a row's full content once per run. */
+  fetchDetail: (side: Side, id: string) => void
+}
+
+/** Key of a row in `details`. */
+export function detailKey(side: Side, id: string): string {
+  return `${side}:${id}`
+}
+
+export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
+  let wanted = 0 // id of the newest requested run
+  let inFlight = false
+  let generation = 0 // bumped by a hard cancel: a pump of an older worker must stop
+
+  const pump = async () => {
+    if (inFlight) return
+    const myGeneration = generation
+    inFlight = true
+    try {
+      let done = 0
+      while (done < wanted) {
+        const runId = wanted
+        const config = get().config
+        if (!config) break
+        const outcome = await getEngine().run(config, runId)
+        if (myGeneration !== generation) return
+        done = runId
+        if (runId !== wanted) continue // a newer request arrived: its result is the one to show
+        if (outcome.ok) {
+          set({ run: outcome.view, runStatus: 'done', runError: null, runStartedAt: null, details: {}, loading: null })
+        } else if (outcome.cancelled) {
+          set({ runStatus: get().run ? 'done' : 'idle', runStartedAt: null, loading: null })
+        } else {
+          set({ runStatus: 'error', runError: outcome.error, runStartedAt: null, loading: null })
+        }
+      }
+    } catch (e) {
+      if (myGeneration === generation) {
+        set({ runStatus: 'error', runError: e instanceof Error ? e.message : String(e), runStartedAt: null, loading: null })
+      }
+    } finally {
+      if (myGeneration === generation) inFlight = false
+    }
+  }
+
+  return {
+    run: null,
+    runStatus: 'idle',
+    runError: null,
+    runStartedAt: null,
+    details: {},
+    requestRun: () => {
+      wanted++
+      if (get().runStatus !== 'running') set({ runStatus: 'running', runStartedAt: Date.now() })
+      void pump()
+    },
+    cancelRun: async () => {
+      generation++
+      inFlight = false
+      restartEngine()
+      set({ runStatus: 'idle', runStartedAt: null, loading: null, runError: 'Run cancelled. Change a setting to run again.' })
+      await get().reimport()
+    },
+    fetchDetail: (side, id) => {
+      const key = detailKey(side, id)
+      if (get().details[key] !== undefined) return
+      const runId = get().run?.runId
+      set((s) => ({ details: { ...s.details, [key]: 'loading' } }))
+      getEngine()
+        .getMessageDetail(side, id)
+        .then(
+          (detail) => {
+            if (get().run?.runId !== runId) return
+            set((s) => ({ details: { ...s.details, [key]: detail ?? 'missing' } }))
+          },
+          () => set((s) => ({ details: { ...s.details, [key]: 'missing' } })),
+        )
+    },
+  }
+}

@@ -1,0 +1,11 @@
+import type { StateCreator } from 'zustand'
+import type { LoadSlice } from './load'
+import type { PipelineSlice } from './pipeline'
+import type { RunSlice } from './run'
+import type { ViewSlice } from './view'
+
+/** The whole store: the union of its slices. */
+export type StoreState = LoadSlice & PipelineSlice & RunSlice & ViewSlice
+
+/** A slice creator over the whole store (zustand slices pattern). */
+export type SliceCreator<T> = StateCreator<StoreState, [], [], T>

@@ -1,0 +1,4 @@
+import { expose } from 'comlink'
+import { engineApi } from './engine-api'
+
+expose(engineApi)

@@ -1,0 +1,204 @@
+/**
+ * Pure shaping of engine results into the light row metadata the UI renders (DESIGN §1).
+ * No worker or DOM APIs here, so it is unit-tested directly.
+ */
+import type { Encoding, Message, Origin, Part, RunResult } from '../engine/model'
+import { collapseWhitespace, codePointLength, cutCodePoints } from '../engine/text'
+import type { DetailBlock, MessageDetail, PassMeta, RowMeta, RunView, Side } from './protocol'
+
+/** Longest preview in code points (DESIGN §1). */
+export const PREVIEW_LIMIT = 200
+
+/** Human size of an image part: `[image, 12 KB]`; bytes unknown gives `[image]`. */
+export function imageLabel(part: { bytes?: number; mediaType?: string }): string {
+  if (part.bytes === undefined) return '[image]'
+  const kb = Math.max(1, Math.round(part.bytes / 1024))
+  return `[image, ${kb} KB]`
+}
+
+function partsText(parts: readonly Part[]): string {
+  const out: string[] = []
+  for (const p of parts) {
+    if (p.type === 'text') out.push(p.text)
+    else if (p.type === 'image') out.push(imageLabel(p))
+    else if (p.type === 'thinking') out.push(p.text ? `(thinking) ${p.text}` : `(${p.variant.replace('_', ' ')})`)
+    else out.push(`[${p.kind}]`)
+  }
+  return out.join(' ')
+}
+
+/**
+ * One-line preview of a message: whitespace collapsed, cut to `PREVIEW_LIMIT` code points
+ * (an ellipsis included). A tool-calling assistant with no text reads `(tool calls: a, b)`,
+ * as seed 001 renders it; no content reads `(empty)`.
+ */
+export function previewOf(message: Message): string {
+  const c = message.content
+  let text = c == null ? '' : typeof c === 'string' ? c : partsText(c)
+  text = collapseWhitespace(text)
+  if (!text && message.toolCalls && message.toolCalls.length > 0) {
+    text = `(tool calls: ${message.toolCalls.map((t) => t.name).join(', ')})`
+  }
+  if (!text) text = '(empty)'
+  if (codePointLength(text) > PREVIEW_LIMIT) text = `${cutCodePoints(text, PREVIEW_LIMIT - 1)}…`
+  return text
+}
+
+function countParts(message: Message, type: Part['type']): number {
+  const c = message.content
+  if (!Array.isArray(c)) return 0
+  return c.filter((p) => p.type === type).length
+}
+
+function baseRow(message: Message, index: number, tokens: number): RowMeta {
+  const row: RowMeta = {
+    id: message.id,
+    index,
+    role: message.role,
+    tokens,
+    preview: previewOf(message),
+    flags: message.flags ? { ...message.flags } : {},
+    images: countParts(message, 'image'),
+    thinking: countParts(message, 'thinking'),
+    counterpartIds: [],
+  }
+  if (message.toolName !== undefined) row.toolName = message.toolName
+  if (message.toolCallId !== undefined) row.toolCallId = message.toolCallId
+  if (message.isError !== undefined) row.isError = message.isError
+  if (message.toolCalls && message.toolCalls.length > 0) {
+    row.toolCallNames = message.toolCalls.map((t) => t.name)
+  }
+  return row
+}
+
+/** Before ids an after message stands for, read from its origin (never re-derived). */
+export function beforeIdsOf(origin: Origin | undefined, afterId: string): string[] {
+  if (!origin) return [afterId]
+  switch (origin.kind) {
+    case 'original':
+    case 'back-reference':
+    case 'placeholder':
+      return [origin.beforeId]
+    case 'summary':
+      return [...origin.coveredIds]
+    case 'pinned-facts':
+      return [...origin.sourceIds]
+    case 'instruction':
+      return []
+  }
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key)
+  if (list) {
+    if (!list.includes(value)) list.push(value)
+  } else map.set(key, [value])
+}
+
+/**
+ * Shapes a RunResult into the rows and summaries the UI renders. Counterparts come from the
+ * engine's provenance only: an after row's origin names its before id(s); a before row's
+ * counterparts are the after rows naming it, else (summarized) the summary message named by
+ * its fate, else the after summary whose range covers its index.
+ */
+export function buildRunView(result: RunResult, runId: number, encoding: Encoding): RunView {
+  const afterRows = result.after.messages.map((m, i) => {
+    const row = baseRow(m, i, result.after.tokensById[m.id] ?? 0)
+    const origin = result.origins[m.id]
+    row.origin = origin ?? { kind: 'original', beforeId: m.id, changed: false }
+    row.counterpartIds = beforeIdsOf(origin, m.id)
+    return row
+  })
+  const afterIds = new Set(afterRows.map((r) => r.id))
+  const byBefore = new Map<string, string[]>()
+  for (const row of afterRows) for (const b of row.counterpartIds) push(byBefore, b, row.id)
+  const summaries = afterRows.filter((r) => r.origin?.kind === 'summary')
+
+  const beforeRows = result.before.messages.map((m) => {
+    const row = baseRow(m, m.index, result.before.tokensById[m.id] ?? 0)
+    const fate = result.fates[m.id] ?? { kind: 'kept', changed: false }
+    row.fate = fate
+    let ids = byBefore.get(m.id) ?? []
+    if (ids.length === 0 && fate.kind === 'summarized' && afterIds.has(fate.summaryId)) {
+      ids = [fate.summaryId]
+    }
+    if (ids.length === 0 && fate.kind === 'summarized') {
+      ids = summaries
+        .filter((s) => s.origin?.kind === 'summary' && s.origin.fromIndex <= m.index && m.index <= s.origin.toIndex)
+        .map((s) => s.id)
+    }
+    row.counterpartIds = ids
+    return row
+  })
+
+  const passes: PassMeta[] = result.passes.map(({ prompt, ...rest }) => ({
+    ...rest,
+    promptLength: codePointLength(prompt),
+  }))
+
+  return {
+    runId,
+    encoding,
+    before: { rows: beforeRows, totals: { ...result.before.totals } },
+    after: { rows: afterRows, totals: { ...result.after.totals } },
+    passes,
+    stages: result.stages.map((s) => ({ ...s })),
+    checks: { before: [...result.checks.before], after: [...result.checks.after] },
+    warnings: [...result.warnings],
+  }
+}
+
+function prettyArguments(raw: string): string {
+  try {
+    return JSON.stringify(JSON.parse(raw), null, 2)
+  } catch {
+    return raw // invalid JSON is shown exactly as the model wrote it
+  }
+}
+
+function detailBlocks(content: Message['content']): DetailBlock[] {
+  if (content == null) return []
+  if (typeof content === 'string') return [{ kind: 'text', text: content }]
+  return content.map((p): DetailBlock => {
+    switch (p.type) {
+      case 'text':
+        return { kind: 'text', text: p.text }
+      case 'image':
+        return { kind: 'image', label: imageLabel(p) }
+      case 'thinking': {
+        const notes: string[] = []
+        if (p.variant === 'redacted_thinking') notes.push('redacted thinking, kept opaque')
+        if (p.variant === 'reasoning') notes.push('reasoning item')
+        if (p.signature) notes.push('signature kept')
+        if (p.encrypted) notes.push(`encrypted payload kept (${codePointLength(p.encrypted)} chars)`)
+        return { kind: 'thinking', text: p.text ?? '', note: notes.join(' · ') }
+      }
+      case 'opaque': {
+        let json = JSON.stringify(p.raw, null, 2) ?? ''
+        if (codePointLength(json) > 20_000) json = `${cutCodePoints(json, 20_000)}\n…`
+        return { kind: 'opaque', label: `[${p.kind} block]`, json }
+      }
+    }
+  })
+}
+
+/** Full, displayable content of one message. Images appear as `[image, N KB]`, never base64. */
+export function buildMessageDetail(message: Message, side: Side): MessageDetail {
+  const detail: MessageDetail = {
+    side,
+    id: message.id,
+    role: message.role,
+    blocks: detailBlocks(message.content),
+    toolCalls: (message.toolCalls ?? []).map((t) => ({
+      id: t.id,
+      name: t.name,
+      arguments: prettyArguments(t.arguments),
+    })),
+    source: { format: message.source.format },
+  }
+  if (message.source.line !== undefined && detail.source) detail.source.line = message.source.line
+  if (message.toolCallId !== undefined) detail.toolCallId = message.toolCallId
+  if (message.toolName !== undefined) detail.toolName = message.toolName
+  if (message.isError !== undefined) detail.isError = message.isError
+  return detail
+}
