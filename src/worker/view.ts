@@ -9,11 +9,14 @@ import type { DetailBlock, MessageDetail, PassMeta, RowMeta, RunView, Side } fro
 /** Longest preview in code points (DESIGN §1). */
 export const PREVIEW_LIMIT = 200
 
-/** Human size of an image part: `[image, 12 KB]`; bytes unknown gives `[image]`. */
-export function imageLabel(part: { bytes?: number; mediaType?: string }): string {
+/**
+ * Label of an image part, never its base64: `[image, 12 KB]` (bytes / 1024, rounded),
+ * `[image, 72 B]` under 1 KB, `[image]` when the size is unknown.
+ */
+export function imageLabel(part: { bytes?: number }): string {
   if (part.bytes === undefined) return '[image]'
-  const kb = Math.max(1, Math.round(part.bytes / 1024))
-  return `[image, ${kb} KB]`
+  if (part.bytes < 1024) return `[image, ${part.bytes} B]`
+  return `[image, ${Math.round(part.bytes / 1024)} KB]`
 }
 
 function partsText(parts: readonly Part[]): string {

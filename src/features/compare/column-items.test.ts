@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import type { Fate, Origin } from '../../engine/model'
+import type { PassMeta, RowMeta } from '../../worker/protocol'
+import { buildAfterItems, buildBeforeItems, itemIndexOf } from './column-items'
+
+function row(id: string, index: number, extra: { fate?: Fate; origin?: Origin } = {}): RowMeta {
+  return { id, index, role: 'user', tokens: 1, preview: id, flags: {}, images: 0, thinking: 0, counterpartIds: [], ...extra }
+}
+
+const pass = (n: number, from: number, upto: number, stage: PassMeta['stage'] = 'summarize'): PassMeta => ({
+  pass: n, stage, atMessage: upto, from, upto, summary: 's', summaryId: `s${n}`, tokensBefore: 0, tokensAfter: 0, promptLength: 0,
+})
+
+const labels = (items: ReturnType<typeof buildBeforeItems>) =>
+  items.map((it) => (it.type === 'row' ? it.row.id : `|${it.label}|`))
+
+describe('buildBeforeItems', () => {
+  it('puts a labelled boundary before the first message of each pass slice (last index = upto - 1)', () => {
+    const rows = [0, 1, 2, 3, 4, 5].map((i) => row(`m${i}`, i))
+    const items = buildBeforeItems(rows, [pass(1, 0, 2), pass(2, 2, 4)], [])
+    expect(labels(items)).toEqual([
+      '|pass 1: messages 0–1 → summary|',
+      'm0',
+      'm1',
+      '|pass 2: messages 2–3 → summary|',
+      'm2',
+      'm3',
+      'm4',
+      'm5',
+    ])
+  })
+
+  it('names a non-summarize stage and marks compactions recorded in the source', () => {
+    const rows = [0, 1, 2].map((i) => row(`m${i}`, i))
+    const items = buildBeforeItems(rows, [pass(1, 0, 1, 'insert-then-compress')], [
+      { atIndex: 2, trigger: 'manual', tokensBefore: 1200, tokensAfter: 300, summaryText: null, source: 'claude-code' },
+    ])
+    expect(labels(items)).toEqual([
+      '|pass 1 (insert-then-compress): messages 0–0 → summary|',
+      'm0',
+      'm1',
+      '|recorded compaction in source (manual, 1,200 → 300 tokens)|',
+      'm2',
+    ])
+  })
+})
+
+describe('buildAfterItems', () => {
+  it('puts the pass and covered range before each summary message', () => {
+    const items = buildAfterItems([
+      row('sys', 0),
+      row('s2', 1, { origin: { kind: 'summary', stage: 'summarize', pass: 2, fromIndex: 0, toIndex: 57, coveredIds: [] } }),
+      row('m58', 2, { origin: { kind: 'original', beforeId: 'm58', changed: false } }),
+    ])
+    expect(labels(items)).toEqual(['sys', '|pass 2: messages 0–57 → summary|', 's2', 'm58'])
+    expect(itemIndexOf(items, 's2')).toBe(2)
+    expect(itemIndexOf(items, 'nope')).toBe(-1)
+  })
+})

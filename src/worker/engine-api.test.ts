@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import type { PipelineConfig } from '../engine/model'
+import { engineApi } from './engine-api'
+import type { RunView } from './protocol'
+
+interface SampleEntry {
+  file: string
+  format: string
+}
+
+const samples = JSON.parse(readFileSync('public/samples/index.json', 'utf8')) as SampleEntry[]
+const read = (file: string) => readFileSync(`public/samples/${file}`, 'utf8')
+
+/** Only the named stages enabled, the rest of the defaults kept. */
+function only(...ids: string[]): PipelineConfig {
+  const config = engineApi.getDefaults()
+  return { ...config, stages: config.stages.map((s) => ({ ...s, enabled: ids.includes(s.id) })) }
+}
+
+async function runOk(config: PipelineConfig, runId = 1): Promise<RunView> {
+  const out = await engineApi.run(config, runId)
+  if (!out.ok) throw new Error(`run failed: ${out.error}`)
+  return out.view
+}
+
+describe('engineApi', () => {
+  it.each(samples.map((s) => [s.file, s.format]))('imports and runs %s (%s); every result survives postMessage', async (file, format) => {
+    const imported = engineApi.importText(read(file), file)
+    expect(structuredClone(imported)).toEqual(imported)
+    if (!imported.ok) throw new Error(imported.error.message)
+    expect(imported.info.format).toBe(format)
+    expect(imported.info.fileName).toBe(file)
+
+    const out = await engineApi.run(engineApi.getDefaults(), 3)
+    expect(structuredClone(out)).toEqual(out)
+    if (!out.ok) throw new Error(out.error)
+    const { view } = out
+    expect(view.runId).toBe(3)
+    expect(view.before.rows.length).toBe(imported.info.messageCount)
+    for (const row of [...view.before.rows, ...view.after.rows]) {
+      expect([...row.preview].length).toBeLessThanOrEqual(200)
+    }
+    // Counterparts always name rows that exist on the other side.
+    const beforeIds = new Set(view.before.rows.map((r) => r.id))
+    const afterIds = new Set(view.after.rows.map((r) => r.id))
+    for (const r of view.before.rows) for (const id of r.counterpartIds) expect(afterIds.has(id)).toBe(true)
+    for (const r of view.after.rows) for (const id of r.counterpartIds) expect(beforeIds.has(id)).toBe(true)
+  })
+
+  it('imports file bytes the same as text', () => {
+    const text = read('openai-chat.json')
+    const bytes = new TextEncoder().encode(text).buffer
+    const fromBytes = engineApi.importFile(bytes, 'openai-chat.json')
+    const fromText = engineApi.importText(text, 'openai-chat.json')
+    expect(fromBytes).toEqual(fromText)
+  })
+
+  it('returns a typed error for bad input and keeps the previous transcript', async () => {
+    const good = engineApi.importText(read('openai-chat.json'), 'openai-chat.json')
+    if (!good.ok) throw new Error(good.error.message)
+
+    for (const [text, name] of [
+      ['{"messages": [', 'truncated.json'],
+      ['', 'empty.json'],
+      ['\u0000\u0001\u0002binary\u0000', 'blob.bin'],
+      ['{"hello": "world"}', 'unknown.json'],
+    ] as const) {
+      const bad = engineApi.importText(text, name)
+      expect(bad.ok).toBe(false)
+      if (!bad.ok) expect(bad.error.message.length).toBeGreaterThan(0)
+      expect(structuredClone(bad)).toEqual(bad)
+    }
+    const view = await runOk(only('dedupe'))
+    expect(view.before.rows.length).toBe(good.info.messageCount)
+  })
+
+  it('marks the repeated catalog page of openai-chat.json as back-referenced on both sides', async () => {
+    engineApi.importText(read('openai-chat.json'), 'openai-chat.json')
+    const view = await runOk(only('dedupe'))
+    const backrefs = view.after.rows.filter((r) => r.origin?.kind === 'back-reference')
+    expect(backrefs.length).toBeGreaterThan(0)
+    for (const after of backrefs) {
+      expect(after.preview.startsWith('[repeated tool output — byte-identical to an earlier result')).toBe(true)
+      const before = view.before.rows.find((r) => r.id === after.counterpartIds[0])
+      expect(before?.fate?.kind).toBe('back-referenced')
+      expect(before?.counterpartIds).toEqual([after.id])
+    }
+  })
+
+  it('shows images as a size label, never base64', async () => {
+    engineApi.importText(read('openai-chat.json'), 'openai-chat.json')
+    const view = await runOk(only('dedupe'))
+    const withImage = view.before.rows.find((r) => r.images > 0)
+    expect(withImage).toBeDefined()
+    const detail = engineApi.getMessageDetail('before', withImage!.id)
+    expect(detail?.blocks.some((b) => b.kind === 'image' && /^\[image(, \d+ (B|KB))?\]$/.test(b.label))).toBe(true)
+    expect(JSON.stringify(detail)).not.toContain('base64')
+    expect(withImage!.preview).not.toContain('base64')
+  })
+
+  it('shows thinking as text with its signature kept', async () => {
+    engineApi.importText(read('anthropic-messages.json'), 'anthropic-messages.json')
+    const view = await runOk(only('dedupe'))
+    const thinkingRow = view.before.rows.find((r) => r.thinking > 0)
+    expect(thinkingRow).toBeDefined()
+    const detail = engineApi.getMessageDetail('before', thinkingRow!.id)
+    const block = detail?.blocks.find((b) => b.kind === 'thinking')
+    expect(block?.kind === 'thinking' && block.note.includes('signature kept')).toBe(true)
+  })
+
+  it('reports passes without prompts and serves each prompt on demand (claude-code.jsonl)', async () => {
+    const imported = engineApi.importText(read('claude-code.jsonl'), 'claude-code.jsonl')
+    if (!imported.ok) throw new Error(imported.error.message)
+    expect(imported.info.recordedCompactions.length).toBe(1)
+    // 44 messages > compact_after 5 at the first turn end after message 5: summarize fires.
+    const config = only('summarize')
+    const view = await runOk({
+      ...config,
+      stages: config.stages.map((s) => (s.id === 'summarize' ? { ...s, params: { keep_last: 4, compact_after: 5 } } : s)),
+    })
+    expect(view.passes.length).toBeGreaterThan(0)
+    const first = view.passes[0]!
+    expect('prompt' in first).toBe(false)
+    const prompt = engineApi.getPassPrompt(first.pass, first.stage)
+    expect(prompt).not.toBeNull()
+    expect([...prompt!].length).toBe(first.promptLength)
+
+    const summaries = view.after.rows.filter((r) => r.origin?.kind === 'summary')
+    expect(summaries.length).toBe(1)
+    const summarized = view.before.rows.filter((r) => r.fate?.kind === 'summarized')
+    expect(summarized.length).toBeGreaterThan(0)
+    for (const r of summarized) expect(r.counterpartIds).toEqual([summaries[0]!.id])
+  })
+
+  it('returns null for an unknown row', () => {
+    expect(engineApi.getMessageDetail('after', 'no-such-id')).toBeNull()
+  })
+})

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest'
+import type { Message, RunResult } from '../engine/model'
+import { buildMessageDetail, buildRunView, imageLabel, previewOf } from './view'
+
+function msg(id: string, index: number, role: Message['role'], content: Message['content'], extra: Partial<Message> = {}): Message {
+  return { id, index, role, content, source: { format: 'canonical' }, ...extra }
+}
+
+describe('previewOf', () => {
+  it('collapses whitespace', () => {
+    expect(previewOf(msg('a', 0, 'user', '  hello \n\n  world\t!  '))).toBe('hello world !')
+  })
+
+  it('renders a tool-calling assistant without text as (tool calls: a, b)', () => {
+    const m = msg('a', 0, 'assistant', null, {
+      toolCalls: [
+        { id: 'c1', name: 'Read', arguments: '{}' },
+        { id: 'c2', name: 'Grep', arguments: '{}' },
+      ],
+    })
+    expect(previewOf(m)).toBe('(tool calls: Read, Grep)')
+  })
+
+  it('reads (empty) for no content', () => {
+    expect(previewOf(msg('a', 0, 'assistant', ''))).toBe('(empty)')
+  })
+
+  it('cuts to 200 code points including the ellipsis, never splitting a surrogate pair', () => {
+    // 300 astral characters: 600 UTF-16 units, 300 code points.
+    const preview = previewOf(msg('a', 0, 'user', '😀'.repeat(300)))
+    expect([...preview].length).toBe(200)
+    expect(preview).toBe(`${'😀'.repeat(199)}…`)
+  })
+
+  it('keeps a text of exactly 200 code points whole', () => {
+    const text = 'x'.repeat(200)
+    expect(previewOf(msg('a', 0, 'user', text))).toBe(text)
+  })
+
+  it('shows images as a size label, never base64', () => {
+    const m = msg('a', 0, 'user', [
+      { type: 'text', text: 'see' },
+      { type: 'image', url: 'data:image/png;base64,AAAA', bytes: 3 * 1024 },
+    ])
+    expect(previewOf(m)).toBe('see [image, 3 KB]')
+  })
+})
+
+describe('imageLabel', () => {
+  it('uses bytes under 1 KB, rounded KB above, nothing when unknown', () => {
+    expect(imageLabel({ bytes: 72 })).toBe('[image, 72 B]')
+    expect(imageLabel({ bytes: 1536 })).toBe('[image, 2 KB]')
+    expect(imageLabel({})).toBe('[image]')
+  })
+})
+
+describe('buildMessageDetail', () => {
+  it('keeps thinking as text with a "signature kept" note and pretty-prints valid arguments', () => {
+    const m = msg('a', 3, 'assistant', [
+      { type: 'thinking', variant: 'thinking', text: 'plan', signature: 'sig' },
+      { type: 'text', text: 'ok' },
+    ], { toolCalls: [{ id: 'c1', name: 'Read', arguments: '{"path":"a.py"}' }, { id: 'c2', name: 'Bad', arguments: '{oops' }] })
+    const d = buildMessageDetail(m, 'before')
+    expect(d.blocks).toEqual([
+      { kind: 'thinking', text: 'plan', note: 'signature kept' },
+      { kind: 'text', text: 'ok' },
+    ])
+    expect(d.toolCalls).toEqual([
+      { id: 'c1', name: 'Read', arguments: '{\n  "path": "a.py"\n}' },
+      { id: 'c2', name: 'Bad', arguments: '{oops' },
+    ])
+  })
+})
+
+describe('buildRunView', () => {
+  // Before: sys, u1, a1, t1 (repeat), u2. After: sys, summary(u1,a1), back-ref of t1, u2.
+  const before: Message[] = [
+    msg('sys', 0, 'system', 'rules'),
+    msg('u1', 1, 'user', 'goal'),
+    msg('a1', 2, 'assistant', 'answer'),
+    msg('t1', 3, 'tool', 'output', { toolCallId: 'c', toolName: 'Read' }),
+    msg('u2', 4, 'user', 'next'),
+  ]
+  const after: Message[] = [
+    before[0]!,
+    msg('s1', 1, 'user', '[summary]'),
+    msg('t1', 2, 'tool', '[repeated tool output]', { toolCallId: 'c', toolName: 'Read' }),
+    before[4]!,
+  ]
+  const result: RunResult = {
+    before: { messages: before, totals: { messages: 5, tokens: 50, overheadTokens: 4 }, tokensById: { sys: 4, u1: 10, a1: 10, t1: 20, u2: 6 } },
+    after: { messages: after, totals: { messages: 4, tokens: 25, overheadTokens: 4 }, tokensById: { sys: 4, s1: 8, t1: 7, u2: 6 } },
+    fates: {
+      u1: { kind: 'summarized', stage: 'summarize', pass: 1, summaryId: 's1' },
+      a1: { kind: 'summarized', stage: 'summarize', pass: 1, summaryId: 's1' },
+      t1: { kind: 'back-referenced', stage: 'dedupe', firstId: 't0' },
+    },
+    origins: {
+      s1: { kind: 'summary', stage: 'summarize', pass: 1, fromIndex: 1, toIndex: 2, coveredIds: ['u1', 'a1'] },
+      t1: { kind: 'back-reference', beforeId: 't1', firstId: 't0', stage: 'dedupe' },
+    },
+    passes: [
+      { pass: 1, stage: 'summarize', atMessage: 2, from: 1, upto: 3, prompt: 'PROMPT', summary: '[summary]', summaryId: 's1', tokensBefore: 30, tokensAfter: 18 },
+    ],
+    stages: [],
+    checks: { before: [], after: [] },
+    warnings: [],
+  }
+  const view = buildRunView(result, 7, 'cl100k_base')
+
+  it('maps each before row to the after row(s) that carry it', () => {
+    expect(view.before.rows.map((r) => [r.id, r.counterpartIds])).toEqual([
+      ['sys', ['sys']],
+      ['u1', ['s1']],
+      ['a1', ['s1']],
+      ['t1', ['t1']],
+      ['u2', ['u2']],
+    ])
+  })
+
+  it('maps each after row to its before id(s), and defaults a missing origin to original', () => {
+    expect(view.after.rows.map((r) => [r.id, r.origin?.kind, r.counterpartIds])).toEqual([
+      ['sys', 'original', ['sys']],
+      ['s1', 'summary', ['u1', 'a1']],
+      ['t1', 'back-reference', ['t1']],
+      ['u2', 'original', ['u2']],
+    ])
+  })
+
+  it('carries tokens, fates, run id, encoding and passes without their prompts', () => {
+    expect(view.runId).toBe(7)
+    expect(view.encoding).toBe('cl100k_base')
+    expect(view.before.rows.map((r) => r.tokens)).toEqual([4, 10, 10, 20, 6])
+    expect(view.before.rows[0]?.fate).toEqual({ kind: 'kept', changed: false })
+    expect(view.after.rows.map((r) => r.index)).toEqual([0, 1, 2, 3])
+    expect(view.passes).toEqual([
+      { pass: 1, stage: 'summarize', atMessage: 2, from: 1, upto: 3, summary: '[summary]', summaryId: 's1', tokensBefore: 30, tokensAfter: 18, promptLength: 6 },
+    ])
+    expect(structuredClone(view)).toEqual(view)
+  })
+})
