@@ -51,11 +51,123 @@ export function parseJson(text: string): JsonParse {
     if (lc) return { ok: false, reason, line: Number(lc[1]), column: Number(lc[2]) }
     const pos = /at position (\d+)/.exec(message)
     if (pos) return { ok: false, reason, ...lineColumnAt(text, Number(pos[1])) }
-    if (/end of (JSON )?(input|data)/i.test(message)) {
-      return { ok: false, reason, ...lineColumnAt(text, text.trimEnd().length) }
-    }
+    // Newer V8 ("Unexpected token 'x', \"…\" is not valid JSON") and Safari give no position.
+    const offset = locateJsonError(text)
+    if (offset !== undefined) return { ok: false, reason, ...lineColumnAt(text, offset) }
     return { ok: false, reason }
   }
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
+
+/**
+ * UTF-16 offset of the first JSON syntax error in `text` (RFC 8259 grammar), or undefined
+ * when the text is valid or nesting is too deep to scan. Used only after `JSON.parse` failed
+ * without saying where, so its cost (one pass) is paid only for broken files.
+ */
+export function locateJsonError(text: string): number | undefined {
+  let i = 0
+  const fail = (): never => {
+    throw new JsonErrorAt(i)
+  }
+  const ws = () => {
+    for (let c = text.charCodeAt(i); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++i));
+  }
+  const string = () => {
+    i++
+    for (;;) {
+      if (i >= text.length) fail()
+      const c = text.charCodeAt(i)
+      if (c === 34) {
+        i++
+        return
+      }
+      if (c < 0x20) fail()
+      if (c === 92) {
+        const e = text[i + 1] ?? ''
+        if (e === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+            i += 2
+            fail()
+          }
+          i += 6
+        } else if ('"\\/bfnrt'.includes(e) && e !== '') i += 2
+        else {
+          i++
+          fail()
+        }
+      } else i++
+    }
+  }
+  const value = (): void => {
+    ws()
+    const c = text[i]
+    if (c === '{') {
+      i++
+      ws()
+      if (text[i] === '}') {
+        i++
+        return
+      }
+      for (;;) {
+        ws()
+        if (text[i] !== '"') fail()
+        string()
+        ws()
+        if (text[i] !== ':') fail()
+        i++
+        value()
+        ws()
+        if (text[i] === ',') i++
+        else if (text[i] === '}') {
+          i++
+          return
+        } else fail()
+      }
+    }
+    if (c === '[') {
+      i++
+      ws()
+      if (text[i] === ']') {
+        i++
+        return
+      }
+      for (;;) {
+        value()
+        ws()
+        if (text[i] === ',') i++
+        else if (text[i] === ']') {
+          i++
+          return
+        } else fail()
+      }
+    }
+    if (c === '"') return string()
+    for (const word of ['true', 'false', 'null']) {
+      if (text.startsWith(word, i)) {
+        i += word.length
+        return
+      }
+    }
+    NUMBER.lastIndex = i
+    if (NUMBER.test(text)) {
+      i = NUMBER.lastIndex
+      return
+    }
+    fail()
+  }
+  try {
+    value()
+    ws()
+    if (i < text.length) fail()
+    return undefined
+  } catch (e) {
+    return e instanceof JsonErrorAt ? e.offset : undefined
+  }
+}
+
+class JsonErrorAt {
+  constructor(readonly offset: number) {}
 }
 
 /** One parsed JSONL record with its 1-based line number. */
