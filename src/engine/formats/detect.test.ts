@@ -51,6 +51,11 @@ describe('detectFormat', () => {
     expect(format(JSON.stringify({ model: 'gpt-5', input: [{ type: 'function_call', call_id: 'c' }] }))).toMatch(
       /^error: this looks like OpenAI Responses,/,
     )
+    const vercel = [{ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: {} }] }]
+    expect(format(JSON.stringify(vercel))).toMatch(/^error: this looks like Vercel AI SDK ModelMessage/)
+    expect(format(JSON.stringify({ messages: vercel }))).toMatch(/^error: this looks like Vercel AI SDK ModelMessage/)
+    const responses = [{ role: 'user', content: 'q' }, { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' }]
+    expect(format(JSON.stringify({ messages: responses }))).toMatch(/^error: this looks like OpenAI Responses,/)
     expect(format('# aider chat started at 2025-06-24 09:00:00\n\n#### hi\n')).toMatch(/^error: this looks like aider/)
   })
 

@@ -64,6 +64,16 @@ const RESPONSES_ITEMS = new Set([
   'custom_tool_call_output',
 ])
 
+/** A Vercel AI SDK ModelMessage with `tool-call` / `tool-result` parts (formats.md §2 item 9). */
+function hasVercelToolParts(m: JsonObject): boolean {
+  return Array.isArray(m.content) && m.content.some((p) => isObject(p) && (p.type === 'tool-call' || p.type === 'tool-result'))
+}
+
+/** An OpenAI Responses item other than a plain message (`function_call`, `reasoning`, …). */
+function isResponsesItem(x: JsonObject): boolean {
+  return typeof x.type === 'string' && RESPONSES_ITEMS.has(x.type) && x.type !== 'message'
+}
+
 /** A Claude Code on-disk record: `sessionId` + `uuid` + a `parentUuid` key (possibly null). */
 function isClaudeCodeRecord(r: JsonObject): boolean {
   return typeof r.sessionId === 'string' && typeof r.uuid === 'string' && 'parentUuid' in r
@@ -128,12 +138,8 @@ export function detectJsonRoot(root: unknown): Verdict {
       if (items.every((x) => typeof x.role === 'string' && Array.isArray(x.parts))) {
         return { format: items.every((x) => 'id' in x) ? 'vercel-ui' : 'gemini-cli' }
       }
-      if (items.some((x) => typeof x.type === 'string' && RESPONSES_ITEMS.has(x.type) && x.type !== 'message')) {
-        return { format: 'openai-responses' }
-      }
-      if (items.some((x) => Array.isArray(x.content) && x.content.some((p) => isObject(p) && (p.type === 'tool-call' || p.type === 'tool-result')))) {
-        return { format: 'vercel-model' }
-      }
+      if (items.some(isResponsesItem)) return { format: 'openai-responses' }
+      if (items.some(hasVercelToolParts)) return { format: 'vercel-model' }
     }
     return classifyMessages(root, null, 'items')
   }
@@ -163,6 +169,8 @@ export function detectJsonRoot(root: unknown): Verdict {
     if (msgs.length > 0 && msgs.every((x) => typeof x.role === 'string' && Array.isArray(x.parts))) {
       return { format: 'vercel-ui' }
     }
+    if (msgs.some(hasVercelToolParts)) return { format: 'vercel-model' }
+    if (msgs.some(isResponsesItem)) return { format: 'openai-responses' }
     return classifyMessages(root.messages, root, 'messages')
   }
   if (root.type === 'message' && (root.role === 'assistant' || root.role === 'user') && Array.isArray(root.content)) {
