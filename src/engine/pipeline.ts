@@ -37,23 +37,27 @@ import {
  * `insert-then-compress` present but off (it needs a model to be meaningful).
  *
  * - `summarize`: seed 001's `keep_last` 20 / `compact_after` 40.
- * - `prune-tool-results`: seed 002's `keep_steps` 1 / `min_tokens` 200; `target` 8,000 tokens.
- *   The bundled samples are 2k–20k tokens (o200k_base) and their tool results are what makes
- *   the bigger ones big: 8,000 prunes the old bulky results of the larger samples (so the
- *   placeholders are visible on first start) and leaves the small ones alone (the "no change"
- *   state is visible too). The seed has no default target.
- * - `insert-then-compress`: `threshold_tokens` 20,000 (the samples' size range, so turning it on
- *   fires on the largest ones), `keep_recent` 10 (half of `keep_last`: this stage keeps fewer
- *   messages because its summary sees the whole conversation).
+ * - `prune-tool-results`: seed 002's `keep_steps` 1 / `min_tokens` 200; `target` 12,000 tokens
+ *   (the seed has no default). The bundled samples are ≈2k–20k tokens (o200k_base) and tool
+ *   results are what makes the big ones big. On the Claude Code sample (the first-start one,
+ *   ≈17k after dedupe) 12,000 replaces the oldest bulky results and stops before the original
+ *   of its last back-reference, so the first view shows all three kinds of change
+ *   (back-reference, placeholder, summary); a lower target (8,000) would prune that original
+ *   too and turn its back-reference into a placeholder. The OpenAI and Anthropic samples
+ *   (≈8k after dedupe) are under it: their back-references stay and "no change" shows.
+ * - `insert-then-compress`: `threshold_tokens` 5,000. It runs last, on what the other stages
+ *   left: the Claude Code sample (≈6k after summarize) and the two API samples (≈8k after
+ *   dedupe) are over it, so switching it on visibly fires; the small legacy sample (≈2k) stays
+ *   under it. `keep_recent` 10 (half of `keep_last`: its summary sees the whole conversation).
  */
 export const DEFAULT_PIPELINE: PipelineConfig = {
   encoding: 'o200k_base',
   summarizer: 'extractive',
   stages: [
     { id: 'dedupe', enabled: true, params: {} },
-    { id: 'prune-tool-results', enabled: true, params: { target: 8000, keep_steps: 1, min_tokens: 200 } },
+    { id: 'prune-tool-results', enabled: true, params: { target: 12000, keep_steps: 1, min_tokens: 200 } },
     { id: 'summarize', enabled: true, params: { keep_last: 20, compact_after: 40 } },
-    { id: 'insert-then-compress', enabled: false, params: { threshold_tokens: 20000, keep_recent: 10 } },
+    { id: 'insert-then-compress', enabled: false, params: { threshold_tokens: 5000, keep_recent: 10 } },
   ],
 }
 
@@ -116,8 +120,7 @@ function beforeIdsOf(l: Lineage | undefined, fallbackId: string): string[] {
  *   becomes `StageReport.error`, and the stage's input passes through; nothing throws out.
  *   When `deps.signal` aborts, the remaining stages report `cancelled` and pass through.
  * - After a stage, a back-reference whose first occurrence is no longer whole in context
- *   (summarized away) gets its original content back (cases/47: no back-reference may point
- *   at content that is gone); a warning says so.
+ *   (summarized away) is reported in `warnings` (see `warnDanglingBackReferences`).
  * - Provenance: `fates` keyed by before id (`kept` when untouched; a later stage's fate wins;
  *   a fate on a synthesized message applies to every before message it covers); `origins`
  *   keyed by after id (summaries list the before ids they cover, through earlier summaries
@@ -168,7 +171,6 @@ export async function runPipeline(
   const provider = providerOf(transcript.format)
 
   const before = transcript.messages
-  const beforeById = new Map(before.map((m) => [m.id, m]))
   const beforeIndex = new Map(before.map((m, i) => [m.id, i]))
   const fates = new Map<string, Fate>()
   const lineage = new Map<string, Lineage>()
@@ -215,7 +217,8 @@ export async function runPipeline(
     if (!output.changed) continue
 
     composeProvenance(output, fates, lineage, beforeIndex)
-    current = restoreDanglingBackReferences(output.messages, lineage, beforeById, fates, warnings)
+    current = output.messages
+    warnDanglingBackReferences(current, lineage, stage.id, warnings)
     passes.push(...output.passes)
     report.changed = true
     report.tokensAfter = totalsOf(current).tokens
@@ -344,32 +347,16 @@ function unique(ids: string[]): string[] {
 }
 
 /**
- * Back-references whose first occurrence is gone (summarized) get the original content back:
- * the content was byte-identical, so the message becomes the untouched original again.
- * Source: cases/47.
+ * Warns about back-references whose first occurrence is no longer whole in context (folded
+ * into a summary). They are left as they are on purpose: seed 000's back-reference carries no
+ * positional pointer precisely because the original may be evicted first; its one-line
+ * summary stands alone. (A *pruned* original is handled by prune-tool-results itself, which
+ * turns such back-references into placeholders: cases/47.)
  */
-function restoreDanglingBackReferences(
-  messages: Message[],
-  lineage: Map<string, Lineage>,
-  beforeById: Map<string, Message>,
-  fates: Map<string, Fate>,
-  warnings: string[],
-): Message[] {
+function warnDanglingBackReferences(messages: Message[], lineage: Map<string, Lineage>, stage: StageId, warnings: string[]): void {
   const refs = currentBackReferences(messages, lineage)
-  if (Object.keys(refs).length === 0) return messages
-  const dangling = findDanglingBackReferences(messages, refs)
-  if (dangling.length === 0) return messages
-  const out = messages.slice()
-  for (const d of dangling) {
-    const at = out.findIndex((m) => m.id === d.id)
-    const l = lineage.get(d.id)
-    const original = l && l.kind === 'back-reference' ? beforeById.get(l.beforeId) : undefined
-    if (at === -1 || !original) continue
-    // The back-reference was a copy of the original with only its content replaced.
-    out[at] = original
-    lineage.set(d.id, { kind: 'original', beforeId: original.id, changed: false })
-    fates.delete(original.id)
-    warnings.push(`back-reference ${d.id} got its content back: its first occurrence ${d.firstId ?? ''} is no longer in context`)
+  if (Object.keys(refs).length === 0) return
+  for (const d of findDanglingBackReferences(messages, refs)) {
+    warnings.push(`${stage}: back-reference ${d.id} now stands alone: its first occurrence ${d.firstId ?? ''} is no longer in context (its one-line summary remains)`)
   }
-  return out
 }

@@ -9,7 +9,7 @@ import type { Fate, InsertThenCompressParams, Message, Origin, Pass } from '../m
 import type { StageContext, StageOutput } from './types'
 
 /** Default trigger, in tokens of the chosen encoding (see pipeline.ts `DEFAULT_PIPELINE` for why). */
-export const DEFAULT_THRESHOLD_TOKENS = 20000
+export const DEFAULT_THRESHOLD_TOKENS = 5000
 
 /** Default count of recent messages kept verbatim (before extension over tool pairs). */
 export const DEFAULT_KEEP_RECENT = 10
