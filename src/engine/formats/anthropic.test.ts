@@ -9,7 +9,12 @@ type Root = {
 }
 
 function sample(): Root {
-  return JSON.parse(readFileSync(new URL('../../../public/samples/anthropic-messages.json', import.meta.url), 'utf8'))
+  return JSON.parse(
+    readFileSync(
+      new URL('../../../public/samples/anthropic-messages.json', import.meta.url),
+      'utf8',
+    ),
+  )
 }
 
 function deepFreeze<T>(value: T): T {
@@ -61,14 +66,23 @@ describe('importAnthropic on the bundled sample', () => {
     expect(t.messages[11]?.toolCallId).toBe('toolu_01QYaleyb6Z4pYeDyWtkSHor')
     expect(t.messages[11]?.toolName).toBe('check_inventory')
     // The block-array result is text-only: it becomes the string itself.
-    expect(t.messages[11]?.content).toBe('{\n  "sku": "SKY-11BLU-42",\n  "warehouse": "BER-2",\n  "available": 6,\n  "next_restock": null\n}')
-    expect(t.messages[12]?.content).toBe("If you send a replacement I'd actually prefer the blue one. Also, I'm not home on Thursday.")
+    expect(t.messages[11]?.content).toBe(
+      '{\n  "sku": "SKY-11BLU-42",\n  "warehouse": "BER-2",\n  "available": 6,\n  "next_restock": null\n}',
+    )
+    expect(t.messages[12]?.content).toBe(
+      "If you send a replacement I'd actually prefer the blue one. Also, I'm not home on Thursday.",
+    )
   })
 
   it('keeps thinking byte-identical and the image as an image part', () => {
     const source = sample().messages[1]?.content as { thinking?: string; signature?: string }[]
     const thinking = (t.messages[2]?.content as Part[])[0]
-    expect(thinking).toEqual({ type: 'thinking', variant: 'thinking', text: source[0]?.thinking, signature: source[0]?.signature })
+    expect(thinking).toEqual({
+      type: 'thinking',
+      variant: 'thinking',
+      text: source[0]?.thinking,
+      signature: source[0]?.signature,
+    })
     const image = (t.messages[1]?.content as Part[])[1]
     // 96 base64 characters with "==" padding = 70 bytes.
     expect(image).toMatchObject({ type: 'image', mediaType: 'image/png', bytes: 70 })
@@ -77,15 +91,28 @@ describe('importAnthropic on the bundled sample', () => {
 
   it('serializes tool_use input as the arguments', () => {
     expect(t.messages[2]?.toolCalls).toEqual([
-      { id: 'toolu_012h0xxdr8hUMzPMO4FuGvo7', name: 'lookup_order', arguments: '{"order_id":"A-48213-KQ"}' },
-      { id: 'toolu_01hol11w7oKdWmDr2o3Obgjx', name: 'get_tracking', arguments: '{"tracking_number":"DPX7730019452DE"}' },
+      {
+        id: 'toolu_012h0xxdr8hUMzPMO4FuGvo7',
+        name: 'lookup_order',
+        arguments: '{"order_id":"A-48213-KQ"}',
+      },
+      {
+        id: 'toolu_01hol11w7oKdWmDr2o3Obgjx',
+        name: 'get_tracking',
+        arguments: '{"tracking_number":"DPX7730019452DE"}',
+      },
     ])
   })
 
   it('records the beta compaction block as a RecordedCompaction at its message', () => {
     const block = (sample().messages[17]?.content as { content?: string }[])[0]
     expect(t.recordedCompactions).toEqual([
-      { atIndex: 21, atMessageId: 'm21', summaryText: block?.content, source: 'anthropic-messages' },
+      {
+        atIndex: 21,
+        atMessageId: 'm21',
+        summaryText: block?.content,
+        source: 'anthropic-messages',
+      },
     ])
     const first = (t.messages[21]?.content as Part[])[0]
     expect(first).toMatchObject({ type: 'opaque', kind: 'compaction' })
@@ -111,11 +138,22 @@ describe('importAnthropic pitfalls', () => {
             { type: 'tool_use', id: 't1', name: 'run', input: { cmd: 'false' } },
           ],
         },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'exit 1', is_error: true }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 't1', content: 'exit 1', is_error: true }],
+        },
       ],
     })
-    expect(tr.messages[1]?.content).toEqual([{ type: 'thinking', variant: 'redacted_thinking', encrypted: 'EmwKAhgBEgy3' }])
-    expect(tr.messages[2]).toMatchObject({ role: 'tool', toolCallId: 't1', toolName: 'run', isError: true, content: 'exit 1' })
+    expect(tr.messages[1]?.content).toEqual([
+      { type: 'thinking', variant: 'redacted_thinking', encrypted: 'EmwKAhgBEgy3' },
+    ])
+    expect(tr.messages[2]).toMatchObject({
+      role: 'tool',
+      toolCallId: 't1',
+      toolName: 'run',
+      isError: true,
+      content: 'exit 1',
+    })
   })
 
   it('keeps images inside tool results as image parts and absent content as ""', () => {
@@ -156,7 +194,13 @@ describe('importAnthropic pitfalls', () => {
     const server = { type: 'server_tool_use', id: 's', name: 'web_search', input: { query: 'x' } }
     const tr = imported([
       { role: 'user', content: 'q' },
-      { role: 'assistant', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'text', text: 'two' },
+        ],
+      },
       { role: 'user', content: 'q2' },
       { role: 'assistant', content: [server, { type: 'text', text: 'done' }] },
     ])
@@ -171,15 +215,28 @@ describe('importAnthropic pitfalls', () => {
     const tr = imported({
       messages: [
         { role: 'user', content: 'q' },
-        { role: 'assistant', content: [{ type: 'compaction', content: null }, { type: 'text', text: 'a' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'compaction', content: null },
+            { type: 'text', text: 'a' },
+          ],
+        },
       ],
     })
     expect(tr.recordedCompactions).toEqual([])
-    expect(tr.warnings).toEqual(['messages[1]: compaction block with null content (a failed compaction), kept as is'])
+    expect(tr.warnings).toEqual([
+      'messages[1]: compaction block with null content (a failed compaction), kept as is',
+    ])
   })
 
   it('imports a single response message object', () => {
-    const tr = imported({ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'hi' }] })
+    const tr = imported({
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'hi' }],
+    })
     expect(tr.messages).toHaveLength(1)
     expect(tr.messages[0]).toMatchObject({ role: 'assistant', content: 'hi' })
   })

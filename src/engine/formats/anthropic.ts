@@ -18,12 +18,11 @@ export interface RootImportOptions {
 }
 
 /**
- * One Anthropic content block (not `tool_use` / `tool_result`) as a canonical part:
- * `text` → text; `image` → image (base64 payloads become a data URL, never text);
- * `thinking` / `redacted_thinking` → a thinking part whose `signature` / `data` are kept
- * byte-identical; everything else (documents, `compaction`, server-tool blocks, unknown
- * types) → an opaque part holding the block untouched. Source: formats.md §4.3 "Blocks",
- * §1 items 11–12.
+ * One Anthropic content block (not `tool_use` / `tool_result`) as a canonical part: `text` → text;
+ * `image` → image (base64 payloads become a data URL, never text); `thinking` / `redacted_thinking`
+ * → a thinking part whose `signature` / `data` are kept byte-identical; everything else (documents,
+ * `compaction`, server-tool blocks, unknown types) → an opaque part holding the block untouched.
+ * Source: formats.md §4.3 "Blocks", §1 items 11–12.
  */
 export function anthropicBlockToPart(block: unknown): Part {
   if (typeof block === 'string') return { type: 'text', text: block }
@@ -59,8 +58,8 @@ export function anthropicBlockToPart(block: unknown): Part {
 
 /**
  * `tool_result.content` in the canonical shape: a string as is; a block array through
- * `anthropicBlockToPart`, text-only arrays joined with "\n"; absent or null → ''.
- * Source: formats.md §1 item 4.
+ * `anthropicBlockToPart`, text-only arrays joined with "\n"; absent or null → ''. Source:
+ * formats.md §1 item 4.
  */
 export function anthropicResultContent(content: unknown): string | Part[] {
   if (content === undefined || content === null) return ''
@@ -78,17 +77,18 @@ export interface AnthropicToolResult {
 }
 
 /**
- * Splits user-role content into its `tool_result` blocks (in order) and the remaining blocks
- * as one user content (`null` when there are none). A string is user text. The caller emits
- * the tool messages first, then the user message (the API puts results before any text).
- * Source: SPEC §1, formats.md §3 "Roles".
+ * Splits user-role content into its `tool_result` blocks (in order) and the remaining blocks as one
+ * user content (`null` when there are none). A string is user text. The caller emits the tool
+ * messages first, then the user message (the API puts results before any text). Source: SPEC §1,
+ * formats.md §3 "Roles".
  */
 export function splitUserContent(content: unknown): {
   results: AnthropicToolResult[]
   user: string | Part[] | null
 } {
   if (typeof content === 'string') return { results: [], user: content }
-  if (!Array.isArray(content)) return { results: [], user: content == null ? '' : [anthropicBlockToPart(content)] }
+  if (!Array.isArray(content))
+    return { results: [], user: content == null ? '' : [anthropicBlockToPart(content)] }
   const results: AnthropicToolResult[] = []
   const rest: Part[] = []
   for (const block of content) {
@@ -116,10 +116,10 @@ export interface AnthropicAssistantContent {
 }
 
 /**
- * Splits assistant content: `tool_use` → tool calls with `arguments = JSON.stringify(input)`
- * (the object is re-serialized compactly; `{}` when absent); a repeated `tool_use` id is
- * dropped (duplicate writes, formats.md §1 item 15); everything else through
- * `anthropicBlockToPart`, in order. `compaction` blocks stay opaque parts and are reported.
+ * Splits assistant content: `tool_use` → tool calls with `arguments = JSON.stringify(input)` (the
+ * object is re-serialized compactly; `{}` when absent); a repeated `tool_use` id is dropped
+ * (duplicate writes, formats.md §1 item 15); everything else through `anthropicBlockToPart`, in
+ * order. `compaction` blocks stay opaque parts and are reported.
  */
 export function splitAssistantContent(content: unknown): AnthropicAssistantContent {
   if (typeof content === 'string') return { content, toolCalls: [], compactions: [] }
@@ -171,8 +171,8 @@ function anthropicTools(tools: unknown): ToolSchema[] | undefined {
 }
 
 /**
- * The messages array of an Anthropic root: `{system?, messages, tools?}`, a bare array, or a
- * single response object `{type:"message", role, content}`.
+ * The messages array of an Anthropic root: `{system?, messages, tools?}`, a bare array, or a single
+ * response object `{type:"message", role, content}`.
  */
 function anthropicMessages(root: unknown): unknown[] | undefined {
   if (Array.isArray(root)) return root
@@ -183,22 +183,24 @@ function anthropicMessages(root: unknown): unknown[] | undefined {
 }
 
 /**
- * Imports an Anthropic Messages request body (or a bare messages array, or one response
- * message). Top-level `system` → a leading `system` message; each `tool_result` block → one
- * `tool` message in order (`is_error` → `isError`, tool name resolved from the `tool_use`),
- * then the user message's other blocks as one `user` message; `thinking` /
- * `redacted_thinking` kept as opaque thinking parts; a beta `compaction` block → a
- * `RecordedCompaction` at its message (summaryText = its `content`). An inline `system` role
- * message is kept as a system message; messages that are not objects or have another role are
- * skipped with a warning naming `messages[i]`. Never throws;
- * never modifies `root`. Source: formats.md §4.3, SPEC §1.
+ * Imports an Anthropic Messages request body (or a bare messages array, or one response message).
+ * Top-level `system` → a leading `system` message; each `tool_result` block → one `tool` message in
+ * order (`is_error` → `isError`, tool name resolved from the `tool_use`), then the user message's
+ * other blocks as one `user` message; `thinking` / `redacted_thinking` kept as opaque thinking
+ * parts; a beta `compaction` block → a `RecordedCompaction` at its message (summaryText = its
+ * `content`). An inline `system` role message is kept as a system message; messages that are not
+ * objects or have another role are skipped with a warning naming `messages[i]`. Never throws; never
+ * modifies `root`. Source: formats.md §4.3, SPEC §1.
  */
 export function importAnthropic(root: unknown, options: RootImportOptions = {}): ImportResult {
   const format: FormatId = 'anthropic-messages'
   const keepRaw = options.keepRaw ?? true
   const list = anthropicMessages(root)
   if (!list) {
-    return { ok: false, error: { message: 'expected an object with a "messages" array', field: 'messages' } }
+    return {
+      ok: false,
+      error: { message: 'expected an object with a "messages" array', field: 'messages' },
+    }
   }
   const drafts: DraftMessage[] = []
   const compactions: DraftCompaction[] = []
@@ -213,7 +215,8 @@ export function importAnthropic(root: unknown, options: RootImportOptions = {}):
 
   if (isObject(root) && root.system !== undefined) {
     const text = systemText(root.system)
-    if (text !== '') drafts.push({ id: '', role: 'system', content: text, source: src(undefined, root.system) })
+    if (text !== '')
+      drafts.push({ id: '', role: 'system', content: text, source: src(undefined, root.system) })
   }
   let imported = 0
   list.forEach((m, i) => {
@@ -244,12 +247,19 @@ export function importAnthropic(root: unknown, options: RootImportOptions = {}):
       const split = splitAssistantContent(m.content)
       for (const call of split.toolCalls) toolNames.set(call.id, call.name)
       const at = drafts.length
-      const d: DraftMessage = { id: '', role: 'assistant', content: split.content, source: src(i + 1, m) }
+      const d: DraftMessage = {
+        id: '',
+        role: 'assistant',
+        content: split.content,
+        source: src(i + 1, m),
+      }
       if (split.toolCalls.length > 0) d.toolCalls = split.toolCalls
       drafts.push(d)
       for (const summary of split.compactions) {
         if (summary === null) {
-          warnings.push(`${field}: compaction block with null content (a failed compaction), kept as is`)
+          warnings.push(
+            `${field}: compaction block with null content (a failed compaction), kept as is`,
+          )
           continue
         }
         compactions.push({ atIndex: at, summaryText: summary, source: format })
@@ -258,7 +268,11 @@ export function importAnthropic(root: unknown, options: RootImportOptions = {}):
     } else if (role === 'system') {
       // Not an API role, but logs sometimes carry the system prompt inline: keep it as one.
       const parts = Array.isArray(m.content) ? m.content.map(anthropicBlockToPart) : null
-      const content = parts ? normalizeParts(parts, '') : typeof m.content === 'string' ? m.content : ''
+      const content = parts
+        ? normalizeParts(parts, '')
+        : typeof m.content === 'string'
+          ? m.content
+          : ''
       drafts.push({ id: '', role: 'system', content, source: src(i + 1, m) })
       imported++
     } else {
@@ -269,5 +283,8 @@ export function importAnthropic(root: unknown, options: RootImportOptions = {}):
     return { ok: false, error: { message: 'no messages found in messages', field: 'messages' } }
   }
   const tools = isObject(root) ? anthropicTools(root.tools) : undefined
-  return { ok: true, transcript: finalizeTranscript(format, drafts, compactions, warnings, tools ? { tools } : {}) }
+  return {
+    ok: true,
+    transcript: finalizeTranscript(format, drafts, compactions, warnings, tools ? { tools } : {}),
+  }
 }

@@ -4,7 +4,10 @@ import type { Part, Transcript } from '../model'
 import { importClaudeCode } from './claude-code'
 import { importTranscript } from './index'
 
-const SAMPLE = readFileSync(new URL('../../../public/samples/claude-code.jsonl', import.meta.url), 'utf8')
+const SAMPLE = readFileSync(
+  new URL('../../../public/samples/claude-code.jsonl', import.meta.url),
+  'utf8',
+)
 
 function imported(text: string): Transcript {
   const r = importClaudeCode(text)
@@ -12,11 +15,24 @@ function imported(text: string): Transcript {
   return r.transcript
 }
 
-const base = { isSidechain: false, userType: 'external', cwd: '/w', sessionId: 'S', version: '2.0.76' }
+const base = {
+  isSidechain: false,
+  userType: 'external',
+  cwd: '/w',
+  sessionId: 'S',
+  version: '2.0.76',
+}
 let counter = 0
 function user(content: unknown, extra: Record<string, unknown> = {}): string {
   counter++
-  return JSON.stringify({ parentUuid: null, ...base, type: 'user', message: { role: 'user', content }, uuid: `u${counter}`, ...extra })
+  return JSON.stringify({
+    parentUuid: null,
+    ...base,
+    type: 'user',
+    message: { role: 'user', content },
+    uuid: `u${counter}`,
+    ...extra,
+  })
 }
 function assistant(messageId: string, block: unknown, extra: Record<string, unknown> = {}): string {
   counter++
@@ -24,12 +40,23 @@ function assistant(messageId: string, block: unknown, extra: Record<string, unkn
     parentUuid: null,
     ...base,
     type: 'assistant',
-    message: { id: messageId, type: 'message', role: 'assistant', content: [block], usage: { output_tokens: 5 } },
+    message: {
+      id: messageId,
+      type: 'message',
+      role: 'assistant',
+      content: [block],
+      usage: { output_tokens: 5 },
+    },
     uuid: `a${counter}`,
     ...extra,
   })
 }
-const toolUse = (id: string, name: string, input: unknown = {}) => ({ type: 'tool_use', id, name, input })
+const toolUse = (id: string, name: string, input: unknown = {}) => ({
+  type: 'tool_use',
+  id,
+  name,
+  input,
+})
 const toolResult = (id: string, content: unknown, extra: Record<string, unknown> = {}) => [
   { type: 'tool_result', tool_use_id: id, content, ...extra },
 ]
@@ -64,8 +91,16 @@ describe('importClaudeCode on the bundled sample', () => {
     expect(m?.toolCalls).toHaveLength(2)
     expect(Array.isArray(m?.source.raw) && m.source.raw.length).toBe(4)
     // Both results of the parallel calls follow, named after their calls.
-    expect(t.messages[2]).toMatchObject({ role: 'tool', toolCallId: m?.toolCalls?.[0]?.id, toolName: m?.toolCalls?.[0]?.name })
-    expect(t.messages[3]).toMatchObject({ role: 'tool', toolCallId: m?.toolCalls?.[1]?.id, toolName: m?.toolCalls?.[1]?.name })
+    expect(t.messages[2]).toMatchObject({
+      role: 'tool',
+      toolCallId: m?.toolCalls?.[0]?.id,
+      toolName: m?.toolCalls?.[0]?.name,
+    })
+    expect(t.messages[3]).toMatchObject({
+      role: 'tool',
+      toolCallId: m?.toolCalls?.[1]?.id,
+      toolName: m?.toolCalls?.[1]?.name,
+    })
   })
 
   it('keeps thinking signatures byte-identical', () => {
@@ -97,7 +132,9 @@ describe('importClaudeCode on the bundled sample', () => {
       source: 'claude-code',
     })
     expect(c?.summaryText).toBe(t.messages[28]?.content)
-    expect(c?.summaryText?.startsWith('This session is being continued from a previous conversation')).toBe(true)
+    expect(
+      c?.summaryText?.startsWith('This session is being continued from a previous conversation'),
+    ).toBe(true)
     // Records before the boundary stay.
     expect(t.messages[0]?.id).toBe('12280a12-0f62-45c3-8e24-9f65c1da97e5')
   })
@@ -115,7 +152,13 @@ describe('importClaudeCode pitfalls', () => {
       assistant('msg_2', { type: 'text', text: 'Done.' }),
     ].join('\n')
     const tr = imported(text)
-    expect(tr.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant'])
+    expect(tr.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+    ])
     expect(tr.messages[1]?.content).toBe('Checking.')
     expect(tr.messages[1]?.toolCalls).toEqual([
       { id: 't1', name: 'Bash', arguments: '{"command":"ls"}' },
@@ -135,14 +178,27 @@ describe('importClaudeCode pitfalls', () => {
           { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAAAA==' } },
         ]),
       ),
-      user(toolResult('t2', [{ type: 'text', text: 'Exit code 1' }, { type: 'text', text: 'boom' }], { is_error: true })),
+      user(
+        toolResult(
+          't2',
+          [
+            { type: 'text', text: 'Exit code 1' },
+            { type: 'text', text: 'boom' },
+          ],
+          { is_error: true },
+        ),
+      ),
     ].join('\n')
     const tr = imported(text)
     expect(tr.messages[2]?.content).toEqual([
       { type: 'text', text: 'line 1' },
       { type: 'image', url: 'data:image/png;base64,AAAAAA==', mediaType: 'image/png', bytes: 4 },
     ])
-    expect(tr.messages[3]).toMatchObject({ content: 'Exit code 1\nboom', isError: true, toolName: 'Bash' })
+    expect(tr.messages[3]).toMatchObject({
+      content: 'Exit code 1\nboom',
+      isError: true,
+      toolName: 'Bash',
+    })
   })
 
   it('gives several tool results of one record unique ids', () => {
@@ -150,7 +206,10 @@ describe('importClaudeCode pitfalls', () => {
       user('go'),
       assistant('m1', toolUse('t1', 'A')),
       assistant('m1', toolUse('t2', 'B')),
-      user([...toolResult('t1', 'x'), ...toolResult('t2', 'y'), { type: 'text', text: 'and more' }], { uuid: 'R' }),
+      user(
+        [...toolResult('t1', 'x'), ...toolResult('t2', 'y'), { type: 'text', text: 'and more' }],
+        { uuid: 'R' },
+      ),
     ].join('\n')
     const tr = imported(text)
     expect(tr.messages.map((m) => m.id).slice(2)).toEqual(['R', 'R-2', 'R-3'])
@@ -158,7 +217,13 @@ describe('importClaudeCode pitfalls', () => {
   })
 
   it('skips malformed lines with a warning naming the line, and a half-written last line', () => {
-    const text = [user('one'), '{"type": "user", oops', '[1, 2]', user('two'), '{"parentUuid":null,"type":"assi'].join('\n')
+    const text = [
+      user('one'),
+      '{"type": "user", oops',
+      '[1, 2]',
+      user('two'),
+      '{"parentUuid":null,"type":"assi',
+    ].join('\n')
     const tr = imported(text)
     expect(tr.messages.map((m) => m.content)).toEqual(['one', 'two'])
     expect(tr.warnings).toHaveLength(3)
@@ -174,7 +239,11 @@ describe('importClaudeCode pitfalls', () => {
     expect(r.ok).toBe(true)
     if (!r.ok) return
     expect(r.transcript.format).toBe('claude-code')
-    expect(r.transcript.messages.map((m) => m.content)).toEqual(['first\u2028line', 'cut emoji \ud83d here', 'last'])
+    expect(r.transcript.messages.map((m) => m.content)).toEqual([
+      'first\u2028line',
+      'cut emoji \ud83d here',
+      'last',
+    ])
     expect(r.transcript.messages.map((m) => m.source.line)).toEqual([1, 2, 3])
     expect(r.transcript.warnings).toEqual([])
   })
@@ -194,7 +263,11 @@ describe('importClaudeCode pitfalls', () => {
         compactMetadata: { trigger: 'auto', preTokens: 155012, postTokens: 9001 },
       }),
       JSON.stringify({ type: 'file-history-snapshot', messageId: 'x', snapshot: {} }),
-      user('This session is being continued… Summary: old work done.', { uuid: 'sum', isCompactSummary: true, isVisibleInTranscriptOnly: true }),
+      user('This session is being continued… Summary: old work done.', {
+        uuid: 'sum',
+        isCompactSummary: true,
+        isVisibleInTranscriptOnly: true,
+      }),
       user('next'),
     ].join('\n')
     const tr = imported(text)
@@ -217,14 +290,30 @@ describe('importClaudeCode pitfalls', () => {
   it('records a boundary without a summary with summaryText null, at the next message', () => {
     const text = [
       user('a'),
-      JSON.stringify({ parentUuid: null, ...base, type: 'system', subtype: 'compact_boundary', uuid: 'b', compactMetadata: { trigger: 'auto', preTokens: 10 } }),
+      JSON.stringify({
+        parentUuid: null,
+        ...base,
+        type: 'system',
+        subtype: 'compact_boundary',
+        uuid: 'b',
+        compactMetadata: { trigger: 'auto', preTokens: 10 },
+      }),
       user('b', { uuid: 'next' }),
     ].join('\n')
     const tr = imported(text)
     expect(tr.recordedCompactions).toEqual([
-      { atIndex: 1, atMessageId: 'next', summaryText: null, trigger: 'auto', tokensBefore: 10, source: 'claude-code' },
+      {
+        atIndex: 1,
+        atMessageId: 'next',
+        summaryText: null,
+        trigger: 'auto',
+        tokensBefore: 10,
+        source: 'claude-code',
+      },
     ])
-    expect(tr.warnings).toEqual(['line 2: compact_boundary not followed by a compact summary record'])
+    expect(tr.warnings).toEqual([
+      'line 2: compact_boundary not followed by a compact summary record',
+    ])
   })
 
   it('excludes sidechains and duplicate records, counting them in warnings; other records are no messages', () => {
@@ -236,7 +325,14 @@ describe('importClaudeCode pitfalls', () => {
       dup,
       user('subagent prompt', { isSidechain: true }),
       assistant('ms', { type: 'text', text: 'subagent' }, { isSidechain: true }),
-      JSON.stringify({ parentUuid: null, ...base, type: 'system', subtype: 'turn_duration', durationMs: 5, uuid: 'td' }),
+      JSON.stringify({
+        parentUuid: null,
+        ...base,
+        type: 'system',
+        subtype: 'turn_duration',
+        durationMs: 5,
+        uuid: 'td',
+      }),
       JSON.stringify({ type: 'queue-operation', operation: 'enqueue' }),
     ].join('\n')
     const tr = imported(text)
@@ -269,8 +365,11 @@ describe('importClaudeCode pitfalls', () => {
   it('fails with a clear message when no line is usable or no record is a message', () => {
     const bad = importClaudeCode('nope\n{also bad\n')
     expect(bad.ok).toBe(false)
-    if (!bad.ok) expect(bad.error.message).toMatch(/^none of the 2 lines could be read \(line 1: invalid JSON/)
-    const none = importClaudeCode(JSON.stringify({ type: 'summary', summary: 't', leafUuid: 'x' }) + '\n')
+    if (!bad.ok)
+      expect(bad.error.message).toMatch(/^none of the 2 lines could be read \(line 1: invalid JSON/)
+    const none = importClaudeCode(
+      JSON.stringify({ type: 'summary', summary: 't', leafUuid: 'x' }) + '\n',
+    )
     expect(none).toEqual({
       ok: false,
       error: { message: "no messages found in the file's user/assistant records (1 records read)" },

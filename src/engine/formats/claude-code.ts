@@ -2,7 +2,14 @@ import type { FormatId, MessageFlags, Part, SourceRef } from '../model'
 import { splitAssistantContent, splitUserContent, type RootImportOptions } from './anthropic'
 import { parseJsonl, type JsonlParse } from './json'
 import type { ImportResult } from './types'
-import { capWarnings, finalizeTranscript, isObject, str, type DraftCompaction, type DraftMessage } from './util'
+import {
+  capWarnings,
+  finalizeTranscript,
+  isObject,
+  str,
+  type DraftCompaction,
+  type DraftMessage,
+} from './util'
 
 /** Record types that carry no model context and are skipped silently. Source: formats.md §4.4. */
 const METADATA_TYPES = new Set([
@@ -15,7 +22,10 @@ const METADATA_TYPES = new Set([
   'mode',
 ])
 
-/** Tags Claude Code wraps around slash-command echoes and local command output (formats.md §1 item 9). */
+/**
+ * Tags Claude Code wraps around slash-command echoes and local command output (formats.md §1 item
+ * 9).
+ */
 const COMMAND_TAGS = [
   '<command-name>',
   '<command-message>',
@@ -26,9 +36,14 @@ const COMMAND_TAGS = [
 ]
 
 /** Texts Claude Code writes into the user role itself when the human interrupts a turn. */
-const INTERRUPT_TEXTS = new Set(['[Request interrupted by user]', '[Request interrupted by user for tool use]'])
+const INTERRUPT_TEXTS = new Set([
+  '[Request interrupted by user]',
+  '[Request interrupted by user for tool use]',
+])
 
-/** The first 300 code units of the content's first text, trimmed at the start (never the whole MBs). */
+/**
+ * The first 300 code units of the content's first text, trimmed at the start (never the whole MBs).
+ */
 function headText(content: string | Part[] | null): string {
   if (typeof content === 'string') return content.slice(0, 300).trimStart()
   const first = content?.find((p) => p.type === 'text')
@@ -39,21 +54,29 @@ function headText(content: string | Part[] | null): string {
 function summaryTextOf(content: string | Part[] | null): string {
   if (typeof content === 'string') return content
   if (!content) return ''
-  return content.map((p) => (p.type === 'text' ? p.text : '')).filter((t) => t !== '').join('\n')
+  return content
+    .map((p) => (p.type === 'text' ? p.text : ''))
+    .filter((t) => t !== '')
+    .join('\n')
 }
 
 /**
- * Flags of a user-role record: `isMeta`, a leading `<system-reminder>` and the interrupt
- * notice → injected; slash-command echoes and `<local-command-…>` output → command;
- * `isCompactSummary` → compactSummary. Source: formats.md §1 item 9, §4.4.
+ * Flags of a user-role record: `isMeta`, a leading `<system-reminder>` and the interrupt notice →
+ * injected; slash-command echoes and `<local-command-…>` output → command; `isCompactSummary` →
+ * compactSummary. Source: formats.md §1 item 9, §4.4.
  */
 function userFlags(record: Record<string, unknown>, content: string | Part[] | null): MessageFlags {
   const flags: MessageFlags = {}
   const head = headText(content)
-  if (record.isMeta === true || head.startsWith('<system-reminder>') || INTERRUPT_TEXTS.has(head.trimEnd())) {
+  if (
+    record.isMeta === true ||
+    head.startsWith('<system-reminder>') ||
+    INTERRUPT_TEXTS.has(head.trimEnd())
+  ) {
     flags.injected = true
   }
-  if (COMMAND_TAGS.some((tag) => head.startsWith(tag)) || head.includes('<command-name>')) flags.command = true
+  if (COMMAND_TAGS.some((tag) => head.startsWith(tag)) || head.includes('<command-name>'))
+    flags.command = true
   if (record.isCompactSummary === true) flags.compactSummary = true
   return flags
 }
@@ -66,20 +89,23 @@ interface AssistantAcc {
 }
 
 /**
- * Imports Claude Code session records (already split into lines by `parseJsonl`). In file
- * order: `user` records → tool messages (one per `tool_result`, name from the matching
- * `tool_use`, `is_error` → isError) then a user message with flags; `assistant` records are
- * merged by `message.id` into one assistant message (the first record's uuid is its id; a
- * later record with the same `message.id` appends its block even after interleaved tool
- * results); `system` `compact_boundary` + the following `isCompactSummary` record →
- * `RecordedCompaction` (trigger, `compactMetadata.preTokens` / `postTokens`), the summary kept as
- * a user message with `flags.compactSummary`; records before a boundary are kept. `summary`
- * records give the title; sidechains (`isSidechain:true`) and repeated uuids are skipped and
- * counted in warnings; metadata records are ignored. Message ids are record uuids;
- * `source.line` is the 1-based line. Never throws. Source: formats.md §4.4, §1 items 1, 2, 9,
- * 10, 13, 15. Graph/fork resolution (`parentUuid`) is not done here: the file order is kept.
+ * Imports Claude Code session records (already split into lines by `parseJsonl`). In file order:
+ * `user` records → tool messages (one per `tool_result`, name from the matching `tool_use`,
+ * `is_error` → isError) then a user message with flags; `assistant` records are merged by
+ * `message.id` into one assistant message (the first record's uuid is its id; a later record with
+ * the same `message.id` appends its block even after interleaved tool results); `system`
+ * `compact_boundary` + the following `isCompactSummary` record → `RecordedCompaction` (trigger,
+ * `compactMetadata.preTokens` / `postTokens`), the summary kept as a user message with
+ * `flags.compactSummary`; records before a boundary are kept. `summary` records give the title;
+ * sidechains (`isSidechain:true`) and repeated uuids are skipped and counted in warnings; metadata
+ * records are ignored. Message ids are record uuids; `source.line` is the 1-based line. Never
+ * throws. Source: formats.md §4.4, §1 items 1, 2, 9, 10, 13, 15. Graph/fork resolution
+ * (`parentUuid`) is not done here: the file order is kept.
  */
-export function importClaudeCodeRecords(parsed: JsonlParse, options: RootImportOptions = {}): ImportResult {
+export function importClaudeCodeRecords(
+  parsed: JsonlParse,
+  options: RootImportOptions = {},
+): ImportResult {
   const format: FormatId = 'claude-code'
   const keepRaw = options.keepRaw ?? true
   const drafts: DraftMessage[] = []
@@ -102,7 +128,10 @@ export function importClaudeCodeRecords(parsed: JsonlParse, options: RootImportO
   }
   const boundaryCompaction = (atIndex: number, summaryText: string | null): DraftCompaction => {
     const c: DraftCompaction = { atIndex, summaryText, source: format }
-    const meta = pendingBoundary && isObject(pendingBoundary.record.compactMetadata) ? pendingBoundary.record.compactMetadata : {}
+    const meta =
+      pendingBoundary && isObject(pendingBoundary.record.compactMetadata)
+        ? pendingBoundary.record.compactMetadata
+        : {}
     if (typeof meta.trigger === 'string') c.trigger = meta.trigger
     if (typeof meta.preTokens === 'number') c.tokensBefore = meta.preTokens
     if (typeof meta.postTokens === 'number') c.tokensAfter = meta.postTokens
@@ -112,7 +141,9 @@ export function importClaudeCodeRecords(parsed: JsonlParse, options: RootImportO
   const closeBoundaryWithoutSummary = () => {
     if (!pendingBoundary) return
     compactions.push(boundaryCompaction(drafts.length, null))
-    warnings.push(`line ${pendingBoundary.line}: compact_boundary not followed by a compact summary record`)
+    warnings.push(
+      `line ${pendingBoundary.line}: compact_boundary not followed by a compact summary record`,
+    )
     pendingBoundary = null
   }
 
@@ -127,12 +158,14 @@ export function importClaudeCodeRecords(parsed: JsonlParse, options: RootImportO
       continue
     }
     if (type !== 'user' && type !== 'assistant' && type !== 'system') {
-      if (!METADATA_TYPES.has(type)) unknownTypes.set(type || '(none)', (unknownTypes.get(type || '(none)') ?? 0) + 1)
+      if (!METADATA_TYPES.has(type))
+        unknownTypes.set(type || '(none)', (unknownTypes.get(type || '(none)') ?? 0) + 1)
       continue
     }
     const uuid = str(record.uuid) ?? ''
     if (uuid !== '') {
-      // Duplicate writes (stream-json input, resumed sessions) repeat whole records: keep the first.
+      // Duplicate writes (stream-json input, resumed sessions) repeat whole records: keep the
+      // first.
       if (seenUuids.has(uuid)) {
         duplicates++
         continue
@@ -148,7 +181,8 @@ export function importClaudeCodeRecords(parsed: JsonlParse, options: RootImportO
         closeBoundaryWithoutSummary()
         pendingBoundary = { record, line }
       }
-      // Other system records (turn_duration, api_error, local_command, …) are telemetry, not context.
+      // Other system records (turn_duration, api_error, local_command, …) are telemetry, not
+      // context.
       continue
     }
     const message = record.message
@@ -160,7 +194,8 @@ export function importClaudeCodeRecords(parsed: JsonlParse, options: RootImportO
     if (type === 'assistant') {
       const blocks = Array.isArray(message.content) ? message.content : [message.content]
       for (const b of blocks) {
-        if (isObject(b) && b.type === 'tool_use' && typeof b.id === 'string') toolNames.set(b.id, str(b.name) ?? '')
+        if (isObject(b) && b.type === 'tool_use' && typeof b.id === 'string')
+          toolNames.set(b.id, str(b.name) ?? '')
       }
       const messageId = str(message.id)
       const existing = messageId !== undefined ? byMessageId.get(messageId) : undefined
@@ -170,7 +205,12 @@ export function importClaudeCodeRecords(parsed: JsonlParse, options: RootImportO
         continue
       }
       closeBoundaryWithoutSummary()
-      const draft: DraftMessage = { id: uuid, role: 'assistant', content: null, source: { format, line } }
+      const draft: DraftMessage = {
+        id: uuid,
+        role: 'assistant',
+        content: null,
+        source: { format, line },
+      }
       if (record.isApiErrorMessage === true) draft.flags = { apiError: true }
       const acc: AssistantAcc = { draft, blocks: [...blocks], records: [record] }
       accs.push(acc)
@@ -184,7 +224,13 @@ export function importClaudeCodeRecords(parsed: JsonlParse, options: RootImportO
     const isSummary = record.isCompactSummary === true && user !== null
     if (!isSummary && (results.length > 0 || user !== null)) closeBoundaryWithoutSummary()
     for (const r of results) {
-      const d: DraftMessage = { id: uuid, role: 'tool', content: r.content, toolCallId: r.toolCallId, source: src(line, record) }
+      const d: DraftMessage = {
+        id: uuid,
+        role: 'tool',
+        content: r.content,
+        toolCallId: r.toolCallId,
+        source: src(line, record),
+      }
       const name = toolNames.get(r.toolCallId)
       if (name !== undefined) d.toolName = name
       if (r.isError) d.isError = true
@@ -211,8 +257,12 @@ export function importClaudeCodeRecords(parsed: JsonlParse, options: RootImportO
     if (split.toolCalls.length > 0) acc.draft.toolCalls = split.toolCalls
     if (keepRaw) acc.draft.source.raw = acc.records.length === 1 ? acc.records[0] : acc.records
   }
-  if (sidechains > 0) warnings.push(`${sidechains} sidechain record(s) (isSidechain: true, subagent work) not imported`)
-  if (duplicates > 0) warnings.push(`${duplicates} duplicate record(s) (same uuid as an earlier line) skipped`)
+  if (sidechains > 0)
+    warnings.push(
+      `${sidechains} sidechain record(s) (isSidechain: true, subagent work) not imported`,
+    )
+  if (duplicates > 0)
+    warnings.push(`${duplicates} duplicate record(s) (same uuid as an earlier line) skipped`)
   if (unknownTypes.size > 0) {
     const list = [...unknownTypes].map(([t, n]) => `${t} ×${n}`).join(', ')
     warnings.push(`records of unknown type ignored: ${list}`)
@@ -220,22 +270,33 @@ export function importClaudeCodeRecords(parsed: JsonlParse, options: RootImportO
   if (drafts.length === 0) {
     return {
       ok: false,
-      error: { message: `no messages found in the file's user/assistant records (${parsed.records.length} records read)` },
+      error: {
+        message:
+          "no messages found in the file's user/assistant records " +
+          `(${parsed.records.length} records read)`,
+      },
     }
   }
   // The title of the conversation leaf that is in this file; any title otherwise.
-  const title = titles.find((t) => t.leafUuid !== undefined && seenUuids.has(t.leafUuid)) ?? titles[0]
+  const title =
+    titles.find((t) => t.leafUuid !== undefined && seenUuids.has(t.leafUuid)) ?? titles[0]
   return {
     ok: true,
-    transcript: finalizeTranscript(format, drafts, compactions, warnings, title ? { title: title.summary } : {}),
+    transcript: finalizeTranscript(
+      format,
+      drafts,
+      compactions,
+      warnings,
+      title ? { title: title.summary } : {},
+    ),
   }
 }
 
 /**
- * Imports a Claude Code session JSONL text (`~/.claude/projects/…/<sessionId>.jsonl`). Bad
- * lines (invalid JSON, half-written last line, non-objects) are skipped with a warning naming
- * the 1-based line and the reason. The caller strips a BOM; CRLF is accepted. Never throws.
- * See `importClaudeCodeRecords` for the mapping.
+ * Imports a Claude Code session JSONL text (`~/.claude/projects/…/<sessionId>.jsonl`). Bad lines
+ * (invalid JSON, half-written last line, non-objects) are skipped with a warning naming the 1-based
+ * line and the reason. The caller strips a BOM; CRLF is accepted. Never throws. See
+ * `importClaudeCodeRecords` for the mapping.
  */
 export function importClaudeCode(text: string, options: RootImportOptions = {}): ImportResult {
   const parsed = parseJsonl(text)
@@ -245,7 +306,9 @@ export function importClaudeCode(text: string, options: RootImportOptions = {}):
       ok: false,
       error: {
         message:
-          parsed.lines === 0 ? 'the file is empty' : `none of the ${parsed.lines} lines could be read (${first ?? ''})`,
+          parsed.lines === 0
+            ? 'the file is empty'
+            : `none of the ${parsed.lines} lines could be read (${first ?? ''})`,
         line: 1,
       },
     }

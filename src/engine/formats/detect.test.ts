@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { detectFormat, IMPORTABLE_FORMATS } from './detect'
 
-const read = (name: string) => readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')
+const read = (name: string) =>
+  readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')
 
 function format(text: string, fileName?: string): string {
   const d = detectFormat(text, fileName ? { fileName } : {})
@@ -21,22 +22,37 @@ describe('detectFormat', () => {
   })
 
   it('treats plain user/assistant strings as OpenAI chat, and a top-level system as Anthropic', () => {
-    const plain = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }]
+    const plain = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ]
     expect(format(JSON.stringify(plain))).toBe('openai-chat')
     expect(format(JSON.stringify({ messages: plain }))).toBe('openai-chat')
-    expect(format(JSON.stringify({ system: 'Be kind.', messages: plain }))).toBe('anthropic-messages')
+    expect(format(JSON.stringify({ system: 'Be kind.', messages: plain }))).toBe(
+      'anthropic-messages',
+    )
   })
 
   it('tells Anthropic blocks from OpenAI parts', () => {
-    const anthropic = [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: 'y' }] }]
+    const anthropic = [
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: 'y' }] },
+    ]
     expect(format(JSON.stringify(anthropic))).toBe('anthropic-messages')
-    const openai = [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://a' } }] }]
+    const openai = [
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://a' } }] },
+    ]
     expect(format(JSON.stringify(openai))).toBe('openai-chat')
     expect(format(JSON.stringify([{ role: 'developer', content: 'x' }]))).toBe('openai-chat')
   })
 
   it('reads one Claude Code record as a one-line session', () => {
-    const rec = { parentUuid: null, sessionId: 'S', uuid: 'u', type: 'user', message: { role: 'user', content: 'hi' } }
+    const rec = {
+      parentUuid: null,
+      sessionId: 'S',
+      uuid: 'u',
+      type: 'user',
+      message: { role: 'user', content: 'hi' },
+    }
     expect(format(JSON.stringify(rec))).toBe('claude-code')
   })
 
@@ -48,15 +64,31 @@ describe('detectFormat', () => {
     expect(format(codex.map((x) => JSON.stringify(x)).join('\n'))).toBe(
       'error: this looks like Codex CLI rollout (JSONL), which cannot be imported yet (supported: Claude Code session (JSONL), Anthropic Messages, OpenAI Chat Completions)',
     )
-    expect(format(JSON.stringify({ model: 'gpt-5', input: [{ type: 'function_call', call_id: 'c' }] }))).toMatch(
+    expect(
+      format(JSON.stringify({ model: 'gpt-5', input: [{ type: 'function_call', call_id: 'c' }] })),
+    ).toMatch(/^error: this looks like OpenAI Responses,/)
+    const vercel = [
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: {} }],
+      },
+    ]
+    expect(format(JSON.stringify(vercel))).toMatch(
+      /^error: this looks like Vercel AI SDK ModelMessage/,
+    )
+    expect(format(JSON.stringify({ messages: vercel }))).toMatch(
+      /^error: this looks like Vercel AI SDK ModelMessage/,
+    )
+    const responses = [
+      { role: 'user', content: 'q' },
+      { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' },
+    ]
+    expect(format(JSON.stringify({ messages: responses }))).toMatch(
       /^error: this looks like OpenAI Responses,/,
     )
-    const vercel = [{ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: {} }] }]
-    expect(format(JSON.stringify(vercel))).toMatch(/^error: this looks like Vercel AI SDK ModelMessage/)
-    expect(format(JSON.stringify({ messages: vercel }))).toMatch(/^error: this looks like Vercel AI SDK ModelMessage/)
-    const responses = [{ role: 'user', content: 'q' }, { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' }]
-    expect(format(JSON.stringify({ messages: responses }))).toMatch(/^error: this looks like OpenAI Responses,/)
-    expect(format('# aider chat started at 2025-06-24 09:00:00\n\n#### hi\n')).toMatch(/^error: this looks like aider/)
+    expect(format('# aider chat started at 2025-06-24 09:00:00\n\n#### hi\n')).toMatch(
+      /^error: this looks like aider/,
+    )
   })
 
   it('reports an unknown format with the tried formats and the first mismatch', () => {
@@ -69,9 +101,19 @@ describe('detectFormat', () => {
         tried: [...IMPORTABLE_FORMATS],
       },
     })
-    const bad = detectFormat(JSON.stringify({ messages: [{ role: 'user', content: 'a' }, { role: 'model', content: 'b' }] }))
+    const bad = detectFormat(
+      JSON.stringify({
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'model', content: 'b' },
+        ],
+      }),
+    )
     expect(bad.ok).toBe(false)
-    if (!bad.ok) expect(bad.error.message).toContain('messages[1].role is "model", not one of system/developer/user/assistant/tool/function')
+    if (!bad.ok)
+      expect(bad.error.message).toContain(
+        'messages[1].role is "model", not one of system/developer/user/assistant/tool/function',
+      )
     expect(format('42')).toBe(
       'error: unknown transcript format: the JSON is a number, not an object or array (tried Claude Code session (JSONL), Anthropic Messages, OpenAI Chat Completions)',
     )
@@ -81,7 +123,9 @@ describe('detectFormat', () => {
     const d = detectFormat('{"a": 1}\n{"b": 2}\n')
     expect(d.ok).toBe(false)
     if (!d.ok) {
-      expect(d.error.message).toMatch(/^unknown transcript format: line 1: no sessionId\/uuid\/parentUuid keys/)
+      expect(d.error.message).toMatch(
+        /^unknown transcript format: line 1: no sessionId\/uuid\/parentUuid keys/,
+      )
       expect(d.error.line).toBe(1)
     }
   })

@@ -1,11 +1,22 @@
 import type { FormatId } from '../model'
-import { jsonError, looksLikeJsonl, parseJson, parseJsonl, type JsonlParse, type JsonlRecord } from './json'
+import {
+  jsonError,
+  looksLikeJsonl,
+  parseJson,
+  parseJsonl,
+  type JsonlParse,
+  type JsonlRecord,
+} from './json'
 import { OPENAI_CHAT_ROLES } from './openai-chat'
 import type { ImportError } from './types'
 import { isObject, type JsonObject } from './util'
 
 /** The formats this version imports, in detection order. */
-export const IMPORTABLE_FORMATS: readonly FormatId[] = ['claude-code', 'anthropic-messages', 'openai-chat']
+export const IMPORTABLE_FORMATS: readonly FormatId[] = [
+  'claude-code',
+  'anthropic-messages',
+  'openai-chat',
+]
 
 /** Human labels of every format id (recognized formats are named in "not supported yet" errors). */
 export const FORMAT_LABELS: Readonly<Record<FormatId, string>> = {
@@ -34,24 +45,32 @@ export type Detection =
 /** Verdict on a parsed JSON root or a set of JSONL records. */
 type Verdict = { format: FormatId } | { mismatch: string }
 
+const importableLabels = () => IMPORTABLE_FORMATS.map((f) => FORMAT_LABELS[f]).join(', ')
+
 function unsupported(format: FormatId): ImportError {
-  const supported = IMPORTABLE_FORMATS.map((f) => FORMAT_LABELS[f]).join(', ')
+  const name = FORMAT_LABELS[format]
   return {
-    message: `this looks like ${FORMAT_LABELS[format]}, which cannot be imported yet (supported: ${supported})`,
+    message: `this looks like ${name}, which cannot be imported yet (supported: ${importableLabels()})`,
     tried: [...IMPORTABLE_FORMATS],
   }
 }
 
 function unknown(mismatch: string, line?: number): ImportError {
   const error: ImportError = {
-    message: `unknown transcript format: ${mismatch} (tried ${IMPORTABLE_FORMATS.map((f) => FORMAT_LABELS[f]).join(', ')})`,
+    message: `unknown transcript format: ${mismatch} (tried ${importableLabels()})`,
     tried: [...IMPORTABLE_FORMATS],
   }
   if (line !== undefined) error.line = line
   return error
 }
 
-const ANTHROPIC_BLOCKS = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'compaction'])
+const ANTHROPIC_BLOCKS = new Set([
+  'tool_use',
+  'tool_result',
+  'thinking',
+  'redacted_thinking',
+  'compaction',
+])
 const OPENAI_PARTS = new Set(['image_url', 'input_audio', 'file', 'refusal'])
 const LANGCHAIN_TYPES = new Set(['human', 'ai', 'tool', 'system', 'chat', 'function'])
 const RESPONSES_ITEMS = new Set([
@@ -66,7 +85,10 @@ const RESPONSES_ITEMS = new Set([
 
 /** A Vercel AI SDK ModelMessage with `tool-call` / `tool-result` parts (formats.md §2 item 9). */
 function hasVercelToolParts(m: JsonObject): boolean {
-  return Array.isArray(m.content) && m.content.some((p) => isObject(p) && (p.type === 'tool-call' || p.type === 'tool-result'))
+  return (
+    Array.isArray(m.content) &&
+    m.content.some((p) => isObject(p) && (p.type === 'tool-call' || p.type === 'tool-result'))
+  )
 }
 
 /** An OpenAI Responses item other than a plain message (`function_call`, `reasoning`, …). */
@@ -80,13 +102,17 @@ function isClaudeCodeRecord(r: JsonObject): boolean {
 }
 
 /**
- * Classifies a messages list as Anthropic or OpenAI chat. Anthropic: roles only
- * user/assistant (a stray `system` tolerated) and a block only Anthropic has
- * (`tool_use`, `tool_result`, thinking, `compaction`, `image` with `source`), or a top-level
- * `system` / `input_schema` tools with user/assistant roles. Otherwise OpenAI chat when every
- * role is a chat role (the fallback for "OpenAI-compatible"). Source: formats.md §2 items 11–12.
+ * Classifies a messages list as Anthropic or OpenAI chat. Anthropic: roles only user/assistant (a
+ * stray `system` tolerated) and a block only Anthropic has (`tool_use`, `tool_result`, thinking,
+ * `compaction`, `image` with `source`), or a top-level `system` / `input_schema` tools with
+ * user/assistant roles. Otherwise OpenAI chat when every role is a chat role (the fallback for
+ * "OpenAI-compatible"). Source: formats.md §2 items 11–12.
  */
-function classifyMessages(list: readonly unknown[], root: JsonObject | null, field: string): Verdict {
+function classifyMessages(
+  list: readonly unknown[],
+  root: JsonObject | null,
+  field: string,
+): Verdict {
   let anthropicBlocks = false
   let openaiSignals = false
   let onlyUserAssistant = true
@@ -96,7 +122,8 @@ function classifyMessages(list: readonly unknown[], root: JsonObject | null, fie
     if (!isObject(m)) return { mismatch: `${field}[${i}] is not an object` }
     const role = m.role
     if (typeof role !== 'string' || !(role in OPENAI_CHAT_ROLES)) {
-      firstBadRole ??= `${field}[${i}].role is ${JSON.stringify(role ?? null)}, not one of ${Object.keys(OPENAI_CHAT_ROLES).join('/')}`
+      const allowed = Object.keys(OPENAI_CHAT_ROLES).join('/')
+      firstBadRole ??= `${field}[${i}].role is ${JSON.stringify(role ?? null)}, not one of ${allowed}`
       continue
     }
     if (role !== 'user' && role !== 'assistant') onlyUserAssistant = false
@@ -105,7 +132,8 @@ function classifyMessages(list: readonly unknown[], root: JsonObject | null, fie
     if (Array.isArray(m.content)) {
       for (const b of m.content) {
         if (!isObject(b) || typeof b.type !== 'string') continue
-        if (ANTHROPIC_BLOCKS.has(b.type) || (b.type === 'image' && 'source' in b)) anthropicBlocks = true
+        if (ANTHROPIC_BLOCKS.has(b.type) || (b.type === 'image' && 'source' in b))
+          anthropicBlocks = true
         if (OPENAI_PARTS.has(b.type)) openaiSignals = true
       }
     }
@@ -121,17 +149,22 @@ function classifyMessages(list: readonly unknown[], root: JsonObject | null, fie
 }
 
 /**
- * Detects the format of a parsed JSON document. Recognizes (formats.md §2) Gemini CLI,
- * Inspect AI, SWE-agent, OpenHands, LangChain, Vercel, OpenAI Responses — reported as not
- * importable yet — and Anthropic Messages / OpenAI Chat Completions (`{messages}`, a bare
- * array, or one Anthropic response message). Pure.
+ * Detects the format of a parsed JSON document. Recognizes (formats.md §2) Gemini CLI, Inspect AI,
+ * SWE-agent, OpenHands, LangChain, Vercel, OpenAI Responses — reported as not importable yet — and
+ * Anthropic Messages / OpenAI Chat Completions (`{messages}`, a bare array, or one Anthropic
+ * response message). Pure.
  */
 export function detectJsonRoot(root: unknown): Verdict {
   if (Array.isArray(root)) {
     const items = root.slice(0, 50).filter(isObject)
     if (items.length > 0) {
-      if (items.every((x) => ('action' in x || 'observation' in x) && 'source' in x)) return { format: 'openhands' }
-      if (items.every((x) => typeof x.type === 'string' && LANGCHAIN_TYPES.has(x.type) && isObject(x.data))) {
+      if (items.every((x) => ('action' in x || 'observation' in x) && 'source' in x))
+        return { format: 'openhands' }
+      if (
+        items.every(
+          (x) => typeof x.type === 'string' && LANGCHAIN_TYPES.has(x.type) && isObject(x.data),
+        )
+      ) {
         return { format: 'langchain' }
       }
       if (items.every((x) => x.lc === 1 && x.type === 'constructor')) return { format: 'langchain' }
@@ -145,10 +178,17 @@ export function detectJsonRoot(root: unknown): Verdict {
   }
   if (!isObject(root)) {
     const kind = root === null ? 'null' : typeof root
-    return { mismatch: `the JSON is ${kind === 'null' ? 'null' : `a ${kind}`}, not an object or array` }
+    return {
+      mismatch: `the JSON is ${kind === 'null' ? 'null' : `a ${kind}`}, not an object or array`,
+    }
   }
-  if (typeof root.sessionId === 'string' && typeof root.projectHash === 'string') return { format: 'gemini-cli' }
-  if (typeof root.version === 'number' && 'eval' in root && ('samples' in root || 'results' in root)) {
+  if (typeof root.sessionId === 'string' && typeof root.projectHash === 'string')
+    return { format: 'gemini-cli' }
+  if (
+    typeof root.version === 'number' &&
+    'eval' in root &&
+    ('samples' in root || 'results' in root)
+  ) {
     return { format: 'inspect-ai' }
   }
   if (Array.isArray(root.trajectory) && Array.isArray(root.history)) return { format: 'swe-agent' }
@@ -161,33 +201,59 @@ export function detectJsonRoot(root: unknown): Verdict {
   ) {
     return { format: 'openai-responses' }
   }
-  if (Array.isArray(root.history) && root.history.some((x) => isObject(x) && Array.isArray(x.parts))) {
+  if (
+    Array.isArray(root.history) &&
+    root.history.some((x) => isObject(x) && Array.isArray(x.parts))
+  ) {
     return { format: 'gemini-cli' }
   }
   if (Array.isArray(root.messages)) {
     const msgs = root.messages.slice(0, 50).filter(isObject)
-    if (msgs.length > 0 && msgs.every((x) => typeof x.role === 'string' && Array.isArray(x.parts))) {
+    if (
+      msgs.length > 0 &&
+      msgs.every((x) => typeof x.role === 'string' && Array.isArray(x.parts))
+    ) {
       return { format: 'vercel-ui' }
     }
     if (msgs.some(hasVercelToolParts)) return { format: 'vercel-model' }
     if (msgs.some(isResponsesItem)) return { format: 'openai-responses' }
     return classifyMessages(root.messages, root, 'messages')
   }
-  if (root.type === 'message' && (root.role === 'assistant' || root.role === 'user') && Array.isArray(root.content)) {
+  if (
+    root.type === 'message' &&
+    (root.role === 'assistant' || root.role === 'user') &&
+    Array.isArray(root.content)
+  ) {
     return { format: 'anthropic-messages' }
   }
   const keys = Object.keys(root).slice(0, 8).join(', ')
   return { mismatch: `no "messages" array at the top level (keys: ${keys || 'none'})` }
 }
 
-const CLAUDE_CODE_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'queue-operation', 'progress', 'attachment', 'custom-title'])
-const CODEX_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted'])
+const CLAUDE_CODE_TYPES = new Set([
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'attachment',
+  'custom-title',
+])
+const CODEX_TYPES = new Set([
+  'session_meta',
+  'response_item',
+  'event_msg',
+  'turn_context',
+  'compacted',
+])
 
 /**
- * Detects the format of JSONL records from the first 50 (formats.md §2 items 2–4): Codex
- * rollout, Claude Code stream-json and Gemini CLI JSONL are recognized (not importable yet);
- * Claude Code sessions by `sessionId` + `uuid` + `parentUuid` on a user/assistant/system
- * record, or `summary` / `file-history-snapshot` heads.
+ * Detects the format of JSONL records from the first 50 (formats.md §2 items 2–4): Codex rollout,
+ * Claude Code stream-json and Gemini CLI JSONL are recognized (not importable yet); Claude Code
+ * sessions by `sessionId` + `uuid` + `parentUuid` on a user/assistant/system record, or `summary` /
+ * `file-history-snapshot` heads.
  */
 export function detectJsonlRecords(records: readonly JsonlRecord[]): Verdict {
   const head = records.slice(0, 50).map((r) => r.value)
@@ -195,23 +261,44 @@ export function detectJsonlRecords(records: readonly JsonlRecord[]): Verdict {
   if (!first) return { mismatch: 'no readable lines' }
   if (
     head.some((r) => r.type === 'session_meta' && 'payload' in r) ||
-    head.every((r) => 'timestamp' in r && 'payload' in r && typeof r.type === 'string' && CODEX_TYPES.has(r.type))
+    head.every(
+      (r) =>
+        'timestamp' in r && 'payload' in r && typeof r.type === 'string' && CODEX_TYPES.has(r.type),
+    )
   ) {
     return { format: 'codex-rollout' }
   }
-  if (head.some((r) => typeof r.type === 'string' && CLAUDE_CODE_TYPES.has(r.type) && isClaudeCodeRecord(r))) {
+  if (
+    head.some(
+      (r) => typeof r.type === 'string' && CLAUDE_CODE_TYPES.has(r.type) && isClaudeCodeRecord(r),
+    )
+  ) {
     return { format: 'claude-code' }
   }
-  if (head.some((r) => (r.type === 'summary' && 'leafUuid' in r) || r.type === 'file-history-snapshot')) {
+  if (
+    head.some(
+      (r) => (r.type === 'summary' && 'leafUuid' in r) || r.type === 'file-history-snapshot',
+    )
+  ) {
     return { format: 'claude-code' }
   }
   if (typeof first.value.sessionId === 'string' && typeof first.value.projectHash === 'string') {
     return { format: 'gemini-cli' }
   }
-  if (head.some((r) => typeof r.session_id === 'string' && ('parent_tool_use_id' in r || r.type === 'result'))) {
-    return { mismatch: `line ${first.line}: Claude Code stream-json output (session_id, parent_tool_use_id), not a session file` }
+  if (
+    head.some(
+      (r) => typeof r.session_id === 'string' && ('parent_tool_use_id' in r || r.type === 'result'),
+    )
+  ) {
+    return {
+      mismatch:
+        `line ${first.line}: Claude Code stream-json output ` +
+        '(session_id, parent_tool_use_id), not a session file',
+    }
   }
-  return { mismatch: `line ${first.line}: no sessionId/uuid/parentUuid keys, not a Claude Code record` }
+  return {
+    mismatch: `line ${first.line}: no sessionId/uuid/parentUuid keys, not a Claude Code record`,
+  }
 }
 
 function fromJsonl(jsonl: JsonlParse): Detection {
@@ -219,7 +306,9 @@ function fromJsonl(jsonl: JsonlParse): Detection {
     if (jsonl.lines === 0) return { ok: false, error: { message: 'the file is empty' } }
     const first = jsonl.bad[0] ?? ''
     const m = /^line (\d+)/.exec(first)
-    const error: ImportError = { message: `none of the ${jsonl.lines} JSONL lines could be read; first: ${first}` }
+    const error: ImportError = {
+      message: `none of the ${jsonl.lines} JSONL lines could be read; first: ${first}`,
+    }
     if (m) error.line = Number(m[1])
     return { ok: false, error }
   }
@@ -230,25 +319,28 @@ function fromJsonl(jsonl: JsonlParse): Detection {
 }
 
 /**
- * Detects the format of a transcript text (formats.md §2) and returns it with the parsed
- * input. Order: aider Markdown by its header; `.jsonl` / `.ndjson` file names go straight to
- * JSONL; otherwise the text is parsed as one JSON document (a lone Claude Code record counts as
- * one-line JSONL), and when that fails and the text looks like JSONL, line by line. Errors
- * (invalid JSON with line and column, unknown format with `tried` and the first mismatch,
+ * Detects the format of a transcript text (formats.md §2) and returns it with the parsed input.
+ * Order: aider Markdown by its header; `.jsonl` / `.ndjson` file names go straight to JSONL;
+ * otherwise the text is parsed as one JSON document (a lone Claude Code record counts as one-line
+ * JSONL), and when that fails and the text looks like JSONL, line by line. Errors (invalid JSON
+ * with line and column, unknown format with `tried` and the first mismatch,
  * recognized-but-unsupported formats) are `ImportError`s; never throws. A leading BOM is ignored.
  */
 export function detectFormat(text: string, options: { fileName?: string } = {}): Detection {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   if (body.trim() === '') return { ok: false, error: { message: 'the file is empty' } }
-  if (/^\s*# aider chat started at/.test(body.slice(0, 2000))) return { ok: false, error: unsupported('aider') }
-  if (options.fileName && /\.(jsonl|ndjson)$/i.test(options.fileName)) return fromJsonl(parseJsonl(body))
+  if (/^\s*# aider chat started at/.test(body.slice(0, 2000)))
+    return { ok: false, error: unsupported('aider') }
+  if (options.fileName && /\.(jsonl|ndjson)$/i.test(options.fileName))
+    return fromJsonl(parseJsonl(body))
   const parsed = parseJson(body)
   if (parsed.ok) {
     const root = parsed.value
     if (isObject(root) && isClaudeCodeRecord(root)) return fromJsonl(parseJsonl(body))
     const v = detectJsonRoot(root)
     if ('mismatch' in v) return { ok: false, error: unknown(v.mismatch) }
-    if (v.format === 'openai-chat' || v.format === 'anthropic-messages') return { ok: true, format: v.format, root }
+    if (v.format === 'openai-chat' || v.format === 'anthropic-messages')
+      return { ok: true, format: v.format, root }
     return { ok: false, error: unsupported(v.format) }
   }
   if (looksLikeJsonl(body)) return fromJsonl(parseJsonl(body))

@@ -45,12 +45,20 @@ describe('importTranscript bad input', () => {
   it('says when no JSONL line could be read, naming the first bad line', () => {
     const e = errorOf('not json\n{"half": \n', 'session.jsonl')
     expect(e.line).toBe(1)
-    expect(e.message).toMatch(/^none of the 2 JSONL lines could be read; first: line 1: invalid JSON \(.+\), skipped$/)
+    expect(e.message).toMatch(
+      /^none of the 2 JSONL lines could be read; first: line 1: invalid JSON \(.+\), skipped$/,
+    )
   })
 
   it('says no messages were found, naming the field', () => {
-    expect(errorOf('{"messages": []}')).toEqual({ message: 'no messages found in messages', field: 'messages' })
-    expect(errorOf('{"system": "s", "messages": []}')).toEqual({ message: 'no messages found in messages', field: 'messages' })
+    expect(errorOf('{"messages": []}')).toEqual({
+      message: 'no messages found in messages',
+      field: 'messages',
+    })
+    expect(errorOf('{"system": "s", "messages": []}')).toEqual({
+      message: 'no messages found in messages',
+      field: 'messages',
+    })
   })
 
   it('reports an unknown format with tried formats', () => {
@@ -67,11 +75,18 @@ describe('importTranscript bad input', () => {
 
   it('never throws, whatever the text or JSON', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ messages: [v] }))), (text) => {
-        const r = importTranscript(text)
-        // The safety net in importTranscript must never be what answers.
-        if (!r.ok) expect(r.error.message).not.toMatch(/^import failed/)
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify({ messages: [v] })),
+        ),
+        (text) => {
+          const r = importTranscript(text)
+          // The safety net in importTranscript must never be what answers.
+          if (!r.ok) expect(r.error.message).not.toMatch(/^import failed/)
+        },
+      ),
       { numRuns: 300 },
     )
   })
@@ -101,7 +116,8 @@ describe('importTranscript bad input', () => {
 
 describe('importTranscript accepts', () => {
   it('a BOM and CRLF line ends in JSON', () => {
-    const text = '\ufeff{\r\n  "messages": [\r\n    {"role": "user", "content": "hi"}\r\n  ]\r\n}\r\n'
+    const text =
+      '\ufeff{\r\n  "messages": [\r\n    {"role": "user", "content": "hi"}\r\n  ]\r\n}\r\n'
     const r = importTranscript(text)
     expect(r.ok && r.transcript.messages.map((m) => m.content)).toEqual(['hi'])
   })
@@ -114,7 +130,13 @@ describe('importTranscript accepts', () => {
       return r.transcript.messages.map((m) => m.id)
     }
     const line = (uuid: string, content: unknown) =>
-      JSON.stringify({ parentUuid: null, sessionId: 'S', uuid, type: 'user', message: { role: 'user', content } })
+      JSON.stringify({
+        parentUuid: null,
+        sessionId: 'S',
+        uuid,
+        type: 'user',
+        message: { role: 'user', content },
+      })
     // "a-2" is a real id later in the file, so the repeated "a" must skip it.
     const text = [
       line('a', [
@@ -148,9 +170,17 @@ describe('importBytes', () => {
   })
 
   it('says binary for a PNG, empty for no bytes', () => {
-    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])
-    expect(importBytes(png)).toEqual({ ok: false, error: { message: 'this looks like a binary file, not a transcript' } })
-    expect(importBytes(new Uint8Array())).toEqual({ ok: false, error: { message: 'the file is empty' } })
+    const png = new Uint8Array([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+    ])
+    expect(importBytes(png)).toEqual({
+      ok: false,
+      error: { message: 'this looks like a binary file, not a transcript' },
+    })
+    expect(importBytes(new Uint8Array())).toEqual({
+      ok: false,
+      error: { message: 'the file is empty' },
+    })
   })
 })
 
@@ -172,7 +202,9 @@ describe('the sample gallery (public/samples/index.json)', () => {
   })
 
   it('covers every supported format', () => {
-    expect(new Set(gallery.map((s) => s.format))).toEqual(new Set(SUPPORTED_FORMATS.map((f) => f.id)))
+    expect(new Set(gallery.map((s) => s.format))).toEqual(
+      new Set(SUPPORTED_FORMATS.map((f) => f.id)),
+    )
   })
 
   it('imports deterministically: the same text gives the same transcript', () => {

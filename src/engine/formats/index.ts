@@ -38,15 +38,17 @@ export const SUPPORTED_FORMATS: readonly SupportedFormat[] = [
   {
     id: 'openai-chat',
     label: FORMAT_LABELS['openai-chat'],
-    description: 'OpenAI Chat Completions request body {messages, tools?} or a messages array (legacy functions too)',
+    description:
+      'OpenAI Chat Completions request body {messages, tools?} or a messages array ' +
+      '(legacy functions too)',
     extensions: ['.json'],
   },
 ]
 
 /**
  * Above this many UTF-16 units of input, messages do not keep their original records in
- * `source.raw`: for a 50 MB session the raw records (with Claude Code's duplicated
- * `toolUseResult` payloads) would double the worker's memory.
+ * `source.raw`: for a 50 MB session the raw records (with Claude Code's duplicated `toolUseResult`
+ * payloads) would double the worker's memory.
  */
 export const RAW_MAX_CHARS = 8_000_000
 
@@ -61,8 +63,8 @@ export interface ImportOptions {
 
 /**
  * Whether a decoded text is really a binary file: a NUL character (never valid raw in JSON or
- * Markdown) or many U+FFFD replacement characters (bytes that were not UTF-8) in its first
- * 64 Ki characters.
+ * Markdown) or many U+FFFD replacement characters (bytes that were not UTF-8) in its first 64 Ki
+ * characters.
  */
 export function looksBinary(text: string): boolean {
   const sample = text.length > 65536 ? text.slice(0, 65536) : text
@@ -80,11 +82,11 @@ function fail(message: string, extra: { line?: number; field?: string } = {}): I
  * Imports a transcript from its text, detecting the format (design/formats.md §2): Claude Code
  * session JSONL, Anthropic Messages, OpenAI Chat Completions (incl. legacy functions). A BOM is
  * stripped; CRLF is accepted. Never throws and never modifies its input: every failure is an
- * `ImportError` with a one-line message naming the line/field and the reason — the file is
- * empty; looks like a binary file; invalid JSON at line L, column C; unknown or not yet
- * supported format (with `tried`); no JSONL line readable; no messages found. Partial imports
- * list what was skipped in `transcript.warnings`. Message ids are unique and `index` is the
- * position. Source: SPEC §1, issue 2 "Bad input".
+ * `ImportError` with a one-line message naming the line/field and the reason — the file is empty;
+ * looks like a binary file; invalid JSON at line L, column C; unknown or not yet supported format
+ * (with `tried`); no JSONL line readable; no messages found. Partial imports list what was skipped
+ * in `transcript.warnings`. Message ids are unique and `index` is the position. Source: SPEC §1,
+ * issue 2 "Bad input".
  */
 export function importTranscript(text: string, options: ImportOptions = {}): ImportResult {
   try {
@@ -112,12 +114,15 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
 interface Utf8Decoder {
   decode(bytes: Uint8Array): string
 }
-type DecoderConstructor = new (label: string, options?: { fatal?: boolean; ignoreBOM?: boolean }) => Utf8Decoder
+type DecoderConstructor = new (
+  label: string,
+  options?: { fatal?: boolean; ignoreBOM?: boolean },
+) => Utf8Decoder
 
 /**
- * Decodes file bytes and imports them: UTF-16 files are recognized by their BOM, everything
- * else is decoded as UTF-8 (invalid sequences become U+FFFD, which the binary check counts).
- * A zip/gzip/NUL-bearing file gives "looks like a binary file". Never throws.
+ * Decodes file bytes and imports them: UTF-16 files are recognized by their BOM, everything else is
+ * decoded as UTF-8 (invalid sequences become U+FFFD, which the binary check counts). A
+ * zip/gzip/NUL-bearing file gives "looks like a binary file". Never throws.
  */
 export function importBytes(bytes: Uint8Array, options: ImportOptions = {}): ImportResult {
   if (bytes.length === 0) return fail('the file is empty')

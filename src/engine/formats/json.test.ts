@@ -36,7 +36,9 @@ describe('locateJsonError', () => {
   })
 
   it('finds nothing wrong in valid JSON', () => {
-    expect(locateJsonError('[1e5, -0.5E-3, true, null, {"x": [ ], "\\u00e9\\n": "\u2028"}]')).toBeUndefined()
+    expect(
+      locateJsonError('[1e5, -0.5E-3, true, null, {"x": [ ], "\\u00e9\\n": "\u2028"}]'),
+    ).toBeUndefined()
   })
 })
 

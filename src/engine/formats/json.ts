@@ -2,12 +2,11 @@ import type { ImportError } from './types'
 
 /** Result of parsing one JSON text: the value, or where and why it failed. */
 export type JsonParse =
-  | { ok: true; value: unknown }
-  | { ok: false; reason: string; line?: number; column?: number }
+  { ok: true; value: unknown } | { ok: false; reason: string; line?: number; column?: number }
 
 /**
- * 1-based line and column of a UTF-16 offset in `text` (lines end at `\n`; a `\r` before it is
- * part of the line, so CRLF files give the same line numbers as LF files).
+ * 1-based line and column of a UTF-16 offset in `text` (lines end at `\n`; a `\r` before it is part
+ * of the line, so CRLF files give the same line numbers as LF files).
  */
 export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
   let line = 1
@@ -21,9 +20,9 @@ export function lineColumnAt(text: string, offset: number): { line: number; colu
 }
 
 /**
- * The reason of a `JSON.parse` error without engine noise: V8 appends `in JSON at position N`
- * or `(line L column C)`, newer V8 quotes a snippet of the input, Firefox prefixes `JSON.parse:`.
- * The snippet can be huge or private, so it is dropped; the result is at most 100 characters.
+ * The reason of a `JSON.parse` error without engine noise: V8 appends `in JSON at position N` or
+ * `(line L column C)`, newer V8 quotes a snippet of the input, Firefox prefixes `JSON.parse:`. The
+ * snippet can be huge or private, so it is dropped; the result is at most 100 characters.
  */
 function cleanReason(message: string): string {
   const reason = message
@@ -37,9 +36,9 @@ function cleanReason(message: string): string {
 }
 
 /**
- * Parses JSON without throwing. On failure gives the engine's reason and, when the engine
- * reports one (V8: `position N` or `line L column C`; Firefox: `line L column C`), the 1-based
- * line and column in `text`. "Unexpected end of JSON input" is placed at the end of the text.
+ * Parses JSON without throwing. On failure gives the engine's reason and, when the engine reports
+ * one (V8: `position N` or `line L column C`; Firefox: `line L column C`), the 1-based line and
+ * column in `text`. "Unexpected end of JSON input" is placed at the end of the text.
  */
 export function parseJson(text: string): JsonParse {
   try {
@@ -61,9 +60,9 @@ export function parseJson(text: string): JsonParse {
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
 
 /**
- * UTF-16 offset of the first JSON syntax error in `text` (RFC 8259 grammar), or undefined
- * when the text is valid or nesting is too deep to scan. Used only after `JSON.parse` failed
- * without saying where, so its cost (one pass) is paid only for broken files.
+ * UTF-16 offset of the first JSON syntax error in `text` (RFC 8259 grammar), or undefined when the
+ * text is valid or nesting is too deep to scan. Used only after `JSON.parse` failed without saying
+ * where, so its cost (one pass) is paid only for broken files.
  */
 export function locateJsonError(text: string): number | undefined {
   let i = 0
@@ -71,7 +70,11 @@ export function locateJsonError(text: string): number | undefined {
     throw new JsonErrorAt(i)
   }
   const ws = () => {
-    for (let c = text.charCodeAt(i); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++i));
+    for (
+      let c = text.charCodeAt(i);
+      c === 32 || c === 9 || c === 10 || c === 13;
+      c = text.charCodeAt(++i)
+    );
   }
   const string = () => {
     i++
@@ -187,10 +190,10 @@ export interface JsonlParse {
 
 /**
  * Splits JSONL on `\n` only (raw U+2028/U+2029 inside strings are legal JSON and stay in their
- * line), drops a trailing `\r` (CRLF files), skips blank lines, and parses each line alone so
- * one bad line never aborts the import. A bad last line without a final newline is reported as
- * half-written (the agent may still be appending). Lines that parse to a non-object are bad
- * too. Source: formats.md §1 item 13.
+ * line), drops a trailing `\r` (CRLF files), skips blank lines, and parses each line alone so one
+ * bad line never aborts the import. A bad last line without a final newline is reported as
+ * half-written (the agent may still be appending). Lines that parse to a non-object are bad too.
+ * Source: formats.md §1 item 13.
  */
 export function parseJsonl(text: string): JsonlParse {
   const records: JsonlRecord[] = []
@@ -207,10 +210,11 @@ export function parseJsonl(text: string): JsonlParse {
     const parsed = parseJson(raw)
     if (!parsed.ok) {
       const last = i === parts.length - 1 && !endsWithNewline
+      const at = parsed.column ? ` at column ${parsed.column}` : ''
       bad.push(
         last
           ? `line ${line}: half-written last line (${parsed.reason}), skipped`
-          : `line ${line}: invalid JSON (${parsed.reason}${parsed.column ? ` at column ${parsed.column}` : ''}), skipped`,
+          : `line ${line}: invalid JSON (${parsed.reason}${at}), skipped`,
       )
       continue
     }
@@ -225,9 +229,9 @@ export function parseJsonl(text: string): JsonlParse {
 }
 
 /**
- * Whether a text that failed to parse as one JSON document is JSONL: at least two non-empty
- * lines, and among the first 50 either every one starts with `{` at column 1 (pretty-printed
- * JSON indents its inner objects) or at least half parse as JSON objects on their own.
+ * Whether a text that failed to parse as one JSON document is JSONL: at least two non-empty lines,
+ * and among the first 50 either every one starts with `{` at column 1 (pretty-printed JSON indents
+ * its inner objects) or at least half parse as JSON objects on their own.
  */
 export function looksLikeJsonl(text: string): boolean {
   const sample: string[] = []

@@ -4,7 +4,9 @@ import type { Message, Transcript } from '../model'
 import { importOpenAIChat } from './openai-chat'
 
 function sample(name: string): unknown {
-  return JSON.parse(readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8'))
+  return JSON.parse(
+    readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8'),
+  )
 }
 
 function deepFreeze<T>(value: T): T {
@@ -36,28 +38,38 @@ describe('importOpenAIChat on the bundled samples', () => {
   // function_call / 2 role-function results; both send the same 8 tool definitions.
   it.each([
     ['openai-chat.json', 34, { system: 1, user: 4, assistant: 15, tool: 14 }, 14, 14, 8],
-    ['openai-chat-legacy-functions.json', 7, { system: 1, user: 1, assistant: 3, tool: 2 }, 2, 2, 8],
-  ])('%s: %i messages, roles, tool calls, tool results, tools', (file, count, byRole, nCalls, nResults, nTools) => {
-    const t = imported(sample(file))
-    expect(t.format).toBe('openai-chat')
-    expect(t.messages).toHaveLength(count)
-    expect(roles(t)).toEqual(byRole)
-    expect(calls(t)).toHaveLength(nCalls)
-    expect(results(t)).toHaveLength(nResults)
-    expect(t.tools).toHaveLength(nTools)
-    expect(t.warnings).toEqual([])
-    t.messages.forEach((m, i) => {
-      expect(m.index).toBe(i)
-      expect(m.id).toBe(`m${i}`)
-      expect(m.source.line).toBe(i + 1)
-    })
-    // Every result names the call it answers, and its tool name is the call's.
-    const byId = new Map(calls(t).map((c) => [c.id, c.name]))
-    for (const r of results(t)) {
-      expect(byId.has(r.toolCallId ?? '')).toBe(true)
-      expect(r.toolName).toBe(byId.get(r.toolCallId ?? ''))
-    }
-  })
+    [
+      'openai-chat-legacy-functions.json',
+      7,
+      { system: 1, user: 1, assistant: 3, tool: 2 },
+      2,
+      2,
+      8,
+    ],
+  ])(
+    '%s: %i messages, roles, tool calls, tool results, tools',
+    (file, count, byRole, nCalls, nResults, nTools) => {
+      const t = imported(sample(file))
+      expect(t.format).toBe('openai-chat')
+      expect(t.messages).toHaveLength(count)
+      expect(roles(t)).toEqual(byRole)
+      expect(calls(t)).toHaveLength(nCalls)
+      expect(results(t)).toHaveLength(nResults)
+      expect(t.tools).toHaveLength(nTools)
+      expect(t.warnings).toEqual([])
+      t.messages.forEach((m, i) => {
+        expect(m.index).toBe(i)
+        expect(m.id).toBe(`m${i}`)
+        expect(m.source.line).toBe(i + 1)
+      })
+      // Every result names the call it answers, and its tool name is the call's.
+      const byId = new Map(calls(t).map((c) => [c.id, c.name]))
+      for (const r of results(t)) {
+        expect(byId.has(r.toolCallId ?? '')).toBe(true)
+        expect(r.toolName).toBe(byId.get(r.toolCallId ?? ''))
+      }
+    },
+  )
 
   it('keeps the screenshot as an image part, never as text', () => {
     const t = imported(sample('openai-chat.json'))
@@ -76,7 +88,11 @@ describe('importOpenAIChat on the bundled samples', () => {
     expect(t.tools?.[0]).toEqual({
       name: 'lookup_order',
       description: 'Fetch an order by id, including items, address and payment summary.',
-      parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+      parameters: {
+        type: 'object',
+        properties: { order_id: { type: 'string' } },
+        required: ['order_id'],
+      },
     })
   })
 
@@ -86,9 +102,17 @@ describe('importOpenAIChat on the bundled samples', () => {
       { id: 'fc-2', name: 'lookup_order', arguments: '{\n  "order_id": "A-48213-KQ"\n}' },
     ])
     expect(t.messages[2]?.content).toBeNull()
-    expect(t.messages[3]).toMatchObject({ role: 'tool', toolCallId: 'fc-2', toolName: 'lookup_order' })
+    expect(t.messages[3]).toMatchObject({
+      role: 'tool',
+      toolCallId: 'fc-2',
+      toolName: 'lookup_order',
+    })
     expect(t.messages[4]?.toolCalls?.[0]).toMatchObject({ id: 'fc-4', name: 'get_tracking' })
-    expect(t.messages[5]).toMatchObject({ role: 'tool', toolCallId: 'fc-4', toolName: 'get_tracking' })
+    expect(t.messages[5]).toMatchObject({
+      role: 'tool',
+      toolCallId: 'fc-4',
+      toolName: 'get_tracking',
+    })
     expect(t.tools?.map((x) => x.name)).toContain('schedule_followup')
   })
 
@@ -102,7 +126,12 @@ describe('importOpenAIChat on the bundled samples', () => {
 
 describe('importOpenAIChat pitfalls', () => {
   it('maps developer to system', () => {
-    const t = imported({ messages: [{ role: 'developer', content: 'Be brief.' }, { role: 'user', content: 'hi' }] })
+    const t = imported({
+      messages: [
+        { role: 'developer', content: 'Be brief.' },
+        { role: 'user', content: 'hi' },
+      ],
+    })
     expect(t.messages.map((m) => m.role)).toEqual(['system', 'user'])
     expect(t.messages[0]?.content).toBe('Be brief.')
   })
@@ -133,15 +162,31 @@ describe('importOpenAIChat pitfalls', () => {
   it('uses custom.input as the arguments of a custom tool call', () => {
     const t = imported([
       { role: 'user', content: 'patch it' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'custom', custom: { name: 'apply_patch', input: '*** Begin Patch' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c1', type: 'custom', custom: { name: 'apply_patch', input: '*** Begin Patch' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'ok' },
     ])
-    expect(t.messages[1]?.toolCalls).toEqual([{ id: 'c1', name: 'apply_patch', arguments: '*** Begin Patch' }])
+    expect(t.messages[1]?.toolCalls).toEqual([
+      { id: 'c1', name: 'apply_patch', arguments: '*** Begin Patch' },
+    ])
     expect(t.messages[2]?.toolName).toBe('apply_patch')
   })
 
   it('joins text-only part arrays with "\\n" into a string', () => {
-    const t = imported([{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }])
+    const t = imported([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
+    ])
     expect(t.messages[0]?.content).toBe('a\nb')
   })
 
@@ -149,7 +194,10 @@ describe('importOpenAIChat pitfalls', () => {
     const audio = { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }
     const file = { type: 'file', file: { file_id: 'file-1' } }
     const t = imported([
-      { role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }, audio, file] },
+      {
+        role: 'user',
+        content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }, audio, file],
+      },
     ])
     expect(t.messages[0]?.content).toEqual([
       { type: 'image', url: 'https://x.test/a.png' },
@@ -163,13 +211,20 @@ describe('importOpenAIChat pitfalls', () => {
       { role: 'user', content: 'q' },
       { role: 'assistant', content: 'answer', reasoning_content: 'think A' },
       { role: 'user', content: 'q2' },
-      { role: 'assistant', content: null, reasoning: 'think B', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        reasoning: 'think B',
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
     ])
     expect(t.messages[1]?.content).toEqual([
       { type: 'thinking', variant: 'reasoning', text: 'think A' },
       { type: 'text', text: 'answer' },
     ])
-    expect(t.messages[3]?.content).toEqual([{ type: 'thinking', variant: 'reasoning', text: 'think B' }])
+    expect(t.messages[3]?.content).toEqual([
+      { type: 'thinking', variant: 'reasoning', text: 'think B' },
+    ])
   })
 
   it('pairs legacy function results by name, else by order, and flags an orphan', () => {
@@ -183,13 +238,23 @@ describe('importOpenAIChat pitfalls', () => {
     ])
     expect(t.messages[3]).toMatchObject({ toolCallId: 'fc-2', toolName: 'b' })
     expect(t.messages[4]).toMatchObject({ toolCallId: 'fc-1', toolName: 'a' })
-    expect(t.messages[5]).toMatchObject({ role: 'tool', toolCallId: 'fc-5', toolName: 'c', content: '' })
+    expect(t.messages[5]).toMatchObject({
+      role: 'tool',
+      toolCallId: 'fc-5',
+      toolName: 'c',
+      content: '',
+    })
     expect(t.warnings).toEqual(['messages[5]: function result "c" follows no function_call'])
   })
 
   it('reads legacy functions and custom tools as schemas', () => {
     const t = imported({
-      tools: [{ type: 'custom', custom: { name: 'apply_patch', description: 'd', format: { type: 'text' } } }],
+      tools: [
+        {
+          type: 'custom',
+          custom: { name: 'apply_patch', description: 'd', format: { type: 'text' } },
+        },
+      ],
       functions: [{ name: 'f', parameters: { type: 'object' } }],
       messages: [{ role: 'user', content: 'hi' }],
     })
@@ -202,7 +267,10 @@ describe('importOpenAIChat pitfalls', () => {
   it('skips unknown roles and non-objects with a warning naming the field', () => {
     const t = imported([{ role: 'user', content: 'a' }, { role: 'model', content: 'b' }, 7])
     expect(t.messages).toHaveLength(1)
-    expect(t.warnings).toEqual(['messages[1].role: "model" is not a chat role, skipped', 'messages[2]: not an object, skipped'])
+    expect(t.warnings).toEqual([
+      'messages[1].role: "model" is not a chat role, skipped',
+      'messages[2]: not an object, skipped',
+    ])
   })
 
   it('reports an empty messages array and a missing one', () => {

@@ -21,9 +21,9 @@ export const OPENAI_CHAT_ROLES: Readonly<Record<string, Role>> = {
 }
 
 /**
- * One content part as a canonical part: `text` → text; `refusal` → its text (the model sees
- * it); `image_url` → image (data URL bytes estimated from the base64 length, never text);
- * `input_audio`, `file` and unknown parts → opaque. Source: formats.md §4.1 "Messages".
+ * One content part as a canonical part: `text` → text; `refusal` → its text (the model sees it);
+ * `image_url` → image (data URL bytes estimated from the base64 length, never text); `input_audio`,
+ * `file` and unknown parts → opaque. Source: formats.md §4.1 "Messages".
  */
 function chatPart(part: unknown): Part {
   if (typeof part === 'string') return { type: 'text', text: part }
@@ -52,8 +52,8 @@ function chatContent(content: unknown): string | Part[] | null {
 }
 
 /**
- * Top-level `tools` (`{type:"function", function:{…}}` or `{type:"custom", custom:{…}}`) and
- * legacy `functions` (`{name, description, parameters}`) as tool schemas.
+ * Top-level `tools` (`{type:"function", function:{…}}` or `{type:"custom", custom:{…}}`) and legacy
+ * `functions` (`{name, description, parameters}`) as tool schemas.
  */
 function chatTools(root: Record<string, unknown>): ToolSchema[] | undefined {
   const out: ToolSchema[] = []
@@ -106,21 +106,24 @@ function chatMessages(root: unknown): unknown[] | undefined {
 
 /**
  * Imports an OpenAI Chat Completions request body `{messages, tools?, functions?}` or a bare
- * messages array. `developer` → `system`; content string | parts (text-only parts joined with
- * "\n"; images as image parts; audio/files opaque); `tool_calls` (function and custom);
+ * messages array. `developer` → `system`; content string | parts (text-only parts joined with "\n";
+ * images as image parts; audio/files opaque); `tool_calls` (function and custom);
  * `reasoning_content` / `reasoning` → a reasoning thinking part. Legacy function calling: an
  * assistant `function_call` (no id) gets the stable id `fc-<message index>`, and each role
- * `function` result answers the oldest unanswered call of the same name (else the oldest
- * unanswered call) — pairing by order. Tool names are resolved from the call. Messages that
- * are not objects or have an unknown role are skipped with a warning naming `messages[i]`.
- * Never throws; never modifies `root`. Source: formats.md §4.1, §1 item 6.
+ * `function` result answers the oldest unanswered call of the same name (else the oldest unanswered
+ * call) — pairing by order. Tool names are resolved from the call. Messages that are not objects or
+ * have an unknown role are skipped with a warning naming `messages[i]`. Never throws; never
+ * modifies `root`. Source: formats.md §4.1, §1 item 6.
  */
 export function importOpenAIChat(root: unknown, options: RootImportOptions = {}): ImportResult {
   const format: FormatId = 'openai-chat'
   const keepRaw = options.keepRaw ?? true
   const list = chatMessages(root)
   if (!list) {
-    return { ok: false, error: { message: 'expected an object with a "messages" array', field: 'messages' } }
+    return {
+      ok: false,
+      error: { message: 'expected an object with a "messages" array', field: 'messages' },
+    }
   }
   const drafts: DraftMessage[] = []
   const warnings: string[] = []
@@ -151,7 +154,13 @@ export function importOpenAIChat(root: unknown, options: RootImportOptions = {})
       if (reasoning !== undefined && reasoning !== '') {
         const thinking: Part = { type: 'thinking', variant: 'reasoning', text: reasoning }
         const rest: Part[] =
-          content === null ? [] : typeof content === 'string' ? (content === '' ? [] : [{ type: 'text', text: content }]) : content
+          content === null
+            ? []
+            : typeof content === 'string'
+              ? content === ''
+                ? []
+                : [{ type: 'text', text: content }]
+              : content
         content = [thinking, ...rest]
       }
       d.content = content
@@ -162,7 +171,8 @@ export function importOpenAIChat(root: unknown, options: RootImportOptions = {})
         const call: ToolCall = {
           id: `fc-${drafts.length}`,
           name: str(fc.name) ?? '',
-          arguments: typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args),
+          arguments:
+            typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args),
         }
         calls.push(call)
         pendingLegacy.push(call)
@@ -197,5 +207,8 @@ export function importOpenAIChat(root: unknown, options: RootImportOptions = {})
     return { ok: false, error: { message: 'no messages found in messages', field: 'messages' } }
   }
   const tools = isObject(root) ? chatTools(root) : undefined
-  return { ok: true, transcript: finalizeTranscript(format, drafts, [], warnings, tools ? { tools } : {}) }
+  return {
+    ok: true,
+    transcript: finalizeTranscript(format, drafts, [], warnings, tools ? { tools } : {}),
+  }
 }

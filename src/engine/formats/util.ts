@@ -24,8 +24,8 @@ export function str(value: unknown): string | undefined {
 }
 
 /**
- * Bytes encoded by a base64 string: length × 3/4 minus the `=` padding. Whitespace is not
- * expected (data URLs and API payloads carry none). Units: bytes.
+ * Bytes encoded by a base64 string: length × 3/4 minus the `=` padding. Whitespace is not expected
+ * (data URLs and API payloads carry none). Units: bytes.
  */
 export function base64Bytes(base64: string): number {
   let padding = 0
@@ -35,9 +35,9 @@ export function base64Bytes(base64: string): number {
 }
 
 /**
- * An image part from a URL: for `data:<type>;base64,<payload>` URLs the media type and the
- * payload size in bytes are read from the URL; any other URL (https, file id) is kept as is.
- * Only the URL's head is inspected: data URLs can be megabytes long (formats.md §1 item 12).
+ * An image part from a URL: for `data:<type>;base64,<payload>` URLs the media type and the payload
+ * size in bytes are read from the URL; any other URL (https, file id) is kept as is. Only the URL's
+ * head is inspected: data URLs can be megabytes long (formats.md §1 item 12).
  */
 export function imageFromUrl(url: string, mediaType?: string): ImagePart {
   const part: ImagePart = { type: 'image', url }
@@ -53,12 +53,13 @@ export function imageFromUrl(url: string, mediaType?: string): ImagePart {
 }
 
 /**
- * Content in the canonical shape (SPEC §1): text-only parts become one string joined with
- * "\n"; anything with a non-text part stays `Part[]`; no parts at all gives `empty`.
+ * Content in the canonical shape (SPEC §1): text-only parts become one string joined with "\n";
+ * anything with a non-text part stays `Part[]`; no parts at all gives `empty`.
  */
 export function normalizeParts(parts: Part[], empty: string | null = ''): string | Part[] | null {
   if (parts.length === 0) return empty
-  if (parts.every((p) => p.type === 'text')) return parts.map((p) => (p as { text: string }).text).join('\n')
+  if (parts.every((p) => p.type === 'text'))
+    return parts.map((p) => (p as { text: string }).text).join('\n')
   return parts
 }
 
@@ -77,11 +78,13 @@ export interface DraftMessage {
 }
 
 /**
- * A recorded compaction whose message references are draft positions; `finalizeTranscript`
- * turns them into message ids.
+ * A recorded compaction whose message references are draft positions; `finalizeTranscript` turns
+ * them into message ids.
  */
-export interface DraftCompaction
-  extends Omit<RecordedCompaction, 'atMessageId' | 'summaryMessageId'> {
+export interface DraftCompaction extends Omit<
+  RecordedCompaction,
+  'atMessageId' | 'summaryMessageId'
+> {
   /** Position of the summary message among the drafts, if the summary is a message. */
   summaryIndex?: number
 }
@@ -93,9 +96,9 @@ export interface TranscriptExtras {
 }
 
 /**
- * Builds the transcript: `index` = position, ids unique (a repeated id gets `-2`, `-3`, …;
- * an empty id becomes `m<index>`), compaction references resolved to the final ids.
- * Source: SPEC §1 (`id` unique, `index` 0-based position).
+ * Builds the transcript: `index` = position, ids unique (a repeated id gets `-2`, `-3`, …; an empty
+ * id becomes `m<index>`), compaction references resolved to the final ids. Source: SPEC §1 (`id`
+ * unique, `index` 0-based position).
  */
 export function finalizeTranscript(
   format: FormatId,
@@ -125,7 +128,8 @@ export function finalizeTranscript(
     if (d.flags && Object.keys(d.flags).length > 0) m.flags = d.flags
     return m
   })
-  if (renamed > 0) warnings.push(`${renamed} message id(s) occurred twice; later copies got a -2, -3 … suffix`)
+  if (renamed > 0)
+    warnings.push(`${renamed} message id(s) occurred twice; later copies got a -2, -3 … suffix`)
   const recordedCompactions: RecordedCompaction[] = compactions.map((c) => {
     const { summaryIndex, ...rest } = c
     const out: RecordedCompaction = { ...rest }
@@ -142,8 +146,8 @@ export function finalizeTranscript(
 }
 
 /**
- * Caps a list of per-item warnings: the first `limit` verbatim, then one line saying how many
- * more there were, so a file with 10,000 bad lines does not flood the page.
+ * Caps a list of per-item warnings: the first `limit` verbatim, then one line saying how many more
+ * there were, so a file with 10,000 bad lines does not flood the page.
  */
 export function capWarnings(items: readonly string[], limit = 20): string[] {
   if (items.length <= limit) return [...items]

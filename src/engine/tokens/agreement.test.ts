@@ -13,9 +13,14 @@ import { loadCounter } from './count'
  */
 
 const samplesDir = new URL('../../../public/samples/', import.meta.url)
-const gallery: { file: string }[] = JSON.parse(readFileSync(new URL('index.json', samplesDir), 'utf8'))
+const gallery: { file: string }[] = JSON.parse(
+  readFileSync(new URL('index.json', samplesDir), 'utf8'),
+)
 
-/** Every text the counter sees in a sample: message text, readable thinking, tool-call names and arguments, tool schemas. */
+/**
+ * Every text the counter sees in a sample: message text, readable thinking, tool-call names
+ * and arguments, tool schemas.
+ */
 function textsOf(file: string): string[] {
   const r = importTranscript(readFileSync(new URL(file, samplesDir), 'utf8'), { fileName: file })
   if (!r.ok) throw new Error(`${file}: ${r.error.message}`)
@@ -32,7 +37,13 @@ function textsOf(file: string): string[] {
   }
   // Tool schemas as countToolSchemaTokens serializes them.
   for (const t of r.transcript.tools ?? []) {
-    texts.push(JSON.stringify({ name: t.name, description: t.description ?? '', parameters: t.parameters ?? {} }))
+    texts.push(
+      JSON.stringify({
+        name: t.name,
+        description: t.description ?? '',
+        parameters: t.parameters ?? {},
+      }),
+    )
   }
   return texts
 }
@@ -42,7 +53,8 @@ const reference: Record<Encoding, Tiktoken> = {
   cl100k_base: new Tiktoken(cl100k_base),
 }
 // Empty allowed and disallowed sets: special-token strings are encoded as ordinary text.
-const referenceCount = (encoding: Encoding, text: string) => reference[encoding].encode(text, [], []).length
+const referenceCount = (encoding: Encoding, text: string) =>
+  reference[encoding].encode(text, [], []).length
 
 const encodings: Encoding[] = ['o200k_base', 'cl100k_base']
 
@@ -52,14 +64,25 @@ describe.each(encodings)('gpt-tokenizer and js-tiktoken agree (%s)', (encoding) 
     const texts = textsOf(file)
     expect(texts.length).toBeGreaterThan(0)
     const disagreements = texts
-      .map((text, i) => ({ i, fast: counter.count(text), ref: referenceCount(encoding, text), head: text.slice(0, 40) }))
+      .map((text, i) => ({
+        i,
+        fast: counter.count(text),
+        ref: referenceCount(encoding, text),
+        head: text.slice(0, 40),
+      }))
       .filter((d) => d.fast !== d.ref)
     expect(disagreements).toEqual([])
   })
 
   it('on multilingual text, emoji and whitespace runs', async () => {
     const counter = await loadCounter(encoding)
-    for (const text of ['Grüße aus Köln', '東京都の郵便番号', '안녕하세요 👋🏽 family 👨‍👩‍👧', '  \n\n\t  x   ', 'a\u2028b']) {
+    for (const text of [
+      'Grüße aus Köln',
+      '東京都の郵便番号',
+      '안녕하세요 👋🏽 family 👨‍👩‍👧',
+      '  \n\n\t  x   ',
+      'a\u2028b',
+    ]) {
       expect(counter.count(text)).toBe(referenceCount(encoding, text))
     }
   })
