@@ -469,7 +469,10 @@ describe('summarize stage: rolling replay', () => {
 // Properties over generated valid conversations.
 // ---------------------------------------------------------------------------
 
-type Turn = { kind: 'user' | 'assistant'; size: number } | { kind: 'calls'; calls: number; size: number }
+type Turn =
+  | { kind: 'user'; size: number }
+  | { kind: 'assistant'; size: number }
+  | { kind: 'calls'; calls: number; size: number }
 
 const turnArb: fc.Arbitrary<Turn> = fc.oneof(
   fc.record({ kind: fc.constant('user' as const), size: fc.integer({ min: 1, max: 60 }) }),
