@@ -22,15 +22,18 @@ export function lineColumnAt(text: string, offset: number): { line: number; colu
 /**
  * The reason of a `JSON.parse` error without engine noise: V8 appends `in JSON at position N` or
  * `(line L column C)`, newer V8 quotes a snippet of the input, Firefox prefixes `JSON.parse:`. The
- * snippet can be huge or private, so it is dropped; the result is at most 100 characters.
+ * snippet can be huge or private, so it is dropped; the result is one line of at most 100
+ * characters.
  */
 function cleanReason(message: string): string {
   const reason = message
     .replace(/^JSON\.parse:\s*/, '')
-    .replace(/,\s*".*" is not valid JSON$/s, '')
+    .replace(/,\s*(?:\.\.\.)?".*" is not valid JSON$/s, '')
     .replace(/\s*in JSON at position \d+.*$/s, '')
     .replace(/\s*\(line \d+ column \d+\)$/, '')
     .replace(/\s*at line \d+ column \d+ of the JSON data$/, '')
+    // Messages to the page and the CLI are one line, whatever the engine quoted.
+    .replace(/\s+/g, ' ')
     .trim()
   return reason.length > 100 ? `${reason.slice(0, 99)}…` : reason || 'invalid JSON'
 }
