@@ -17,7 +17,9 @@ describe('parseJson', () => {
     expect(r.ok).toBe(false)
     if (!r.ok) expect(r.reason).not.toContain('secret')
     // V8 shortens long snippets with a leading "...": that form is dropped too.
-    const long = parseJson(`{"messages": [\n  {"role": "user", "content": "${'x'.repeat(50)}"},\n  oops\n]}`)
+    const long = parseJson(
+      `{"messages": [\n  {"role": "user", "content": "${'x'.repeat(50)}"},\n  oops\n]}`,
+    )
     expect(long.ok).toBe(false)
     if (!long.ok) {
       expect(long.reason).not.toContain('\n')
