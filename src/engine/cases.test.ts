@@ -22,7 +22,14 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { checkValidity, findDanglingBackReferences } from './checks'
 import { importTranscript } from './formats/index'
-import type { Message, PipelineConfig, RunResult, StageConfig, Transcript, ValidityProblem } from './model'
+import type {
+  Message,
+  PipelineConfig,
+  RunResult,
+  StageConfig,
+  Transcript,
+  ValidityProblem,
+} from './model'
 import { providerOf, runPipeline } from './pipeline'
 import { BACK_REFERENCE_PREFIX, backReferenceFor, summarizeToolOutput } from './stages/dedupe'
 import { COMPRESSED_SUMMARY_ID, COMPRESSION_INSTRUCTION } from './stages/insert-then-compress'
@@ -40,13 +47,16 @@ interface FaultCase {
 }
 
 function loadCase(name: string): FaultCase {
-  return JSON.parse(readFileSync(new URL(`../../../shared/cases/${name}`, import.meta.url), 'utf8')) as FaultCase
+  return JSON.parse(
+    readFileSync(new URL(`../../../shared/cases/${name}`, import.meta.url), 'utf8'),
+  ) as FaultCase
 }
 
 /** The case as a request body of its format, imported by the real importer. */
 function importCase(c: FaultCase): Transcript {
   const body: Record<string, unknown> = { messages: c.input }
-  if (c.params.format === 'anthropic' && typeof c.params.system === 'string') body.system = c.params.system
+  if (c.params.format === 'anthropic' && typeof c.params.system === 'string')
+    body.system = c.params.system
   if (Array.isArray(c.params.tools)) body.tools = c.params.tools
   const imported = importTranscript(JSON.stringify(body), { fileName: 'case.json' })
   if (!imported.ok) throw new Error(`case did not import: ${imported.error.message}`)
@@ -65,8 +75,16 @@ function mock(answer: string) {
   return { fn, requests }
 }
 
-const pipeline = (...stages: StageConfig[]): PipelineConfig => ({ encoding: 'o200k_base', summarizer: 'extractive', stages })
-const summarizeStage = (keep_last: number, compact_after: number, extra: Record<string, unknown> = {}): StageConfig => ({
+const pipeline = (...stages: StageConfig[]): PipelineConfig => ({
+  encoding: 'o200k_base',
+  summarizer: 'extractive',
+  stages,
+})
+const summarizeStage = (
+  keep_last: number,
+  compact_after: number,
+  extra: Record<string, unknown> = {},
+): StageConfig => ({
   id: 'summarize',
   enabled: true,
   params: { keep_last, compact_after, ...extra },
@@ -77,7 +95,11 @@ const pruneStage = (target: number, keep_steps = 1, min_tokens = 200): StageConf
   params: { target, keep_steps, min_tokens },
 })
 
-async function run(t: Transcript, config: PipelineConfig, summarizer: Summarizer = extractiveSummarizer): Promise<RunResult> {
+async function run(
+  t: Transcript,
+  config: PipelineConfig,
+  summarizer: Summarizer = extractiveSummarizer,
+): Promise<RunResult> {
   return runPipeline(t, config, { counter: await loadCounter('o200k_base'), summarizer })
 }
 
@@ -116,7 +138,8 @@ async function sweepSummarize(t: Transcript): Promise<void> {
       expectPairsIntact(t.messages, result.after.messages)
       expect(result.after.totals.tokens).toBeLessThanOrEqual(result.before.totals.tokens)
       const lead = t.messages.findIndex((m) => m.role !== 'system')
-      for (let i = 0; i < lead; i++) expect(result.after.messages[i]?.content).toBe(t.messages[i]?.content)
+      for (let i = 0; i < lead; i++)
+        expect(result.after.messages[i]?.content).toBe(t.messages[i]?.content)
     }
   }
 }
@@ -132,7 +155,9 @@ describe('fault cases: pending tool calls (01, 41)', () => {
       const m = mock('')
       const spy: Summarizer = (r) => (m.fn(r), summarizer(r))
       const result = await run(t, pipeline(summarizeStage(1, 3)), spy)
-      expect(result.after.messages[result.after.messages.length - 1]?.content).toEqual(pending.content)
+      expect(result.after.messages[result.after.messages.length - 1]?.content).toEqual(
+        pending.content,
+      )
       expect(result.after.messages[result.after.messages.length - 1]?.id).toBe(pending.id)
       for (const r of m.requests) {
         expect(ids(r.slice)).not.toContain(pending.id)
@@ -165,7 +190,15 @@ describe('fault cases: tool pairs never split by the boundary (02, 03, 06, 07, 1
     const t = importCase(loadCase('02-orphan-tool-result-after-boundary.json'))
     const result = await run(t, pipeline(summarizeStage(3, 5)), mock(SHORT).fn)
     // Turn end m7: 7 > 5 → upto 4 (m5, tool) → 3 (m4, the toolu_b2 call).
-    expect(ids(result.after.messages)).toEqual(['m0', 'summary:summarize:1', 'm4', 'm5', 'm6', 'm7', 'm8'])
+    expect(ids(result.after.messages)).toEqual([
+      'm0',
+      'summary:summarize:1',
+      'm4',
+      'm5',
+      'm6',
+      'm7',
+      'm8',
+    ])
     expect(result.after.messages[4]?.content).toBe('Also run the linter when done.')
     expect(result.checks.after).toEqual([])
     await sweepSummarize(t)
@@ -176,7 +209,9 @@ describe('fault cases: tool pairs never split by the boundary (02, 03, 06, 07, 1
     const result = await run(t, pipeline(summarizeStage(4, 6)), mock(SHORT).fn)
     // Retreat lands on the batch's call (m2): a one-message slice is no progress, history kept.
     expect(ids(result.after.messages)).toEqual(ids(t.messages))
-    expect(result.stages[0]?.note).toBe('no progress possible: a pass would replace one message with one summary')
+    expect(result.stages[0]?.note).toBe(
+      'no progress possible: a pass would replace one message with one summary',
+    )
     expect(result.checks.after).toEqual([])
     await sweepSummarize(t)
   })
@@ -201,12 +236,19 @@ describe('fault cases: tool pairs never split by the boundary (02, 03, 06, 07, 1
     const t = importCase(c)
     // token_target has no summarize equivalent: keep_last 2 puts the naive boundary after the batch.
     for (const summarizer of [extractiveSummarizer, mock(SHORT).fn]) {
-      const result = await run(t, pipeline(summarizeStage(2, c.params.compact_after as number)), summarizer)
+      const result = await run(
+        t,
+        pipeline(summarizeStage(2, c.params.compact_after as number)),
+        summarizer,
+      )
       expect(result.after.messages.map((m) => m.content).slice(1)).toEqual([
         'Both fixtures are ready.',
         'Which fixture should the perf test use?',
       ])
-      expect(result.origins[result.after.messages[0]?.id ?? '']).toMatchObject({ kind: 'summary', coveredIds: ['m0', 'm1', 'm2', 'm3'] })
+      expect(result.origins[result.after.messages[0]?.id ?? '']).toMatchObject({
+        kind: 'summary',
+        coveredIds: ['m0', 'm1', 'm2', 'm3'],
+      })
       expect(result.checks.after).toEqual([])
     }
     await sweepSummarize(t)
@@ -229,7 +271,9 @@ describe('fault cases: tool pairs never split by the boundary (02, 03, 06, 07, 1
   it('08 (trim token_target 500): the call_c1 pair is kept or dropped as one unit', async () => {
     const t = importCase(loadCase('08-trim-drops-tool-call-message.json'))
     const result = await run(t, pipeline(pruneStage(500)))
-    expect(result.after.messages[result.after.messages.length - 1]?.content).toBe('Thanks, now summarize the columns.')
+    expect(result.after.messages[result.after.messages.length - 1]?.content).toBe(
+      'Thanks, now summarize the columns.',
+    )
     expectPairsIntact(t.messages, result.after.messages)
     expect(result.checks.after).toEqual([])
   })
@@ -270,7 +314,9 @@ describe('fault cases: no-op and nothing to do (09, 15, 24, 25)', () => {
     for (let request = 0; request < 5; request++) {
       const result = await run(t, pipeline(summarizeStage(1, 1)), m.fn)
       expect(result.after.messages).toEqual(t.messages)
-      expect(result.stages[0]?.note).toBe('no progress possible: a pass would replace one message with one summary')
+      expect(result.stages[0]?.note).toBe(
+        'no progress possible: a pass would replace one message with one summary',
+      )
       expect(result.passes).toEqual([])
     }
     expect(m.requests).toHaveLength(0)
@@ -293,7 +339,11 @@ describe('fault cases: summaries that would fail or grow (21, 35, 46, 49)', () =
   it('35: an empty summary aborts: original history, error surfaced, no empty message', async () => {
     const c = loadCase('35-empty-summary-aborts.json')
     const t = importCase(c)
-    const result = await run(t, pipeline(summarizeStage(1, 3)), mock(c.params.mock_summary as string).fn)
+    const result = await run(
+      t,
+      pipeline(summarizeStage(1, 3)),
+      mock(c.params.mock_summary as string).fn,
+    )
     expect(result.stages[0]?.error).toMatch(/empty summary/)
     expect(result.after.messages).toEqual(t.messages)
     expect(result.passes).toEqual([])
@@ -305,15 +355,24 @@ describe('fault cases: summaries that would fail or grow (21, 35, 46, 49)', () =
     const t = importCase(c)
     const counter = await loadCounter('o200k_base')
     const m = mock(SHORT)
-    const result = await runPipeline(t, pipeline(summarizeStage(1, 3, { context_window: c.params.context_window })), { counter, summarizer: m.fn })
+    const result = await runPipeline(
+      t,
+      pipeline(summarizeStage(1, 3, { context_window: c.params.context_window })),
+      { counter, summarizer: m.fn },
+    )
     expect(result.passes).toHaveLength(1)
     const prompt = result.passes[0]?.prompt ?? ''
-    expect(prompt).toMatch(/\[3\] tool: 00000 INFO .* \[\.\.\. \d+ chars omitted \.\.\.\] .*ms=\d+$/m)
+    expect(prompt).toMatch(
+      /\[3\] tool: 00000 INFO .* \[\.\.\. \d+ chars omitted \.\.\.\] .*ms=\d+$/m,
+    )
     expect(counter.count(prompt)).toBeLessThanOrEqual(c.params.context_window as number)
     expect(result.origins['summary:summarize:1']).toMatchObject({ coveredIds: ['m1', 'm2', 'm3'] })
     expect(result.checks.after).toEqual([])
     // The extractive summarizer completes too, in one pass, without growing anything.
-    const offline = await run(t, pipeline(summarizeStage(1, 3, { context_window: c.params.context_window })))
+    const offline = await run(
+      t,
+      pipeline(summarizeStage(1, 3, { context_window: c.params.context_window })),
+    )
     expect(offline.passes).toHaveLength(1)
     expect(offline.after.totals.tokens).toBeLessThan(offline.before.totals.tokens)
     expect(offline.checks.after).toEqual([])
@@ -325,7 +384,11 @@ describe('fault cases: summaries that would fail or grow (21, 35, 46, 49)', () =
     const counter = await loadCounter('o200k_base')
     const window = c.params.context_window as number
     for (const summarizer of [extractiveSummarizer, mock(SHORT).fn]) {
-      const result = await runPipeline(t, pipeline(summarizeStage(1, 4, { context_window: window })), { counter, summarizer })
+      const result = await runPipeline(
+        t,
+        pipeline(summarizeStage(1, 4, { context_window: window })),
+        { counter, summarizer },
+      )
       expect(result.stages[0]?.error).toBeUndefined()
       expect(result.passes.length).toBeGreaterThan(0)
       for (const p of result.passes) expect(counter.count(p.prompt)).toBeLessThanOrEqual(window)
@@ -345,7 +408,9 @@ describe('fault cases: the system prompt (14, 38, 40)', () => {
       "What's 2+2?",
       'Cuatro.',
     ])
-    expect(result.after.messages.filter((m) => m.content === 'Always answer in Spanish.')).toHaveLength(1)
+    expect(
+      result.after.messages.filter((m) => m.content === 'Always answer in Spanish.'),
+    ).toHaveLength(1)
     expect(result.checks.after).toEqual([])
     await sweepSummarize(t)
   })
@@ -355,7 +420,9 @@ describe('fault cases: the system prompt (14, 38, 40)', () => {
     const m = mock(SHORT)
     const result = await run(t, pipeline(summarizeStage(1, 3)), m.fn)
     expect(ids(result.after.messages)).toEqual(['m0', 'summary:summarize:1', 'm4', 'm5'])
-    expect(result.after.messages[0]?.content).toBe('You are the billing assistant. Never reveal internal cost codes.')
+    expect(result.after.messages[0]?.content).toBe(
+      'You are the billing assistant. Never reveal internal cost codes.',
+    )
     for (const r of m.requests) expect(r.prompt).not.toContain('Never reveal internal cost codes')
     expect(result.after.messages[3]?.content).toContain('INV-2207')
     expect(result.checks.after).toEqual([])
@@ -367,7 +434,9 @@ describe('fault cases: the system prompt (14, 38, 40)', () => {
     const m = mock(SHORT)
     const result = await run(t, pipeline(summarizeStage(1, 3)), m.fn)
     expect(result.passes).toHaveLength(1)
-    expect(m.requests[0]?.prompt).toContain('[2] system: Reminder: no input received for 30 seconds.')
+    expect(m.requests[0]?.prompt).toContain(
+      '[2] system: Reminder: no input received for 30 seconds.',
+    )
     expect(ids(result.after.messages)).toEqual(['summary:summarize:1', 'm4', 'm5'])
     expect(result.after.messages[1]?.content).toContain('TB-8841')
     expect(result.stages[0]?.note).not.toBe('nothing to compact')
@@ -380,7 +449,9 @@ describe('fault cases: thinking blocks (31, 32)', () => {
   it('31: the latest thinking + tool_use message and its result are sent byte-identical', async () => {
     const t = importCase(loadCase('31-latest-thinking-untouched.json'))
     const loop = t.messages.find((m) => m.toolCalls?.some((c) => c.id === 'toolu_t1')) as Message
-    expect(Array.isArray(loop.content) && loop.content.some((p) => p.type === 'thinking')).toBe(true)
+    expect(Array.isArray(loop.content) && loop.content.some((p) => p.type === 'thinking')).toBe(
+      true,
+    )
     for (const summarizer of [extractiveSummarizer, mock(SHORT).fn]) {
       const result = await run(t, pipeline(summarizeStage(2, 3)), summarizer)
       const kept = result.after.messages.find((m) => m.id === loop.id)
@@ -394,14 +465,18 @@ describe('fault cases: thinking blocks (31, 32)', () => {
   it('32 (prune): a thinking block is kept whole, signature included; the current loop is untouched', async () => {
     const c = loadCase('32-thinking-kept-whole-or-dropped.json')
     const t = importCase(c)
-    const result = await run(t, pipeline(pruneStage(c.params.token_target as number, 1, c.params.min_tokens as number)))
+    const result = await run(
+      t,
+      pipeline(pruneStage(c.params.token_target as number, 1, c.params.min_tokens as number)),
+    )
     for (const m of t.messages) {
       if (m.role !== 'assistant') continue
       const kept = result.after.messages.find((k) => k.id === m.id)
       expect(kept?.content).toEqual(m.content)
     }
     const k2 = t.messages.findIndex((m) => m.toolCalls?.some((tc) => tc.id === 'toolu_k2'))
-    for (const m of t.messages.slice(k2)) expect(result.after.messages.find((k) => k.id === m.id)?.content).toEqual(m.content)
+    for (const m of t.messages.slice(k2))
+      expect(result.after.messages.find((k) => k.id === m.id)?.content).toEqual(m.content)
     expect(result.checks.after).toEqual([])
   })
 })
@@ -423,17 +498,23 @@ describe('fault cases: counting (27, 28, 29)', () => {
     expect(t.tools).toHaveLength(12)
     const result = await run(t, pipeline())
     const system = result.before.tokensById[t.messages[0]?.id ?? ''] ?? 0
-    const conversation = t.messages.slice(1).reduce((n, m) => n + (result.before.tokensById[m.id] ?? 0), 0)
+    const conversation = t.messages
+      .slice(1)
+      .reduce((n, m) => n + (result.before.tokensById[m.id] ?? 0), 0)
     // Schemas alone are well over a thousand tokens; the conversation is "ping" / "pong".
     expect(result.before.totals.overheadTokens - system).toBeGreaterThan(1000)
     expect(result.before.totals.overheadTokens).toBeGreaterThan(10 * conversation)
-    expect(result.before.totals.tokens).toBeGreaterThan(result.before.totals.overheadTokens + conversation)
+    expect(result.before.totals.tokens).toBeGreaterThan(
+      result.before.totals.overheadTokens + conversation,
+    )
   })
 
   it('29: an image costs a flat estimate, never its base64; nothing is pruned under 4000', async () => {
     const c = loadCase('29-image-not-counted-as-text.json')
     const t = importCase(c)
-    const image = t.messages.find((m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'image')) as Message
+    const image = t.messages.find(
+      (m) => Array.isArray(m.content) && m.content.some((p) => p.type === 'image'),
+    ) as Message
     // keep_steps 0 is the seed's error ("the model has not acted on the newest results yet").
     const asGiven = await run(t, pipeline(pruneStage(4000, 0, 50)))
     expect(asGiven.stages[0]?.error).toBe(KEEP_STEPS_ERROR)
@@ -465,13 +546,19 @@ describe('fault cases: dedupe (36, 47), empty messages (34)', () => {
     const t = importCase(c)
     const result = await run(
       t,
-      pipeline({ id: 'dedupe', enabled: true, params: {} }, pruneStage(c.params.token_target as number, 1, c.params.min_tokens as number)),
+      pipeline(
+        { id: 'dedupe', enabled: true, params: {} },
+        pruneStage(c.params.token_target as number, 1, c.params.min_tokens as number),
+      ),
     )
     const refs: Record<string, string> = {}
-    for (const [id, o] of Object.entries(result.origins)) if (o.kind === 'back-reference') refs[id] = o.firstId
+    for (const [id, o] of Object.entries(result.origins))
+      if (o.kind === 'back-reference') refs[id] = o.firstId
     expect(findDanglingBackReferences(result.after.messages, refs)).toEqual([])
     for (const id of Object.keys(refs)) {
-      expect(result.after.messages.find((m) => m.id === id)?.content).toMatch(new RegExp(`^${BACK_REFERENCE_PREFIX.replace(/[[\]]/g, '\\$&')}`))
+      expect(result.after.messages.find((m) => m.id === id)?.content).toMatch(
+        new RegExp(`^${BACK_REFERENCE_PREFIX.replace(/[[\]]/g, '\\$&')}`),
+      )
     }
     expect(summarizeToolOutput('setting_0: value_0\nx')).toBe('setting_0: value_0')
     expect(result.checks.after).toEqual([])
@@ -480,7 +567,10 @@ describe('fault cases: dedupe (36, 47), empty messages (34)', () => {
   it('34 (prune): no stage creates an empty message (pre-existing empties are reported, not yet removed)', async () => {
     const c = loadCase('34-no-empty-messages.json')
     const t = importCase(c)
-    const result = await run(t, pipeline(pruneStage(c.params.token_target as number, 1, c.params.min_tokens as number)))
+    const result = await run(
+      t,
+      pipeline(pruneStage(c.params.token_target as number, 1, c.params.min_tokens as number)),
+    )
     expectNoNewProblems(result)
     expect(result.checks.before.every((p) => p.rule === 'empty-message')).toBe(true)
   })
@@ -491,10 +581,16 @@ describe('fault case 48: insert-then-compress reuses the exact request', () => {
     const c = loadCase('48-insert-then-compress-prefix.json')
     const t = importCase(c)
     expect(t.tools).toHaveLength(2)
-    const m = mock('<summary>Retry helper ported to httpx in net/retry.py; tests requested.</summary>')
+    const m = mock(
+      '<summary>Retry helper ported to httpx in net/retry.py; tests requested.</summary>',
+    )
     const result = await run(
       t,
-      pipeline({ id: 'insert-then-compress', enabled: true, params: { threshold_tokens: 0, keep_recent: c.params.keep_last as number } }),
+      pipeline({
+        id: 'insert-then-compress',
+        enabled: true,
+        params: { threshold_tokens: 0, keep_recent: c.params.keep_last as number },
+      }),
       m.fn,
     )
     expect(m.requests).toHaveLength(1)

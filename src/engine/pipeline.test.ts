@@ -6,9 +6,22 @@ import { DEFAULT_PIPELINE, providerOf, runPipeline } from './pipeline'
 import { backReferenceFor } from './stages/dedupe'
 import { COMPRESSED_SUMMARY_ID } from './stages/insert-then-compress'
 import { KEEP_STEPS_ERROR } from './stages/prune-tool-results'
-import { assistant, countCodePoints, deepFreeze, indexed, system, toolResult, user } from './stages/test-helpers'
+import {
+  assistant,
+  countCodePoints,
+  deepFreeze,
+  indexed,
+  system,
+  toolResult,
+  user,
+} from './stages/test-helpers'
 import type { SummaryRequest } from './stages/types'
-import { cacheCounter, loadCounter, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS } from './tokens/count'
+import {
+  cacheCounter,
+  loadCounter,
+  MESSAGE_OVERHEAD_TOKENS,
+  REPLY_PRIMING_TOKENS,
+} from './tokens/count'
 
 const counter = () => cacheCounter('o200k_base', countCodePoints)
 
@@ -24,7 +37,13 @@ function scripted(...answers: string[]) {
 }
 
 function transcriptOf(messages: Message[], extra: Partial<Transcript> = {}): Transcript {
-  return deepFreeze({ format: 'openai-chat', messages, recordedCompactions: [], warnings: [], ...extra })
+  return deepFreeze({
+    format: 'openai-chat',
+    messages,
+    recordedCompactions: [],
+    warnings: [],
+    ...extra,
+  })
 }
 
 function config(...stages: StageConfig[]): PipelineConfig {
@@ -60,21 +79,53 @@ describe('runPipeline: provenance composition', () => {
     const s = scripted('S1', 'S2')
     const result = await runPipeline(
       transcriptOf(messages),
-      config(dedupeStage, { id: 'summarize', enabled: true, params: { keep_last: 4, compact_after: 6 } }),
+      config(dedupeStage, {
+        id: 'summarize',
+        enabled: true,
+        params: { keep_last: 4, compact_after: 6 },
+      }),
       { counter: counter(), summarizer: s.fn },
     )
     // Turn ends (conv positions) 3, 7, 11, 12: at 7 → plan {0, 4}; at 11 → plan {4, 8}.
-    expect(result.after.messages.map((m) => m.id)).toEqual(['sys', 'summary:summarize:2', 'u9', 'a10', 't11', 'a12', 'u13'])
+    expect(result.after.messages.map((m) => m.id)).toEqual([
+      'sys',
+      'summary:summarize:2',
+      'u9',
+      'a10',
+      't11',
+      'a12',
+      'u13',
+    ])
     // The back-reference t7 went into pass 2: its summarized fate wins over back-referenced.
-    const pass = (n: number) => ({ kind: 'summarized', stage: 'summarize', pass: n, summaryId: 'summary:summarize:2' })
+    const pass = (n: number) => ({
+      kind: 'summarized',
+      stage: 'summarize',
+      pass: n,
+      summaryId: 'summary:summarize:2',
+    })
     const kept = { kind: 'kept', changed: false }
     expect(result.fates).toEqual({
-      sys: kept, u1: pass(1), a2: pass(1), t3: pass(1), a4: pass(1),
-      u5: pass(2), a6: pass(2), t7: pass(2), a8: pass(2),
-      u9: kept, a10: kept, t11: kept, a12: kept, u13: kept,
+      sys: kept,
+      u1: pass(1),
+      a2: pass(1),
+      t3: pass(1),
+      a4: pass(1),
+      u5: pass(2),
+      a6: pass(2),
+      t7: pass(2),
+      a8: pass(2),
+      u9: kept,
+      a10: kept,
+      t11: kept,
+      a12: kept,
+      u13: kept,
     })
     expect(result.origins['summary:summarize:2']).toEqual({
-      kind: 'summary', stage: 'summarize', pass: 2, fromIndex: 1, toIndex: 8,
+      kind: 'summary',
+      stage: 'summarize',
+      pass: 2,
+      fromIndex: 1,
+      toIndex: 8,
       coveredIds: ['u1', 'a2', 't3', 'a4', 'u5', 'a6', 't7', 'a8'],
     })
     for (const id of ['sys', 'u9', 'a10', 't11', 'a12', 'u13']) {
@@ -103,11 +154,17 @@ describe('runPipeline: provenance composition', () => {
   it('back-reference kept, original summarized: it stands alone (seed 000) and a warning says so', async () => {
     const result = await runPipeline(
       transcriptOf(messages),
-      config(dedupeStage, { id: 'summarize', enabled: true, params: { keep_last: 8, compact_after: 9 } }),
+      config(dedupeStage, {
+        id: 'summarize',
+        enabled: true,
+        params: { keep_last: 8, compact_after: 9 },
+      }),
       { counter: counter(), summarizer: scripted('S').fn },
     )
     // Turn end 11: 12 > 9 → plan {0, 4}: t3 (the original) is summarized, t7 stays.
-    expect(result.after.messages.find((m) => m.id === 't7')?.content).toBe(backReferenceFor('CATALOG page 1'))
+    expect(result.after.messages.find((m) => m.id === 't7')?.content).toBe(
+      backReferenceFor('CATALOG page 1'),
+    )
     expect(result.fates.t3).toMatchObject({ kind: 'summarized', pass: 1 })
     expect(result.fates.t7).toEqual({ kind: 'back-referenced', stage: 'dedupe', firstId: 't3' })
     expect(result.warnings).toEqual([
@@ -117,9 +174,16 @@ describe('runPipeline: provenance composition', () => {
   })
 
   it('back-reference with its original kept: fate and origin say back-reference', async () => {
-    const result = await runPipeline(transcriptOf(messages), config(dedupeStage), { counter: counter() })
+    const result = await runPipeline(transcriptOf(messages), config(dedupeStage), {
+      counter: counter(),
+    })
     expect(result.fates.t7).toEqual({ kind: 'back-referenced', stage: 'dedupe', firstId: 't3' })
-    expect(result.origins.t7).toEqual({ kind: 'back-reference', beforeId: 't7', firstId: 't3', stage: 'dedupe' })
+    expect(result.origins.t7).toEqual({
+      kind: 'back-reference',
+      beforeId: 't7',
+      firstId: 't3',
+      stage: 'dedupe',
+    })
     expect(result.after.messages[7]?.content).toBe(backReferenceFor('CATALOG page 1'))
   })
 
@@ -127,7 +191,11 @@ describe('runPipeline: provenance composition', () => {
     const result = await runPipeline(
       transcriptOf(messages),
       config(
-        { id: 'insert-then-compress', enabled: true, params: { threshold_tokens: 0, keep_recent: 9 } },
+        {
+          id: 'insert-then-compress',
+          enabled: true,
+          params: { threshold_tokens: 0, keep_recent: 9 },
+        },
         { id: 'summarize', enabled: true, params: { keep_last: 2, compact_after: 3 } },
       ),
       { counter: counter(), summarizer: scripted('C', 'S').fn },
@@ -152,11 +220,19 @@ describe('runPipeline: provenance composition', () => {
   it('prune placeholders are reported as placeholder origins and pruned fates', async () => {
     const result = await runPipeline(
       transcriptOf(messages),
-      config({ id: 'prune-tool-results', enabled: true, params: { target: 0, keep_steps: 1, min_tokens: 1 } }),
+      config({
+        id: 'prune-tool-results',
+        enabled: true,
+        params: { target: 0, keep_steps: 1, min_tokens: 1 },
+      }),
       { counter: counter() },
     )
     expect(result.fates.t3).toMatchObject({ kind: 'pruned', stage: 'prune-tool-results' })
-    expect(result.origins.t3).toEqual({ kind: 'placeholder', beforeId: 't3', stage: 'prune-tool-results' })
+    expect(result.origins.t3).toEqual({
+      kind: 'placeholder',
+      beforeId: 't3',
+      stage: 'prune-tool-results',
+    })
     // The newest step (c3) is guarded.
     expect(result.fates.t11).toEqual({ kind: 'kept', changed: false })
   })
@@ -166,8 +242,14 @@ describe('runPipeline: totals, reports, errors', () => {
   it('totals count every message, tool schemas and reply priming; overhead = system + schemas (cases/28)', async () => {
     const tools = [{ name: 't', description: 'd', parameters: { type: 'object' } }]
     const small = indexed([system('s', 'sys'), user('u', 'hello'), assistant('a', 'hi')])
-    const result = await runPipeline(transcriptOf(small, { tools }), config(), { counter: counter() })
-    const schema = JSON.stringify({ name: 't', description: 'd', parameters: { type: 'object' } }).length
+    const result = await runPipeline(transcriptOf(small, { tools }), config(), {
+      counter: counter(),
+    })
+    const schema = JSON.stringify({
+      name: 't',
+      description: 'd',
+      parameters: { type: 'object' },
+    }).length
     const o = MESSAGE_OVERHEAD_TOKENS
     expect(result.before.totals).toEqual({
       messages: 3,
@@ -182,11 +264,19 @@ describe('runPipeline: totals, reports, errors', () => {
   it('a stage report per enabled stage, in config order, with before/after tokens and notes', async () => {
     const result = await runPipeline(
       transcriptOf(messages),
-      config(dedupeStage, { id: 'prune-tool-results', enabled: false, params: { target: 0, keep_steps: 1, min_tokens: 1 } }, {
-        id: 'summarize',
-        enabled: true,
-        params: { keep_last: 20, compact_after: 40 },
-      }),
+      config(
+        dedupeStage,
+        {
+          id: 'prune-tool-results',
+          enabled: false,
+          params: { target: 0, keep_steps: 1, min_tokens: 1 },
+        },
+        {
+          id: 'summarize',
+          enabled: true,
+          params: { keep_last: 20, compact_after: 40 },
+        },
+      ),
       { counter: counter() },
     )
     expect(result.stages.map((s) => s.stage)).toEqual(['dedupe', 'summarize'])
@@ -194,8 +284,15 @@ describe('runPipeline: totals, reports, errors', () => {
     expect(d?.changed).toBe(true)
     expect(d?.messagesBefore).toBe(14)
     expect(d?.tokensBefore).toBe(result.before.totals.tokens)
-    expect((d?.tokensBefore ?? 0) - (d?.tokensAfter ?? 0)).toBe(395 - backReferenceFor('CATALOG page 1').length)
-    expect(sum).toMatchObject({ changed: false, note: 'nothing to compact', tokensBefore: d?.tokensAfter, tokensAfter: d?.tokensAfter })
+    expect((d?.tokensBefore ?? 0) - (d?.tokensAfter ?? 0)).toBe(
+      395 - backReferenceFor('CATALOG page 1').length,
+    )
+    expect(sum).toMatchObject({
+      changed: false,
+      note: 'nothing to compact',
+      tokensBefore: d?.tokensAfter,
+      tokensAfter: d?.tokensAfter,
+    })
     expect(result.after.totals.tokens).toBe(d?.tokensAfter)
   })
 
@@ -203,7 +300,11 @@ describe('runPipeline: totals, reports, errors', () => {
     const result = await runPipeline(
       transcriptOf(messages),
       config(
-        { id: 'prune-tool-results', enabled: true, params: { target: 0, keep_steps: 0, min_tokens: 1 } },
+        {
+          id: 'prune-tool-results',
+          enabled: true,
+          params: { target: 0, keep_steps: 0, min_tokens: 1 },
+        },
         { id: 'summarize', enabled: true, params: { keep_last: 2, compact_after: 3 } },
       ),
       { counter: counter(), summarizer: () => Promise.reject(new Error('offline')) },
@@ -215,7 +316,10 @@ describe('runPipeline: totals, reports, errors', () => {
   })
 
   it('a cancelled run passes everything through with "cancelled" reports', async () => {
-    const result = await runPipeline(transcriptOf(messages), DEFAULT_PIPELINE, { counter: counter(), signal: { aborted: true } })
+    const result = await runPipeline(transcriptOf(messages), DEFAULT_PIPELINE, {
+      counter: counter(),
+      signal: { aborted: true },
+    })
     expect(result.stages.map((s) => s.error)).toEqual(['cancelled', 'cancelled', 'cancelled'])
     expect(result.after.messages).toEqual(messages)
   })
@@ -225,14 +329,22 @@ describe('runPipeline: totals, reports, errors', () => {
     expect(providerOf('claude-code')).toBe('anthropic')
     expect(providerOf('openai-chat')).toBe('openai')
     const firstAssistant = indexed([assistant('a', 'hello'), user('u', 'hi')])
-    const result = await runPipeline(transcriptOf(firstAssistant, { format: 'anthropic-messages' }), config(), { counter: counter() })
+    const result = await runPipeline(
+      transcriptOf(firstAssistant, { format: 'anthropic-messages' }),
+      config(),
+      { counter: counter() },
+    )
     expect(result.checks.before.map((p) => p.rule)).toEqual(['first-not-user'])
   })
 
   it('insert-then-compress on an Anthropic transcript keeps a user turn first', async () => {
     const result = await runPipeline(
       transcriptOf(messages, { format: 'anthropic-messages' }),
-      config({ id: 'insert-then-compress', enabled: true, params: { threshold_tokens: 0, keep_recent: 3 } }),
+      config({
+        id: 'insert-then-compress',
+        enabled: true,
+        params: { threshold_tokens: 0, keep_recent: 3 },
+      }),
       { counter: counter(), summarizer: scripted('<summary>S</summary>').fn },
     )
     expect(result.after.messages[1]).toMatchObject({ id: COMPRESSED_SUMMARY_ID, role: 'user' })
@@ -240,8 +352,14 @@ describe('runPipeline: totals, reports, errors', () => {
   })
 
   it('an unavailable summarizer falls back to extractive with a warning', async () => {
-    const result = await runPipeline(transcriptOf(messages), { ...config(), summarizer: 'anthropic' }, { counter: counter() })
-    expect(result.warnings).toEqual(['summarizer "anthropic" is not available here; the offline extractive summarizer was used'])
+    const result = await runPipeline(
+      transcriptOf(messages),
+      { ...config(), summarizer: 'anthropic' },
+      { counter: counter() },
+    )
+    expect(result.warnings).toEqual([
+      'summarizer "anthropic" is not available here; the offline extractive summarizer was used',
+    ])
   })
 })
 
@@ -251,14 +369,25 @@ describe('DEFAULT_PIPELINE', () => {
     expect(DEFAULT_PIPELINE.summarizer).toBe('extractive')
     expect(DEFAULT_PIPELINE.stages).toEqual([
       { id: 'dedupe', enabled: true, params: {} },
-      { id: 'prune-tool-results', enabled: true, params: { target: 12000, keep_steps: 1, min_tokens: 200 } },
+      {
+        id: 'prune-tool-results',
+        enabled: true,
+        params: { target: 12000, keep_steps: 1, min_tokens: 200 },
+      },
       { id: 'summarize', enabled: true, params: { keep_last: 20, compact_after: 40 } },
-      { id: 'insert-then-compress', enabled: false, params: { threshold_tokens: 5000, keep_recent: 10 } },
+      {
+        id: 'insert-then-compress',
+        enabled: false,
+        params: { threshold_tokens: 5000, keep_recent: 10 },
+      },
     ])
   })
 
   it('on the Claude Code sample: deterministic, never mutates, valid, smaller, complete provenance', async () => {
-    const text = readFileSync(new URL('../../../shared/samples/claude-code.jsonl', import.meta.url), 'utf8')
+    const text = readFileSync(
+      new URL('../../../shared/samples/claude-code.jsonl', import.meta.url),
+      'utf8',
+    )
     const imported = importTranscript(text, { fileName: 'claude-code.jsonl' })
     expect(imported.ok).toBe(true)
     if (!imported.ok) return

@@ -55,9 +55,17 @@ export const DEFAULT_PIPELINE: PipelineConfig = {
   summarizer: 'extractive',
   stages: [
     { id: 'dedupe', enabled: true, params: {} },
-    { id: 'prune-tool-results', enabled: true, params: { target: 12000, keep_steps: 1, min_tokens: 200 } },
+    {
+      id: 'prune-tool-results',
+      enabled: true,
+      params: { target: 12000, keep_steps: 1, min_tokens: 200 },
+    },
     { id: 'summarize', enabled: true, params: { keep_last: 20, compact_after: 40 } },
-    { id: 'insert-then-compress', enabled: false, params: { threshold_tokens: 5000, keep_recent: 10 } },
+    {
+      id: 'insert-then-compress',
+      enabled: false,
+      params: { threshold_tokens: 5000, keep_recent: 10 },
+    },
   ],
 }
 
@@ -73,7 +81,9 @@ export interface PipelineDeps {
 /** Formats whose provider is Anthropic (its extra validity rules apply). */
 const ANTHROPIC_FORMATS: readonly FormatId[] = ['anthropic-messages', 'claude-code']
 
-/** The validity provider of a transcript format: `anthropic` for Anthropic Messages and Claude Code. */
+/**
+ * The validity provider of a transcript format: `anthropic` for Anthropic Messages and Claude Code.
+ */
 export function providerOf(format: FormatId): 'anthropic' | 'openai' {
   return ANTHROPIC_FORMATS.includes(format) ? 'anthropic' : 'openai'
 }
@@ -155,14 +165,20 @@ export async function runPipeline(
       if (leading && m.role === 'system') lead += n
       else leading = false
     }
-    return { messages: messages.length, tokens: tokens + schemaTokens + REPLY_PRIMING_TOKENS, overheadTokens: lead + schemaTokens }
+    return {
+      messages: messages.length,
+      tokens: tokens + schemaTokens + REPLY_PRIMING_TOKENS,
+      overheadTokens: lead + schemaTokens,
+    }
   }
 
   const warnings = [...transcript.warnings]
   let summarizer = deps.summarizer
   if (!summarizer) {
     if (config.summarizer !== 'extractive') {
-      warnings.push(`summarizer "${config.summarizer}" is not available here; the offline extractive summarizer was used`)
+      warnings.push(
+        `summarizer "${config.summarizer}" is not available here; the offline extractive summarizer was used`,
+      )
     }
     summarizer = extractiveSummarizer
   }
@@ -228,7 +244,9 @@ export async function runPipeline(
   const after = current.map((m, i) => (m.index === i ? m : { ...m, index: i }))
   const origins: Record<string, Origin> = {}
   current.forEach((m) => {
-    origins[m.id] = lineageToOrigin(lineage.get(m.id) ?? { kind: 'original', beforeId: m.id, changed: true })
+    origins[m.id] = lineageToOrigin(
+      lineage.get(m.id) ?? { kind: 'original', beforeId: m.id, changed: true },
+    )
   })
   const fateRecord: Record<string, Fate> = {}
   for (const m of before) fateRecord[m.id] = fates.get(m.id) ?? { kind: 'kept', changed: false }
@@ -254,7 +272,10 @@ export async function runPipeline(
 }
 
 /** Back-reference id → first-occurrence id, for the current messages (ids are kept by dedupe). */
-function currentBackReferences(messages: readonly Message[], lineage: Map<string, Lineage>): Record<string, string> {
+function currentBackReferences(
+  messages: readonly Message[],
+  lineage: Map<string, Lineage>,
+): Record<string, string> {
   const refs: Record<string, string> = {}
   for (const m of messages) {
     const l = lineage.get(m.id)
@@ -274,12 +295,17 @@ function runStage(
     case 'dedupe':
       return dedupe(messages, stage.params, ctx)
     case 'prune-tool-results':
-      return pruneToolResults(messages, { ...stage.params, backReferences: currentBackReferences(messages, lineage) }, ctx)
+      return pruneToolResults(
+        messages,
+        { ...stage.params, backReferences: currentBackReferences(messages, lineage) },
+        ctx,
+      )
     case 'summarize':
       return summarize(messages, stage.params, ctx)
     case 'insert-then-compress': {
       const params: Record<string, unknown> = { ...stage.params }
-      if (provider === 'anthropic' && params.summary_role === undefined) params.summary_role = 'user'
+      if (provider === 'anthropic' && params.summary_role === undefined)
+        params.summary_role = 'user'
       return insertThenCompress(messages, params, ctx)
     }
   }
@@ -299,7 +325,12 @@ function composeProvenance(
   for (const [inputId, fate] of Object.entries(output.fates)) {
     const l = lineage.get(inputId)
     const mapped: Fate =
-      fate.kind === 'back-referenced' ? { ...fate, firstId: beforeIdsOf(lineage.get(fate.firstId), fate.firstId)[0] ?? fate.firstId } : fate
+      fate.kind === 'back-referenced'
+        ? {
+            ...fate,
+            firstId: beforeIdsOf(lineage.get(fate.firstId), fate.firstId)[0] ?? fate.firstId,
+          }
+        : fate
     for (const beforeId of beforeIdsOf(l, inputId)) fates.set(beforeId, mapped)
   }
   const next = new Map<string, Lineage>()
@@ -309,13 +340,21 @@ function composeProvenance(
   for (const [id, l] of next) lineage.set(id, l)
 }
 
-function toLineage(origin: Origin, lineage: Map<string, Lineage>, beforeIndex: Map<string, number>): Lineage {
+function toLineage(
+  origin: Origin,
+  lineage: Map<string, Lineage>,
+  beforeIndex: Map<string, number>,
+): Lineage {
   const base = (id: string) => beforeIdsOf(lineage.get(id), id)
   switch (origin.kind) {
     case 'original': {
       const l = lineage.get(origin.beforeId)
       if (l && l.kind !== 'original') return l.kind === 'derived' ? l : { ...l }
-      return { kind: 'original', beforeId: base(origin.beforeId)[0] ?? origin.beforeId, changed: origin.changed || (l?.changed ?? false) }
+      return {
+        kind: 'original',
+        beforeId: base(origin.beforeId)[0] ?? origin.beforeId,
+        changed: origin.changed || (l?.changed ?? false),
+      }
     }
     case 'back-reference':
       return {
@@ -325,10 +364,16 @@ function toLineage(origin: Origin, lineage: Map<string, Lineage>, beforeIndex: M
         stage: origin.stage,
       }
     case 'placeholder':
-      return { kind: 'placeholder', beforeId: base(origin.beforeId)[0] ?? origin.beforeId, stage: origin.stage }
+      return {
+        kind: 'placeholder',
+        beforeId: base(origin.beforeId)[0] ?? origin.beforeId,
+        stage: origin.stage,
+      }
     case 'summary': {
       const coveredIds = unique(origin.coveredIds.flatMap(base))
-      const indices = coveredIds.map((id) => beforeIndex.get(id)).filter((n): n is number => n !== undefined)
+      const indices = coveredIds
+        .map((id) => beforeIndex.get(id))
+        .filter((n): n is number => n !== undefined)
       const range =
         indices.length > 0 ? { fromIndex: Math.min(...indices), toIndex: Math.max(...indices) } : {}
       return { kind: 'derived', coveredIds, origin: { ...origin, coveredIds, ...range } }
@@ -353,10 +398,17 @@ function unique(ids: string[]): string[] {
  * summary stands alone. (A *pruned* original is handled by prune-tool-results itself, which
  * turns such back-references into placeholders: cases/47.)
  */
-function warnDanglingBackReferences(messages: Message[], lineage: Map<string, Lineage>, stage: StageId, warnings: string[]): void {
+function warnDanglingBackReferences(
+  messages: Message[],
+  lineage: Map<string, Lineage>,
+  stage: StageId,
+  warnings: string[],
+): void {
   const refs = currentBackReferences(messages, lineage)
   if (Object.keys(refs).length === 0) return
   for (const d of findDanglingBackReferences(messages, refs)) {
-    warnings.push(`${stage}: back-reference ${d.id} now stands alone: its first occurrence ${d.firstId ?? ''} is no longer in context (its one-line summary remains)`)
+    warnings.push(
+      `${stage}: back-reference ${d.id} now stands alone: its first occurrence ${d.firstId ?? ''} is no longer in context (its one-line summary remains)`,
+    )
   }
 }

@@ -58,7 +58,17 @@ const convo = deepFreeze(
 
 describe('insert-then-compress constants and params (seed 003)', () => {
   it('the instruction says what seed 003 says, in our words', () => {
-    for (const s of ['is over', 'Do not continue', 'Do not call any tool', 'plain text', '<summary>', '<analysis>', 'file', 'errors', 'pending']) {
+    for (const s of [
+      'is over',
+      'Do not continue',
+      'Do not call any tool',
+      'plain text',
+      '<summary>',
+      '<analysis>',
+      'file',
+      'errors',
+      'pending',
+    ]) {
       expect(COMPRESSION_INSTRUCTION).toContain(s)
     }
     expect(EMPTY_ANSWER_ERROR).toBe('LLM compression failed: unable to parse compressed messages')
@@ -71,13 +81,18 @@ describe('insert-then-compress constants and params (seed 003)', () => {
       archive_anchor: false,
       summary_role: 'assistant',
     })
-    expect(normalizeInsertParams({ threshold_tokens: -1, keep_recent: 0, summary_role: 'user' })).toEqual({
+    expect(
+      normalizeInsertParams({ threshold_tokens: -1, keep_recent: 0, summary_role: 'user' }),
+    ).toEqual({
       threshold_tokens: DEFAULT_THRESHOLD_TOKENS,
       keep_recent: 0,
       archive_anchor: false,
       summary_role: 'user',
     })
-    expect(normalizeInsertParams({ threshold_tokens: 99.7, keep_recent: 2.5 })).toMatchObject({ threshold_tokens: 99, keep_recent: 2 })
+    expect(normalizeInsertParams({ threshold_tokens: 99.7, keep_recent: 2.5 })).toMatchObject({
+      threshold_tokens: 99,
+      keep_recent: 2,
+    })
   })
 })
 
@@ -125,11 +140,25 @@ describe('insertThenCompress', () => {
 
   it('compresses everything but the first system message and the recent messages', async () => {
     const s = recorder('<summary>Ported retry to httpx; tests pending.</summary>')
-    const out = await insertThenCompress(convo, params, makeContext(countCodePoints, { summarize: s.fn }))
+    const out = await insertThenCompress(
+      convo,
+      params,
+      makeContext(countCodePoints, { summarize: s.fn }),
+    )
     expect(out.error).toBeUndefined()
-    expect(out.messages.map((m) => m.id)).toEqual(['sys', COMPRESSED_SUMMARY_ID, 'a6', 't7', 'a8', 'u9'])
+    expect(out.messages.map((m) => m.id)).toEqual([
+      'sys',
+      COMPRESSED_SUMMARY_ID,
+      'a6',
+      't7',
+      'a8',
+      'u9',
+    ])
     expect(out.messages[0]).toBe(convo[0])
-    expect(out.messages[1]).toMatchObject({ role: 'assistant', content: '<summary>Ported retry to httpx; tests pending.</summary>' })
+    expect(out.messages[1]).toMatchObject({
+      role: 'assistant',
+      content: '<summary>Ported retry to httpx; tests pending.</summary>',
+    })
     for (let i = 2; i < 6; i++) expect(out.messages[i]).toBe(convo[i + 4])
 
     expect(s.requests).toHaveLength(1)
@@ -137,40 +166,85 @@ describe('insertThenCompress', () => {
     expect(s.requests[0]?.conversation).toBe(convo)
     expect(s.requests[0]?.slice.map((m) => m.id)).toEqual(['u1', 'a2', 't3', 'a4', 'u5'])
 
-    const summarized = { kind: 'summarized', stage: 'insert-then-compress', pass: 1, summaryId: COMPRESSED_SUMMARY_ID }
-    expect(out.fates).toEqual({ u1: summarized, a2: summarized, t3: summarized, a4: summarized, u5: summarized })
+    const summarized = {
+      kind: 'summarized',
+      stage: 'insert-then-compress',
+      pass: 1,
+      summaryId: COMPRESSED_SUMMARY_ID,
+    }
+    expect(out.fates).toEqual({
+      u1: summarized,
+      a2: summarized,
+      t3: summarized,
+      a4: summarized,
+      u5: summarized,
+    })
     expect(out.origins).toEqual({
       [COMPRESSED_SUMMARY_ID]: {
-        kind: 'summary', stage: 'insert-then-compress', pass: 1, fromIndex: 1, toIndex: 5,
+        kind: 'summary',
+        stage: 'insert-then-compress',
+        pass: 1,
+        fromIndex: 1,
+        toIndex: 5,
         coveredIds: ['u1', 'a2', 't3', 'a4', 'u5'],
       },
     })
-    const total = (ms: readonly Message[]) => ms.reduce((n, m) => n + countCodePoints(typeof m.content === 'string' ? m.content : '') + (m.toolCalls ?? []).reduce((k, c) => k + c.name.length + c.arguments.length, 0), 0)
+    const total = (ms: readonly Message[]) =>
+      ms.reduce(
+        (n, m) =>
+          n +
+          countCodePoints(typeof m.content === 'string' ? m.content : '') +
+          (m.toolCalls ?? []).reduce((k, c) => k + c.name.length + c.arguments.length, 0),
+        0,
+      )
     expect(out.passes).toEqual([
       {
-        pass: 1, stage: 'insert-then-compress', atMessage: 9, from: 1, upto: 6,
-        prompt: compressionPromptText(10), summary: '<summary>Ported retry to httpx; tests pending.</summary>',
-        summaryId: COMPRESSED_SUMMARY_ID, tokensBefore: total(convo), tokensAfter: total(out.messages),
+        pass: 1,
+        stage: 'insert-then-compress',
+        atMessage: 9,
+        from: 1,
+        upto: 6,
+        prompt: compressionPromptText(10),
+        summary: '<summary>Ported retry to httpx; tests pending.</summary>',
+        summaryId: COMPRESSED_SUMMARY_ID,
+        tokensBefore: total(convo),
+        tokensAfter: total(out.messages),
       },
     ])
     expect(checkValidity(out.messages)).toEqual([])
   })
 
   it('never duplicates the system prompt: system messages among the recent are dropped', async () => {
-    const input = indexed([...convo.slice(0, 9), system('sys2', 'You are a coding agent.'), user('u10', 'go')])
-    const out = await insertThenCompress(input, { threshold_tokens: 0, keep_recent: 2 }, makeContext(countCodePoints, { summarize: recorder('S').fn }))
+    const input = indexed([
+      ...convo.slice(0, 9),
+      system('sys2', 'You are a coding agent.'),
+      user('u10', 'go'),
+    ])
+    const out = await insertThenCompress(
+      input,
+      { threshold_tokens: 0, keep_recent: 2 },
+      makeContext(countCodePoints, { summarize: recorder('S').fn }),
+    )
     expect(out.messages.map((m) => m.id)).toEqual(['sys', COMPRESSED_SUMMARY_ID, 'u10'])
     expect(out.fates.sys2).toMatchObject({ kind: 'dropped', stage: 'insert-then-compress' })
     expect(checkValidity(out.messages)).toEqual([])
   })
 
   it('works without a system message', async () => {
-    const out = await insertThenCompress(convo.slice(1), params, makeContext(countCodePoints, { summarize: recorder('S').fn }))
+    const out = await insertThenCompress(
+      convo.slice(1),
+      params,
+      makeContext(countCodePoints, { summarize: recorder('S').fn }),
+    )
     expect(out.messages.map((m) => m.id)).toEqual([COMPRESSED_SUMMARY_ID, 'a6', 't7', 'a8', 'u9'])
   })
 
   it('an empty answer is an error, never an empty context', async () => {
-    const out = await insertThenCompress(convo, params, makeContext(countCodePoints, { summarize: recorder('  \n').fn }))
+    const out = await insertThenCompress(
+      convo,
+      params,
+      makeContext(countCodePoints, { summarize: recorder('  \n').fn }),
+    )
     expect(out.error).toBe(EMPTY_ANSWER_ERROR)
     expect(out.changed).toBe(false)
     expect(out.messages).toBe(convo)
@@ -178,7 +252,11 @@ describe('insertThenCompress', () => {
 
   it('under the threshold: no call, no change', async () => {
     const s = recorder('S')
-    const out = await insertThenCompress(convo, { threshold_tokens: 100000, keep_recent: 3 }, makeContext(countCodePoints, { summarize: s.fn }))
+    const out = await insertThenCompress(
+      convo,
+      { threshold_tokens: 100000, keep_recent: 3 },
+      makeContext(countCodePoints, { summarize: s.fn }),
+    )
     expect(s.requests).toHaveLength(0)
     expect(out.changed).toBe(false)
     expect(out.messages).toBe(convo)
@@ -187,42 +265,70 @@ describe('insertThenCompress', () => {
 
   it('nothing to compress when everything is recent', async () => {
     const s = recorder('S')
-    const out = await insertThenCompress(convo, { threshold_tokens: 0, keep_recent: 50 }, makeContext(countCodePoints, { summarize: s.fn }))
+    const out = await insertThenCompress(
+      convo,
+      { threshold_tokens: 0, keep_recent: 50 },
+      makeContext(countCodePoints, { summarize: s.fn }),
+    )
     expect(s.requests).toHaveLength(0)
     expect(out.changed).toBe(false)
   })
 
   it('refuses a rebuilt context that is not smaller', async () => {
-    const out = await insertThenCompress(convo, params, makeContext(countCodePoints, { summarize: recorder('x'.repeat(5000)).fn }))
+    const out = await insertThenCompress(
+      convo,
+      params,
+      makeContext(countCodePoints, { summarize: recorder('x'.repeat(5000)).fn }),
+    )
     expect(out.changed).toBe(false)
     expect(out.messages).toBe(convo)
     expect(out.note).toMatch(/^refused/)
   })
 
   it('adds the archive anchor when asked', async () => {
-    const out = await insertThenCompress(convo, { ...params, archive_anchor: true }, makeContext(countCodePoints, { summarize: recorder('S').fn }))
+    const out = await insertThenCompress(
+      convo,
+      { ...params, archive_anchor: true },
+      makeContext(countCodePoints, { summarize: recorder('S').fn }),
+    )
     expect(out.messages[1]?.content).toBe(`S${archiveAnchor('compressed-chunk-1-5.md')}`)
-    expect(archiveAnchor('c.md')).toBe('\n\n---\nOriginal conversation archived as `c.md`; it holds the messages this summary replaces.')
+    expect(archiveAnchor('c.md')).toBe(
+      '\n\n---\nOriginal conversation archived as `c.md`; it holds the messages this summary replaces.',
+    )
   })
 
   it('summary_role user keeps a user turn first (Anthropic)', async () => {
-    const out = await insertThenCompress(convo, { ...params, summary_role: 'user' } as never, makeContext(countCodePoints, { summarize: recorder('S').fn }))
+    const out = await insertThenCompress(
+      convo,
+      { ...params, summary_role: 'user' } as never,
+      makeContext(countCodePoints, { summarize: recorder('S').fn }),
+    )
     expect(out.messages[1]?.role).toBe('user')
     expect(checkValidity(out.messages, { provider: 'anthropic' })).toEqual([])
   })
 
   it('cases/48: system + summary + the last user turn; the request prefix is the existing request', async () => {
     const raw = JSON.parse(
-      readFileSync(new URL('../../../../shared/cases/48-insert-then-compress-prefix.json', import.meta.url), 'utf8'),
+      readFileSync(
+        new URL('../../../../shared/cases/48-insert-then-compress-prefix.json', import.meta.url),
+        'utf8',
+      ),
     ) as { input: CaseChatMessage[]; params: { keep_last: number } }
     const input = deepFreeze(fromCaseChat(raw.input))
     const s = recorder('<summary>Retry helper ported (net/retry.py); tests requested.</summary>')
-    const out = await insertThenCompress(input, { threshold_tokens: 0, keep_recent: raw.params.keep_last }, makeContext(countCodePoints, { summarize: s.fn }))
+    const out = await insertThenCompress(
+      input,
+      { threshold_tokens: 0, keep_recent: raw.params.keep_last },
+      makeContext(countCodePoints, { summarize: s.fn }),
+    )
     expect(out.messages.map((m) => m.id)).toEqual(['m0', COMPRESSED_SUMMARY_ID, 'm7'])
     expect(s.requests[0]?.conversation).toBe(input)
     const request = buildCompressionRequest(input)
     expect(JSON.stringify(request.messages.slice(0, -1))).toBe(JSON.stringify(input))
-    expect(request.messages[request.messages.length - 1]).toMatchObject({ role: 'user', content: COMPRESSION_INSTRUCTION })
+    expect(request.messages[request.messages.length - 1]).toMatchObject({
+      role: 'user',
+      content: COMPRESSION_INSTRUCTION,
+    })
     // The instruction is not part of the rebuilt history.
     expect(out.messages.some((m) => m.content === COMPRESSION_INSTRUCTION)).toBe(false)
     expect(checkValidity(out.messages)).toEqual([])

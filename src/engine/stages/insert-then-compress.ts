@@ -8,7 +8,9 @@
 import type { Fate, InsertThenCompressParams, Message, Origin, Pass } from '../model'
 import type { StageContext, StageOutput } from './types'
 
-/** Default trigger, in tokens of the chosen encoding (see pipeline.ts `DEFAULT_PIPELINE` for why). */
+/**
+ * Default trigger, in tokens of the chosen encoding (see pipeline.ts `DEFAULT_PIPELINE` for why).
+ */
 export const DEFAULT_THRESHOLD_TOKENS = 5000
 
 /** Default count of recent messages kept verbatim (before extension over tool pairs). */
@@ -64,7 +66,7 @@ export interface NormalizedInsertThenCompressParams {
  * (0 is allowed: nothing recent kept). Integers are truncated. Pure.
  */
 export function normalizeInsertParams(
-  params: Partial<InsertThenCompressParams> & { summary_role?: unknown } | undefined,
+  params: (Partial<InsertThenCompressParams> & { summary_role?: unknown }) | undefined,
 ): NormalizedInsertThenCompressParams {
   const nonNegative = (v: unknown, fallback: number) =>
     typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.trunc(v) : fallback
@@ -134,7 +136,10 @@ export function compressionPromptText(prefixLength: number): string {
   return `[request = the ${prefixLength} messages of the conversation, byte-identical (same system prompt and tool schemas), then this user message]\n\n${COMPRESSION_INSTRUCTION}`
 }
 
-/** The anchor appended to the summary when `archive_anchor` is on. Source: seed 003 `parse_compressed_result`. */
+/**
+ * The anchor appended to the summary when `archive_anchor` is on. Source: seed 003
+ * `parse_compressed_result`.
+ */
 export function archiveAnchor(chunkName: string): string {
   return `\n\n---\nOriginal conversation archived as \`${chunkName}\`; it holds the messages this summary replaces.`
 }
@@ -164,19 +169,29 @@ export async function insertThenCompress(
 ): Promise<StageOutput> {
   const p = normalizeInsertParams(params)
   const unchanged = (note: string, error?: string): StageOutput => {
-    const out: StageOutput = { messages: messages as Message[], changed: false, fates: {}, origins: {}, passes: [], note, warnings: [] }
+    const out: StageOutput = {
+      messages: messages as Message[],
+      changed: false,
+      fates: {},
+      origins: {},
+      passes: [],
+      note,
+      warnings: [],
+    }
     if (error !== undefined) out.error = error
     return out
   }
   const tokensOf = (ms: readonly Message[]) => ms.reduce((n, m) => n + ctx.countMessage(m), 0)
   const total = tokensOf(messages)
-  if (!(total > p.threshold_tokens)) return unchanged(`under threshold (${total} ≤ ${p.threshold_tokens} tokens)`)
+  if (!(total > p.threshold_tokens))
+    return unchanged(`under threshold (${total} ≤ ${p.threshold_tokens} tokens)`)
 
   const start = recentStart(messages, p.keep_recent)
   const systemIndex = messages.findIndex((m) => m.role === 'system')
   const systemMessage = systemIndex === -1 ? undefined : messages[systemIndex]
   const compressed = messages.slice(0, start).filter((_, i) => i !== systemIndex)
-  if (compressed.length === 0) return unchanged('nothing to compress: every message is recent or the system prompt')
+  if (compressed.length === 0)
+    return unchanged('nothing to compress: every message is recent or the system prompt')
 
   const request = buildCompressionRequest(messages)
   let answer: string
@@ -188,14 +203,18 @@ export async function insertThenCompress(
       conversation: messages,
     })
   } catch (e) {
-    return unchanged('summarizer failed', `summarizer failed: ${e instanceof Error ? e.message : String(e)}`)
+    return unchanged(
+      'summarizer failed',
+      `summarizer failed: ${e instanceof Error ? e.message : String(e)}`,
+    )
   }
   let content = String(answer ?? '').trim()
   if (content === '') return unchanged('empty answer', EMPTY_ANSWER_ERROR)
 
   const first = compressed[0] as Message
   const lastCompressed = compressed[compressed.length - 1] as Message
-  if (p.archive_anchor) content += archiveAnchor(`compressed-chunk-${first.index}-${lastCompressed.index}.md`)
+  if (p.archive_anchor)
+    content += archiveAnchor(`compressed-chunk-${first.index}-${lastCompressed.index}.md`)
   const recent = messages.slice(start)
   const summary: Message = {
     id: COMPRESSED_SUMMARY_ID,
@@ -204,17 +223,33 @@ export async function insertThenCompress(
     content,
     source: { format: first.source.format },
   }
-  const rebuilt = [...(systemMessage ? [systemMessage] : []), summary, ...recent.filter((m) => m.role !== 'system')]
+  const rebuilt = [
+    ...(systemMessage ? [systemMessage] : []),
+    summary,
+    ...recent.filter((m) => m.role !== 'system'),
+  ]
   const after = tokensOf(rebuilt)
   if (after >= total) {
-    return unchanged(`refused: the rebuilt context (${after} tokens) is not smaller than before (${total} tokens)`)
+    return unchanged(
+      `refused: the rebuilt context (${after} tokens) is not smaller than before (${total} tokens)`,
+    )
   }
 
   const fates: Record<string, Fate> = {}
-  for (const m of compressed) fates[m.id] = { kind: 'summarized', stage: 'insert-then-compress', pass: 1, summaryId: summary.id }
+  for (const m of compressed)
+    fates[m.id] = {
+      kind: 'summarized',
+      stage: 'insert-then-compress',
+      pass: 1,
+      summaryId: summary.id,
+    }
   for (const m of recent) {
     if (m.role === 'system' && m !== systemMessage) {
-      fates[m.id] = { kind: 'dropped', stage: 'insert-then-compress', reason: 'system message among the recent messages (never a duplicated system prompt)' }
+      fates[m.id] = {
+        kind: 'dropped',
+        stage: 'insert-then-compress',
+        reason: 'system message among the recent messages (never a duplicated system prompt)',
+      }
     }
   }
   const origins: Record<string, Origin> = {

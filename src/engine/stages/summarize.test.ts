@@ -59,7 +59,16 @@ describe('summarize constants (seed 001)', () => {
   })
 
   it('the default rules carry the seed preserve-list', () => {
-    for (const phrase of ['fact', 'postal codes', 'order numbers', 'commitment', 'unanswered', 'decision', 'Do not invent', 'language']) {
+    for (const phrase of [
+      'fact',
+      'postal codes',
+      'order numbers',
+      'commitment',
+      'unanswered',
+      'decision',
+      'Do not invent',
+      'language',
+    ]) {
       expect(DEFAULT_RULES).toContain(phrase)
     }
   })
@@ -67,7 +76,12 @@ describe('summarize constants (seed 001)', () => {
 
 describe('normalizeParams', () => {
   it('defaults when absent', () => {
-    expect(normalizeParams(undefined)).toEqual({ keep_last: 20, compact_after: 40, summary_role: 'user', rules: DEFAULT_RULES })
+    expect(normalizeParams(undefined)).toEqual({
+      keep_last: 20,
+      compact_after: 40,
+      summary_role: 'user',
+      rules: DEFAULT_RULES,
+    })
   })
 
   it('non-positive and non-numeric values fall back to the defaults', () => {
@@ -120,7 +134,11 @@ describe('planCompaction (seed 001 plan)', () => {
   it('uses the clamped compact_after', () => {
     // keep_last 5, compact_after 2 → 5: 5 messages do not fire, 6 do with upto 1.
     expect(planCompaction(chat(5), null, { keep_last: 5, compact_after: 2 })).toBeNull()
-    expect(planCompaction(chat(6), null, { keep_last: 5, compact_after: 2 })).toEqual({ from: 0, upto: 1, count: 1 })
+    expect(planCompaction(chat(6), null, { keep_last: 5, compact_after: 2 })).toEqual({
+      from: 0,
+      upto: 1,
+      count: 1,
+    })
   })
 
   const batch = indexed([
@@ -137,7 +155,11 @@ describe('planCompaction (seed 001 plan)', () => {
 
   it('retreats over tool results so the call and its results stay together', () => {
     // upto = 6 - 3 = 3 (t3, tool) → 2 (t2, tool) → 1 (a1).
-    expect(planCompaction(batch, null, { keep_last: 3, compact_after: 3 })).toEqual({ from: 0, upto: 1, count: 1 })
+    expect(planCompaction(batch, null, { keep_last: 3, compact_after: 3 })).toEqual({
+      from: 0,
+      upto: 1,
+      count: 1,
+    })
   })
 
   it('does not fire when the retreat reaches from', () => {
@@ -154,7 +176,11 @@ describe('planCompaction (seed 001 plan)', () => {
       assistant('a5', 'fine'),
     ])
     // Seed upto = 6 - 2 = 4; a1's call has no result, so the boundary retreats to 1.
-    expect(planCompaction(messages, null, { keep_last: 2, compact_after: 2 })).toEqual({ from: 0, upto: 1, count: 1 })
+    expect(planCompaction(messages, null, { keep_last: 2, compact_after: 2 })).toEqual({
+      from: 0,
+      upto: 1,
+      count: 1,
+    })
   })
 
   it('a result separated from its call pulls the boundary before the call', () => {
@@ -167,7 +193,11 @@ describe('planCompaction (seed 001 plan)', () => {
       user('u5', 'next'),
     ])
     // upto 3 (tool) → 2; a1 at 1 reaches 3 ≥ 2 → 1.
-    expect(planCompaction(messages, null, { keep_last: 3, compact_after: 3 })).toEqual({ from: 0, upto: 1, count: 1 })
+    expect(planCompaction(messages, null, { keep_last: 3, compact_after: 3 })).toEqual({
+      from: 0,
+      upto: 1,
+      count: 1,
+    })
   })
 })
 
@@ -248,7 +278,9 @@ describe('prompt (seed 001 prompt / transcript / text_of)', () => {
         '## Messages to compact\n\n[5] user: hi',
     )
     // A blank previous summary adds no section.
-    expect(buildPrompt(['[5] user: hi'], '  ', 'RULES')).toBe('RULES\n\n## Messages to compact\n\n[5] user: hi')
+    expect(buildPrompt(['[5] user: hi'], '  ', 'RULES')).toBe(
+      'RULES\n\n## Messages to compact\n\n[5] user: hi',
+    )
   })
 })
 
@@ -267,35 +299,68 @@ describe('summarize stage: rolling replay', () => {
     expect(out.messages.map((m) => m.id)).toEqual(['s', 'summary:summarize:2', 'u4', 'a5', 'u6'])
     expect(out.messages.filter((m) => m.role === 'system')).toHaveLength(1)
     expect(out.messages[0]).toBe(input[0])
-    expect(out.messages[1]).toMatchObject({ role: 'user', content: '[Summary of messages 1–4 (pass 2)]\nsecond' })
+    expect(out.messages[1]).toMatchObject({
+      role: 'user',
+      content: '[Summary of messages 1–4 (pass 2)]\nsecond',
+    })
     expect(out.messages[2]).toBe(input[5])
 
     expect(s.requests).toHaveLength(2)
-    expect(s.requests[0]?.prompt).toBe(buildPrompt([`[1] user: ${'u'.repeat(50)}`, `[2] assistant: ${'a'.repeat(50)}`], undefined, DEFAULT_RULES))
+    expect(s.requests[0]?.prompt).toBe(
+      buildPrompt(
+        [`[1] user: ${'u'.repeat(50)}`, `[2] assistant: ${'a'.repeat(50)}`],
+        undefined,
+        DEFAULT_RULES,
+      ),
+    )
     expect(s.requests[0]?.previous).toBeUndefined()
-    expect(s.requests[1]?.prompt).toBe(buildPrompt([`[3] user: ${'u'.repeat(50)}`, `[4] assistant: ${'a'.repeat(50)}`], 'first', DEFAULT_RULES))
+    expect(s.requests[1]?.prompt).toBe(
+      buildPrompt(
+        [`[3] user: ${'u'.repeat(50)}`, `[4] assistant: ${'a'.repeat(50)}`],
+        'first',
+        DEFAULT_RULES,
+      ),
+    )
     expect(s.requests[1]?.previous).toBe('first')
     expect(s.requests[1]?.slice.map((m) => m.id)).toEqual(['u2', 'a3'])
 
     // Header "[Summary of messages 1–2 (pass 1)]" is 34 code points.
     expect(out.passes).toEqual([
       {
-        pass: 1, stage: 'summarize', atMessage: 4, from: 1, upto: 3,
-        prompt: s.requests[0]?.prompt, summary: 'first', summaryId: 'summary:summarize:1',
+        pass: 1,
+        stage: 'summarize',
+        atMessage: 4,
+        from: 1,
+        upto: 3,
+        prompt: s.requests[0]?.prompt,
+        summary: 'first',
+        summaryId: 'summary:summarize:1',
         // 10 + 4 × 50 → 10 + (34 + 1 + 5) + 2 × 50
-        tokensBefore: 210, tokensAfter: 150,
+        tokensBefore: 210,
+        tokensAfter: 150,
       },
       {
-        pass: 2, stage: 'summarize', atMessage: 6, from: 3, upto: 5,
-        prompt: s.requests[1]?.prompt, summary: 'second', summaryId: 'summary:summarize:2',
+        pass: 2,
+        stage: 'summarize',
+        atMessage: 6,
+        from: 3,
+        upto: 5,
+        prompt: s.requests[1]?.prompt,
+        summary: 'second',
+        summaryId: 'summary:summarize:2',
         // 10 + 40 (pass-1 summary) + 4 × 50 → 10 + (34 + 1 + 6) + 2 × 50
-        tokensBefore: 250, tokensAfter: 151,
+        tokensBefore: 250,
+        tokensAfter: 151,
       },
     ])
   })
 
   it('records fates per first pass and the summary origin over the covered range', async () => {
-    const out = await summarize(input, params, makeContext(countCodePoints, { summarize: scripted('first', 'second').fn }))
+    const out = await summarize(
+      input,
+      params,
+      makeContext(countCodePoints, { summarize: scripted('first', 'second').fn }),
+    )
     expect(out.fates).toEqual({
       u0: { kind: 'summarized', stage: 'summarize', pass: 1, summaryId: 'summary:summarize:2' },
       a1: { kind: 'summarized', stage: 'summarize', pass: 1, summaryId: 'summary:summarize:2' },
@@ -304,19 +369,32 @@ describe('summarize stage: rolling replay', () => {
     })
     expect(out.origins).toEqual({
       'summary:summarize:2': {
-        kind: 'summary', stage: 'summarize', pass: 2, fromIndex: 1, toIndex: 4,
+        kind: 'summary',
+        stage: 'summarize',
+        pass: 2,
+        fromIndex: 1,
+        toIndex: 4,
         coveredIds: ['u0', 'a1', 'u2', 'a3'],
       },
     })
   })
 
   it('is deterministic and does not mutate its (frozen) input', async () => {
-    const run = () => summarize(input, params, makeContext(countCodePoints, { summarize: scripted('first', 'second').fn }))
+    const run = () =>
+      summarize(
+        input,
+        params,
+        makeContext(countCodePoints, { summarize: scripted('first', 'second').fn }),
+      )
     expect(await run()).toEqual(await run())
   })
 
   it('summary_role system puts the summary in a system message', async () => {
-    const out = await summarize(input, { ...params, summary_role: 'system' }, makeContext(countCodePoints, { summarize: scripted('x').fn }))
+    const out = await summarize(
+      input,
+      { ...params, summary_role: 'system' },
+      makeContext(countCodePoints, { summarize: scripted('x').fn }),
+    )
     expect(out.messages[1]?.role).toBe('system')
   })
 
@@ -331,7 +409,11 @@ describe('summarize stage: rolling replay', () => {
       user('u6', 'end'),
     ])
     const s = scripted('S')
-    const out = await summarize(messages, { keep_last: 1, compact_after: 3 }, makeContext(countCodePoints, { summarize: s.fn }))
+    const out = await summarize(
+      messages,
+      { keep_last: 1, compact_after: 3 },
+      makeContext(countCodePoints, { summarize: s.fn }),
+    )
     // conv = u2 note u4 a5 u6; turn end a5 (pos 3): 4 > 3 → upto 3. End (pos 4): 5 - 3 = 2.
     expect(out.messages.map((m) => m.id)).toEqual(['s1', 's2', 'summary:summarize:1', 'a5', 'u6'])
     expect(s.requests[0]?.prompt).toContain('[3] system: ' + 'n'.repeat(50))
@@ -351,7 +433,11 @@ describe('summarize stage: rolling replay', () => {
 
   it('an empty summary is an error: input kept, no empty message (cases/35)', async () => {
     const messages = deepFreeze(indexed(chat(7)))
-    const out = await summarize(messages, params, makeContext(countCodePoints, { summarize: scripted('  \n ').fn }))
+    const out = await summarize(
+      messages,
+      params,
+      makeContext(countCodePoints, { summarize: scripted('  \n ').fn }),
+    )
     expect(out.error).toMatch(/empty summary/)
     expect(out.changed).toBe(false)
     expect(out.messages).toBe(messages)
@@ -359,7 +445,9 @@ describe('summarize stage: rolling replay', () => {
   })
 
   it('a failing summarizer is an error, not a throw', async () => {
-    const ctx = makeContext(countCodePoints, { summarize: () => Promise.reject(new Error('HTTP 500')) })
+    const ctx = makeContext(countCodePoints, {
+      summarize: () => Promise.reject(new Error('HTTP 500')),
+    })
     const out = await summarize(indexed(chat(7)), params, ctx)
     expect(out.error).toBe('summarizer failed at pass 1: HTTP 500')
     expect(out.changed).toBe(false)
@@ -368,16 +456,36 @@ describe('summarize stage: rolling replay', () => {
   it('nothing eligible: no summarizer call, no change, "nothing to compact" (cases/24)', async () => {
     const messages = indexed(chat(2))
     const s = scripted('S')
-    const out = await summarize(messages, { keep_last: 2, compact_after: 0 }, makeContext(countCodePoints, { summarize: s.fn }))
+    const out = await summarize(
+      messages,
+      { keep_last: 2, compact_after: 0 },
+      makeContext(countCodePoints, { summarize: s.fn }),
+    )
     expect(s.requests).toHaveLength(0)
-    expect(out).toEqual({ messages, changed: false, fates: {}, origins: {}, passes: [], note: 'nothing to compact', warnings: [] })
+    expect(out).toEqual({
+      messages,
+      changed: false,
+      fates: {},
+      origins: {},
+      passes: [],
+      note: 'nothing to compact',
+      warnings: [],
+    })
     expect(out.messages).toBe(messages)
   })
 
   it('zero progress (one message for one summary): no call, reported once (cases/25)', async () => {
-    const messages = indexed([system('s', 'sys'), user('u', 'Investigate the build.'), assistant('a', 'Profiling.')])
+    const messages = indexed([
+      system('s', 'sys'),
+      user('u', 'Investigate the build.'),
+      assistant('a', 'Profiling.'),
+    ])
     const s = scripted('S')
-    const out = await summarize(messages, { keep_last: 1, compact_after: 1 }, makeContext(countCodePoints, { summarize: s.fn }))
+    const out = await summarize(
+      messages,
+      { keep_last: 1, compact_after: 1 },
+      makeContext(countCodePoints, { summarize: s.fn }),
+    )
     expect(s.requests).toHaveLength(0)
     expect(out.changed).toBe(false)
     expect(out.messages).toBe(messages)
@@ -392,7 +500,9 @@ describe('summarize stage: rolling replay', () => {
     expect(out.messages).toBe(messages)
     // Asked at each firing turn end (positions 3, 5 and the end 6), refused each time.
     expect(s.requests.map((r) => r.slice.length)).toEqual([2, 4, 5])
-    expect(out.note).toBe('refused 3 pass(es): the summary was not smaller than the messages it would replace')
+    expect(out.note).toBe(
+      'refused 3 pass(es): the summary was not smaller than the messages it would replace',
+    )
   })
 
   it('keeps a pending call and its assistant verbatim in the tail (cases/01, 41)', async () => {
@@ -403,7 +513,11 @@ describe('summarize stage: rolling replay', () => {
       assistant('a3', 'Editing.', [{ id: 'c2', name: 'edit_file' }]),
     ])
     const s = scripted('S')
-    const out = await summarize(messages, { keep_last: 1, compact_after: 3 }, makeContext(countCodePoints, { summarize: s.fn }))
+    const out = await summarize(
+      messages,
+      { keep_last: 1, compact_after: 3 },
+      makeContext(countCodePoints, { summarize: s.fn }),
+    )
     expect(out.messages.map((m) => m.id)).toEqual(['summary:summarize:1', 'a3'])
     expect(out.messages[1]).toBe(messages[3])
     expect(s.requests[0]?.slice.map((m) => m.id)).toEqual(['u0', 'a1', 't2'])
@@ -412,16 +526,24 @@ describe('summarize stage: rolling replay', () => {
   it('never modifies a thinking block: the message stays the same object (cases/31)', async () => {
     const thinking: Message = {
       ...assistant('a3', null, [{ id: 't1', name: 'git_diff' }]),
-      content: [{ type: 'thinking', variant: 'thinking', text: 'check the diff', signature: 'SIG' }],
+      content: [
+        { type: 'thinking', variant: 'thinking', text: 'check the diff', signature: 'SIG' },
+      ],
     }
-    const messages = deepFreeze(indexed([
-      user('u0', 'u'.repeat(50)),
-      assistant('a1', 'a'.repeat(50)),
-      user('u2', 'u'.repeat(50)),
-      thinking,
-      toolResult('r4', 't1', 'diff'),
-    ]))
-    const out = await summarize(messages, { keep_last: 2, compact_after: 3 }, makeContext(countCodePoints, { summarize: scripted('S').fn }))
+    const messages = deepFreeze(
+      indexed([
+        user('u0', 'u'.repeat(50)),
+        assistant('a1', 'a'.repeat(50)),
+        user('u2', 'u'.repeat(50)),
+        thinking,
+        toolResult('r4', 't1', 'diff'),
+      ]),
+    )
+    const out = await summarize(
+      messages,
+      { keep_last: 2, compact_after: 3 },
+      makeContext(countCodePoints, { summarize: scripted('S').fn }),
+    )
     expect(out.messages.map((m) => m.id)).toEqual(['summary:summarize:1', 'a3', 'r4'])
     expect(out.messages[1]).toBe(messages[3])
   })
@@ -434,9 +556,20 @@ describe('summarize stage: rolling replay', () => {
         { type: 'text', text: 'a'.repeat(50) },
       ],
     }
-    const messages = indexed([user('u0', 'u'.repeat(50)), old, user('u2', 'next'), assistant('a3', 'ok')])
-    const out = await summarize(messages, { keep_last: 2, compact_after: 3 }, makeContext(countCodePoints, { summarize: scripted('S').fn }))
-    expect(out.warnings).toEqual(['pass 1: thinking blocks of message(s) 1 were summarized away with their messages (never edited)'])
+    const messages = indexed([
+      user('u0', 'u'.repeat(50)),
+      old,
+      user('u2', 'next'),
+      assistant('a3', 'ok'),
+    ])
+    const out = await summarize(
+      messages,
+      { keep_last: 2, compact_after: 3 },
+      makeContext(countCodePoints, { summarize: scripted('S').fn }),
+    )
+    expect(out.warnings).toEqual([
+      'pass 1: thinking blocks of message(s) 1 were summarized away with their messages (never edited)',
+    ])
   })
 
   it('with context_window, leaves the oldest slice lines out until the prompt fits (cases/49)', async () => {
@@ -449,9 +582,15 @@ describe('summarize stage: rolling replay', () => {
     ])
     const s = scripted('S')
     const ctx = makeContext(countCodePoints, { summarize: s.fn })
-    const out = await summarize(messages, { keep_last: 2, compact_after: 3, prompt: 'R', context_window: 200 }, ctx)
+    const out = await summarize(
+      messages,
+      { keep_last: 2, compact_after: 3, prompt: 'R', context_window: 200 },
+      ctx,
+    )
     // Full prompt: 1 + 2 + 22 + 2 + (10 + 100) + 1 + (15 + 100) = 253 > 200; without u0: 142.
-    expect(s.requests[0]?.prompt).toBe(`R\n\n## Messages to compact\n\n[1] assistant: ${'b'.repeat(100)}`)
+    expect(s.requests[0]?.prompt).toBe(
+      `R\n\n## Messages to compact\n\n[1] assistant: ${'b'.repeat(100)}`,
+    )
     expect(s.requests[0]?.slice.map((m) => m.id)).toEqual(['a1'])
     expect(out.warnings).toEqual([
       'pass 1: the 1 oldest message(s) of the slice were left out of the prompt to fit context_window 200 tokens',
@@ -477,7 +616,11 @@ type Turn =
 const turnArb: fc.Arbitrary<Turn> = fc.oneof(
   fc.record({ kind: fc.constant('user' as const), size: fc.integer({ min: 1, max: 60 }) }),
   fc.record({ kind: fc.constant('assistant' as const), size: fc.integer({ min: 1, max: 60 }) }),
-  fc.record({ kind: fc.constant('calls' as const), calls: fc.integer({ min: 1, max: 3 }), size: fc.integer({ min: 1, max: 200 }) }),
+  fc.record({
+    kind: fc.constant('calls' as const),
+    calls: fc.integer({ min: 1, max: 3 }),
+    size: fc.integer({ min: 1, max: 200 }),
+  }),
 )
 
 /** A valid OpenAI-style conversation: system, then turns; every call answered right after it. */

@@ -12,7 +12,10 @@ import type { StageContext, StageOutput } from './types'
 /** Messages kept verbatim at the end. Source: seed 001 `DEFAULT_KEEP_LAST`. */
 export const DEFAULT_KEEP_LAST = 20
 
-/** Uncompacted messages that trigger a pass (strictly more than this). Source: seed 001 `DEFAULT_COMPACT_AFTER`. */
+/**
+ * Uncompacted messages that trigger a pass (strictly more than this). Source: seed 001
+ * `DEFAULT_COMPACT_AFTER`.
+ */
 export const DEFAULT_COMPACT_AFTER = 40
 
 /**
@@ -48,8 +51,7 @@ Do not invent anything, do not comment, do not give advice. Reply with the summa
 only: plain text, compact, in the language the conversation itself uses.`
 
 /** Heading of the previous-summary section of the prompt. Source: seed 001 `prompt`. */
-export const PREVIOUS_SUMMARY_HEADING =
-  '## Summary so far (fold it in — its facts must survive)'
+export const PREVIOUS_SUMMARY_HEADING = '## Summary so far (fold it in — its facts must survive)'
 
 /** Heading of the slice section of the prompt. Source: seed 001 `prompt`. */
 export const SLICE_HEADING = '## Messages to compact'
@@ -83,9 +85,14 @@ function positiveInt(value: unknown, fallback: number): number {
  * up to `keep_last`, so a plan always moves the boundary forward. `summary_role` defaults to
  * `user`. Pure. Source: seed 001 `plan` + `positive`, SPEC §3.2.
  */
-export function normalizeParams(params: Partial<SummarizeParams> | undefined): NormalizedSummarizeParams {
+export function normalizeParams(
+  params: Partial<SummarizeParams> | undefined,
+): NormalizedSummarizeParams {
   const keep_last = positiveInt(params?.keep_last, DEFAULT_KEEP_LAST)
-  const compact_after = Math.max(positiveInt(params?.compact_after, DEFAULT_COMPACT_AFTER), keep_last)
+  const compact_after = Math.max(
+    positiveInt(params?.compact_after, DEFAULT_COMPACT_AFTER),
+    keep_last,
+  )
   const prompt = typeof params?.prompt === 'string' ? params.prompt : ''
   const out: NormalizedSummarizeParams = {
     keep_last,
@@ -98,14 +105,20 @@ export function normalizeParams(params: Partial<SummarizeParams> | undefined): N
   return out
 }
 
-/** The persisted compaction state: where the last pass ended and what it wrote. Source: seed 001 `state`. */
+/**
+ * The persisted compaction state: where the last pass ended and what it wrote. Source: seed 001
+ * `state`.
+ */
 export interface CompactionState {
   /** Position (in the planned messages) of the first message not yet summarized. */
   upto: number
   summary?: string
 }
 
-/** A decision to compact messages `from`..`upto-1` (positions in the planned messages). Source: seed 001 `Plan`. */
+/**
+ * A decision to compact messages `from`..`upto-1` (positions in the planned messages). Source: seed
+ * 001 `Plan`.
+ */
 export interface CompactionPlan {
   from: number
   upto: number
@@ -172,7 +185,10 @@ export function planCompaction(
     running = Math.max(running, reach[i] ?? -1)
     maxReach[i - from] = running
   }
-  while (upto > from && ((maxReach[upto - 1 - from] ?? -1) >= upto || messages[upto]?.role === 'tool')) {
+  while (
+    upto > from &&
+    ((maxReach[upto - 1 - from] ?? -1) >= upto || messages[upto]?.role === 'tool')
+  ) {
     upto -= 1
   }
   if (!(upto > from)) return null
@@ -213,7 +229,10 @@ export function messageLineText(message: Message): string {
   return text
 }
 
-/** One prompt line: `[<index>] <role>: <text>` (index = `message.index`). Source: seed 001 `transcript`. */
+/**
+ * One prompt line: `[<index>] <role>: <text>` (index = `message.index`). Source: seed 001
+ * `transcript`.
+ */
 export function messageLine(message: Message): string {
   return `[${message.index}] ${message.role}: ${messageLineText(message)}`
 }
@@ -224,7 +243,11 @@ export function messageLine(message: Message): string {
  * under `SLICE_HEADING`; sections separated by one blank line. Pure.
  * Source: seed 001 `prompt`.
  */
-export function buildPrompt(lines: readonly string[], previous: string | undefined, rules: string): string {
+export function buildPrompt(
+  lines: readonly string[],
+  previous: string | undefined,
+  rules: string,
+): string {
   const parts = [rules.trimEnd()]
   if (previous && previous.trim()) parts.push(`${PREVIOUS_SUMMARY_HEADING}\n\n${previous}`)
   parts.push(`${SLICE_HEADING}\n\n${lines.join('\n')}`)
@@ -360,7 +383,12 @@ export async function summarize(
   let refused = 0
   let planned = false
 
-  const makeSummaryMessage = (pass: number, from: number, upto: number, summary: string): Message => ({
+  const makeSummaryMessage = (
+    pass: number,
+    from: number,
+    upto: number,
+    summary: string,
+  ): Message => ({
     id: summaryMessageId(pass),
     index: lead,
     role: p.summary_role,
@@ -385,8 +413,12 @@ export async function summarize(
       continue
     }
 
-    const previousMessage = state ? makeSummaryMessage(pass - 1, 0, state.upto, previous ?? '') : undefined
-    const replaced = (previousMessage ? ctx.countMessage(previousMessage) : 0) + tokensOf(conv.slice(plan.from, plan.upto))
+    const previousMessage = state
+      ? makeSummaryMessage(pass - 1, 0, state.upto, previous ?? '')
+      : undefined
+    const replaced =
+      (previousMessage ? ctx.countMessage(previousMessage) : 0) +
+      tokensOf(conv.slice(plan.from, plan.upto))
     const slice = conv.slice(plan.from, plan.upto)
     const fitted = fitPrompt(slice, previous, p.rules, p.context_window, ctx.countText)
     if (fitted.omitted > 0) {
@@ -397,10 +429,17 @@ export async function summarize(
 
     let answer: string
     try {
-      const request = { stage: 'summarize' as const, prompt: fitted.prompt, slice: fitted.slice, ...(previous !== undefined ? { previous } : {}) }
+      const request = {
+        stage: 'summarize' as const,
+        prompt: fitted.prompt,
+        slice: fitted.slice,
+        ...(previous !== undefined ? { previous } : {}),
+      }
       answer = await ctx.summarize(request)
     } catch (e) {
-      return unchanged('summarizer failed', { error: `summarizer failed at pass ${pass}: ${e instanceof Error ? e.message : String(e)}` })
+      return unchanged('summarizer failed', {
+        error: `summarizer failed at pass ${pass}: ${e instanceof Error ? e.message : String(e)}`,
+      })
     }
     const summary = cutCodePoints(String(answer ?? '').trim(), MAX_SUMMARY_CHARS)
     if (summary === '') {
@@ -417,12 +456,17 @@ export async function summarize(
     }
 
     const tail = prefix.slice(plan.upto)
-    const tokensBefore = systemTokens + (previousMessage ? ctx.countMessage(previousMessage) : 0) + tokensOf(prefix.slice(plan.from))
+    const tokensBefore =
+      systemTokens +
+      (previousMessage ? ctx.countMessage(previousMessage) : 0) +
+      tokensOf(prefix.slice(plan.from))
     const tokensAfter = systemTokens + summaryTokens + tokensOf(tail)
     for (let i = plan.from; i < plan.upto; i++) passOf[i] = pass
     const thinking = slice.filter(hasThinking).map((m) => m.index)
     if (thinking.length > 0) {
-      warnings.push(`pass ${pass}: thinking blocks of message(s) ${thinking.join(', ')} were summarized away with their messages (never edited)`)
+      warnings.push(
+        `pass ${pass}: thinking blocks of message(s) ${thinking.join(', ')} were summarized away with their messages (never edited)`,
+      )
     }
     passes.push({
       pass,
@@ -440,8 +484,12 @@ export async function summarize(
   }
 
   const notes: string[] = []
-  if (noProgress > 0) notes.push('no progress possible: a pass would replace one message with one summary')
-  if (refused > 0) notes.push(`refused ${refused} pass(es): the summary was not smaller than the messages it would replace`)
+  if (noProgress > 0)
+    notes.push('no progress possible: a pass would replace one message with one summary')
+  if (refused > 0)
+    notes.push(
+      `refused ${refused} pass(es): the summary was not smaller than the messages it would replace`,
+    )
   if (!planned) return unchanged('nothing to compact')
   if (!state || passes.length === 0) return unchanged(notes.join('; '))
 
@@ -450,7 +498,12 @@ export async function summarize(
   const covered = conv.slice(0, state.upto)
   const fates: Record<string, Fate> = {}
   covered.forEach((m, i) => {
-    fates[m.id] = { kind: 'summarized', stage: 'summarize', pass: passOf[i] ?? last.pass, summaryId: finalSummary.id }
+    fates[m.id] = {
+      kind: 'summarized',
+      stage: 'summarize',
+      pass: passOf[i] ?? last.pass,
+      summaryId: finalSummary.id,
+    }
   })
   const origins: Record<string, Origin> = {
     [finalSummary.id]: {

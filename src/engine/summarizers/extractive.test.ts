@@ -13,39 +13,31 @@ import {
 
 describe('extractFacts', () => {
   it('finds IDs and order numbers', () => {
-    expect(extractFacts('Order ORD-58213 and ticket A-48213-KQ; invoice INV-2207, job-4821.')).toEqual([
-      'ORD-58213',
-      'A-48213-KQ',
-      'INV-2207',
-      'job-4821',
-    ])
+    expect(
+      extractFacts('Order ORD-58213 and ticket A-48213-KQ; invoice INV-2207, job-4821.'),
+    ).toEqual(['ORD-58213', 'A-48213-KQ', 'INV-2207', 'job-4821'])
   })
 
   it('finds postal codes, e-mails and URLs (an ID inside a URL is not a second fact)', () => {
-    expect(extractFacts('CEP 01310-100, mail ana@example.com, see https://shop.example.com/o/ORD-1?x=1.')).toEqual([
-      '01310-100',
-      'ana@example.com',
-      'https://shop.example.com/o/ORD-1?x=1',
-    ])
+    expect(
+      extractFacts(
+        'CEP 01310-100, mail ana@example.com, see https://shop.example.com/o/ORD-1?x=1.',
+      ),
+    ).toEqual(['01310-100', 'ana@example.com', 'https://shop.example.com/o/ORD-1?x=1'])
   })
 
   it('finds file paths and file names', () => {
-    expect(extractFacts('Edit src/net/client.py and ./lib/dates.py, then read config.yaml and /etc/hosts')).toEqual([
-      'src/net/client.py',
-      './lib/dates.py',
-      'config.yaml',
-      '/etc/hosts',
-    ])
+    expect(
+      extractFacts(
+        'Edit src/net/client.py and ./lib/dates.py, then read config.yaml and /etc/hosts',
+      ),
+    ).toEqual(['src/net/client.py', './lib/dates.py', 'config.yaml', '/etc/hosts'])
   })
 
   it('finds dates and amounts with units', () => {
-    expect(extractFacts('Due 2024-03-01, paid $12.50 or 40 units, dinner at 7pm on March 3, 2025.')).toEqual([
-      '2024-03-01',
-      '$12.50',
-      '40 units',
-      '7pm',
-      'March 3, 2025',
-    ])
+    expect(
+      extractFacts('Due 2024-03-01, paid $12.50 or 40 units, dinner at 7pm on March 3, 2025.'),
+    ).toEqual(['2024-03-01', '$12.50', '40 units', '7pm', 'March 3, 2025'])
   })
 
   it('ignores plain words and bare small numbers', () => {
@@ -57,7 +49,12 @@ describe('summarizeExtractive (SPEC §3.6)', () => {
   const slice = indexed([
     user('u1', 'Where is my order ORD-58213? Ship to CEP 01310-100.'),
     assistant('a2', null, [{ id: 'c1', name: 'lookup_order', arguments: '{"id":"ORD-58213"}' }]),
-    toolResult('t3', 'c1', 'status: shipped 2024-03-01, tracking https://track.example.com/X1', 'lookup_order'),
+    toolResult(
+      't3',
+      'c1',
+      'status: shipped 2024-03-01, tracking https://track.example.com/X1',
+      'lookup_order',
+    ),
     assistant('a4', null, [{ id: 'c2', name: 'lookup_order', arguments: '{"id":"ORD-58213"}' }]),
     toolResult('t5', 'c2', 'status: shipped', 'lookup_order'),
     assistant('a6', 'It shipped on 2024-03-01.'),
@@ -98,22 +95,32 @@ describe('summarizeExtractive (SPEC §3.6)', () => {
   })
 
   it('extracts facts from a previous summary of any origin (an LLM prose summary)', () => {
-    const out = summarizeExtractive(indexed([user('u', 'ok')]), 'The customer wants ORD-99 delivered to 04538-132.')
+    const out = summarizeExtractive(
+      indexed([user('u', 'ok')]),
+      'The customer wants ORD-99 delivered to 04538-132.',
+    )
     expect(out).toContain('Facts: ORD-99; 04538-132')
     expect(out).toContain('Goal: ok')
   })
 
   it('caps the goal and the facts', () => {
     const long = user('u', `${'g'.repeat(GOAL_CHAR_CAP + 10)}`)
-    expect(summarizeExtractive([long])).toBe(`${EXTRACTIVE_LABEL}\nGoal: ${'g'.repeat(GOAL_CHAR_CAP)}`)
+    expect(summarizeExtractive([long])).toBe(
+      `${EXTRACTIVE_LABEL}\nGoal: ${'g'.repeat(GOAL_CHAR_CAP)}`,
+    )
     const many = Array.from({ length: 60 }, (_, i) => `ID-${1000 + i}`).join(' ')
     const facts = summarizeExtractive([user('u', 'go'), assistant('a', many)]).split('\n')[2] ?? ''
     expect(facts.split('; ')).toHaveLength(MAX_FACTS)
   })
 
   it('skips injected user messages when choosing the goal', () => {
-    const injected: Message = { ...user('i', '<system-reminder>x</system-reminder>'), flags: { injected: true } }
-    expect(summarizeExtractive([injected, user('u', 'Fix the parser.')])).toContain('Goal: Fix the parser.')
+    const injected: Message = {
+      ...user('i', '<system-reminder>x</system-reminder>'),
+      flags: { injected: true },
+    }
+    expect(summarizeExtractive([injected, user('u', 'Fix the parser.')])).toContain(
+      'Goal: Fix the parser.',
+    )
   })
 
   it('is empty for nothing, and deterministic', () => {
@@ -122,11 +129,16 @@ describe('summarizeExtractive (SPEC §3.6)', () => {
   })
 
   it('is shorter than a realistic slice it summarizes', () => {
-    const log = Array.from({ length: 200 }, (_, i) => `${i} INFO request id=req-${10000 + i} ok`).join('\n')
+    const log = Array.from(
+      { length: 200 },
+      (_, i) => `${i} INFO request id=req-${10000 + i} ok`,
+    ).join('\n')
     const realistic = indexed([
       system('s', 'sys'),
       ...slice,
-      assistant('a8', null, [{ id: 'c3', name: 'read_file', arguments: '{"path":"logs/today.log"}' }]),
+      assistant('a8', null, [
+        { id: 'c3', name: 'read_file', arguments: '{"path":"logs/today.log"}' },
+      ]),
       toolResult('t9', 'c3', log, 'read_file'),
       assistant('a10', 'The log shows nothing above 90 ms.'),
     ]).slice(1)
@@ -138,6 +150,8 @@ describe('summarizeExtractive (SPEC §3.6)', () => {
   it('wraps its answer in <summary> tags for insert-then-compress', async () => {
     const answer = await extractiveSummarizer({ stage: 'insert-then-compress', prompt: 'p', slice })
     expect(answer).toBe(`<summary>\n${summarizeExtractive(slice)}\n</summary>`)
-    expect(await extractiveSummarizer({ stage: 'summarize', prompt: 'p', slice })).toBe(summarizeExtractive(slice))
+    expect(await extractiveSummarizer({ stage: 'summarize', prompt: 'p', slice })).toBe(
+      summarizeExtractive(slice),
+    )
   })
 })

@@ -94,18 +94,23 @@ function extractionText(m: Message): string {
 function previousLine(previous: string | undefined, label: string): string | undefined {
   if (!previous) return undefined
   const prefix = `${label}: `
-  for (const line of previous.split('\n')) if (line.startsWith(prefix)) return line.slice(prefix.length)
+  for (const line of previous.split('\n'))
+    if (line.startsWith(prefix)) return line.slice(prefix.length)
   return undefined
 }
 
-/** Open items: TODO-like lines anywhere, and the questions of a last user message nobody answered yet. */
+/**
+ * Open items: TODO-like lines anywhere, and the questions of a last user message nobody answered
+ * yet.
+ */
 function openItems(slice: readonly Message[]): string[] {
   const items: string[] = []
   for (const m of slice) {
     if (m.role === 'tool') continue
     // The sentence that holds the marker, not its whole line.
     for (const sentence of contentText(m.content).match(/[^.!?\n]+[.!?]?/g) ?? []) {
-      if (/\b(?:TODO|FIXME|open question|still (?:need|missing|pending))\b/i.test(sentence)) items.push(sentence.trim())
+      if (/\b(?:TODO|FIXME|open question|still (?:need|missing|pending))\b/i.test(sentence))
+        items.push(sentence.trim())
     }
   }
   const lastUser = [...slice].reverse().findIndex(isOrdinaryUser)
@@ -170,11 +175,14 @@ export function summarizeExtractive(slice: readonly Message[], previous?: string
     const m = /^(.*) ×(\d+)$/.exec(entry)
     if (m?.[1]) tools.set(m[1], (tools.get(m[1]) ?? 0) + Number(m[2]))
   }
-  for (const m of slice) for (const call of m.toolCalls ?? []) tools.set(call.name, (tools.get(call.name) ?? 0) + 1)
-  if (tools.size > 0) lines.push(`Tools used: ${[...tools].map(([n, c]) => `${n} ×${c}`).join(', ')}`)
+  for (const m of slice)
+    for (const call of m.toolCalls ?? []) tools.set(call.name, (tools.get(call.name) ?? 0) + 1)
+  if (tools.size > 0)
+    lines.push(`Tools used: ${[...tools].map(([n, c]) => `${n} ×${c}`).join(', ')}`)
 
   let open = openItems(slice)
-  if (open.length === 0) open = previousLine(previous, 'Open items')?.split(' | ').filter(Boolean) ?? []
+  if (open.length === 0)
+    open = previousLine(previous, 'Open items')?.split(' | ').filter(Boolean) ?? []
   if (open.length > 0) lines.push(`Open items: ${open.join(' | ')}`)
 
   return lines.join('\n')
@@ -186,6 +194,7 @@ export function summarizeExtractive(slice: readonly Message[], previous?: string
  */
 export const extractiveSummarizer: Summarizer = (request: SummaryRequest) => {
   const text = summarizeExtractive(request.slice, request.previous)
-  if (request.stage === 'insert-then-compress' && text) return Promise.resolve(`<summary>\n${text}\n</summary>`)
+  if (request.stage === 'insert-then-compress' && text)
+    return Promise.resolve(`<summary>\n${text}\n</summary>`)
   return Promise.resolve(text)
 }
