@@ -9,8 +9,9 @@ const systemChromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 export default defineConfig({
   testDir: '.',
   outputDir: '../test-results',
-  timeout: 45_000,
-  expect: { timeout: 15_000 },
+  // Generous: these machines are shared, and the first run loads the 2 MB o200k rank table.
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
   retries: process.env.CI ? 1 : 0,
   // 2-core machines: the production preview server plus two browsers is the most they carry.
   workers: 2,

@@ -6,13 +6,18 @@ interface ChipProps {
   title?: string
 }
 
-/** A provenance chip: colour, icon and a text label, so it never relies on colour alone. */
+/**
+ * A provenance chip: colour, icon and a text label, so it never relies on colour alone.
+ * The icon is drawn by CSS from `data-icon`, so the chip's text is exactly its label.
+ */
 export function Chip({ kind, label, title }: ChipProps) {
   return (
-    <span className={`chip chip--${kind}`} data-kind={kind} title={title ?? KIND_INFO[kind].explain}>
-      <span className="chip__icon" aria-hidden="true">
-        {KIND_INFO[kind].icon}
-      </span>
+    <span
+      className={`chip chip--${kind}`}
+      data-kind={kind}
+      data-icon={KIND_INFO[kind].icon}
+      title={title ?? KIND_INFO[kind].explain}
+    >
       {label}
     </span>
   )

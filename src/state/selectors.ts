@@ -37,6 +37,6 @@ export function formatImportError(fileName: string, error: ImportError): string 
   if (error.line !== undefined && !error.message.includes(`line ${error.line}`)) where.push(`line ${error.line}`)
   if (error.field !== undefined && !error.message.includes(error.field)) where.push(`field ${error.field}`)
   let text = [fileName, ...where, error.message].join(': ')
-  if (error.tried && error.tried.length > 0) text += ` (tried: ${error.tried.join(', ')})`
+  if (error.tried && error.tried.length > 0 && !error.message.includes('tried')) text += ` (tried: ${error.tried.join(', ')})`
   return text
 }

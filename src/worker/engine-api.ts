@@ -9,7 +9,7 @@
  */
 import { importBytes, importTranscript } from '../engine/formats'
 import type { ImportResult } from '../engine/formats/types'
-import type { Message, PipelineConfig, RunResult, Transcript } from '../engine/model'
+import type { Encoding, Message, PipelineConfig, RunResult, Transcript } from '../engine/model'
 import { DEFAULT_PIPELINE, runPipeline } from '../engine/pipeline'
 import { loadCounter } from '../engine/tokens/count'
 import type { ImportOutcome, MessageDetail, RunOutcome, Side, TranscriptInfo } from './protocol'
@@ -71,6 +71,11 @@ export const engineApi = {
   /** The engine's default pipeline (the UI has no copy of it). */
   getDefaults(): PipelineConfig {
     return structuredClone(DEFAULT_PIPELINE)
+  },
+
+  /** Loads the token counter ahead of the first run (its rank tables are MBs). */
+  async warmUp(encoding: Encoding): Promise<void> {
+    await loadCounter(encoding)
   },
 
   /** Imports a transcript from text (paste, sample). */

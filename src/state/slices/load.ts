@@ -118,6 +118,8 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
       if (started) return
       started = true
       set({ loading: 'Starting the engine…' })
+      // Load the tokenizer while the sample downloads; a failure surfaces in the first run.
+      getEngine().warmUp('o200k_base').catch(() => {})
       try {
         const response = await fetch(samplesUrl('index.json'))
         if (response.ok) set({ samples: (await response.json()) as SampleEntry[] })

@@ -1,0 +1,36 @@
+import { expect, test } from '@playwright/test'
+import { openApp, rows, scrollUntil, watchErrors } from './helpers'
+
+test('first start opens the Claude Code sample with summary boundaries and back-references', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+
+  await expect(page.getByTestId('file-format')).toHaveText('claude-code')
+  await expect(page.getByTestId('recorded-compactions')).toHaveText(/1 recorded compaction in source/)
+  await expect(page.getByTestId('tokens-saved')).toHaveText(/^−\d+% tokens$/)
+
+  // A summary boundary, labelled with its pass and range, on both sides.
+  const boundary = /^pass 1: messages 0–\d+ → summary$/
+  await expect(page.getByTestId('after-column').getByRole('separator', { name: boundary })).toBeVisible()
+  await expect(page.getByTestId('before-column').getByRole('separator', { name: boundary })).toBeVisible()
+  await expect(page.getByTestId('after-column').locator('[data-kind="summary"]').first()).toBeVisible()
+
+  // A back-reference left by dedupe, somewhere in the After column.
+  const backref = page.getByTestId('after-column').locator('[role="row"][data-kind="back-reference"]')
+  const row = await scrollUntil(page, 'after', backref)
+  await expect(row.getByText('back-reference', { exact: true })).toBeVisible()
+  await expect(row).toContainText('[repeated tool output — byte-identical to an earlier result')
+
+  // Virtualized: only a window of the 44 messages is in the DOM.
+  await page.getByTestId('before-column').evaluate((el) => el.scrollTo(0, 0))
+  const rendered = await rows(page, 'before').count()
+  expect(rendered).toBeGreaterThan(3)
+  expect(rendered).toBeLessThan(44)
+
+  // The legend explains every kind.
+  const legend = page.getByLabel('Legend')
+  for (const name of ['Back-reference', 'Placeholder', 'Summary', 'Pinned facts']) {
+    await expect(legend.getByText(name, { exact: true }).first()).toBeVisible()
+  }
+  expect(errors).toEqual([])
+})

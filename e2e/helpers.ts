@@ -1,0 +1,45 @@
+import { expect, type Locator, type Page } from '@playwright/test'
+
+/** Collects uncaught errors and console errors; every test asserts it stays empty. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`))
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`)
+  })
+  return errors
+}
+
+/** Opens the app and waits until the first-start sample has been run by the worker. */
+export async function openApp(page: Page): Promise<void> {
+  await page.goto('/')
+  await expect(page.getByTestId('file-info')).toContainText('claude-code.jsonl')
+  await expect(page.getByTestId('totals')).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByTestId('loading')).toHaveCount(0, { timeout: 60_000 })
+}
+
+/** The rendered message rows of a column (virtualized: only a window of them). */
+export function rows(page: Page, side: 'before' | 'after'): Locator {
+  return page.getByTestId(`${side}-column`).getByRole('row')
+}
+
+/**
+ * Scrolls a virtualized column from the top until `target` is rendered, and returns it.
+ * Fails when the end is reached without finding it.
+ */
+export async function scrollUntil(page: Page, side: 'before' | 'after', target: Locator): Promise<Locator> {
+  const column = page.getByTestId(`${side}-column`)
+  await column.evaluate((el) => el.scrollTo(0, 0))
+  for (let i = 0; i < 80; i++) {
+    if ((await target.count()) > 0) return target.first()
+    const atEnd = await column.evaluate((el) => {
+      const end = el.scrollTop + el.clientHeight >= el.scrollHeight - 2
+      el.scrollBy(0, el.clientHeight * 0.8)
+      return end
+    })
+    await page.waitForTimeout(50)
+    if (atEnd && (await target.count()) === 0) break
+  }
+  await expect(target.first()).toBeAttached()
+  return target.first()
+}

@@ -1,0 +1,49 @@
+import { expect, test } from '@playwright/test'
+import { openApp, scrollUntil, watchErrors } from './helpers'
+
+test('selecting a summarized message reveals the summary that carries it', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  const before = page.getByTestId('before-column')
+  const after = page.getByTestId('after-column')
+
+  const summarized = before.locator('[role="row"][data-kind="summary"]').first()
+  await summarized.click()
+  await expect(summarized).toHaveAttribute('aria-selected', 'true')
+  const counterpart = after.locator('[role="row"][data-counterpart="true"]')
+  await expect(counterpart).toHaveCount(1)
+  await expect(counterpart).toBeInViewport()
+  await expect(counterpart).toHaveAttribute('data-kind', 'summary')
+  expect(errors).toEqual([])
+})
+
+test('selecting an After row scrolls the Before column to its original', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  const after = page.getByTestId('after-column')
+  await page.getByRole('checkbox', { name: 'Sync scroll' }).uncheck()
+
+  // The last After message is a kept original near the end of the Before column.
+  const last = await scrollUntil(page, 'after', after.locator('[role="row"]').last())
+  await after.evaluate((el) => el.scrollTo(0, el.scrollHeight))
+  const lastRow = after.locator('[role="row"]').last()
+  const id = await lastRow.getAttribute('data-id')
+  expect(last).toBeTruthy()
+  await lastRow.click()
+
+  const original = page.getByTestId('before-column').locator(`[role="row"][data-id="${id}"]`)
+  await expect(original).toBeInViewport()
+  await expect(original).toHaveAttribute('data-counterpart', 'true')
+  expect(errors).toEqual([])
+})
+
+test('expanding a row fetches its full text from the worker', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  const row = page.getByTestId('before-column').locator('[role="row"]').first()
+  await row.getByRole('button', { name: 'Show full message' }).click()
+  await expect(row.getByRole('button', { name: 'Collapse message' })).toBeVisible()
+  // The first message is the user's request, in full (its preview is cut at 200 code points).
+  await expect(row).toContainText('Do not change the public signature of quote_for() in src/quote/api.py.')
+  expect(errors).toEqual([])
+})
