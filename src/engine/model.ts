@@ -201,6 +201,11 @@ export interface InsertThenCompressParams {
   threshold_tokens: number
   /** Messages kept verbatim at the end (extended so no tool result is separated from its call). */
   keep_recent: number
+  /**
+   * Role of the compressed summary message. Seed 003 answers as `assistant`; the pipeline uses
+   * `user` for Anthropic-shaped transcripts, whose first non-system message must be a user turn.
+   */
+  summary_role?: 'assistant' | 'user'
   /** Add the archived-chunk anchor to the summary (seed 003 `chunk_path`). */
   archive_anchor?: boolean
 }
@@ -238,7 +243,8 @@ export type Fate =
   | { kind: 'pruned'; stage: StageId; placeholder: string }
   | { kind: 'summarized'; stage: StageId; pass: number; summaryId: string }
   | { kind: 'slimmed'; stage: StageId }
-  | { kind: 'dropped'; stage: StageId; reason: string }
+  /** Removed outright; `stage: 'pipeline'` for the send-ready cleanup of empty messages (cases/34). */
+  | { kind: 'dropped'; stage: StageId | 'pipeline'; reason: string }
 
 /** Where a message of the **after** transcript came from. Source: SPEC §4. */
 export type Origin =

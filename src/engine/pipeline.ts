@@ -1,3 +1,4 @@
+import { isEmptyMessage } from './content'
 /**
  * The pipeline: runs the enabled stages in the configured order over a transcript, counts
  * tokens, composes every stage's provenance into one before → after mapping, and runs the
@@ -196,6 +197,7 @@ export async function runPipeline(
   const passes: RunResult['passes'] = []
   const stages: StageReport[] = []
   let cancelled = false
+  let compactionNeeded = false
 
   for (const stage of config.stages) {
     if (!stage.enabled) continue
@@ -224,6 +226,7 @@ export async function runPipeline(
       continue
     }
     if (output.note !== undefined) report.note = output.note
+    if (output.overBudget) compactionNeeded = true
     for (const w of output.warnings) warnings.push(`${stage.id}: ${w}`)
     if (output.error !== undefined) {
       report.error = output.error
@@ -240,6 +243,11 @@ export async function runPipeline(
     report.tokensAfter = totalsOf(current).tokens
     report.messagesAfter = current.length
   }
+
+  // A compacted context is about to be sent: providers reject empty messages, so once any
+  // stage changed the context (or found it over budget), empty ones left over from the source are dropped (cases/34).
+  // When nothing fired the context stays byte-identical to the input (cases/09, 15).
+  if (compactionNeeded || stages.some((s) => s.changed)) current = dropEmptyMessages(current, fates, lineage)
 
   const after = current.map((m, i) => (m.index === i ? m : { ...m, index: i }))
   const origins: Record<string, Origin> = {}
@@ -411,4 +419,28 @@ function warnDanglingBackReferences(
       `${stage}: back-reference ${d.id} now stands alone: its first occurrence ${d.firstId ?? ''} is no longer in context (its one-line summary remains)`,
     )
   }
+}
+
+/** Why the send-ready cleanup drops a message (shown as its fate). */
+export const EMPTY_MESSAGE_REASON = 'empty message: providers reject empty content'
+
+/**
+ * Drops messages with no content, parts or tool calls, except a final assistant message (a
+ * prefill may be empty). Their before-transcript messages get the fate `dropped`. Source:
+ * cases/34 (empty content arrays and empty text blocks must not be sent).
+ */
+function dropEmptyMessages(
+  messages: Message[],
+  fates: Map<string, Fate>,
+  lineage: Map<string, Lineage>,
+): Message[] {
+  const last = messages.length - 1
+  const kept = messages.filter((m, i) => {
+    if (!isEmptyMessage(m) || m.role === 'tool' || (i === last && m.role === 'assistant')) return true
+    for (const id of beforeIdsOf(lineage.get(m.id), m.id)) {
+      fates.set(id, { kind: 'dropped', stage: 'pipeline', reason: EMPTY_MESSAGE_REASON })
+    }
+    return false
+  })
+  return kept.length === messages.length ? messages : kept
 }

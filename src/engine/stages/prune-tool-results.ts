@@ -253,10 +253,13 @@ export function pruneToolResults(
   }
 
   if (!out) {
-    return unchanged(
-      messages,
-      `nothing to prune: ${total} > ${target} tokens, but every tool result is guarded, under min_tokens or already replaced`,
-    )
+    return {
+      ...unchanged(
+        messages,
+        `nothing to prune: ${total} > ${target} tokens, but every tool result is guarded, under min_tokens or already replaced`,
+      ),
+      overBudget: true,
+    }
   }
   const warnings =
     running > target
