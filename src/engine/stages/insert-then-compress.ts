@@ -6,6 +6,7 @@
  * Source: seed 003 (Clacky `MessageCompressor`), SPEC §3.4, cases/48.
  */
 import type { Fate, InsertThenCompressParams, Message, Origin, Pass } from '../model'
+import { unchangedOutput } from './output'
 import type { StageContext, StageOutput } from './types'
 
 /**
@@ -168,19 +169,8 @@ export async function insertThenCompress(
   ctx: StageContext,
 ): Promise<StageOutput> {
   const p = normalizeInsertParams(params)
-  const unchanged = (note: string, error?: string): StageOutput => {
-    const out: StageOutput = {
-      messages: messages as Message[],
-      changed: false,
-      fates: {},
-      origins: {},
-      passes: [],
-      note,
-      warnings: [],
-    }
-    if (error !== undefined) out.error = error
-    return out
-  }
+  const unchanged = (note: string, error?: string): StageOutput =>
+    unchangedOutput(messages, note, error === undefined ? {} : { error })
   const tokensOf = (ms: readonly Message[]) => ms.reduce((n, m) => n + ctx.countMessage(m), 0)
   const total = tokensOf(messages)
   if (!(total > p.threshold_tokens))

@@ -7,6 +7,7 @@
 import type { Fate, Message, Origin, PruneParams } from '../model'
 import { codePointLength } from '../text'
 import { MIN_LENGTH, backReferenceSummary, summarizeToolOutput } from './dedupe'
+import { unchangedOutput } from './output'
 import type { StageContext, StageOutput } from './types'
 
 /** The placeholder text; `%s` is the tool name. Source: seed 002 `PLACEHOLDER`. */
@@ -75,17 +76,7 @@ export function backReferencesFromOrigins(
 }
 
 function unchanged(messages: readonly Message[], note: string, error?: string): StageOutput {
-  const out: StageOutput = {
-    messages: messages as Message[],
-    changed: false,
-    fates: {},
-    origins: {},
-    passes: [],
-    note,
-    warnings: [],
-  }
-  if (error !== undefined) out.error = error
-  return out
+  return unchangedOutput(messages, note, error === undefined ? {} : { error })
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { Fate, Message, Origin, Pass, SummarizeParams } from '../model'
 import { codePointLength, collapseWhitespace, cutCodePoints, elideMiddle } from '../text'
+import { unchangedOutput } from './output'
 import type { StageContext, StageOutput } from './types'
 
 /** Messages kept verbatim at the end. Source: seed 001 `DEFAULT_KEEP_LAST`. */
@@ -359,16 +360,8 @@ export async function summarize(
   const system = messages.slice(0, lead)
   const conv = messages.slice(lead)
 
-  const unchanged = (note: string, extra: Partial<StageOutput> = {}): StageOutput => ({
-    messages: messages as Message[],
-    changed: false,
-    fates: {},
-    origins: {},
-    passes: [],
-    note,
-    warnings: [],
-    ...extra,
-  })
+  const unchanged = (note: string, extra: Partial<StageOutput> = {}): StageOutput =>
+    unchangedOutput(messages, note, extra)
 
   const turnEnds: number[] = []
   conv.forEach((m, k) => {
