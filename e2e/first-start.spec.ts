@@ -34,3 +34,16 @@ test('first start opens the Claude Code sample with summary boundaries and back-
   }
   expect(errors).toEqual([])
 })
+
+test('each pass shows its exact prompt (fetched from the worker) and its summary', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  const passes = page.getByTestId('pass-list')
+  await passes.getByText(/compaction pass/).click()
+  await passes.getByRole('button', { name: /^Prompt/ }).first().click()
+  // The slice is one line per message, `[<index>] <role>: <text>` (SPEC §3.2).
+  await expect(passes.locator('pre')).toContainText('[0] user: Customers shipping to postal code 94107')
+  await passes.getByRole('button', { name: 'Summary' }).first().click()
+  await expect(passes.locator('pre')).toContainText('ORD-58213')
+  expect(errors).toEqual([])
+})

@@ -1,21 +1,33 @@
+import { useEffect, useState } from 'react'
 import { formatCount } from '../components/format'
 import { SampleGallery } from '../features/loader/LoadControls'
 import { useStore } from '../state/store'
 import { selectConfig, selectLoading, selectRun, selectRunError, selectRunStatus } from '../state/selectors'
 
-/** Loading with progress text; a cancel button once a run takes long. */
+/** Runs longer than this offer a hard cancel (terminate and re-create the worker). */
+const SLOW_RUN_MS = 1500
+
+/** Loading with progress text, floating (no layout shift); a cancel button once a run is slow. */
 export function LoadingBar() {
   const loading = useStore(selectLoading)
   const status = useStore(selectRunStatus)
   const startedAt = useStore((s) => s.runStartedAt)
   const cancelRun = useStore((s) => s.cancelRun)
+  // The start time of the run that has become slow; a newer run starts un-slow.
+  const [slowRun, setSlowRun] = useState<number | null>(null)
+  useEffect(() => {
+    if (startedAt === null) return
+    const timer = setTimeout(() => setSlowRun(startedAt), Math.max(0, startedAt + SLOW_RUN_MS - Date.now()))
+    return () => clearTimeout(timer)
+  }, [startedAt])
+  const slow = startedAt !== null && slowRun === startedAt
   const text = loading ?? (status === 'running' ? 'Running the pipeline…' : null)
   if (!text) return null
   return (
     <div className="loading" role="status" data-testid="loading">
       <span className="loading__bar" aria-hidden="true" />
       <span>{text}</span>
-      {status === 'running' && startedAt !== null && (
+      {status === 'running' && startedAt !== null && slow && (
         <button type="button" className="button button--small" onClick={() => void cancelRun()}>
           Cancel
         </button>

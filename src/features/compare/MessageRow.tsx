@@ -34,7 +34,15 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
       data-id={row.id}
       data-kind={chip?.kind}
       data-counterpart={highlighted || undefined}
+      tabIndex={0}
       onClick={() => onSelect(row.id)}
+      onKeyDown={(e) => {
+        if (e.target !== e.currentTarget) return
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault()
+          onSelect(row.id)
+        }
+      }}
     >
       <div className="msg__head" role="cell">
         <span className="msg__index" title="Position in this column">#{row.index}</span>

@@ -2,6 +2,7 @@ import { formatCount, formatPercentChange } from '../../components/format'
 import type { ValidityProblem } from '../../engine/model'
 import { useStore } from '../../state/store'
 import { selectRun, selectTokensSavedPercent } from '../../state/selectors'
+import { PassList } from './PassList'
 
 /** Tokens and messages before → after, % saved, per-stage contribution, passes, validity. */
 export function TotalsBar() {
@@ -85,6 +86,7 @@ export function TotalsBar() {
           <ProblemList title="After" problems={run.checks.after} />
         </details>
       )}
+      <PassList />
     </section>
   )
 }

@@ -26,6 +26,10 @@ export interface RunSlice {
   cancelRun: () => Promise<void>
   /** Fetches a row's full content once per run. */
   fetchDetail: (side: Side, id: string) => void
+  /** Exact summarizer prompts of the current run's passes, keyed `stage:pass`. */
+  prompts: Record<string, string | 'loading' | 'missing'>
+  /** Fetches a pass's prompt once per run. */
+  fetchPassPrompt: (stage: string, pass: number) => void
 }
 
 /** Key of a row in `details`. */
@@ -53,7 +57,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         done = runId
         if (runId !== wanted) continue // a newer request arrived: its result is the one to show
         if (outcome.ok) {
-          set({ run: outcome.view, runStatus: 'done', runError: null, runStartedAt: null, details: {}, loading: null })
+          set({ run: outcome.view, runStatus: 'done', runError: null, runStartedAt: null, details: {}, prompts: {}, loading: null })
         } else if (outcome.cancelled) {
           set({ runStatus: get().run ? 'done' : 'idle', runStartedAt: null, loading: null })
         } else {
@@ -75,6 +79,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     runError: null,
     runStartedAt: null,
     details: {},
+    prompts: {},
     requestRun: () => {
       wanted++
       if (get().runStatus !== 'running') set({ runStatus: 'running', runStartedAt: Date.now() })
@@ -101,6 +106,16 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
           },
           () => set((s) => ({ details: { ...s.details, [key]: 'missing' } })),
         )
+    },
+    fetchPassPrompt: (stage, pass) => {
+      const key = `${stage}:${pass}`
+      if (get().prompts[key] !== undefined) return
+      const runId = get().run?.runId
+      set((s) => ({ prompts: { ...s.prompts, [key]: 'loading' } }))
+      const done = (prompt: string | null) => {
+        if (get().run?.runId === runId) set((s) => ({ prompts: { ...s.prompts, [key]: prompt ?? 'missing' } }))
+      }
+      getEngine().getPassPrompt(pass, stage).then(done, () => done(null))
     },
   }
 }

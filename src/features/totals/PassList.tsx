@@ -1,0 +1,60 @@
+import { useState } from 'react'
+import { formatCount } from '../../components/format'
+import { useStore } from '../../state/store'
+import { selectPasses } from '../../state/selectors'
+import type { PassMeta } from '../../worker/protocol'
+
+/** Every compaction pass: where it fired, what it folded, tokens, and its exact prompt and summary. */
+export function PassList() {
+  const passes = useStore(selectPasses)
+  if (!passes || passes.length === 0) return null
+  return (
+    <details className="passes" data-testid="pass-list">
+      <summary>
+        {passes.length} compaction pass{passes.length > 1 ? 'es' : ''} — see each prompt and summary
+      </summary>
+      <ol>
+        {passes.map((p) => (
+          <PassItem key={`${p.stage}:${p.pass}`} pass={p} />
+        ))}
+      </ol>
+    </details>
+  )
+}
+
+function PassItem({ pass }: { pass: PassMeta }) {
+  const [open, setOpen] = useState<'prompt' | 'summary' | null>(null)
+  const prompt = useStore((s) => s.prompts[`${pass.stage}:${pass.pass}`])
+  const fetchPassPrompt = useStore((s) => s.fetchPassPrompt)
+  const toggle = (what: 'prompt' | 'summary') => {
+    if (what === 'prompt') fetchPassPrompt(pass.stage, pass.pass)
+    setOpen((o) => (o === what ? null : what))
+  }
+  return (
+    <li>
+      <div className="passes__line">
+        <strong>pass {pass.pass}</strong>
+        <span className="muted">{pass.stage}</span>
+        <span>
+          at message {pass.atMessage}: messages {pass.from}–{pass.upto - 1} → summary
+        </span>
+        <span className="muted">
+          context {formatCount(pass.tokensBefore)} → {formatCount(pass.tokensAfter)} tokens
+        </span>
+        <span className="msg__spacer" />
+        <button type="button" className="button button--small" aria-pressed={open === 'prompt'} onClick={() => toggle('prompt')}>
+          Prompt ({formatCount(pass.promptLength)} chars)
+        </button>
+        <button type="button" className="button button--small" aria-pressed={open === 'summary'} onClick={() => toggle('summary')}>
+          Summary
+        </button>
+      </div>
+      {open === 'summary' && <pre className="text text--mono passes__text">{pass.summary}</pre>}
+      {open === 'prompt' && (
+        <pre className="text text--mono passes__text">
+          {prompt === undefined || prompt === 'loading' ? 'Loading…' : prompt === 'missing' ? 'Prompt unavailable.' : prompt}
+        </pre>
+      )}
+    </li>
+  )
+}
