@@ -21,6 +21,11 @@ describe('previewOf', () => {
     expect(previewOf(m)).toBe('(tool calls: Read, Grep)')
   })
 
+  it('drops terminal styling sequences and shows other control characters as control pictures', () => {
+    expect(previewOf(msg('a', 0, 'tool', '\u001b[2mCompacted\u001b[22m (ctrl+o)'))).toBe('Compacted (ctrl+o)')
+    expect(previewOf(msg('a', 0, 'tool', 'bell\u0007 esc\u001b end'))).toBe('bell␇ esc␛ end')
+  })
+
   it('reads (empty) for no content', () => {
     expect(previewOf(msg('a', 0, 'assistant', ''))).toBe('(empty)')
   })

@@ -31,14 +31,28 @@ function partsText(parts: readonly Part[]): string {
 }
 
 /**
- * One-line preview of a message: whitespace collapsed, cut to `PREVIEW_LIMIT` code points
+ * Terminal styling (ANSI CSI sequences such as `ESC[2m`) removed; any other control character
+ * shown as its Unicode control picture (␛, ␇…), so a preview never hides or garbles bytes.
+ */
+function showControls(text: string): string {
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
+      .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000e-\u001f]/g, (c) => String.fromCharCode(0x2400 + c.charCodeAt(0)))
+  )
+}
+
+/**
+ * One-line preview of a message: whitespace collapsed, control characters made visible (␛), cut to `PREVIEW_LIMIT` code points
  * (an ellipsis included). A tool-calling assistant with no text reads `(tool calls: a, b)`,
  * as seed 001 renders it; no content reads `(empty)`.
  */
 export function previewOf(message: Message): string {
   const c = message.content
   let text = c == null ? '' : typeof c === 'string' ? c : partsText(c)
-  text = collapseWhitespace(text)
+  text = showControls(collapseWhitespace(text))
   if (!text && message.toolCalls && message.toolCalls.length > 0) {
     text = `(tool calls: ${message.toolCalls.map((t) => t.name).join(', ')})`
   }
