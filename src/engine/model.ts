@@ -135,8 +135,25 @@ export interface RecordedCompaction {
   tokensAfter?: number
   /** Readable summary text; null when encrypted/opaque. */
   summaryText: string | null
-  /** Id of the summary message in `messages`, if it is one. */
+  /**
+   * Id of the message holding the summary or the compaction marker in `messages`, if it is one
+   * (Claude Code `isCompactSummary` record, a Responses `compaction` item, a LangChain summary
+   * message). recorded.ts places it right after what the agent kept.
+   */
   summaryMessageId?: string
+  /**
+   * Ids of messages before the boundary that the agent kept verbatim in its context (Responses
+   * compact output: the user messages; OpenHands: events not forgotten). When absent, recorded.ts
+   * uses the format's default (Responses: every user message before the boundary; others: only the
+   * leading system messages).
+   */
+  keptMessageIds?: string[]
+  /**
+   * Codex `replacement_history`: the model-visible history right after the compaction, as
+   * canonical messages (ids unique within the transcript, `index` = position in this list). When
+   * present, recorded.ts uses it as the kept context instead of guessing. Source: formats.md §4.5.
+   */
+  replacementHistory?: Message[]
   source: FormatId
 }
 
@@ -158,6 +175,28 @@ export interface Transcript {
   warnings: string[]
   /** Tool schemas sent with every request (request bodies only); part of the overhead. */
   tools?: ToolSchema[]
+  /**
+   * Forks not on the main line (Claude Code edits/retries: a record with several children). The
+   * main line is the branch holding the last leaf; each other branch is summarized here.
+   */
+  branches?: TranscriptBranch[]
+  /**
+   * Sub-agent conversations (Claude Code `isSidechain:true` records, grouped by `agentId` or by
+   * sidechain root), each its own transcript with the same format.
+   */
+  sidechains?: Transcript[]
+}
+
+/** A fork that is not on the transcript's main line. Source: formats.md §1 item 10. */
+export interface TranscriptBranch {
+  /** Id of the branch's first record (Claude Code uuid). */
+  id: string
+  /** Id of the main-line (or parent-branch) message it forks from; null when it forks at the root. */
+  fromMessageId: string | null
+  /** Messages on the branch (from its first record to its newest leaf). */
+  messageCount: number
+  /** First text of the branch, at most 120 code points, for a picker. */
+  firstText: string
 }
 
 // ---------------------------------------------------------------------------
@@ -166,6 +205,12 @@ export interface Transcript {
 
 /** Identifiers of the compaction stages. */
 export type StageId = 'dedupe' | 'prune-tool-results' | 'summarize' | 'insert-then-compress'
+
+/**
+ * Who produced a fate or an origin: a simulated stage, or `recorded` — the compaction the agent
+ * itself performed and recorded in the source (recorded.ts), shown in the same shape.
+ */
+export type ProvenanceStage = StageId | 'recorded'
 
 /** Params of `dedupe`. Source: seed 000. (No user params: the constants are the seed's.) */
 export type DedupeParams = Record<string, never>
@@ -241,7 +286,8 @@ export type Fate =
   | { kind: 'kept'; changed: false }
   | { kind: 'back-referenced'; stage: StageId; firstId: string }
   | { kind: 'pruned'; stage: StageId; placeholder: string }
-  | { kind: 'summarized'; stage: StageId; pass: number; summaryId: string }
+  /** `stage: 'recorded'` for the agent's own recorded compaction (pass = its 1-based number). */
+  | { kind: 'summarized'; stage: ProvenanceStage; pass: number; summaryId: string }
   | { kind: 'slimmed'; stage: StageId }
   /** Removed outright; `stage: 'pipeline'` for the send-ready cleanup of empty messages (cases/34). */
   | { kind: 'dropped'; stage: StageId | 'pipeline'; reason: string }
@@ -253,7 +299,8 @@ export type Origin =
   | { kind: 'placeholder'; beforeId: string; stage: StageId }
   | {
       kind: 'summary'
-      stage: StageId
+      /** `recorded` for the agent's own recorded summary (recorded.ts). */
+      stage: ProvenanceStage
       pass: number
       /** Before-transcript indices covered, inclusive `from` … `to`. */
       fromIndex: number
