@@ -97,7 +97,7 @@ describe('detectFormat', () => {
       ok: false,
       error: {
         message:
-          'unknown transcript format: no "messages" array at the top level (keys: prompt, n) (tried Claude Code session (JSONL), Anthropic Messages, OpenAI Chat Completions)',
+          'unknown transcript format: closest match OpenAI Chat Completions: no "messages" array at the top level (keys: prompt, n) (tried Claude Code session (JSONL), Anthropic Messages, OpenAI Chat Completions)',
         tried: [...IMPORTABLE_FORMATS],
       },
     })
@@ -115,7 +115,7 @@ describe('detectFormat', () => {
         'messages[1].role is "model", not one of system/developer/user/assistant/tool/function',
       )
     expect(format('42')).toBe(
-      'error: unknown transcript format: the JSON is a number, not an object or array (tried Claude Code session (JSONL), Anthropic Messages, OpenAI Chat Completions)',
+      'error: unknown transcript format: closest match OpenAI Chat Completions: the JSON is a number, not an object or array (tried Claude Code session (JSONL), Anthropic Messages, OpenAI Chat Completions)',
     )
   })
 
@@ -124,7 +124,7 @@ describe('detectFormat', () => {
     expect(d.ok).toBe(false)
     if (!d.ok) {
       expect(d.error.message).toMatch(
-        /^unknown transcript format: line 1: no sessionId\/uuid\/parentUuid keys/,
+        /^unknown transcript format: closest match Claude Code session \(JSONL\): line 1: no sessionId\/uuid\/parentUuid keys/,
       )
       expect(d.error.line).toBe(1)
     }

@@ -1,4 +1,5 @@
 import type { FormatId } from '../model'
+import { detectJsonlRecords, detectJsonRoot, type Verdict } from './detect-heuristics'
 import {
   jsonError,
   looksLikeJsonl,
@@ -7,298 +8,98 @@ import {
   type JsonlParse,
   type JsonlRecord,
 } from './json'
-import { OPENAI_CHAT_ROLES } from './openai-chat'
+import { FORMAT_LABELS } from './labels'
+import { importerFor, importersInOrder, type FormatImporter } from './registry'
 import type { ImportError } from './types'
-import { isObject, type JsonObject } from './util'
+import { isObject } from './util'
 
-/** The formats this version imports, in detection order. */
-export const IMPORTABLE_FORMATS: readonly FormatId[] = [
-  'claude-code',
-  'anthropic-messages',
-  'openai-chat',
-]
+export { FORMAT_LABELS } from './labels'
+export { detectJsonlRecords, detectJsonRoot } from './detect-heuristics'
 
-/** Human labels of every format id (recognized formats are named in "not supported yet" errors). */
-export const FORMAT_LABELS: Readonly<Record<FormatId, string>> = {
-  'openai-chat': 'OpenAI Chat Completions',
-  'anthropic-messages': 'Anthropic Messages',
-  'claude-code': 'Claude Code session (JSONL)',
-  'openai-responses': 'OpenAI Responses',
-  'codex-rollout': 'Codex CLI rollout (JSONL)',
-  'gemini-cli': 'Gemini CLI session',
-  'vercel-ui': 'Vercel AI SDK UIMessage[]',
-  'vercel-model': 'Vercel AI SDK ModelMessage[]',
-  langchain: 'LangChain message dicts',
-  'inspect-ai': 'Inspect AI eval log',
-  openhands: 'OpenHands event stream',
-  'swe-agent': 'SWE-agent trajectory',
-  aider: 'aider chat history (Markdown)',
-  canonical: 'canonical transcript',
-}
+/** The formats this version imports, in detection order (from `FORMAT_IMPORTERS`). */
+export const IMPORTABLE_FORMATS: readonly FormatId[] = importersInOrder().map((i) => i.id)
 
-/** What detection found: the format plus the parsed input, so nothing is parsed twice. */
+/**
+ * What detection found: the importer plus its parsed input (so nothing is parsed twice); for JSONL
+ * also the whole parse, whose skipped lines become warnings.
+ */
 export type Detection =
-  | { ok: true; format: 'openai-chat' | 'anthropic-messages'; root: unknown }
-  | { ok: true; format: 'claude-code'; jsonl: JsonlParse }
+  | {
+      ok: true
+      format: FormatId
+      importer: FormatImporter
+      input: unknown
+      jsonl?: JsonlParse
+    }
   | { ok: false; error: ImportError }
 
-/** Verdict on a parsed JSON root or a set of JSONL records. */
-type Verdict = { format: FormatId } | { mismatch: string }
-
-const importableLabels = () => IMPORTABLE_FORMATS.map((f) => FORMAT_LABELS[f]).join(', ')
+const labels = (formats: readonly FormatId[]) => formats.map((f) => FORMAT_LABELS[f]).join(', ')
 
 function unsupported(format: FormatId): ImportError {
-  const name = FORMAT_LABELS[format]
   return {
-    message: `this looks like ${name}, which cannot be imported yet (supported: ${importableLabels()})`,
+    message:
+      `this looks like ${FORMAT_LABELS[format]}, which cannot be imported yet ` +
+      `(supported: ${labels(IMPORTABLE_FORMATS)})`,
     tried: [...IMPORTABLE_FORMATS],
   }
 }
 
-function unknown(mismatch: string, line?: number): ImportError {
+/** A candidate's verdict: the importer and `true` or its first mismatch. */
+interface Attempt {
+  importer: FormatImporter
+  verdict: true | string
+}
+
+/** Runs the detectors of one container in priority order; stops at the first confident match. */
+function attempt(container: FormatImporter['container'], input: unknown): Attempt[] {
+  const attempts: Attempt[] = []
+  for (const importer of importersInOrder()) {
+    if (importer.container !== container) continue
+    let verdict: true | string
+    try {
+      verdict = importer.detect(input)
+    } catch (e) {
+      // A detector bug must not hide the other formats.
+      verdict = `detector failed: ${e instanceof Error ? e.message : String(e)}`
+    }
+    attempts.push({ importer, verdict })
+    if (verdict === true) break
+  }
+  return attempts
+}
+
+/**
+ * The "unknown format" error (issue 3 "Bad input"): every format tried and the closest candidate's
+ * first mismatch (highest `closeness`, ties to detection order). When the structural recognizers of
+ * formats.md §2 name a format nobody registered, says "cannot be imported yet" instead.
+ */
+function unknown(
+  attempts: readonly Attempt[],
+  input: unknown,
+  recognized: Verdict,
+  line?: number,
+): ImportError {
+  if ('format' in recognized && !importerFor(recognized.format))
+    return unsupported(recognized.format)
+  let closest: { attempt: Attempt; score: number } | undefined
+  for (const a of attempts) {
+    let score: number
+    try {
+      score = a.importer.closeness?.(input) ?? 0
+    } catch {
+      score = 0
+    }
+    if (!closest || score > closest.score) closest = { attempt: a, score }
+  }
+  let mismatch = 'mismatch' in recognized ? recognized.mismatch : 'no format matched'
+  if (closest && typeof closest.attempt.verdict === 'string')
+    mismatch = `closest match ${closest.attempt.importer.label}: ${closest.attempt.verdict}`
   const error: ImportError = {
-    message: `unknown transcript format: ${mismatch} (tried ${importableLabels()})`,
+    message: `unknown transcript format: ${mismatch} (tried ${labels(IMPORTABLE_FORMATS)})`,
     tried: [...IMPORTABLE_FORMATS],
   }
   if (line !== undefined) error.line = line
   return error
-}
-
-const ANTHROPIC_BLOCKS = new Set([
-  'tool_use',
-  'tool_result',
-  'thinking',
-  'redacted_thinking',
-  'compaction',
-])
-const OPENAI_PARTS = new Set(['image_url', 'input_audio', 'file', 'refusal'])
-const LANGCHAIN_TYPES = new Set(['human', 'ai', 'tool', 'system', 'chat', 'function'])
-const RESPONSES_ITEMS = new Set([
-  'message',
-  'function_call',
-  'function_call_output',
-  'reasoning',
-  'compaction',
-  'custom_tool_call',
-  'custom_tool_call_output',
-])
-
-/** A Vercel AI SDK ModelMessage with `tool-call` / `tool-result` parts (formats.md §2 item 9). */
-function hasVercelToolParts(m: JsonObject): boolean {
-  return (
-    Array.isArray(m.content) &&
-    m.content.some((p) => isObject(p) && (p.type === 'tool-call' || p.type === 'tool-result'))
-  )
-}
-
-/** An OpenAI Responses item other than a plain message (`function_call`, `reasoning`, …). */
-function isResponsesItem(x: JsonObject): boolean {
-  return typeof x.type === 'string' && RESPONSES_ITEMS.has(x.type) && x.type !== 'message'
-}
-
-/** A Claude Code on-disk record: `sessionId` + `uuid` + a `parentUuid` key (possibly null). */
-function isClaudeCodeRecord(r: JsonObject): boolean {
-  return typeof r.sessionId === 'string' && typeof r.uuid === 'string' && 'parentUuid' in r
-}
-
-/**
- * Classifies a messages list as Anthropic or OpenAI chat. Anthropic: roles only user/assistant (a
- * stray `system` tolerated) and a block only Anthropic has (`tool_use`, `tool_result`, thinking,
- * `compaction`, `image` with `source`), or a top-level `system` / `input_schema` tools with
- * user/assistant roles. Otherwise OpenAI chat when every role is a chat role (the fallback for
- * "OpenAI-compatible"). Source: formats.md §2 items 11–12.
- */
-function classifyMessages(
-  list: readonly unknown[],
-  root: JsonObject | null,
-  field: string,
-): Verdict {
-  let anthropicBlocks = false
-  let openaiSignals = false
-  let onlyUserAssistant = true
-  let firstBadRole: string | undefined
-  for (let i = 0; i < list.length; i++) {
-    const m = list[i]
-    if (!isObject(m)) return { mismatch: `${field}[${i}] is not an object` }
-    const role = m.role
-    if (typeof role !== 'string' || !(role in OPENAI_CHAT_ROLES)) {
-      const allowed = Object.keys(OPENAI_CHAT_ROLES).join('/')
-      firstBadRole ??= `${field}[${i}].role is ${JSON.stringify(role ?? null)}, not one of ${allowed}`
-      continue
-    }
-    if (role !== 'user' && role !== 'assistant') onlyUserAssistant = false
-    if (role === 'tool' || role === 'function' || role === 'developer') openaiSignals = true
-    if ('tool_calls' in m || 'function_call' in m || 'tool_call_id' in m) openaiSignals = true
-    if (Array.isArray(m.content)) {
-      for (const b of m.content) {
-        if (!isObject(b) || typeof b.type !== 'string') continue
-        if (ANTHROPIC_BLOCKS.has(b.type) || (b.type === 'image' && 'source' in b))
-          anthropicBlocks = true
-        if (OPENAI_PARTS.has(b.type)) openaiSignals = true
-      }
-    }
-  }
-  if (firstBadRole) return { mismatch: firstBadRole }
-  const rootHints =
-    root !== null &&
-    (root.system !== undefined ||
-      (Array.isArray(root.tools) && root.tools.some((t) => isObject(t) && 'input_schema' in t)))
-  if (anthropicBlocks && !openaiSignals) return { format: 'anthropic-messages' }
-  if (rootHints && onlyUserAssistant && !openaiSignals) return { format: 'anthropic-messages' }
-  return { format: 'openai-chat' }
-}
-
-/**
- * Detects the format of a parsed JSON document. Recognizes (formats.md §2) Gemini CLI, Inspect AI,
- * SWE-agent, OpenHands, LangChain, Vercel, OpenAI Responses — reported as not importable yet — and
- * Anthropic Messages / OpenAI Chat Completions (`{messages}`, a bare array, or one Anthropic
- * response message). Pure.
- */
-export function detectJsonRoot(root: unknown): Verdict {
-  if (Array.isArray(root)) {
-    const items = root.slice(0, 50).filter(isObject)
-    if (items.length > 0) {
-      if (items.every((x) => ('action' in x || 'observation' in x) && 'source' in x))
-        return { format: 'openhands' }
-      if (
-        items.every(
-          (x) => typeof x.type === 'string' && LANGCHAIN_TYPES.has(x.type) && isObject(x.data),
-        )
-      ) {
-        return { format: 'langchain' }
-      }
-      if (items.every((x) => x.lc === 1 && x.type === 'constructor')) return { format: 'langchain' }
-      if (items.every((x) => typeof x.role === 'string' && Array.isArray(x.parts))) {
-        return { format: items.every((x) => 'id' in x) ? 'vercel-ui' : 'gemini-cli' }
-      }
-      if (items.some(isResponsesItem)) return { format: 'openai-responses' }
-      if (items.some(hasVercelToolParts)) return { format: 'vercel-model' }
-    }
-    return classifyMessages(root, null, 'items')
-  }
-  if (!isObject(root)) {
-    const kind = root === null ? 'null' : typeof root
-    return {
-      mismatch: `the JSON is ${kind === 'null' ? 'null' : `a ${kind}`}, not an object or array`,
-    }
-  }
-  if (typeof root.sessionId === 'string' && typeof root.projectHash === 'string')
-    return { format: 'gemini-cli' }
-  if (
-    typeof root.version === 'number' &&
-    'eval' in root &&
-    ('samples' in root || 'results' in root)
-  ) {
-    return { format: 'inspect-ai' }
-  }
-  if (Array.isArray(root.trajectory) && Array.isArray(root.history)) return { format: 'swe-agent' }
-  if (
-    root.object === 'response' ||
-    root.object === 'response.compaction' ||
-    Array.isArray(root.input) ||
-    (typeof root.input === 'string' && 'model' in root) ||
-    (Array.isArray(root.output) && !('messages' in root))
-  ) {
-    return { format: 'openai-responses' }
-  }
-  if (
-    Array.isArray(root.history) &&
-    root.history.some((x) => isObject(x) && Array.isArray(x.parts))
-  ) {
-    return { format: 'gemini-cli' }
-  }
-  if (Array.isArray(root.messages)) {
-    const msgs = root.messages.slice(0, 50).filter(isObject)
-    if (
-      msgs.length > 0 &&
-      msgs.every((x) => typeof x.role === 'string' && Array.isArray(x.parts))
-    ) {
-      return { format: 'vercel-ui' }
-    }
-    if (msgs.some(hasVercelToolParts)) return { format: 'vercel-model' }
-    if (msgs.some(isResponsesItem)) return { format: 'openai-responses' }
-    return classifyMessages(root.messages, root, 'messages')
-  }
-  if (
-    root.type === 'message' &&
-    (root.role === 'assistant' || root.role === 'user') &&
-    Array.isArray(root.content)
-  ) {
-    return { format: 'anthropic-messages' }
-  }
-  const keys = Object.keys(root).slice(0, 8).join(', ')
-  return { mismatch: `no "messages" array at the top level (keys: ${keys || 'none'})` }
-}
-
-const CLAUDE_CODE_TYPES = new Set([
-  'user',
-  'assistant',
-  'system',
-  'summary',
-  'file-history-snapshot',
-  'queue-operation',
-  'progress',
-  'attachment',
-  'custom-title',
-])
-const CODEX_TYPES = new Set([
-  'session_meta',
-  'response_item',
-  'event_msg',
-  'turn_context',
-  'compacted',
-])
-
-/**
- * Detects the format of JSONL records from the first 50 (formats.md §2 items 2–4): Codex rollout,
- * Claude Code stream-json and Gemini CLI JSONL are recognized (not importable yet); Claude Code
- * sessions by `sessionId` + `uuid` + `parentUuid` on a user/assistant/system record, or `summary` /
- * `file-history-snapshot` heads.
- */
-export function detectJsonlRecords(records: readonly JsonlRecord[]): Verdict {
-  const head = records.slice(0, 50).map((r) => r.value)
-  const first = records[0]
-  if (!first) return { mismatch: 'no readable lines' }
-  if (
-    head.some((r) => r.type === 'session_meta' && 'payload' in r) ||
-    head.every(
-      (r) =>
-        'timestamp' in r && 'payload' in r && typeof r.type === 'string' && CODEX_TYPES.has(r.type),
-    )
-  ) {
-    return { format: 'codex-rollout' }
-  }
-  if (
-    head.some(
-      (r) => typeof r.type === 'string' && CLAUDE_CODE_TYPES.has(r.type) && isClaudeCodeRecord(r),
-    )
-  ) {
-    return { format: 'claude-code' }
-  }
-  if (
-    head.some(
-      (r) => (r.type === 'summary' && 'leafUuid' in r) || r.type === 'file-history-snapshot',
-    )
-  ) {
-    return { format: 'claude-code' }
-  }
-  if (typeof first.value.sessionId === 'string' && typeof first.value.projectHash === 'string') {
-    return { format: 'gemini-cli' }
-  }
-  if (
-    head.some(
-      (r) => typeof r.session_id === 'string' && ('parent_tool_use_id' in r || r.type === 'result'),
-    )
-  ) {
-    return {
-      mismatch:
-        `line ${first.line}: Claude Code stream-json output ` +
-        '(session_id, parent_tool_use_id), not a session file',
-    }
-  }
-  return {
-    mismatch: `line ${first.line}: no sessionId/uuid/parentUuid keys, not a Claude Code record`,
-  }
 }
 
 function fromJsonl(jsonl: JsonlParse): Detection {
@@ -312,36 +113,54 @@ function fromJsonl(jsonl: JsonlParse): Detection {
     if (m) error.line = Number(m[1])
     return { ok: false, error }
   }
-  const v = detectJsonlRecords(jsonl.records)
-  if ('mismatch' in v) return { ok: false, error: unknown(v.mismatch, jsonl.records[0]?.line) }
-  if (v.format === 'claude-code') return { ok: true, format: 'claude-code', jsonl }
-  return { ok: false, error: unsupported(v.format) }
+  const attempts = attempt('jsonl', jsonl.records)
+  const hit = attempts.find((a) => a.verdict === true)
+  if (hit) {
+    const { importer } = hit
+    return { ok: true, format: importer.id, importer, input: jsonl.records, jsonl }
+  }
+  const recognized = detectJsonlRecords(jsonl.records)
+  return { ok: false, error: unknown(attempts, jsonl.records, recognized, jsonl.records[0]?.line) }
 }
 
 /**
- * Detects the format of a transcript text (formats.md §2) and returns it with the parsed input.
- * Order: aider Markdown by its header; `.jsonl` / `.ndjson` file names go straight to JSONL;
- * otherwise the text is parsed as one JSON document (a lone Claude Code record counts as one-line
- * JSONL), and when that fails and the text looks like JSONL, line by line. Errors (invalid JSON
- * with line and column, unknown format with `tried` and the first mismatch,
- * recognized-but-unsupported formats) are `ImportError`s; never throws. A leading BOM is ignored.
+ * Detects the format of a transcript text (formats.md §2) through the registered importers and
+ * returns the importer with its parsed input. Order: text formats (aider Markdown) on the raw
+ * text; `.jsonl` / `.ndjson` file names go straight to JSONL; otherwise the text is parsed as one
+ * JSON document — JSON formats are tried, then, for an object, the JSONL formats on it as a
+ * one-line file (a lone Claude Code record) — and when it does not parse but looks like JSONL, line
+ * by line. Errors (invalid JSON with line and column; unknown format with `tried` and the closest
+ * match's first mismatch; recognized-but-unsupported formats) are `ImportError`s. Never throws. A
+ * leading BOM is ignored.
  */
 export function detectFormat(text: string, options: { fileName?: string } = {}): Detection {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   if (body.trim() === '') return { ok: false, error: { message: 'the file is empty' } }
-  if (/^\s*# aider chat started at/.test(body.slice(0, 2000)))
+  const textHit = attempt('text', body).find((a) => a.verdict === true)
+  if (textHit) {
+    const { importer } = textHit
+    return { ok: true, format: importer.id, importer, input: body }
+  }
+  if (/^\s*# aider chat started at/.test(body.slice(0, 2000)) && !importerFor('aider'))
     return { ok: false, error: unsupported('aider') }
   if (options.fileName && /\.(jsonl|ndjson)$/i.test(options.fileName))
     return fromJsonl(parseJsonl(body))
   const parsed = parseJson(body)
   if (parsed.ok) {
     const root = parsed.value
-    if (isObject(root) && isClaudeCodeRecord(root)) return fromJsonl(parseJsonl(body))
-    const v = detectJsonRoot(root)
-    if ('mismatch' in v) return { ok: false, error: unknown(v.mismatch) }
-    if (v.format === 'openai-chat' || v.format === 'anthropic-messages')
-      return { ok: true, format: v.format, root }
-    return { ok: false, error: unsupported(v.format) }
+    const attempts = attempt('json', root)
+    const hit = attempts.find((a) => a.verdict === true)
+    if (hit) return { ok: true, format: hit.importer.id, importer: hit.importer, input: root }
+    if (isObject(root)) {
+      const records: JsonlRecord[] = [{ line: 1, value: root }]
+      const lone = attempt('jsonl', records).find((a) => a.verdict === true)
+      if (lone) {
+        const jsonl: JsonlParse = { records, bad: [], lines: 1 }
+        const { importer } = lone
+        return { ok: true, format: importer.id, importer, input: records, jsonl }
+      }
+    }
+    return { ok: false, error: unknown(attempts, root, detectJsonRoot(root)) }
   }
   if (looksLikeJsonl(body)) return fromJsonl(parseJsonl(body))
   return { ok: false, error: jsonError(parsed) }

@@ -1,11 +1,13 @@
 import type { FormatId } from '../model'
-import { importAnthropic } from './anthropic'
-import { importClaudeCodeRecords } from './claude-code'
-import { detectFormat, FORMAT_LABELS } from './detect'
-import { importOpenAIChat } from './openai-chat'
+import { detectFormat } from './detect'
+import { FORMAT_LABELS } from './labels'
+import { importersInOrder, runImporter, type ImportOptions } from './registry'
 import type { ImportResult } from './types'
+import { capWarnings } from './util'
 
 export type { ImportError, ImportResult } from './types'
+export type { FormatImporter, ImportOptions } from './registry'
+export { FORMAT_IMPORTERS, ImportFailure, importFailure } from './registry'
 export { importAnthropic } from './anthropic'
 export { importClaudeCode, importClaudeCodeRecords } from './claude-code'
 export { importOpenAIChat } from './openai-chat'
@@ -21,29 +23,22 @@ export interface SupportedFormat {
   extensions: string[]
 }
 
-/** The formats `importTranscript` imports (issue 2). Source: design/formats.md §4.1, §4.3, §4.4. */
-export const SUPPORTED_FORMATS: readonly SupportedFormat[] = [
-  {
-    id: 'claude-code',
-    label: FORMAT_LABELS['claude-code'],
-    description: 'Claude Code session log, ~/.claude/projects/<project>/<sessionId>.jsonl',
-    extensions: ['.jsonl'],
-  },
-  {
-    id: 'anthropic-messages',
-    label: FORMAT_LABELS['anthropic-messages'],
-    description: 'Anthropic Messages API request body {system?, messages, tools?}',
-    extensions: ['.json'],
-  },
-  {
-    id: 'openai-chat',
-    label: FORMAT_LABELS['openai-chat'],
-    description:
-      'OpenAI Chat Completions request body {messages, tools?} or a messages array ' +
-      '(legacy functions too)',
-    extensions: ['.json'],
-  },
-]
+const DEFAULT_EXTENSIONS: Record<'json' | 'jsonl' | 'text', string[]> = {
+  json: ['.json'],
+  jsonl: ['.jsonl'],
+  text: ['.md'],
+}
+
+/**
+ * The formats `importTranscript` imports, in detection order: one entry per registered importer
+ * (registry.ts). Source: design/formats.md §4.
+ */
+export const SUPPORTED_FORMATS: readonly SupportedFormat[] = importersInOrder().map((imp) => ({
+  id: imp.id,
+  label: imp.label || FORMAT_LABELS[imp.id],
+  description: imp.description ?? imp.label,
+  extensions: imp.extensions ?? DEFAULT_EXTENSIONS[imp.container],
+}))
 
 /**
  * Above this many UTF-16 units of input, messages do not keep their original records in
@@ -54,12 +49,6 @@ export const RAW_MAX_CHARS = 8_000_000
 
 /** Share of U+FFFD in the first 64 Ki characters above which a text is treated as binary. */
 const REPLACEMENT_CHAR_RATIO = 0.05
-
-/** Options of `importTranscript` / `importBytes`. */
-export interface ImportOptions {
-  /** The file's name: `.jsonl` / `.ndjson` selects JSONL parsing directly. */
-  fileName?: string
-}
 
 /**
  * Whether a decoded text is really a binary file: a NUL character (never valid raw in JSON or
@@ -79,8 +68,8 @@ function fail(message: string, extra: { line?: number; field?: string } = {}): I
 }
 
 /**
- * Imports a transcript from its text, detecting the format (design/formats.md §2): Claude Code
- * session JSONL, Anthropic Messages, OpenAI Chat Completions (incl. legacy functions). A BOM is
+ * Imports a transcript from its text, detecting the format (design/formats.md §2) among the
+ * registered importers (registry.ts `FORMAT_IMPORTERS`). A BOM is
  * stripped; CRLF is accepted. Never throws and never modifies its input: every failure is an
  * `ImportError` with a one-line message naming the line/field and the reason — the file is empty;
  * looks like a binary file; invalid JSON at line L, column C; unknown or not yet supported format
@@ -96,14 +85,12 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
     const detection = detectFormat(body, options)
     if (!detection.ok) return { ok: false, error: detection.error }
     const keepRaw = body.length <= RAW_MAX_CHARS
-    switch (detection.format) {
-      case 'claude-code':
-        return importClaudeCodeRecords(detection.jsonl, { keepRaw })
-      case 'anthropic-messages':
-        return importAnthropic(detection.root, { keepRaw })
-      case 'openai-chat':
-        return importOpenAIChat(detection.root, { keepRaw })
-    }
+    const result = runImporter(detection.importer, detection.input, { ...options, keepRaw })
+    const bad = detection.jsonl?.bad ?? []
+    if (!result.ok || bad.length === 0) return result
+    // Skipped JSONL lines are reported once, here, for every JSONL format.
+    const warnings = [...capWarnings(bad), ...result.transcript.warnings]
+    return { ok: true, transcript: { ...result.transcript, warnings } }
   } catch (e) {
     // A bug in an importer must still reach the page as a message, not an exception.
     return fail(`import failed: ${e instanceof Error ? e.message : String(e)}`)
