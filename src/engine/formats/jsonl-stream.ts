@@ -1,0 +1,166 @@
+/**
+ * Incremental JSONL parsing: the worker pushes the file as it streams in and reports progress
+ * (bytes and records) between chunks, instead of holding the page until the whole text is split.
+ * Pure: no I/O, no timers. Source: formats.md §1 item 13, issue 3 "Large and messy files".
+ */
+import type { JsonlParse, JsonlRecord } from './json'
+import { parseJson } from './json'
+
+/** What `end()` returns: the good records in file order and one warning per skipped line. */
+export interface JsonlStreamResult {
+  records: JsonlRecord[]
+  /** Each names the 1-based line and the reason (same wording as `parseJsonl`). */
+  warnings: string[]
+  /** Non-empty lines seen. */
+  lines: number
+  /** UTF-8 bytes consumed (BOM excluded). */
+  bytes: number
+}
+
+/** Progress so far: UTF-8 bytes of the complete lines consumed, and records parsed from them. */
+export interface JsonlProgress {
+  bytes: number
+  records: number
+}
+
+/** An incremental JSONL parser (see `createJsonlParser`). */
+export interface JsonlParser {
+  /** Feeds the next chunk: text, or raw bytes decoded as UTF-8 in streaming mode. */
+  push(chunk: string | Uint8Array): void
+  /** Flushes the last line (a bad one is "half-written", never fatal) and returns everything. */
+  end(): JsonlStreamResult
+  progress(): JsonlProgress
+}
+
+/** The part of the WHATWG `TextDecoder` used here (the engine's tsconfig has no DOM types). */
+interface StreamDecoder {
+  decode(bytes?: Uint8Array, options?: { stream?: boolean }): string
+}
+type StreamDecoderConstructor = new (
+  label: string,
+  options?: { fatal?: boolean; ignoreBOM?: boolean },
+) => StreamDecoder
+
+/**
+ * UTF-8 length of a string in bytes: a surrogate pair is 4, a lone surrogate 3 (it is encoded as
+ * U+FFFD), other code units 1–3. One pass, no allocation.
+ */
+export function utf8Length(text: string): number {
+  let n = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 0x80) n += 1
+    else if (c < 0x800) n += 2
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1)
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4
+        i++
+      } else n += 3
+    } else n += 3
+  }
+  return n
+}
+
+/**
+ * Creates an incremental JSONL parser. Lines end at `\n` only: raw U+2028/U+2029 are legal
+ * inside JSON strings and stay in their line; a trailing `\r` is dropped (CRLF); a leading BOM
+ * (U+FEFF, or EF BB BF bytes) is skipped; blank lines are skipped. A chunk may end anywhere —
+ * mid-line, between the two halves of a surrogate pair, or (bytes) mid-UTF-8 sequence: the
+ * unfinished line is kept as a list of pieces and joined once when its `\n` arrives, so a line of
+ * many megabytes (base64 images) costs one join, not quadratic concatenation, and nothing
+ * scans a whole line except `JSON.parse`. Each line parses alone: an invalid line or a non-object
+ * is skipped with a warning naming its 1-based line; a bad last line without a final newline is
+ * reported as half-written (the agent may still be appending). Lone surrogate escapes
+ * (`\ud83d`) parse as JSON allows. Never throws. Source: formats.md §1 item 13.
+ */
+export function createJsonlParser(): JsonlParser {
+  const records: JsonlRecord[] = []
+  const warnings: string[] = []
+  let pieces: string[] = []
+  let line = 0
+  let lines = 0
+  let bytes = 0
+  let started = false
+  let decoder: StreamDecoder | undefined
+
+  const finishLine = (raw: string, last: boolean) => {
+    line++
+    // Bytes of the line plus its `\n` (the last line has none).
+    bytes += utf8Length(raw) + (last ? 0 : 1)
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    if (text.trim() === '') return
+    lines++
+    const parsed = parseJson(text)
+    if (!parsed.ok) {
+      const at = parsed.column ? ` at column ${parsed.column}` : ''
+      warnings.push(
+        last
+          ? `line ${line}: half-written last line (${parsed.reason}), skipped`
+          : `line ${line}: invalid JSON (${parsed.reason}${at}), skipped`,
+      )
+      return
+    }
+    const value = parsed.value
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      warnings.push(`line ${line}: not a JSON object, skipped`)
+      return
+    }
+    records.push({ line, value: value as Record<string, unknown> })
+  }
+
+  const pushText = (chunk: string) => {
+    let text = chunk
+    if (!started) {
+      if (text === '') return
+      started = true
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+    }
+    let from = 0
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+      const tail = text.slice(from, nl)
+      const raw = pieces.length === 0 ? tail : pieces.join('') + tail
+      pieces = []
+      finishLine(raw, false)
+      from = nl + 1
+    }
+    if (from < text.length) pieces.push(from === 0 ? text : text.slice(from))
+  }
+
+  return {
+    push(chunk) {
+      if (typeof chunk === 'string') {
+        pushText(chunk)
+        return
+      }
+      if (!decoder) {
+        const Decoder = (globalThis as unknown as { TextDecoder?: StreamDecoderConstructor })
+          .TextDecoder
+        if (!Decoder) {
+          warnings.push('this runtime has no TextDecoder: bytes could not be read')
+          return
+        }
+        // The BOM is kept by the decoder and skipped once by pushText.
+        decoder = new Decoder('utf-8', { ignoreBOM: true })
+      }
+      pushText(decoder.decode(chunk, { stream: true }))
+    },
+    end() {
+      if (decoder) pushText(decoder.decode())
+      if (pieces.length > 0) {
+        const raw = pieces.join('')
+        pieces = []
+        finishLine(raw, true)
+      }
+      return { records, warnings, lines, bytes }
+    },
+    progress() {
+      return { bytes, records: records.length }
+    },
+  }
+}
+
+/** The streamed result in the shape `parseJsonl` gives, for the importers that take a `JsonlParse`. */
+export function toJsonlParse(result: JsonlStreamResult): JsonlParse {
+  return { records: result.records, bad: result.warnings, lines: result.lines }
+}
