@@ -1,5 +1,10 @@
-import { readFileSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { checkValidity } from '../checks'
 import type { Part, Transcript } from '../model'
 import { importClaudeCode } from './claude-code'
 import { importTranscript } from './index'
@@ -23,33 +28,38 @@ const base = {
   version: '2.0.76',
 }
 let counter = 0
+/** The last uuid written per chain (main / sidechain): each helper record hangs from it. */
+const last: { main: string | null; side: string | null } = { main: null, side: null }
+beforeEach(() => {
+  last.main = null
+  last.side = null
+})
+/** A record chained to the previous one (`parentUuid`), unless `extra` says otherwise. */
+function record(type: string, body: Record<string, unknown>, extra: Record<string, unknown>) {
+  const chain = extra.isSidechain === true ? 'side' : 'main'
+  const r: Record<string, unknown> = { parentUuid: last[chain], ...base, type, ...body, ...extra }
+  last[chain] = r.uuid as string
+  return JSON.stringify(r)
+}
 function user(content: unknown, extra: Record<string, unknown> = {}): string {
   counter++
-  return JSON.stringify({
-    parentUuid: null,
-    ...base,
-    type: 'user',
-    message: { role: 'user', content },
-    uuid: `u${counter}`,
-    ...extra,
-  })
+  return record('user', { message: { role: 'user', content }, uuid: `u${counter}` }, extra)
 }
 function assistant(messageId: string, block: unknown, extra: Record<string, unknown> = {}): string {
   counter++
-  return JSON.stringify({
-    parentUuid: null,
-    ...base,
-    type: 'assistant',
-    message: {
-      id: messageId,
-      type: 'message',
-      role: 'assistant',
-      content: [block],
-      usage: { output_tokens: 5 },
-    },
-    uuid: `a${counter}`,
-    ...extra,
-  })
+  const message = {
+    id: messageId,
+    type: 'message',
+    role: 'assistant',
+    content: [block],
+    usage: { output_tokens: 5 },
+  }
+  return record('assistant', { message, uuid: `a${counter}` }, extra)
+}
+/** A system record (compact_boundary, turn_duration …), chained like the others. */
+function system(body: Record<string, unknown>, extra: Record<string, unknown> = {}): string {
+  counter++
+  return record('system', { uuid: `s${counter}`, ...body }, extra)
 }
 const toolUse = (id: string, name: string, input: unknown = {}) => ({
   type: 'tool_use',
@@ -233,8 +243,9 @@ describe('importClaudeCode pitfalls', () => {
   })
 
   it('accepts a BOM, CRLF line ends, raw U+2028 and lone surrogate escapes', () => {
+    const first = user('first\u2028line')
     const lone = user('cut emoji \\ud83d here').replace('\\\\ud83d', '\\ud83d')
-    const text = '\ufeff' + [user('first\u2028line'), lone, user('last')].join('\r\n') + '\r\n'
+    const text = '\ufeff' + [first, lone, user('last')].join('\r\n') + '\r\n'
     const r = importTranscript(text)
     expect(r.ok).toBe(true)
     if (!r.ok) return
@@ -252,16 +263,14 @@ describe('importClaudeCode pitfalls', () => {
     const text = [
       user('old work', { uuid: 'u-old' }),
       assistant('m1', { type: 'text', text: 'did it' }, { uuid: 'a-old' }),
-      JSON.stringify({
-        parentUuid: null,
-        logicalParentUuid: 'a-old',
-        ...base,
-        type: 'system',
-        subtype: 'compact_boundary',
-        content: 'Conversation compacted',
-        uuid: 'b1',
-        compactMetadata: { trigger: 'auto', preTokens: 155012, postTokens: 9001 },
-      }),
+      system(
+        {
+          subtype: 'compact_boundary',
+          content: 'Conversation compacted',
+          compactMetadata: { trigger: 'auto', preTokens: 155012, postTokens: 9001 },
+        },
+        { parentUuid: null, logicalParentUuid: 'a-old', uuid: 'b1' },
+      ),
       JSON.stringify({ type: 'file-history-snapshot', messageId: 'x', snapshot: {} }),
       user('This session is being continued… Summary: old work done.', {
         uuid: 'sum',
@@ -289,15 +298,11 @@ describe('importClaudeCode pitfalls', () => {
 
   it('records a boundary without a summary with summaryText null, at the next message', () => {
     const text = [
-      user('a'),
-      JSON.stringify({
-        parentUuid: null,
-        ...base,
-        type: 'system',
-        subtype: 'compact_boundary',
-        uuid: 'b',
-        compactMetadata: { trigger: 'auto', preTokens: 10 },
-      }),
+      user('a', { uuid: 'ua' }),
+      system(
+        { subtype: 'compact_boundary', compactMetadata: { trigger: 'auto', preTokens: 10 } },
+        { parentUuid: null, logicalParentUuid: 'ua', uuid: 'b' },
+      ),
       user('b', { uuid: 'next' }),
     ].join('\n')
     const tr = imported(text)
@@ -316,30 +321,20 @@ describe('importClaudeCode pitfalls', () => {
     ])
   })
 
-  it('excludes sidechains and duplicate records, counting them in warnings; other records are no messages', () => {
+  it('skips duplicate records, counting them in warnings; other records are no messages', () => {
     const dup = user('hello', { uuid: 'same' })
     const text = [
       JSON.stringify({ type: 'summary', summary: 'Other title', leafUuid: 'elsewhere' }),
       JSON.stringify({ type: 'summary', summary: 'My title', leafUuid: 'same' }),
       dup,
       dup,
-      user('subagent prompt', { isSidechain: true }),
-      assistant('ms', { type: 'text', text: 'subagent' }, { isSidechain: true }),
-      JSON.stringify({
-        parentUuid: null,
-        ...base,
-        type: 'system',
-        subtype: 'turn_duration',
-        durationMs: 5,
-        uuid: 'td',
-      }),
+      system({ subtype: 'turn_duration', durationMs: 5 }),
       JSON.stringify({ type: 'queue-operation', operation: 'enqueue' }),
     ].join('\n')
     const tr = imported(text)
     expect(tr.messages).toHaveLength(1)
     expect(tr.title).toBe('My title')
     expect(tr.warnings).toEqual([
-      '2 sidechain record(s) (isSidechain: true, subagent work) not imported',
       '1 duplicate record(s) (same uuid as an earlier line) skipped',
     ])
   })
@@ -374,5 +369,206 @@ describe('importClaudeCode pitfalls', () => {
       ok: false,
       error: { message: "no messages found in the file's user/assistant records (1 records read)" },
     })
+  })
+})
+
+describe('importClaudeCode as a graph', () => {
+  const text = (t: string) => ({ type: 'text', text: t })
+
+  it('keeps the main line through the last leaf and lists edits and retries as branches', () => {
+    const lines = [
+      user('start', { uuid: 'u1' }),
+      assistant('m1', text('hi'), { uuid: 'a1' }),
+      user('first try', { uuid: 'u2' }),
+      assistant('m2', text('answer 1'), { uuid: 'a2' }),
+      // The human edits u2: a new user record hanging from a1 again.
+      user('edited try', { uuid: 'u3', parentUuid: 'a1' }),
+      assistant('m3', text('answer 2, first attempt'), { uuid: 'a3x' }),
+      // A retry of the answer: a second child of u3.
+      assistant('m4', text('answer 2'), { uuid: 'a3', parentUuid: 'u3' }),
+    ]
+    const tr = imported(lines.join('\n'))
+    expect(tr.messages.map((m) => m.id)).toEqual(['u1', 'a1', 'u3', 'a3'])
+    expect(tr.messages.map((m) => m.content)).toEqual(['start', 'hi', 'edited try', 'answer 2'])
+    expect(tr.branches).toEqual([
+      { id: 'u2', fromMessageId: 'a1', messageCount: 2, firstText: 'first try' },
+      { id: 'a3x', fromMessageId: 'u3', messageCount: 1, firstText: 'answer 2, first attempt' },
+    ])
+    expect(tr.warnings).toEqual([
+      '2 branch(es) (edits or retries) are not on the main line; 3 message(s) there are listed as branches',
+    ])
+  })
+
+  it('splices a compaction root to its logicalParentUuid, even when a fork came in between', () => {
+    const lines = [
+      user('old work', { uuid: 'u-old' }),
+      assistant('m1', text('did it'), { uuid: 'a-old' }),
+      // A retried answer written after a-old: the boundary still hangs from a-old.
+      assistant('m2', text('did it again'), { uuid: 'a-retry', parentUuid: 'u-old' }),
+      system(
+        { subtype: 'compact_boundary', compactMetadata: { trigger: 'auto', preTokens: 900 } },
+        { parentUuid: null, logicalParentUuid: 'a-old', uuid: 'b1' },
+      ),
+      user('This session is being continued from a previous conversation…', {
+        uuid: 'sum',
+        isCompactSummary: true,
+      }),
+      user('next', { uuid: 'n' }),
+    ]
+    const tr = imported(lines.join('\n'))
+    expect(tr.messages.map((m) => m.id)).toEqual(['u-old', 'a-old', 'sum', 'n'])
+    expect(tr.recordedCompactions).toHaveLength(1)
+    expect(tr.recordedCompactions[0]).toMatchObject({ atIndex: 2, summaryMessageId: 'sum' })
+    expect(tr.branches).toEqual([
+      { id: 'a-retry', fromMessageId: 'u-old', messageCount: 1, firstText: 'did it again' },
+    ])
+  })
+
+  it('joins a compaction whose logical parent is in another file to the record before it', () => {
+    const lines = [
+      user('before', { uuid: 'x1' }),
+      system({ subtype: 'compact_boundary' }, { parentUuid: null, logicalParentUuid: 'gone' }),
+      user('Summary…', { isCompactSummary: true }),
+    ]
+    const tr = imported(lines.join('\n'))
+    expect(tr.messages.map((m) => m.content)).toEqual(['before', 'Summary…'])
+    expect(tr.warnings).toEqual([
+      'line 2: logicalParentUuid gone is not in this file; joined to the record before it in file order',
+    ])
+  })
+
+  it('returns sidechains as their own transcripts, grouped by agentId or by sidechain root', () => {
+    const lines = [
+      user('main task', { uuid: 'm-u1' }),
+      assistant('mm1', toolUse('task1', 'Task', { prompt: 'look' }), { uuid: 'm-a1' }),
+      // Agent ab12, written inline between the call and its result (older Claude Code).
+      user('Sub-task: look around', { isSidechain: true, agentId: 'ab12', parentUuid: null }),
+      assistant('sa1', toolUse('s-t1', 'Bash'), { isSidechain: true, agentId: 'ab12' }),
+      user(toolResult('s-t1', 'files'), { isSidechain: true, agentId: 'ab12' }),
+      assistant('sa2', text('found it'), { isSidechain: true, agentId: 'ab12' }),
+      user(toolResult('task1', 'found it'), { uuid: 'm-r1' }),
+      // A sidechain without agentId: grouped by its root.
+      user('Other sub-task', { isSidechain: true, parentUuid: null, uuid: 'side-root' }),
+      assistant('sb1', text('done'), { isSidechain: true }),
+      assistant('mm2', text('all done'), { uuid: 'm-a2', parentUuid: 'm-r1' }),
+    ]
+    const tr = imported(lines.join('\n'))
+    expect(tr.messages.map((m) => m.id)).toEqual(['m-u1', 'm-a1', 'm-r1', 'm-a2'])
+    expect(tr.sidechains).toHaveLength(2)
+    const [agent, other] = tr.sidechains ?? []
+    expect(agent?.title).toBe('Sub-agent ab12: Sub-task: look around')
+    expect(agent?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant'])
+    expect(agent?.messages[2]).toMatchObject({ toolCallId: 's-t1', toolName: 'Bash' })
+    expect(other?.title).toBe('Sub-agent: Other sub-task')
+    expect(other?.messages.map((m) => m.content)).toEqual(['Other sub-task', 'done'])
+    expect(tr.warnings).toEqual([
+      '6 sidechain record(s) (isSidechain: true, sub-agent work) are in 2 separate sub-agent transcript(s), not in the main line',
+    ])
+  })
+
+  it('imports a sub-agent file (only sidechain records) as the transcript', () => {
+    const lines = [
+      user('Sub-task', { isSidechain: true, agentId: 'z' }),
+      assistant('s', text('ok'), { isSidechain: true, agentId: 'z' }),
+    ]
+    const tr = imported(lines.join('\n'))
+    expect(tr.messages.map((m) => m.content)).toEqual(['Sub-task', 'ok'])
+    expect(tr.sidechains).toBeUndefined()
+    expect(tr.warnings).toEqual([
+      'every record is a sidechain (a sub-agent file): imported as the transcript',
+    ])
+  })
+
+  it('warns about an orphan (its parent line is missing) and keeps it, joined in file order', () => {
+    const lines = [
+      user('one', { uuid: 'o1' }),
+      assistant('m1', text('two'), { uuid: 'o2' }),
+      // o3's parent was on a line that never made it to disk.
+      user('three', { uuid: 'o3', parentUuid: 'lost' }),
+      assistant('m2', text('four'), { uuid: 'o4' }),
+    ]
+    const tr = imported(lines.join('\n'))
+    expect(tr.messages.map((m) => m.content)).toEqual(['one', 'two', 'three', 'four'])
+    expect(tr.warnings).toEqual([
+      'line 3: parentUuid lost is not in this file (a skipped or missing record); joined to the record before it in file order',
+    ])
+  })
+
+  it('keeps the chain across a bad line in the middle', () => {
+    const good = [user('a'), assistant('m', text('b')), user('c'), assistant('n', text('d'))]
+    const lines = [good[0], good[1], '{"broken', good[2], good[3]] as string[]
+    // Drop the record the third one hangs from, as if its line had been cut.
+    lines.splice(1, 1)
+    const tr = imported(lines.join('\n'))
+    expect(tr.messages.map((m) => m.content)).toEqual(['a', 'c', 'd'])
+    expect(tr.warnings).toHaveLength(2)
+    expect(tr.warnings[0]).toMatch(/^line 2: invalid JSON/)
+    expect(tr.warnings[1]).toMatch(/^line 3: parentUuid a\d+ is not in this file/)
+  })
+
+  it('reads a file whose records name no parent in file order, saying so', () => {
+    const lines = [user('a', { parentUuid: null }), user('b', { parentUuid: null })]
+    const tr = imported(lines.join('\n'))
+    expect(tr.messages.map((m) => m.content)).toEqual(['a', 'b'])
+    expect(tr.warnings).toEqual(['no record of 2 has a parentUuid: records joined in file order'])
+  })
+
+  it('gives the bundled sample the same 44 messages in file order, one recorded compaction, no forks', () => {
+    const tr = imported(SAMPLE)
+    expect(tr.messages).toHaveLength(44)
+    // Each message's record line: the graph walk gives the file order back (the boundary's new
+    // root is spliced to the record before the /compact echo).
+    const lines = tr.messages.map((m) => m.source.line ?? 0)
+    expect(lines).toEqual([...lines].sort((a, b) => a - b))
+    expect(lines[0]).toBe(3)
+    expect(lines[lines.length - 1]).toBe(69)
+    expect(tr.recordedCompactions).toHaveLength(1)
+    expect(tr.branches).toBeUndefined()
+    expect(tr.sidechains).toBeUndefined()
+    expect(tr.warnings).toEqual([])
+  })
+})
+
+describe('importClaudeCode on a generated large file with sidechains', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cc-gen-'))
+  const file = join(dir, 'big.jsonl')
+  const generator = fileURLToPath(
+    new URL('../../../../shared/tools/gen-large-claude-code.mjs', import.meta.url),
+  )
+  execFileSync(process.execPath, [generator, '2', '--seed=42', '--sidechains', `--out=${file}`], {
+    stdio: 'ignore',
+  })
+  const raw = readFileSync(file, 'utf8')
+  const records = raw
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+  const tr = imported(raw)
+
+  it('has no orphan tool results and unique ids, in the main line and every sidechain', () => {
+    for (const t of [tr, ...(tr.sidechains ?? [])]) {
+      expect(checkValidity(t.messages).filter((p) => p.rule === 'orphan-tool-result')).toEqual([])
+      expect(new Set(t.messages.map((m) => m.id)).size).toBe(t.messages.length)
+    }
+  })
+
+  it('records one compaction per compact_boundary line', () => {
+    const boundaries = records.filter((r) => r.subtype === 'compact_boundary').length
+    expect(boundaries).toBeGreaterThan(0)
+    expect(tr.recordedCompactions).toHaveLength(boundaries)
+    for (const c of tr.recordedCompactions) expect(c.summaryText).toMatch(/^This session is/)
+  })
+
+  it('returns one sub-agent transcript per agentId, and keeps every main-line message record', () => {
+    const agents = new Set(records.filter((r) => r.isSidechain === true).map((r) => r.agentId))
+    expect(tr.sidechains).toHaveLength(agents.size)
+    // Main-line assistant responses: one message per distinct message.id.
+    const mainIds = new Set(
+      records
+        .filter((r) => r.type === 'assistant' && r.isSidechain !== true)
+        .map((r) => (r.message as { id: string }).id),
+    )
+    expect(tr.messages.filter((m) => m.role === 'assistant')).toHaveLength(mainIds.size)
+    expect(tr.branches).toBeUndefined()
   })
 })

@@ -1,4 +1,12 @@
-import type { FormatId, MessageFlags, Part, SourceRef } from '../model'
+import type {
+  FormatId,
+  MessageFlags,
+  Part,
+  SourceRef,
+  Transcript,
+  TranscriptBranch,
+} from '../model'
+import { collapseWhitespace, cutCodePoints } from '../text'
 import { splitAssistantContent, splitUserContent, type RootImportOptions } from './anthropic'
 import { parseJsonl, type JsonlParse } from './json'
 import type { ImportResult } from './types'
@@ -88,37 +96,54 @@ interface AssistantAcc {
   records: unknown[]
 }
 
+/** Record types that are conversation records (the main line ends at the last of them). */
+const CONVERSATION_TYPES = new Set(['user', 'assistant', 'system'])
+
+/** One record of the `parentUuid` graph (every record with a uuid, messages or not). */
+interface GraphNode {
+  uuid: string
+  /** 1-based JSONL line. */
+  line: number
+  /** Position in file order among graph nodes. */
+  order: number
+  type: string
+  record: Record<string, unknown>
+  /** `main`, or the sidechain group key (`agent:<agentId>`, else `sidechain`). */
+  scope: string
+  /** Effective parent after splicing (compaction roots, missing parents); null for a root. */
+  parent: GraphNode | null
+}
+
+/** What converting one line of records into messages gives. */
+interface LineConversion {
+  drafts: DraftMessage[]
+  compactions: DraftCompaction[]
+  warnings: string[]
+  /** Record uuid → the id of the message it contributed to (merged assistant records share one). */
+  messageIdOf: Map<string, string>
+}
+
 /**
- * Imports Claude Code session records (already split into lines by `parseJsonl`). In file order:
- * `user` records → tool messages (one per `tool_result`, name from the matching `tool_use`,
- * `is_error` → isError) then a user message with flags; `assistant` records are merged by
- * `message.id` into one assistant message (the first record's uuid is its id; a later record with
- * the same `message.id` appends its block even after interleaved tool results); `system`
- * `compact_boundary` + the following `isCompactSummary` record → `RecordedCompaction` (trigger,
- * `compactMetadata.preTokens` / `postTokens`), the summary kept as a user message with
- * `flags.compactSummary`; records before a boundary are kept. `summary` records give the title;
- * sidechains (`isSidechain:true`) and repeated uuids are skipped and counted in warnings; metadata
- * records are ignored. Message ids are record uuids; `source.line` is the 1-based line. Never
- * throws. Source: formats.md §4.4, §1 items 1, 2, 9, 10, 13, 15. Graph/fork resolution
- * (`parentUuid`) is not done here: the file order is kept.
+ * Converts an ordered line of records into message drafts: `user` records → tool messages (one
+ * per `tool_result`, name from the matching `tool_use`, `is_error` → isError) then a user message
+ * with flags; `assistant` records merged by `message.id` into one assistant message (the first
+ * record's uuid is its id; a later record with the same `message.id` appends its block even after
+ * interleaved tool results — formats.md §1 item 1); `system` `compact_boundary` + the following
+ * `isCompactSummary` record → a compaction (trigger, `compactMetadata.preTokens` / `postTokens`),
+ * the summary kept as a user message with `flags.compactSummary`. Other records are skipped.
  */
-export function importClaudeCodeRecords(
-  parsed: JsonlParse,
-  options: RootImportOptions = {},
-): ImportResult {
+function convertLine(
+  nodes: readonly GraphNode[],
+  keepRaw: boolean,
+  toolNames: Map<string, string>,
+): LineConversion {
   const format: FormatId = 'claude-code'
-  const keepRaw = options.keepRaw ?? true
   const drafts: DraftMessage[] = []
   const compactions: DraftCompaction[] = []
-  const warnings: string[] = capWarnings(parsed.bad)
+  const warnings: string[] = []
+  const messageIdOf = new Map<string, string>()
   const accs: AssistantAcc[] = []
   const byMessageId = new Map<string, AssistantAcc>()
-  const toolNames = new Map<string, string>()
-  const seenUuids = new Set<string>()
-  const titles: { summary: string; leafUuid?: string }[] = []
-  const unknownTypes = new Map<string, number>()
-  let sidechains = 0
-  let duplicates = 0
   let pendingBoundary: { record: Record<string, unknown>; line: number } | null = null
 
   const src = (line: number, raw: unknown): SourceRef => {
@@ -147,44 +172,16 @@ export function importClaudeCodeRecords(
     pendingBoundary = null
   }
 
-  for (const { line, value: record } of parsed.records) {
-    const type = str(record.type) ?? ''
-    if (type === 'summary') {
-      if (typeof record.summary === 'string') {
-        const t: { summary: string; leafUuid?: string } = { summary: record.summary }
-        if (typeof record.leafUuid === 'string') t.leafUuid = record.leafUuid
-        titles.push(t)
-      }
-      continue
-    }
-    if (type !== 'user' && type !== 'assistant' && type !== 'system') {
-      if (!METADATA_TYPES.has(type))
-        unknownTypes.set(type || '(none)', (unknownTypes.get(type || '(none)') ?? 0) + 1)
-      continue
-    }
-    const uuid = str(record.uuid) ?? ''
-    if (uuid !== '') {
-      // Duplicate writes (stream-json input, resumed sessions) repeat whole records: keep the
-      // first.
-      if (seenUuids.has(uuid)) {
-        duplicates++
-        continue
-      }
-      seenUuids.add(uuid)
-    }
-    if (record.isSidechain === true) {
-      sidechains++
-      continue
-    }
+  for (const { record, line, type, uuid } of nodes) {
     if (type === 'system') {
       if (record.subtype === 'compact_boundary') {
         closeBoundaryWithoutSummary()
         pendingBoundary = { record, line }
       }
-      // Other system records (turn_duration, api_error, local_command, …) are telemetry, not
-      // context.
+      // Other system records (turn_duration, api_error, local_command, …) are telemetry.
       continue
     }
+    if (type !== 'user' && type !== 'assistant') continue
     const message = record.message
     if (!isObject(message)) {
       warnings.push(`line ${line}: ${type} record without a message object, skipped`)
@@ -202,6 +199,7 @@ export function importClaudeCodeRecords(
       if (existing) {
         existing.blocks.push(...blocks)
         existing.records.push(record)
+        messageIdOf.set(uuid, existing.draft.id)
         continue
       }
       closeBoundaryWithoutSummary()
@@ -216,6 +214,7 @@ export function importClaudeCodeRecords(
       accs.push(acc)
       if (messageId !== undefined) byMessageId.set(messageId, acc)
       drafts.push(draft)
+      messageIdOf.set(uuid, uuid)
       continue
     }
 
@@ -248,6 +247,7 @@ export function importClaudeCodeRecords(
         pendingBoundary = null
       }
     }
+    if (results.length > 0 || user !== null) messageIdOf.set(uuid, uuid)
   }
   closeBoundaryWithoutSummary()
 
@@ -257,17 +257,307 @@ export function importClaudeCodeRecords(
     if (split.toolCalls.length > 0) acc.draft.toolCalls = split.toolCalls
     if (keepRaw) acc.draft.source.raw = acc.records.length === 1 ? acc.records[0] : acc.records
   }
-  if (sidechains > 0)
+  return { drafts, compactions, warnings, messageIdOf }
+}
+
+/** Nodes from the root down to `leaf`, following effective parents (a cycle stops the walk). */
+function pathTo(leaf: GraphNode): GraphNode[] {
+  const path: GraphNode[] = []
+  const seen = new Set<GraphNode>()
+  for (let n: GraphNode | null = leaf; n && !seen.has(n); n = n.parent) {
+    seen.add(n)
+    path.push(n)
+  }
+  return path.reverse()
+}
+
+/** The first text of a line's drafts (a user message's first), cut to 120 code points. */
+function firstTextOf(drafts: readonly DraftMessage[]): string {
+  const pick = drafts.find((d) => d.role === 'user') ?? drafts[0]
+  if (!pick) return ''
+  const text = headText(pick.content)
+  return collapseWhitespace(cutCodePoints(text, 120))
+}
+
+/** A resolved line of a graph scope: its nodes in order plus the forks off it. */
+interface ResolvedScope {
+  line: GraphNode[]
+  /** Branch starts with the node they fork from (null: a second root). */
+  forks: { start: GraphNode; from: GraphNode | null; path: GraphNode[] }[]
+}
+
+/**
+ * Chooses the main line of one scope — the chain from its root to the last conversation record in
+ * file order — and walks every other child of every chosen node as a branch (from that child to
+ * the newest record below it), recursively; other roots start branches that fork at the root.
+ * Every node is reached: effective parents always come earlier in file order (`linkScope`), so
+ * there are no cycles. Source: formats.md §1 item 10.
+ */
+function resolveScope(nodes: readonly GraphNode[]): ResolvedScope {
+  const children = new Map<GraphNode | null, GraphNode[]>()
+  for (const n of nodes) {
+    const list = children.get(n.parent)
+    if (list) list.push(n)
+    else children.set(n.parent, [n])
+  }
+  let leaf: GraphNode | undefined
+  for (const n of nodes) if (CONVERSATION_TYPES.has(n.type)) leaf = n
+  leaf ??= nodes[nodes.length - 1]
+  if (!leaf) return { line: [], forks: [] }
+  const line = pathTo(leaf)
+  const covered = new Set<GraphNode>(line)
+  const forks: ResolvedScope['forks'] = []
+
+  const newestBelow = (start: GraphNode): GraphNode => {
+    let best = start
+    let bestConversation = CONVERSATION_TYPES.has(start.type) ? start : undefined
+    const stack = [start]
+    const seen = new Set<GraphNode>()
+    while (stack.length > 0) {
+      const n = stack.pop() as GraphNode
+      if (seen.has(n)) continue
+      seen.add(n)
+      if (n.order > best.order) best = n
+      if (CONVERSATION_TYPES.has(n.type) && n.order > (bestConversation?.order ?? -1))
+        bestConversation = n
+      for (const c of children.get(n) ?? []) stack.push(c)
+    }
+    return bestConversation ?? best
+  }
+  const queue: GraphNode[] = [...line]
+  const branchFrom = (start: GraphNode, from: GraphNode | null) => {
+    const full = pathTo(newestBelow(start))
+    const path = full.slice(full.indexOf(start))
+    for (const n of path) covered.add(n)
+    forks.push({ start, from, path })
+    queue.push(...path)
+  }
+  let next = 0
+  const drain = () => {
+    while (next < queue.length) {
+      const n = queue[next++] as GraphNode
+      for (const c of children.get(n) ?? []) if (!covered.has(c)) branchFrom(c, n)
+    }
+  }
+  drain()
+  for (const root of children.get(null) ?? []) {
+    if (covered.has(root)) continue
+    branchFrom(root, null)
+    drain()
+  }
+  return { line, forks }
+}
+
+/** Builds the graph nodes of a scope: effective parents, splices and their warnings. */
+function linkScope(
+  nodes: readonly GraphNode[],
+  byUuid: ReadonlyMap<string, GraphNode>,
+  warnings: string[],
+): void {
+  // A file where no record names a parent (hand-written, flattened) is read in file order.
+  const flat = nodes.length > 1 && nodes.every((n) => typeof n.record.parentUuid !== 'string')
+  if (flat)
+    warnings.push(`no record of ${nodes.length} has a parentUuid: records joined in file order`)
+  let previous: GraphNode | null = null
+  for (const n of nodes) {
+    const parentUuid = n.record.parentUuid
+    const logical = n.record.logicalParentUuid
+    if (flat) {
+      n.parent = previous
+    } else if (typeof parentUuid === 'string') {
+      const p = byUuid.get(parentUuid)
+      if (p && p.scope === n.scope && p.order < n.order) n.parent = p
+      else if (p && p.scope === n.scope) {
+        n.parent = previous
+        warnings.push(
+          `line ${n.line}: parentUuid points at a later record (line ${p.line}); joined to the record before it`,
+        )
+      } else if (p && n.scope !== 'main' && p.scope === 'main') {
+        n.parent = null // a sidechain's root hangs off the main line: it starts its own transcript
+      } else {
+        n.parent = previous
+        warnings.push(
+          `line ${n.line}: parentUuid ${parentUuid} is not in this ${n.scope === 'main' ? 'file' : 'sidechain'} ` +
+            '(a skipped or missing record); joined to the record before it in file order',
+        )
+      }
+    } else if (typeof logical === 'string') {
+      // A compaction's new root: splice it to what came before, never drop that.
+      const p = byUuid.get(logical)
+      if (p && p.scope === n.scope && p.order < n.order) n.parent = p
+      else if (p && p.scope !== n.scope) {
+        n.parent = previous
+        warnings.push(
+          `line ${n.line}: logicalParentUuid points into a ${p.scope === 'main' ? 'main-line' : 'sidechain'} record (line ${p.line}); joined to the record before it`,
+        )
+      } else {
+        n.parent = previous
+        warnings.push(
+          `line ${n.line}: logicalParentUuid ${logical} is not in this file` +
+            (previous
+              ? '; joined to the record before it in file order'
+              : ': the context before this compaction is in another file'),
+        )
+      }
+    } else {
+      n.parent = null
+    }
+    previous = n
+  }
+}
+
+/**
+ * Imports Claude Code session records (from `parseJsonl` or the incremental `createJsonlParser`
+ * via `toJsonlParse`) as a graph. Every record with a `uuid` is a node; its parent is `parentUuid`.
+ * The main line is the chain from the root to the last non-sidechain conversation record in file
+ * order. Splices, so nothing before is dropped: a compaction's new root (`parentUuid:null`) hangs
+ * from its `logicalParentUuid`; a `parentUuid` that is not in the file (a bad or missing line)
+ * joins the record before it in file order (with a warning); a file where no record names a
+ * parent is read in file order. A `parentUuid` naming a later record joins the record before it too,
+ * so effective parents always come earlier and no record is lost to a cycle (orphans are warned
+ * about and kept, never silently dropped). Forks (edits/retries: a record with several children) keep the
+ * main line and list each other branch in `branches` (`id` = its first record's uuid,
+ * `fromMessageId`, `messageCount`, `firstText`); a second root without `logicalParentUuid` is a
+ * branch forking at the root. Sidechains (`isSidechain:true`) are grouped by `agentId` (else by
+ * sidechain root) and returned as their own transcripts in `sidechains`; a file made only of
+ * sidechain records (a sub-agent file) is its own main line. `summary` records
+ * give the title (the one whose `leafUuid` is in the file, else the first); repeated uuids are
+ * skipped and counted; metadata records carry no messages. Message conversion: see
+ * `convertLine`. Message ids are record uuids; `source.line` is the 1-based line. Never throws;
+ * never runs a regex over a whole record (lines of MBs). Source: formats.md §4.4, §1 items 1, 2,
+ * 9, 10, 13, 15.
+ */
+export function importClaudeCodeRecords(
+  parsed: JsonlParse,
+  options: RootImportOptions = {},
+): ImportResult {
+  const format: FormatId = 'claude-code'
+  const keepRaw = options.keepRaw ?? true
+  const warnings: string[] = capWarnings(parsed.bad)
+  const linkWarnings: string[] = []
+  const titles: { summary: string; leafUuid?: string }[] = []
+  const unknownTypes = new Map<string, number>()
+  const byUuid = new Map<string, GraphNode>()
+  const nodes: GraphNode[] = []
+  let duplicates = 0
+
+  for (const { line, value: record } of parsed.records) {
+    const type = str(record.type) ?? ''
+    if (type === 'summary') {
+      if (typeof record.summary === 'string') {
+        const t: { summary: string; leafUuid?: string } = { summary: record.summary }
+        if (typeof record.leafUuid === 'string') t.leafUuid = record.leafUuid
+        titles.push(t)
+      }
+      continue
+    }
+    const known = CONVERSATION_TYPES.has(type) || METADATA_TYPES.has(type)
+    if (!known) unknownTypes.set(type || '(none)', (unknownTypes.get(type || '(none)') ?? 0) + 1)
+    let uuid = str(record.uuid) ?? ''
+    if (uuid === '') {
+      // Records without a uuid are not in the graph; conversation ones still get a place.
+      if (!CONVERSATION_TYPES.has(type)) continue
+      uuid = `line-${line}`
+    }
+    // Duplicate writes (stream-json input, resumed sessions) repeat whole records: keep the first.
+    if (byUuid.has(uuid)) {
+      duplicates++
+      continue
+    }
+    const agentId = str(record.agentId)
+    const scope =
+      record.isSidechain === true ? (agentId !== undefined ? `agent:${agentId}` : 'sidechain') : 'main'
+    const node: GraphNode = { uuid, line, order: nodes.length, type, record, scope, parent: null }
+    byUuid.set(uuid, node)
+    nodes.push(node)
+  }
+
+  // A sub-agent file opened on its own: all its records are sidechain records.
+  const mainConversation = nodes.some((n) => n.scope === 'main' && CONVERSATION_TYPES.has(n.type))
+  if (!mainConversation && nodes.some((n) => CONVERSATION_TYPES.has(n.type))) {
+    for (const n of nodes) n.scope = 'main'
+    warnings.push('every record is a sidechain (a sub-agent file): imported as the transcript')
+  }
+
+  const scopes = new Map<string, GraphNode[]>()
+  for (const n of nodes) {
+    const list = scopes.get(n.scope)
+    if (list) list.push(n)
+    else scopes.set(n.scope, [n])
+  }
+  const mainNodes = scopes.get('main') ?? []
+  linkScope(mainNodes, byUuid, linkWarnings)
+  const main = resolveScope(mainNodes)
+  const toolNames = new Map<string, string>()
+  const converted = convertLine(main.line, keepRaw, toolNames)
+  warnings.push(...converted.warnings)
+  warnings.push(...capWarnings(linkWarnings))
+
+  // Branches: each converted on its own to count its messages; fork points named by message id.
+  const messageIdOf = new Map(converted.messageIdOf)
+  const branches: TranscriptBranch[] = []
+  const messageAtOrAbove = (from: GraphNode | null): string | null => {
+    for (let n = from; n; n = n.parent) {
+      const id = messageIdOf.get(n.uuid)
+      if (id !== undefined) return id
+    }
+    return null
+  }
+  for (const fork of main.forks) {
+    const c = convertLine(fork.path, false, new Map(toolNames))
+    for (const [k, v] of c.messageIdOf) messageIdOf.set(k, v)
+    if (c.drafts.length === 0) continue
+    branches.push({
+      id: fork.start.uuid,
+      fromMessageId: messageAtOrAbove(fork.from),
+      messageCount: c.drafts.length,
+      firstText: firstTextOf(c.drafts),
+    })
+  }
+  if (branches.length > 0) {
     warnings.push(
-      `${sidechains} sidechain record(s) (isSidechain: true, subagent work) not imported`,
+      `${branches.length} branch(es) (edits or retries) are not on the main line; ` +
+        `${branches.reduce((n, b) => n + b.messageCount, 0)} message(s) there are listed as branches`,
     )
+  }
+  // Sidechains: one transcript per agent / sidechain root.
+  const sidechains: Transcript[] = []
+  let sidechainRecords = 0
+  for (const [scope, list] of scopes) {
+    if (scope === 'main') continue
+    sidechainRecords += list.length
+    const scopeWarnings: string[] = []
+    linkScope(list, byUuid, scopeWarnings)
+    const resolved = resolveScope(list)
+    // Without an agentId, each root of the sidechain scope is its own sub-agent conversation.
+    const groups =
+      scope === 'sidechain'
+        ? [resolved.line, ...resolved.forks.filter((f) => f.from === null).map((f) => f.path)]
+        : [resolved.line]
+    for (const group of groups) {
+      const c = convertLine(group, keepRaw, new Map(toolNames))
+      if (c.drafts.length === 0) continue
+      const agent = scope.startsWith('agent:') ? scope.slice(6) : undefined
+      const first = firstTextOf(c.drafts)
+      const t = finalizeTranscript(format, c.drafts, c.compactions, [...scopeWarnings, ...c.warnings], {
+        title: `Sub-agent${agent !== undefined ? ` ${agent}` : ''}: ${first}`,
+      })
+      sidechains.push(t)
+    }
+  }
+  if (sidechains.length > 0) {
+    warnings.push(
+      `${sidechainRecords} sidechain record(s) (isSidechain: true, sub-agent work) are in ` +
+        `${sidechains.length} separate sub-agent transcript(s), not in the main line`,
+    )
+  }
   if (duplicates > 0)
     warnings.push(`${duplicates} duplicate record(s) (same uuid as an earlier line) skipped`)
   if (unknownTypes.size > 0) {
     const list = [...unknownTypes].map(([t, n]) => `${t} ×${n}`).join(', ')
     warnings.push(`records of unknown type ignored: ${list}`)
   }
-  if (drafts.length === 0) {
+  if (converted.drafts.length === 0) {
     return {
       ok: false,
       error: {
@@ -279,17 +569,17 @@ export function importClaudeCodeRecords(
   }
   // The title of the conversation leaf that is in this file; any title otherwise.
   const title =
-    titles.find((t) => t.leafUuid !== undefined && seenUuids.has(t.leafUuid)) ?? titles[0]
-  return {
-    ok: true,
-    transcript: finalizeTranscript(
-      format,
-      drafts,
-      compactions,
-      warnings,
-      title ? { title: title.summary } : {},
-    ),
-  }
+    titles.find((t) => t.leafUuid !== undefined && byUuid.has(t.leafUuid)) ?? titles[0]
+  const transcript = finalizeTranscript(
+    format,
+    converted.drafts,
+    converted.compactions,
+    warnings,
+    title ? { title: title.summary } : {},
+  )
+  if (branches.length > 0) transcript.branches = branches
+  if (sidechains.length > 0) transcript.sidechains = sidechains
+  return { ok: true, transcript }
 }
 
 /**
