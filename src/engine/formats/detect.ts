@@ -17,7 +17,9 @@ export { FORMAT_LABELS } from './labels'
 export { detectJsonlRecords, detectJsonRoot } from './detect-heuristics'
 
 /** The formats this version imports, in detection order (from `FORMAT_IMPORTERS`). */
-export const IMPORTABLE_FORMATS: readonly FormatId[] = importersInOrder().map((i) => i.id)
+export const IMPORTABLE_FORMATS: readonly FormatId[] = [
+  ...new Set(importersInOrder().map((i) => i.id)),
+]
 
 /**
  * What detection found: the importer plus its parsed input (so nothing is parsed twice); for JSONL

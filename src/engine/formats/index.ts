@@ -33,12 +33,27 @@ const DEFAULT_EXTENSIONS: Record<'json' | 'jsonl' | 'text', string[]> = {
  * The formats `importTranscript` imports, in detection order: one entry per registered importer
  * (registry.ts). Source: design/formats.md §4.
  */
-export const SUPPORTED_FORMATS: readonly SupportedFormat[] = importersInOrder().map((imp) => ({
-  id: imp.id,
-  label: imp.label || FORMAT_LABELS[imp.id],
-  description: imp.description ?? imp.label,
-  extensions: imp.extensions ?? DEFAULT_EXTENSIONS[imp.container],
-}))
+export const SUPPORTED_FORMATS: readonly SupportedFormat[] = supportedFormats()
+
+/** One entry per format id (a format may register one importer per container, e.g. JSON + JSONL). */
+function supportedFormats(): SupportedFormat[] {
+  const byId = new Map<FormatId, SupportedFormat>()
+  for (const imp of importersInOrder()) {
+    const extensions = imp.extensions ?? DEFAULT_EXTENSIONS[imp.container]
+    const seen = byId.get(imp.id)
+    if (seen) {
+      for (const e of extensions) if (!seen.extensions.includes(e)) seen.extensions.push(e)
+      continue
+    }
+    byId.set(imp.id, {
+      id: imp.id,
+      label: imp.label || FORMAT_LABELS[imp.id],
+      description: imp.description ?? imp.label,
+      extensions: [...extensions],
+    })
+  }
+  return [...byId.values()]
+}
 
 /**
  * Above this many UTF-16 units of input, messages do not keep their original records in

@@ -1,12 +1,20 @@
 import type { FormatId, Transcript } from '../model'
 import { importAnthropic } from './anthropic'
 import { importClaudeCodeRecords } from './claude-code'
+import { codexRolloutImporter } from './codex'
 import { detectJsonlRecords, detectJsonRoot } from './detect-heuristics'
 import type { JsonlRecord } from './json'
+import { ImportFailure } from './failure'
+import { geminiCliImporter, geminiCliJsonlImporter } from './gemini-cli'
 import { FORMAT_LABELS } from './labels'
 import { importOpenAIChat } from './openai-chat'
+import { openaiResponsesImporter } from './openai-responses'
+import { vercelModelImporter } from './vercel-model'
+import { vercelUiImporter } from './vercel-ui'
 import type { ImportError, ImportResult } from './types'
 import { isObject } from './util'
+
+export { ImportFailure, importFailure } from './failure'
 
 /** Options every importer receives. */
 export interface ImportOptions {
@@ -51,26 +59,6 @@ export interface FormatImporter {
   description?: string
   /** Optional: typical file extensions with the dot; default from `container`. */
   extensions?: string[]
-}
-
-/** An ImportError-shaped value an importer throws from `importParsed`. */
-export class ImportFailure {
-  readonly message: string
-  readonly line?: number
-  readonly field?: string
-  constructor(message: string, extra: { line?: number; field?: string } = {}) {
-    this.message = message
-    if (extra.line !== undefined) this.line = extra.line
-    if (extra.field !== undefined) this.field = extra.field
-  }
-}
-
-/** Throws an `ImportFailure` (for `importParsed`): one-line reason plus line/field. */
-export function importFailure(
-  message: string,
-  extra: { line?: number; field?: string } = {},
-): never {
-  throw new ImportFailure(message, extra)
 }
 
 /** Unwraps an `ImportResult` of the older importers (they return results instead of throwing). */
@@ -152,6 +140,12 @@ export const FORMAT_IMPORTERS: FormatImporter[] = [
   claudeCodeImporter,
   anthropicImporter,
   openaiChatImporter,
+  openaiResponsesImporter,
+  codexRolloutImporter,
+  geminiCliImporter,
+  geminiCliJsonlImporter,
+  vercelUiImporter,
+  vercelModelImporter,
 ]
 
 /** The registered importers in detection order (priority, then registration order). */

@@ -1,0 +1,226 @@
+import type { FormatId, Message, MessageFlags, Transcript } from '../model'
+import { importFailure } from './failure'
+import type { JsonlRecord } from './json'
+import { FORMAT_LABELS } from './labels'
+import { itemType, RESPONSES_ITEM_TYPES, ResponsesItemBuilder } from './openai-responses'
+import type { FormatImporter } from './registry'
+import { finalizeTranscript, isObject, str, type JsonObject } from './util'
+
+const format: FormatId = 'codex-rollout'
+
+/** Envelope `type`s of the rollout layout (formats.md §4.5 "Line envelope"). */
+const ENVELOPE_TYPES = new Set([
+  'session_meta',
+  'response_item',
+  'event_msg',
+  'turn_context',
+  'compacted',
+])
+
+/**
+ * Tags Codex wraps around context it injects as role-`user` (or `developer`) messages: AGENTS.md
+ * instructions and the environment description. Source: formats.md §1 item 9, §4.5 "Pitfalls".
+ */
+const INJECTED_TAGS = ['<user_instructions>', '<environment_context>', '<permissions instructions>']
+
+/** Codex's summary prefix ("Another language model started to solve this problem…", §4.5). */
+const SUMMARY_PREFIX = 'Another language model started to solve this problem'
+
+function injectedFlags(_role: 'user' | 'system', text: string): MessageFlags | undefined {
+  const head = text.trimStart()
+  return INJECTED_TAGS.some((t) => head.startsWith(t)) ? { injected: true } : undefined
+}
+
+const isEnvelope = (r: JsonObject) =>
+  typeof r.type === 'string' && ENVELOPE_TYPES.has(r.type) && 'payload' in r
+
+/**
+ * The model-visible history a `compacted` line records (`replacement_history`) as canonical
+ * messages: ids are `<prefix>-<id>` so they never collide with the transcript's own, `index` is the
+ * position in the list, and the user message holding the summary (it contains the `compacted`
+ * message text or starts with Codex's summary prefix) is flagged `compactSummary`.
+ */
+function replacementMessages(
+  items: unknown[],
+  summary: string,
+  line: number,
+  keepRaw: boolean,
+): Message[] {
+  const b = new ResponsesItemBuilder({ format, keepRaw, flagsFor: injectedFlags })
+  items.forEach((item, i) =>
+    b.add(item, { line, field: `line ${line}: replacement_history[${i}]` }),
+  )
+  b.flush()
+  const messages = finalizeTranscript(format, b.drafts, [], []).messages
+  return messages.map((m) => {
+    const out: Message = { ...m, id: `compacted-L${line}-${m.id}` }
+    const text = typeof m.content === 'string' ? m.content : ''
+    if (
+      m.role === 'user' &&
+      ((summary !== '' && text.includes(summary)) || text.startsWith(SUMMARY_PREFIX))
+    ) {
+      out.flags = { ...m.flags, compactSummary: true }
+    }
+    return out
+  })
+}
+
+/**
+ * Imports a Codex CLI rollout (`~/.codex/sessions/…/rollout-*.jsonl`), new envelope layout
+ * `{timestamp, type, payload}` or the pre-envelope legacy layout (a first `{id, timestamp,
+ * instructions}` line, `{"record_type":"state"}` markers and bare items). The message view is the
+ * `response_item` stream (see `ResponsesItemBuilder`: reasoning + assistant text + calls of one
+ * turn form one assistant message; outputs pair on `call_id`; JSON-in-string outputs stay text).
+ * `event_msg` records duplicate it (`user_message`, `agent_message`, `agent_reasoning`) and are
+ * never extra messages; only a file with no message items at all falls back to them. Injected
+ * `<user_instructions>` / `<environment_context>` messages get `flags.injected`. Session
+ * `instructions` → a leading system message. A `compacted` line → a recorded compaction at the next
+ * message with `summaryText` = its `message` and `replacementHistory` = its `replacement_history`
+ * as messages. Never modifies the records. Source: formats.md §4.5, §1 items 3, 4, 6, 8, 9, 14.
+ */
+export function importCodexRecords(records: readonly JsonlRecord[], keepRaw = true): Transcript {
+  const b = new ResponsesItemBuilder({ format, keepRaw, flagsFor: injectedFlags })
+  const events: JsonlRecord[] = []
+  const unknown = new Map<string, number>()
+  let sawMeta = false
+  let messageItems = 0
+
+  const meta = (payload: JsonObject, line: number, raw: unknown) => {
+    if (sawMeta) return
+    sawMeta = true
+    const base = payload.base_instructions
+    const text =
+      str(payload.instructions) ?? (isObject(base) ? str(base.text) : undefined) ?? undefined
+    if (text) b.addText('system', text, { line, field: `line ${line}` }, raw)
+  }
+
+  for (const rec of records) {
+    const r = rec.value
+    const line = rec.line
+    const at = { line, field: `line ${line}` }
+    if (isEnvelope(r)) {
+      const payload = isObject(r.payload) ? r.payload : {}
+      switch (r.type) {
+        case 'session_meta':
+          meta(payload, line, r)
+          break
+        case 'response_item':
+          if (itemType(payload) === 'message') messageItems++
+          b.add(payload, at)
+          break
+        case 'event_msg':
+          events.push(rec)
+          break
+        case 'compacted': {
+          b.flush()
+          const summary = str(payload.message) ?? ''
+          const c: (typeof b.compactions)[number] = {
+            atIndex: b.drafts.length,
+            summaryText: summary === '' ? null : summary,
+            source: format,
+          }
+          if (Array.isArray(payload.replacement_history)) {
+            c.replacementHistory = replacementMessages(
+              payload.replacement_history,
+              summary,
+              line,
+              keepRaw,
+            )
+          }
+          b.compactions.push(c)
+          break
+        }
+        default:
+          // turn_context: per-turn settings, no model context.
+          break
+      }
+      continue
+    }
+    // Legacy pre-envelope layout.
+    if (r.record_type !== undefined) continue
+    if (!sawMeta && typeof r.id === 'string' && !('type' in r) && !('role' in r)) {
+      meta(r, line, r)
+      continue
+    }
+    const type = itemType(r)
+    if (RESPONSES_ITEM_TYPES.has(type) || type === 'message') {
+      if (type === 'message') messageItems++
+      b.add(r, at)
+    } else {
+      unknown.set(type, (unknown.get(type) ?? 0) + 1)
+    }
+  }
+  b.flush()
+
+  const warnings = [...b.warnings]
+  for (const [type, n] of unknown) warnings.push(`${n} line(s) of unknown type "${type}" skipped`)
+  if (messageItems === 0 && events.length > 0) return fromEvents(events, keepRaw, warnings)
+  if (b.drafts.length === 0) importFailure('no response_item messages found in the rollout')
+  const compactions = b.compactions.filter((c) => c.atIndex <= b.drafts.length)
+  return finalizeTranscript(format, b.drafts, compactions, warnings)
+}
+
+/**
+ * Fallback for rollouts whose messages exist only as events: `user_message` → user,
+ * `agent_message` → assistant (a preceding `agent_reasoning` becomes its thinking part). No tool
+ * calls are recoverable from events.
+ */
+function fromEvents(events: JsonlRecord[], keepRaw: boolean, warnings: string[]): Transcript {
+  const b = new ResponsesItemBuilder({ format, keepRaw, flagsFor: injectedFlags })
+  for (const { value, line } of events) {
+    const p = isObject(value.payload) ? value.payload : {}
+    const at = { line, field: `line ${line}` }
+    if (p.type === 'user_message' && typeof p.message === 'string')
+      b.add({ role: 'user', content: p.message }, at)
+    else if (p.type === 'agent_message' && typeof p.message === 'string')
+      b.add({ type: 'message', role: 'assistant', content: p.message }, at)
+    else if (p.type === 'agent_reasoning' && typeof p.text === 'string')
+      b.add({ type: 'reasoning', summary: [{ type: 'summary_text', text: p.text }] }, at)
+  }
+  b.flush()
+  if (b.drafts.length === 0) importFailure('no messages found in the rollout')
+  warnings.push('no response_item messages: imported from event_msg records (no tool calls)')
+  return finalizeTranscript(format, b.drafts, b.compactions, [...warnings, ...b.warnings])
+}
+
+/**
+ * Detection (formats.md §2 item 2): a `session_meta` line with a `payload`, or every line an
+ * envelope `{timestamp, type, payload}` of a rollout type; legacy: a first `{id, timestamp}` line
+ * followed by `record_type` markers or bare Responses items.
+ */
+function detectCodex(input: unknown): true | string {
+  const head = (input as JsonlRecord[]).slice(0, 50)
+  const first = head[0]
+  if (!first) return 'no readable lines'
+  const values = head.map((r) => r.value)
+  if (values.some((r) => r.type === 'session_meta' && 'payload' in r)) return true
+  if (values.every((r) => 'timestamp' in r && isEnvelope(r))) return true
+  const f = first.value
+  if (typeof f.id === 'string' && 'timestamp' in f && !('type' in f)) {
+    const rest = values.slice(1)
+    if (
+      rest.length > 0 &&
+      rest.some((r) => r.record_type !== undefined || RESPONSES_ITEM_TYPES.has(itemType(r)))
+    ) {
+      return true
+    }
+  }
+  return `line ${first.line}: no session_meta/response_item envelope ({timestamp, type, payload})`
+}
+
+/** The Codex CLI rollout importer (registry entry). */
+export const codexRolloutImporter: FormatImporter = {
+  id: 'codex-rollout',
+  label: FORMAT_LABELS['codex-rollout'],
+  container: 'jsonl',
+  priority: 2,
+  description: 'Codex CLI rollout, ~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl',
+  extensions: ['.jsonl'],
+  detect: detectCodex,
+  closeness: (input) => {
+    const head = (input as JsonlRecord[]).slice(0, 50)
+    if (head.length === 0) return 0
+    return (0.9 * head.filter((r) => 'payload' in r.value).length) / head.length
+  },
+  importParsed: (input, options) => importCodexRecords(input as JsonlRecord[], options.keepRaw),
+}
