@@ -1,0 +1,171 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import type { Transcript } from '../model'
+import { importTranscript } from './index'
+
+const sample = readFileSync(
+  new URL('../../../public/samples/codex-rollout.jsonl', import.meta.url),
+  'utf8',
+)
+
+function load(text: string, fileName = 'rollout.jsonl'): Transcript {
+  const r = importTranscript(text, { fileName })
+  if (!r.ok) throw new Error(r.error.message)
+  expect(r.transcript.format).toBe('codex-rollout')
+  return r.transcript
+}
+
+const line = (type: string, payload: unknown) =>
+  JSON.stringify({ timestamp: '2025-06-24T09:12:03.740Z', type, payload })
+const meta = line('session_meta', { id: 'S', cwd: '/w', originator: 'codex_cli_rs' })
+const user = (text: string) =>
+  line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] })
+const say = (text: string) =>
+  line('response_item', {
+    type: 'message',
+    role: 'assistant',
+    content: [{ type: 'output_text', text }],
+  })
+
+describe('Codex rollout importer', () => {
+  it('imports the response_item view once: event duplicates are never extra messages', () => {
+    const t = load(
+      [
+        meta,
+        user('Fix it'),
+        line('event_msg', { type: 'user_message', message: 'Fix it', images: [] }),
+        line('event_msg', { type: 'agent_reasoning', text: 'think' }),
+        line('response_item', { type: 'reasoning', summary: [{ type: 'summary_text', text: 'think' }], encrypted_content: 'E' }),
+        line('event_msg', { type: 'agent_message', message: 'Looking.' }),
+        say('Looking.'),
+        line('response_item', { type: 'function_call', name: 'shell', arguments: '{"command":["ls"]}', call_id: 'c1' }),
+        line('event_msg', { type: 'token_count', info: null }),
+        line('response_item', { type: 'function_call_output', call_id: 'c1', output: '{"output":"src\\n","metadata":{"exit_code":0}}' }),
+        line('turn_context', { cwd: '/w', model: 'gpt-5-codex' }),
+      ].join('\n'),
+    )
+    expect(t.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool'])
+    expect(t.messages[1]?.content).toEqual([
+      { type: 'thinking', variant: 'reasoning', text: 'think', encrypted: 'E' },
+      { type: 'text', text: 'Looking.' },
+    ])
+    // JSON-in-string output stays the exact text the model saw.
+    expect(t.messages[2]).toMatchObject({
+      toolCallId: 'c1',
+      toolName: 'shell',
+      content: '{"output":"src\\n","metadata":{"exit_code":0}}',
+    })
+    expect(t.warnings).toEqual([])
+  })
+
+  it('marks injected instructions/environment messages and pairs apply_patch custom calls on call_id', () => {
+    const t = load(
+      [
+        meta,
+        user('<user_instructions>\n# AGENTS.md\n</user_instructions>'),
+        user('<environment_context>\n  <cwd>/w</cwd>\n</environment_context>'),
+        user('Patch it'),
+        line('response_item', { type: 'custom_tool_call', status: 'completed', call_id: 'p1', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch' }),
+        line('response_item', { type: 'custom_tool_call_output', call_id: 'p1', output: 'Success.' }),
+      ].join('\n'),
+    )
+    expect(t.messages.map((m) => m.flags?.injected ?? false)).toEqual([true, true, false, false, false])
+    expect(t.messages[3]?.toolCalls).toEqual([
+      { id: 'p1', name: 'apply_patch', arguments: '*** Begin Patch\n*** End Patch' },
+    ])
+    expect(t.messages[4]).toMatchObject({ role: 'tool', toolCallId: 'p1', content: 'Success.' })
+  })
+
+  it('records the sample compaction with its summary and replacement history', () => {
+    const t = load(sample)
+    const [c] = t.recordedCompactions
+    expect(t.recordedCompactions).toHaveLength(1)
+    if (!c) return
+    expect(c.source).toBe('codex-rollout')
+    expect(c.summaryText).toMatch(/^Goal: fix wrong shipping quotes for postal code 94107\./)
+    // The boundary sits before the first message written after the compacted line.
+    const at = t.messages[c.atIndex]
+    expect(at?.id).toBe(c.atMessageId)
+    expect(at?.content).toMatch(/^Continuing after the context summary/)
+    const history = c.replacementHistory ?? []
+    expect(history.map((m) => m.role)).toEqual(['user', 'user', 'user', 'user', 'user'])
+    expect(history.map((m) => m.flags ?? {})).toEqual([
+      { injected: true },
+      { injected: true },
+      {},
+      {},
+      { compactSummary: true },
+    ])
+    expect(history.map((m) => m.index)).toEqual([0, 1, 2, 3, 4])
+    const ids = new Set(t.messages.map((m) => m.id))
+    for (const m of history) expect(ids.has(m.id)).toBe(false)
+    expect(history[4]?.content).toMatch(/^Another language model started to solve this problem/)
+  })
+
+  it('reads the legacy pre-envelope layout', () => {
+    const t = load(
+      [
+        JSON.stringify({ id: 'S', timestamp: '2025-05-01T10:00:00Z', instructions: 'Be careful.' }),
+        JSON.stringify({ record_type: 'state' }),
+        JSON.stringify({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }),
+        JSON.stringify({ type: 'function_call', name: 'shell', arguments: '{}', call_id: 'c' }),
+        JSON.stringify({ type: 'function_call_output', call_id: 'c', output: 'ok' }),
+        JSON.stringify({ record_type: 'state' }),
+      ].join('\n'),
+    )
+    expect(t.messages.map((m) => [m.role, m.content])).toEqual([
+      ['system', 'Be careful.'],
+      ['user', 'hi'],
+      ['assistant', null],
+      ['tool', 'ok'],
+    ])
+  })
+
+  it('falls back to event messages only when there are no message items', () => {
+    const t = load(
+      [
+        meta,
+        line('event_msg', { type: 'user_message', message: 'hello' }),
+        line('event_msg', { type: 'agent_message', message: 'hi there' }),
+      ].join('\n'),
+    )
+    expect(t.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'hello'],
+      ['assistant', 'hi there'],
+    ])
+    expect(t.warnings).toEqual([
+      'no response_item messages: imported from event_msg records (no tool calls)',
+    ])
+  })
+
+  describe('messy JSONL', () => {
+    const lines = [meta, user('caf\u00e9 \u2028 line'), say('ok')]
+
+    it('accepts a BOM and CRLF line ends', () => {
+      const t = load(`\ufeff${lines.join('\r\n')}\r\n`)
+      expect(t.messages.map((m) => m.content)).toEqual(['caf\u00e9 \u2028 line', 'ok'])
+      expect(t.warnings).toEqual([])
+    })
+
+    it('keeps a raw U+2028 inside a string on its line', () => {
+      // JSON.stringify leaves U+2028 raw; the line must not be split there.
+      expect(lines[1]).toContain('\u2028')
+      const t = load(lines.join('\n'))
+      expect(t.messages[0]?.content).toBe('caf\u00e9 \u2028 line')
+    })
+
+    it('skips a half-written last line with a warning and keeps the rest', () => {
+      const t = load(`${lines.join('\n')}\n${say('partial').slice(0, 40)}`)
+      expect(t.messages.map((m) => m.content)).toEqual(['caf\u00e9 \u2028 line', 'ok'])
+      expect(t.warnings).toHaveLength(1)
+      expect(t.warnings[0]).toMatch(/^line 4: half-written last line \(.+\), skipped$/)
+    })
+
+    it('imports a lone surrogate escape without breaking the line', () => {
+      const broken = say('emoji \\ud83d cut').replace('\\\\ud83d', '\\ud83d')
+      const t = load([meta, user('q'), broken].join('\n'))
+      expect(t.messages[1]?.content).toBe('emoji \ud83d cut')
+      expect(t.warnings).toEqual([])
+    })
+  })
+})
