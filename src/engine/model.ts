@@ -308,7 +308,8 @@ export type Origin =
       coveredIds: string[]
     }
   | { kind: 'pinned-facts'; stage: StageId; sourceIds: string[] }
-  | { kind: 'instruction'; stage: StageId }
+  /** `recorded`: context the agent re-injected after its own compaction (Codex initial context). */
+  | { kind: 'instruction'; stage: ProvenanceStage }
 
 /** One firing of a summarizing stage. Source: SPEC §3.2 rolling replay. */
 export interface Pass {

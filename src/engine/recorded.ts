@@ -1,0 +1,316 @@
+/**
+ * Recorded compactions as a view: "what the agent really kept" after a compaction it performed
+ * itself and recorded in the source (Claude Code `compact_boundary` + `isCompactSummary`, Codex
+ * `compacted` + `replacement_history`, Responses `compaction` items, Anthropic `compaction`
+ * blocks, and whatever other importers record as a `RecordedCompaction`). The view has the shape
+ * of a pipeline result's `after` + `fates` / `origins`, with stage `recorded`, so the After column,
+ * the fact finder and the validity checker work on it like on a simulation. Pure; never mutates
+ * the transcript. Source: SPEC §1 (recorded compaction), §3.6 (`recorded`), §4; issue 3 item 3;
+ * design/formats.md §3 "Recorded compaction", §4.2–§4.5.
+ */
+import { checkValidity } from './checks'
+import { contentText } from './content'
+import type {
+  Fate,
+  Message,
+  Origin,
+  RecordedCompaction,
+  RunResult,
+  TokenTotals,
+  Transcript,
+  ValidityProblem,
+} from './model'
+import { providerOf } from './pipeline'
+import {
+  countMessageTokens,
+  countToolSchemaTokens,
+  REPLY_PRIMING_TOKENS,
+  type CachedCounter,
+} from './tokens/count'
+
+/** Content of the marker that stands for a compaction whose summary the source did not keep. */
+export const OPAQUE_SUMMARY_MARKER =
+  '[recorded compaction: the agent summarized the earlier messages here; the summary text is not in the source (encrypted or not saved)]'
+
+/** What the agent kept after one recorded compaction, in the shape of a run's after side. */
+export interface RecordedView {
+  /** The compaction shown. */
+  compaction: RecordedCompaction
+  /** Its 1-based number among the transcript's recorded compactions (the `pass` of fates/origins). */
+  pass: number
+  /** The context the agent continued with; `index` = position. */
+  after: { messages: Message[] }
+  /** Keyed by before-message id: `kept` or `summarized` (stage `recorded`). */
+  fates: Record<string, Fate>
+  /** Keyed by after-message id: `original`, `summary` or `instruction` (stage `recorded`). */
+  origins: Record<string, Origin>
+  checks: { before: ValidityProblem[]; after: ValidityProblem[] }
+  warnings: string[]
+}
+
+/** Options of `recordedView`. */
+export interface RecordedViewOptions {
+  /** 0-based position in `transcript.recordedCompactions`; default the last one. */
+  compaction?: number
+}
+
+/** The message holding the summary: the named one, else a message right at the boundary that carries a `compaction` block. */
+function summaryCarrier(
+  messages: readonly Message[],
+  c: RecordedCompaction,
+  boundary: number,
+): Message | undefined {
+  if (c.summaryMessageId !== undefined) {
+    const named = messages.find((m) => m.id === c.summaryMessageId)
+    if (named) return named
+  }
+  const at = messages[boundary]
+  if (
+    at &&
+    Array.isArray(at.content) &&
+    at.content.some((p) => p.type === 'opaque' && p.kind === 'compaction')
+  ) {
+    return at
+  }
+  return undefined
+}
+
+/** A unique id not used by any of `taken`. */
+function freshId(base: string, taken: Set<string>): string {
+  let id = base
+  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`
+  taken.add(id)
+  return id
+}
+
+/**
+ * The recorded view of `transcript` after its last (or the chosen) recorded compaction, or null
+ * when the transcript records none (or the index is out of range).
+ *
+ * - Boundary: messages before `atIndex` were compacted; the summary message (`summaryMessageId`,
+ *   else a message at the boundary holding a `compaction` block) is placed right after what
+ *   was kept; when there is none, a `user` summary message is synthesized from `summaryText`
+ *   (id `recorded-summary-<pass>`), or `OPAQUE_SUMMARY_MARKER` when the text is not in the
+ *   source.
+ * - Kept before the boundary: `replacementHistory` when present (Codex: the model-visible
+ *   history; a message equal in role and text to an unused before message is that message,
+ *   verbatim; the one holding the summary text is the summary; others are `instruction`s the
+ *   agent re-injected); else the leading system messages plus `keptMessageIds`, or by default
+ *   every user message for Responses (the compact endpoint keeps user messages) and none for
+ *   the other formats (Claude Code: system + summary + after).
+ * - After: kept, summary, then every message from the boundary on (index = position).
+ * - Fates: kept messages and messages after the boundary `kept`; the others `summarized`
+ *   (stage `recorded`, pass, the summary's id). Origins: `original` (unchanged) for kept ones,
+ *   `summary` (stage `recorded`, covered before ids and their index range) for the summary.
+ * - Checks: `checkValidity` on both sides with the format's provider rules.
+ * Pure. Source: issue 3 item 3; formats.md §3, §4.2 (Responses), §4.4 (Claude Code), §4.5 (Codex).
+ */
+export function recordedView(
+  transcript: Transcript,
+  options: RecordedViewOptions = {},
+): RecordedView | null {
+  const list = transcript.recordedCompactions
+  const k = options.compaction ?? list.length - 1
+  const c = list[k]
+  if (!c) return null
+  const pass = k + 1
+  const before = transcript.messages
+  const boundary = Math.max(0, Math.min(c.atIndex, before.length))
+  const warnings: string[] = []
+  const carrier = summaryCarrier(before, c, boundary)
+  const pre = before.slice(0, boundary).filter((m) => m !== carrier)
+  const post = before.slice(boundary).filter((m) => m !== carrier)
+  const taken = new Set(before.map((m) => m.id))
+
+  const after: Message[] = []
+  const origins: Record<string, Origin> = {}
+  const keptIds = new Set<string>()
+  const keep = (m: Message) => {
+    after.push(m)
+    keptIds.add(m.id)
+    origins[m.id] = { kind: 'original', beforeId: m.id, changed: false }
+  }
+
+  const summaryIds: string[] = []
+  if (c.replacementHistory && c.replacementHistory.length > 0) {
+    const unused = pre.slice()
+    for (const r of c.replacementHistory) {
+      const text = contentText(r.content)
+      const match = unused.findIndex((m) => m.role === r.role && contentText(m.content) === text)
+      if (match >= 0) {
+        keep(unused.splice(match, 1)[0] as Message)
+        continue
+      }
+      const id = freshId(taken.has(r.id) ? `${r.id}-recorded` : r.id, taken)
+      after.push({ ...r, id })
+      const isSummary =
+        r.id === c.summaryMessageId ||
+        (c.summaryText !== null && c.summaryText !== '' && text.includes(c.summaryText))
+      if (isSummary) summaryIds.push(id)
+      else origins[id] = { kind: 'instruction', stage: 'recorded' }
+    }
+  } else {
+    const explicit = c.keptMessageIds ? new Set(c.keptMessageIds) : undefined
+    let leading = true
+    for (const m of pre) {
+      const isLeadingSystem = leading && m.role === 'system'
+      if (!isLeadingSystem) leading = false
+      const kept =
+        isLeadingSystem ||
+        (explicit
+          ? explicit.has(m.id)
+          : transcript.format === 'openai-responses' && m.role === 'user')
+      if (kept) keep(m)
+    }
+  }
+  if (summaryIds.length === 0) {
+    // The summary goes right after what was kept: the carrier, or one made from the record.
+    let message = carrier
+    if (!message) {
+      message = {
+        id: freshId(`recorded-summary-${pass}`, taken),
+        index: 0,
+        role: 'user',
+        content: c.summaryText ?? OPAQUE_SUMMARY_MARKER,
+        flags: { compactSummary: true },
+        source: { format: transcript.format },
+      }
+      if (c.summaryText === null) {
+        warnings.push(
+          `recorded compaction ${pass}: its summary is not in the source (encrypted or not saved); a marker stands for it`,
+        )
+      }
+    }
+    after.push(message)
+    summaryIds.push(message.id)
+  }
+
+  const summarized = pre.filter((m) => !keptIds.has(m.id))
+  const indices = summarized.map((m) => m.index)
+  const summaryOrigin: Origin = {
+    kind: 'summary',
+    stage: 'recorded',
+    pass,
+    fromIndex: indices.length > 0 ? indices.reduce((a, b) => Math.min(a, b)) : boundary,
+    toIndex: indices.length > 0 ? indices.reduce((a, b) => Math.max(a, b)) : boundary - 1,
+    coveredIds: summarized.map((m) => m.id),
+  }
+  for (const id of summaryIds) origins[id] = summaryOrigin
+  for (const m of post) keep(m)
+
+  const summaryId = summaryIds[0] ?? ''
+  const fates: Record<string, Fate> = {}
+  for (const m of before) {
+    fates[m.id] =
+      keptIds.has(m.id) || m === carrier
+        ? { kind: 'kept', changed: false }
+        : { kind: 'summarized', stage: 'recorded', pass, summaryId }
+  }
+  const messages = after.map((m, i) => (m.index === i ? m : { ...m, index: i }))
+  const provider = providerOf(transcript.format)
+  return {
+    compaction: c,
+    pass,
+    after: { messages },
+    fates,
+    origins,
+    checks: {
+      before: checkValidity(before, { provider }),
+      after: checkValidity(messages, { provider }),
+    },
+    warnings,
+  }
+}
+
+/** A recorded view in the full shape of a pipeline run (totals counted like `runPipeline`). */
+export interface RecordedRun extends RunResult {
+  compaction: RecordedCompaction
+  /** 1-based number of the compaction shown. */
+  pass: number
+}
+
+/**
+ * `recordedView` as a `RunResult`, so the page and the CLI show it exactly like a simulation:
+ * tokens per message with `countMessageTokens`; totals like `runPipeline` (`tokens` = messages +
+ * tool schemas + `REPLY_PRIMING_TOKENS`; `overheadTokens` = leading system messages + tool
+ * schemas); `passes` and `stages` empty (nothing was simulated); warnings = the transcript's plus
+ * the view's. Null when the transcript records no compaction. Counts are tokens of the counter's
+ * encoding, not the agent's own figures (those are on `compaction.tokensBefore/After`).
+ */
+export function recordedRunResult(
+  transcript: Transcript,
+  counter: CachedCounter,
+  options: RecordedViewOptions = {},
+): RecordedRun | null {
+  const view = recordedView(transcript, options)
+  if (!view) return null
+  const schemaTokens = countToolSchemaTokens(transcript.tools, counter.count)
+  const side = (messages: Message[]) => {
+    const tokensById: Record<string, number> = {}
+    let tokens = 0
+    let lead = 0
+    let leading = true
+    for (const m of messages) {
+      const n = countMessageTokens(m, counter.count)
+      tokensById[m.id] = n
+      tokens += n
+      if (leading && m.role === 'system') lead += n
+      else leading = false
+    }
+    const totals: TokenTotals = {
+      messages: messages.length,
+      tokens: tokens + schemaTokens + REPLY_PRIMING_TOKENS,
+      overheadTokens: lead + schemaTokens,
+    }
+    return { messages, totals, tokensById }
+  }
+  return {
+    compaction: view.compaction,
+    pass: view.pass,
+    before: side(transcript.messages),
+    after: side(view.after.messages),
+    fates: view.fates,
+    origins: view.origins,
+    passes: [],
+    stages: [],
+    checks: view.checks,
+    warnings: [...transcript.warnings, ...view.warnings],
+  }
+}
+
+/** Recorded vs simulated compaction of the same transcript. */
+export interface RecordedComparison {
+  recorded: { messages: number; tokens: number }
+  simulated: { messages: number; tokens: number }
+  /** Before-message ids (in before order) that each side kept verbatim (fate `kept`). */
+  keptVerbatim: { both: string[]; recordedOnly: string[]; simulatedOnly: string[] }
+}
+
+/**
+ * Compares what the agent really kept (`recordedRunResult`) with a simulation (`runPipeline`) of
+ * the same transcript: after-side messages and tokens of both, and which before messages each
+ * kept verbatim. Both results must come from the same transcript (same before ids). Pure.
+ */
+export function compareRecordedVsSimulated(
+  recorded: RecordedRun,
+  simulated: RunResult,
+): RecordedComparison {
+  const both: string[] = []
+  const recordedOnly: string[] = []
+  const simulatedOnly: string[] = []
+  for (const m of recorded.before.messages) {
+    const r = recorded.fates[m.id]?.kind === 'kept'
+    const s = simulated.fates[m.id]?.kind === 'kept'
+    if (r && s) both.push(m.id)
+    else if (r) recordedOnly.push(m.id)
+    else if (s) simulatedOnly.push(m.id)
+  }
+  return {
+    recorded: { messages: recorded.after.totals.messages, tokens: recorded.after.totals.tokens },
+    simulated: {
+      messages: simulated.after.totals.messages,
+      tokens: simulated.after.totals.tokens,
+    },
+    keptVerbatim: { both, recordedOnly, simulatedOnly },
+  }
+}
