@@ -1,5 +1,6 @@
 import type { FormatId, Transcript } from '../model'
 import { importAnthropic } from './anthropic'
+import { canonicalImporter } from './canonical'
 import { importClaudeCodeRecords } from './claude-code'
 import { codexRolloutImporter } from './codex'
 import { detectJsonlRecords, detectJsonRoot } from './detect-heuristics'
@@ -137,6 +138,7 @@ function rootOptions(options: ImportOptions): { keepRaw?: boolean } {
  * your line). Order here does not matter: detection sorts by `priority` (formats.md §2).
  */
 export const FORMAT_IMPORTERS: FormatImporter[] = [
+  canonicalImporter,
   claudeCodeImporter,
   anthropicImporter,
   openaiChatImporter,
