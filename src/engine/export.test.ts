@@ -107,12 +107,13 @@ describe('export round-trips every bundled sample', () => {
             before.messages.map((m) => comparable(m, target, family)),
           )
           const provider = providerOf(again.format)
-          const added = rules(again.messages, provider).filter(
-            (r, i, all) =>
-              all.filter((x) => x === r).length >
-              rules(before.messages, provider).filter((x) => x === r).length,
-          )
-          expect(added).toEqual([])
+          // Every rule fires at most as often after the trip as before it.
+          const was = rules(before.messages, provider)
+          const now = rules(again.messages, provider)
+          for (const rule of new Set(now))
+            expect(now.filter((x) => x === rule).length).toBeLessThanOrEqual(
+              was.filter((x) => x === rule).length,
+            )
         })
       }
       it('every target: the After of the default pipeline re-imports as the same messages', async () => {
