@@ -1,6 +1,6 @@
 /*
- * The error importers throw from `FormatImporter.importParsed`. A leaf module: importer files import
- * it without a cycle through the registry (which imports them).
+ * The error importers throw from `FormatImporter.importParsed`. A leaf module: importer files
+ * import it without a cycle through the registry (which imports them).
  */
 
 /** An ImportError-shaped value an importer throws from `importParsed`. */

@@ -41,7 +41,8 @@ function geminiPart(part: unknown): Part | null {
     const mime = str(part.inlineData.mimeType) ?? ''
     const data = str(part.inlineData.data) ?? ''
     if (mime.startsWith('image/')) {
-      return { type: 'image', mediaType: mime, url: `data:${mime};base64,${data}`, bytes: base64Bytes(data) }
+      const url = `data:${mime};base64,${data}`
+      return { type: 'image', mediaType: mime, url, bytes: base64Bytes(data) }
     }
     return { type: 'opaque', kind: 'inlineData', raw: part }
   }
@@ -153,7 +154,8 @@ function convertMessages(
       return
     }
     if (type !== 'gemini') {
-      warnings.push(`${fieldOf(i)}.type: ${JSON.stringify(m.type ?? null)} is not a message type, skipped`)
+      const shown = JSON.stringify(m.type ?? null)
+      warnings.push(`${fieldOf(i)}.type: ${shown} is not a message type, skipped`)
       return
     }
     const parts: Part[] = []
@@ -274,8 +276,10 @@ export const geminiCliImporter: FormatImporter = {
     if (!Array.isArray(root.messages)) return 'no "messages" array'
     return true
   },
-  closeness: (root) =>
-    isObject(root) ? ['sessionId', 'projectHash', 'startTime'].filter((k) => k in root).length / 4 : 0,
+  closeness: (root) => {
+    if (!isObject(root)) return 0
+    return ['sessionId', 'projectHash', 'startTime'].filter((k) => k in root).length / 4
+  },
   importParsed: (root, options) => importGeminiSession(root, options.keepRaw),
 }
 

@@ -35,7 +35,7 @@ const DEFAULT_EXTENSIONS: Record<'json' | 'jsonl' | 'text', string[]> = {
  */
 export const SUPPORTED_FORMATS: readonly SupportedFormat[] = supportedFormats()
 
-/** One entry per format id (a format may register one importer per container, e.g. JSON + JSONL). */
+/** One entry per format id (a format may register one importer per container: JSON + JSONL). */
 function supportedFormats(): SupportedFormat[] {
   const byId = new Map<FormatId, SupportedFormat>()
   for (const imp of importersInOrder()) {

@@ -41,7 +41,12 @@ export const RESPONSES_ITEM_TYPES = new Set([
 ])
 
 /** Roles of Responses message items mapped to canonical roles (`developer` → system). */
-const ROLES = { user: 'user', system: 'system', developer: 'system', assistant: 'assistant' } as const
+const ROLES = {
+  user: 'user',
+  system: 'system',
+  developer: 'system',
+  assistant: 'assistant',
+} as const
 
 /**
  * One Responses content part as a canonical part: `input_text` / `output_text` / `text` → text;
@@ -96,7 +101,7 @@ export function reasoningPart(item: JsonObject): ThinkingPart {
   return part
 }
 
-/** The item's `type`, treating an EasyInputMessage (`{role, content}` without `type`) as `message`. */
+/** The item's `type`; an EasyInputMessage (`{role, content}` without `type`) is a `message`. */
 export function itemType(item: JsonObject): string {
   if (typeof item.type === 'string') return item.type
   return typeof item.role === 'string' ? 'message' : 'unknown'
@@ -232,7 +237,8 @@ export class ResponsesItemBuilder {
     if (type === 'item_reference') {
       this.flush()
       this.warnings.push(
-        `${at.field}: item_reference ${str(item.id) ?? ''} points to an item stored on the server, skipped`,
+        `${at.field}: item_reference ${str(item.id) ?? ''} points to an item stored on the ` +
+          'server, skipped',
       )
       return
     }
@@ -244,7 +250,8 @@ export class ResponsesItemBuilder {
     const role = typeof item.role === 'string' ? ROLES[item.role as keyof typeof ROLES] : undefined
     if (!role) {
       this.flush()
-      this.warnings.push(`${at.field}.role: ${JSON.stringify(item.role ?? null)} is not a message role, skipped`)
+      const shown = JSON.stringify(item.role ?? null)
+      this.warnings.push(`${at.field}.role: ${shown} is not a message role, skipped`)
       return
     }
     const content = responsesContent(item.content)
@@ -257,7 +264,8 @@ export class ResponsesItemBuilder {
       return
     }
     this.flush()
-    const d: DraftMessage = { id: str(item.id) ?? '', role, content, source: this.src(at.line, item) }
+    const source = this.src(at.line, item)
+    const d: DraftMessage = { id: str(item.id) ?? '', role, content, source }
     const text = typeof content === 'string' ? content : ''
     const flags = this.opts.flagsFor?.(role, text)
     if (flags) d.flags = flags
@@ -315,7 +323,8 @@ function itemLists(root: unknown): { field: string; items: unknown[] }[] {
   if (Array.isArray(root)) return [{ field: 'items', items: root }]
   if (!isObject(root)) return []
   const lists: { field: string; items: unknown[] }[] = []
-  if (typeof root.input === 'string') lists.push({ field: 'input', items: [{ role: 'user', content: root.input }] })
+  if (typeof root.input === 'string')
+    lists.push({ field: 'input', items: [{ role: 'user', content: root.input }] })
   for (const field of ['input', 'messages', 'output'] as const) {
     const v = root[field]
     if (Array.isArray(v)) lists.push({ field, items: v })
@@ -347,7 +356,8 @@ export function importOpenAIResponses(root: unknown, keepRaw = true): Transcript
   const warnings = [...b.warnings]
   if (isObject(root) && (root.previous_response_id || root.conversation)) {
     warnings.push(
-      'previous_response_id/conversation: earlier history lives on the server; only this file is shown',
+      'previous_response_id/conversation: earlier history lives on the server; ' +
+        'only this file is shown',
     )
   }
   const tools = isObject(root) ? responsesTools(root.tools) : undefined

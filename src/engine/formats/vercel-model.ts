@@ -148,7 +148,8 @@ export function importVercelModelMessages(root: unknown, keepRaw = true): Transc
       return
     }
     if (role !== 'system' && role !== 'user' && role !== 'assistant') {
-      warnings.push(`${field}.role: ${JSON.stringify(role ?? null)} is not a ModelMessage role, skipped`)
+      const shown = JSON.stringify(role ?? null)
+      warnings.push(`${field}.role: ${shown} is not a ModelMessage role, skipped`)
       return
     }
     if (typeof m.content === 'string' || !Array.isArray(m.content)) {

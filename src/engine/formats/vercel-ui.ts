@@ -2,7 +2,14 @@ import type { FormatId, Part, SourceRef, ToolCall, Transcript } from '../model'
 import { importFailure } from './failure'
 import { FORMAT_LABELS } from './labels'
 import type { FormatImporter } from './registry'
-import { finalizeTranscript, isObject, normalizeParts, str, type DraftMessage, type JsonObject } from './util'
+import {
+  finalizeTranscript,
+  isObject,
+  normalizeParts,
+  str,
+  type DraftMessage,
+  type JsonObject,
+} from './util'
 import { argumentsText, vercelMedia, vercelReasoning } from './vercel-model'
 
 const format: FormatId = 'vercel-ui'
@@ -29,13 +36,15 @@ interface Step {
  * approval's reason, `isError`.
  */
 function partResult(p: JsonObject): { content: string; isError: boolean } {
-  if (p.state === 'output-error') return { content: str(p.errorText) ?? 'tool error', isError: true }
+  if (p.state === 'output-error')
+    return { content: str(p.errorText) ?? 'tool error', isError: true }
   if (p.state === 'output-denied') {
     const approval = isObject(p.approval) ? p.approval : {}
     return { content: str(approval.reason) ?? 'tool execution denied', isError: true }
   }
   const output = p.output
-  return { content: typeof output === 'string' ? output : JSON.stringify(output ?? null), isError: false }
+  const content = typeof output === 'string' ? output : JSON.stringify(output ?? null)
+  return { content, isError: false }
 }
 
 /**
@@ -67,7 +76,8 @@ export function importVercelUiMessages(root: unknown, keepRaw = true): Transcrip
     }
     const role = m.role
     if (role !== 'system' && role !== 'user' && role !== 'assistant') {
-      warnings.push(`${field}.role: ${JSON.stringify(role ?? null)} is not a UIMessage role, skipped`)
+      const shown = JSON.stringify(role ?? null)
+      warnings.push(`${field}.role: ${shown} is not a UIMessage role, skipped`)
       return
     }
     const id = str(m.id) ?? ''
@@ -122,7 +132,8 @@ export function importVercelUiMessages(root: unknown, keepRaw = true): Transcrip
       })
     })
   })
-  if (uiOnly > 0) warnings.push(`${uiOnly} source-*/data-* part(s) skipped: UI only, not sent to the model`)
+  if (uiOnly > 0)
+    warnings.push(`${uiOnly} source-*/data-* part(s) skipped: UI only, not sent to the model`)
   if (drafts.length === 0) importFailure('no messages found in messages', { field: 'messages' })
   return finalizeTranscript(format, drafts, [], warnings)
 }
@@ -133,7 +144,8 @@ export const vercelUiImporter: FormatImporter = {
   label: FORMAT_LABELS['vercel-ui'],
   container: 'json',
   priority: 9,
-  description: 'Vercel AI SDK v5 UIMessage[] as persisted by useChat (parts, tool-<name>, step-start)',
+  description:
+    'Vercel AI SDK v5 UIMessage[] as persisted by useChat (parts, tool-<name>, step-start)',
   extensions: ['.json'],
   detect(root) {
     const list = Array.isArray(root) ? root : isObject(root) ? root.messages : undefined
