@@ -12,6 +12,11 @@ import { importOpenAIChat } from './openai-chat'
 import { openaiResponsesImporter } from './openai-responses'
 import { vercelModelImporter } from './vercel-model'
 import { vercelUiImporter } from './vercel-ui'
+import { aiderImporter } from './aider'
+import { inspectAIImporter } from './inspect-ai'
+import { langchainImporter } from './langchain'
+import { openHandsImporter } from './openhands'
+import { sweAgentImporter } from './swe-agent'
 import type { ImportError, ImportResult } from './types'
 import { isObject } from './util'
 
@@ -148,6 +153,11 @@ export const FORMAT_IMPORTERS: FormatImporter[] = [
   geminiCliJsonlImporter,
   vercelUiImporter,
   vercelModelImporter,
+  langchainImporter,
+  inspectAIImporter,
+  openHandsImporter,
+  sweAgentImporter,
+  aiderImporter,
 ]
 
 /** The registered importers in detection order (priority, then registration order). */

@@ -1,0 +1,352 @@
+import type { FormatId, Part, Role, SourceRef, ToolCall, Transcript } from '../model'
+import { importFailure } from './failure'
+import { FORMAT_LABELS } from './labels'
+import type { FormatImporter, ImportOptions } from './registry'
+import {
+  finalizeTranscript,
+  imageFromUrl,
+  isObject,
+  normalizeParts,
+  str,
+  type DraftCompaction,
+  type DraftMessage,
+  type JsonObject,
+} from './util'
+
+const format: FormatId = 'langchain'
+
+/** LangChain message `type` → canonical role (`chat` takes its role from `data.role`). */
+const LANGCHAIN_ROLES: Readonly<Record<string, Role>> = {
+  human: 'user',
+  ai: 'assistant',
+  tool: 'tool',
+  system: 'system',
+  function: 'tool',
+}
+
+/** `dumpd` class names (the last element of `id`) → `messages_to_dict` types. */
+const DUMPD_CLASSES: Readonly<Record<string, string>> = {
+  HumanMessage: 'human',
+  HumanMessageChunk: 'human',
+  AIMessage: 'ai',
+  AIMessageChunk: 'ai',
+  ToolMessage: 'tool',
+  ToolMessageChunk: 'tool',
+  SystemMessage: 'system',
+  SystemMessageChunk: 'system',
+  ChatMessage: 'chat',
+  ChatMessageChunk: 'chat',
+  FunctionMessage: 'function',
+  FunctionMessageChunk: 'function',
+}
+
+/**
+ * The opening of the human message LangChain's SummarizationMiddleware puts in place of the
+ * messages it summarized. Source: formats.md §4.8 [R].
+ */
+export const LANGCHAIN_SUMMARY_PREFIX = 'Here is a summary of the conversation to date:'
+
+/** One serialized message, normalized to `{type, data}` whichever shape it came in. */
+interface LangChainRecord {
+  type: string
+  data: JsonObject
+}
+
+/**
+ * A `messages_to_dict` item (`{type, data}`) or a `dumpd` constructor
+ * (`{lc:1, type:"constructor", id:[…,"AIMessage"], kwargs}`) as `{type, data}`; undefined for
+ * anything else. `RemoveMessage` and unknown classes are undefined too.
+ */
+function asRecord(item: unknown): LangChainRecord | undefined {
+  if (!isObject(item)) return undefined
+  if (item.lc === 1 && item.type === 'constructor') {
+    const id = Array.isArray(item.id) ? item.id : []
+    const cls = str(id[id.length - 1]) ?? ''
+    const type = DUMPD_CLASSES[cls]
+    if (!type) return undefined
+    return { type, data: isObject(item.kwargs) ? item.kwargs : {} }
+  }
+  if (typeof item.type === 'string' && isObject(item.data)) return { type: item.type, data: item.data }
+  return undefined
+}
+
+/** The message list of a root: a bare array or `{messages:[…]}` (LangGraph state dumps). */
+function messageList(root: unknown): unknown[] | undefined {
+  if (Array.isArray(root)) return root
+  if (isObject(root) && Array.isArray(root.messages)) return root.messages
+  return undefined
+}
+
+/**
+ * Detection (formats.md §2 item 8): an array (or `{messages}`) whose first 50 items are all
+ * `{type, data}` with a LangChain message type, or all `dumpd` message constructors. Returns the
+ * first mismatch naming the item otherwise.
+ */
+export function detectLangChain(root: unknown): true | string {
+  const list = messageList(root)
+  if (!list) return 'not an array of {type, data} LangChain messages'
+  if (list.length === 0) return 'the array is empty'
+  const head = list.slice(0, 50)
+  for (let i = 0; i < head.length; i++) {
+    const item = head[i]
+    if (isObject(item) && item.lc === 1 && item.type === 'constructor') {
+      if (!asRecord(item)) return `items[${i}].id does not name a LangChain message class`
+      continue
+    }
+    if (!isObject(item) || typeof item.type !== 'string')
+      return `items[${i}] has no string "type"`
+    if (!(item.type in LANGCHAIN_ROLES) && item.type !== 'chat')
+      return `items[${i}].type is ${JSON.stringify(item.type)}, not human/ai/tool/system/chat/function`
+    if (!isObject(item.data)) return `items[${i}].data is not an object`
+  }
+  return true
+}
+
+/**
+ * One content block as a canonical part. Text (`text`, plain strings), images in the shapes
+ * LangChain carries (OpenAI `image_url`, standard `image` with `url` / `base64` / `data` +
+ * `mime_type`, Anthropic `image.source`), thinking (`thinking` + `signature`, `reasoning`);
+ * anything else (documents, provider blocks) opaque.
+ */
+function blockToPart(block: unknown): Part {
+  if (typeof block === 'string') return { type: 'text', text: block }
+  if (!isObject(block)) return { type: 'opaque', kind: 'unknown', raw: block }
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: str(block.text) ?? '' }
+    case 'image_url': {
+      const image = block.image_url
+      const url = typeof image === 'string' ? image : isObject(image) ? str(image.url) : undefined
+      return url !== undefined ? imageFromUrl(url) : { type: 'image' }
+    }
+    case 'image': {
+      const mime = str(block.mime_type)
+      const url = str(block.url)
+      if (url !== undefined) return imageFromUrl(url, mime)
+      const base64 = str(block.base64) ?? (block.source_type === 'base64' ? str(block.data) : undefined)
+      if (base64 !== undefined) return imageFromUrl(`data:${mime ?? 'image/png'};base64,${base64}`)
+      const source = block.source
+      if (isObject(source) && typeof source.data === 'string') {
+        const media = str(source.media_type) ?? 'image/png'
+        return imageFromUrl(`data:${media};base64,${source.data}`)
+      }
+      if (isObject(source) && typeof source.url === 'string') return imageFromUrl(source.url)
+      return { type: 'image' }
+    }
+    case 'thinking': {
+      const part: Part = { type: 'thinking', variant: 'thinking', text: str(block.thinking) ?? '' }
+      if (typeof block.signature === 'string') part.signature = block.signature
+      return part
+    }
+    case 'redacted_thinking':
+      return { type: 'thinking', variant: 'redacted_thinking', encrypted: str(block.data) ?? '' }
+    case 'reasoning':
+      return { type: 'thinking', variant: 'reasoning', text: str(block.reasoning) ?? '' }
+    default:
+      return { type: 'opaque', kind: str(block.type) ?? 'unknown', raw: block }
+  }
+}
+
+/** `content` (string or block list) in the canonical shape; `tool_use` blocks listed in `skipIds` dropped. */
+function contentOf(content: unknown, skipIds: ReadonlySet<string>): string | Part[] | null {
+  if (content === null || content === undefined) return ''
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return [{ type: 'opaque', kind: 'unknown', raw: content }]
+  const kept = content.filter(
+    (b) => !(isObject(b) && b.type === 'tool_use' && typeof b.id === 'string' && skipIds.has(b.id)),
+  )
+  return normalizeParts(kept.map(blockToPart), '')
+}
+
+/** JSON text of tool-call arguments: objects serialized, strings kept raw (formats.md §1 item 3). */
+function argumentsText(args: unknown): string {
+  if (typeof args === 'string') return args
+  if (args === undefined || args === null) return '{}'
+  return JSON.stringify(args)
+}
+
+/**
+ * The tool calls of an AI message, in the first shape present: parsed `tool_calls[].args`
+ * (objects → JSON text) plus `invalid_tool_calls` (raw `args` string; the model did emit them);
+ * else the provider's raw `additional_kwargs.tool_calls` (OpenAI shape, `arguments` string); else
+ * Anthropic `tool_use` blocks inside `content`. Never both copies (formats.md §4.8 pitfalls).
+ */
+function toolCallsOf(data: JsonObject, field: string, warnings: string[]): ToolCall[] {
+  const calls: ToolCall[] = []
+  const parsed = Array.isArray(data.tool_calls) ? data.tool_calls : []
+  const invalid = Array.isArray(data.invalid_tool_calls) ? data.invalid_tool_calls : []
+  for (const c of parsed) {
+    if (!isObject(c)) continue
+    calls.push({ id: str(c.id) ?? '', name: str(c.name) ?? '', arguments: argumentsText(c.args) })
+  }
+  for (const c of invalid) {
+    if (!isObject(c)) continue
+    calls.push({ id: str(c.id) ?? '', name: str(c.name) ?? '', arguments: argumentsText(c.args) })
+    warnings.push(`${field}.invalid_tool_calls: call "${str(c.name) ?? ''}" has arguments that are not valid JSON, kept raw`)
+  }
+  if (calls.length > 0) return calls
+  const kwargs = isObject(data.additional_kwargs) ? data.additional_kwargs : {}
+  if (Array.isArray(kwargs.tool_calls)) {
+    for (const c of kwargs.tool_calls) {
+      if (!isObject(c)) continue
+      const fn = isObject(c.function) ? c.function : {}
+      calls.push({ id: str(c.id) ?? '', name: str(fn.name) ?? '', arguments: argumentsText(fn.arguments) })
+    }
+    if (calls.length > 0) return calls
+  }
+  if (Array.isArray(data.content)) {
+    for (const b of data.content) {
+      if (!isObject(b) || b.type !== 'tool_use') continue
+      calls.push({ id: str(b.id) ?? '', name: str(b.name) ?? '', arguments: argumentsText(b.input) })
+    }
+  }
+  return calls
+}
+
+/** Whether a human message is a SummarizationMiddleware summary (formats.md §4.8). */
+function isSummaryMessage(data: JsonObject, content: string | Part[] | null): boolean {
+  const kwargs = isObject(data.additional_kwargs) ? data.additional_kwargs : {}
+  if (kwargs.lc_source === 'summarization') return true
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content) && content[0]?.type === 'text'
+        ? content[0].text
+        : ''
+  return text.trimStart().startsWith(LANGCHAIN_SUMMARY_PREFIX)
+}
+
+/** Readable summary text without the middleware's fixed opening line. */
+function summaryTextOf(content: string | Part[] | null): string | null {
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content
+            .filter((p) => p.type === 'text')
+            .map((p) => (p as { text: string }).text)
+            .join('\n')
+        : ''
+  const trimmed = text.trimStart()
+  return trimmed.startsWith(LANGCHAIN_SUMMARY_PREFIX)
+    ? trimmed.slice(LANGCHAIN_SUMMARY_PREFIX.length).trim()
+    : text
+}
+
+/**
+ * Imports LangChain messages: the `messages_to_dict` list `[{type, data}]` (or `{messages:[…]}`),
+ * and the `dumpd` shape `[{lc:1, type:"constructor", id:[…, "<Class>"], kwargs}]`. Types map
+ * `human` → user, `ai` → assistant, `tool` → tool (`tool_call_id`; `status:"error"` → isError),
+ * `system` → system, `chat` → `data.role` (user when it is not a canonical role), `function` →
+ * tool answering the oldest open legacy `additional_kwargs.function_call` (pairing by order, ids
+ * `fc-<position>`). Tool calls: see `toolCallsOf` (arguments as JSON text). A human message with
+ * `additional_kwargs.lc_source:"summarization"` or starting "Here is a summary of the conversation
+ * to date:" is a SummarizationMiddleware summary: kept as a message with `flags.compactSummary`
+ * and recorded as a `RecordedCompaction` at its own position (the messages before it were
+ * replaced). Ids: `data.id` when present (unique-suffixed), else `m<index>`. Items that are not
+ * messages are skipped with a warning naming `items[i]`. Throws an ImportError-shaped object
+ * naming the field when there is no message list; never modifies `root`. Source: formats.md §4.8.
+ */
+export function importLangChainRoot(root: unknown, options: ImportOptions = {}): Transcript {
+  const keepRaw = options.keepRaw ?? true
+  const list = messageList(root)
+  if (!list) importFailure('expected an array of LangChain messages ({type, data})', { field: 'items' })
+  const drafts: DraftMessage[] = []
+  const compactions: DraftCompaction[] = []
+  const warnings: string[] = []
+  const toolNames = new Map<string, string>()
+  const pendingLegacy: ToolCall[] = []
+
+  list.forEach((item, i) => {
+    const field = `items[${i}]`
+    const record = asRecord(item)
+    if (!record) {
+      warnings.push(`${field}: not a LangChain message ({type, data} or dumpd constructor), skipped`)
+      return
+    }
+    const { type, data } = record
+    let role: Role | undefined = LANGCHAIN_ROLES[type]
+    if (type === 'chat') {
+      const r = str(data.role)
+      role = r === 'assistant' || r === 'system' || r === 'user' ? r : r === 'ai' ? 'assistant' : 'user'
+    }
+    if (!role) {
+      warnings.push(`${field}.type: "${type}" is not a LangChain message type, skipped`)
+      return
+    }
+    const source: SourceRef = { format, line: i + 1 }
+    if (keepRaw) source.raw = item
+    const d: DraftMessage = { id: str(data.id) ?? '', role, content: '', source }
+
+    if (role === 'assistant') {
+      const calls = toolCallsOf(data, `${field}.data`, warnings)
+      const kwargs = isObject(data.additional_kwargs) ? data.additional_kwargs : {}
+      if (calls.length === 0 && isObject(kwargs.function_call)) {
+        const fc = kwargs.function_call
+        const call: ToolCall = {
+          id: `fc-${drafts.length}`,
+          name: str(fc.name) ?? '',
+          arguments: argumentsText(fc.arguments),
+        }
+        calls.push(call)
+        pendingLegacy.push(call)
+      }
+      d.content = contentOf(data.content, new Set(calls.map((c) => c.id)))
+      for (const c of calls) toolNames.set(c.id, c.name)
+      if (calls.length > 0) d.toolCalls = calls
+    } else {
+      d.content = contentOf(data.content, new Set())
+    }
+
+    if (type === 'tool') {
+      const id = str(data.tool_call_id) ?? ''
+      if (id === '') warnings.push(`${field}.data.tool_call_id: missing`)
+      d.toolCallId = id
+      const name = toolNames.get(id) ?? str(data.name)
+      if (name !== undefined) d.toolName = name
+      if (data.status === 'error') d.isError = true
+    } else if (type === 'function') {
+      const name = str(data.name)
+      let k = pendingLegacy.findIndex((c) => c.name === name)
+      if (k < 0 && pendingLegacy.length > 0) k = 0
+      if (k >= 0) {
+        const call = pendingLegacy.splice(k, 1)[0] as ToolCall
+        d.toolCallId = call.id
+        d.toolName = call.name
+      } else {
+        d.toolCallId = `fc-${drafts.length}`
+        if (name !== undefined) d.toolName = name
+        warnings.push(`${field}: function result "${name ?? ''}" follows no function_call`)
+      }
+    } else if (role === 'user' && isSummaryMessage(data, d.content)) {
+      d.flags = { compactSummary: true }
+      compactions.push({
+        atIndex: drafts.length,
+        summaryIndex: drafts.length,
+        summaryText: summaryTextOf(d.content),
+        source: format,
+      })
+    }
+    drafts.push(d)
+  })
+  if (drafts.length === 0) importFailure('no LangChain messages found', { field: 'items' })
+  return finalizeTranscript(format, drafts, compactions, warnings)
+}
+
+/** The LangChain importer for the format registry (formats.md §2 item 8, §4.8). */
+export const langchainImporter: FormatImporter = {
+  id: format,
+  label: FORMAT_LABELS[format],
+  container: 'json',
+  priority: 8,
+  description: 'LangChain messages_to_dict output [{type, data}] or dumpd constructors',
+  extensions: ['.json'],
+  detect: detectLangChain,
+  closeness(input) {
+    const list = messageList(input)
+    if (!list || list.length === 0) return 0
+    const head = list.slice(0, 50)
+    return head.filter((x) => asRecord(x) !== undefined).length / head.length
+  },
+  importParsed: importLangChainRoot,
+}

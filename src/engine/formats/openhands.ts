@@ -1,0 +1,359 @@
+import type { FormatId, Part, SourceRef, ToolCall, ToolSchema, Transcript } from '../model'
+import { importFailure } from './failure'
+import { FORMAT_LABELS } from './labels'
+import type { FormatImporter, ImportOptions } from './registry'
+import {
+  finalizeTranscript,
+  imageFromUrl,
+  isObject,
+  normalizeParts,
+  str,
+  type DraftCompaction,
+  type DraftMessage,
+  type JsonObject,
+} from './util'
+
+const format: FormatId = 'openhands'
+
+/**
+ * Events that never reach the model's context: agent state bookkeeping, memory recall, no-ops,
+ * condensation requests. Skipped silently. Source: formats.md §4.10 pitfalls.
+ */
+const NOISE = new Set([
+  'agent_state_changed',
+  'change_agent_state',
+  'recall',
+  'null',
+  'condensation_request',
+  'agent_condensation',
+])
+
+/** Action `args` that are OpenHands bookkeeping, not what the model asked for. */
+const BOOKKEEPING_ARGS = new Set([
+  'thought',
+  'is_input',
+  'blocking',
+  'is_static',
+  'cwd',
+  'hidden',
+  'confirmation_state',
+  'security_risk',
+  'impl_source',
+])
+
+/** The event list of a root: a bare array, or `{events:[…]}` / `{trajectory:[…]}` wrappers. */
+function eventList(root: unknown): unknown[] | undefined {
+  if (Array.isArray(root)) return root
+  if (isObject(root) && Array.isArray(root.events)) return root.events
+  return undefined
+}
+
+/**
+ * Detection (formats.md §2 item 7): an array whose first 50 objects all have `action` or
+ * `observation` plus `source`, and at least one has a numeric `id`. Returns the first mismatch
+ * naming the item otherwise.
+ */
+export function detectOpenHands(root: unknown): true | string {
+  const list = eventList(root)
+  if (!list) return 'not an array of OpenHands events'
+  const head = list.slice(0, 50)
+  if (head.length === 0) return 'the event array is empty'
+  for (let i = 0; i < head.length; i++) {
+    const e = head[i]
+    if (!isObject(e)) return `items[${i}] is not an object`
+    if (!('action' in e) && !('observation' in e)) return `items[${i}] has neither "action" nor "observation"`
+    if (!('source' in e)) return `items[${i}] has no "source"`
+  }
+  if (!head.some((e) => isObject(e) && typeof e.id === 'number')) return 'no event has a numeric "id"'
+  return true
+}
+
+/** The assistant message of a `tool_call_metadata.model_response` (`choices[0].message`). */
+function responseMessage(meta: JsonObject): JsonObject | undefined {
+  const response = isObject(meta.model_response) ? meta.model_response : undefined
+  const choices = response && Array.isArray(response.choices) ? response.choices : []
+  const first = choices[0]
+  return isObject(first) && isObject(first.message) ? first.message : undefined
+}
+
+/** The response id that groups parallel calls (`model_response.id`), if any. */
+function responseId(meta: JsonObject): string | undefined {
+  return isObject(meta.model_response) ? str(meta.model_response.id) : undefined
+}
+
+/**
+ * The call's arguments as JSON text: exactly what the model sent (the matching
+ * `model_response` tool call's `function.arguments`), else the action's `args` without
+ * OpenHands bookkeeping (`thought`, `hidden`, …).
+ */
+function callArguments(meta: JsonObject, callId: string, args: JsonObject): string {
+  const message = responseMessage(meta)
+  const calls = message && Array.isArray(message.tool_calls) ? message.tool_calls : []
+  for (const c of calls) {
+    if (isObject(c) && c.id === callId && isObject(c.function)) {
+      const a = c.function.arguments
+      if (typeof a === 'string') return a
+      if (a !== undefined) return JSON.stringify(a)
+    }
+  }
+  const rest: JsonObject = {}
+  for (const [k, v] of Object.entries(args)) if (!BOOKKEEPING_ARGS.has(k)) rest[k] = v
+  return JSON.stringify(rest)
+}
+
+/** Text of the model's reply for a tool-calling response: its own content, else the `thought`. */
+function assistantText(meta: JsonObject, args: JsonObject): string {
+  const message = responseMessage(meta)
+  const content = message?.content
+  if (typeof content === 'string' && content !== '') return content
+  if (Array.isArray(content)) {
+    const text = content
+      .map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : ''))
+      .filter((t) => t !== '')
+      .join('\n')
+    if (text !== '') return text
+  }
+  return str(args.thought) ?? ''
+}
+
+/** A user/agent `message` action's content: text plus `image_urls` as image parts. */
+function messageContent(args: JsonObject, fallback: string): string | Part[] {
+  const text = str(args.content) ?? fallback
+  const images = Array.isArray(args.image_urls) ? args.image_urls.filter((u) => typeof u === 'string') : []
+  if (images.length === 0) return text
+  const parts: Part[] = text === '' ? [] : [{ type: 'text', text }]
+  for (const url of images) parts.push(imageFromUrl(url as string))
+  return normalizeParts(parts, '') as string | Part[]
+}
+
+/** Tool schemas from the `system` action's `args.tools` (OpenAI function-tool shape). */
+function systemTools(args: JsonObject): ToolSchema[] | undefined {
+  if (!Array.isArray(args.tools)) return undefined
+  const out: ToolSchema[] = []
+  for (const t of args.tools) {
+    const fn = isObject(t) && isObject(t.function) ? t.function : undefined
+    if (!fn || typeof fn.name !== 'string') continue
+    const schema: ToolSchema = { name: fn.name }
+    if (typeof fn.description === 'string') schema.description = fn.description
+    if (fn.parameters !== undefined) schema.parameters = fn.parameters
+    out.push(schema)
+  }
+  return out
+}
+
+/** Event ids a `condensation` action forgets: the explicit list, else the inclusive range. */
+function forgottenIds(args: JsonObject): Set<number> {
+  const out = new Set<number>()
+  const list = args.forgotten_event_ids ?? args.pruned_event_ids
+  if (Array.isArray(list)) for (const id of list) if (typeof id === 'number') out.add(id)
+  const start = args.forgotten_events_start_id ?? args.pruned_events_start_id
+  const end = args.forgotten_events_end_id ?? args.pruned_events_end_id
+  if (typeof start === 'number' && typeof end === 'number' && end - start < 1_000_000)
+    for (let id = start; id <= end; id++) out.add(id)
+  return out
+}
+
+/** A draft plus the event ids it came from (for condensation's forgotten ids). */
+interface Tracked {
+  draft: DraftMessage
+  events: number[]
+}
+
+/**
+ * Imports an OpenHands event stream (an array of events, or `{events:[…]}`). Mapping (formats.md
+ * §3, §4.10):
+ * - `system` action → system message (`args.content`); its `args.tools` become the tool schemas.
+ * - `message` action → user (`source:"user"`) or assistant message; `image_urls` as images.
+ * - agent actions with `tool_call_metadata` → one tool call each (`tool_call_id`, `function_name`,
+ *   arguments as the model sent them in `model_response`, else `args` without bookkeeping); calls
+ *   sharing one `model_response.id` are grouped into one assistant message whose text is the
+ *   model's content (else the first action's `thought`), also when OpenHands interleaved their
+ *   observations.
+ * - `finish` without metadata → assistant text (`final_thought`, else `thought`, else `message`).
+ * - observations answering a call (`tool_call_metadata.tool_call_id`, else `cause` → the action's
+ *   call) → tool messages, `isError` when `success:false` or `observation:"error"`; other
+ *   observations with content (errors the runtime reports) → user messages flagged `injected`.
+ * - `condensation` → a user message with the `summary` (flagged `compactSummary`, as OpenHands
+ *   shows the model an `AgentCondensationObservation`) and a `RecordedCompaction` at it whose
+ *   `keptMessageIds` are the earlier messages not among `forgotten_event_ids` / the
+ *   `forgotten_events_start_id`…`end_id` range; without a summary, only the compaction.
+ * - `agent_state_changed`, `recall`, `null`, `change_agent_state`, … are skipped; other agent
+ *   actions without a tool call are skipped with one counted warning per kind.
+ * Message ids are `event-<id>`. Never modifies `root`; throws an ImportError-shaped object when
+ * there is no event list.
+ */
+export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}): Transcript {
+  const keepRaw = options.keepRaw ?? true
+  const list = eventList(root)
+  if (!list) importFailure('expected an array of OpenHands events', { field: 'items' })
+  const tracked: Tracked[] = []
+  const pendingCompactions: { draft: DraftCompaction; forgotten: Set<number> }[] = []
+  const warnings: string[] = []
+  const skipped = new Map<string, number>()
+  const callOfAction = new Map<number, string>()
+  const toolNames = new Map<string, string>()
+  let tools: ToolSchema[] | undefined
+  // The assistant message the next call of the same model response joins.
+  let open: { responseId: string; item: Tracked } | null = null
+
+  const source = (i: number, raw: unknown): SourceRef => {
+    const s: SourceRef = { format, line: i + 1 }
+    if (keepRaw) s.raw = raw
+    return s
+  }
+  const push = (draft: DraftMessage, eventId: number | undefined): Tracked => {
+    const item: Tracked = { draft, events: eventId === undefined ? [] : [eventId] }
+    tracked.push(item)
+    if (draft.role !== 'tool') open = null
+    return item
+  }
+  const skip = (kind: string) => skipped.set(kind, (skipped.get(kind) ?? 0) + 1)
+
+  list.forEach((e, i) => {
+    if (!isObject(e)) {
+      warnings.push(`items[${i}]: not an object, skipped`)
+      return
+    }
+    const eventId = typeof e.id === 'number' ? e.id : undefined
+    const id = eventId === undefined ? '' : `event-${eventId}`
+    const args = isObject(e.args) ? e.args : {}
+    const meta = isObject(e.tool_call_metadata) ? e.tool_call_metadata : undefined
+    const message = str(e.message) ?? ''
+
+    if (typeof e.action === 'string') {
+      const action = e.action
+      if (NOISE.has(action)) return
+      if (action === 'system') {
+        push({ id, role: 'system', content: str(args.content) ?? message, source: source(i, e) }, eventId)
+        tools ??= systemTools(args)
+        return
+      }
+      if (action === 'condensation') {
+        const summary = str(args.summary) ?? null
+        const draft: DraftCompaction = { atIndex: tracked.length, summaryText: summary, source: format }
+        if (summary !== null) {
+          draft.summaryIndex = tracked.length
+          push(
+            { id, role: 'user', content: summary, flags: { compactSummary: true }, source: source(i, e) },
+            eventId,
+          )
+        }
+        pendingCompactions.push({ draft, forgotten: forgottenIds(args) })
+        return
+      }
+      if (meta && typeof meta.tool_call_id === 'string') {
+        const callId = meta.tool_call_id
+        const name = str(meta.function_name) ?? action
+        const call: ToolCall = { id: callId, name, arguments: callArguments(meta, callId, args) }
+        if (eventId !== undefined) callOfAction.set(eventId, callId)
+        toolNames.set(callId, name)
+        const rid = responseId(meta)
+        const current: { responseId: string; item: Tracked } | null = open
+        if (current && rid !== undefined && current.responseId === rid) {
+          current.item.draft.toolCalls = [...(current.item.draft.toolCalls ?? []), call]
+          if (eventId !== undefined) current.item.events.push(eventId)
+          if (keepRaw) {
+            const raw = current.item.draft.source.raw
+            current.item.draft.source.raw = Array.isArray(raw) ? [...(raw as unknown[]), e] : [raw, e]
+          }
+          return
+        }
+        const item = push(
+          { id, role: 'assistant', content: assistantText(meta, args), toolCalls: [call], source: source(i, e) },
+          eventId,
+        )
+        if (rid !== undefined) open = { responseId: rid, item }
+        return
+      }
+      if (action === 'message') {
+        const role = e.source === 'user' ? 'user' : 'assistant'
+        push({ id, role, content: messageContent(args, message), source: source(i, e) }, eventId)
+        return
+      }
+      if (action === 'finish') {
+        const text = str(args.final_thought) || str(args.thought) || message
+        push({ id, role: 'assistant', content: text, source: source(i, e) }, eventId)
+        return
+      }
+      skip(`action "${action}"`)
+      return
+    }
+
+    if (typeof e.observation === 'string') {
+      const observation = e.observation
+      if (NOISE.has(observation)) return
+      const cause = typeof e.cause === 'number' ? e.cause : undefined
+      const callId =
+        (meta ? str(meta.tool_call_id) : undefined) ??
+        (cause !== undefined ? callOfAction.get(cause) : undefined)
+      const content = typeof e.content === 'string' ? e.content : message
+      if (callId !== undefined) {
+        const d: DraftMessage = { id, role: 'tool', content, toolCallId: callId, source: source(i, e) }
+        const name = toolNames.get(callId) ?? (meta ? str(meta.function_name) : undefined)
+        if (name !== undefined) d.toolName = name
+        if (e.success === false || observation === 'error') d.isError = true
+        if (!toolNames.has(callId)) warnings.push(`items[${i}]: observation answers unknown call "${callId}"`)
+        push(d, eventId)
+        return
+      }
+      if (content === '') {
+        skip(`observation "${observation}"`)
+        return
+      }
+      push(
+        { id, role: 'user', content, flags: { injected: true }, source: source(i, e) },
+        eventId,
+      )
+      return
+    }
+    warnings.push(`items[${i}]: neither an action nor an observation, skipped`)
+  })
+
+  for (const [kind, n] of skipped) warnings.push(`${n} ${kind} event(s) without a tool call skipped`)
+  if (tracked.length === 0) importFailure('no conversational OpenHands events found', { field: 'items' })
+  const transcript = finalizeTranscript(
+    format,
+    tracked.map((t) => t.draft),
+    pendingCompactions.map((c) => c.draft),
+    warnings,
+    tools ? { tools } : {},
+  )
+  // Kept ids are final ids, known only after finalizeTranscript made them unique. What earlier
+  // condensations forgot stays forgotten, and only the newest summary is in the view.
+  const forgotten = new Set<number>()
+  pendingCompactions.forEach((pending, k) => {
+    for (const ev of pending.forgotten) forgotten.add(ev)
+    const compaction = transcript.recordedCompactions[k]
+    if (!compaction) return
+    const kept: string[] = []
+    for (let j = 0; j < pending.draft.atIndex; j++) {
+      const item = tracked[j]
+      const m = transcript.messages[j]
+      if (!item || !m || m.flags?.compactSummary) continue
+      const gone = item.events.length > 0 && item.events.every((ev) => forgotten.has(ev))
+      if (!gone) kept.push(m.id)
+    }
+    compaction.keptMessageIds = kept
+  })
+  return transcript
+}
+
+/** The OpenHands importer for the format registry (formats.md §2 item 7, §4.10). */
+export const openHandsImporter: FormatImporter = {
+  id: format,
+  label: FORMAT_LABELS[format],
+  container: 'json',
+  priority: 7,
+  description: 'OpenHands event stream or trajectory export (events with action/observation)',
+  extensions: ['.json'],
+  detect: detectOpenHands,
+  closeness(input) {
+    const list = eventList(input)
+    if (!list || list.length === 0) return 0
+    const head = list.slice(0, 50)
+    return (
+      head.filter((e) => isObject(e) && ('action' in e || 'observation' in e)).length / head.length
+    )
+  },
+  importParsed: importOpenHandsRoot,
+}
