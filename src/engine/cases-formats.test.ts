@@ -63,7 +63,7 @@ const byCall = (ms: readonly Message[], callId: string) =>
 describe('fault case 43 (vercel-modelmessage): the keep window is the trailing steps', () => {
   const c = loadCase('43-prune-before-last-message.json')
 
-  it('imports as ModelMessages and keeps the last message untouched and the result valid', async () => {
+  it('imports as ModelMessages; the last message stays untouched, the result valid', async () => {
     const t = importRoot(c.input, 'vercel-model')
     expect(t.messages.map((m) => m.role)).toEqual([
       'user',
@@ -85,7 +85,7 @@ describe('fault case 43 (vercel-modelmessage): the keep window is the trailing s
     expect(result.after.totals.tokens).toBeLessThanOrEqual(result.before.totals.tokens)
   })
 
-  it('with results worth pruning: everything before the guarded trailing step is pruned', async () => {
+  it('with results worth pruning: all before the guarded trailing step is pruned', async () => {
     // The case's shape with outputs long enough that a placeholder saves tokens.
     const long = (s: string) => `${s}\n${'detail row, '.repeat(400)}`
     const input = structuredClone(c.input) as { role: string; content: unknown }[]
@@ -173,10 +173,13 @@ describe('fault case 45 (openai-responses): a reasoning item stays with its func
 
   it('imports rs_1 and fc_1 as one assistant message (linked by construction)', () => {
     const t = importRoot(c.input, 'openai-responses')
-    expect(t.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user'])
+    const roles = ['user', 'assistant', 'tool', 'assistant', 'user']
+    expect(t.messages.map((m) => m.role)).toEqual(roles)
     const a = t.messages[1]
     expect(a?.id).toBe('rs_1')
-    expect(a?.content).toEqual([{ type: 'thinking', variant: 'reasoning', encrypted: 'opaque-blob-1' }])
+    expect(a?.content).toEqual([
+      { type: 'thinking', variant: 'reasoning', encrypted: 'opaque-blob-1' },
+    ])
     expect(a?.toolCalls).toEqual([{ id: 'c1', name: 'fx_rate', arguments: '{"pair":"USDEUR"}' }])
     expect(t.messages[2]).toMatchObject({ toolCallId: 'c1', content: '0.92' })
   })
@@ -192,10 +195,18 @@ describe('fault case 45 (openai-responses): a reasoning item stays with its func
   it('pruning may replace c1 output, never split rs_1 from fc_1', async () => {
     const input = structuredClone(c.input) as { type?: string; output?: string }[]
     // An output long enough to be worth a placeholder, then a newer step that keep_steps guards.
-    for (const item of input) if (item.type === 'function_call_output') item.output = `0.92 ${'x '.repeat(400)}`
+    for (const item of input) {
+      if (item.type === 'function_call_output') item.output = `0.92 ${'x '.repeat(400)}`
+    }
     input.push(
       { type: 'reasoning', id: 'rs_2', summary: [], encrypted_content: 'opaque-blob-2' } as never,
-      { type: 'function_call', id: 'fc_2', call_id: 'c2', name: 'fx_rate', arguments: '{}' } as never,
+      {
+        type: 'function_call',
+        id: 'fc_2',
+        call_id: 'c2',
+        name: 'fx_rate',
+        arguments: '{}',
+      } as never,
       { type: 'function_call_output', call_id: 'c2', output: '0.92' } as never,
     )
     const t = importRoot(input, 'openai-responses')
@@ -205,16 +216,23 @@ describe('fault case 45 (openai-responses): a reasoning item stays with its func
     expect(checkValidity(result.after.messages)).toEqual([])
   })
 
-  it('for the whole kind: every stage and summarize setting keeps reasoning with its calls', async () => {
+  it('whole kind: every stage and summarize setting keeps reasoning with its calls', async () => {
     const sample = readFileSync(
       new URL('../../public/samples/openai-responses.json', import.meta.url),
       'utf8',
     )
-    const transcripts = [importRoot(c.input, 'openai-responses'), importRoot(JSON.parse(sample), 'openai-responses')]
+    const transcripts = [
+      importRoot(c.input, 'openai-responses'),
+      importRoot(JSON.parse(sample), 'openai-responses'),
+    ]
     const stages: StageConfig[] = [
       { id: 'dedupe', enabled: true, params: {} },
       prune(0, 1, 50),
-      { id: 'insert-then-compress', enabled: true, params: { threshold_tokens: 0, keep_recent: 3 } },
+      {
+        id: 'insert-then-compress',
+        enabled: true,
+        params: { threshold_tokens: 0, keep_recent: 3 },
+      },
     ]
     for (const keep_last of [1, 2, 3, 5, 8]) {
       for (const compact_after of [keep_last + 1, keep_last + 4]) {
