@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest'
+import { importTranscript } from './index'
+import { detectLangChain, importLangChainRoot, langchainImporter } from './langchain'
+import { runImporter } from './registry'
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
+  }
+  return value
+}
+
+const human = (content: unknown, extra: Record<string, unknown> = {}) => ({
+  type: 'human',
+  data: { content, additional_kwargs: {}, response_metadata: {}, type: 'human', id: null, ...extra },
+})
+
+const ai = (data: Record<string, unknown>) => ({
+  type: 'ai',
+  data: { content: '', additional_kwargs: {}, response_metadata: {}, type: 'ai', ...data },
+})
+
+const tool = (callId: string, content: string, extra: Record<string, unknown> = {}) => ({
+  type: 'tool',
+  data: { content, tool_call_id: callId, type: 'tool', status: 'success', ...extra },
+})
+
+describe('importLangChainRoot', () => {
+  it('takes the parsed tool_calls (args object → JSON text), not the raw additional_kwargs copy too', () => {
+    const t = importLangChainRoot(
+      deepFreeze([
+        human('Where is A-1?'),
+        ai({
+          tool_calls: [{ name: 'lookup_order', args: { order_id: 'A-1' }, id: 'call_a' }],
+          additional_kwargs: {
+            tool_calls: [
+              {
+                id: 'call_a',
+                type: 'function',
+                function: { name: 'lookup_order', arguments: '{"order_id": "A-1"}' },
+              },
+            ],
+          },
+        }),
+        tool('call_a', '{"status":"shipped"}', { name: 'lookup_order' }),
+      ]),
+    )
+    expect(t.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool'])
+    expect(t.messages[1]?.toolCalls).toEqual([
+      { id: 'call_a', name: 'lookup_order', arguments: '{"order_id":"A-1"}' },
+    ])
+    expect(t.messages[2]).toMatchObject({ toolCallId: 'call_a', toolName: 'lookup_order' })
+    expect(t.messages[2]?.isError).toBeUndefined()
+  })
+
+  it('falls back to the raw additional_kwargs.tool_calls, keeping arguments as the raw string', () => {
+    const t = importLangChainRoot([
+      human('hi'),
+      ai({
+        additional_kwargs: {
+          tool_calls: [{ id: 'c1', function: { name: 'f', arguments: '{"a": 1,}' } }],
+        },
+      }),
+      tool('c1', 'ok'),
+    ])
+    expect(t.messages[1]?.toolCalls).toEqual([{ id: 'c1', name: 'f', arguments: '{"a": 1,}' }])
+  })
+
+  it('status "error" marks the tool result as an error', () => {
+    const t = importLangChainRoot([
+      human('go'),
+      ai({ tool_calls: [{ name: 'f', args: {}, id: 'c1' }] }),
+      tool('c1', 'boom', { status: 'error' }),
+    ])
+    expect(t.messages[2]?.isError).toBe(true)
+    expect(t.messages[1]?.toolCalls?.[0]?.arguments).toBe('{}')
+  })
+
+  it('keeps invalid_tool_calls as calls with their raw args and warns', () => {
+    const t = importLangChainRoot([
+      human('go'),
+      ai({ invalid_tool_calls: [{ name: 'f', args: '{"x":', id: 'c9', error: 'bad json' }] }),
+      tool('c9', 'could not parse'),
+    ])
+    expect(t.messages[1]?.toolCalls).toEqual([{ id: 'c9', name: 'f', arguments: '{"x":' }])
+    expect(t.warnings).toHaveLength(1)
+    expect(t.warnings[0]).toMatch(/items\[1\]\.data\.invalid_tool_calls/)
+  })
+
+  it('drops Anthropic tool_use blocks from content when tool_calls carries them', () => {
+    const t = importLangChainRoot([
+      human('go'),
+      ai({
+        content: [
+          { type: 'text', text: 'Checking.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'f', input: { q: 1 } },
+        ],
+        tool_calls: [{ name: 'f', args: { q: 1 }, id: 'toolu_1' }],
+      }),
+      tool('toolu_1', 'done'),
+    ])
+    expect(t.messages[1]?.content).toBe('Checking.')
+    expect(t.messages[1]?.toolCalls).toHaveLength(1)
+  })
+
+  it('keeps images and thinking as parts, text-only lists as one string', () => {
+    const t = importLangChainRoot([
+      human([
+        { type: 'text', text: 'see' },
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+      ]),
+      ai({
+        content: [
+          { type: 'thinking', thinking: 'hmm', signature: 'sig' },
+          { type: 'text', text: 'ok' },
+        ],
+      }),
+      human([{ type: 'text', text: 'a' }, 'b']),
+    ])
+    expect(t.messages[0]?.content).toEqual([
+      { type: 'text', text: 'see' },
+      { type: 'image', url: 'data:image/png;base64,AAAA', mediaType: 'image/png', bytes: 3 },
+    ])
+    expect(t.messages[1]?.content).toEqual([
+      { type: 'thinking', variant: 'thinking', text: 'hmm', signature: 'sig' },
+      { type: 'text', text: 'ok' },
+    ])
+    expect(t.messages[2]?.content).toBe('a\nb')
+  })
+
+  it('records a SummarizationMiddleware summary (lc_source) as a compaction at its message', () => {
+    const t = importLangChainRoot([
+      { type: 'system', data: { content: 'You are helpful.' } },
+      human('Here is a summary of the conversation to date:\n\nOrder A-1 shipped.', {
+        id: 'sum-1',
+        additional_kwargs: { lc_source: 'summarization' },
+      }),
+      human('And now?'),
+    ])
+    expect(t.messages[1]?.flags).toEqual({ compactSummary: true })
+    expect(t.recordedCompactions).toEqual([
+      {
+        atIndex: 1,
+        atMessageId: 'sum-1',
+        summaryMessageId: 'sum-1',
+        summaryText: 'Order A-1 shipped.',
+        source: 'langchain',
+      },
+    ])
+  })
+
+  it('recognizes the summary by its opening line alone too', () => {
+    const t = importLangChainRoot([
+      human([{ type: 'text', text: 'Here is a summary of the conversation to date: A-1.' }]),
+      human('next'),
+    ])
+    expect(t.recordedCompactions).toHaveLength(1)
+    expect(t.recordedCompactions[0]?.summaryText).toBe('A-1.')
+    expect(t.messages[1]?.flags).toBeUndefined()
+  })
+
+  it('imports the dumpd constructor shape', () => {
+    const lc = (cls: string, kwargs: Record<string, unknown>) => ({
+      lc: 1,
+      type: 'constructor',
+      id: ['langchain', 'schema', 'messages', cls],
+      kwargs,
+    })
+    const root = [
+      lc('SystemMessage', { content: 'sys' }),
+      lc('HumanMessage', { content: 'hi' }),
+      lc('AIMessage', { content: '', tool_calls: [{ name: 'f', args: { a: 1 }, id: 'c1' }] }),
+      lc('ToolMessage', { content: 'r', tool_call_id: 'c1' }),
+    ]
+    expect(detectLangChain(root)).toBe(true)
+    const t = importLangChainRoot(root)
+    expect(t.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool'])
+    expect(t.messages[3]).toMatchObject({ toolCallId: 'c1', toolName: 'f' })
+  })
+
+  it('pairs legacy function messages with additional_kwargs.function_call by order', () => {
+    const t = importLangChainRoot([
+      human('q'),
+      ai({ additional_kwargs: { function_call: { name: 'f', arguments: '{}' } } }),
+      { type: 'function', data: { content: 'r', name: 'f' } },
+    ])
+    expect(t.messages[1]?.toolCalls).toEqual([{ id: 'fc-1', name: 'f', arguments: '{}' }])
+    expect(t.messages[2]).toMatchObject({ role: 'tool', toolCallId: 'fc-1', toolName: 'f' })
+  })
+
+  it('maps chat messages by their role and skips non-messages with a warning naming the item', () => {
+    const t = importLangChainRoot([
+      { type: 'chat', data: { content: 'x', role: 'assistant' } },
+      { type: 'chat', data: { content: 'y', role: 'critic' } },
+      { nope: true },
+    ])
+    expect(t.messages.map((m) => m.role)).toEqual(['assistant', 'user'])
+    expect(t.warnings).toEqual([
+      'items[2]: not a LangChain message ({type, data} or dumpd constructor), skipped',
+    ])
+  })
+
+  it('gives duplicate ids a suffix and missing ids m<index>', () => {
+    const t = importLangChainRoot([human('a', { id: 'x' }), human('b', { id: 'x' }), human('c')])
+    expect(t.messages.map((m) => m.id)).toEqual(['x', 'x-2', 'm2'])
+  })
+})
+
+describe('LangChain bad input', () => {
+  it('detect names the first mismatching item', () => {
+    expect(detectLangChain({ a: 1 })).toMatch(/not an array/)
+    expect(detectLangChain([{ type: 'human', data: {} }, { type: 'robot', data: {} }])).toBe(
+      'items[1].type is "robot", not human/ai/tool/system/chat/function',
+    )
+    expect(detectLangChain([{ type: 'ai', data: 'x' }])).toBe('items[0].data is not an object')
+  })
+
+  it('a root without messages is a typed error naming the field, never an exception', () => {
+    const r = runImporter(langchainImporter, { foo: 1 }, {})
+    expect(r).toEqual({
+      ok: false,
+      error: { message: 'expected an array of LangChain messages ({type, data})', field: 'items' },
+    })
+    const empty = runImporter(langchainImporter, [{ x: 1 }], {})
+    expect(empty.ok).toBe(false)
+  })
+
+  it('importTranscript detects a messages_to_dict dump', () => {
+    const r = importTranscript(JSON.stringify([human('hi'), ai({ content: 'hello' })]))
+    expect(r.ok && r.transcript.format).toBe('langchain')
+  })
+})
