@@ -10,7 +10,7 @@ export default defineConfig({
   testDir: '.',
   outputDir: '../test-results',
   // Generous: these machines are shared, and the first run loads the 2 MB o200k rank table.
-  timeout: 120_000,
+  timeout: 180_000,
   expect: { timeout: 30_000 },
   retries: process.env.CI ? 1 : 0,
   // 2-core machines: the production preview server plus two browsers is the most they carry.

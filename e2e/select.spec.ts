@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { openApp, scrollUntil, watchErrors } from './helpers'
+import { openApp, watchErrors } from './helpers'
 
 test('selecting a summarized message reveals the summary that carries it', async ({ page }) => {
   const errors = watchErrors(page)
@@ -24,11 +24,10 @@ test('selecting an After row scrolls the Before column to its original', async (
   await page.getByRole('checkbox', { name: 'Sync scroll' }).uncheck()
 
   // The last After message is a kept original near the end of the Before column.
-  const last = await scrollUntil(page, 'after', after.locator('[role="row"]').last())
   await after.evaluate((el) => el.scrollTo(0, el.scrollHeight))
   const lastRow = after.locator('[role="row"]').last()
+  await expect(lastRow).toBeInViewport()
   const id = await lastRow.getAttribute('data-id')
-  expect(last).toBeTruthy()
   await lastRow.click()
 
   const original = page.getByTestId('before-column').locator(`[role="row"][data-id="${id}"]`)

@@ -53,6 +53,13 @@ test('reordering and toggling stages re-runs; the table view sorts and filters',
   await expect(page.locator('[data-stage]').nth(1)).toHaveAttribute('data-stage', 'summarize')
   await expect(page.getByTestId('loading')).toHaveCount(0)
 
+  // keep_steps < 1 is the seed's error: the stage reports it and passes its input on.
+  await page.getByRole('spinbutton', { name: 'prune-tool-results keep_steps value' }).fill('0')
+  const prune = page.locator('[data-stage="prune-tool-results"]')
+  await expect(prune.getByRole('alert')).toContainText(/^Error: .*keep_steps/)
+  await page.getByRole('spinbutton', { name: 'prune-tool-results keep_steps value' }).fill('1')
+  await expect(prune.getByRole('alert')).toHaveCount(0)
+
   await page.getByRole('tab', { name: 'Table' }).click()
   const table = page.getByTestId('message-table')
   await page.getByLabel('Filter by role').selectOption('tool')
