@@ -1,0 +1,292 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { checkValidity } from '../checks'
+import { detectOpenHands, importOpenHandsRoot, openHandsImporter } from './openhands'
+import { runImporter } from './registry'
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
+  }
+  return value
+}
+
+const userMsg = (id: number, content: string) => ({
+  id,
+  source: 'user',
+  action: 'message',
+  message: content,
+  args: { content, image_urls: [], file_urls: [] },
+})
+
+/** A model response with the given calls (`[id, name, arguments]`) and text. */
+const response = (rid: string, text: string, calls: [string, string, string][]) => ({
+  id: rid,
+  choices: [
+    {
+      message: {
+        role: 'assistant',
+        content: text,
+        tool_calls: calls.map(([id, name, args]) => ({
+          id,
+          type: 'function',
+          function: { name, arguments: args },
+        })),
+      },
+    },
+  ],
+})
+
+const action = (
+  id: number,
+  kind: string,
+  callId: string,
+  name: string,
+  model: ReturnType<typeof response>,
+  args: Record<string, unknown>,
+) => ({
+  id,
+  source: 'agent',
+  action: kind,
+  message: `Running ${kind}`,
+  tool_call_metadata: {
+    function_name: name,
+    tool_call_id: callId,
+    model_response: model,
+    total_calls_in_response: model.choices[0]?.message.tool_calls.length,
+  },
+  args,
+})
+
+const observation = (
+  id: number,
+  cause: number,
+  kind: string,
+  content: string,
+  extra: Record<string, unknown> = {},
+) => ({ id, source: 'agent', cause, observation: kind, content, extras: {}, ...extra })
+
+const stateChanged = (id: number) => ({
+  id,
+  source: 'environment',
+  observation: 'agent_state_changed',
+  content: '',
+  extras: { agent_state: 'running' },
+})
+
+describe('importOpenHandsRoot', () => {
+  const r1 = response('resp-1', 'Looking around.', [
+    ['call_1', 'execute_bash', '{"command":"ls"}'],
+    ['call_2', 'str_replace_editor', '{"command":"view","path":"a.py"}'],
+  ])
+
+  it('groups parallel calls of one model response into one assistant message', () => {
+    const t = importOpenHandsRoot(
+      deepFreeze([
+        {
+          id: 0,
+          source: 'agent',
+          action: 'system',
+          args: {
+            content: 'You are an agent.',
+            tools: [{ type: 'function', function: { name: 'execute_bash' } }],
+          },
+        },
+        stateChanged(1),
+        userMsg(2, 'Fix the build'),
+        action(3, 'run', 'call_1', 'execute_bash', r1, { command: 'ls', thought: 'Looking around.' }),
+        action(4, 'read', 'call_2', 'str_replace_editor', r1, { path: 'a.py', thought: '' }),
+        observation(5, 3, 'run', 'src\ntests', {
+          tool_call_metadata: { tool_call_id: 'call_1', function_name: 'execute_bash' },
+          success: true,
+        }),
+        observation(6, 4, 'read', 'print(1)', {
+          tool_call_metadata: { tool_call_id: 'call_2', function_name: 'str_replace_editor' },
+        }),
+      ]),
+    )
+    expect(t.messages.map((m) => [m.id, m.role])).toEqual([
+      ['event-0', 'system'],
+      ['event-2', 'user'],
+      ['event-3', 'assistant'],
+      ['event-5', 'tool'],
+      ['event-6', 'tool'],
+    ])
+    expect(t.messages[2]?.content).toBe('Looking around.')
+    expect(t.messages[2]?.toolCalls).toEqual([
+      { id: 'call_1', name: 'execute_bash', arguments: '{"command":"ls"}' },
+      { id: 'call_2', name: 'str_replace_editor', arguments: '{"command":"view","path":"a.py"}' },
+    ])
+    expect(t.messages[4]).toMatchObject({ toolCallId: 'call_2', toolName: 'str_replace_editor' })
+    expect(t.tools).toEqual([{ name: 'execute_bash' }])
+    expect(t.warnings).toEqual([])
+  })
+
+  it('joins a later call of the same response even when the first result came in between', () => {
+    const t = importOpenHandsRoot([
+      userMsg(1, 'go'),
+      action(2, 'run', 'call_1', 'execute_bash', r1, { command: 'ls' }),
+      observation(3, 2, 'run', 'out1'),
+      action(4, 'read', 'call_2', 'str_replace_editor', r1, { path: 'a.py' }),
+      observation(5, 4, 'read', 'out2'),
+    ])
+    expect(t.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool'])
+    expect(t.messages[1]?.toolCalls?.map((c) => c.id)).toEqual(['call_1', 'call_2'])
+    expect(checkValidity(t.messages)).toEqual([])
+  })
+
+  it('pairs an observation by cause when it has no tool_call_metadata; success:false is an error', () => {
+    const r = response('resp-2', '', [['call_9', 'execute_bash', '{"command":"pytest"}']])
+    const t = importOpenHandsRoot([
+      userMsg(1, 'test'),
+      action(2, 'run', 'call_9', 'execute_bash', r, { command: 'pytest', thought: 'Testing.' }),
+      observation(3, 2, 'run', '1 failed', { success: false }),
+    ])
+    expect(t.messages[1]?.content).toBe('Testing.')
+    expect(t.messages[2]).toMatchObject({
+      role: 'tool',
+      toolCallId: 'call_9',
+      toolName: 'execute_bash',
+      isError: true,
+    })
+  })
+
+  it('without model_response arguments, the action args minus bookkeeping are the arguments', () => {
+    const t = importOpenHandsRoot([
+      userMsg(1, 'go'),
+      {
+        id: 2,
+        source: 'agent',
+        action: 'run',
+        tool_call_metadata: { function_name: 'execute_bash', tool_call_id: 'c1' },
+        args: { command: 'ls', thought: 'x', hidden: false, blocking: false, is_input: false },
+      },
+      observation(3, 2, 'run', 'ok'),
+    ])
+    expect(t.messages[1]?.toolCalls).toEqual([
+      { id: 'c1', name: 'execute_bash', arguments: '{"command":"ls"}' },
+    ])
+  })
+
+  it('finish is assistant text; noise and unknown tool-less actions are skipped', () => {
+    const t = importOpenHandsRoot([
+      userMsg(1, 'go'),
+      stateChanged(2),
+      { id: 3, source: 'agent', action: 'recall', args: {} },
+      { id: 4, source: 'agent', action: 'browse_interactive', args: {} },
+      { id: 5, source: 'agent', action: 'finish', message: 'm', args: { final_thought: 'Done.' } },
+    ])
+    expect(t.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'go'],
+      ['assistant', 'Done.'],
+    ])
+    expect(t.warnings).toEqual(['1 action "browse_interactive" event(s) without a tool call skipped'])
+  })
+
+  it('a condensation with forgotten_event_ids: summary message, compaction, kept ids', () => {
+    const r = response('resp-3', 'a', [['c1', 'execute_bash', '{}']])
+    const t = importOpenHandsRoot([
+      { id: 0, source: 'agent', action: 'system', args: { content: 'sys' } },
+      userMsg(1, 'task'),
+      action(2, 'run', 'c1', 'execute_bash', r, {}),
+      observation(3, 2, 'run', 'big output'),
+      userMsg(4, 'also this'),
+      {
+        id: 5,
+        source: 'agent',
+        action: 'condensation',
+        args: { forgotten_event_ids: [2, 3], summary: 'Ran ls; saw big output.', summary_offset: 1 },
+      },
+      userMsg(6, 'continue'),
+    ])
+    expect(t.messages.map((m) => m.id)).toEqual([
+      'event-0',
+      'event-1',
+      'event-2',
+      'event-3',
+      'event-4',
+      'event-5',
+      'event-6',
+    ])
+    expect(t.messages[5]).toMatchObject({
+      role: 'user',
+      content: 'Ran ls; saw big output.',
+      flags: { compactSummary: true },
+    })
+    expect(t.recordedCompactions).toEqual([
+      {
+        atIndex: 5,
+        atMessageId: 'event-5',
+        summaryMessageId: 'event-5',
+        summaryText: 'Ran ls; saw big output.',
+        keptMessageIds: ['event-0', 'event-1', 'event-4'],
+        source: 'openhands',
+      },
+    ])
+  })
+
+  it('a condensation without summary records the boundary only', () => {
+    const t = importOpenHandsRoot([
+      userMsg(1, 'a'),
+      {
+        id: 2,
+        source: 'agent',
+        action: 'condensation',
+        args: { forgotten_events_start_id: 1, forgotten_events_end_id: 1, summary: null },
+      },
+      userMsg(3, 'b'),
+    ])
+    expect(t.messages.map((m) => m.id)).toEqual(['event-1', 'event-3'])
+    expect(t.recordedCompactions).toEqual([
+      {
+        atIndex: 1,
+        atMessageId: 'event-3',
+        summaryText: null,
+        keptMessageIds: [],
+        source: 'openhands',
+      },
+    ])
+  })
+
+  it('the bundled sample: the condensation forgets events 4–27 and keeps the rest before it', () => {
+    const root = JSON.parse(
+      readFileSync(new URL('../../../public/samples/openhands-events.json', import.meta.url), 'utf8'),
+    ) as unknown
+    const t = importOpenHandsRoot(root)
+    const c = t.recordedCompactions[0]
+    // Messages before event 32: system (0), user (2), 10 assistant messages and 13 results from
+    // events 4–31, and the user reminder (16): 26, so the summary is message 26.
+    expect(c?.atIndex).toBe(26)
+    expect(c?.summaryMessageId).toBe('event-32')
+    expect(c?.summaryText).toMatch(/^1\. Primary Request and Intent:/)
+    // Events 28/29 (one response) and their observations 30/31 are after the forgotten range.
+    expect(c?.keptMessageIds).toEqual(['event-0', 'event-2', 'event-28', 'event-30', 'event-31'])
+    expect(t.tools?.map((x) => x.name)).toEqual([
+      'execute_bash',
+      'str_replace_editor',
+      'think',
+      'finish',
+    ])
+  })
+})
+
+describe('OpenHands bad input', () => {
+  it('detect names the first mismatching event', () => {
+    expect(detectOpenHands({})).toBe('not an array of OpenHands events')
+    expect(detectOpenHands([{ id: 1, source: 'user', action: 'message' }, { id: 2 }])).toBe(
+      'items[1] has neither "action" nor "observation"',
+    )
+    expect(detectOpenHands([{ action: 'message', source: 'user' }])).toBe(
+      'no event has a numeric "id"',
+    )
+  })
+
+  it('only noise is a typed error, not an empty transcript', () => {
+    const r = runImporter(openHandsImporter, [stateChanged(1)], {})
+    expect(r).toEqual({
+      ok: false,
+      error: { message: 'no conversational OpenHands events found', field: 'items' },
+    })
+  })
+})
