@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { importTranscript } from '../engine/formats/index'
 import { main } from './main'
 
 const SAMPLES = join(__dirname, '../../public/samples')
@@ -85,5 +86,177 @@ describe('cli compact', () => {
     const out = JSON.parse(r.stdout)
     expect(out.before.messages).toHaveLength(2)
     expect(out.after.messages).toHaveLength(2)
+  })
+})
+
+const SHARED_SAMPLES = join(__dirname, '../../../shared/samples')
+
+describe('cli inspect', () => {
+  it('--json: format, counts, the recorded compaction and no warnings for the Claude Code sample', async () => {
+    const { code, stdout, stderr } = await runCli(['inspect', join(SAMPLES, 'claude-code.jsonl'), '--json'])
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    const out = JSON.parse(stdout)
+    // Counted from the file (see formats/claude-code.test.ts): 8 user, 17 assistant responses,
+    // 19 tool_use blocks each answered by a tool_result; thinking blocks on lines 4, 22 and 38.
+    expect(out).toMatchObject({
+      format: 'claude-code',
+      title: 'Fix zone 8 quote rounding (ORD-58213, postal code 94107)',
+      messages: 44,
+      byRole: { system: 0, user: 8, assistant: 17, tool: 19 },
+      toolCalls: 19,
+      toolResults: 19,
+      images: 0,
+      thinkingBlocks: 3,
+      branches: 0,
+      sidechains: [],
+      warnings: [],
+    })
+    expect(out.recordedCompactions).toEqual([
+      {
+        atIndex: 28,
+        atMessageId: 'ba88d541-f539-419a-b313-1425721c476a',
+        trigger: 'manual',
+        tokensBefore: 24376,
+        summaryChars: expect.any(Number),
+        source: 'claude-code',
+      },
+    ])
+  })
+
+  it('counts the screenshot of the OpenAI chat sample as an image', async () => {
+    const out = JSON.parse((await runCli(['inspect', join(SAMPLES, 'openai-chat.json'), '--json'])).stdout)
+    expect(out.format).toBe('openai-chat')
+    expect(out.messages).toBe(34)
+    expect(out.images).toBe(1)
+    expect(out.recordedCompactions).toEqual([])
+  })
+
+  it('reports branches, sidechains and warnings of a forked Claude Code file, in text', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ci-cli-'))
+    const file = join(dir, 'forked.jsonl')
+    const rec = (uuid: string, parentUuid: string | null, type: string, content: unknown, extra = {}) =>
+      JSON.stringify({
+        parentUuid,
+        isSidechain: false,
+        sessionId: 'S',
+        type,
+        uuid,
+        message: type === 'user' ? { role: 'user', content } : { id: `msg-${uuid}`, role: 'assistant', content: [{ type: 'text', text: content }] },
+        ...extra,
+      })
+    writeFileSync(
+      file,
+      [
+        rec('u1', null, 'user', 'start'),
+        rec('a1', 'u1', 'assistant', 'first answer'),
+        rec('a2', 'u1', 'assistant', 'retried answer'),
+        rec('s1', null, 'user', 'sub-task', { isSidechain: true, agentId: 'x1' }),
+        rec('s2', 's1', 'assistant', 'sub-answer', { isSidechain: true, agentId: 'x1' }),
+        rec('u2', 'a2', 'user', 'thanks'),
+      ].join('\n'),
+    )
+    const { code, stdout } = await runCli(['inspect', file])
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^messages +3 \(system 0, user 2, assistant 1, tool 0\)$/m)
+    expect(stdout).toMatch(/^branches +1$/m)
+    expect(stdout).toMatch(/^sidechains +1$/m)
+    expect(stdout).toMatch(/^ {2}Sub-agent x1: sub-task: 2 messages$/m)
+    expect(stdout).toMatch(/^warning: 1 branch\(es\)/m)
+  })
+
+  it('exits 1 on bad input and 2 on bad usage', async () => {
+    expect((await runCli(['inspect', '/nonexistent/x.json'])).code).toBe(1)
+    expect((await runCli(['inspect'])).code).toBe(2)
+    expect((await runCli(['inspect', 'a.json', 'b.json'])).code).toBe(2)
+    expect((await runCli(['inspect', 'a.json', '--stages', 'dedupe'])).code).toBe(2)
+  })
+})
+
+describe('cli compact on every format', () => {
+  const files = readdirSync(SHARED_SAMPLES).sort()
+
+  it('has the fifteen shared samples', () => {
+    expect(files).toHaveLength(15)
+  })
+
+  for (const file of files) {
+    it(`${file}: compact --json succeeds with messages on both sides`, async () => {
+      const { code, stdout, stderr } = await runCli(['compact', join(SHARED_SAMPLES, file), '--json'])
+      expect(stderr).toBe('')
+      expect(code).toBe(0)
+      const out = JSON.parse(stdout)
+      expect(out.before.messages.length).toBeGreaterThan(0)
+      expect(out.after.messages.length).toBeGreaterThan(0)
+      expect(out.after.tokens).toBeLessThanOrEqual(out.before.tokens)
+    })
+  }
+})
+
+describe('cli compact --recorded', () => {
+  it('adds what the agent kept after its compaction, in the compact JSON shape, and the comparison', async () => {
+    const { code, stdout } = await runCli(['compact', join(SAMPLES, 'claude-code.jsonl'), '--recorded', '--json'])
+    expect(code).toBe(0)
+    const out = JSON.parse(stdout)
+    const r = out.recorded
+    // The summary (message 28) and the 15 messages after it.
+    expect(r.after.messages).toHaveLength(16)
+    expect(r.after.messages.map((m: { id: string }) => m.id)).toEqual(
+      out.before.messages.slice(28).map((m: { id: string }) => m.id),
+    )
+    expect(r.origins['ba88d541-f539-419a-b313-1425721c476a']).toMatchObject({ kind: 'summary', stage: 'recorded', pass: 1 })
+    expect(r.fates[out.before.messages[0].id]).toMatchObject({ kind: 'summarized', stage: 'recorded' })
+    expect(r.checks.after).toEqual([])
+    expect(r.comparison.recorded.messages).toBe(16)
+    expect(r.comparison.simulated).toEqual({ messages: out.after.messages.length, tokens: out.after.tokens })
+  })
+
+  it('is null without a recorded compaction, and says so in the report', async () => {
+    const json = JSON.parse((await runCli(['compact', join(SAMPLES, 'openai-chat.json'), '--recorded', '--json'])).stdout)
+    expect(json.recorded).toBeNull()
+    const text = (await runCli(['compact', join(SAMPLES, 'openai-chat.json'), '--recorded'])).stdout
+    expect(text).toMatch(/^recorded no recorded compaction in this transcript$/m)
+    const cc = (await runCli(['compact', join(SAMPLES, 'claude-code.jsonl'), '--recorded'])).stdout
+    expect(cc).toMatch(/^recorded compaction 1 at message 28: messages 44 → 16, tokens \d+ → \d+$/m)
+  })
+})
+
+describe('cli export', () => {
+  it('prints the After transcript in the chosen shape, which imports back with the same message count', async () => {
+    const sample = join(SAMPLES, 'anthropic-messages.json')
+    const compact = JSON.parse((await runCli(['compact', sample, '--json', '--stages', 'dedupe'])).stdout)
+    for (const to of ['canonical', 'openai-chat', 'anthropic', 'openai-responses']) {
+      const { code, stdout } = await runCli(['export', sample, '--to', to, '--stages', 'dedupe'])
+      expect(code).toBe(0)
+      const r = importTranscript(stdout)
+      expect(r.ok).toBe(true)
+      if (r.ok) expect(r.transcript.messages).toHaveLength(compact.after.messages.length)
+    }
+  })
+
+  it('anthropic export of the Anthropic sample warns about nothing; openai-chat says what it cannot carry', async () => {
+    const sample = join(SAMPLES, 'anthropic-messages.json')
+    expect((await runCli(['export', sample, '--to', 'anthropic'])).stderr).toBe('')
+    const chat = await runCli(['export', sample, '--to', 'openai-chat'])
+    expect(chat.code).toBe(0)
+    expect(chat.stderr).toMatch(/^warning: \d+ thinking signature/m)
+  })
+
+  it('exits 2 without --to, with an unknown target or with compact-only flags; 1 for a missing file', async () => {
+    expect((await runCli(['export', 'x.json'])).code).toBe(2)
+    expect((await runCli(['export', 'x.json', '--to', 'gemini'])).code).toBe(2)
+    expect((await runCli(['export', 'x.json', '--to', 'canonical', '--json'])).code).toBe(2)
+    expect((await runCli(['export', '--to', 'canonical'])).code).toBe(2)
+    expect((await runCli(['export', '/nonexistent/x.json', '--to', 'canonical'])).code).toBe(1)
+  })
+
+  it('reads standard input with - (inspect, through npm run cli)', () => {
+    const r = spawnSync('npx', ['tsx', 'src/cli/main.ts', 'inspect', '-', '--json'], {
+      cwd: join(__dirname, '../..'),
+      input: JSON.stringify({ messages: [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }] }),
+      encoding: 'utf8',
+    })
+    expect(r.status).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ format: 'openai-chat', messages: 2, byRole: { user: 1, assistant: 1 } })
   })
 })

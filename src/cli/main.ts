@@ -3,7 +3,10 @@
  *
  *   npm run cli -- compact <file|-> [--stages dedupe,prune-tool-results,summarize] [--keep-last 20]
  *       [--compact-after 40] [--target N] [--keep-steps 1] [--min-tokens 200] [--threshold-tokens N]
- *       [--keep-recent N] [--encoding o200k_base|cl100k_base] [--summarizer extractive] [--json]
+ *       [--keep-recent N] [--encoding o200k_base|cl100k_base] [--summarizer extractive] [--recorded]
+ *       [--json]
+ *   npm run cli -- inspect <file|-> [--json]
+ *   npm run cli -- export <file|-> --to canonical|openai-chat|anthropic|openai-responses [compact flags]
  *
  * Exit codes: 0 success, 1 bad input (one line on stderr naming the line/field and why),
  * 2 bad usage. API keys would come from the environment, never from flags.
@@ -12,16 +15,26 @@ import { readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { importBytes } from '../engine/formats/index'
+import { EXPORT_TARGETS, exportTranscript, type ExportTarget } from '../engine/export'
 import type { Encoding, PipelineConfig, RunResult, StageId, Transcript } from '../engine/model'
 import { DEFAULT_PIPELINE, runPipeline } from '../engine/pipeline'
+import {
+  compareRecordedVsSimulated,
+  recordedRunResult,
+  type RecordedRun,
+} from '../engine/recorded'
 import { loadCounter } from '../engine/tokens/count'
 
 const STAGE_IDS: readonly StageId[] = ['dedupe', 'prune-tool-results', 'summarize', 'insert-then-compress']
 const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base']
 
-const USAGE = `Usage: npm run cli -- compact <file|-> [options]
+const USAGE = `Usage:
+  npm run cli -- compact <file|-> [options]   run the pipeline, report before → after
+  npm run cli -- inspect <file|-> [--json]    format, counts, recorded compactions, warnings
+  npm run cli -- export <file|-> --to T [options]
+                                              print the After transcript as T: ${EXPORT_TARGETS.join(', ')}
 
-Options:
+Options (compact and export):
   --stages a,b,c            stages to run, in order (default: dedupe,prune-tool-results,summarize)
                             one of: ${STAGE_IDS.join(', ')}
   --keep-last N             summarize: messages kept verbatim (default 20)
@@ -33,7 +46,9 @@ Options:
   --keep-recent N           insert-then-compress: recent messages kept verbatim
   --encoding E              o200k_base (default) or cl100k_base
   --summarizer S            extractive (default; offline, not an LLM)
-  --json                    print one JSON object instead of the report
+  --recorded                compact: add what the agent really kept after its last recorded
+                            compaction, and recorded vs simulated
+  --json                    compact/inspect: print one JSON object instead of the report
 `
 
 /** A usage error: exit code 2. */
@@ -126,6 +141,162 @@ function report(name: string, transcript: Transcript, result: RunResult): string
   return lines.join('\n')
 }
 
+/** Counts of a transcript, as `inspect` prints them. */
+export interface InspectReport {
+  format: Transcript['format']
+  title?: string
+  messages: number
+  byRole: Record<string, number>
+  toolCalls: number
+  toolResults: number
+  images: number
+  thinkingBlocks: number
+  tools: number
+  recordedCompactions: {
+    atIndex: number
+    atMessageId?: string
+    trigger?: string
+    tokensBefore?: number
+    tokensAfter?: number
+    /** Summary length in characters (UTF-16 units); null when the summary is not in the source. */
+    summaryChars: number | null
+    source: string
+  }[]
+  branches: number
+  sidechains: { title?: string; messages: number }[]
+  warnings: string[]
+}
+
+/**
+ * What `inspect` reports: messages by role, tool calls, tool results (tool messages), images and
+ * thinking blocks (parts, also inside tool results), tool schemas, recorded compactions, branch
+ * and sidechain counts, and the import warnings. Pure.
+ */
+export function inspectTranscript(t: Transcript): InspectReport {
+  const byRole: Record<string, number> = { system: 0, user: 0, assistant: 0, tool: 0 }
+  let toolCalls = 0
+  let images = 0
+  let thinkingBlocks = 0
+  for (const m of t.messages) {
+    byRole[m.role] = (byRole[m.role] ?? 0) + 1
+    toolCalls += m.toolCalls?.length ?? 0
+    if (Array.isArray(m.content)) {
+      for (const p of m.content) {
+        if (p.type === 'image') images++
+        else if (p.type === 'thinking') thinkingBlocks++
+      }
+    }
+  }
+  const report: InspectReport = {
+    format: t.format,
+    messages: t.messages.length,
+    byRole,
+    toolCalls,
+    toolResults: byRole.tool ?? 0,
+    images,
+    thinkingBlocks,
+    tools: t.tools?.length ?? 0,
+    recordedCompactions: t.recordedCompactions.map((c) => {
+      const r: InspectReport['recordedCompactions'][number] = {
+        atIndex: c.atIndex,
+        summaryChars: c.summaryText === null ? null : c.summaryText.length,
+        source: c.source,
+      }
+      if (c.atMessageId !== undefined) r.atMessageId = c.atMessageId
+      if (c.trigger !== undefined) r.trigger = c.trigger
+      if (c.tokensBefore !== undefined) r.tokensBefore = c.tokensBefore
+      if (c.tokensAfter !== undefined) r.tokensAfter = c.tokensAfter
+      return r
+    }),
+    branches: t.branches?.length ?? 0,
+    sidechains: (t.sidechains ?? []).map((s) => {
+      const x: { title?: string; messages: number } = { messages: s.messages.length }
+      if (s.title !== undefined) x.title = s.title
+      return x
+    }),
+    warnings: t.warnings,
+  }
+  if (t.title !== undefined) report.title = t.title
+  return report
+}
+
+/** The human form of `inspect`. */
+function inspectText(name: string, r: InspectReport): string {
+  const roles = Object.entries(r.byRole)
+    .map(([role, n]) => `${role} ${n}`)
+    .join(', ')
+  const lines = [
+    `${name}: ${r.format}${r.title ? ` — ${r.title}` : ''}`,
+    `messages          ${r.messages} (${roles})`,
+    `tool calls        ${r.toolCalls}`,
+    `tool results      ${r.toolResults}`,
+    `images            ${r.images}`,
+    `thinking blocks   ${r.thinkingBlocks}`,
+    `tool schemas      ${r.tools}`,
+    `recorded compactions ${r.recordedCompactions.length}`,
+  ]
+  for (const c of r.recordedCompactions) {
+    const tokens =
+      c.tokensBefore !== undefined
+        ? `, ${c.tokensBefore}${c.tokensAfter !== undefined ? ` → ${c.tokensAfter}` : ''} tokens (agent's count)`
+        : ''
+    const summary = c.summaryChars === null ? 'summary not in the source' : `summary ${c.summaryChars} chars`
+    lines.push(`  at message ${c.atIndex}${c.trigger ? ` (${c.trigger})` : ''}: ${summary}${tokens}`)
+  }
+  lines.push(`branches          ${r.branches}`)
+  lines.push(`sidechains        ${r.sidechains.length}`)
+  for (const sc of r.sidechains) lines.push(`  ${sc.title ?? '(untitled)'}: ${sc.messages} messages`)
+  for (const w of r.warnings) lines.push(`warning: ${w}`)
+  return lines.join('\n')
+}
+
+/** The recorded view in the CLI's JSON: like `before`/`after` of compact, plus the comparison. */
+function recordedJson(recorded: RecordedRun | null, result: RunResult) {
+  if (!recorded) return null
+  return {
+    compaction: recorded.compaction,
+    pass: recorded.pass,
+    after: { messages: recorded.after.messages, tokens: recorded.after.totals.tokens },
+    fates: recorded.fates,
+    origins: recorded.origins,
+    checks: recorded.checks,
+    comparison: compareRecordedVsSimulated(recorded, result),
+  }
+}
+
+const COMPACT_OPTIONS = {
+  stages: { type: 'string' },
+  'keep-last': { type: 'string' },
+  'compact-after': { type: 'string' },
+  target: { type: 'string' },
+  'keep-steps': { type: 'string' },
+  'min-tokens': { type: 'string' },
+  'threshold-tokens': { type: 'string' },
+  'keep-recent': { type: 'string' },
+  encoding: { type: 'string' },
+  summarizer: { type: 'string' },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  json: { type: 'boolean' },
+  recorded: { type: 'boolean' },
+} as const
+
+const COMMANDS = ['compact', 'inspect', 'export']
+
+/** Reads and imports the one positional file (or `-`); bad input → InputError naming line/field. */
+function importInput(positionals: string[], command: string): { name: string; transcript: Transcript } {
+  if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one <file> (or - for standard input)`)
+  const input = readInput(positionals[0]!)
+  const imported = importBytes(input.bytes, { fileName: input.name })
+  if (!imported.ok) {
+    const where = [imported.error.line !== undefined ? `line ${imported.error.line}` : '', imported.error.field ?? '']
+      .filter(Boolean)
+      .join(', ')
+    throw new InputError(`${input.name}${where ? ` (${where})` : ''}: ${imported.error.message}`)
+  }
+  return { name: input.name, transcript: imported.transcript }
+}
+
 /** Runs the CLI; returns the exit code. Exported for tests. */
 export async function main(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
   try {
@@ -134,66 +305,77 @@ export async function main(argv: string[], out: (s: string) => void, err: (s: st
       out(USAGE)
       return command === undefined ? 2 : 0
     }
-    if (command !== 'compact') throw new UsageError(`unknown command "${command}"; try: compact`)
+    if (!COMMANDS.includes(command)) throw new UsageError(`unknown command "${command}"; try: ${COMMANDS.join(', ')}`)
     let parsed
     try {
       parsed = parseArgs({
         args: rest,
         allowPositionals: true,
-        options: {
-          stages: { type: 'string' },
-          'keep-last': { type: 'string' },
-          'compact-after': { type: 'string' },
-          target: { type: 'string' },
-          'keep-steps': { type: 'string' },
-          'min-tokens': { type: 'string' },
-          'threshold-tokens': { type: 'string' },
-          'keep-recent': { type: 'string' },
-          encoding: { type: 'string' },
-          summarizer: { type: 'string' },
-          'base-url': { type: 'string' },
-          model: { type: 'string' },
-          json: { type: 'boolean' },
-        },
+        options:
+          command === 'inspect'
+            ? { json: { type: 'boolean' } }
+            : command === 'export'
+              ? { ...COMPACT_OPTIONS, to: { type: 'string' } }
+              : COMPACT_OPTIONS,
       })
     } catch (e) {
       throw new UsageError((e as Error).message)
     }
-    const { values, positionals } = parsed
-    if (positionals.length !== 1) throw new UsageError('compact takes exactly one <file> (or - for standard input)')
-    const config = configFromFlags(values)
-    const input = readInput(positionals[0]!)
-    const imported = importBytes(input.bytes, { fileName: input.name })
-    if (!imported.ok) {
-      const where = [imported.error.line !== undefined ? `line ${imported.error.line}` : '', imported.error.field ?? '']
-        .filter(Boolean)
-        .join(', ')
-      throw new InputError(`${input.name}${where ? ` (${where})` : ''}: ${imported.error.message}`)
+    const values = parsed.values as Record<string, string | boolean | undefined>
+    const { positionals } = parsed
+
+    if (command === 'inspect') {
+      const { name, transcript } = importInput(positionals, command)
+      const report = inspectTranscript(transcript)
+      out(values.json ? JSON.stringify(report, null, 2) : inspectText(name, report))
+      return 0
     }
-    const transcript = imported.transcript
+
+    let target: ExportTarget | undefined
+    if (command === 'export') {
+      const to = values.to
+      if (typeof to !== 'string') throw new UsageError(`export needs --to, one of ${EXPORT_TARGETS.join(', ')}`)
+      if (!EXPORT_TARGETS.includes(to as ExportTarget)) {
+        throw new UsageError(`--to must be one of ${EXPORT_TARGETS.join(', ')}, got "${to}"`)
+      }
+      if (values.json !== undefined || values.recorded !== undefined) {
+        throw new UsageError('export always prints JSON; --json and --recorded belong to compact')
+      }
+      target = to as ExportTarget
+    }
+    if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one <file> (or - for standard input)`)
+    const config = configFromFlags(values)
+    const { name, transcript } = importInput(positionals, command)
     const counter = await loadCounter(config.encoding)
     const result = await runPipeline(transcript, config, { counter })
+
+    if (target !== undefined) {
+      const exported = exportTranscript(transcript, target, result.after.messages)
+      for (const w of exported.warnings) err(`warning: ${w}`)
+      out(JSON.stringify(exported.body, null, 2))
+      return 0
+    }
+
+    const recorded = values.recorded ? recordedRunResult(transcript, counter) : undefined
     if (values.json) {
-      out(
-        JSON.stringify(
-          {
-            format: transcript.format,
-            before: { messages: result.before.messages, tokens: result.before.totals.tokens },
-            after: { messages: result.after.messages, tokens: result.after.totals.tokens },
-            fates: result.fates,
-            origins: result.origins,
-            passes: result.passes,
-            stages: result.stages,
-            checks: result.checks,
-            recordedCompactions: transcript.recordedCompactions,
-            warnings: [...transcript.warnings, ...result.warnings],
-          },
-          null,
-          2,
-        ),
-      )
+      const json: Record<string, unknown> = {
+        format: transcript.format,
+        before: { messages: result.before.messages, tokens: result.before.totals.tokens },
+        after: { messages: result.after.messages, tokens: result.after.totals.tokens },
+        fates: result.fates,
+        origins: result.origins,
+        passes: result.passes,
+        stages: result.stages,
+        checks: result.checks,
+        recordedCompactions: transcript.recordedCompactions,
+        warnings: [...transcript.warnings, ...result.warnings],
+      }
+      if (recorded !== undefined) json.recorded = recordedJson(recorded, result)
+      out(JSON.stringify(json, null, 2))
     } else {
-      out(report(input.name, transcript, result))
+      let text = report(name, transcript, result)
+      if (recorded !== undefined) text += `\n${recordedText(recorded, result)}`
+      out(text)
     }
     return 0
   } catch (e) {
@@ -208,6 +390,20 @@ export async function main(argv: string[], out: (s: string) => void, err: (s: st
     err(`error: ${(e as Error).message}`)
     return 1
   }
+}
+
+/** The human lines for `compact --recorded`. */
+function recordedText(recorded: RecordedRun | null, result: RunResult): string {
+  if (!recorded) return 'recorded no recorded compaction in this transcript'
+  const cmp = compareRecordedVsSimulated(recorded, result)
+  const k = cmp.keptVerbatim
+  return [
+    `recorded compaction ${recorded.pass} at message ${recorded.compaction.atIndex}: ` +
+      `messages ${recorded.before.totals.messages} → ${cmp.recorded.messages}, tokens ${recorded.before.totals.tokens} → ${cmp.recorded.tokens}`,
+    `  vs simulated: ${cmp.simulated.messages} messages, ${cmp.simulated.tokens} tokens; kept verbatim by both ${k.both.length}, ` +
+      `only recorded ${k.recordedOnly.length}, only simulated ${k.simulatedOnly.length}`,
+    `  validity after: ${recorded.checks.after.length === 0 ? 'no problems' : `${recorded.checks.after.length} problem(s)`}`,
+  ].join('\n')
 }
 
 // Run when executed directly (tsx src/cli/main.ts), not when imported by tests.
