@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { contentText } from '../content'
+import { runImporter } from './registry'
+import { detectSweAgent, importSweAgentRoot, sweAgentImporter } from './swe-agent'
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
+  }
+  return value
+}
+
+const traj = (history: unknown[], trajectory: unknown[] = []) => ({
+  trajectory,
+  history,
+  info: { exit_status: 'submitted' },
+  replay_config: '{}',
+  environment: 'main',
+})
+
+const bashCall = (id: string, command: string) => ({
+  id,
+  type: 'function',
+  function: { name: 'bash', arguments: JSON.stringify({ command }) },
+})
+
+describe('importSweAgentRoot', () => {
+  it('imports history, not the quadratic trajectory[].query copies', () => {
+    const t = importSweAgentRoot(
+      deepFreeze(
+        traj(
+          [
+            { role: 'system', content: 'You are an engineer.', message_type: 'system_prompt' },
+            {
+              role: 'user',
+              content: [{ type: 'text', text: '<issue>fix</issue>' }],
+              message_type: 'observation',
+            },
+            {
+              role: 'assistant',
+              content: 'Listing.',
+              thought: 'Listing.',
+              action: 'ls',
+              tool_calls: [bashCall('toolu_1', 'ls')],
+              message_type: 'action',
+              thinking_blocks: [],
+            },
+            {
+              role: 'tool',
+              content: [{ type: 'text', text: 'OBSERVATION:\nsrc' }],
+              tool_call_ids: ['toolu_1'],
+              message_type: 'observation',
+            },
+          ],
+          [{ action: 'ls', observation: 'src', query: [{ role: 'system', content: 'ONLY IN QUERY' }] }],
+        ),
+      ),
+    )
+    expect(t.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool'])
+    expect(t.messages[1]?.content).toBe('<issue>fix</issue>')
+    expect(t.messages[2]?.toolCalls).toEqual([
+      { id: 'toolu_1', name: 'bash', arguments: '{"command":"ls"}' },
+    ])
+    expect(t.messages[3]).toMatchObject({
+      content: 'OBSERVATION:\nsrc',
+      toolCallId: 'toolu_1',
+      toolName: 'bash',
+    })
+    expect(t.messages.some((m) => contentText(m.content).includes('ONLY IN QUERY'))).toBe(false)
+    expect(t.warnings).toEqual([])
+  })
+
+  it('keeps thinking_blocks as opaque thinking parts before the text', () => {
+    const t = importSweAgentRoot(
+      traj([
+        {
+          role: 'assistant',
+          content: 'Done.',
+          thinking_blocks: [
+            { type: 'thinking', thinking: 'hmm', signature: 'sig' },
+            { type: 'redacted_thinking', data: 'ENC' },
+          ],
+          message_type: 'action',
+        },
+      ]),
+    )
+    expect(t.messages[0]?.content).toEqual([
+      { type: 'thinking', variant: 'thinking', text: 'hmm', signature: 'sig' },
+      { type: 'thinking', variant: 'redacted_thinking', encrypted: 'ENC' },
+      { type: 'text', text: 'Done.' },
+    ])
+  })
+
+  it('flags demonstrations, warns on several or missing tool_call_ids', () => {
+    const t = importSweAgentRoot(
+      traj([
+        { role: 'user', content: 'demo', is_demo: true, message_type: 'observation' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [bashCall('a', 'x'), bashCall('b', 'y')],
+          message_type: 'action',
+        },
+        { role: 'tool', content: 'r', tool_call_ids: ['a', 'b'], message_type: 'observation' },
+        { role: 'tool', content: 'r2', message_type: 'observation' },
+      ]),
+    )
+    expect(t.messages[0]?.flags).toEqual({ injected: true })
+    expect(t.messages[2]?.toolCallId).toBe('a')
+    expect(t.messages[3]?.toolCallId).toBe('')
+    expect(t.warnings).toEqual([
+      'history[2].tool_call_ids: 2 ids, the first is used',
+      'history[3].tool_call_ids: missing',
+    ])
+  })
+
+  it('the bundled sample: every tool message answers the call right before it', () => {
+    const root = JSON.parse(
+      readFileSync(new URL('../../../public/samples/swe-agent.traj', import.meta.url), 'utf8'),
+    ) as unknown
+    const t = importSweAgentRoot(root)
+    t.messages.forEach((m, i) => {
+      if (m.role !== 'tool') return
+      expect(t.messages[i - 1]?.toolCalls?.map((c) => c.id)).toEqual([m.toolCallId])
+      expect(contentText(m.content).startsWith('OBSERVATION:')).toBe(true)
+    })
+  })
+})
+
+describe('SWE-agent bad input', () => {
+  it('detect names the first missing key', () => {
+    expect(detectSweAgent({ history: [], info: {} })).toBe('no "trajectory" array at the top level')
+    expect(detectSweAgent({ trajectory: [], info: {} })).toBe('no "history" array at the top level')
+    expect(detectSweAgent(traj([]))).toBe(true)
+  })
+
+  it('an empty history is a typed error naming history', () => {
+    expect(runImporter(sweAgentImporter, traj([]), {})).toEqual({
+      ok: false,
+      error: { message: 'the trajectory has no history messages', field: 'history' },
+    })
+  })
+
+  it('unknown roles are skipped with a warning naming the item', () => {
+    const t = importSweAgentRoot(traj([{ role: 'user', content: 'a' }, { role: 'x', content: 'b' }]))
+    expect(t.messages).toHaveLength(1)
+    expect(t.warnings).toEqual(['history[1].role: "x" is not system/user/assistant/tool, skipped'])
+  })
+})
