@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { checkValidity } from '../checks'
 import type { Part, Transcript } from '../model'
-import { importClaudeCode } from './claude-code'
+import { importClaudeCode, importClaudeCodeStream } from './claude-code'
+import { createJsonlParser } from './jsonl-stream'
 import { importTranscript } from './index'
 
 const SAMPLE = readFileSync(
@@ -570,5 +571,26 @@ describe('importClaudeCode on a generated large file with sidechains', () => {
     )
     expect(tr.messages.filter((m) => m.role === 'assistant')).toHaveLength(mainIds.size)
     expect(tr.branches).toBeUndefined()
+  })
+})
+
+describe('importClaudeCodeStream', () => {
+  it('gives the same transcript from chunks pushed as bytes as importClaudeCode from the text', () => {
+    const bytes = new TextEncoder().encode(SAMPLE)
+    const parser = createJsonlParser()
+    for (let i = 0; i < bytes.length; i += 1000) parser.push(bytes.subarray(i, i + 1000))
+    const r = importClaudeCodeStream(parser.end())
+    expect(r).toEqual(importClaudeCode(SAMPLE))
+  })
+
+  it('keeps the skipped lines as warnings and fails when no line is readable', () => {
+    const parser = createJsonlParser()
+    parser.push(`${user('one')}\n{"broken\n${assistant('m', { type: 'text', text: 'two' })}`)
+    const r = importClaudeCodeStream(parser.end())
+    expect(r.ok && r.transcript.messages.map((m) => m.content)).toEqual(['one', 'two'])
+    expect(r.ok && r.transcript.warnings[0]).toMatch(/^line 2: invalid JSON/)
+    const none = createJsonlParser()
+    none.push('nope\n')
+    expect(importClaudeCodeStream(none.end())).toMatchObject({ ok: false, error: { line: 1 } })
   })
 })

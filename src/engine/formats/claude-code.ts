@@ -9,6 +9,7 @@ import type {
 import { collapseWhitespace, cutCodePoints } from '../text'
 import { splitAssistantContent, splitUserContent, type RootImportOptions } from './anthropic'
 import { parseJsonl, type JsonlParse } from './json'
+import { toJsonlParse, type JsonlStreamResult } from './jsonl-stream'
 import type { ImportResult } from './types'
 import {
   capWarnings,
@@ -604,4 +605,29 @@ export function importClaudeCode(text: string, options: RootImportOptions = {}):
     }
   }
   return importClaudeCodeRecords(parsed, options)
+}
+
+/**
+ * Imports a Claude Code session the worker parsed incrementally (`createJsonlParser().end()`):
+ * the same mapping as `importClaudeCodeRecords`, with the parser's skipped lines as warnings.
+ * Pass `keepRaw: false` for large inputs (the worker knows the byte count:
+ * `result.bytes`). Fails like `importClaudeCode` when no line could be read. Never throws.
+ */
+export function importClaudeCodeStream(
+  result: JsonlStreamResult,
+  options: RootImportOptions = {},
+): ImportResult {
+  if (result.records.length === 0) {
+    return {
+      ok: false,
+      error: {
+        message:
+          result.lines === 0
+            ? 'the file is empty'
+            : `none of the ${result.lines} lines could be read (${result.warnings[0] ?? ''})`,
+        line: 1,
+      },
+    }
+  }
+  return importClaudeCodeRecords(toJsonlParse(result), options)
 }

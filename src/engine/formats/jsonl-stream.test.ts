@@ -47,6 +47,18 @@ describe('createJsonlParser', () => {
     expect(r.warnings).toEqual([])
   })
 
+  it('reports byte progress at line ends from the bytes themselves', () => {
+    const first = new TextEncoder().encode('{"t":"日本"}\n') // {"t":""} (8) + 日本 (2 × 3) + newline (1) = 15 bytes
+    const p = createJsonlParser()
+    p.push(first.subarray(0, 7)) // ends inside 日
+    expect(p.progress()).toEqual({ bytes: 0, records: 0 })
+    p.push(first.subarray(7))
+    expect(p.progress()).toEqual({ bytes: 15, records: 1 })
+    p.push(new TextEncoder().encode('{"n":1}'))
+    expect(p.progress()).toEqual({ bytes: 15, records: 1 })
+    expect(p.end()).toMatchObject({ bytes: 22, lines: 2 })
+  })
+
   it('skips a BOM given as text or as bytes', () => {
     expect(parseInChunks('\ufeff{"a":1}\n', 3).records).toEqual([{ line: 1, value: { a: 1 } }])
     const p = createJsonlParser()

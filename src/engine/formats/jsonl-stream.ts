@@ -62,6 +62,15 @@ export function utf8Length(text: string): number {
   return n
 }
 
+/** True when `text` has only JSON whitespace; stops at the first other character (no copy). */
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false
+  }
+  return true
+}
+
 /**
  * Creates an incremental JSONL parser. Lines end at `\n` only: raw U+2028/U+2029 are legal
  * inside JSON strings and stay in their line; a trailing `\r` is dropped (CRLF); a leading BOM
@@ -83,13 +92,18 @@ export function createJsonlParser(): JsonlParser {
   let bytes = 0
   let started = false
   let decoder: StreamDecoder | undefined
+  // Byte input: bytes are counted on the bytes themselves (0x0A never occurs inside a UTF-8
+  // sequence), not re-encoded from the text.
+  let pushedBytes = 0
+  const head: number[] = []
+  const bomBytes = () => (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0)
 
   const finishLine = (raw: string, last: boolean) => {
     line++
     // Bytes of the line plus its `\n` (the last line has none).
-    bytes += utf8Length(raw) + (last ? 0 : 1)
+    if (!decoder) bytes += utf8Length(raw) + (last ? 0 : 1)
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw
-    if (text.trim() === '') return
+    if (isBlank(text)) return
     lines++
     const parsed = parseJson(text)
     if (!parsed.ok) {
@@ -143,10 +157,18 @@ export function createJsonlParser(): JsonlParser {
         // The BOM is kept by the decoder and skipped once by pushText.
         decoder = new Decoder('utf-8', { ignoreBOM: true })
       }
+      // The first three bytes decide whether a BOM is there (chunks may split it).
+      for (let i = 0; i < chunk.length && head.length < 3; i++) head.push(chunk[i] as number)
+      const nl = chunk.lastIndexOf(10)
+      if (nl >= 0) bytes = pushedBytes + nl + 1 - bomBytes()
+      pushedBytes += chunk.length
       pushText(decoder.decode(chunk, { stream: true }))
     },
     end() {
-      if (decoder) pushText(decoder.decode())
+      if (decoder) {
+        pushText(decoder.decode())
+        bytes = pushedBytes - bomBytes()
+      }
       if (pieces.length > 0) {
         const raw = pieces.join('')
         pieces = []
