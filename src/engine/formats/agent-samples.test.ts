@@ -50,9 +50,10 @@ interface Row {
  *   them (3 with `success:false`); 7 `agent_state_changed` skipped.
  * - swe-agent.traj: history has 42 items (1 system, 1 user, 20 assistant with one tool call each,
  *   20 tool).
- * - aider.chat.history.md: 2 launches (system), 20 `#### ` inputs (user), 7 assistant text blocks
- *   and 19 `> ` output blocks after the launch banners — each a synthesized call (assistant) and
- *   its result (tool): 2 + 20 + 7 + 19 × 2 = 67.
+ * - aider.chat.history.md: 2 launches and 20 `#### ` inputs (user), 7 assistant text blocks, and
+ *   19 `> ` output blocks after the launch banners, each a tool result: 7 follow an answer (its
+ *   call is added to that answer), 12 follow a slash command with output (4 /ls, 6 /run, 2 /add;
+ *   the 2 /exit print nothing), each answering a synthesized assistant call: 22 + 7 + 12 + 19 = 60.
  */
 const TABLE: Row[] = [
   {
@@ -90,7 +91,7 @@ const TABLE: Row[] = [
   {
     file: 'aider.chat.history.md',
     format: 'aider',
-    roles: { system: 2, user: 20, assistant: 26, tool: 19 },
+    roles: { system: 0, user: 22, assistant: 19, tool: 19 },
     calls: 19,
     errors: 0,
     compactions: 0,

@@ -46,12 +46,11 @@ describe('importAiderText', () => {
 
   it('splits launches, user inputs, assistant text and output blocks', () => {
     expect(t.messages.map((m) => m.role)).toEqual([
-      'system',
+      'user',
       'user',
       'assistant',
       'tool',
       'user',
-      'assistant',
       'assistant',
       'tool',
       'user',
@@ -60,7 +59,7 @@ describe('importAiderText', () => {
     expect(t.warnings).toEqual([])
   })
 
-  it('a launch is an injected system message holding the header and its banner', () => {
+  it('a launch is an injected user message holding the header and its banner', () => {
     expect(t.messages[0]).toMatchObject({
       content: 'aider chat started at 2025-06-24 09:12:03\n\n/usr/bin/aider --model sonnet\nAider v0.85.1',
       flags: { injected: true },
@@ -93,11 +92,26 @@ describe('importAiderText', () => {
     )
   })
 
-  it("aider's reports after an answer are the output of an `aider` call", () => {
-    expect(t.messages[6]?.toolCalls).toEqual([
-      { id: 'aider-call-2', name: 'aider', arguments: '{}' },
-    ])
-    expect(t.messages[7]?.content).toBe('Applied edit to a.py\nCommit abc123 fix')
+  it("aider's reports after an answer answer an `aider` call added to that answer", () => {
+    expect(t.messages[5]?.toolCalls).toEqual([{ id: 'aider-call-2', name: 'aider', arguments: '{}' }])
+    expect(t.messages[5]?.flags).toBeUndefined()
+    expect(t.messages[6]).toMatchObject({
+      role: 'tool',
+      toolCallId: 'aider-call-2',
+      toolName: 'aider',
+      content: 'Applied edit to a.py\nCommit abc123 fix',
+      flags: { command: true },
+    })
+  })
+
+  it('never puts two assistant messages in a row (one model turn each)', () => {
+    const sample = importAiderText(
+      readFileSync(new URL('../../../public/samples/aider.chat.history.md', import.meta.url), 'utf8'),
+    )
+    for (const list of [t.messages, sample.messages])
+      list.forEach((m, i) => {
+        if (m.role === 'assistant') expect(list[i + 1]?.role).not.toBe('assistant')
+      })
   })
 
   it('the validity checker finds nothing (every call answered by the next message)', () => {
@@ -105,7 +119,7 @@ describe('importAiderText', () => {
   })
 
   it('records the Markdown line of each block', () => {
-    expect(t.messages.map((m) => m.source.line)).toEqual([2, 7, 9, 9, 15, 18, 29, 29, 32])
+    expect(t.messages.map((m) => m.source.line)).toEqual([2, 7, 9, 9, 15, 18, 29, 32])
   })
 
   it('CRLF line ends import the same', () => {
@@ -121,9 +135,9 @@ describe('importAiderText', () => {
     expect(ls).toHaveLength(4)
     expect(ls[0]?.content).toBe(ls[1]?.content)
     expect(String(ls[0]?.content).length).toBeGreaterThanOrEqual(200)
-    // The second launch's banner is folded into its system message.
-    const systems = sample.messages.filter((m) => m.role === 'system')
-    expect(systems.map((m) => String(m.content).split('\n')[0])).toEqual([
+    // The second launch's banner is folded into its message.
+    const launches = sample.messages.filter((m) => m.flags?.injected)
+    expect(launches.map((m) => String(m.content).split('\n')[0])).toEqual([
       'aider chat started at 2025-06-24 09:12:03',
       'aider chat started at 2025-06-24 10:02:47',
     ])

@@ -88,18 +88,24 @@ function toBlocks(text: string): Block[] {
  * space is stripped); `> ` lines (and a bare `>`) are aider's output, double trailing spaces
  * stripped; everything else is assistant Markdown (SEARCH/REPLACE edits included).
  *
- * aider records no tool calls and no ids, so its output is modelled as a synthesized tool call /
- * tool result pair: an assistant message flagged `command` whose one call (`aider-call-<n>`) is
- * named after the slash command it answers (`/run pytest` → `run`, arguments
- * `{"command":"/run pytest"}`) or `aider` for the reports after an answer (edits applied, commits,
- * token costs; arguments `{}`), immediately followed by the `tool` result flagged `command`. Why
- * not user-side context: the text was produced by the environment, not typed by the person, and
- * as tool results the command outputs are what dedupe and prune-tool-results work on (the sample's
- * repeated `/ls` listing is a byte-identical tool result); each call is answered by the very next
- * message, so the validity checker stays clean. A launch becomes a `system` message flagged
- * `injected` holding the header and the banner printed before the first input. The title is the
- * first launch header. Throws an ImportError-shaped object when nothing conversational is found.
- * Never modifies its input.
+ * aider records no tool calls and no ids, so its output is modelled as a synthesized tool call
+ * (`aider-call-<n>`) answered by the very next message, a `tool` result flagged `command`:
+ * - output after a slash command (`/run pytest`, `/ls`, `/add`) answers a call named after the
+ *   command (`run`, arguments `{"command":"/run pytest"}`) made by a synthesized assistant message
+ *   flagged `command` with no text;
+ * - output after an answer (edits applied, commits, token costs) answers an `aider` call
+ *   (arguments `{}`) added to that answer — its edits are what produced the report — so the
+ *   transcript never has two assistant messages in a row (one model turn, as the Responses and
+ *   Anthropic exports expect).
+ * Why not user-side context: the text was produced by the environment, not typed by the person,
+ * and as tool results the command outputs are what dedupe and prune-tool-results work on (the
+ * sample's repeated `/ls` listing is a byte-identical tool result); since every call is answered
+ * by the next message, the validity checker stays clean. A launch becomes a `user` message flagged
+ * `injected` holding the header and the banner printed before the first input: aider's own
+ * output, not a system prompt (it never reaches the model, and a later launch would be a
+ * mid-conversation system message no Anthropic export can carry). The title is the first launch
+ * header. Throws an ImportError-shaped object when nothing conversational is found. Never modifies
+ * its input.
  */
 export function importAiderText(text: string, options: ImportOptions = {}): Transcript {
   const keepRaw = options.keepRaw ?? true
@@ -121,7 +127,7 @@ export function importAiderText(text: string, options: ImportOptions = {}): Tran
     const body = b.lines.join('\n')
     if (b.kind === 'launch') {
       title ??= body
-      launch = { id: '', role: 'system', content: body, flags: { injected: true }, source: source(b) }
+      launch = { id: '', role: 'user', content: body, flags: { injected: true }, source: source(b) }
       drafts.push(launch)
       continue
     }
@@ -143,12 +149,26 @@ export function importAiderText(text: string, options: ImportOptions = {}): Tran
       continue
     }
     const previous = drafts[drafts.length - 1]
+    const callId = `aider-call-${++calls}`
+    if (previous?.role === 'assistant' && !previous.flags?.command) {
+      previous.toolCalls = [{ id: callId, name: AIDER_REPORT_TOOL, arguments: '{}' }]
+      drafts.push({
+        id: '',
+        role: 'tool',
+        content: body,
+        toolCallId: callId,
+        toolName: AIDER_REPORT_TOOL,
+        flags: { command: true },
+        source: source(b),
+      })
+      continue
+    }
     const command =
       previous?.role === 'user' && previous.flags?.command && typeof previous.content === 'string'
         ? previous.content
         : undefined
-    const name = command !== undefined ? (/^\/(\S+)/.exec(command)?.[1] ?? AIDER_REPORT_TOOL) : AIDER_REPORT_TOOL
-    const callId = `aider-call-${++calls}`
+    const name =
+      command !== undefined ? (/^\/(\S+)/.exec(command)?.[1] ?? AIDER_REPORT_TOOL) : AIDER_REPORT_TOOL
     drafts.push({
       id: '',
       role: 'assistant',
@@ -169,7 +189,10 @@ export function importAiderText(text: string, options: ImportOptions = {}): Tran
       source: source(b),
     })
   }
-  if (!drafts.some((d) => d.role === 'user' || (d.role === 'assistant' && !d.flags?.command)))
+  // Launch banners alone are aider's output, not a conversation.
+  const said = (d: DraftMessage) =>
+    (d.role === 'user' && !d.flags?.injected) || (d.role === 'assistant' && !d.flags?.command)
+  if (!drafts.some(said))
     importFailure('no "#### " user input and no assistant text found in the aider history')
   return finalizeTranscript(format, drafts, [], warnings, title ? { title } : {})
 }
