@@ -1,10 +1,11 @@
 /**
- * Export: an After (or any) list of canonical messages as a file the person can download or send —
- * the canonical JSON our own importer reads back, or the request body of a provider whose format
- * has one (OpenAI Chat Completions, Anthropic Messages, OpenAI Responses). Pure: builds new
- * objects, never mutates the messages (the Before transcript is never modified); opaque payloads
- * (thinking signatures, encrypted reasoning, image data URLs) are copied byte-identical. The engine
- * holds no API keys, so none can appear. Source: SPEC §1, issue 3 item 5, formats.md §4.1–§4.3.
+ * Export: an After (or any) list of canonical messages as a file the person can download or
+ * send — the canonical JSON our own importer reads back, or the request body of a provider whose
+ * format has one (OpenAI Chat Completions, Anthropic Messages, OpenAI Responses). Pure: builds
+ * new objects, never mutates the messages (the Before transcript is never modified); opaque
+ * payloads (thinking signatures, encrypted reasoning, image data URLs) are copied byte-identical.
+ * The engine holds no API keys, so none can appear. Source: SPEC §1, issue 3 item 5, formats.md
+ * §4.1–§4.3.
  */
 import { CANONICAL_VERSION, type CanonicalFile } from './formats/canonical'
 import type { FormatId, Message, Part, ToolSchema, Transcript } from './model'
@@ -147,7 +148,8 @@ function toOpenAIChat(messages: readonly Message[], ctx: ExportContext, losses: 
     } else if (m.role === 'user') {
       out.push({ role: 'user', content: chatContent(m.content, ctx, losses) ?? '' })
     } else if (m.role === 'tool') {
-      if (m.isError) losses.add('tool error flag(s) not representable in OpenAI chat (the error text stays)')
+      if (m.isError)
+        losses.add('tool error flag(s) not representable in OpenAI chat (the error text stays)')
       out.push({
         role: 'tool',
         tool_call_id: m.toolCallId ?? '',
@@ -164,7 +166,10 @@ function toOpenAIChat(messages: readonly Message[], ctx: ExportContext, losses: 
         // OpenAI-compatible servers (DeepSeek, vLLM) carry readable reasoning as reasoning_content.
         const texts = thinking.map((p) => (p.type === 'thinking' ? (p.text ?? '') : ''))
         msg.reasoning_content = texts.filter((t) => t !== '').join('\n')
-        if (thinking.some((p) => p.type === 'thinking' && (p.signature ?? p.encrypted) !== undefined))
+        const opaque = thinking.some(
+          (p) => p.type === 'thinking' && (p.signature ?? p.encrypted) !== undefined,
+        )
+        if (opaque)
           losses.add('thinking signature(s)/encrypted reasoning not representable in OpenAI chat')
       }
       if (m.toolCalls && m.toolCalls.length > 0) {
@@ -273,9 +278,13 @@ function toAnthropic(messages: readonly Message[], ctx: ExportContext, losses: L
     }
     if (m.role === 'user' || m.role === 'system') {
       if (m.role === 'system')
-        losses.add('system message(s) after the first turn sent as user text (Anthropic has no mid-conversation system role)')
+        losses.add(
+          'system message(s) after the first turn sent as user text ' +
+            '(Anthropic has no mid-conversation system role)',
+        )
       if (results.length > 0) {
-        out.push({ role: 'user', content: [...results, ...anthropicContent(m.content, ctx, losses, 'user')] })
+        const text = anthropicContent(m.content, ctx, losses, 'user')
+        out.push({ role: 'user', content: [...results, ...text] })
         results = []
       } else if (typeof m.content === 'string') {
         out.push({ role: 'user', content: m.content })
@@ -291,7 +300,8 @@ function toAnthropic(messages: readonly Message[], ctx: ExportContext, losses: L
     }
     const blocks = anthropicContent(m.content, ctx, losses, 'assistant')
     for (const c of m.toolCalls ?? []) {
-      blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: argumentsObject(c.arguments, losses) })
+      const input = argumentsObject(c.arguments, losses)
+      blocks.push({ type: 'tool_use', id: c.id, name: c.name, input })
     }
     out.push({ role: 'assistant', content: blocks })
   }
@@ -339,26 +349,35 @@ function toResponses(messages: readonly Message[], ctx: ExportContext, losses: L
     if (m.role === 'system' || m.role === 'user') {
       input.push({ type: 'message', role: m.role, content: content(m.content, 'input') })
     } else if (m.role === 'tool') {
-      if (m.isError) losses.add('tool error flag(s) not representable in Responses (the error text stays)')
-      input.push({ type: 'function_call_output', call_id: m.toolCallId ?? '', output: content(m.content, 'input') })
+      if (m.isError)
+        losses.add('tool error flag(s) not representable in Responses (the error text stays)')
+      const output = content(m.content, 'input')
+      input.push({ type: 'function_call_output', call_id: m.toolCallId ?? '', output })
     } else {
       // One assistant message = its reasoning items, its message item and its calls, in order.
       let text: Part[] = []
       const flushText = () => {
         if (text.length === 0) return
-        input.push({ type: 'message', role: 'assistant', content: responsesParts(text, 'output', losses) })
+        const parts = responsesParts(text, 'output', losses)
+        input.push({ type: 'message', role: 'assistant', content: parts })
         text = []
       }
       const parts: Part[] =
-        m.content == null ? [] : typeof m.content === 'string' ? (m.content === '' ? [] : [{ type: 'text', text: m.content }]) : m.content
+        m.content == null || m.content === ''
+          ? []
+          : typeof m.content === 'string'
+            ? [{ type: 'text', text: m.content }]
+            : m.content
       for (const p of parts) {
         if (p.type === 'thinking') {
           flushText()
           const item: Json = {
             type: 'reasoning',
-            summary: p.text !== undefined && p.text !== '' ? [{ type: 'summary_text', text: p.text }] : [],
+            summary:
+              p.text !== undefined && p.text !== '' ? [{ type: 'summary_text', text: p.text }] : [],
           }
-          if (p.variant === 'reasoning' && p.encrypted !== undefined) item.encrypted_content = p.encrypted
+          if (p.variant === 'reasoning' && p.encrypted !== undefined)
+            item.encrypted_content = p.encrypted
           else if (p.signature !== undefined || p.encrypted !== undefined)
             losses.add('Anthropic thinking signature(s) not representable in Responses')
           input.push(item)
@@ -375,7 +394,12 @@ function toResponses(messages: readonly Message[], ctx: ExportContext, losses: L
     }
   }
   const body: Json = {}
-  if (lead > 0) body.instructions = messages.slice(0, lead).map((m) => textOf(m.content)).join('\n\n')
+  if (lead > 0) {
+    body.instructions = messages
+      .slice(0, lead)
+      .map((m) => textOf(m.content))
+      .join('\n\n')
+  }
   body.input = input
   if (ctx.tools && ctx.tools.length > 0) {
     body.tools = ctx.tools.map((t) => {
@@ -397,8 +421,8 @@ function toResponses(messages: readonly Message[], ctx: ExportContext, losses: L
  * - `openai-chat`: `{messages, tools?}`; tool calls as `tool_calls` (arguments raw), results as
  *   `role: 'tool'` messages; images as `image_url` data URLs; readable thinking as
  *   `reasoning_content` (signatures lost, warned); tool error flags lost (warned).
- * - `anthropic`: `{system?, messages, tools?}`; leading system messages → `system`; tool calls →
- *   `tool_use` (arguments parsed into `input`); consecutive results → `tool_result` blocks
+ * - `anthropic`: `{system?, messages, tools?}`; leading system messages → `system`; tool
+ *   calls → `tool_use` (arguments parsed into `input`); consecutive results → `tool_result` blocks
  *   opening the next user message (before its text); `is_error` kept; thinking /
  *   redacted_thinking blocks byte-identical with their signatures; images as base64 sources.
  * - `openai-responses`: `{instructions?, input, tools?}`; leading system messages →

@@ -30,13 +30,14 @@ import {
 
 /** Content of the marker that stands for a compaction whose summary the source did not keep. */
 export const OPAQUE_SUMMARY_MARKER =
-  '[recorded compaction: the agent summarized the earlier messages here; the summary text is not in the source (encrypted or not saved)]'
+  '[recorded compaction: the agent summarized the earlier messages here; ' +
+  'the summary text is not in the source (encrypted or not saved)]'
 
 /** What the agent kept after one recorded compaction, in the shape of a run's after side. */
 export interface RecordedView {
   /** The compaction shown. */
   compaction: RecordedCompaction
-  /** Its 1-based number among the transcript's recorded compactions (the `pass` of fates/origins). */
+  /** Its 1-based number among the recorded compactions (the `pass` of fates/origins). */
   pass: number
   /** The context the agent continued with; `index` = position. */
   after: { messages: Message[] }
@@ -54,7 +55,10 @@ export interface RecordedViewOptions {
   compaction?: number
 }
 
-/** The message holding the summary: the named one, else a message right at the boundary that carries a `compaction` block. */
+/**
+ * The message holding the summary: the named one, else a message right at the boundary that
+ * carries a `compaction` block (Anthropic).
+ */
 function summaryCarrier(
   messages: readonly Message[],
   c: RecordedCompaction,
@@ -103,7 +107,8 @@ function freshId(base: string, taken: Set<string>): string {
  *   (stage `recorded`, pass, the summary's id). Origins: `original` (unchanged) for kept ones,
  *   `summary` (stage `recorded`, covered before ids and their index range) for the summary.
  * - Checks: `checkValidity` on both sides with the format's provider rules.
- * Pure. Source: issue 3 item 3; formats.md §3, §4.2 (Responses), §4.4 (Claude Code), §4.5 (Codex).
+ * Pure. Source: issue 3 item 3; formats.md §3, §4.2 (Responses), §4.4 (Claude Code), §4.5
+ * (Codex).
  */
 export function recordedView(
   transcript: Transcript,
@@ -177,7 +182,8 @@ export function recordedView(
       }
       if (c.summaryText === null) {
         warnings.push(
-          `recorded compaction ${pass}: its summary is not in the source (encrypted or not saved); a marker stands for it`,
+          `recorded compaction ${pass}: its summary is not in the source ` +
+            '(encrypted or not saved); a marker stands for it',
         )
       }
     }

@@ -84,7 +84,8 @@ export function importCanonical(root: unknown, options: ImportOptions = {}): Tra
     if (!isObject(m)) importFailure(`${field} is not an object`, { field })
     const role = m.role as Role
     if (!ROLES.has(role)) {
-      importFailure(`${field}.role is ${JSON.stringify(m.role ?? null)}, not system/user/assistant/tool`, {
+      const got = JSON.stringify(m.role ?? null)
+      importFailure(`${field}.role is ${got}, not system/user/assistant/tool`, {
         field: `${field}.role`,
       })
     }
@@ -136,7 +137,7 @@ export function importCanonical(root: unknown, options: ImportOptions = {}): Tra
   return finalizeTranscript(format, drafts, [], [], extras)
 }
 
-/** The canonical file format in the importer registry (detected first: its `format` key is exact). */
+/** The canonical file in the importer registry (detected first: its `format` key is exact). */
 export const canonicalImporter: FormatImporter = {
   id: 'canonical',
   label: FORMAT_LABELS.canonical,

@@ -120,7 +120,7 @@ interface LineConversion {
   drafts: DraftMessage[]
   compactions: DraftCompaction[]
   warnings: string[]
-  /** Record uuid → the id of the message it contributed to (merged assistant records share one). */
+  /** Record uuid → id of the message it contributed to (merged assistant records share one). */
   messageIdOf: Map<string, string>
 }
 
@@ -371,14 +371,16 @@ function linkScope(
       else if (p && p.scope === n.scope) {
         n.parent = previous
         warnings.push(
-          `line ${n.line}: parentUuid points at a later record (line ${p.line}); joined to the record before it`,
+          `line ${n.line}: parentUuid points at a later record (line ${p.line}); ` +
+            'joined to the record before it',
         )
       } else if (p && n.scope !== 'main' && p.scope === 'main') {
         n.parent = null // a sidechain's root hangs off the main line: it starts its own transcript
       } else {
         n.parent = previous
         warnings.push(
-          `line ${n.line}: parentUuid ${parentUuid} is not in this ${n.scope === 'main' ? 'file' : 'sidechain'} ` +
+          `line ${n.line}: parentUuid ${parentUuid} is not in this ` +
+            `${n.scope === 'main' ? 'file' : 'sidechain'} ` +
             '(a skipped or missing record); joined to the record before it in file order',
         )
       }
@@ -389,7 +391,9 @@ function linkScope(
       else if (p && p.scope !== n.scope) {
         n.parent = previous
         warnings.push(
-          `line ${n.line}: logicalParentUuid points into a ${p.scope === 'main' ? 'main-line' : 'sidechain'} record (line ${p.line}); joined to the record before it`,
+          `line ${n.line}: logicalParentUuid points into a ` +
+            `${p.scope === 'main' ? 'main-line' : 'sidechain'} record (line ${p.line}); ` +
+            'joined to the record before it',
         )
       } else {
         n.parent = previous
@@ -414,19 +418,19 @@ function linkScope(
  * order. Splices, so nothing before is dropped: a compaction's new root (`parentUuid:null`) hangs
  * from its `logicalParentUuid`; a `parentUuid` that is not in the file (a bad or missing line)
  * joins the record before it in file order (with a warning); a file where no record names a
- * parent is read in file order. A `parentUuid` naming a later record joins the record before it too,
- * so effective parents always come earlier and no record is lost to a cycle (orphans are warned
- * about and kept, never silently dropped). Forks (edits/retries: a record with several children) keep the
- * main line and list each other branch in `branches` (`id` = its first record's uuid,
- * `fromMessageId`, `messageCount`, `firstText`); a second root without `logicalParentUuid` is a
- * branch forking at the root. Sidechains (`isSidechain:true`) are grouped by `agentId` (else by
- * sidechain root) and returned as their own transcripts in `sidechains`; a file made only of
- * sidechain records (a sub-agent file) is its own main line. `summary` records
- * give the title (the one whose `leafUuid` is in the file, else the first); repeated uuids are
- * skipped and counted; metadata records carry no messages. Message conversion: see
- * `convertLine`. Message ids are record uuids; `source.line` is the 1-based line. Never throws;
- * never runs a regex over a whole record (lines of MBs). Source: formats.md §4.4, §1 items 1, 2,
- * 9, 10, 13, 15.
+ * parent is read in file order. A `parentUuid` naming a later record joins the record before it
+ * too, so effective parents always come earlier and no record is lost to a cycle (orphans are
+ * warned about and kept, never silently dropped). Forks (edits/retries: a record with several
+ * children) keep the main line and list each other branch in `branches` (`id` = its first
+ * record's uuid, `fromMessageId`, `messageCount`, `firstText`); a second root without
+ * `logicalParentUuid` is a branch forking at the root. Sidechains (`isSidechain:true`) are
+ * grouped by `agentId` (else by sidechain root) and returned as their own transcripts in
+ * `sidechains`; a file made only of sidechain records (a sub-agent file) is its own main line.
+ * `summary` records give the title (the one whose `leafUuid` is in the file, else the first);
+ * repeated uuids are skipped and counted; metadata records carry no messages. Message
+ * conversion: see `convertLine`. Message ids are record uuids; `source.line` is the 1-based line.
+ * Never throws; never runs a regex over a whole record (lines of MBs). Source: formats.md §4.4,
+ * §1 items 1, 2, 9, 10, 13, 15.
  */
 export function importClaudeCodeRecords(
   parsed: JsonlParse,
@@ -466,8 +470,8 @@ export function importClaudeCodeRecords(
       continue
     }
     const agentId = str(record.agentId)
-    const scope =
-      record.isSidechain === true ? (agentId !== undefined ? `agent:${agentId}` : 'sidechain') : 'main'
+    const sideScope = agentId !== undefined ? `agent:${agentId}` : 'sidechain'
+    const scope = record.isSidechain === true ? sideScope : 'main'
     const node: GraphNode = { uuid, line, order: nodes.length, type, record, scope, parent: null }
     byUuid.set(uuid, node)
     nodes.push(node)
@@ -518,7 +522,8 @@ export function importClaudeCodeRecords(
   if (branches.length > 0) {
     warnings.push(
       `${branches.length} branch(es) (edits or retries) are not on the main line; ` +
-        `${branches.reduce((n, b) => n + b.messageCount, 0)} message(s) there are listed as branches`,
+        `${branches.reduce((n, b) => n + b.messageCount, 0)} message(s) there are listed as ` +
+        'branches',
     )
   }
   // Sidechains: one transcript per agent / sidechain root.
@@ -540,9 +545,9 @@ export function importClaudeCodeRecords(
       if (c.drafts.length === 0) continue
       const agent = scope.startsWith('agent:') ? scope.slice(6) : undefined
       const first = firstTextOf(c.drafts)
-      const t = finalizeTranscript(format, c.drafts, c.compactions, [...scopeWarnings, ...c.warnings], {
-        title: `Sub-agent${agent !== undefined ? ` ${agent}` : ''}: ${first}`,
-      })
+      const title = `Sub-agent${agent !== undefined ? ` ${agent}` : ''}: ${first}`
+      const w = [...scopeWarnings, ...c.warnings]
+      const t = finalizeTranscript(format, c.drafts, c.compactions, w, { title })
       sidechains.push(t)
     }
   }

@@ -182,7 +182,7 @@ export function createJsonlParser(): JsonlParser {
   }
 }
 
-/** The streamed result in the shape `parseJsonl` gives, for the importers that take a `JsonlParse`. */
+/** The streamed result in the shape `parseJsonl` gives (for importers taking a `JsonlParse`). */
 export function toJsonlParse(result: JsonlStreamResult): JsonlParse {
   return { records: result.records, bad: result.warnings, lines: result.lines }
 }
