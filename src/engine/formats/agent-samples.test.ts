@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { checkValidity } from '../checks'
 import type { FormatId, Transcript } from '../model'
+import { recordedView } from '../recorded'
 import { aiderImporter } from './aider'
 import { importTranscript } from './index'
 import { inspectAIImporter } from './inspect-ai'
@@ -183,4 +184,30 @@ describe('the agent-format importers as registry entries', () => {
       )
     },
   )
+})
+
+describe('recorded compactions of the agent-format samples in the Recorded view', () => {
+  it('OpenHands: what the condensation kept, its summary, then everything after it', () => {
+    const t = imported('openhands-events.json')
+    const view = recordedView(t)
+    // Kept: the system prompt and the task (events 0, 2) and the response 28 with its
+    // observations 30/31, which lie after the forgotten range 4–27; then the summary (event 32)
+    // and the 13 messages from events 33–49.
+    expect(view?.after.messages.slice(0, 6).map((m) => m.id)).toEqual([
+      'event-0',
+      'event-2',
+      'event-28',
+      'event-30',
+      'event-31',
+      'event-32',
+    ])
+    expect(view?.after.messages).toHaveLength(6 + 13)
+    expect(view?.checks.after).toEqual([])
+  })
+
+  it('Inspect AI: the compaction event gives a valid After from message 26 on', () => {
+    const view = recordedView(imported('inspect-ai-eval.json'))
+    expect(view?.after.messages.some((m) => m.id === 'Ncmk576JFrOyD4BC55eoLp')).toBe(true)
+    expect(view?.checks.after).toEqual([])
+  })
 })
