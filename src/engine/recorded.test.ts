@@ -174,6 +174,12 @@ describe('recordedView per format', () => {
     if (!view) throw new Error('no view')
     expect(view.after.messages.map((m) => m.id)).toEqual(['c'])
     expect(view.origins.c).toMatchObject({ kind: 'summary', coveredIds: ['q1', 'a1', 'q2'] })
+    // The checker still says what a provider would say about this context on its own.
+    expect(view.checks.after.map((p) => p.rule)).toEqual(['first-not-user'])
+    expect(view.warnings).toEqual([
+      'recorded compaction 1: the API drops the messages before a compaction block itself; ' +
+        'a request holding only this context would need a user turn first',
+    ])
   })
 
   it('keeps keptMessageIds when the importer names them (OpenHands: events not forgotten)', () => {

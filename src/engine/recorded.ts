@@ -214,6 +214,15 @@ export function recordedView(
   }
   const messages = after.map((m, i) => (m.index === i ? m : { ...m, index: i }))
   const provider = providerOf(transcript.format)
+  const firstTurn = messages.find((m) => m.role !== 'system')
+  const carrierFirst = carrier !== undefined && firstTurn?.id === carrier.id
+  if (provider === 'anthropic' && carrierFirst && carrier.role !== 'user') {
+    // Explains the first-not-user problem the checker reports on this view.
+    warnings.push(
+      `recorded compaction ${pass}: the API drops the messages before a compaction block itself; ` +
+        'a request holding only this context would need a user turn first',
+    )
+  }
   return {
     compaction: c,
     pass,
