@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { checkValidity } from '../checks'
+import { contentText } from '../content'
 import type { Part, Transcript } from '../model'
 import { importClaudeCode, importClaudeCodeStream } from './claude-code'
 import { createJsonlParser } from './jsonl-stream'
@@ -592,5 +593,27 @@ describe('importClaudeCodeStream', () => {
     const none = createJsonlParser()
     none.push('nope\n')
     expect(importClaudeCodeStream(none.end())).toMatchObject({ ok: false, error: { line: 1 } })
+  })
+})
+
+describe('importClaudeCode with a pasted screenshot of megabytes', () => {
+  it('keeps the base64 as an image part (a data URL, its size in bytes), never as text', () => {
+    const data = 'QUJD'.repeat(750_000) // 3 MB of base64 for 2.25 MB of image bytes
+    const text = [
+      user([
+        { type: 'text', text: 'what is wrong here?' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data } },
+      ]),
+      assistant('m', { type: 'text', text: 'The total is off.' }),
+    ].join('\n')
+    const parser = createJsonlParser()
+    for (let i = 0; i < text.length; i += 65536) parser.push(text.slice(i, i + 65536))
+    const r = importClaudeCodeStream(parser.end())
+    if (!r.ok) throw new Error(r.error.message)
+    const content = r.transcript.messages[0]?.content as Part[]
+    expect(content.map((p) => p.type)).toEqual(['text', 'image'])
+    expect(content[1]).toMatchObject({ mediaType: 'image/png', bytes: 2_250_000 })
+    expect((content[1] as { url: string }).url).toBe(`data:image/png;base64,${data}`)
+    expect(contentText(content)).toBe('what is wrong here?')
   })
 })
