@@ -140,7 +140,7 @@ const IMPORTERS: { id: FormatId; imp: FormatImporter; file: string }[] = [
 ]
 
 describe('the agent-format importers as registry entries', () => {
-  it.each(IMPORTERS)('$id: detects its sample and imports it deep-frozen, unchanged', ({ id, imp, file }) => {
+  it.each(IMPORTERS)('$id: detects its sample, imports it deep-frozen', ({ id, imp, file }) => {
     const text = read(file)
     const parse = () => (imp.container === 'text' ? text : (JSON.parse(text) as unknown))
     const frozen = deepFreeze(parse())
@@ -158,7 +158,7 @@ describe('the agent-format importers as registry entries', () => {
     expect(t.messages.every((m) => m.source.raw === undefined)).toBe(true)
   })
 
-  it.each(IMPORTERS)('$id: no other agent sample is detected as this format', ({ imp, file: own }) => {
+  it.each(IMPORTERS)('$id: no other agent sample is detected as it', ({ imp, file: own }) => {
     for (const { file } of IMPORTERS) {
       if (file === own) continue
       const text = read(file)

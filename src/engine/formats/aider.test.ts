@@ -5,6 +5,9 @@ import { aiderImporter, detectAider, importAiderText } from './aider'
 import { importTranscript } from './index'
 import { runImporter } from './registry'
 
+const sampleText = (name: string) =>
+  readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')
+
 const HISTORY = [
   '',
   '# aider chat started at 2025-06-24 09:12:03',
@@ -61,7 +64,8 @@ describe('importAiderText', () => {
 
   it('a launch is an injected user message holding the header and its banner', () => {
     expect(t.messages[0]).toMatchObject({
-      content: 'aider chat started at 2025-06-24 09:12:03\n\n/usr/bin/aider --model sonnet\nAider v0.85.1',
+      content:
+        'aider chat started at 2025-06-24 09:12:03\n\n/usr/bin/aider --model sonnet\nAider v0.85.1',
       flags: { injected: true },
     })
   })
@@ -80,7 +84,8 @@ describe('importAiderText', () => {
       toolCallId: 'aider-call-1',
       toolName: 'run',
       content:
-        '1 failed\n\nFAILED test_a\nAdd 0.1k tokens of command output to the chat? (Y)es/(N)o [Yes]: y',
+        '1 failed\n\nFAILED test_a\n' +
+        'Add 0.1k tokens of command output to the chat? (Y)es/(N)o [Yes]: y',
     })
   })
 
@@ -93,7 +98,9 @@ describe('importAiderText', () => {
   })
 
   it("aider's reports after an answer answer an `aider` call added to that answer", () => {
-    expect(t.messages[5]?.toolCalls).toEqual([{ id: 'aider-call-2', name: 'aider', arguments: '{}' }])
+    expect(t.messages[5]?.toolCalls).toEqual([
+      { id: 'aider-call-2', name: 'aider', arguments: '{}' },
+    ])
     expect(t.messages[5]?.flags).toBeUndefined()
     expect(t.messages[6]).toMatchObject({
       role: 'tool',
@@ -105,9 +112,7 @@ describe('importAiderText', () => {
   })
 
   it('never puts two assistant messages in a row (one model turn each)', () => {
-    const sample = importAiderText(
-      readFileSync(new URL('../../../public/samples/aider.chat.history.md', import.meta.url), 'utf8'),
-    )
+    const sample = importAiderText(sampleText('aider.chat.history.md'))
     for (const list of [t.messages, sample.messages])
       list.forEach((m, i) => {
         if (m.role === 'assistant') expect(list[i + 1]?.role).not.toBe('assistant')
@@ -127,10 +132,8 @@ describe('importAiderText', () => {
     expect(crlf.messages.map((m) => m.content)).toEqual(t.messages.map((m) => m.content))
   })
 
-  it('the sample: the first two /ls listings are byte-identical tool results (dedupe input)', () => {
-    const sample = importAiderText(
-      readFileSync(new URL('../../../public/samples/aider.chat.history.md', import.meta.url), 'utf8'),
-    )
+  it('the sample: the first two /ls listings are byte-identical tool results (for dedupe)', () => {
+    const sample = importAiderText(sampleText('aider.chat.history.md'))
     const ls = sample.messages.filter((m) => m.role === 'tool' && m.toolName === 'ls')
     expect(ls).toHaveLength(4)
     expect(ls[0]?.content).toBe(ls[1]?.content)
@@ -160,7 +163,8 @@ describe('aider detection and bad input', () => {
   })
 
   it('a history with only launches is a typed error', () => {
-    const r = runImporter(aiderImporter, '# aider chat started at 2025-01-01 00:00:00\n\n> banner\n', {})
+    const text = '# aider chat started at 2025-01-01 00:00:00\n\n> banner\n'
+    const r = runImporter(aiderImporter, text, {})
     expect(r).toEqual({
       ok: false,
       error: { message: 'no "#### " user input and no assistant text found in the aider history' },

@@ -167,8 +167,8 @@ export function importAiderText(text: string, options: ImportOptions = {}): Tran
       previous?.role === 'user' && previous.flags?.command && typeof previous.content === 'string'
         ? previous.content
         : undefined
-    const name =
-      command !== undefined ? (/^\/(\S+)/.exec(command)?.[1] ?? AIDER_REPORT_TOOL) : AIDER_REPORT_TOOL
+    const slash = command !== undefined ? /^\/(\S+)/.exec(command)?.[1] : undefined
+    const name = slash ?? AIDER_REPORT_TOOL
     drafts.push({
       id: '',
       role: 'assistant',

@@ -4,6 +4,9 @@ import { contentText } from '../content'
 import { importInspectAIRoot, inspectAIImporter, resolveAttachments } from './inspect-ai'
 import { runImporter } from './registry'
 
+const sampleText = (name: string) =>
+  readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')
+
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value)
@@ -51,7 +54,9 @@ describe('importInspectAIRoot', () => {
       { type: 'thinking', variant: 'reasoning', text: 'think', signature: 'sig' },
       { type: 'text', text: 'Listing.' },
     ])
-    expect(t.messages[2]?.toolCalls).toEqual([{ id: 'c1', name: 'bash', arguments: '{"cmd":"ls"}' }])
+    expect(t.messages[2]?.toolCalls).toEqual([
+      { id: 'c1', name: 'bash', arguments: '{"cmd":"ls"}' },
+    ])
     expect(t.messages[3]).toMatchObject({ role: 'tool', toolCallId: 'c1', toolName: 'bash' })
     expect(t.warnings).toEqual([])
   })
@@ -144,7 +149,11 @@ describe('importInspectAIRoot', () => {
           { id: 'a2', role: 'assistant', content: 'after' },
         ],
         events: [
-          { event: 'model', input: [{ id: 'u' }], output: { choices: [{ message: { id: 'a1' } }] } },
+          {
+            event: 'model',
+            input: [{ id: 'u' }],
+            output: { choices: [{ message: { id: 'a1' } }] },
+          },
           { event: 'tool', id: 'c1', message_id: 't1' },
           {
             event: 'compaction',
@@ -153,7 +162,11 @@ describe('importInspectAIRoot', () => {
             tokens_after: 1200,
             source: 'inspect',
           },
-          { event: 'model', input: [{ id: 'u' }], output: { choices: [{ message: { id: 'a2' } }] } },
+          {
+            event: 'model',
+            input: [{ id: 'u' }],
+            output: { choices: [{ message: { id: 'a2' } }] },
+          },
         ],
       }),
     )
@@ -170,10 +183,8 @@ describe('importInspectAIRoot', () => {
     ])
   })
 
-  it('the bundled sample: no attachment reference is left and the compaction sits before message 26', () => {
-    const root = JSON.parse(
-      readFileSync(new URL('../../../public/samples/inspect-ai-eval.json', import.meta.url), 'utf8'),
-    ) as unknown
+  it('the sample: no attachment reference is left; the compaction is before message 26', () => {
+    const root = JSON.parse(sampleText('inspect-ai-eval.json')) as unknown
     const t = importInspectAIRoot(root)
     for (const m of t.messages) expect(contentText(m.content)).not.toContain('attachment://')
     // The last tool event before the compaction event returns message 25 (the second edit

@@ -162,10 +162,13 @@ export function importInspectAIRoot(root: unknown, options: ImportOptions = {}):
   if (!isObject(sample)) importFailure('samples[0] is not an object', { field: 'samples[0]' })
   if (samples.length > 1) {
     warnings.push(
-      `the log has ${samples.length} samples; imported the first (id ${JSON.stringify(sample.id ?? null)}, epoch ${JSON.stringify(sample.epoch ?? null)})`,
+      `the log has ${samples.length} samples; imported the first ` +
+        `(id ${JSON.stringify(sample.id ?? null)}, epoch ${JSON.stringify(sample.epoch ?? null)})`,
     )
   }
-  if (!Array.isArray(sample.messages)) importFailure('samples[0].messages is not an array', { field: 'samples[0].messages' })
+  if (!Array.isArray(sample.messages)) {
+    importFailure('samples[0].messages is not an array', { field: 'samples[0].messages' })
+  }
   const attachments = isObject(sample.attachments) ? sample.attachments : {}
   const missing = new Set<string>()
   const drafts: DraftMessage[] = []
@@ -182,7 +185,10 @@ export function importInspectAIRoot(root: unknown, options: ImportOptions = {}):
     }
     const role = str(m.role)
     if (role === undefined || !ROLES.has(role)) {
-      warnings.push(`${field}.role: ${JSON.stringify(m.role ?? null)} is not system/user/assistant/tool, skipped`)
+      warnings.push(
+        `${field}.role: ${JSON.stringify(m.role ?? null)} ` +
+          'is not system/user/assistant/tool, skipped',
+      )
       return
     }
     const source: SourceRef = { format, line: i + 1 }
@@ -194,7 +200,11 @@ export function importInspectAIRoot(root: unknown, options: ImportOptions = {}):
       if (reasoning !== undefined && reasoning !== '') {
         const rest = d.content
         const parts: Part[] =
-          typeof rest === 'string' ? (rest === '' ? [] : [{ type: 'text', text: rest }]) : (rest ?? [])
+          typeof rest === 'string'
+            ? rest === ''
+              ? []
+              : [{ type: 'text', text: rest }]
+            : (rest ?? [])
         d.content = [{ type: 'thinking', variant: 'reasoning', text: reasoning }, ...parts]
       }
       const calls = toolCallsOf(m.tool_calls)
@@ -236,7 +246,8 @@ export function importInspectAIRoot(root: unknown, options: ImportOptions = {}):
       `${missing.size} attachment:// reference(s) not found in samples[0].attachments, kept as is`,
     )
   }
-  if (drafts.length === 0) importFailure('samples[0] has no messages', { field: 'samples[0].messages' })
+  if (drafts.length === 0)
+    importFailure('samples[0] has no messages', { field: 'samples[0].messages' })
   const title = isObject(root.eval) ? str(root.eval.task) : undefined
   return finalizeTranscript(format, drafts, compactions, warnings, title ? { title } : {})
 }

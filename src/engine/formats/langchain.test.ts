@@ -13,7 +13,14 @@ function deepFreeze<T>(value: T): T {
 
 const human = (content: unknown, extra: Record<string, unknown> = {}) => ({
   type: 'human',
-  data: { content, additional_kwargs: {}, response_metadata: {}, type: 'human', id: null, ...extra },
+  data: {
+    content,
+    additional_kwargs: {},
+    response_metadata: {},
+    type: 'human',
+    id: null,
+    ...extra,
+  },
 })
 
 const ai = (data: Record<string, unknown>) => ({
@@ -27,7 +34,7 @@ const tool = (callId: string, content: string, extra: Record<string, unknown> = 
 })
 
 describe('importLangChainRoot', () => {
-  it('takes the parsed tool_calls (args object → JSON text), not the raw additional_kwargs copy too', () => {
+  it('takes the parsed tool_calls (args → JSON text), not also the raw additional_kwargs', () => {
     const t = importLangChainRoot(
       deepFreeze([
         human('Where is A-1?'),
@@ -54,7 +61,7 @@ describe('importLangChainRoot', () => {
     expect(t.messages[2]?.isError).toBeUndefined()
   })
 
-  it('falls back to the raw additional_kwargs.tool_calls, keeping arguments as the raw string', () => {
+  it('falls back to the raw additional_kwargs.tool_calls, arguments kept as the raw string', () => {
     const t = importLangChainRoot([
       human('hi'),
       ai({
@@ -189,7 +196,7 @@ describe('importLangChainRoot', () => {
     expect(t.messages[2]).toMatchObject({ role: 'tool', toolCallId: 'fc-1', toolName: 'f' })
   })
 
-  it('maps chat messages by their role and skips non-messages with a warning naming the item', () => {
+  it('maps chat messages by their role; non-messages are skipped with a warning', () => {
     const t = importLangChainRoot([
       { type: 'chat', data: { content: 'x', role: 'assistant' } },
       { type: 'chat', data: { content: 'y', role: 'critic' } },

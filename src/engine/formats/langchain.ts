@@ -66,7 +66,8 @@ function asRecord(item: unknown): LangChainRecord | undefined {
     if (!type) return undefined
     return { type, data: isObject(item.kwargs) ? item.kwargs : {} }
   }
-  if (typeof item.type === 'string' && isObject(item.data)) return { type: item.type, data: item.data }
+  if (typeof item.type === 'string' && isObject(item.data))
+    return { type: item.type, data: item.data }
   return undefined
 }
 
@@ -96,7 +97,10 @@ export function detectLangChain(root: unknown): true | string {
     if (!isObject(item) || typeof item.type !== 'string')
       return `items[${i}] has no string "type"`
     if (!(item.type in LANGCHAIN_ROLES) && item.type !== 'chat')
-      return `items[${i}].type is ${JSON.stringify(item.type)}, not human/ai/tool/system/chat/function`
+      return (
+        `items[${i}].type is ${JSON.stringify(item.type)}, ` +
+        'not human/ai/tool/system/chat/function'
+      )
     if (!isObject(item.data)) return `items[${i}].data is not an object`
   }
   return true
@@ -123,7 +127,8 @@ function blockToPart(block: unknown): Part {
       const mime = str(block.mime_type)
       const url = str(block.url)
       if (url !== undefined) return imageFromUrl(url, mime)
-      const base64 = str(block.base64) ?? (block.source_type === 'base64' ? str(block.data) : undefined)
+      const base64 =
+        str(block.base64) ?? (block.source_type === 'base64' ? str(block.data) : undefined)
       if (base64 !== undefined) return imageFromUrl(`data:${mime ?? 'image/png'};base64,${base64}`)
       const source = block.source
       if (isObject(source) && typeof source.data === 'string') {
@@ -147,7 +152,10 @@ function blockToPart(block: unknown): Part {
   }
 }
 
-/** `content` (string or block list) in the canonical shape; `tool_use` blocks listed in `skipIds` dropped. */
+/**
+ * `content` (string or block list) in the canonical shape; `tool_use` blocks whose id is in
+ * `skipIds` are dropped (they are the message's tool calls already).
+ */
 function contentOf(content: unknown, skipIds: ReadonlySet<string>): string | Part[] | null {
   if (content === null || content === undefined) return ''
   if (typeof content === 'string') return content
@@ -158,7 +166,7 @@ function contentOf(content: unknown, skipIds: ReadonlySet<string>): string | Par
   return normalizeParts(kept.map(blockToPart), '')
 }
 
-/** JSON text of tool-call arguments: objects serialized, strings kept raw (formats.md §1 item 3). */
+/** Tool-call arguments as JSON text: objects serialized, strings raw (formats.md §1 item 3). */
 function argumentsText(args: unknown): string {
   if (typeof args === 'string') return args
   if (args === undefined || args === null) return '{}'
@@ -182,7 +190,10 @@ function toolCallsOf(data: JsonObject, field: string, warnings: string[]): ToolC
   for (const c of invalid) {
     if (!isObject(c)) continue
     calls.push({ id: str(c.id) ?? '', name: str(c.name) ?? '', arguments: argumentsText(c.args) })
-    warnings.push(`${field}.invalid_tool_calls: call "${str(c.name) ?? ''}" has arguments that are not valid JSON, kept raw`)
+    warnings.push(
+      `${field}.invalid_tool_calls: call "${str(c.name) ?? ''}" has arguments that are not ` +
+        'valid JSON, kept raw',
+    )
   }
   if (calls.length > 0) return calls
   const kwargs = isObject(data.additional_kwargs) ? data.additional_kwargs : {}
@@ -190,14 +201,22 @@ function toolCallsOf(data: JsonObject, field: string, warnings: string[]): ToolC
     for (const c of kwargs.tool_calls) {
       if (!isObject(c)) continue
       const fn = isObject(c.function) ? c.function : {}
-      calls.push({ id: str(c.id) ?? '', name: str(fn.name) ?? '', arguments: argumentsText(fn.arguments) })
+      calls.push({
+        id: str(c.id) ?? '',
+        name: str(fn.name) ?? '',
+        arguments: argumentsText(fn.arguments),
+      })
     }
     if (calls.length > 0) return calls
   }
   if (Array.isArray(data.content)) {
     for (const b of data.content) {
       if (!isObject(b) || b.type !== 'tool_use') continue
-      calls.push({ id: str(b.id) ?? '', name: str(b.name) ?? '', arguments: argumentsText(b.input) })
+      calls.push({
+        id: str(b.id) ?? '',
+        name: str(b.name) ?? '',
+        arguments: argumentsText(b.input),
+      })
     }
   }
   return calls
@@ -250,7 +269,8 @@ function summaryTextOf(content: string | Part[] | null): string | null {
 export function importLangChainRoot(root: unknown, options: ImportOptions = {}): Transcript {
   const keepRaw = options.keepRaw ?? true
   const list = messageList(root)
-  if (!list) importFailure('expected an array of LangChain messages ({type, data})', { field: 'items' })
+  if (!list)
+    importFailure('expected an array of LangChain messages ({type, data})', { field: 'items' })
   const drafts: DraftMessage[] = []
   const compactions: DraftCompaction[] = []
   const warnings: string[] = []
@@ -261,14 +281,21 @@ export function importLangChainRoot(root: unknown, options: ImportOptions = {}):
     const field = `items[${i}]`
     const record = asRecord(item)
     if (!record) {
-      warnings.push(`${field}: not a LangChain message ({type, data} or dumpd constructor), skipped`)
+      warnings.push(
+        `${field}: not a LangChain message ({type, data} or dumpd constructor), skipped`,
+      )
       return
     }
     const { type, data } = record
     let role: Role | undefined = LANGCHAIN_ROLES[type]
     if (type === 'chat') {
       const r = str(data.role)
-      role = r === 'assistant' || r === 'system' || r === 'user' ? r : r === 'ai' ? 'assistant' : 'user'
+      role =
+        r === 'assistant' || r === 'system' || r === 'user'
+          ? r
+          : r === 'ai'
+            ? 'assistant'
+            : 'user'
     }
     if (!role) {
       warnings.push(`${field}.type: "${type}" is not a LangChain message type, skipped`)

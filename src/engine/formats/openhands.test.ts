@@ -4,6 +4,9 @@ import { checkValidity } from '../checks'
 import { detectOpenHands, importOpenHandsRoot, openHandsImporter } from './openhands'
 import { runImporter } from './registry'
 
+const sampleText = (name: string) =>
+  readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')
+
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value)
@@ -95,7 +98,10 @@ describe('importOpenHandsRoot', () => {
         },
         stateChanged(1),
         userMsg(2, 'Fix the build'),
-        action(3, 'run', 'call_1', 'execute_bash', r1, { command: 'ls', thought: 'Looking around.' }),
+        action(3, 'run', 'call_1', 'execute_bash', r1, {
+          command: 'ls',
+          thought: 'Looking around.',
+        }),
         action(4, 'read', 'call_2', 'str_replace_editor', r1, { path: 'a.py', thought: '' }),
         observation(5, 3, 'run', 'src\ntests', {
           tool_call_metadata: { tool_call_id: 'call_1', function_name: 'execute_bash' },
@@ -136,7 +142,7 @@ describe('importOpenHandsRoot', () => {
     expect(checkValidity(t.messages)).toEqual([])
   })
 
-  it('pairs an observation by cause when it has no tool_call_metadata; success:false is an error', () => {
+  it('pairs an observation by cause without tool_call_metadata; success:false is an error', () => {
     const r = response('resp-2', '', [['call_9', 'execute_bash', '{"command":"pytest"}']])
     const t = importOpenHandsRoot([
       userMsg(1, 'test'),
@@ -152,7 +158,7 @@ describe('importOpenHandsRoot', () => {
     })
   })
 
-  it('without model_response arguments, the action args minus bookkeeping are the arguments', () => {
+  it('without model_response arguments, the action args minus bookkeeping are used', () => {
     const t = importOpenHandsRoot([
       userMsg(1, 'go'),
       {
@@ -181,7 +187,9 @@ describe('importOpenHandsRoot', () => {
       ['user', 'go'],
       ['assistant', 'Done.'],
     ])
-    expect(t.warnings).toEqual(['1 action "browse_interactive" event(s) without a tool call skipped'])
+    expect(t.warnings).toEqual([
+      '1 action "browse_interactive" event(s) without a tool call skipped',
+    ])
   })
 
   it('a condensation with forgotten_event_ids: summary message, compaction, kept ids', () => {
@@ -196,7 +204,11 @@ describe('importOpenHandsRoot', () => {
         id: 5,
         source: 'agent',
         action: 'condensation',
-        args: { forgotten_event_ids: [2, 3], summary: 'Ran ls; saw big output.', summary_offset: 1 },
+        args: {
+          forgotten_event_ids: [2, 3],
+          summary: 'Ran ls; saw big output.',
+          summary_offset: 1,
+        },
       },
       userMsg(6, 'continue'),
     ])
@@ -249,10 +261,8 @@ describe('importOpenHandsRoot', () => {
     ])
   })
 
-  it('the bundled sample: the condensation forgets events 4–27 and keeps the rest before it', () => {
-    const root = JSON.parse(
-      readFileSync(new URL('../../../public/samples/openhands-events.json', import.meta.url), 'utf8'),
-    ) as unknown
+  it('the bundled sample: the condensation forgets events 4–27, keeps the rest before it', () => {
+    const root = JSON.parse(sampleText('openhands-events.json')) as unknown
     const t = importOpenHandsRoot(root)
     const c = t.recordedCompactions[0]
     // Messages before event 32: system (0), user (2), 10 assistant messages and 13 results from

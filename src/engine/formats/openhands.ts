@@ -61,10 +61,12 @@ export function detectOpenHands(root: unknown): true | string {
   for (let i = 0; i < head.length; i++) {
     const e = head[i]
     if (!isObject(e)) return `items[${i}] is not an object`
-    if (!('action' in e) && !('observation' in e)) return `items[${i}] has neither "action" nor "observation"`
+    if (!('action' in e) && !('observation' in e))
+      return `items[${i}] has neither "action" nor "observation"`
     if (!('source' in e)) return `items[${i}] has no "source"`
   }
-  if (!head.some((e) => isObject(e) && typeof e.id === 'number')) return 'no event has a numeric "id"'
+  if (!head.some((e) => isObject(e) && typeof e.id === 'number'))
+    return 'no event has a numeric "id"'
   return true
 }
 
@@ -119,7 +121,9 @@ function assistantText(meta: JsonObject, args: JsonObject): string {
 /** A user/agent `message` action's content: text plus `image_urls` as image parts. */
 function messageContent(args: JsonObject, fallback: string): string | Part[] {
   const text = str(args.content) ?? fallback
-  const images = Array.isArray(args.image_urls) ? args.image_urls.filter((u) => typeof u === 'string') : []
+  const images = Array.isArray(args.image_urls)
+    ? args.image_urls.filter((u) => typeof u === 'string')
+    : []
   if (images.length === 0) return text
   const parts: Part[] = text === '' ? [] : [{ type: 'text', text }]
   for (const url of images) parts.push(imageFromUrl(url as string))
@@ -224,17 +228,28 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
       const action = e.action
       if (NOISE.has(action)) return
       if (action === 'system') {
-        push({ id, role: 'system', content: str(args.content) ?? message, source: source(i, e) }, eventId)
+        const content = str(args.content) ?? message
+        push({ id, role: 'system', content, source: source(i, e) }, eventId)
         tools ??= systemTools(args)
         return
       }
       if (action === 'condensation') {
         const summary = str(args.summary) ?? null
-        const draft: DraftCompaction = { atIndex: tracked.length, summaryText: summary, source: format }
+        const draft: DraftCompaction = {
+          atIndex: tracked.length,
+          summaryText: summary,
+          source: format,
+        }
         if (summary !== null) {
           draft.summaryIndex = tracked.length
           push(
-            { id, role: 'user', content: summary, flags: { compactSummary: true }, source: source(i, e) },
+            {
+              id,
+              role: 'user',
+              content: summary,
+              flags: { compactSummary: true },
+              source: source(i, e),
+            },
             eventId,
           )
         }
@@ -254,12 +269,20 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
           if (eventId !== undefined) current.item.events.push(eventId)
           if (keepRaw) {
             const raw = current.item.draft.source.raw
-            current.item.draft.source.raw = Array.isArray(raw) ? [...(raw as unknown[]), e] : [raw, e]
+            current.item.draft.source.raw = Array.isArray(raw)
+              ? [...(raw as unknown[]), e]
+              : [raw, e]
           }
           return
         }
         const item = push(
-          { id, role: 'assistant', content: assistantText(meta, args), toolCalls: [call], source: source(i, e) },
+          {
+            id,
+            role: 'assistant',
+            content: assistantText(meta, args),
+            toolCalls: [call],
+            source: source(i, e),
+          },
           eventId,
         )
         if (rid !== undefined) open = { responseId: rid, item }
@@ -288,11 +311,18 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
         (cause !== undefined ? callOfAction.get(cause) : undefined)
       const content = typeof e.content === 'string' ? e.content : message
       if (callId !== undefined) {
-        const d: DraftMessage = { id, role: 'tool', content, toolCallId: callId, source: source(i, e) }
+        const d: DraftMessage = {
+          id,
+          role: 'tool',
+          content,
+          toolCallId: callId,
+          source: source(i, e),
+        }
         const name = toolNames.get(callId) ?? (meta ? str(meta.function_name) : undefined)
         if (name !== undefined) d.toolName = name
         if (e.success === false || observation === 'error') d.isError = true
-        if (!toolNames.has(callId)) warnings.push(`items[${i}]: observation answers unknown call "${callId}"`)
+        if (!toolNames.has(callId))
+          warnings.push(`items[${i}]: observation answers unknown call "${callId}"`)
         push(d, eventId)
         return
       }
@@ -309,8 +339,10 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
     warnings.push(`items[${i}]: neither an action nor an observation, skipped`)
   })
 
-  for (const [kind, n] of skipped) warnings.push(`${n} ${kind} event(s) without a tool call skipped`)
-  if (tracked.length === 0) importFailure('no conversational OpenHands events found', { field: 'items' })
+  for (const [kind, n] of skipped)
+    warnings.push(`${n} ${kind} event(s) without a tool call skipped`)
+  if (tracked.length === 0)
+    importFailure('no conversational OpenHands events found', { field: 'items' })
   const transcript = finalizeTranscript(
     format,
     tracked.map((t) => t.draft),

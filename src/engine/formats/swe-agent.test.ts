@@ -4,6 +4,9 @@ import { contentText } from '../content'
 import { runImporter } from './registry'
 import { detectSweAgent, importSweAgentRoot, sweAgentImporter } from './swe-agent'
 
+const sampleText = (name: string) =>
+  readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')
+
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value)
@@ -54,7 +57,13 @@ describe('importSweAgentRoot', () => {
               message_type: 'observation',
             },
           ],
-          [{ action: 'ls', observation: 'src', query: [{ role: 'system', content: 'ONLY IN QUERY' }] }],
+          [
+            {
+              action: 'ls',
+              observation: 'src',
+              query: [{ role: 'system', content: 'ONLY IN QUERY' }],
+            },
+          ],
         ),
       ),
     )
@@ -117,9 +126,7 @@ describe('importSweAgentRoot', () => {
   })
 
   it('the bundled sample: every tool message answers the call right before it', () => {
-    const root = JSON.parse(
-      readFileSync(new URL('../../../public/samples/swe-agent.traj', import.meta.url), 'utf8'),
-    ) as unknown
+    const root = JSON.parse(sampleText('swe-agent.traj')) as unknown
     const t = importSweAgentRoot(root)
     t.messages.forEach((m, i) => {
       if (m.role !== 'tool') return
@@ -144,7 +151,12 @@ describe('SWE-agent bad input', () => {
   })
 
   it('unknown roles are skipped with a warning naming the item', () => {
-    const t = importSweAgentRoot(traj([{ role: 'user', content: 'a' }, { role: 'x', content: 'b' }]))
+    const t = importSweAgentRoot(
+      traj([
+        { role: 'user', content: 'a' },
+        { role: 'x', content: 'b' },
+      ]),
+    )
     expect(t.messages).toHaveLength(1)
     expect(t.warnings).toEqual(['history[1].role: "x" is not system/user/assistant/tool, skipped'])
   })

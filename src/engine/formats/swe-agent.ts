@@ -108,7 +108,10 @@ export function importSweAgentRoot(root: unknown, options: ImportOptions = {}): 
     }
     const role = str(h.role)
     if (role === undefined || !ROLES.has(role)) {
-      warnings.push(`${field}.role: ${JSON.stringify(h.role ?? null)} is not system/user/assistant/tool, skipped`)
+      warnings.push(
+        `${field}.role: ${JSON.stringify(h.role ?? null)} ` +
+          'is not system/user/assistant/tool, skipped',
+      )
       return
     }
     const source: SourceRef = { format, line: i + 1 }
@@ -119,16 +122,23 @@ export function importSweAgentRoot(root: unknown, options: ImportOptions = {}): 
       if (thinking.length > 0) {
         const rest = d.content
         const text: Part[] =
-          typeof rest === 'string' ? (rest === '' ? [] : [{ type: 'text', text: rest }]) : (rest ?? [])
+          typeof rest === 'string'
+            ? rest === ''
+              ? []
+              : [{ type: 'text', text: rest }]
+            : (rest ?? [])
         d.content = [...thinking, ...text]
       }
       const calls = toolCallsOf(h.tool_calls)
       for (const c of calls) toolNames.set(c.id, c.name)
       if (calls.length > 0) d.toolCalls = calls
     } else if (role === 'tool') {
-      const ids = Array.isArray(h.tool_call_ids) ? h.tool_call_ids.filter((x) => typeof x === 'string') : []
+      const ids = Array.isArray(h.tool_call_ids)
+        ? h.tool_call_ids.filter((x) => typeof x === 'string')
+        : []
       if (ids.length === 0) warnings.push(`${field}.tool_call_ids: missing`)
-      if (ids.length > 1) warnings.push(`${field}.tool_call_ids: ${ids.length} ids, the first is used`)
+      if (ids.length > 1)
+        warnings.push(`${field}.tool_call_ids: ${ids.length} ids, the first is used`)
       const callId = (ids[0] as string | undefined) ?? ''
       d.toolCallId = callId
       const name = toolNames.get(callId)
@@ -137,7 +147,8 @@ export function importSweAgentRoot(root: unknown, options: ImportOptions = {}): 
     if (h.is_demo === true) d.flags = { injected: true }
     drafts.push(d)
   })
-  if (drafts.length === 0) importFailure('the trajectory has no history messages', { field: 'history' })
+  if (drafts.length === 0)
+    importFailure('the trajectory has no history messages', { field: 'history' })
   return finalizeTranscript(format, drafts, [], warnings)
 }
 
