@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs'
 import { defineConfig, devices } from '@playwright/test'
 
-const port = 4173
+// E2E_PORT lets two checkouts run their suites side by side on one machine.
+const port = Number(process.env.E2E_PORT) || 4173
 // Browser downloads are impossible on these machines: drive Debian's Chromium when present
 // (scripts/ensure-chromium.mjs installs it, or Playwright's own build elsewhere).
 const systemChromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
