@@ -1,6 +1,8 @@
 import { useEffect } from 'react'
+import { AfterModeControl } from '../features/compare/AfterModeControl'
 import { CompareView } from '../features/compare/CompareView'
 import { Legend } from '../features/compare/Legend'
+import { ExportButtons } from '../features/export/ExportButtons'
 import { DropOverlay } from '../features/loader/DropOverlay'
 import { ImportErrorBanner } from '../features/loader/ImportErrorBanner'
 import { PipelinePanel } from '../features/pipeline/PipelinePanel'
@@ -59,8 +61,10 @@ export function App() {
                     Table
                   </button>
                 </div>
+                <AfterModeControl />
                 <Legend />
               </div>
+              <ExportButtons />
               <div className="view" role="tabpanel">
                 {tab === 'compare' ? <CompareView /> : <MessageTableView />}
               </div>

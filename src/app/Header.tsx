@@ -3,6 +3,30 @@ import { LoadControls } from '../features/loader/LoadControls'
 import { useStore } from '../state/store'
 import { selectInfo } from '../state/selectors'
 
+/** The file's main conversation or one of its sub-agents (Claude Code sidechains), opened as its own transcript. */
+function ConversationPicker() {
+  const info = useStore(selectInfo)
+  const openConversation = useStore((s) => s.openConversation)
+  if (!info) return null
+  return (
+    <label className="conversation-pick">
+      <span className="visually-hidden">Conversation</span>
+      <select
+        aria-label="Conversation"
+        value={info.open === 'main' ? 'main' : String(info.open)}
+        onChange={(e) => void openConversation(e.target.value === 'main' ? 'main' : Number(e.target.value))}
+      >
+        <option value="main">Main conversation</option>
+        {info.sidechains.map((c) => (
+          <option key={c.index} value={c.index}>
+            {c.title.length > 80 ? `${c.title.slice(0, 79)}…` : c.title} ({formatCount(c.messageCount)} messages)
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
 /** Product name, the loaded transcript (file, format, messages, recorded compactions) and load controls. */
 export function Header() {
   const info = useStore(selectInfo)
@@ -25,6 +49,30 @@ export function Header() {
             <span className="muted" data-testid="message-count">
               {formatCount(info.messageCount)} messages
             </span>
+            {info.sidechains.length > 0 && <ConversationPicker />}
+            {info.branches.length > 0 && (
+              <details className="branches" data-testid="branches">
+                <summary className="pill">
+                  {info.branches.length} other branch{info.branches.length > 1 ? 'es' : ''}
+                </summary>
+                <div className="branches__list">
+                  <p className="muted">
+                    Forks off the main line (edits or retries). The main line is the one that reaches the last message.
+                  </p>
+                  <ul>
+                    {info.branches.map((b) => (
+                      <li key={b.id}>
+                        <span className="muted">
+                          {b.fromMessageId ? `from ${b.fromMessageId}` : 'from the start'} · {formatCount(b.messageCount)}{' '}
+                          message{b.messageCount === 1 ? '' : 's'}
+                        </span>{' '}
+                        {b.firstText}
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              </details>
+            )}
             {recorded > 0 && (
               <span className="pill pill--recorded" data-testid="recorded-compactions">
                 ⎇ {recorded} recorded compaction{recorded > 1 ? 's' : ''} in source

@@ -2,7 +2,15 @@ import { useEffect, useState } from 'react'
 import { formatCount } from '../components/format'
 import { SampleGallery } from '../features/loader/LoadControls'
 import { useStore } from '../state/store'
-import { selectConfig, selectLoading, selectRun, selectRunError, selectRunStatus } from '../state/selectors'
+import { formatBytes, type LoadProgress } from '../state/slices/load'
+import {
+  selectConfig,
+  selectImportProgress,
+  selectLoading,
+  selectRun,
+  selectRunError,
+  selectRunStatus,
+} from '../state/selectors'
 
 /** Runs longer than this offer a hard cancel (terminate and re-create the worker). */
 const SLOW_RUN_MS = 1500
@@ -10,6 +18,7 @@ const SLOW_RUN_MS = 1500
 /** Loading with progress text, floating (no layout shift); a cancel button once a run is slow. */
 export function LoadingBar() {
   const loading = useStore(selectLoading)
+  const progress = useStore(selectImportProgress)
   const status = useStore(selectRunStatus)
   const startedAt = useStore((s) => s.runStartedAt)
   const cancelRun = useStore((s) => s.cancelRun)
@@ -25,7 +34,7 @@ export function LoadingBar() {
   if (!text) return null
   return (
     <div className="loading" role="status" data-testid="loading">
-      <span className="loading__bar" aria-hidden="true" />
+      {progress ? <ImportProgressBar progress={progress} /> : <span className="loading__bar" aria-hidden="true" />}
       <span>{text}</span>
       {status === 'running' && startedAt !== null && slow && (
         <button type="button" className="button button--small" onClick={() => void cancelRun()}>
@@ -33,6 +42,35 @@ export function LoadingBar() {
         </button>
       )}
     </div>
+  )
+}
+
+/** Bytes (and JSONL records) of the file streaming into the worker, as a determinate bar. */
+function ImportProgressBar({ progress }: { progress: LoadProgress }) {
+  const { bytes, totalBytes, records, phase } = progress
+  const percent = totalBytes > 0 ? Math.min(100, Math.floor((bytes / totalBytes) * 100)) : 100
+  const detail =
+    `${formatBytes(bytes)} of ${formatBytes(totalBytes)}` +
+    (records !== undefined ? ` · ${formatCount(records)} records` : '') +
+    (phase === 'building' ? ' · building' : '')
+  return (
+    <span className="progress">
+      <span
+        className="progress__track"
+        role="progressbar"
+        aria-label={`Importing ${progress.fileName}`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={`${percent}% (${detail})`}
+        data-testid="import-progress"
+      >
+        <span className="progress__fill" style={{ width: `${percent}%` }} />
+      </span>
+      <span className="progress__text" data-testid="import-progress-text">
+        {percent}% · {detail}
+      </span>
+    </span>
   )
 }
 
@@ -75,7 +113,8 @@ export function RunErrorBanner() {
 export function NothingFired() {
   const run = useStore(selectRun)
   const config = useStore(selectConfig)
-  if (!run || !config) return null
+  const mode = useStore((s) => s.afterMode)
+  if (!run || !config || mode !== 'simulated') return null
   if (run.stages.some((r) => r.changed) || run.passes.length > 0) return null
   const tokens = run.before.totals.tokens
   const messages = run.before.totals.messages

@@ -47,7 +47,9 @@ export function fateChip(fate: Fate): { kind: ChangeKind; label: string } {
     case 'pruned':
       return { kind: 'placeholder', label: 'pruned' }
     case 'summarized':
-      return { kind: 'summary', label: `summarized · pass ${fate.pass}` }
+      return fate.stage === 'recorded'
+        ? { kind: 'summary', label: 'summarized · recorded' }
+        : { kind: 'summary', label: `summarized · pass ${fate.pass}` }
     case 'slimmed':
       return { kind: 'slimmed', label: 'slimmed' }
     case 'dropped':
@@ -65,11 +67,15 @@ export function originChip(origin: Origin): { kind: ChangeKind; label: string } 
     case 'placeholder':
       return { kind: 'placeholder', label: 'placeholder' }
     case 'summary':
-      return { kind: 'summary', label: `summary · pass ${origin.pass}` }
+      return origin.stage === 'recorded'
+        ? { kind: 'summary', label: 'recorded summary' }
+        : { kind: 'summary', label: `summary · pass ${origin.pass}` }
     case 'pinned-facts':
       return { kind: 'pinned', label: 'pinned facts' }
     case 'instruction':
-      return { kind: 'instruction', label: 'instruction' }
+      return origin.stage === 'recorded'
+        ? { kind: 'instruction', label: 'recorded · re-injected' }
+        : { kind: 'instruction', label: 'instruction' }
   }
 }
 
@@ -83,7 +89,9 @@ export function explainFate(fate: Fate): string {
     case 'pruned':
       return `Replaced by a placeholder by ${fate.stage}: “${fate.placeholder}”`
     case 'summarized':
-      return `Folded into the summary of pass ${fate.pass} by ${fate.stage}.`
+      return fate.stage === 'recorded'
+        ? `Folded by the agent into its recorded summary (recorded compaction ${fate.pass}).`
+        : `Folded into the summary of pass ${fate.pass} by ${fate.stage}.`
     case 'slimmed':
       return `Shortened by ${fate.stage}.`
     case 'dropped':
@@ -101,10 +109,14 @@ export function explainOrigin(origin: Origin): string {
     case 'placeholder':
       return `Placeholder for the dropped result of ${origin.beforeId}.`
     case 'summary':
-      return `Summary of messages ${origin.fromIndex}–${origin.toIndex} (pass ${origin.pass}, ${origin.stage}).`
+      return origin.stage === 'recorded'
+        ? `The agent's own summary of messages ${origin.fromIndex}–${origin.toIndex}, as recorded in the source (recorded compaction ${origin.pass}).`
+        : `Summary of messages ${origin.fromIndex}–${origin.toIndex} (pass ${origin.pass}, ${origin.stage}).`
     case 'pinned-facts':
       return `Facts pinned from ${origin.sourceIds.length} message(s).`
     case 'instruction':
-      return `Instruction appended by ${origin.stage}.`
+      return origin.stage === 'recorded'
+        ? 'Context the agent re-injected after its compaction, as recorded in the source.'
+        : `Instruction appended by ${origin.stage}.`
   }
 }

@@ -12,14 +12,24 @@ export const selectImportFailure = (s: StoreState) => s.importFailure
 export const selectSelection = (s: StoreState) => s.selection
 export const selectTab = (s: StoreState) => s.tab
 export const selectDetails = (s: StoreState) => s.details
-export const selectBeforeRows = (s: StoreState) => s.run?.before.rows
+export const selectAfterMode = (s: StoreState) => s.afterMode
+export const selectRecorded = (s: StoreState) => s.recorded
+export const selectImportProgress = (s: StoreState) => s.importProgress
+
+/**
+ * The run whose Before fates and totals the page shows: the recorded view in Recorded mode (null
+ * until fetched), else the simulation (also in Recorded vs simulated mode).
+ */
+export const selectShownRun = (s: StoreState) =>
+  s.afterMode === 'recorded' && (s.info?.recordedCompactions.length ?? 0) > 0 ? (s.recorded?.view ?? null) : s.run
+export const selectBeforeRows = (s: StoreState) => selectShownRun(s)?.before.rows
 export const selectAfterRows = (s: StoreState) => s.run?.after.rows
-export const selectPasses = (s: StoreState) => s.run?.passes
+export const selectPasses = (s: StoreState) => selectShownRun(s)?.passes
 export const selectStageReports = (s: StoreState) => s.run?.stages
 
 /** Percentage of tokens saved by the last run (0–100, may be negative), or null. */
 export const selectTokensSavedPercent = (s: StoreState): number | null => {
-  const run = s.run
+  const run = selectShownRun(s)
   if (!run || run.before.totals.tokens === 0) return null
   return ((run.before.totals.tokens - run.after.totals.tokens) / run.before.totals.tokens) * 100
 }

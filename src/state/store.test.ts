@@ -39,7 +39,17 @@ function viewFor(runId: number): RunView {
 
 const okImport = (fileName: string): ImportOutcome => ({
   ok: true,
-  info: { fileName, format: 'openai-chat', messageCount: 1, recordedCompactions: [], warnings: [] },
+  info: {
+    fileName,
+    format: 'openai-chat',
+    messageCount: 1,
+    recordedCompactions: [],
+    warnings: [],
+    branches: [],
+    sidechains: [],
+    open: 'main',
+    exportTargets: ['canonical', 'openai-chat'],
+  },
 })
 
 const flush = () => new Promise((r) => setTimeout(r, 0))

@@ -1,6 +1,8 @@
 import { create } from 'zustand'
+import { createExportSlice } from './slices/export'
 import { createLoadSlice } from './slices/load'
 import { createPipelineSlice } from './slices/pipeline'
+import { createRecordedSlice } from './slices/recorded'
 import { createRunSlice } from './slices/run'
 import type { StoreState } from './slices/types'
 import { createViewSlice } from './slices/view'
@@ -13,4 +15,6 @@ export const useStore = create<StoreState>()((...a) => ({
   ...createPipelineSlice(...a),
   ...createRunSlice(...a),
   ...createViewSlice(...a),
+  ...createRecordedSlice(...a),
+  ...createExportSlice(...a),
 }))

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { PipelineConfig } from '../engine/model'
 import { engineApi } from './engine-api'
-import type { RunView } from './protocol'
+import type { ImportProgress, RunView } from './protocol'
 
 interface SampleEntry {
   file: string
@@ -135,5 +135,128 @@ describe('engineApi', () => {
 
   it('returns null for an unknown row', () => {
     expect(engineApi.getMessageDetail('after', 'no-such-id')).toBeNull()
+  })
+})
+
+describe('engineApi for issue 3: streamed files, recorded compactions, sub-agents, export', () => {
+  const fixture = (name: string) => readFileSync(`e2e/fixtures/${name}`, 'utf8')
+
+  it('imports a Blob with progress and offers the source request format for export', async () => {
+    const reports: ImportProgress[] = []
+    const out = await engineApi.importBlob(new Blob([read('claude-code.jsonl')]), 'claude-code.jsonl', (p) => reports.push(p))
+    expect(structuredClone(out)).toEqual(out)
+    if (!out.ok) throw new Error(out.error.message)
+    expect(out.info).toMatchObject({ format: 'claude-code', open: 'main', exportTargets: ['canonical', 'anthropic'] })
+    expect(reports.at(-1)?.phase).toBe('building')
+    const targets = (file: string) => {
+      const r = engineApi.importText(read(file), file)
+      return r.ok ? r.info.exportTargets : []
+    }
+    expect(targets('openai-chat.json')).toEqual(['canonical', 'openai-chat'])
+    expect(targets('anthropic-messages.json')).toEqual(['canonical', 'anthropic'])
+    expect(targets('openai-responses.json')).toEqual(['canonical', 'openai-responses'])
+    expect(targets('codex-rollout.jsonl')).toEqual(['canonical', 'openai-responses'])
+    expect(targets('langchain-messages.json')).toEqual(['canonical'])
+  })
+
+  it('shows what the agent kept after its recorded compaction (claude-code.jsonl)', async () => {
+    const imported = engineApi.importText(read('claude-code.jsonl'), 'claude-code.jsonl')
+    if (!imported.ok) throw new Error(imported.error.message)
+    const [compaction] = imported.info.recordedCompactions
+    if (!compaction) throw new Error('the sample records a compaction')
+    const out = await engineApi.runRecorded('o200k_base')
+    expect(structuredClone(out)).toEqual(out)
+    if (!out.ok) throw new Error(out.error)
+    const { view, comparison } = out.recorded
+    expect(out.recorded.compaction).toBe(0)
+    expect(comparison).toBeNull() // no simulation yet
+    // Claude Code keeps nothing before the boundary but its summary: the summary, then the rest.
+    const summaries = view.after.rows.filter((r) => r.origin?.kind === 'summary')
+    expect(summaries).toHaveLength(1)
+    expect(summaries[0]?.origin).toMatchObject({ stage: 'recorded', pass: 1 })
+    expect(summaries[0]?.flags.compactSummary).toBe(true)
+    expect(view.after.rows[0]?.id).toBe(summaries[0]?.id)
+    expect(view.after.rows.length).toBe(imported.info.messageCount - compaction.atIndex)
+    for (const r of view.before.rows) {
+      const kind = r.index < compaction.atIndex ? 'summarized' : 'kept'
+      expect(r.fate?.kind).toBe(kind)
+    }
+    expect(view.passes).toEqual([])
+    expect(view.after.totals.tokens).toBeLessThan(view.before.totals.tokens)
+    // Full text of a recorded row comes from the recorded view.
+    expect(engineApi.getMessageDetail('recorded', summaries[0]!.id)?.role).toBe(summaries[0]?.role)
+
+    const sim = await runOk(engineApi.getDefaults())
+    const again = await engineApi.runRecorded('o200k_base', 0)
+    if (!again.ok) throw new Error(again.error)
+    expect(again.recorded.comparison?.recorded.tokens).toBe(view.after.totals.tokens)
+    expect(again.recorded.comparison?.simulated.tokens).toBe(sim.after.totals.tokens)
+  })
+
+  it('says so when the transcript records no compaction', async () => {
+    engineApi.importText(read('openai-chat.json'), 'openai-chat.json')
+    expect(await engineApi.runRecorded('o200k_base')).toEqual({
+      ok: false,
+      error: 'this transcript records no compaction',
+    })
+  })
+
+  it('exports the simulated and the recorded After, leaving the Before untouched', async () => {
+    engineApi.importText(read('claude-code.jsonl'), 'claude-code.jsonl')
+    const sim = await runOk(engineApi.getDefaults())
+    const firstBefore = engineApi.getMessageDetail('before', sim.before.rows[0]!.id)
+
+    const canonical = engineApi.exportAfter('after', 'canonical')
+    if (!canonical.ok) throw new Error(canonical.error)
+    expect(canonical.fileName).toBe('claude-code.after.canonical.json')
+    const file = JSON.parse(await canonical.blob.text()) as { format: string; messages: { id: string }[] }
+    expect(file.format).toBe('canonical')
+    expect(file.messages.map((m) => m.id)).toEqual(sim.after.rows.map((r) => r.id))
+
+    const anthropic = engineApi.exportAfter('after', 'anthropic')
+    if (!anthropic.ok) throw new Error(anthropic.error)
+    expect(anthropic.fileName).toBe('claude-code.after.anthropic.json')
+    const body = JSON.parse(await anthropic.blob.text()) as { messages: { role: string }[] }
+    expect(body.messages.every((m) => m.role === 'user' || m.role === 'assistant')).toBe(true)
+
+    expect(engineApi.exportAfter('recorded', 'canonical')).toEqual({ ok: false, error: 'nothing to export yet' })
+    const rec = await engineApi.runRecorded('o200k_base')
+    if (!rec.ok) throw new Error(rec.error)
+    const recorded = engineApi.exportAfter('recorded', 'canonical')
+    if (!recorded.ok) throw new Error(recorded.error)
+    const recordedFile = JSON.parse(await recorded.blob.text()) as { messages: { id: string }[] }
+    expect(recordedFile.messages.map((m) => m.id)).toEqual(rec.recorded.view.after.rows.map((r) => r.id))
+
+    // The Before is what was imported, before and after exporting.
+    expect(engineApi.getMessageDetail('before', sim.before.rows[0]!.id)).toEqual(firstBefore)
+    expect((await runOk(engineApi.getDefaults())).before).toEqual(sim.before)
+  })
+
+  it('lists branches and opens a sub-agent as its own transcript (Claude Code)', async () => {
+    const out = await engineApi.importBlob(new Blob([fixture('claude-code-forks.jsonl')]), 'forks.jsonl')
+    if (!out.ok) throw new Error(out.error.message)
+    expect(out.info.messageCount).toBe(8)
+    expect(out.info.branches).toEqual([
+      {
+        id: 'a2x',
+        fromMessageId: 'r1',
+        messageCount: 1,
+        firstText: 'I will rename it to read_config everywhere, including the public API.',
+      },
+    ])
+    expect(out.info.sidechains).toEqual([
+      { index: 0, title: 'Sub-agent agent7: Find every caller of load_config', messageCount: 4 },
+    ])
+
+    const sub = engineApi.openConversation(0)
+    if (!sub.ok) throw new Error(sub.error.message)
+    expect(sub.info).toMatchObject({ open: 0, messageCount: 4, format: 'claude-code', fileName: 'forks.jsonl' })
+    expect(sub.info.sidechains).toHaveLength(1) // still listed, to go back or switch
+    const view = await runOk(only('dedupe'))
+    expect(view.before.rows.map((r) => r.role)).toEqual(['user', 'assistant', 'tool', 'assistant'])
+
+    const main = engineApi.openConversation('main')
+    expect(main.ok && main.info.messageCount).toBe(8)
+    expect(engineApi.openConversation(3)).toEqual({ ok: false, error: { message: 'no sub-agent transcript 3' } })
   })
 })

@@ -7,38 +7,82 @@
  * The worker owns the transcript and the last RunResult; the UI receives row metadata
  * (`RunView`) and fetches full content per row with `getMessageDetail`.
  */
+import { exportTranscript, type ExportTarget } from '../engine/export'
 import { importBytes, importTranscript } from '../engine/formats'
 import type { ImportResult } from '../engine/formats/types'
 import type { Encoding, Message, PipelineConfig, RunResult, Transcript } from '../engine/model'
 import { DEFAULT_PIPELINE, runPipeline } from '../engine/pipeline'
+import { compareRecordedVsSimulated, recordedRunResult, type RecordedRun } from '../engine/recorded'
 import { loadCounter } from '../engine/tokens/count'
-import type { ImportOutcome, MessageDetail, RunOutcome, Side, TranscriptInfo } from './protocol'
-import { buildMessageDetail, buildRunView } from './view'
+import type {
+  ExportOutcome,
+  ImportOutcome,
+  ImportProgress,
+  MessageDetail,
+  RecordedOutcome,
+  RunOutcome,
+  Side,
+  TranscriptInfo,
+} from './protocol'
+import { importBlob } from './stream-import'
+import { buildMessageDetail, buildRunView, exportFileName, exportTargetsFor } from './view'
 
 interface WorkerState {
+  /** The imported file's transcript (its main line); sidechains hang off it. */
+  root: Transcript | null
+  /** The conversation open: `root` or one of its sidechains. */
   transcript: Transcript | null
+  open: 'main' | number
   fileName: string
   result: RunResult | null
+  /** The last recorded view of `transcript` (its own compaction), if asked for. */
+  recorded: RecordedRun | null
   /** The cooperative cancel flag of the run in flight; a newer run raises it. */
   running: { aborted: boolean } | null
 }
 
-const state: WorkerState = { transcript: null, fileName: '', result: null, running: null }
+const state: WorkerState = {
+  root: null,
+  transcript: null,
+  open: 'main',
+  fileName: '',
+  result: null,
+  recorded: null,
+  running: null,
+}
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e)
 }
 
-function infoOf(transcript: Transcript, fileName: string): TranscriptInfo {
+function infoOf(root: Transcript, open: 'main' | number, fileName: string): TranscriptInfo {
+  const transcript = open === 'main' ? root : (root.sidechains?.[open] ?? root)
   const info: TranscriptInfo = {
     fileName,
     format: transcript.format,
     messageCount: transcript.messages.length,
-    recordedCompactions: transcript.recordedCompactions.map((c) => ({ ...c })),
+    // Replacement histories can be long and only the worker uses them.
+    recordedCompactions: transcript.recordedCompactions.map(({ replacementHistory: _history, ...c }) => c),
     warnings: [...transcript.warnings],
+    branches: (transcript.branches ?? []).map((b) => ({ ...b })),
+    sidechains: (root.sidechains ?? []).map((t, index) => ({
+      index,
+      title: t.title ?? `Sub-agent ${index + 1}`,
+      messageCount: t.messages.length,
+    })),
+    open,
+    exportTargets: exportTargetsFor(transcript.format),
   }
   if (transcript.title !== undefined) info.title = transcript.title
   return info
+}
+
+/** Makes `transcript` the open conversation; the last run and recorded view belong to the old one. */
+function openTranscript(transcript: Transcript, open: 'main' | number): void {
+  state.transcript = transcript
+  state.open = open
+  state.result = null
+  state.recorded = null
 }
 
 function accept(result: ImportResult, fileName: string): ImportOutcome {
@@ -47,10 +91,10 @@ function accept(result: ImportResult, fileName: string): ImportOutcome {
     return { ok: false, error: { message: 'the transcript has no messages' } }
   }
   // Only a successful import replaces the transcript: a bad file never loses the previous one.
-  state.transcript = result.transcript
+  state.root = result.transcript
   state.fileName = fileName
-  state.result = null
-  return { ok: true, info: infoOf(result.transcript, fileName) }
+  openTranscript(result.transcript, 'main')
+  return { ok: true, info: infoOf(result.transcript, 'main', fileName) }
 }
 
 function guardImport(fileName: string, load: () => ImportResult): ImportOutcome {
@@ -63,8 +107,20 @@ function guardImport(fileName: string, load: () => ImportResult): ImportOutcome 
 }
 
 function findMessage(side: Side, id: string): Message | undefined {
-  const list = side === 'before' ? state.result?.before.messages ?? state.transcript?.messages : state.result?.after.messages
+  const list =
+    side === 'before'
+      ? (state.result?.before.messages ?? state.transcript?.messages)
+      : side === 'recorded'
+        ? state.recorded?.after.messages
+        : state.result?.after.messages
   return list?.find((m) => m.id === id)
+}
+
+/** Recorded vs simulated, when both views belong to the open transcript. */
+function comparison(recorded: RecordedRun) {
+  const simulated = state.result
+  if (!simulated || simulated.before.messages !== recorded.before.messages) return null
+  return compareRecordedVsSimulated(recorded, simulated)
 }
 
 export const engineApi = {
@@ -86,6 +142,39 @@ export const engineApi = {
   /** Imports a transcript from file bytes (transferred, not copied). */
   importFile(bytes: ArrayBuffer, fileName: string): ImportOutcome {
     return guardImport(fileName, () => importBytes(new Uint8Array(bytes), { fileName }))
+  },
+
+  /**
+   * Imports a File/Blob by streaming it here, in the worker (the page never holds its text):
+   * JSONL incrementally with bytes + records progress, other files with byte progress.
+   * `onProgress` (a comlink `proxy`) is called about ten times a second at most.
+   */
+  async importBlob(
+    blob: Blob,
+    fileName: string,
+    onProgress?: (progress: ImportProgress) => void,
+  ): Promise<ImportOutcome> {
+    let result: ImportResult
+    try {
+      result = await importBlob(blob, fileName, onProgress ? { onProgress } : {})
+    } catch (e) {
+      return { ok: false, error: { message: `import failed: ${errorText(e)}` } }
+    }
+    return guardImport(fileName, () => result)
+  },
+
+  /**
+   * Opens the file's main conversation or one of its sidechains (sub-agents) by index as the
+   * transcript to run; the previous run is dropped. Fails when nothing is loaded or the index is
+   * out of range.
+   */
+  openConversation(which: 'main' | number): ImportOutcome {
+    const root = state.root
+    if (!root) return { ok: false, error: { message: 'no transcript loaded' } }
+    const transcript = which === 'main' ? root : root.sidechains?.[which]
+    if (!transcript) return { ok: false, error: { message: `no sub-agent transcript ${which}` } }
+    openTranscript(transcript, which)
+    return { ok: true, info: infoOf(root, which, state.fileName) }
   },
 
   /**
@@ -112,6 +201,57 @@ export const engineApi = {
       return { ok: false, error: errorText(e) }
     } finally {
       if (state.running === signal) state.running = null
+    }
+  },
+
+  /**
+   * What the agent itself kept after its recorded compaction number `compaction` (0-based; default
+   * the last), counted in `encoding`, as a run view (stage `recorded`), with the comparison to the
+   * last simulated run when there is one.
+   */
+  async runRecorded(encoding: Encoding, compaction?: number): Promise<RecordedOutcome> {
+    const transcript = state.transcript
+    if (!transcript) return { ok: false, error: 'no transcript loaded' }
+    try {
+      const counter = await loadCounter(encoding)
+      if (state.transcript !== transcript) return { ok: false, error: 'cancelled' }
+      const options = compaction === undefined ? {} : { compaction }
+      const recorded = recordedRunResult(transcript, counter, options)
+      if (!recorded) return { ok: false, error: 'this transcript records no compaction' }
+      state.recorded = recorded
+      return {
+        ok: true,
+        recorded: {
+          compaction: recorded.pass - 1,
+          view: buildRunView(recorded, 0, encoding),
+          comparison: comparison(recorded),
+        },
+      }
+    } catch (e) {
+      return { ok: false, error: errorText(e) }
+    }
+  },
+
+  /**
+   * The After of the last simulated run (`after`) or of the last recorded view (`recorded`) as a
+   * downloadable JSON file in `target`'s shape (engine `exportTranscript`); the Before is never
+   * touched. The Blob is made here so the text crosses to the page only as a file handle.
+   */
+  exportAfter(which: 'after' | 'recorded', target: ExportTarget): ExportOutcome {
+    const transcript = state.transcript
+    const messages = which === 'recorded' ? state.recorded?.after.messages : state.result?.after.messages
+    if (!transcript || !messages) return { ok: false, error: 'nothing to export yet' }
+    try {
+      const exported = exportTranscript(transcript, target, messages)
+      const text = `${JSON.stringify(exported.body, null, 2)}\n`
+      return {
+        ok: true,
+        blob: new Blob([text], { type: 'application/json' }),
+        fileName: exportFileName(state.fileName, which, target),
+        warnings: exported.warnings,
+      }
+    } catch (e) {
+      return { ok: false, error: errorText(e) }
     }
   },
 

@@ -15,12 +15,18 @@ import type {
   Role,
   StageReport,
   TokenTotals,
+  TranscriptBranch,
   ValidityProblem,
 } from '../engine/model'
+import type { ExportTarget } from '../engine/export'
 import type { ImportError } from '../engine/formats/types'
+import type { RecordedComparison } from '../engine/recorded'
 
-/** Which column a row belongs to. */
-export type Side = 'before' | 'after'
+/**
+ * Which column a row belongs to: the Before, the simulated After, or the After the agent recorded
+ * (its own compaction, issue 3).
+ */
+export type Side = 'before' | 'after' | 'recorded'
 
 /** Row metadata of one message on one side (no full content). */
 export interface RowMeta {
@@ -67,6 +73,17 @@ export interface RunView {
   warnings: string[]
 }
 
+/** A fork off the main line (Claude Code edits/retries), listed but not shown. */
+export type BranchInfo = TranscriptBranch
+
+/** A sub-agent conversation that can be opened as its own transcript. */
+export interface SidechainInfo {
+  /** Position in the source transcript's `sidechains`. */
+  index: number
+  title: string
+  messageCount: number
+}
+
 /** What the UI keeps about the loaded transcript. */
 export interface TranscriptInfo {
   fileName: string
@@ -75,7 +92,46 @@ export interface TranscriptInfo {
   messageCount: number
   recordedCompactions: RecordedCompaction[]
   warnings: string[]
+  /** Forks not on the main line (Claude Code). */
+  branches: BranchInfo[]
+  /** Sub-agents of the imported file (Claude Code); empty for other formats. */
+  sidechains: SidechainInfo[]
+  /** Which conversation of the file is open: the main one, or a sidechain by index. */
+  open: 'main' | number
+  /** Export targets offered for the After: canonical, then the source's own request format. */
+  exportTargets: ExportTarget[]
 }
+
+/** Where a streamed import is (issue 3 item 4). Bytes are UTF-8 bytes of the file. */
+export interface ImportProgress {
+  /** `reading`: streaming the file; `building`: turning parsed records into the transcript. */
+  phase: 'reading' | 'building'
+  bytes: number
+  totalBytes: number
+  /** JSONL records parsed so far (JSONL files only). */
+  records?: number
+}
+
+/** What the agent itself kept after one of its recorded compactions, shaped like a run. */
+export interface RecordedRunView {
+  /** 0-based position of the compaction shown among `TranscriptInfo.recordedCompactions`. */
+  compaction: number
+  /** Before = the transcript with recorded fates; after = the context the agent continued with. */
+  view: RunView
+  /** Recorded vs the last simulated run of the same transcript, when there is one. */
+  comparison: RecordedComparison | null
+}
+
+/** Result of `runRecorded`: never throws across the boundary. */
+export type RecordedOutcome = { ok: true; recorded: RecordedRunView } | { ok: false; error: string }
+
+/** Export targets, as the engine names them. */
+export type { ExportTarget }
+
+/** A finished export: the file to download (made in the worker, so the text never crosses twice). */
+export type ExportOutcome =
+  | { ok: true; blob: Blob; fileName: string; warnings: string[] }
+  | { ok: false; error: string }
 
 /** Result of an import: never throws across the boundary; on failure the previous transcript stays. */
 export type ImportOutcome = { ok: true; info: TranscriptInfo } | { ok: false; error: ImportError }

@@ -2,7 +2,8 @@
  * Pure shaping of engine results into the light row metadata the UI renders (DESIGN §1).
  * No worker or DOM APIs here, so it is unit-tested directly.
  */
-import type { Encoding, Message, Origin, Part, RunResult } from '../engine/model'
+import type { ExportTarget } from '../engine/export'
+import type { Encoding, FormatId, Message, Origin, Part, RunResult } from '../engine/model'
 import { collapseWhitespace, codePointLength, cutCodePoints } from '../engine/text'
 import type { DetailBlock, MessageDetail, PassMeta, RowMeta, RunView, Side } from './protocol'
 
@@ -218,4 +219,32 @@ export function buildMessageDetail(message: Message, side: Side): MessageDetail 
   if (message.toolName !== undefined) detail.toolName = message.toolName
   if (message.isError !== undefined) detail.isError = message.isError
   return detail
+}
+
+/**
+ * The request format of a source, where it has one: OpenAI chat files are Chat Completions bodies,
+ * Anthropic Messages and Claude Code sessions are Anthropic Messages, Responses and Codex rollouts
+ * are Responses input. Source: issue 3 item 5; export.ts provider families.
+ */
+const NATIVE_TARGET: Partial<Record<FormatId, ExportTarget>> = {
+  'openai-chat': 'openai-chat',
+  'anthropic-messages': 'anthropic',
+  'claude-code': 'anthropic',
+  'openai-responses': 'openai-responses',
+  'codex-rollout': 'openai-responses',
+}
+
+/** Export targets offered for a source format: canonical JSON, then its own request format. */
+export function exportTargetsFor(format: FormatId): ExportTarget[] {
+  const native = NATIVE_TARGET[format]
+  return native ? ['canonical', native] : ['canonical']
+}
+
+/**
+ * Download name of an exported After: the source's name without its extension, then which After
+ * and the target, e.g. `session.after.anthropic.json`, `session.recorded.canonical.json`.
+ */
+export function exportFileName(fileName: string, which: 'after' | 'recorded', target: ExportTarget): string {
+  const base = fileName.replace(/\.[^./\\]+$/, '').replace(/[^\w.-]+/g, '-') || 'transcript'
+  return `${base}.${which}.${target}.json`
 }

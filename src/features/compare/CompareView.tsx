@@ -1,64 +1,146 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { formatCount } from '../../components/format'
+import type { RecordedCompaction } from '../../engine/model'
+import type { AfterMode } from '../../state/slices/recorded'
 import { useStore } from '../../state/store'
-import { selectInfo, selectRun, selectSelection } from '../../state/selectors'
-import type { Side } from '../../worker/protocol'
-import { buildAfterItems, buildBeforeItems } from './column-items'
+import { selectAfterMode, selectInfo, selectRecorded, selectRun, selectSelection } from '../../state/selectors'
+import type { RecordedRunView, RowMeta, RunView, Side } from '../../worker/protocol'
+import { buildAfterItems, buildBeforeItems, linkAfters, type ColumnItem } from './column-items'
 import { MessageColumn, type ColumnHandle } from './MessageColumn'
 import { SplitHandle } from './SplitHandle'
 
-/** Before | After, two synchronized virtualized columns with a draggable split. */
+/** One of the two columns: which rows, and for each row the ids it links to in the other column. */
+interface Pane {
+  side: Side
+  title: string
+  subtitle: string
+  items: ColumnItem[]
+  links: Map<string, string[]>
+}
+
+const totalsText = (t: RunView['after']['totals']) =>
+  `${formatCount(t.messages)} messages · ${formatCount(t.tokens)} tokens`
+
+const ownLinks = (rows: readonly RowMeta[]) => new Map(rows.map((r) => [r.id, r.counterpartIds]))
+
+/**
+ * The two panes of a mode: simulated = Before | After; recorded = Before (recorded fates) | what the
+ * agent kept; versus = recorded After | simulated After, linked through the Before ids they carry.
+ * Null while the recorded view is still being fetched.
+ */
+function panesFor(
+  mode: AfterMode,
+  run: RunView,
+  recorded: RecordedRunView | null,
+  compactions: readonly RecordedCompaction[],
+): [Pane, Pane] | null {
+  if (mode === 'simulated' || compactions.length === 0) {
+    return [
+      {
+        side: 'before',
+        title: 'Before',
+        subtitle: totalsText(run.before.totals),
+        items: buildBeforeItems(run.before.rows, run.passes, compactions),
+        links: ownLinks(run.before.rows),
+      },
+      {
+        side: 'after',
+        title: 'After',
+        subtitle: totalsText(run.after.totals),
+        items: buildAfterItems(run.after.rows),
+        links: ownLinks(run.after.rows),
+      },
+    ]
+  }
+  if (!recorded) return null
+  const rec = recorded.view
+  const recordedPane: Pane = {
+    side: 'recorded',
+    title: 'After — recorded',
+    subtitle: totalsText(rec.after.totals),
+    items: buildAfterItems(rec.after.rows),
+    links: ownLinks(rec.after.rows),
+  }
+  if (mode === 'recorded') {
+    return [
+      {
+        side: 'before',
+        title: 'Before',
+        subtitle: totalsText(rec.before.totals),
+        items: buildBeforeItems(rec.before.rows, [], compactions),
+        links: ownLinks(rec.before.rows),
+      },
+      recordedPane,
+    ]
+  }
+  return [
+    { ...recordedPane, links: linkAfters(rec.after.rows, run.before.rows) },
+    {
+      side: 'after',
+      title: 'After — simulated',
+      subtitle: totalsText(run.after.totals),
+      items: buildAfterItems(run.after.rows),
+      links: linkAfters(run.after.rows, rec.before.rows),
+    },
+  ]
+}
+
+/**
+ * Before | After, two synchronized virtualized columns with a draggable split. In Recorded mode the
+ * After is what the agent kept after its own compaction; in Recorded vs simulated mode both Afters
+ * stand side by side.
+ */
 export function CompareView() {
   const run = useStore(selectRun)
   const info = useStore(selectInfo)
+  const mode = useStore(selectAfterMode)
+  const recorded = useStore(selectRecorded)
+  const recordedError = useStore((s) => (s.recordedStatus === 'error' ? s.recordedError : null))
   const selection = useStore(selectSelection)
   const selectRow = useStore((s) => s.selectRow)
   const [split, setSplit] = useState(0.5) // high-frequency: stays out of the store
   const [syncScroll, setSyncScroll] = useState(true)
-  const beforeRef = useRef<ColumnHandle>(null)
-  const afterRef = useRef<ColumnHandle>(null)
+  const leftRef = useRef<ColumnHandle>(null)
+  const rightRef = useRef<ColumnHandle>(null)
   const containerRef = useRef<HTMLDivElement>(null)
 
-  const beforeItems = useMemo(
-    () => (run ? buildBeforeItems(run.before.rows, run.passes, info?.recordedCompactions ?? []) : []),
-    [run, info],
+  const panes = useMemo(
+    () => (run ? panesFor(mode, run, recorded, info?.recordedCompactions ?? []) : null),
+    [mode, run, recorded, info],
   )
-  const afterItems = useMemo(() => (run ? buildAfterItems(run.after.rows) : []), [run])
+  const [left, right] = panes ?? [null, null]
 
-  const rowsById = useMemo(() => {
-    const m = { before: new Map<string, string[]>(), after: new Map<string, string[]>() }
-    if (run) {
-      for (const r of run.before.rows) m.before.set(r.id, r.counterpartIds)
-      for (const r of run.after.rows) m.after.set(r.id, r.counterpartIds)
-    }
-    return m
-  }, [run])
+  const paneOf = useCallback(
+    (side: Side) => (left?.side === side ? 'left' : right?.side === side ? 'right' : null),
+    [left, right],
+  )
 
-  const counterparts = useMemo(
-    () => (selection ? rowsById[selection.side].get(selection.id) ?? [] : []),
-    [selection, rowsById],
+  const counterparts = useMemo(() => {
+    if (!selection) return []
+    const which = paneOf(selection.side)
+    const pane = which === 'left' ? left : which === 'right' ? right : null
+    return pane?.links.get(selection.id) ?? []
+  }, [selection, paneOf, left, right])
+  const highlightLeft = useMemo(
+    () => new Set(selection && paneOf(selection.side) === 'right' ? counterparts : []),
+    [selection, paneOf, counterparts],
   )
-  const highlightBefore = useMemo(
-    () => new Set(selection?.side === 'after' ? counterparts : []),
-    [selection, counterparts],
-  )
-  const highlightAfter = useMemo(
-    () => new Set(selection?.side === 'before' ? counterparts : []),
-    [selection, counterparts],
+  const highlightRight = useMemo(
+    () => new Set(selection && paneOf(selection.side) === 'left' ? counterparts : []),
+    [selection, paneOf, counterparts],
   )
 
   // Reveal the counterpart: scroll the other column to the first row carrying the selection.
   useEffect(() => {
     if (!selection) return
-    if (selection.reveal) {
-      const own = selection.side === 'before' ? beforeRef.current : afterRef.current
-      own?.scrollToId(selection.id, 'center')
-    }
+    const which = paneOf(selection.side)
+    if (!which) return
+    const own = which === 'left' ? leftRef.current : rightRef.current
+    const other = which === 'left' ? rightRef.current : leftRef.current
+    if (selection.reveal) own?.scrollToId(selection.id, 'center')
     const first = counterparts[0]
-    if (first === undefined) return
-    const other = selection.side === 'before' ? afterRef.current : beforeRef.current
-    other?.scrollToId(first, 'center')
-  }, [selection, counterparts])
+    if (first !== undefined) other?.scrollToId(first, 'center')
+  }, [selection, counterparts, paneOf])
 
   const onSelect = useCallback(
     (side: Side, id: string) => {
@@ -71,17 +153,33 @@ export function CompareView() {
   const onUserScroll = useCallback(
     (side: Side, topRowId: string) => {
       if (!syncScroll) return
-      const target = rowsById[side].get(topRowId)?.[0]
+      const which = paneOf(side)
+      const pane = which === 'left' ? left : right
+      const target = pane?.links.get(topRowId)?.[0]
       if (target === undefined) return
-      const other = side === 'before' ? afterRef.current : beforeRef.current
+      const other = which === 'left' ? rightRef.current : leftRef.current
       other?.scrollToId(target, 'start')
     },
-    [syncScroll, rowsById],
+    [syncScroll, paneOf, left, right],
   )
 
   if (!run) return null
-  const selectedBefore = selection?.side === 'before' ? selection.id : null
-  const selectedAfter = selection?.side === 'after' ? selection.id : null
+  if (!left || !right) {
+    if (recordedError) {
+      return (
+        <div className="banner banner--error" role="alert" data-testid="recorded-error">
+          <span className="banner__text">Could not show the recorded compaction: {recordedError}</span>
+        </div>
+      )
+    }
+    return (
+      <div className="compare compare--waiting" role="status" data-testid="recorded-loading">
+        Reading what the agent kept after its recorded compaction…
+      </div>
+    )
+  }
+  const selectedLeft = selection?.side === left.side ? selection.id : null
+  const selectedRight = selection?.side === right.side ? selection.id : null
 
   return (
     <div className="compare">
@@ -104,27 +202,29 @@ export function CompareView() {
         style={{ gridTemplateColumns: `${split}fr 8px ${1 - split}fr` }}
       >
         <MessageColumn
-          side="before"
-          title="Before"
-          subtitle={`${formatCount(run.before.totals.messages)} messages · ${formatCount(run.before.totals.tokens)} tokens`}
-          items={beforeItems}
-          selectedId={selectedBefore}
-          highlighted={highlightBefore}
+          key={left.side}
+          side={left.side}
+          title={left.title}
+          subtitle={left.subtitle}
+          items={left.items}
+          selectedId={selectedLeft}
+          highlighted={highlightLeft}
           onSelect={onSelect}
           onUserScroll={onUserScroll}
-          handleRef={beforeRef}
+          handleRef={leftRef}
         />
         <SplitHandle value={split} onChange={setSplit} containerRef={containerRef} />
         <MessageColumn
-          side="after"
-          title="After"
-          subtitle={`${formatCount(run.after.totals.messages)} messages · ${formatCount(run.after.totals.tokens)} tokens`}
-          items={afterItems}
-          selectedId={selectedAfter}
-          highlighted={highlightAfter}
+          key={right.side}
+          side={right.side}
+          title={right.title}
+          subtitle={right.subtitle}
+          items={right.items}
+          selectedId={selectedRight}
+          highlighted={highlightRight}
           onSelect={onSelect}
           onUserScroll={onUserScroll}
-          handleRef={afterRef}
+          handleRef={rightRef}
         />
       </div>
     </div>

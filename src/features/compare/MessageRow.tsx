@@ -51,7 +51,7 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
         {row.isError && <span className="msg__error">error</span>}
         {row.flags.injected && <span className="msg__flag" title="Injected by the agent, not typed by the human">injected</span>}
         {row.flags.command && <span className="msg__flag">command</span>}
-        {row.flags.compactSummary && <span className="msg__flag" title="The agent's own recorded summary">recorded summary</span>}
+        {row.flags.compactSummary && chip?.label !== 'recorded summary' && <span className="msg__flag" title="The agent's own recorded summary">recorded summary</span>}
         {row.images > 0 && <span className="msg__flag">{row.images} image{row.images > 1 ? 's' : ''}</span>}
         {row.thinking > 0 && <span className="msg__flag">thinking</span>}
         <span className="msg__spacer" />

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Fate, Origin } from '../../engine/model'
 import type { PassMeta, RowMeta } from '../../worker/protocol'
-import { buildAfterItems, buildBeforeItems, itemIndexOf } from './column-items'
+import { buildAfterItems, buildBeforeItems, itemIndexOf, linkAfters } from './column-items'
 
 function row(id: string, index: number, extra: { fate?: Fate; origin?: Origin } = {}): RowMeta {
   return { id, index, role: 'user', tokens: 1, preview: id, flags: {}, images: 0, thinking: 0, counterpartIds: [], ...extra }
@@ -55,5 +55,40 @@ describe('buildAfterItems', () => {
     expect(labels(items)).toEqual(['sys', '|pass 2: messages 0–57 → summary|', 's2', 'm58'])
     expect(itemIndexOf(items, 's2')).toBe(2)
     expect(itemIndexOf(items, 'nope')).toBe(-1)
+  })
+
+  it('marks the summary the agent recorded with the recorded boundary', () => {
+    const items = buildAfterItems([
+      row('rs', 0, { origin: { kind: 'summary', stage: 'recorded', pass: 1, fromIndex: 0, toIndex: 40, coveredIds: [] } }),
+      row('m41', 1, { origin: { kind: 'original', beforeId: 'm41', changed: false } }),
+    ])
+    expect(labels(items)).toEqual(["|recorded compaction 1: messages 0–40 → the agent's summary|", 'rs', 'm41'])
+    expect(items[0]).toMatchObject({ type: 'boundary', kind: 'recorded' })
+  })
+
+  it('leaves out the range when the recorded compaction folded nothing', () => {
+    const items = buildAfterItems([
+      row('rs', 0, { origin: { kind: 'summary', stage: 'recorded', pass: 2, fromIndex: 5, toIndex: 4, coveredIds: [] } }),
+    ])
+    expect(labels(items)).toEqual(["|recorded compaction 2 → the agent's summary|", 'rs'])
+  })
+})
+
+describe('linkAfters', () => {
+  it('links rows of two Afters that carry the same Before messages', () => {
+    // Recorded After: a summary of m0–m2, then m3 kept. Simulated After: m0 kept, summary of m1–m3.
+    const recorded = [
+      { ...row('rs', 0), counterpartIds: ['m0', 'm1', 'm2'] },
+      { ...row('m3', 1), counterpartIds: ['m3'] },
+    ]
+    const simulatedBefore = [
+      { ...row('m0', 0), counterpartIds: ['m0'] },
+      { ...row('m1', 1), counterpartIds: ['s1'] },
+      { ...row('m2', 2), counterpartIds: ['s1'] },
+      { ...row('m3', 3), counterpartIds: ['s1'] },
+    ]
+    const links = linkAfters(recorded, simulatedBefore)
+    expect(links.get('rs')).toEqual(['m0', 's1'])
+    expect(links.get('m3')).toEqual(['s1'])
   })
 })

@@ -57,12 +57,24 @@ export function buildBeforeItems(
   return items
 }
 
-/** After column: rows in order, a separator before each summary message naming its pass and range. */
+/**
+ * After column: rows in order, a separator before each summary message naming its pass and range;
+ * a recorded summary (stage `recorded`) gets the recorded boundary:
+ * `recorded compaction 1: messages 0–40 → the agent's summary`.
+ */
 export function buildAfterItems(rows: readonly RowMeta[]): ColumnItem[] {
   const items: ColumnItem[] = []
   for (const row of rows) {
     const o = row.origin
-    if (o?.kind === 'summary') {
+    if (o?.kind === 'summary' && o.stage === 'recorded') {
+      const range = o.toIndex >= o.fromIndex ? `: messages ${o.fromIndex}–${o.toIndex}` : ''
+      items.push({
+        type: 'boundary',
+        key: `b-${row.id}`,
+        kind: 'recorded',
+        label: `recorded compaction ${o.pass}${range} → the agent's summary`,
+      })
+    } else if (o?.kind === 'summary') {
       items.push({
         type: 'boundary',
         key: `b-${row.id}`,
@@ -78,4 +90,23 @@ export function buildAfterItems(rows: readonly RowMeta[]): ColumnItem[] {
 /** Position of a row in a column's items, or -1. */
 export function itemIndexOf(items: readonly ColumnItem[], id: string): number {
   return items.findIndex((it) => it.type === 'row' && it.row.id === id)
+}
+
+/**
+ * Links between two After columns of the same transcript (recorded vs simulated), through the
+ * Before ids both carry: for each row of `after`, the rows of the other After that carry any of
+ * its Before messages (read from the other run's Before rows' counterparts; nothing re-derived).
+ */
+export function linkAfters(
+  after: readonly RowMeta[],
+  otherBefore: readonly RowMeta[],
+): Map<string, string[]> {
+  const otherByBefore = new Map(otherBefore.map((r) => [r.id, r.counterpartIds]))
+  const links = new Map<string, string[]>()
+  for (const row of after) {
+    const ids = new Set<string>()
+    for (const b of row.counterpartIds) for (const id of otherByBefore.get(b) ?? []) ids.add(id)
+    links.set(row.id, [...ids])
+  }
+  return links
 }

@@ -1,14 +1,21 @@
 import { formatCount, formatPercentChange } from '../../components/format'
 import type { ValidityProblem } from '../../engine/model'
+import type { Side } from '../../worker/protocol'
 import { useStore } from '../../state/store'
-import { selectRun, selectTokensSavedPercent } from '../../state/selectors'
+import { selectAfterMode, selectInfo, selectRecorded, selectShownRun, selectTokensSavedPercent } from '../../state/selectors'
 import { PassList } from './PassList'
 
-/** Tokens and messages before → after, % saved, per-stage contribution, passes, validity. */
+/**
+ * Tokens and messages before → after, % saved, per-stage contribution, passes, validity. In
+ * Recorded mode all of it is about what the agent kept; in Recorded vs simulated mode a second
+ * line sets both Afters side by side.
+ */
 export function TotalsBar() {
-  const run = useStore(selectRun)
+  const run = useStore(selectShownRun)
+  const mode = useStore(selectAfterMode)
   const percent = useStore(selectTokensSavedPercent)
   if (!run) return null
+  const showsRecorded = mode === 'recorded' && run.stages.length === 0
   const { before, after } = run
   const saved = before.totals.tokens - after.totals.tokens
   const contributions = run.stages
@@ -18,7 +25,7 @@ export function TotalsBar() {
   return (
     <section className="totals" data-testid="totals" aria-label="Totals">
       <div className={`badge ${saved > 0 ? 'badge--saved' : 'badge--none'}`} data-testid="tokens-saved">
-        {formatPercentChange(percent ?? 0)} tokens
+        {formatPercentChange(percent ?? 0)} tokens{showsRecorded ? ' (recorded)' : ''}
       </div>
       <dl className="totals__grid">
         <div>
@@ -50,8 +57,11 @@ export function TotalsBar() {
           </dd>
         </div>
       </dl>
+      {mode === 'versus' && <RecordedVersus />}
       <div className="totals__stages" aria-label="Savings per stage">
-        {contributions.length === 0 ? (
+        {showsRecorded ? (
+          <RecordedNote />
+        ) : contributions.length === 0 ? (
           <span className="muted">No stage saved tokens.</span>
         ) : (
           <>
@@ -82,12 +92,66 @@ export function TotalsBar() {
           <summary>
             Validity problems: {run.checks.before.length} before, {run.checks.after.length} after
           </summary>
-          <ProblemList title="Before" problems={run.checks.before} />
-          <ProblemList title="After" problems={run.checks.after} />
+          <ProblemList title="Before" side="before" problems={run.checks.before} />
+          <ProblemList title="After" side={showsRecorded ? 'recorded' : 'after'} problems={run.checks.after} />
         </details>
       )}
       <PassList />
     </section>
+  )
+}
+
+/** Which recorded compaction the Recorded mode shows, with the agent's own token figures. */
+function RecordedNote() {
+  const info = useStore(selectInfo)
+  const recorded = useStore(selectRecorded)
+  if (!info || !recorded) return null
+  const c = info.recordedCompactions[recorded.compaction]
+  if (!c) return null
+  const own =
+    c.tokensBefore !== undefined
+      ? ` The agent counted ${formatCount(c.tokensBefore)}${c.tokensAfter !== undefined ? ` → ${formatCount(c.tokensAfter)}` : ''} tokens with its own tokenizer.`
+      : ''
+  return (
+    <span className="muted" data-testid="recorded-note">
+      Recorded compaction {recorded.compaction + 1} of {info.recordedCompactions.length}
+      {c.trigger ? ` (${c.trigger})` : ''}: what the agent really kept, counted like a simulation.{own}
+    </span>
+  )
+}
+
+/** Recorded vs simulated: both Afters' messages and tokens, and which messages each kept verbatim. */
+function RecordedVersus() {
+  const recorded = useStore(selectRecorded)
+  const comparison = recorded?.comparison
+  if (!comparison) {
+    return <div className="versus muted">Comparing with the recorded compaction…</div>
+  }
+  const { keptVerbatim: k } = comparison
+  return (
+    <dl className="versus" data-testid="versus-totals" aria-label="Recorded vs simulated">
+      <div>
+        <dt>Recorded After</dt>
+        <dd>
+          <strong data-testid="versus-recorded-tokens">{formatCount(comparison.recorded.tokens)}</strong> tokens ·{' '}
+          {formatCount(comparison.recorded.messages)} messages
+        </dd>
+      </div>
+      <div>
+        <dt>Simulated After</dt>
+        <dd>
+          <strong data-testid="versus-simulated-tokens">{formatCount(comparison.simulated.tokens)}</strong> tokens ·{' '}
+          {formatCount(comparison.simulated.messages)} messages
+        </dd>
+      </div>
+      <div>
+        <dt>Kept verbatim</dt>
+        <dd>
+          {formatCount(k.both.length)} by both · {formatCount(k.recordedOnly.length)} only recorded ·{' '}
+          {formatCount(k.simulatedOnly.length)} only simulated
+        </dd>
+      </div>
+    </dl>
   )
 }
 
@@ -104,10 +168,9 @@ function ValidityCount({ label, problems }: { label: string; problems: ValidityP
   )
 }
 
-function ProblemList({ title, problems }: { title: string; problems: ValidityProblem[] }) {
+function ProblemList({ title, side, problems }: { title: string; side: Side; problems: ValidityProblem[] }) {
   const selectRow = useStore((s) => s.selectRow)
   if (problems.length === 0) return null
-  const side = title === 'Before' ? 'before' : 'after'
   return (
     <div>
       <h3>{title}</h3>

@@ -1,7 +1,7 @@
-import { transfer } from 'comlink'
+import { proxy } from 'comlink'
 import { getEngine } from '../../app/engine-client'
 import type { ImportError } from '../../engine/formats/types'
-import type { ImportOutcome, TranscriptInfo } from '../../worker/protocol'
+import type { ImportOutcome, ImportProgress, TranscriptInfo } from '../../worker/protocol'
 import type { SliceCreator } from './types'
 
 /** One entry of public/samples/index.json. */
@@ -24,6 +24,11 @@ export interface ImportFailure {
   error: ImportError
 }
 
+/** Progress of a streamed import, for the progress bar. */
+export interface LoadProgress extends ImportProgress {
+  fileName: string
+}
+
 /** The sample that opens on first start (SPEC §6). */
 export const FIRST_SAMPLE = 'claude-code.jsonl'
 
@@ -34,6 +39,8 @@ export interface LoadSlice {
   samples: SampleEntry[]
   /** Progress text while a load is in flight, else null. */
   loading: string | null
+  /** Bytes/records of the file being streamed into the worker, else null. */
+  importProgress: LoadProgress | null
   importFailure: ImportFailure | null
   /** First start: fetch the gallery and the defaults, then open the Claude Code sample. */
   start: () => Promise<void>
@@ -41,6 +48,8 @@ export interface LoadSlice {
   loadFile: (file: File) => Promise<void>
   loadText: (text: string, fileName?: string) => Promise<void>
   dismissImportError: () => void
+  /** Opens the file's main conversation or one of its sidechains (sub-agents) by index. */
+  openConversation: (which: 'main' | number) => Promise<void>
   /** Re-imports the current source into a fresh worker (after a hard cancel). */
   reimport: () => Promise<void>
 }
@@ -65,18 +74,21 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
 
   const apply = (fileName: string, source: TranscriptSource, outcome: ImportOutcome) => {
     if (!outcome.ok) {
-      set({ loading: null, importFailure: { fileName, error: outcome.error } })
+      set({ loading: null, importProgress: null, importFailure: { fileName, error: outcome.error } })
       return
     }
     set({
       info: outcome.info,
       source,
       loading: 'Counting tokens and running the pipeline…',
+      importProgress: null,
       importFailure: null,
       run: null,
       details: {},
+      prompts: {},
       selection: null,
     })
+    get().resetRecorded(outcome.info.recordedCompactions.length > 0)
     get().requestRun()
   }
 
@@ -88,24 +100,30 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
         apply(fileName, source, await read())
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e)
-        set({ loading: null, importFailure: { fileName, error: { message } } })
+        set({ loading: null, importProgress: null, importFailure: { fileName, error: { message } } })
       }
     })
+
+  /**
+   * Streams a Blob into the worker, which reads and parses it there (the page never holds its
+   * text) and reports progress through a comlink proxy, about ten times a second.
+   */
+  const readBlob = (blob: Blob, fileName: string): Promise<ImportOutcome> => {
+    set({ loading: `Reading ${fileName} (${formatBytes(blob.size)})…`, importProgress: null })
+    const onProgress = (p: ImportProgress) => {
+      set({
+        importProgress: { ...p, fileName },
+        loading: p.phase === 'building' ? `Building the transcript of ${fileName}…` : `Reading ${fileName}…`,
+      })
+    }
+    return getEngine().importBlob(blob, fileName, proxy(onProgress))
+  }
 
   const readSample = async (file: string): Promise<ImportOutcome> => {
     set({ loading: `Fetching sample ${file}…` })
     const response = await fetch(samplesUrl(file))
     if (!response.ok) return { ok: false, error: { message: `could not fetch sample (HTTP ${response.status})` } }
-    const text = await response.text()
-    set({ loading: `Parsing ${file}…` })
-    return getEngine().importText(text, file)
-  }
-
-  const readFile = async (file: Blob, fileName: string): Promise<ImportOutcome> => {
-    set({ loading: `Reading ${fileName} (${formatBytes(file.size)})…` })
-    const bytes = await file.arrayBuffer()
-    set({ loading: `Parsing ${fileName}…` })
-    return getEngine().importFile(transfer(bytes, [bytes]), fileName)
+    return readBlob(await response.blob(), file)
   }
 
   return {
@@ -113,6 +131,7 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
     source: null,
     samples: [],
     loading: null,
+    importProgress: null,
     importFailure: null,
     start: async () => {
       if (started) return
@@ -129,19 +148,31 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
       await get().loadSample(FIRST_SAMPLE)
     },
     loadSample: (file) => load(file, { kind: 'sample', file }, () => readSample(file)),
-    loadFile: (file) => load(file.name, { kind: 'file', file, fileName: file.name }, () => readFile(file, file.name)),
+    loadFile: (file) => load(file.name, { kind: 'file', file, fileName: file.name }, () => readBlob(file, file.name)),
     loadText: (text, fileName = 'pasted text') =>
       load(fileName, { kind: 'text', text, fileName }, async () => {
         set({ loading: 'Parsing pasted text…' })
         return getEngine().importText(text, fileName)
       }),
     dismissImportError: () => set({ importFailure: null }),
+    openConversation: (which) => {
+      const source = get().source
+      const fileName = get().info?.fileName
+      if (!source || fileName === undefined) return Promise.resolve()
+      return load(fileName, source, async () => {
+        set({ loading: which === 'main' ? 'Opening the main conversation…' : 'Opening the sub-agent…' })
+        return getEngine().openConversation(which)
+      })
+    },
     reimport: async () => {
       const source = get().source
+      const open = get().info?.open ?? 'main'
       if (!source) return
       if (source.kind === 'sample') await get().loadSample(source.file)
-      else if (source.kind === 'file') await load(source.fileName, source, () => readFile(source.file, source.fileName))
+      else if (source.kind === 'file') await load(source.fileName, source, () => readBlob(source.file, source.fileName))
       else await get().loadText(source.text, source.fileName)
+      // A fresh worker opens the main line: return to the sub-agent that was open.
+      if (open !== 'main') await get().openConversation(open)
     },
   }
 }

@@ -58,6 +58,8 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         if (runId !== wanted) continue // a newer request arrived: its result is the one to show
         if (outcome.ok) {
           set({ run: outcome.view, runStatus: 'done', runError: null, runStartedAt: null, details: {}, prompts: {}, loading: null })
+          // The comparison with the recorded compaction follows the new simulation (and encoding).
+          if (get().afterMode !== 'simulated') get().requestRecorded()
         } else if (outcome.cancelled) {
           set({ runStatus: get().run ? 'done' : 'idle', runStartedAt: null, loading: null })
         } else {

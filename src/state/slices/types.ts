@@ -1,11 +1,13 @@
 import type { StateCreator } from 'zustand'
+import type { ExportSlice } from './export'
 import type { LoadSlice } from './load'
 import type { PipelineSlice } from './pipeline'
+import type { RecordedSlice } from './recorded'
 import type { RunSlice } from './run'
 import type { ViewSlice } from './view'
 
 /** The whole store: the union of its slices. */
-export type StoreState = LoadSlice & PipelineSlice & RunSlice & ViewSlice
+export type StoreState = LoadSlice & PipelineSlice & RunSlice & ViewSlice & RecordedSlice & ExportSlice
 
 /** A slice creator over the whole store (zustand slices pattern). */
 export type SliceCreator<T> = StateCreator<StoreState, [], [], T>

@@ -1,0 +1,61 @@
+import { formatCount } from '../../components/format'
+import type { AfterMode } from '../../state/slices/recorded'
+import { useStore } from '../../state/store'
+import { selectAfterMode, selectInfo } from '../../state/selectors'
+
+const MODES: { mode: AfterMode; label: string }[] = [
+  { mode: 'simulated', label: 'Simulated' },
+  { mode: 'recorded', label: 'Recorded' },
+  { mode: 'versus', label: 'Recorded vs simulated' },
+]
+
+/**
+ * "Simulated | Recorded | Recorded vs simulated": what the After column shows, offered only when
+ * the transcript records compactions of its own; with several, a picker of which one.
+ */
+export function AfterModeControl() {
+  const info = useStore(selectInfo)
+  const mode = useStore(selectAfterMode)
+  const setAfterMode = useStore((s) => s.setAfterMode)
+  const chosen = useStore((s) => s.recorded?.compaction ?? s.recordedCompaction)
+  const setRecordedCompaction = useStore((s) => s.setRecordedCompaction)
+  const compactions = info?.recordedCompactions ?? []
+  if (compactions.length === 0) return null
+  const last = compactions.length - 1
+  return (
+    <div className="after-mode">
+      <div className="segmented" role="radiogroup" aria-label="After column shows">
+        {MODES.map((m) => (
+          <button
+            key={m.mode}
+            type="button"
+            role="radio"
+            aria-checked={mode === m.mode}
+            className="segmented__item"
+            onClick={() => setAfterMode(m.mode)}
+          >
+            {m.label}
+          </button>
+        ))}
+      </div>
+      {mode !== 'simulated' && compactions.length > 1 && (
+        <label className="after-mode__pick">
+          <span className="muted">Compaction</span>
+          <select
+            aria-label="Recorded compaction"
+            value={chosen ?? last}
+            onChange={(e) => setRecordedCompaction(Number(e.target.value))}
+          >
+            {compactions.map((c, i) => (
+              <option key={i} value={i}>
+                {`#${i + 1} at message ${c.atIndex}`}
+                {c.tokensBefore !== undefined ? ` (${formatCount(c.tokensBefore)} tokens)` : ''}
+                {i === last ? ' — last' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+    </div>
+  )
+}

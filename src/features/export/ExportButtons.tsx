@@ -1,0 +1,51 @@
+import type { ExportTarget } from '../../worker/protocol'
+import { useStore } from '../../state/store'
+import { selectAfterMode, selectInfo } from '../../state/selectors'
+
+const TARGET_LABELS: Record<ExportTarget, string> = {
+  canonical: 'Canonical JSON',
+  'openai-chat': 'OpenAI Chat request',
+  anthropic: 'Anthropic Messages request',
+  'openai-responses': 'Responses input',
+}
+
+/**
+ * Downloads the After shown (recorded in Recorded mode, else simulated) as canonical JSON and in
+ * the source's own request format where it has one. Built by the worker; the Before never changes.
+ */
+export function ExportButtons() {
+  const info = useStore(selectInfo)
+  const mode = useStore(selectAfterMode)
+  const ready = useStore((s) => (s.afterMode === 'recorded' ? s.recorded !== null : s.run !== null))
+  const exporting = useStore((s) => s.exporting)
+  const notice = useStore((s) => s.exportNotice)
+  const exportAfter = useStore((s) => s.exportAfter)
+  const dismiss = useStore((s) => s.dismissExportNotice)
+  if (!info) return null
+  const which = mode === 'recorded' ? 'recorded After' : 'After'
+  return (
+    <div className="export" role="group" aria-label={`Download the ${which}`}>
+      <span className="muted">Download {which}:</span>
+      {info.exportTargets.map((target) => (
+        <button
+          key={target}
+          type="button"
+          className="button button--small"
+          disabled={!ready || exporting}
+          onClick={() => void exportAfter(target)}
+        >
+          {TARGET_LABELS[target]}
+        </button>
+      ))}
+      {notice && (
+        <span className={notice.ok ? 'export__notice' : 'export__notice export__notice--error'} role="status" data-testid="export-notice">
+          {notice.text}
+          {notice.warnings.length > 0 && <span className="muted"> — not carried: {notice.warnings.join('; ')}</span>}
+          <button type="button" className="icon-button" aria-label="Dismiss" onClick={dismiss}>
+            ✕
+          </button>
+        </span>
+      )}
+    </div>
+  )
+}

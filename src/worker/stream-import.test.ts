@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { importTranscript } from '../engine/formats'
+import type { ImportProgress } from './protocol'
+import { importBlob, PROGRESS_INTERVAL_MS } from './stream-import'
+
+interface SampleEntry {
+  file: string
+}
+
+const samples = JSON.parse(readFileSync('public/samples/index.json', 'utf8')) as SampleEntry[]
+const read = (file: string) => readFileSync(`public/samples/${file}`, 'utf8')
+
+/** A Blob whose stream yields the given byte chunks exactly (Node's own Blob picks its sizes). */
+function chunkedBlob(bytes: Uint8Array<ArrayBuffer>, chunkSize: number): Blob {
+  return new (class extends Blob {
+    override stream() {
+      return new ReadableStream<Uint8Array<ArrayBuffer>>({
+        start(controller) {
+          for (let i = 0; i < bytes.length; i += chunkSize) controller.enqueue(bytes.slice(i, i + chunkSize))
+          controller.close()
+        },
+      })
+    }
+  })([bytes])
+}
+
+/** A clock that advances by `step` ms on every reading. */
+function clock(step: number) {
+  let t = 0
+  return () => (t += step)
+}
+
+describe('importBlob', () => {
+  it.each(samples.map((s) => s.file))('imports %s exactly like a text import', async (file) => {
+    const text = read(file)
+    const streamed = await importBlob(new Blob([text]), file)
+    expect(streamed).toEqual(importTranscript(text, { fileName: file }))
+  })
+
+  it('parses JSONL incrementally, reporting bytes and records, with chunks split mid-character', async () => {
+    const text = read('claude-code.jsonl')
+    const bytes = new TextEncoder().encode(text)
+    const reports: ImportProgress[] = []
+    // 97-byte chunks split multi-byte characters; a clock that always moves reports every chunk.
+    const result = await importBlob(chunkedBlob(bytes, 97), 'claude-code.jsonl', {
+      onProgress: (p) => reports.push(p),
+      now: clock(PROGRESS_INTERVAL_MS),
+    })
+    expect(result).toEqual(importTranscript(text, { fileName: 'claude-code.jsonl' }))
+    const reading = reports.filter((p) => p.phase === 'reading')
+    expect(reading[0]).toEqual({ phase: 'reading', bytes: 0, totalBytes: bytes.length })
+    expect(reading.at(-1)).toMatchObject({ bytes: bytes.length, totalBytes: bytes.length })
+    for (let i = 1; i < reading.length; i++) {
+      expect(reading[i]!.bytes).toBeGreaterThanOrEqual(reading[i - 1]!.bytes)
+      expect(reading[i]!.records ?? 0).toBeGreaterThanOrEqual(reading[i - 1]!.records ?? 0)
+    }
+    // Every line of the sample is a JSON object: 69 records by the end.
+    expect(reading.at(-1)?.records).toBe(69)
+    expect(reports.at(-1)).toEqual({ phase: 'building', bytes: bytes.length, totalBytes: bytes.length, records: 69 })
+  })
+
+  it('reports at most once per interval, plus the first, the last and the building report', async () => {
+    const bytes = new TextEncoder().encode(read('codex-rollout.jsonl'))
+    const reports: ImportProgress[] = []
+    await importBlob(chunkedBlob(bytes, 64), 'codex-rollout.jsonl', {
+      onProgress: (p) => reports.push(p),
+      now: () => 5, // time stands still: only the forced reports get through
+    })
+    expect(reports.map((p) => p.phase)).toEqual(['reading', 'reading', 'building'])
+    expect(reports.map((p) => p.bytes)).toEqual([0, bytes.length, bytes.length])
+  })
+
+  it('recognizes JSONL by content when the name does not say so', async () => {
+    const text = read('codex-rollout.jsonl')
+    const reports: ImportProgress[] = []
+    const result = await importBlob(new Blob([text]), 'rollout.json', { onProgress: (p) => reports.push(p) })
+    expect(result).toEqual(importTranscript(text, { fileName: 'rollout.json' }))
+    expect(reports.at(-1)?.records).toBeGreaterThan(0)
+  })
+
+  it('gives byte progress without records for a JSON document', async () => {
+    const text = read('openai-chat.json')
+    const reports: ImportProgress[] = []
+    const size = new TextEncoder().encode(text).length
+    await importBlob(new Blob([text]), 'openai-chat.json', { onProgress: (p) => reports.push(p) })
+    expect(reports.at(-1)).toEqual({ phase: 'building', bytes: size, totalBytes: size })
+    expect(reports.every((p) => p.records === undefined)).toBe(true)
+  })
+
+  it('keeps the engine error for JSONL of an unknown format, and half-written last lines', async () => {
+    const unknown = '{"kind":"a"}\n{"kind":"b"}\n'
+    expect(await importBlob(new Blob([unknown]), 'x.jsonl')).toEqual(importTranscript(unknown, { fileName: 'x.jsonl' }))
+    const cut = read('claude-code.jsonl').trimEnd()
+    const truncated = cut.slice(0, cut.lastIndexOf('\n') + 40)
+    const result = await importBlob(new Blob([truncated]), 'cut.jsonl')
+    expect(result).toEqual(importTranscript(truncated, { fileName: 'cut.jsonl' }))
+    if (!result.ok) throw new Error(result.error.message)
+    expect(result.transcript.warnings.some((w) => w.includes('half-written last line'))).toBe(true)
+  })
+
+  it('returns an error, never throws, when the file cannot be read', async () => {
+    const broken = new (class extends Blob {
+      override stream() {
+        return new ReadableStream<Uint8Array<ArrayBuffer>>({ pull: (c) => c.error(new Error('permission revoked')) })
+      }
+    })(['x'])
+    expect(await importBlob(broken, 'gone.jsonl')).toEqual({
+      ok: false,
+      error: { message: 'could not read the file: permission revoked' },
+    })
+  })
+
+  it('reads an empty file as the engine does', async () => {
+    expect(await importBlob(new Blob([]), 'empty.json')).toEqual(importTranscript('', { fileName: 'empty.json' }))
+  })
+})

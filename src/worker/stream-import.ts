@@ -1,0 +1,158 @@
+/**
+ * Importing a File/Blob inside the worker as it streams in (issue 3 "Large and messy files"): the
+ * main thread hands over the Blob (structured-cloneable, not copied) and never holds its text.
+ * JSONL is parsed incrementally with `createJsonlParser` and reports bytes and records; other files
+ * are read chunk by chunk with byte progress and then imported whole by `importBytes`.
+ */
+import { importBytes, RAW_MAX_CHARS } from '../engine/formats'
+import { createJsonlParser, toJsonlParse } from '../engine/formats/jsonl-stream'
+import { looksLikeJsonl } from '../engine/formats/json'
+import { importersInOrder, runImporter } from '../engine/formats/registry'
+import type { ImportResult } from '../engine/formats/types'
+import { capWarnings } from '../engine/formats/util'
+import type { ImportProgress } from './protocol'
+
+/** Least time between two progress reports in ms (about ten a second). */
+export const PROGRESS_INTERVAL_MS = 100
+
+/** Bytes of the head used to decide whether a file without a `.jsonl` name is JSONL. */
+const SNIFF_BYTES = 256 * 1024
+
+/** Injected clock and callback, so tests drive the throttle without timers. */
+export interface StreamImportOptions {
+  onProgress?: (progress: ImportProgress) => void
+  now?: () => number
+}
+
+/** A progress reporter that drops reports closer than `PROGRESS_INTERVAL_MS`, except forced ones. */
+function throttled(options: StreamImportOptions) {
+  const now = options.now ?? (() => performance.now())
+  let last = -Infinity
+  return (progress: ImportProgress, force = false) => {
+    if (!options.onProgress) return
+    const t = now()
+    if (!force && t - last < PROGRESS_INTERVAL_MS) return
+    last = t
+    options.onProgress(progress)
+  }
+}
+
+/** Whether the head of a file (without a `.jsonl`/`.ndjson` name) is JSONL-looking lines. */
+function isJsonl(head: Uint8Array): boolean {
+  // UTF-16 files are left to importBytes, which knows their BOMs.
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return false
+  const text = new TextDecoder('utf-8').decode(head)
+  // Cut at the last newline: a half line would count as a bad one.
+  const cut = text.lastIndexOf('\n')
+  return cut > 0 && text.trimStart().startsWith('{') && looksLikeJsonl(text.slice(0, cut))
+}
+
+/**
+ * The JSONL importers tried on streamed records in detection order (as `importTranscript` does for
+ * a JSONL text); null when none matches, so the caller falls back to the whole-text path, which
+ * gives the engine's own "unknown format" error.
+ */
+function importRecords(
+  result: ReturnType<ReturnType<typeof createJsonlParser>['end']>,
+  fileName: string,
+  keepRaw: boolean,
+): ImportResult | null {
+  const parse = toJsonlParse(result)
+  if (parse.records.length === 0) return null
+  for (const importer of importersInOrder()) {
+    if (importer.container !== 'jsonl') continue
+    let verdict: true | string
+    try {
+      verdict = importer.detect(parse.records)
+    } catch {
+      continue
+    }
+    if (verdict !== true) continue
+    const imported = runImporter(importer, parse.records, { fileName, keepRaw })
+    if (!imported.ok || parse.bad.length === 0) return imported
+    const warnings = [...capWarnings(parse.bad), ...imported.transcript.warnings]
+    return { ok: true, transcript: { ...imported.transcript, warnings } }
+  }
+  return null
+}
+
+/** The first `limit` bytes of a list of chunks joined into one array. */
+function concat(chunks: readonly Uint8Array[], limit: number): Uint8Array {
+  let total = 0
+  for (const c of chunks) total += c.length
+  const out = new Uint8Array(Math.min(total, limit))
+  let at = 0
+  for (const c of chunks) {
+    if (at >= out.length) break
+    const part = c.length <= out.length - at ? c : c.subarray(0, out.length - at)
+    out.set(part, at)
+    at += part.length
+  }
+  return out
+}
+
+/**
+ * Imports a Blob (a File from the picker or a drop, a fetched sample) by streaming it. JSONL
+ * (by name or by its first 256 KB) goes through the incremental parser with `{bytes, records}`
+ * progress; when no JSONL importer recognizes the records, or the file is one line, the whole file
+ * is imported by `importBytes` instead, so results and errors are exactly those of a text import.
+ * Progress is throttled to one report per `PROGRESS_INTERVAL_MS`, plus a last `reading` report at
+ * 100 % and a `building` report before the transcript is built. Never throws.
+ */
+export async function importBlob(
+  blob: Blob,
+  fileName: string,
+  options: StreamImportOptions = {},
+): Promise<ImportResult> {
+  const report = throttled(options)
+  const totalBytes = blob.size
+  const keepRaw = totalBytes <= RAW_MAX_CHARS
+  try {
+    const reader = blob.stream().getReader()
+    const chunks: Uint8Array[] = []
+    let bytes = 0
+    const jsonlName = /\.(jsonl|ndjson)$/i.test(fileName)
+    let mode = (jsonlName ? 'jsonl' : 'sniff') as 'sniff' | 'jsonl' | 'whole'
+    const parser = createJsonlParser()
+    const decide = (): 'jsonl' | 'whole' => {
+      if (!isJsonl(concat(chunks, SNIFF_BYTES))) return 'whole'
+      for (const c of chunks) parser.push(c)
+      // The parser keeps only records; the fallback re-reads the (immutable) Blob.
+      chunks.length = 0
+      return 'jsonl'
+    }
+    report({ phase: 'reading', bytes: 0, totalBytes }, true)
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      bytes += value.length
+      if (mode === 'jsonl') parser.push(value)
+      else {
+        chunks.push(value)
+        if (mode === 'sniff' && bytes >= SNIFF_BYTES) mode = decide()
+      }
+      const progress: ImportProgress = { phase: 'reading', bytes, totalBytes }
+      if (mode === 'jsonl') progress.records = parser.progress().records
+      report(progress)
+    }
+    if (mode === 'sniff') mode = decide()
+    const last: ImportProgress = { phase: 'reading', bytes, totalBytes }
+    if (mode === 'jsonl') last.records = parser.progress().records
+    report(last, true)
+    if (mode === 'jsonl') {
+      const result = parser.end()
+      report({ phase: 'building', bytes, totalBytes, records: result.records.length }, true)
+      const lone = result.lines <= 1 && !jsonlName
+      const imported = lone ? null : importRecords(result, fileName, keepRaw)
+      if (imported) return imported
+      return importBytes(new Uint8Array(await blob.arrayBuffer()), { fileName })
+    }
+    report({ phase: 'building', bytes, totalBytes }, true)
+    return importBytes(concat(chunks, bytes), { fileName })
+  } catch (e) {
+    return {
+      ok: false,
+      error: { message: `could not read the file: ${e instanceof Error ? e.message : String(e)}` },
+    }
+  }
+}
