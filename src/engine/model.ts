@@ -274,11 +274,27 @@ export type Encoding = 'o200k_base' | 'cl100k_base'
 /** The summarizer used by `summarize` and `insert-then-compress`. Issue 2 ships `extractive`. */
 export type SummarizerId = 'extractive' | 'openai-compatible' | 'anthropic' | 'recorded'
 
+/**
+ * Settings of an HTTP summarizer (`openai-compatible`, `anthropic`) that may be stored, shared
+ * and exported. Never the API key: it travels only in the run's dependencies. Source: issue 4.
+ */
+export interface SummarizerSettings {
+  /** e.g. `http://localhost:11434/v1` (Ollama), `https://api.anthropic.com`. */
+  baseUrl: string
+  model: string
+  /** Stream the answer (server-sent events). Default true. */
+  stream?: boolean
+  /** Answer cap in tokens (Anthropic requires one; default 4096 there, none for OpenAI). */
+  maxTokens?: number
+}
+
 /** The whole pipeline configuration (not the transcript). Stages run in array order. */
 export interface PipelineConfig {
   stages: StageConfig[]
   encoding: Encoding
   summarizer: SummarizerId
+  /** For `openai-compatible` / `anthropic`: endpoint and model (no key). */
+  summarizerOptions?: SummarizerSettings
 }
 
 /** What became of a message of the **before** transcript. Source: SPEC §4. */

@@ -358,7 +358,7 @@ describe('runPipeline: totals, reports, errors', () => {
       { counter: counter() },
     )
     expect(result.warnings).toEqual([
-      'summarizer "anthropic" is not available here; the offline extractive summarizer was used',
+      'summarizer "anthropic" is not available here: it needs a base URL and a model; the offline extractive summarizer was used',
     ])
   })
 })

@@ -24,7 +24,14 @@ import { dedupe } from './stages/dedupe'
 import { insertThenCompress } from './stages/insert-then-compress'
 import { pruneToolResults } from './stages/prune-tool-results'
 import { summarize } from './stages/summarize'
-import type { CancelSignal, StageContext, StageOutput, Summarizer } from './stages/types'
+import type {
+  CancelSignal,
+  StageContext,
+  StageOutput,
+  Summarizer,
+  SummaryRequest,
+} from './stages/types'
+import { createSummarizer, type SummarizerRuntime } from './summarizers/create'
 import { extractiveSummarizer } from './summarizers/extractive'
 import {
   countMessageTokens,
@@ -74,8 +81,15 @@ export const DEFAULT_PIPELINE: PipelineConfig = {
 export interface PipelineDeps {
   /** The token counter of `config.encoding` (tokens/count.ts `loadCounter`). */
   counter: CachedCounter
-  /** Defaults to the offline extractive summarizer. */
+  /**
+   * The summarizer to use. When absent, one is built from `config.summarizer`,
+   * `config.summarizerOptions` and `summarizerRuntime` (summarizers/create.ts); when that is not
+   * possible (no fetch, no base URL/model), the offline extractive one, with a warning.
+   */
   summarizer?: Summarizer
+  /** The key, `fetch`, the summary cache…: never part of the config (never stored or shared). */
+  summarizerRuntime?: SummarizerRuntime
+  /** Cancels the run; a real `AbortSignal` also aborts a summarizer request in flight. */
   signal?: CancelSignal
 }
 
@@ -176,14 +190,29 @@ export async function runPipeline(
   const warnings = [...transcript.warnings]
   let summarizer = deps.summarizer
   if (!summarizer) {
-    if (config.summarizer !== 'extractive') {
+    const choice = createSummarizer(
+      config.summarizer,
+      config.summarizerOptions,
+      transcript.recordedCompactions,
+      deps.summarizerRuntime,
+    )
+    if (choice.ok) summarizer = choice.summarizer
+    else {
       warnings.push(
-        `summarizer "${config.summarizer}" is not available here; the offline extractive summarizer was used`,
+        `summarizer "${config.summarizer}" is not available here: ${choice.problem}; the offline extractive summarizer was used`,
       )
+      summarizer = extractiveSummarizer
     }
-    summarizer = extractiveSummarizer
   }
-  const ctx: StageContext = { countMessage, countText, summarize: summarizer }
+  const inner = summarizer
+  // The stages know messages only: the run adds what a request to a provider also carries.
+  const summarize: Summarizer = (request) => {
+    const full: SummaryRequest = { ...request, format: transcript.format }
+    if (transcript.tools) full.tools = transcript.tools
+    if (deps.signal) full.signal = deps.signal
+    return inner(full)
+  }
+  const ctx: StageContext = { countMessage, countText, summarize }
   if (deps.signal) ctx.signal = deps.signal
   const provider = providerOf(transcript.format)
 
@@ -222,13 +251,16 @@ export async function runPipeline(
     try {
       output = await runStage(stage, current, ctx, lineage, provider)
     } catch (e) {
-      report.error = e instanceof Error ? e.message : String(e)
+      report.error = deps.signal?.aborted ? 'cancelled' : e instanceof Error ? e.message : String(e)
+      if (deps.signal?.aborted) cancelled = true
       continue
     }
     if (output.note !== undefined) report.note = output.note
     if (output.overBudget) compactionNeeded = true
     for (const w of output.warnings) warnings.push(`${stage.id}: ${w}`)
     if (output.error !== undefined) {
+      // A summarizer request aborted by the signal surfaces as a stage error: it is a cancel.
+      if (deps.signal?.aborted) output.error = 'cancelled'
       report.error = output.error
       if (output.error === 'cancelled') cancelled = true
       continue

@@ -1,4 +1,4 @@
-import type { Fate, Message, Origin, Pass, StageId } from '../model'
+import type { Fate, FormatId, Message, Origin, Pass, StageId, ToolSchema } from '../model'
 import type { TextCounter } from '../tokens/count'
 
 /**
@@ -14,14 +14,29 @@ export interface SummaryRequest {
   previous?: string
   /** For `insert-then-compress`: the whole conversation the instruction is appended to. */
   conversation?: readonly Message[]
+  /**
+   * Filled in by the pipeline, not by stages: the transcript's tool schemas (sent unchanged
+   * with an `insert-then-compress` request, so the cached prefix stays byte-identical), its
+   * format (which opaque blocks may travel) and the run's cancel signal.
+   */
+  tools?: readonly ToolSchema[]
+  format?: FormatId
+  signal?: CancelSignal
 }
 
 /** A summarizer: returns the summary text (may be '' — callers treat that as an error). */
 export type Summarizer = (request: SummaryRequest) => Promise<string>
 
-/** The part of `AbortSignal` the engine reads (the engine has no DOM types). */
+/**
+ * The part of `AbortSignal` the engine reads (the engine has no DOM types). A real
+ * `AbortSignal` also has `addEventListener`, which the HTTP summarizers use to abort a request
+ * in flight; a plain `{aborted}` object is only polled between passes.
+ */
 export interface CancelSignal {
   readonly aborted: boolean
+  readonly reason?: unknown
+  addEventListener?(type: 'abort', listener: () => void, options?: { once?: boolean }): void
+  removeEventListener?(type: 'abort', listener: () => void): void
 }
 
 /** Everything a stage may use besides its input. Pure services only (no DOM, no I/O but the summarizer). */
