@@ -15,6 +15,12 @@ import type { ImportProgress } from './protocol'
 /** Least time between two progress reports in ms (about ten a second). */
 export const PROGRESS_INTERVAL_MS = 100
 
+/**
+ * Largest piece handed to the JSONL parser at once: browsers stream files in chunks of MBs, and a
+ * report between pieces keeps the bar moving about ten times a second.
+ */
+const PIECE_BYTES = 256 * 1024
+
 /** Bytes of the head used to decide whether a file without a `.jsonl` name is JSONL. */
 const SNIFF_BYTES = 256 * 1024
 
@@ -125,12 +131,18 @@ export async function importBlob(
     for (;;) {
       const { done, value } = await reader.read()
       if (done) break
-      bytes += value.length
-      if (mode === 'jsonl') parser.push(value)
-      else {
-        chunks.push(value)
-        if (mode === 'sniff' && bytes >= SNIFF_BYTES) mode = decide()
+      if (mode === 'jsonl') {
+        for (let at = 0; at < value.length; at += PIECE_BYTES) {
+          const piece = value.subarray(at, at + PIECE_BYTES)
+          parser.push(piece)
+          bytes += piece.length
+          report({ phase: 'reading', bytes, totalBytes, records: parser.progress().records })
+        }
+        continue
       }
+      bytes += value.length
+      chunks.push(value)
+      if (mode === 'sniff' && bytes >= SNIFF_BYTES) mode = decide()
       const progress: ImportProgress = { phase: 'reading', bytes, totalBytes }
       if (mode === 'jsonl') progress.records = parser.progress().records
       report(progress)

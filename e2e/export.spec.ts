@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs'
+import { expect, test, type Page } from '@playwright/test'
+import { openApp, watchErrors } from './helpers'
+
+/** Clicks a download button and returns the suggested name and the parsed JSON. */
+async function download(page: Page, button: string): Promise<{ name: string; json: unknown }> {
+  const group = page.getByRole('group', { name: /^Download the/ })
+  const [file] = await Promise.all([page.waitForEvent('download'), group.getByRole('button', { name: button }).click()])
+  const path = await file.path()
+  return { name: file.suggestedFilename(), json: JSON.parse(readFileSync(path, 'utf8')) as unknown }
+}
+
+test('the After downloads as canonical JSON and as the source request format; the Before stays', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  const afterMessages = Number((await page.getByTestId('messages-after').textContent())?.replace(/,/g, ''))
+  const beforeMessages = await page.getByTestId('messages-before').textContent()
+
+  const canonical = await download(page, 'Canonical JSON')
+  expect(canonical.name).toBe('claude-code.after.canonical.json')
+  expect(canonical.json).toMatchObject({ format: 'canonical', sourceFormat: 'claude-code' })
+  const messages = (canonical.json as { messages: { id: string; role: string }[] }).messages
+  expect(messages).toHaveLength(afterMessages)
+  expect(messages[0]?.role).toBe('user')
+
+  const anthropic = await download(page, 'Anthropic Messages request')
+  expect(anthropic.name).toBe('claude-code.after.anthropic.json')
+  const body = anthropic.json as { messages: { role: string; content: unknown }[] }
+  expect(body.messages.length).toBeGreaterThan(0)
+  expect(body.messages.every((m) => m.role === 'user' || m.role === 'assistant')).toBe(true)
+  await expect(page.getByTestId('export-notice')).toContainText('Downloaded claude-code.after.anthropic.json')
+
+  // In Recorded mode, the recorded After is the one downloaded.
+  await page.getByRole('radio', { name: 'Recorded', exact: true }).click()
+  await expect(page.getByTestId('recorded-column')).toBeVisible()
+  const recorded = await download(page, 'Canonical JSON')
+  expect(recorded.name).toBe('claude-code.recorded.canonical.json')
+  const recordedMessages = (recorded.json as { messages: { flags?: { compactSummary?: boolean } }[] }).messages
+  expect(recordedMessages[0]?.flags?.compactSummary).toBe(true)
+
+  // Exporting never changed the Before.
+  await expect(page.getByTestId('messages-before')).toHaveText(beforeMessages ?? '')
+  expect(errors).toEqual([])
+})
+
+test('Claude Code forks are listed and a sub-agent opens as its own transcript', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  await page.getByLabel('Open transcript').setInputFiles('e2e/fixtures/claude-code-forks.jsonl')
+  await expect(page.getByTestId('message-count')).toHaveText('8 messages')
+  await expect(page.getByTestId('loading')).toHaveCount(0)
+
+  const branches = page.getByTestId('branches')
+  await branches.getByText('1 other branch').click()
+  await expect(branches).toContainText('I will rename it to read_config everywhere, including the public API.')
+
+  const conversation = page.getByRole('combobox', { name: 'Conversation' })
+  await conversation.selectOption({ label: 'Sub-agent agent7: Find every caller of load_config (4 messages)' })
+  await expect(page.getByTestId('message-count')).toHaveText('4 messages')
+  await expect(page.getByTestId('loading')).toHaveCount(0)
+  await expect(page.getByTestId('before-column').getByRole('row').first()).toContainText('Find every caller of load_config')
+
+  await conversation.selectOption('main')
+  await expect(page.getByTestId('message-count')).toHaveText('8 messages')
+  await expect(page.getByTestId('loading')).toHaveCount(0)
+  expect(errors).toEqual([])
+})

@@ -1,0 +1,62 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { expect, test } from '@playwright/test'
+import { openApp, rows, watchErrors } from './helpers'
+
+// The generator lives beside the repository (CI clones ../shared next to it).
+const generator = resolve('../shared/tools/gen-large-claude-code.mjs')
+let dir = ''
+let file = ''
+
+test.beforeAll(() => {
+  test.skip(!existsSync(generator), `needs ${generator}`)
+  dir = mkdtempSync(join(tmpdir(), 'ci-large-'))
+  file = join(dir, 'large-claude-code.jsonl')
+  execFileSync(process.execPath, [generator, '50', '--seed=42', `--out=${file}`], { stdio: 'ignore' })
+})
+
+test.afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+test('a 50 MB Claude Code file streams in with a moving progress bar while the page stays responsive', async ({ page }) => {
+  test.setTimeout(300_000)
+  const errors = watchErrors(page)
+  await openApp(page)
+
+  await page.getByLabel('Open transcript').setInputFiles(file)
+  const bar = page.getByRole('progressbar', { name: 'Importing large-claude-code.jsonl' })
+  await expect(bar).toBeVisible()
+
+  // The bar advances: at least two different percentages while the worker parses.
+  const seen = new Set<string>()
+  for (let i = 0; i < 400 && seen.size < 2; i++) {
+    const value = await bar.getAttribute('aria-valuenow', { timeout: 2_000 }).catch(() => null)
+    if (value === null) break
+    seen.add(value)
+    await page.waitForTimeout(25)
+  }
+  expect(seen.size).toBeGreaterThanOrEqual(2)
+  await expect(page.getByTestId('import-progress-text')).toContainText(/records/)
+
+  // The page answers clicks meanwhile: the Paste dialog opens and closes while the import runs.
+  await page.getByRole('button', { name: 'Paste' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Paste a transcript' })
+  await expect(dialog).toBeVisible()
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(page.getByTestId('loading')).toBeVisible()
+
+  // Then the rows of the big transcript appear.
+  const done = { timeout: 240_000 }
+  await expect(page.getByTestId('file-info')).toContainText('large-claude-code.jsonl', done)
+  await expect(page.getByTestId('file-format')).toHaveText('claude-code')
+  await expect(page.getByTestId('recorded-compactions')).toHaveText(/\d+ recorded compactions in source/)
+  await expect(page.getByTestId('loading')).toHaveCount(0, done)
+  await expect(rows(page, 'before').first()).toBeVisible()
+  await expect(rows(page, 'after').first()).toBeVisible()
+  await expect(page.getByTestId('import-error')).toHaveCount(0)
+  expect(errors).toEqual([])
+})
