@@ -86,7 +86,7 @@ export interface LlmServer {
   requests: RecordedRequest[]
   /** Queues answers, used in order by the next requests. */
   enqueue(...answers: LlmAnswer[]): void
-  /** Forgets requests and queued answers. */
+  /** Forgets requests and queued answers; numbering starts again at 1. */
   reset(): void
   /** Stops the server, cutting any hanging answer. */
   close(): Promise<void>
@@ -171,9 +171,10 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
       body = undefined
     }
     const path = (req.url ?? '/').split('?')[0] ?? '/'
-    const protocol: RecordedRequest['protocol'] = path.endsWith('/chat/completions')
+    // Exact paths, as real servers have: a base URL without /v1 gets a 404.
+    const protocol: RecordedRequest['protocol'] = path === '/v1/chat/completions'
       ? 'openai'
-      : path.endsWith('/v1/messages')
+      : path === '/v1/messages'
         ? 'anthropic'
         : 'unknown'
     const headers: Record<string, string> = {}
@@ -351,6 +352,7 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
     reset: () => {
       requests.length = 0
       queue = []
+      seq = 0
     },
     close: () =>
       new Promise<void>((resolve) => {

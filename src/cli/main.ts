@@ -3,21 +3,33 @@
  *
  *   npm run cli -- compact <file|-> [--stages dedupe,prune-tool-results,summarize] [--keep-last 20]
  *       [--compact-after 40] [--target N] [--keep-steps 1] [--min-tokens 200] [--threshold-tokens N]
- *       [--keep-recent N] [--encoding o200k_base|cl100k_base] [--summarizer extractive] [--recorded]
- *       [--json]
+ *       [--keep-recent N] [--encoding o200k_base|cl100k_base]
+ *       [--summarizer extractive|openai-compatible|anthropic|recorded] [--base-url URL] [--model M]
+ *       [--no-stream] [--timeout-ms N] [--recorded] [--json]
  *   npm run cli -- inspect <file|-> [--json]
  *   npm run cli -- export <file|-> --to canonical|openai-chat|anthropic|openai-responses [compact flags]
  *
  * Exit codes: 0 success, 1 bad input (one line on stderr naming the line/field and why),
- * 2 bad usage. API keys would come from the environment, never from flags.
+ * 2 bad usage. With an LLM summarizer, a failed summarizer call also exits 1 (the report still
+ * prints, the error on stderr). API keys come from the environment (OPENAI_API_KEY,
+ * ANTHROPIC_API_KEY), never from flags.
  */
 import { readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { importBytes } from '../engine/formats/index'
 import { EXPORT_TARGETS, exportTranscript, type ExportTarget } from '../engine/export'
-import type { Encoding, PipelineConfig, RunResult, StageId, Transcript } from '../engine/model'
-import { DEFAULT_PIPELINE, runPipeline } from '../engine/pipeline'
+import type {
+  Encoding,
+  PipelineConfig,
+  RunResult,
+  StageId,
+  SummarizerId,
+  Transcript,
+} from '../engine/model'
+import { DEFAULT_PIPELINE, runPipeline, type PipelineDeps } from '../engine/pipeline'
+import { hostOf } from '../engine/summarizers/errors'
+import type { FetchLike } from '../engine/summarizers/fetch-types'
 import {
   compareRecordedVsSimulated,
   recordedRunResult,
@@ -27,6 +39,16 @@ import { loadCounter } from '../engine/tokens/count'
 
 const STAGE_IDS: readonly StageId[] = ['dedupe', 'prune-tool-results', 'summarize', 'insert-then-compress']
 const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base']
+const SUMMARIZERS: readonly SummarizerId[] = ['extractive', 'openai-compatible', 'anthropic', 'recorded']
+
+/** The environment variable holding the key of each HTTP summarizer. */
+export const KEY_ENV: Record<'openai-compatible' | 'anthropic', string> = {
+  'openai-compatible': 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+}
+
+/** The Anthropic API, when --base-url is not given. */
+const ANTHROPIC_BASE_URL = 'https://api.anthropic.com'
 
 const USAGE = `Usage:
   npm run cli -- compact <file|-> [options]   run the pipeline, report before → after
@@ -45,7 +67,16 @@ Options (compact and export):
   --threshold-tokens N      insert-then-compress: fire above N tokens
   --keep-recent N           insert-then-compress: recent messages kept verbatim
   --encoding E              o200k_base (default) or cl100k_base
-  --summarizer S            extractive (default; offline, not an LLM)
+  --summarizer S            extractive (default; offline, not an LLM), openai-compatible
+                            (OpenAI, Ollama, LM Studio, vLLM), anthropic, or recorded (the
+                            summary the transcript already holds)
+  --base-url URL            openai-compatible: required, e.g. http://localhost:11434/v1 (Ollama),
+                            http://localhost:1234/v1 (LM Studio), https://api.openai.com/v1;
+                            anthropic: default https://api.anthropic.com
+  --model M                 the model (required with openai-compatible and anthropic)
+  --no-stream               ask for the whole answer at once instead of a stream
+  --timeout-ms N            give up on a request after N ms without an answer (default 120000)
+                            The key comes from OPENAI_API_KEY / ANTHROPIC_API_KEY, never a flag.
   --recorded                compact: add what the agent really kept after its last recorded
                             compaction, and recorded vs simulated
   --json                    compact/inspect: print one JSON object instead of the report
@@ -71,8 +102,24 @@ function configFromFlags(values: Record<string, string | boolean | undefined>): 
     config.encoding = encoding as Encoding
   }
   const summarizer = (values.summarizer as string | undefined) ?? 'extractive'
-  if (summarizer !== 'extractive') {
-    throw new UsageError(`--summarizer ${summarizer} is not available yet; only "extractive" (offline) is built`)
+  if (!SUMMARIZERS.includes(summarizer as SummarizerId)) {
+    throw new UsageError(`--summarizer must be one of ${SUMMARIZERS.join(', ')}, got "${summarizer}"`)
+  }
+  config.summarizer = summarizer as SummarizerId
+  const baseUrl = values['base-url'] as string | undefined
+  const model = values.model as string | undefined
+  if (summarizer === 'openai-compatible' || summarizer === 'anthropic') {
+    const url = baseUrl ?? (summarizer === 'anthropic' ? ANTHROPIC_BASE_URL : undefined)
+    if (url === undefined || url.trim() === '') {
+      throw new UsageError(
+        '--summarizer openai-compatible needs --base-url, e.g. http://localhost:11434/v1 (Ollama) or https://api.openai.com/v1',
+      )
+    }
+    if (!/^https?:\/\/[^/]/i.test(url)) throw new UsageError(`--base-url must be an http(s) URL, got "${url}"`)
+    if (model === undefined || model.trim() === '') throw new UsageError(`--summarizer ${summarizer} needs --model`)
+    config.summarizerOptions = { baseUrl: url, model, stream: values['no-stream'] !== true }
+  } else if (baseUrl !== undefined || model !== undefined || values['no-stream'] !== undefined) {
+    throw new UsageError('--base-url, --model and --no-stream go with --summarizer openai-compatible or anthropic')
   }
   if (values.stages !== undefined) {
     const wanted = String(values.stages).split(',').map((s) => s.trim()).filter(Boolean)
@@ -277,6 +324,8 @@ const COMPACT_OPTIONS = {
   summarizer: { type: 'string' },
   'base-url': { type: 'string' },
   model: { type: 'string' },
+  'no-stream': { type: 'boolean' },
+  'timeout-ms': { type: 'string' },
   json: { type: 'boolean' },
   recorded: { type: 'boolean' },
 } as const
@@ -297,10 +346,58 @@ function importInput(positionals: string[], command: string): { name: string; tr
   return { name: input.name, transcript: imported.transcript }
 }
 
+/** The global `fetch` of Node ≥ 18, as the engine's injected `FetchLike`. */
+const nodeFetch: FetchLike = (url, init) => fetch(url, init as RequestInit)
+
+/** What `main` takes from its surroundings (tests inject them). */
+export interface CliEnv {
+  /** Environment variables (the API keys). Default `process.env`. */
+  env?: Record<string, string | undefined>
+  /** Default: Node's global `fetch`. */
+  fetch?: FetchLike
+}
+
+/** The summarizer dependencies of a run: the key from the environment, never from a flag. */
+function summarizerDeps(
+  config: PipelineConfig,
+  values: Record<string, string | boolean | undefined>,
+  cli: CliEnv,
+): PipelineDeps['summarizerRuntime'] {
+  if (config.summarizer !== 'openai-compatible' && config.summarizer !== 'anthropic') return undefined
+  const env = cli.env ?? process.env
+  const apiKey = env[KEY_ENV[config.summarizer]]
+  if (config.summarizer === 'anthropic' && !apiKey) {
+    const host = hostOf(config.summarizerOptions?.baseUrl ?? '')
+    if (host === 'api.anthropic.com')
+      throw new UsageError('--summarizer anthropic needs the key in ANTHROPIC_API_KEY (never a flag)')
+  }
+  const runtime: NonNullable<PipelineDeps['summarizerRuntime']> = { fetch: cli.fetch ?? nodeFetch }
+  if (apiKey) runtime.apiKey = apiKey
+  const timeout = intFlag('timeout-ms', values['timeout-ms'] as string | undefined)
+  if (timeout !== undefined) {
+    if (timeout < 1) throw new UsageError('--timeout-ms must be at least 1')
+    runtime.timeoutMs = timeout
+  }
+  return runtime
+}
+
+/** Flags that would put a key on the command line (and in shell history): refused. */
+const KEY_FLAGS = /^--(api-key|key|openai-api-key|anthropic-api-key)(=|$)/
+
 /** Runs the CLI; returns the exit code. Exported for tests. */
-export async function main(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
+export async function main(
+  argv: string[],
+  out: (s: string) => void,
+  err: (s: string) => void,
+  cli: CliEnv = {},
+): Promise<number> {
   try {
     const [command, ...rest] = argv
+    if (rest.some((a) => KEY_FLAGS.test(a))) {
+      throw new UsageError(
+        'API keys are never flags (they would end up in shell history and logs): set OPENAI_API_KEY or ANTHROPIC_API_KEY',
+      )
+    }
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
       out(USAGE)
       return command === undefined ? 2 : 0
@@ -346,14 +443,23 @@ export async function main(argv: string[], out: (s: string) => void, err: (s: st
     if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one <file> (or - for standard input)`)
     const config = configFromFlags(values)
     const { name, transcript } = importInput(positionals, command)
+    const runtime = summarizerDeps(config, values, cli)
     const counter = await loadCounter(config.encoding)
-    const result = await runPipeline(transcript, config, { counter })
+    const deps: PipelineDeps = { counter }
+    if (runtime) deps.summarizerRuntime = runtime
+    const result = await runPipeline(transcript, config, deps)
+    // With an LLM summarizer a failed call is not a quiet "no change": say so and exit 1.
+    const failed = runtime ? result.stages.filter((s) => s.error !== undefined) : []
+    const failCode = () => {
+      for (const s of failed) err(`error: ${s.stage}: ${s.error}`)
+      return failed.length > 0 ? 1 : 0
+    }
 
     if (target !== undefined) {
       const exported = exportTranscript(transcript, target, result.after.messages)
       for (const w of exported.warnings) err(`warning: ${w}`)
       out(JSON.stringify(exported.body, null, 2))
-      return 0
+      return failCode()
     }
 
     const recorded = values.recorded ? recordedRunResult(transcript, counter) : undefined
@@ -370,14 +476,19 @@ export async function main(argv: string[], out: (s: string) => void, err: (s: st
         recordedCompactions: transcript.recordedCompactions,
         warnings: [...transcript.warnings, ...result.warnings],
       }
+      if (config.summarizer !== 'extractive') json.summarizer = summarizerJson(config)
       if (recorded !== undefined) json.recorded = recordedJson(recorded, result)
       out(JSON.stringify(json, null, 2))
     } else {
       let text = report(name, transcript, result)
+      if (config.summarizer !== 'extractive') {
+        const sj = summarizerJson(config)
+        text += `\nsummarizer ${sj.id}${sj.model ? ` (model ${sj.model} at ${sj.host})` : ''}`
+      }
       if (recorded !== undefined) text += `\n${recordedText(recorded, result)}`
       out(text)
     }
-    return 0
+    return failCode()
   } catch (e) {
     if (e instanceof UsageError) {
       err(`error: ${e.message}\n\n${USAGE}`)
@@ -390,6 +501,12 @@ export async function main(argv: string[], out: (s: string) => void, err: (s: st
     err(`error: ${(e as Error).message}`)
     return 1
   }
+}
+
+/** Which summarizer ran, for the report: id, model and host (never the key). */
+function summarizerJson(config: PipelineConfig): { id: SummarizerId; model?: string; host?: string } {
+  const o = config.summarizerOptions
+  return o ? { id: config.summarizer, model: o.model, host: hostOf(o.baseUrl) } : { id: config.summarizer }
 }
 
 /** The human lines for `compact --recorded`. */

@@ -17,3 +17,55 @@ export {
 } from './tokens/count'
 export type { Summarizer, SummaryRequest, CancelSignal } from './stages/types'
 export { extractiveSummarizer, EXTRACTIVE_LABEL } from './summarizers/extractive'
+export {
+  createSummarizer,
+  type SummarizerChoice,
+  type SummarizerRuntime,
+} from './summarizers/create'
+export { createOpenAICompatibleSummarizer } from './summarizers/openai-compatible'
+export { createAnthropicSummarizer } from './summarizers/anthropic'
+export { createRecordedSummarizer } from './summarizers/recorded'
+export {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type HttpSummarizerOptions,
+  type HttpSummarizerSettings,
+} from './summarizers/http'
+export {
+  hostOf,
+  isSummarizerError,
+  SummarizerError,
+  type SummarizerErrorKind,
+} from './summarizers/errors'
+export { createSummaryCache, type SummaryCache } from './summarizers/cache'
+export type { FetchInit, FetchLike, ResponseLike } from './summarizers/fetch-types'
+export {
+  KEY_PLACEHOLDER,
+  planSummaryRequests,
+  type PlanDeps,
+  type PlannedRequest,
+  type SummaryPlan,
+} from './summarizers/preview'
+export {
+  addUsage,
+  costOf,
+  DEFAULT_FOLLOWING_TURNS,
+  DEFAULT_PRICES,
+  DEFAULT_PRICES_AS_OF,
+  DEFAULT_PRICES_NOTE,
+  estimateRunCost,
+  findPrice,
+  followingTurnsUsage,
+  insertThenCompressUsage,
+  runTokens,
+  separateCallUsage,
+  type Cost,
+  type FollowingTurns,
+  type ModelPrice,
+  type PassCost,
+  type PassTokens,
+  type Priced,
+  type RunCost,
+  type RunTokens,
+  type TokenUsage,
+} from './costs'

@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest'
+import type { RecordedCompaction } from '../model'
+import { indexed, user } from '../stages/test-helpers'
+import { anthropicMessagesUrl } from './anthropic'
+import { createSummaryCache, summaryCacheKey } from './cache'
+import { SummarizerError, hostOf, parseRetryAfter } from './errors'
+import type { FetchLike } from './fetch-types'
+import { createSseParser, joinUrl, stripThinking, type SseEvent } from './http'
+import { createOpenAICompatibleSummarizer } from './openai-compatible'
+import { createRecordedSummarizer } from './recorded'
+
+const headers = (h: Record<string, string>) => ({ get: (n: string) => h[n.toLowerCase()] ?? null })
+
+describe('createSseParser', () => {
+  it('dispatches on blank lines, joins data lines, keeps event names, skips comments; any chunking, CRLF or LF', () => {
+    const stream =
+      ': keep-alive\r\nevent: content_block_delta\r\ndata: {"a":1}\r\n\r\ndata: one\ndata: two\n\ndata:[DONE]\n\n'
+    const expected: SseEvent[] = [
+      { event: 'content_block_delta', data: '{"a":1}' },
+      { data: 'one\ntwo' },
+      { data: '[DONE]' },
+    ]
+    for (const size of [1, 2, 3, 7, stream.length]) {
+      const events: SseEvent[] = []
+      const p = createSseParser((e) => events.push(e))
+      for (let i = 0; i < stream.length; i += size) p.push(stream.slice(i, i + size))
+      p.end()
+      expect(events).toEqual(expected)
+    }
+  })
+
+  it('end() dispatches a last event without its blank line', () => {
+    const events: SseEvent[] = []
+    const p = createSseParser((e) => events.push(e))
+    p.push('data: tail')
+    p.end()
+    expect(events).toEqual([{ data: 'tail' }])
+  })
+})
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2025-01-01T00:00:00Z')
+  it('reads seconds, decimal seconds, retry-after-ms and HTTP dates; ignores garbage', () => {
+    expect(parseRetryAfter(headers({ 'retry-after': '7' }), now)).toBe(7000)
+    expect(parseRetryAfter(headers({ 'retry-after': '1.5' }), now)).toBe(1500)
+    expect(parseRetryAfter(headers({ 'retry-after-ms': '250', 'retry-after': '9' }), now)).toBe(250)
+    expect(parseRetryAfter(headers({ 'retry-after': 'Wed, 01 Jan 2025 00:00:30 GMT' }), now)).toBe(30_000)
+    // A date in the past means "now".
+    expect(parseRetryAfter(headers({ 'retry-after': 'Tue, 31 Dec 2024 23:00:00 GMT' }), now)).toBe(0)
+    expect(parseRetryAfter(headers({ 'retry-after': 'soon' }), now)).toBeUndefined()
+    expect(parseRetryAfter(headers({}), now)).toBeUndefined()
+  })
+})
+
+describe('URLs and hosts', () => {
+  it('joins without doubling slashes; Anthropic /v1 not doubled', () => {
+    expect(joinUrl('http://localhost:11434/v1/', '/chat/completions')).toBe(
+      'http://localhost:11434/v1/chat/completions',
+    )
+    expect(anthropicMessagesUrl('https://api.anthropic.com')).toBe('https://api.anthropic.com/v1/messages')
+    expect(anthropicMessagesUrl('https://proxy.example/v1/')).toBe('https://proxy.example/v1/messages')
+    expect(hostOf('http://127.0.0.1:1234/v1/chat/completions')).toBe('127.0.0.1:1234')
+  })
+})
+
+describe('stripThinking', () => {
+  it('removes a leading <think> block, or everything up to a lone </think>', () => {
+    expect(stripThinking('<think>a\nb</think>\n\nSummary')).toBe('Summary')
+    expect(stripThinking('reasoning…</think>Summary')).toBe('Summary')
+    expect(stripThinking('Summary mentions <think> tags')).toBe('Summary mentions <think> tags')
+  })
+})
+
+describe('summary cache', () => {
+  it('keys by summarizer, model and prompt hash; evicts the least recently used', () => {
+    const a = summaryCacheKey('openai-compatible http://x/v1', 'm', 'prompt')
+    expect(a).not.toBe(summaryCacheKey('openai-compatible http://x/v1', 'm2', 'prompt'))
+    expect(a).not.toBe(summaryCacheKey('anthropic http://x', 'm', 'prompt'))
+    expect(a).not.toBe(summaryCacheKey('openai-compatible http://x/v1', 'm', 'prompt '))
+    // The SHA-256 of the prompt, not the prompt itself (FIPS 180-2 test vector for "abc").
+    expect(summaryCacheKey('s', 'm', 'abc')).toBe(
+      's\u0000m\u0000ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    )
+    const cache = createSummaryCache(2)
+    cache.set('k1', 's1')
+    cache.set('k2', 's2')
+    expect(cache.get('k1')).toBe('s1') // k1 is now the most recent
+    cache.set('k3', 's3')
+    expect(cache.has('k2')).toBe(false)
+    expect(cache.has('k1')).toBe(true)
+    expect(cache.size).toBe(2)
+  })
+
+  it('a cache hit never calls fetch', async () => {
+    let calls = 0
+    const fetch: FetchLike = () => {
+      calls++
+      return Promise.reject(new TypeError('no network in this test'))
+    }
+    const cache = createSummaryCache()
+    const options = { baseUrl: 'http://127.0.0.1:9/v1', model: 'm', fetch, cache, stream: false }
+    const s = createOpenAICompatibleSummarizer(options)
+    const request = { stage: 'summarize' as const, prompt: 'P', slice: [] }
+    await expect(s(request)).rejects.toBeInstanceOf(SummarizerError)
+    expect(calls).toBe(1)
+    // Fill the entry the way a good answer would, through a summarizer that answers.
+    const answering: FetchLike = () =>
+      Promise.resolve({
+        ok: true,
+        status: 200,
+        statusText: 'OK',
+        headers: headers({ 'content-type': 'application/json' }),
+        body: null,
+        text: () => Promise.resolve(JSON.stringify({ choices: [{ message: { content: 'S' } }] })),
+      })
+    expect(await createOpenAICompatibleSummarizer({ ...options, fetch: answering })(request)).toBe('S')
+    expect(await s(request)).toBe('S')
+    expect(calls).toBe(1)
+  })
+})
+
+describe('recorded summarizer', () => {
+  const compactions: RecordedCompaction[] = [
+    { atIndex: 10, summaryText: 'first recorded summary', source: 'claude-code' },
+    { atIndex: 30, summaryText: ' second recorded summary ', source: 'claude-code' },
+    { atIndex: 50, summaryText: null, source: 'claude-code' },
+  ]
+  const sliceEndingAt = (end: number) => {
+    const ms = indexed(Array.from({ length: end + 1 }, (_, i) => user(`u${i}`, 'x')))
+    return { stage: 'summarize' as const, prompt: '', slice: ms.slice(end - 2) }
+  }
+
+  it('answers with the newest readable recorded summary whose boundary is at or before the slice end + 1', async () => {
+    const s = createRecordedSummarizer(compactions)
+    expect(await s(sliceEndingAt(9))).toBe('first recorded summary')
+    expect(await s(sliceEndingAt(29))).toBe('second recorded summary')
+    // The boundary at 50 has no readable summary: the one at 30 is still the newest readable.
+    expect(await s(sliceEndingAt(60))).toBe('second recorded summary')
+  })
+
+  it('errors when the slice ends before the first recorded compaction, or there is none', async () => {
+    await expect(createRecordedSummarizer(compactions)(sliceEndingAt(5))).rejects.toThrow(
+      /no recorded summary covers messages up to 5: the agent's first recorded compaction is at message 10/,
+    )
+    await expect(createRecordedSummarizer([])(sliceEndingAt(5))).rejects.toMatchObject({
+      kind: 'config',
+    })
+    await expect(
+      createRecordedSummarizer([{ atIndex: 3, summaryText: null, source: 'codex-rollout' }])(sliceEndingAt(5)),
+    ).rejects.toThrow(/no readable summary/)
+  })
+})
