@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { PipelineConfig } from '../engine/model'
-import type { ImportOutcome, RunOutcome, RunView } from '../worker/protocol'
+import type { ImportOutcome, ImportProgress, RecordedOutcome, RunOutcome, RunView } from '../worker/protocol'
 
 /** A controllable fake engine: each run waits until the test resolves it. */
 const fake = vi.hoisted(() => {
@@ -8,12 +8,16 @@ const fake = vi.hoisted(() => {
   return {
     pending,
     importText: vi.fn<(text: string, fileName: string) => Promise<ImportOutcome>>(),
+    importBlob: vi.fn<(blob: Blob, fileName: string, onProgress?: (p: ImportProgress) => void) => Promise<ImportOutcome>>(),
+    runRecorded: vi.fn<(encoding: string, compaction?: number) => Promise<RecordedOutcome>>(),
     getDefaults: vi.fn<() => Promise<PipelineConfig>>(),
     run: vi.fn((config: PipelineConfig, runId: number) => new Promise<RunOutcome>((resolve) => pending.push({ config, runId, resolve }))),
   }
 })
 
 vi.mock('../app/engine-client', () => ({ getEngine: () => fake, restartEngine: vi.fn() }))
+// comlink's proxy marks a callback for transfer; the fake engine calls it directly.
+vi.mock('comlink', () => ({ proxy: <T>(fn: T) => fn }))
 
 const { useStore } = await import('./store')
 const { formatImportError } = await import('./selectors')
@@ -58,6 +62,8 @@ beforeEach(() => {
   useStore.setState(useStore.getInitialState(), true)
   fake.pending.length = 0
   fake.run.mockClear()
+  fake.runRecorded.mockReset()
+  fake.importBlob.mockReset()
   fake.getDefaults.mockResolvedValue(structuredClone(DEFAULTS))
   fake.importText.mockImplementation(async (_text, fileName) => okImport(fileName))
 })
@@ -144,5 +150,85 @@ describe('formatImportError', () => {
     expect(formatImportError('x.json', { message: 'unknown format', tried: ['openai-chat', 'claude-code'] })).toBe(
       'x.json: unknown format (tried: openai-chat, claude-code)',
     )
+  })
+})
+
+const withCompactions = (fileName: string, count: number): ImportOutcome => {
+  const outcome = okImport(fileName)
+  if (!outcome.ok) throw new Error('okImport is ok')
+  const compaction = { atIndex: 1, summaryText: 's', source: 'claude-code' as const }
+  return { ok: true, info: { ...outcome.info, recordedCompactions: Array.from({ length: count }, () => compaction) } }
+}
+
+const recordedFor = (compaction: number): RecordedOutcome => ({
+  ok: true,
+  recorded: { compaction, view: viewFor(50 + compaction), comparison: null },
+})
+
+describe('store: streamed files and recorded compactions', () => {
+  it('shows streamed progress while a file imports and clears it once applied', async () => {
+    let report: ((p: ImportProgress) => void) | undefined
+    let finish: ((o: ImportOutcome) => void) | undefined
+    fake.importBlob.mockImplementation((_blob, _name, onProgress) => {
+      report = onProgress
+      return new Promise((resolve) => (finish = resolve))
+    })
+    const loading = useStore.getState().loadFile(new File(['{}'], 'big.jsonl'))
+    await flush()
+    report?.({ phase: 'reading', bytes: 10, totalBytes: 100, records: 2 })
+    expect(useStore.getState().importProgress).toEqual({
+      phase: 'reading',
+      bytes: 10,
+      totalBytes: 100,
+      records: 2,
+      fileName: 'big.jsonl',
+    })
+    finish?.(okImport('big.jsonl'))
+    await loading
+    expect(useStore.getState().importProgress).toBeNull()
+    expect(useStore.getState().info?.fileName).toBe('big.jsonl')
+  })
+
+  it('fetches the recorded view when Recorded mode is chosen, drops stale answers, and forgets it on a new file', async () => {
+    const answers: ((o: RecordedOutcome) => void)[] = []
+    fake.runRecorded.mockImplementation(() => new Promise((resolve) => answers.push(resolve)))
+    fake.importText.mockResolvedValueOnce(withCompactions('cc.jsonl', 2))
+    await useStore.getState().loadText('{}', 'cc.jsonl')
+    expect(fake.runRecorded).not.toHaveBeenCalled() // Simulated mode needs no recorded view
+
+    useStore.getState().setAfterMode('recorded')
+    expect(fake.runRecorded).toHaveBeenLastCalledWith('o200k_base', undefined)
+    useStore.getState().setRecordedCompaction(0)
+    expect(fake.runRecorded).toHaveBeenLastCalledWith('o200k_base', 0)
+    // The answer to the first request arrives last-but-one: only the newest one is shown.
+    answers[1]!(recordedFor(0))
+    answers[0]!(recordedFor(1))
+    await flush()
+    expect(useStore.getState().recorded?.compaction).toBe(0)
+    expect(useStore.getState().recordedStatus).toBe('done')
+
+    // A finished simulation refreshes the comparison.
+    fake.pending.at(-1)!.resolve({ ok: true, view: viewFor(fake.pending.at(-1)!.runId) })
+    await flush()
+    expect(fake.runRecorded).toHaveBeenCalledTimes(3)
+
+    // A transcript without recorded compactions goes back to the simulation.
+    await useStore.getState().loadText('{}', 'plain.json')
+    expect(useStore.getState().recorded).toBeNull()
+    expect(useStore.getState().afterMode).toBe('simulated')
+  })
+
+  it('keeps Recorded mode for a next transcript that records compactions too', async () => {
+    fake.runRecorded.mockResolvedValue(recordedFor(0))
+    fake.importText.mockResolvedValueOnce(withCompactions('a.jsonl', 1))
+    await useStore.getState().loadText('{}', 'a.jsonl')
+    useStore.getState().setAfterMode('versus')
+    await flush()
+    fake.importText.mockResolvedValueOnce(withCompactions('b.jsonl', 1))
+    await useStore.getState().loadText('{}', 'b.jsonl')
+    expect(useStore.getState().afterMode).toBe('versus')
+    await flush()
+    expect(useStore.getState().recorded?.compaction).toBe(0)
+    expect(fake.runRecorded).toHaveBeenCalledTimes(2)
   })
 })
