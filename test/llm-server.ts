@@ -149,7 +149,8 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
           // `*` does not cover Authorization: echo what the preflight asks for.
           'access-control-allow-headers':
             (req.headers['access-control-request-headers'] as string | undefined) ??
-            'content-type, authorization, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access',
+            'content-type, authorization, x-api-key, anthropic-version, ' +
+              'anthropic-dangerous-direct-browser-access',
           'access-control-expose-headers': 'retry-after, retry-after-ms',
           'access-control-max-age': '600',
         }
@@ -245,7 +246,11 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
       return
     }
     if (answer.status !== undefined && (answer.status < 200 || answer.status > 299))
-      return sendError(answer.status, answer.errorMessage ?? `error ${answer.status}`, answer.headers)
+      return sendError(
+        answer.status,
+        answer.errorMessage ?? `error ${answer.status}`,
+        answer.headers,
+      )
 
     const text = answer.text ?? defaultText(recorded)
     const name = typeof model === 'string' ? model : 'test-model'
@@ -266,7 +271,9 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
               object: 'chat.completion',
               created: 0,
               model: name,
-              choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+              choices: [
+                { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' },
+              ],
               usage: { prompt_tokens: bodyText.length, completion_tokens: text.length },
             }
       res.writeHead(200, { ...base, 'content-type': 'application/json', ...answer.headers })
@@ -282,7 +289,10 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
     })
     const pieces = chunks(text, answer.chunkSize ?? 6)
     const send = (event: string | undefined, data: unknown) =>
-      res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`)
+      res.write(
+        `${event ? `event: ${event}\n` : ''}` +
+          `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`,
+      )
     const openaiChunk = (delta: object, finish: string | null) => ({
       id: `chatcmpl-test-${recorded.seq}`,
       object: 'chat.completion.chunk',
@@ -293,9 +303,19 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
     if (protocol === 'anthropic') {
       send('message_start', {
         type: 'message_start',
-        message: { id: `msg_test_${recorded.seq}`, type: 'message', role: 'assistant', model: name, content: [] },
+        message: {
+          id: `msg_test_${recorded.seq}`,
+          type: 'message',
+          role: 'assistant',
+          model: name,
+          content: [],
+        },
       })
-      send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })
+      send('content_block_start', {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'text', text: '' },
+      })
       send('ping', { type: 'ping' })
     } else {
       send(undefined, openaiChunk({ role: 'assistant', content: '' }, null))
@@ -316,7 +336,11 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
     if (answer.hangAfterChunks !== undefined && pieces.length <= answer.hangAfterChunks) return
     if (protocol === 'anthropic') {
       send('content_block_stop', { type: 'content_block_stop', index: 0 })
-      send('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: text.length } })
+      send('message_delta', {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn' },
+        usage: { output_tokens: text.length },
+      })
       send('message_stop', { type: 'message_stop' })
     } else {
       send(undefined, openaiChunk({}, 'stop'))

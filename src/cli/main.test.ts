@@ -1,8 +1,9 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startLlmServer, type LlmServer } from '../../test/llm-server'
 import { importTranscript } from '../engine/formats/index'
 import { main } from './main'
 
@@ -258,5 +259,106 @@ describe('cli export', () => {
     })
     expect(r.status).toBe(0)
     expect(JSON.parse(r.stdout)).toMatchObject({ format: 'openai-chat', messages: 2, byRole: { user: 1, assistant: 1 } })
+  })
+})
+
+describe('cli compact with an LLM summarizer (local test server)', () => {
+  let server: LlmServer
+  beforeAll(async () => {
+    server = await startLlmServer({ apiKey: 'sk-cli-test' })
+  })
+  afterAll(() => server.close())
+  beforeEach(() => server.reset())
+
+  const sample = join(SAMPLES, 'openai-chat.json')
+  const llmArgs = (...extra: string[]) => [
+    'compact',
+    sample,
+    '--stages',
+    'summarize',
+    '--keep-last',
+    '4',
+    '--compact-after',
+    '8',
+    '--summarizer',
+    'openai-compatible',
+    '--base-url',
+    server.openaiBaseUrl,
+    '--model',
+    'test-model',
+    ...extra,
+  ]
+  const run = async (args: string[], env: Record<string, string | undefined>) => {
+    let stdout = ''
+    let stderr = ''
+    const code = await main(args, (s) => (stdout += s + '\n'), (s) => (stderr += s + '\n'), { env })
+    return { code, stdout, stderr }
+  }
+
+  it('openai-compatible: the key from OPENAI_API_KEY, one request per pass, the answers are the summaries; the key never printed', async () => {
+    const { code, stdout, stderr } = await run(llmArgs('--json'), { OPENAI_API_KEY: 'sk-cli-test' })
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    const out = JSON.parse(stdout)
+    expect(out.passes.length).toBeGreaterThan(0)
+    expect(server.requests).toHaveLength(out.passes.length)
+    for (const r of server.requests) expect(r.headers.authorization).toBe('Bearer sk-cli-test')
+    // The server answers "LLM summary <n> of <lines> message line(s)"; with summarize alone each
+    // pass's slice is before messages from..upto-1, one prompt line each.
+    out.passes.forEach((p: { pass: number; from: number; upto: number; summary: string; prompt: string }, i: number) => {
+      expect(p.summary).toBe(`LLM summary ${i + 1} of ${p.upto - p.from} message line(s)`)
+      expect(p.prompt).toBe(server.requests[i]?.lastUserText)
+    })
+    expect(out.summarizer).toEqual({ id: 'openai-compatible', model: 'test-model', host: `127.0.0.1:${server.port}` })
+    expect(stdout).not.toContain('sk-cli-test')
+  })
+
+  it('anthropic: the key from ANTHROPIC_API_KEY as x-api-key; the human report names model and host', async () => {
+    const args = llmArgs().map((a) => (a === 'openai-compatible' ? 'anthropic' : a === server.openaiBaseUrl ? server.url : a))
+    const { code, stdout } = await run(args, { ANTHROPIC_API_KEY: 'sk-cli-test' })
+    expect(code).toBe(0)
+    expect(server.requests.length).toBeGreaterThan(0)
+    expect(server.requests[0]?.path).toBe('/v1/messages')
+    expect(server.requests[0]?.headers['x-api-key']).toBe('sk-cli-test')
+    expect(stdout).toMatch(new RegExp(`^summarizer anthropic \\(model test-model at 127\\.0\\.0\\.1:${server.port}\\)$`, 'm'))
+  })
+
+  it('a failing summarizer (wrong key) exits 1 with the explanation on stderr; the report still prints', async () => {
+    const { code, stdout, stderr } = await run(llmArgs(), { OPENAI_API_KEY: 'sk-wrong' })
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/^error: summarize: summarizer failed at pass 1: 401 unauthorized .*OPENAI_API_KEY/m)
+    expect(stderr).not.toContain('sk-wrong')
+    expect(stdout).toMatch(/^tokens +\d+ → \d+/m)
+  })
+
+  it('--no-stream asks for a whole answer', async () => {
+    await run(llmArgs('--no-stream'), { OPENAI_API_KEY: 'sk-cli-test' })
+    expect(server.requests.every((r) => r.stream === false)).toBe(true)
+  })
+
+  it('bad usage exits 2: no --base-url, no --model, a key as a flag, LLM flags without an LLM summarizer', async () => {
+    const env = { OPENAI_API_KEY: 'x' }
+    expect((await run(['compact', sample, '--summarizer', 'openai-compatible', '--model', 'm'], env)).code).toBe(2)
+    expect((await run(['compact', sample, '--summarizer', 'openai-compatible', '--base-url', server.openaiBaseUrl], env)).code).toBe(2)
+    expect((await run(['compact', sample, '--summarizer', 'anthropic', '--model', 'm'], {})).stderr).toMatch(/ANTHROPIC_API_KEY/)
+    const flag = await run([...llmArgs(), '--api-key', 'sk-cli-test'], {})
+    expect(flag.code).toBe(2)
+    expect(flag.stderr).toMatch(/never flags/)
+    expect((await run(['compact', sample, '--model', 'm'], {})).code).toBe(2)
+    expect((await run(['compact', sample, '--summarizer', 'gpt'], {})).code).toBe(2)
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('through npm run cli (a real process): the key is read from the environment', async () => {
+    const child = spawn('npx', ['tsx', 'src/cli/main.ts', ...llmArgs('--json')], {
+      cwd: join(__dirname, '../..'),
+      env: { ...process.env, OPENAI_API_KEY: 'sk-cli-test' },
+    })
+    let stdout = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    expect(code).toBe(0)
+    expect(JSON.parse(stdout).passes.length).toBe(server.requests.length)
+    expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-cli-test')
   })
 })

@@ -25,7 +25,7 @@ export interface ModelPrice {
   /** Input read from the provider's prompt cache. */
   cachedInput: number
   output: number
-  /** Input written to the cache (Anthropic: 1.25× input for 5-minute writes); absent → `input`. */
+  /** Input written to the cache (Anthropic: 1.25× input, 5-minute writes); absent → `input`. */
   cacheWrite?: number
   /** When these prices were read (YYYY-MM-DD). */
   asOf: string
@@ -37,7 +37,9 @@ export interface ModelPrice {
 export const DEFAULT_PRICES_AS_OF = '2025-11-30'
 
 /** Shown next to the default table. */
-export const DEFAULT_PRICES_NOTE = `Default prices as of ${DEFAULT_PRICES_AS_OF} (USD per million tokens); prices change — check the provider's pricing page and edit the table.`
+export const DEFAULT_PRICES_NOTE =
+  `Default prices as of ${DEFAULT_PRICES_AS_OF} (USD per million tokens); prices change — ` +
+  "check the provider's pricing page and edit the table."
 
 const OPENAI_PRICING = 'https://openai.com/api/pricing/'
 const ANTHROPIC_PRICING = 'https://docs.anthropic.com/en/docs/about-claude/pricing'
@@ -47,10 +49,38 @@ const ANTHROPIC_PRICING = 'https://docs.anthropic.com/en/docs/about-claude/prici
  * standard (non-batch) prices on that date, and a zero-cost row for a local server.
  */
 export const DEFAULT_PRICES: readonly ModelPrice[] = [
-  { model: 'gpt-5', input: 1.25, cachedInput: 0.125, output: 10, asOf: DEFAULT_PRICES_AS_OF, source: OPENAI_PRICING },
-  { model: 'gpt-5-mini', input: 0.25, cachedInput: 0.025, output: 2, asOf: DEFAULT_PRICES_AS_OF, source: OPENAI_PRICING },
-  { model: 'gpt-4.1', input: 2, cachedInput: 0.5, output: 8, asOf: DEFAULT_PRICES_AS_OF, source: OPENAI_PRICING },
-  { model: 'gpt-4o-mini', input: 0.15, cachedInput: 0.075, output: 0.6, asOf: DEFAULT_PRICES_AS_OF, source: OPENAI_PRICING },
+  {
+    model: 'gpt-5',
+    input: 1.25,
+    cachedInput: 0.125,
+    output: 10,
+    asOf: DEFAULT_PRICES_AS_OF,
+    source: OPENAI_PRICING,
+  },
+  {
+    model: 'gpt-5-mini',
+    input: 0.25,
+    cachedInput: 0.025,
+    output: 2,
+    asOf: DEFAULT_PRICES_AS_OF,
+    source: OPENAI_PRICING,
+  },
+  {
+    model: 'gpt-4.1',
+    input: 2,
+    cachedInput: 0.5,
+    output: 8,
+    asOf: DEFAULT_PRICES_AS_OF,
+    source: OPENAI_PRICING,
+  },
+  {
+    model: 'gpt-4o-mini',
+    input: 0.15,
+    cachedInput: 0.075,
+    output: 0.6,
+    asOf: DEFAULT_PRICES_AS_OF,
+    source: OPENAI_PRICING,
+  },
   {
     model: 'claude-opus-4-5',
     input: 5,
@@ -170,14 +200,19 @@ export function insertThenCompressUsage(
 ): TokenUsage {
   return cached
     ? { input: instructionTokens, cachedInput: prefixTokens, output: outputTokens, cacheWrite: 0 }
-    : { input: prefixTokens + instructionTokens, cachedInput: 0, output: outputTokens, cacheWrite: 0 }
+    : {
+        input: prefixTokens + instructionTokens,
+        cachedInput: 0,
+        output: outputTokens,
+        cacheWrite: 0,
+      }
 }
 
 /** Assumptions about the agent's turns after the compaction point. */
 export interface FollowingTurns {
   /** How many turns follow. */
   turns: number
-  /** Tokens each turn adds to the context before it is sent (new user/tool messages, the last answer). */
+  /** Tokens each turn adds before it is sent (new user/tool messages, the last answer). */
   newTokensPerTurn: number
   /** Tokens the model answers per turn. */
   outputTokensPerTurn: number
@@ -199,7 +234,8 @@ export const DEFAULT_FOLLOWING_TURNS: FollowingTurns = {
  * the cache and the rest written to it; before turn 1 the context itself is cached only when
  * `warm` — true without compaction (the agent just sent it), false right after compaction (the
  * rebuilt context was never sent: "the cache will rebuild from here", seed 003). So:
- * sent = N·C + g·N(N+1)/2; cached = N·C + g·N(N−1)/2 when warm, (N−1)·C + g·N(N−1)/2 when cold;
+ * sent = N·C + g·N(N+1)/2; cached = N·C + g·N(N−1)/2 when warm, (N−1)·C + g·N(N−1)/2 when
+ * cold;
  * input (uncached) = sent − cached, all of it written to the cache; output = N·o.
  * Without caching everything is uncached and nothing is written.
  */

@@ -50,7 +50,8 @@ export function createSummarizer(
   runtime: SummarizerRuntime = {},
 ): SummarizerChoice {
   if (id === 'extractive') return { ok: true, summarizer: extractiveSummarizer }
-  if (id === 'recorded') return { ok: true, summarizer: createRecordedSummarizer(recordedCompactions) }
+  if (id === 'recorded')
+    return { ok: true, summarizer: createRecordedSummarizer(recordedCompactions) }
   if (!settings || !settings.baseUrl?.trim() || !settings.model?.trim())
     return { ok: false, problem: 'it needs a base URL and a model' }
   if (!runtime.fetch) return { ok: false, problem: 'it needs network access (fetch)' }
@@ -65,6 +66,8 @@ export function createSummarizer(
   if (runtime.now) options.now = runtime.now
   if (runtime.backoffMs !== undefined) options.backoffMs = runtime.backoffMs
   const summarizer =
-    id === 'anthropic' ? createAnthropicSummarizer(options) : createOpenAICompatibleSummarizer(options)
+    id === 'anthropic'
+      ? createAnthropicSummarizer(options)
+      : createOpenAICompatibleSummarizer(options)
   return { ok: true, summarizer }
 }

@@ -154,10 +154,12 @@ export function httpError(
     )
   }
   if (status === 429 || status === 503 || status === 529) {
-    const wait = retryAfterMs !== undefined ? ` It asked to retry after ${fmtMs(retryAfterMs)}.` : ''
+    const wait =
+      retryAfterMs !== undefined ? ` It asked to retry after ${fmtMs(retryAfterMs)}.` : ''
     return new SummarizerError(
       'rate-limited',
-      `${status} from ${host}: rate limited or overloaded, still failing after the retries.${wait} ` +
+      `${status} from ${host}: rate limited or overloaded, still failing after the ` +
+        `retries.${wait} ` +
         `Wait a moment and run again, or use a smaller model or fewer passes.${quote}`,
       extra,
     )
@@ -194,8 +196,8 @@ export function networkError(cause: unknown, ctx: RequestContext): SummarizerErr
         '"anthropic-dangerous-direct-browser-access" header Anthropic requires.'
       : 'Is the server running at this URL? From a browser the server must also allow this ' +
         "page's origin (CORS): Ollama — start it with OLLAMA_ORIGINS set to this page's origin " +
-        '(or OLLAMA_ORIGINS=*), e.g. `OLLAMA_ORIGINS=* ollama serve`; LM Studio — Developer → ' +
-        'Server settings → turn on "Enable CORS"; vLLM — `--allowed-origins`.'
+        '(or OLLAMA_ORIGINS=*), e.g. `OLLAMA_ORIGINS=* ollama serve`; ' +
+        'LM Studio — Developer → Server settings → turn on "Enable CORS"; vLLM — `--allowed-origins`.'
   return new SummarizerError(
     'network',
     `could not reach ${host}${why}: the request got no answer — the server is down, the URL ` +

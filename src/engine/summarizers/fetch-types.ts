@@ -84,7 +84,7 @@ export function startTimer(ms: number, fn: () => void): () => void {
   return () => g.clearTimeout?.(handle)
 }
 
-/** A streaming UTF-8 decoder (`TextDecoder` with `{stream: true}`); throws if the runtime has none. */
+/** A streaming UTF-8 decoder (`TextDecoder`, `{stream: true}`); throws if the runtime has none. */
 export function newUtf8Decoder(): (bytes?: Uint8Array) => string {
   if (!g.TextDecoder) throw new Error('this runtime has no TextDecoder')
   const decoder = new g.TextDecoder('utf-8')

@@ -124,7 +124,10 @@ export function createSseParser(onEvent: (e: SseEvent) => void): {
   let data: string[] = []
   let event: string | undefined
   const dispatch = () => {
-    if (data.length > 0) onEvent(event === undefined ? { data: data.join('\n') } : { event, data: data.join('\n') })
+    if (data.length > 0) {
+      const joined = data.join('\n')
+      onEvent(event === undefined ? { data: joined } : { event, data: joined })
+    }
     data = []
     event = undefined
   }
@@ -165,7 +168,8 @@ export function stripThinking(text: string): string {
   const open = /^\s*<think>[\s\S]*?<\/think>\s*/.exec(text)
   if (open) return text.slice(open[0].length)
   const close = text.indexOf('</think>')
-  if (close !== -1 && !text.slice(0, close).includes('<think>')) return text.slice(close + 8).trimStart()
+  if (close !== -1 && !text.slice(0, close).includes('<think>'))
+    return text.slice(close + '</think>'.length).trimStart()
   return text
 }
 
@@ -216,7 +220,9 @@ class Attempt {
   /** (Re)starts the timeout: at the start, and at each streamed chunk. */
   arm(): void {
     this.stopTimer()
-    this.stopTimer = startTimer(this.timeoutMs, () => this.fail(timeoutError(this.timeoutMs, this.ctx)))
+    this.stopTimer = startTimer(this.timeoutMs, () =>
+      this.fail(timeoutError(this.timeoutMs, this.ctx)),
+    )
   }
 
   fail(e: SummarizerError): void {
@@ -323,7 +329,10 @@ function readJsonAnswer(bodyText: string, protocol: Protocol, ctx: RequestContex
  * is a `SummarizerError` (see errors.ts); cancellation via `options.signal` or
  * `request.signal`.
  */
-export function createHttpSummarizer(protocol: Protocol, options: HttpSummarizerOptions): Summarizer {
+export function createHttpSummarizer(
+  protocol: Protocol,
+  options: HttpSummarizerOptions,
+): Summarizer {
   const settings: HttpSummarizerSettings = {
     baseUrl: options.baseUrl,
     model: options.model,
@@ -339,15 +348,22 @@ export function createHttpSummarizer(protocol: Protocol, options: HttpSummarizer
   return async (request) => {
     if (!settings.baseUrl.trim())
       throw new SummarizerError('config', `${protocol.provider}: no base URL is set`)
-    if (!settings.model.trim()) throw new SummarizerError('config', `${protocol.provider}: no model is set`)
+    if (!settings.model.trim())
+      throw new SummarizerError('config', `${protocol.provider}: no model is set`)
     const spec = protocol.buildRequest(request, settings, options.apiKey)
-    const ctx: RequestContext = { provider: protocol.provider, url: spec.url, model: settings.model }
+    const ctx: RequestContext = {
+      provider: protocol.provider,
+      url: spec.url,
+      model: settings.model,
+    }
     const key = options.cache ? requestCacheKey(protocol.provider, settings, spec) : undefined
     if (key !== undefined) {
       const hit = options.cache?.get(key)
       if (hit !== undefined) return hit
     }
-    const signals = [options.signal, request.signal].filter((s): s is CancelSignal => s !== undefined)
+    const signals = [options.signal, request.signal].filter(
+      (s): s is CancelSignal => s !== undefined,
+    )
 
     for (let attemptNo = 0; ; attemptNo++) {
       if (signals.some((s) => s.aborted)) throw cancelledError()
@@ -358,7 +374,9 @@ export function createHttpSummarizer(protocol: Protocol, options: HttpSummarizer
         try {
           const init = { method: 'POST' as const, headers: spec.headers, body: spec.bodyText }
           const signal = attempt.signal
-          response = await attempt.race(options.fetch(spec.url, signal ? { ...init, signal } : init))
+          response = await attempt.race(
+            options.fetch(spec.url, signal ? { ...init, signal } : init),
+          )
         } catch (e) {
           if (isSummarizerError(e)) throw e
           throw attempt.failure ?? networkError(e, ctx)
@@ -385,14 +403,17 @@ export function createHttpSummarizer(protocol: Protocol, options: HttpSummarizer
               options.onToken?.(t, request),
             )
           } else {
-            answer = readJsonAnswer(await attempt.race(response.text()), protocol, ctx, request.stage)
+            const bodyText = await attempt.race(response.text())
+            answer = readJsonAnswer(bodyText, protocol, ctx, request.stage)
           }
           const summary = stripThinking(answer).trim()
-          if (summary === '')
+          if (summary === '') {
+            const besides = answer.trim() ? ' besides a <think> block' : ''
             throw emptyAnswerError(
               request.stage,
-              `${ctx.model} at ${spec.url} answered with no text${answer.trim() ? ' besides a <think> block' : ''}`,
+              `${ctx.model} at ${spec.url} answered with no text${besides}`,
             )
+          }
           if (key !== undefined) options.cache?.set(key, summary)
           return summary
         }

@@ -6,9 +6,8 @@
  * (`exportMessages` to `openai-chat`). Source: SPEC §3.6, §3.4; issue 4 point 1.
  */
 import { exportMessages } from '../export'
-import type { SummaryRequest } from '../stages/types'
-import type { Summarizer } from '../stages/types'
 import { buildCompressionRequest } from '../stages/insert-then-compress'
+import type { Summarizer, SummaryRequest } from '../stages/types'
 import { SummarizerError, httpError, unparsableError } from './errors'
 import {
   createHttpSummarizer,
@@ -82,7 +81,10 @@ function contentText(content: unknown): string {
   if (typeof content === 'string') return content
   if (Array.isArray(content)) {
     return content
-      .map((p) => (typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : ''))
+      .map((p) => {
+        const t = typeof p === 'object' && p !== null ? (p as { text?: unknown }).text : undefined
+        return typeof t === 'string' ? t : ''
+      })
       .join('')
   }
   return ''

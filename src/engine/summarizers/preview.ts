@@ -103,7 +103,13 @@ export function requestTokens(request: SummaryRequest, countText: TextCounter): 
     messages = buildCompressionRequest(request.conversation).messages
   } else {
     messages = [
-      { id: 'prompt', index: 0, role: 'user', content: request.prompt, source: { format: 'canonical' } },
+      {
+        id: 'prompt',
+        index: 0,
+        role: 'user',
+        content: request.prompt,
+        source: { format: 'canonical' },
+      },
     ]
   }
   let n = REPLY_PRIMING_TOKENS
@@ -113,7 +119,11 @@ export function requestTokens(request: SummaryRequest, countText: TextCounter): 
 }
 
 /** The headers of a request built without a key, with the placeholder where the key goes. */
-function redact(spec: HttpRequestSpec, protocol: Protocol, hasKey: boolean): Record<string, string> {
+function redact(
+  spec: HttpRequestSpec,
+  protocol: Protocol,
+  hasKey: boolean,
+): Record<string, string> {
   const headers = { ...spec.headers }
   if (hasKey) {
     if (protocol.provider === 'anthropic') headers['x-api-key'] = KEY_PLACEHOLDER

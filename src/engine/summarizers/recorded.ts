@@ -27,8 +27,10 @@ export function createRecordedSummarizer(
         new SummarizerError(
           'config',
           compactions.length === 0
-            ? 'the recorded summarizer needs a transcript with a recorded compaction; this one has none'
-            : 'the recorded compaction(s) of this transcript hold no readable summary (encrypted or opaque)',
+            ? 'the recorded summarizer needs a transcript with a recorded compaction; ' +
+                'this one has none'
+            : 'the recorded compaction(s) of this transcript hold no readable summary ' +
+                '(encrypted or opaque)',
         ),
       )
     }
