@@ -417,3 +417,50 @@ describe('DEFAULT_PIPELINE', () => {
     expect([...kinds].sort()).toEqual(['back-reference', 'original', 'placeholder', 'summary'])
   })
 })
+
+describe('runPipeline: one token basis for triggers, reports and totals (cases/28)', () => {
+  it('prune and the pass figures count tool schemas and reply priming like the totals do', async () => {
+    const text = readFileSync(
+      new URL('../../../shared/samples/openai-chat.json', import.meta.url),
+      'utf8',
+    )
+    const imported = importTranscript(text)
+    if (!imported.ok) throw new Error(imported.error.message)
+    const t = imported.transcript
+    expect(t.tools?.length).toBeGreaterThan(0)
+    const deps = { counter: await loadCounter('o200k_base') }
+    const only = (stage: StageConfig): PipelineConfig => ({ ...DEFAULT_PIPELINE, stages: [stage] })
+    const total = (await runPipeline(t, only({ id: 'dedupe', enabled: false, params: {} }), deps))
+      .before.totals.tokens
+    // Target one token below the total the user sees: prune must find the context over it.
+    const over = await runPipeline(
+      t,
+      only({ id: 'prune-tool-results', enabled: true, params: { target: total - 1, keep_steps: 1, min_tokens: 200 } }),
+      deps,
+    )
+    expect(over.stages[0]?.tokensBefore).toBe(total)
+    expect(over.stages[0]?.changed).toBe(true)
+    // Target equal to it: under target, and the note quotes that same total.
+    const under = await runPipeline(
+      t,
+      only({ id: 'prune-tool-results', enabled: true, params: { target: total, keep_steps: 1, min_tokens: 200 } }),
+      deps,
+    )
+    expect(under.stages[0]?.changed).toBe(false)
+    expect(under.stages[0]?.note).toBe(`under target: ${total} ≤ ${total} tokens`)
+
+    const summarized = await runPipeline(
+      t,
+      only({ id: 'summarize', enabled: true, params: { keep_last: 4, compact_after: 8 } }),
+      deps,
+    )
+    const first = summarized.passes[0]
+    if (!first) throw new Error('expected a pass')
+    // Pass 1's "before" is the raw prefix up to its turn end: the run's before total minus the
+    // messages that came later — on one basis, schemas and priming included.
+    const later = t.messages
+      .filter((m) => m.index > first.atMessage)
+      .reduce((n, m) => n + (summarized.before.tokensById[m.id] ?? NaN), 0)
+    expect(first.tokensBefore).toBe(summarized.before.totals.tokens - later)
+  })
+})

@@ -212,7 +212,12 @@ export async function runPipeline(
     if (deps.signal) full.signal = deps.signal
     return inner(full)
   }
-  const ctx: StageContext = { countMessage, countText, summarize }
+  const ctx: StageContext = {
+    countMessage,
+    countText,
+    summarize,
+    fixedTokens: schemaTokens + REPLY_PRIMING_TOKENS,
+  }
   if (deps.signal) ctx.signal = deps.signal
   const provider = providerOf(transcript.format)
 

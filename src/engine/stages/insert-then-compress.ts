@@ -6,7 +6,7 @@
  * Source: seed 003 (Clacky `MessageCompressor`), SPEC §3.4, cases/48.
  */
 import type { Fate, InsertThenCompressParams, Message, Origin, Pass } from '../model'
-import { unchangedOutput } from './output'
+import { SUMMARY_ID_PREFIX, unchangedOutput } from './output'
 import type { StageContext, StageOutput } from './types'
 
 /**
@@ -47,7 +47,7 @@ export const EMPTY_ANSWER_ERROR = 'LLM compression failed: unable to parse compr
 export const INSTRUCTION_MESSAGE_ID = 'instruction:insert-then-compress'
 
 /** Id of the summary message that replaces the compressed messages. */
-export const COMPRESSED_SUMMARY_ID = 'summary:insert-then-compress:1'
+export const COMPRESSED_SUMMARY_ID = `${SUMMARY_ID_PREFIX}insert-then-compress:1`
 
 /** `InsertThenCompressParams` after defaults, plus the role of the summary message. */
 export interface NormalizedInsertThenCompressParams {
@@ -148,7 +148,8 @@ export function archiveAnchor(chunkName: string): string {
 /**
  * Runs `insert-then-compress` over `messages`.
  *
- * - Fires only when the messages' tokens (`ctx.countMessage`, summed) exceed `threshold_tokens`.
+ * - Fires only when the context's tokens (`ctx.countMessage` summed, plus `ctx.fixedTokens`)
+ *   exceed `threshold_tokens`.
  * - Recent = `recentStart(messages, keep_recent)`..end; compressed = every message before it
  *   except the first system message. Nothing to compress → no call, note.
  * - The summarizer gets `prompt` = `COMPRESSION_INSTRUCTION`, `conversation` = the whole input,
@@ -171,7 +172,9 @@ export async function insertThenCompress(
   const p = normalizeInsertParams(params)
   const unchanged = (note: string, error?: string): StageOutput =>
     unchangedOutput(messages, note, error === undefined ? {} : { error })
-  const tokensOf = (ms: readonly Message[]) => ms.reduce((n, m) => n + ctx.countMessage(m), 0)
+  // Totals include what every request carries (tool schemas, reply priming): cases/28.
+  const tokensOf = (ms: readonly Message[]) =>
+    ms.reduce((n, m) => n + ctx.countMessage(m), ctx.fixedTokens ?? 0)
   const total = tokensOf(messages)
   if (!(total > p.threshold_tokens))
     return unchanged(`under threshold (${total} ≤ ${p.threshold_tokens} tokens)`)

@@ -22,3 +22,6 @@ export function unchangedOutput(
     ...extra,
   }
 }
+
+/** Every message a stage synthesizes as a summary has an id starting with this. */
+export const SUMMARY_ID_PREFIX = 'summary:'

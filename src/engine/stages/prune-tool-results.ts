@@ -178,7 +178,7 @@ function resolveBackReferences(
 export function pruneToolResults(
   messages: readonly Message[],
   params: PruneToolResultsParams,
-  ctx: Pick<StageContext, 'countMessage'>,
+  ctx: Pick<StageContext, 'countMessage' | 'fixedTokens'>,
 ): StageOutput {
   const keepSteps = params.keep_steps ?? DEFAULT_KEEP_STEPS
   if (!(keepSteps >= 1)) return unchanged(messages, KEEP_STEPS_ERROR, KEEP_STEPS_ERROR)
@@ -190,7 +190,8 @@ export function pruneToolResults(
   const minTokens = Number.isFinite(params.min_tokens) ? (params.min_tokens as number) : DEFAULT_MIN_TOKENS
 
   const tokens = messages.map((m) => ctx.countMessage(m))
-  const total = tokens.reduce((a, b) => a + b, 0)
+  // The same total the user sees: messages plus what every request carries (cases/28).
+  const total = tokens.reduce((a, b) => a + b, 0) + (ctx.fixedTokens ?? 0)
   if (total <= target) return unchanged(messages, `under target: ${total} ≤ ${target} tokens`)
 
   const { answered, names } = resolveCalls(messages)

@@ -7,7 +7,7 @@
  */
 import type { Fate, Message, Origin, Pass, SummarizeParams } from '../model'
 import { codePointLength, collapseWhitespace, cutCodePoints, elideMiddle } from '../text'
-import { unchangedOutput } from './output'
+import { SUMMARY_ID_PREFIX, unchangedOutput } from './output'
 import type { StageContext, StageOutput } from './types'
 
 /** Messages kept verbatim at the end. Source: seed 001 `DEFAULT_KEEP_LAST`. */
@@ -262,7 +262,7 @@ export function summaryHeader(fromIndex: number, toIndex: number, pass: number):
 
 /** Id of the summary message written by pass `pass` of `summarize`. Deterministic. */
 export function summaryMessageId(pass: number): string {
-  return `summary:summarize:${pass}`
+  return `${SUMMARY_ID_PREFIX}summarize:${pass}`
 }
 
 /**
@@ -390,6 +390,8 @@ export async function summarize(
   })
   const tokensOf = (ms: readonly Message[]) => ms.reduce((n, m) => n + ctx.countMessage(m), 0)
   const systemTokens = tokensOf(system)
+  // Pass figures are context totals, comparable with the pipeline's (cases/28).
+  const fixed = ctx.fixedTokens ?? 0
 
   for (const k of turnEnds) {
     if (ctx.signal?.aborted) return unchanged('cancelled', { error: 'cancelled' })
@@ -452,8 +454,9 @@ export async function summarize(
     const tokensBefore =
       systemTokens +
       (previousMessage ? ctx.countMessage(previousMessage) : 0) +
-      tokensOf(prefix.slice(plan.from))
-    const tokensAfter = systemTokens + summaryTokens + tokensOf(tail)
+      tokensOf(prefix.slice(plan.from)) +
+      fixed
+    const tokensAfter = systemTokens + summaryTokens + tokensOf(tail) + fixed
     for (let i = plan.from; i < plan.upto; i++) passOf[i] = pass
     const thinking = slice.filter(hasThinking).map((m) => m.index)
     if (thinking.length > 0) {

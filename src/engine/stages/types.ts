@@ -43,6 +43,11 @@ export interface CancelSignal {
 export interface StageContext {
   /** Tokens of one message (cached per content; see tokens/count.ts `countMessageTokens`). */
   countMessage: (message: Message) => number
+  /**
+   * Tokens every request carries besides its messages (tool schemas + reply priming), so a
+   * stage's triggers compare the same total the user sees (cases/28). 0 when omitted.
+   */
+  fixedTokens?: number
   /** Tokens of one string (cached). */
   countText: TextCounter
   summarize: Summarizer

@@ -85,6 +85,14 @@ describe('HTTP status errors', () => {
     expect(e.message).toContain('ANTHROPIC_API_KEY')
   })
 
+  it('a key the server echoes back is never in the message', async () => {
+    server.enqueue({ status: 400, errorMessage: 'key right-key is not valid for this project' })
+    const e = await failure(openai()(summarizeRequest))
+    expect(e.kind).toBe('bad-request')
+    expect(e.message).toContain('key <API key> is not valid')
+    expect(e.message).not.toContain('right-key')
+  })
+
   it('403: also a key problem (no access)', async () => {
     server.enqueue({ status: 403, errorMessage: 'no access to this model' })
     const e = await failure(openai()(summarizeRequest))

@@ -155,3 +155,32 @@ describe('summarizeExtractive (SPEC §3.6)', () => {
     )
   })
 })
+
+describe('extractiveSummarizer: an earlier summary in the slice is folded, not nested', () => {
+  it('insert-then-compress over a summarize summary keeps the real goal and one level of summary', async () => {
+    const earlier: Message = {
+      id: 'summary:summarize:1',
+      index: 0,
+      role: 'user',
+      content:
+        '[Summary of messages 0–9 (pass 1)]\noffline extractive summary (not an LLM)\nGoal: Ship order ORD-1 to 94107\nFacts: ORD-1; 94107',
+      source: { format: 'openai-chat' },
+    }
+    const later: Message = {
+      id: 'm10',
+      index: 1,
+      role: 'user',
+      content: 'Also add a test in tests/test_rates.py',
+      source: { format: 'openai-chat' },
+    }
+    const text = await extractiveSummarizer({
+      stage: 'insert-then-compress',
+      prompt: 'x',
+      slice: [earlier, later],
+    })
+    expect(text).toContain('Goal: Ship order ORD-1 to 94107')
+    expect(text).not.toContain('[Summary of messages')
+    expect(text.match(/offline extractive summary/g)).toHaveLength(1)
+    expect(text).toContain('tests/test_rates.py')
+  })
+})

@@ -6,6 +6,7 @@
  */
 import { contentText } from '../content'
 import type { Message } from '../model'
+import { SUMMARY_ID_PREFIX } from '../stages/output'
 import { cutCodePoints } from '../text'
 import type { Summarizer, SummaryRequest } from '../stages/types'
 
@@ -188,12 +189,24 @@ export function summarizeExtractive(slice: readonly Message[], previous?: string
   return lines.join('\n')
 }
 
+/** True for a summary message: one a stage synthesized (`summary:` ids) or the agent's own. */
+function isSummaryMessage(m: Message): boolean {
+  return m.id.startsWith(SUMMARY_ID_PREFIX) || m.flags?.compactSummary === true
+}
+
 /**
  * The extractive summarizer as a `Summarizer`. For `insert-then-compress` the answer is wrapped
  * in `<summary>` tags (the format that stage's instruction asks for). Never rejects.
  */
 export const extractiveSummarizer: Summarizer = (request: SummaryRequest) => {
-  const text = summarizeExtractive(request.slice, request.previous)
+  // A summary already in the slice (an earlier stage's, or the agent's recorded one) is folded
+  // in like a previous summary, never read as the user's goal or nested inside the new one.
+  const earlier = request.slice.filter(isSummaryMessage)
+  const slice = earlier.length ? request.slice.filter((m) => !isSummaryMessage(m)) : request.slice
+  const previous = [request.previous, ...earlier.map((m) => contentText(m.content))]
+    .filter((s): s is string => !!s?.trim())
+    .join('\n')
+  const text = summarizeExtractive(slice, previous || undefined)
   if (request.stage === 'insert-then-compress' && text)
     return Promise.resolve(`<summary>\n${text}\n</summary>`)
   return Promise.resolve(text)

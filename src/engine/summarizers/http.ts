@@ -345,7 +345,7 @@ export function createHttpSummarizer(
   const now = options.now ?? (() => Date.now())
   const backoff = options.backoffMs ?? DEFAULT_BACKOFF_MS
 
-  return async (request) => {
+  const ask = async (request: SummaryRequest): Promise<string> => {
     if (!settings.baseUrl.trim())
       throw new SummarizerError('config', `${protocol.provider}: no base URL is set`)
     if (!settings.model.trim())
@@ -424,4 +424,19 @@ export function createHttpSummarizer(
       if (signals.some((s) => s.aborted)) throw cancelledError()
     }
   }
+  return (request) => ask(request).catch((e: unknown) => Promise.reject(redactKey(e, options.apiKey)))
+}
+
+/**
+ * `e` with every occurrence of `apiKey` in its message replaced by `<API key>`: a server may echo
+ * the key it refused, and messages are shown and logged.
+ */
+export function redactKey(e: unknown, apiKey: string | undefined): unknown {
+  if (!apiKey || !(e instanceof Error) || !e.message.includes(apiKey)) return e
+  const message = e.message.split(apiKey).join('<API key>')
+  if (!isSummarizerError(e)) return new Error(message)
+  const extra: { status?: number; retryAfterMs?: number } = {}
+  if (e.status !== undefined) extra.status = e.status
+  if (e.retryAfterMs !== undefined) extra.retryAfterMs = e.retryAfterMs
+  return new SummarizerError(e.kind, message, extra)
 }
