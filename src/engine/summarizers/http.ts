@@ -424,7 +424,8 @@ export function createHttpSummarizer(
       if (signals.some((s) => s.aborted)) throw cancelledError()
     }
   }
-  return (request) => ask(request).catch((e: unknown) => Promise.reject(redactKey(e, options.apiKey)))
+  return (request) =>
+    ask(request).catch((e: unknown) => Promise.reject(redactKey(e, options.apiKey)))
 }
 
 /**

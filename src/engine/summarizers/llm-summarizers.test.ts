@@ -327,3 +327,36 @@ describe('planSummaryRequests (prompt preview)', () => {
     expect(plan.requestsToSend).toBe(0)
   })
 })
+
+describe('the test server in a browser', () => {
+  it('answers a CORS preflight allowing any origin and echoing the headers asked for', async () => {
+    const r = await fetch(`${server.openaiBaseUrl}/chat/completions`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://127.0.0.1:4173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    })
+    expect(r.status).toBe(204)
+    expect(r.headers.get('access-control-allow-origin')).toBe('*')
+    expect(r.headers.get('access-control-allow-headers')).toBe('authorization,content-type')
+    expect(r.headers.get('access-control-expose-headers')).toContain('retry-after')
+    // Preflights are not recorded as requests.
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('with cors: false sends no CORS headers (what a browser blocks as a network error)', async () => {
+    const closed = await startLlmServer({ cors: false })
+    try {
+      const r = await fetch(`${closed.openaiBaseUrl}/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'x' }] }),
+      })
+      expect(r.status).toBe(200)
+      expect(r.headers.get('access-control-allow-origin')).toBeNull()
+    } finally {
+      await closed.close()
+    }
+  })
+})
