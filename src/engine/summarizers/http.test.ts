@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { RecordedCompaction } from '../model'
-import { indexed, user } from '../stages/test-helpers'
+import { runPipeline } from '../pipeline'
+import { assistant, countCodePoints, indexed, user } from '../stages/test-helpers'
+import { cacheCounter } from '../tokens/count'
 import { anthropicMessagesUrl } from './anthropic'
 import { createSummaryCache, summaryCacheKey } from './cache'
 import { SummarizerError, hostOf, parseRetryAfter } from './errors'
@@ -148,5 +150,34 @@ describe('recorded summarizer', () => {
     await expect(
       createRecordedSummarizer([{ atIndex: 3, summaryText: null, source: 'codex-rollout' }])(sliceEndingAt(5)),
     ).rejects.toThrow(/no readable summary/)
+  })
+})
+
+describe('recorded summarizer through the pipeline', () => {
+  it('config.summarizer "recorded" answers every pass with the transcript\'s own summary', async () => {
+    const messages = indexed(
+      Array.from({ length: 12 }, (_, i) =>
+        i % 2 === 0
+          ? user(`m${i}`, `question ${i} long enough to be worth a summary of its own`)
+          : assistant(`m${i}`, `answer ${i} long enough to be worth a summary of its own`),
+      ),
+    )
+    const result = await runPipeline(
+      {
+        format: 'claude-code',
+        messages,
+        warnings: [],
+        recordedCompactions: [{ atIndex: 2, summaryText: 'what the agent kept', source: 'claude-code' }],
+      },
+      {
+        encoding: 'o200k_base',
+        summarizer: 'recorded',
+        stages: [{ id: 'summarize', enabled: true, params: { keep_last: 2, compact_after: 4 } }],
+      },
+      { counter: cacheCounter('o200k_base', countCodePoints) },
+    )
+    // Passes over 0–3 and 4–7 (see llm-summarizers.test.ts): both end after the boundary at 2.
+    expect(result.passes.map((p) => p.summary)).toEqual(['what the agent kept', 'what the agent kept'])
+    expect(result.warnings).toEqual([])
   })
 })
