@@ -3,6 +3,8 @@ import { importFailure } from './failure'
 import { FORMAT_LABELS } from './labels'
 import type { FormatImporter, ImportOptions } from './registry'
 import {
+  pairLegacyFunctionResult,
+  arrayOrWrapped,
   finalizeTranscript,
   imageFromUrl,
   isObject,
@@ -73,9 +75,7 @@ function asRecord(item: unknown): LangChainRecord | undefined {
 
 /** The message list of a root: a bare array or `{messages:[…]}` (LangGraph state dumps). */
 function messageList(root: unknown): unknown[] | undefined {
-  if (Array.isArray(root)) return root
-  if (isObject(root) && Array.isArray(root.messages)) return root.messages
-  return undefined
+  return arrayOrWrapped(root, 'messages')
 }
 
 /**
@@ -333,18 +333,7 @@ export function importLangChainRoot(root: unknown, options: ImportOptions = {}):
       if (name !== undefined) d.toolName = name
       if (data.status === 'error') d.isError = true
     } else if (type === 'function') {
-      const name = str(data.name)
-      let k = pendingLegacy.findIndex((c) => c.name === name)
-      if (k < 0 && pendingLegacy.length > 0) k = 0
-      if (k >= 0) {
-        const call = pendingLegacy.splice(k, 1)[0] as ToolCall
-        d.toolCallId = call.id
-        d.toolName = call.name
-      } else {
-        d.toolCallId = `fc-${drafts.length}`
-        if (name !== undefined) d.toolName = name
-        warnings.push(`${field}: function result "${name ?? ''}" follows no function_call`)
-      }
+      pairLegacyFunctionResult(pendingLegacy, str(data.name), d, drafts.length, field, warnings)
     } else if (role === 'user' && isSummaryMessage(data, d.content)) {
       d.flags = { compactSummary: true }
       compactions.push({

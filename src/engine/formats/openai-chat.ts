@@ -2,6 +2,7 @@ import type { FormatId, Part, Role, SourceRef, ToolCall, ToolSchema } from '../m
 import type { RootImportOptions } from './anthropic'
 import type { ImportResult } from './types'
 import {
+  pairLegacyFunctionResult,
   finalizeTranscript,
   imageFromUrl,
   isObject,
@@ -186,19 +187,7 @@ export function importOpenAIChat(root: unknown, options: RootImportOptions = {})
       if (name !== undefined) d.toolName = name
       if (id === '') warnings.push(`${field}.tool_call_id: missing`)
     } else if (sourceRole === 'function') {
-      const name = str(m.name)
-      let k = pendingLegacy.findIndex((c) => c.name === name)
-      if (k < 0 && pendingLegacy.length > 0) k = 0
-      if (k >= 0) {
-        const call = pendingLegacy.splice(k, 1)[0] as ToolCall
-        d.toolCallId = call.id
-        d.toolName = call.name
-      } else {
-        // An orphan result keeps a synthetic id of its own; the validity checker reports it.
-        d.toolCallId = `fc-${drafts.length}`
-        if (name !== undefined) d.toolName = name
-        warnings.push(`${field}: function result "${name ?? ''}" follows no function_call`)
-      }
+      pairLegacyFunctionResult(pendingLegacy, str(m.name), d, drafts.length, field, warnings)
       if (d.content === null) d.content = ''
     }
     drafts.push(d)

@@ -3,6 +3,7 @@ import { importFailure } from './failure'
 import { FORMAT_LABELS } from './labels'
 import type { FormatImporter, ImportOptions } from './registry'
 import {
+  arrayOrWrapped,
   finalizeTranscript,
   imageFromUrl,
   isObject,
@@ -41,11 +42,9 @@ const BOOKKEEPING_ARGS = new Set([
   'impl_source',
 ])
 
-/** The event list of a root: a bare array, or `{events:[…]}` / `{trajectory:[…]}` wrappers. */
+/** The event list of a root: a bare array, or the `{events:[…]}` wrapper. */
 function eventList(root: unknown): unknown[] | undefined {
-  if (Array.isArray(root)) return root
-  if (isObject(root) && Array.isArray(root.events)) return root.events
-  return undefined
+  return arrayOrWrapped(root, 'events')
 }
 
 /**

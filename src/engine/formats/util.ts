@@ -153,3 +153,38 @@ export function capWarnings(items: readonly string[], limit = 20): string[] {
   if (items.length <= limit) return [...items]
   return [...items.slice(0, limit), `… and ${items.length - limit} more like these`]
 }
+
+/**
+ * Pairs a legacy OpenAI `function` result (no id) with a pending `function_call` of the same
+ * name (else the oldest pending one), setting `draft.toolCallId`/`toolName`. An orphan result
+ * keeps a synthetic id `fc-<position>` of its own (the validity checker reports it) and a
+ * warning naming `field`. Mutates `pending` (the call is consumed) and `draft` only.
+ * Source: design/formats.md §1 item 6 ("Legacy OpenAI function_call has no id — pair by order").
+ */
+export function pairLegacyFunctionResult(
+  pending: ToolCall[],
+  name: string | undefined,
+  draft: DraftMessage,
+  position: number,
+  field: string,
+  warnings: string[],
+): void {
+  let k = pending.findIndex((c) => c.name === name)
+  if (k < 0 && pending.length > 0) k = 0
+  if (k >= 0) {
+    const call = pending.splice(k, 1)[0] as ToolCall
+    draft.toolCallId = call.id
+    draft.toolName = call.name
+  } else {
+    draft.toolCallId = `fc-${position}`
+    if (name !== undefined) draft.toolName = name
+    warnings.push(`${field}: function result "${name ?? ''}" follows no function_call`)
+  }
+}
+
+/** The array at `root` itself, or at `root[key]` for the wrapped shape (`{messages:[…]}`). */
+export function arrayOrWrapped(root: unknown, key: string): unknown[] | undefined {
+  if (Array.isArray(root)) return root
+  if (isObject(root) && Array.isArray(root[key])) return root[key] as unknown[]
+  return undefined
+}
