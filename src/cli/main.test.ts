@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -75,6 +75,40 @@ describe('cli compact', () => {
     expect((await runCli(['compact', 'x.json', '--keep-last', 'ten'])).code).toBe(2)
     expect((await runCli(['compact', 'x.json', '--stages', 'nope'])).code).toBe(2)
     expect((await runCli(['compact', 'x.json', '--summarizer', 'anthropic'])).code).toBe(2)
+  })
+
+  it('values the seeds reject are usage errors (exit 2), not a stage error in an exit-0 report', async () => {
+    const file = join(SAMPLES, 'openai-chat.json')
+    const steps = await runCli(['compact', file, '--keep-steps', '0'])
+    expect(steps.code).toBe(2)
+    expect(steps.stderr).toContain(
+      'keep_steps must be at least 1: the model has not acted on the newest results yet',
+    )
+    expect((await runCli(['compact', file, '--target=-5'])).code).toBe(2)
+    expect((await runCli(['compact', file, '--stages='])).code).toBe(2)
+    const negative = await runCli(['compact', file, '--keep-last', '-3'])
+    expect(negative.code).toBe(2)
+    expect(negative.stderr).toContain('--flag=value')
+  })
+
+  it('compact --help prints the usage and exits 0', async () => {
+    const r = await runCli(['compact', '--help'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('npm run cli -- compact <file|->')
+  })
+
+  it('prints each import warning once, in the report and in --json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ci-cli-'))
+    const file = join(dir, 'bad-lines.jsonl')
+    const good = readFileSync(join(SAMPLES, 'claude-code.jsonl'), 'utf8').split('\n')
+    // Line 6 of the file becomes unreadable: the import skips it with one warning naming it.
+    good.splice(5, 0, '{"type": "user", oops')
+    writeFileSync(file, good.join('\n'))
+    const json = JSON.parse((await runCli(['compact', file, '--json'])).stdout)
+    const named = json.warnings.filter((w: string) => w.includes('line 6'))
+    expect(named).toHaveLength(1)
+    const report = (await runCli(['compact', file])).stdout
+    expect(report.split('\n').filter((l) => l.startsWith('warning:') && l.includes('line 6'))).toHaveLength(1)
   })
 
   it('reads standard input with - (through npm run cli, as a user types it)', () => {

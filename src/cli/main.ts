@@ -35,6 +35,7 @@ import {
   recordedRunResult,
   type RecordedRun,
 } from '../engine/recorded'
+import { KEEP_STEPS_ERROR } from '../engine/stages/prune-tool-results'
 import { loadCounter } from '../engine/tokens/count'
 
 const STAGE_IDS: readonly StageId[] = ['dedupe', 'prune-tool-results', 'summarize', 'insert-then-compress']
@@ -123,6 +124,7 @@ function configFromFlags(values: Record<string, string | boolean | undefined>): 
   }
   if (values.stages !== undefined) {
     const wanted = String(values.stages).split(',').map((s) => s.trim()).filter(Boolean)
+    if (wanted.length === 0) throw new UsageError(`--stages names no stage; stages: ${STAGE_IDS.join(', ')}`)
     for (const id of wanted) {
       if (!STAGE_IDS.includes(id as StageId)) throw new UsageError(`unknown stage "${id}"; stages: ${STAGE_IDS.join(', ')}`)
     }
@@ -137,6 +139,13 @@ function configFromFlags(values: Record<string, string | boolean | undefined>): 
     if (n === undefined) return
     const s = config.stages.find((x) => x.id === stage)
     if (s) (s.params as unknown as Record<string, number>)[key] = n
+  }
+  // Values the seeds reject are usage errors here, not a stage error buried in a report.
+  const keepSteps = intFlag('keep-steps', values['keep-steps'] as string | undefined)
+  if (keepSteps !== undefined && keepSteps < 1) throw new UsageError(`--keep-steps: ${KEEP_STEPS_ERROR}`)
+  for (const flag of ['target', 'min-tokens', 'threshold-tokens', 'keep-recent']) {
+    const n = intFlag(flag, values[flag] as string | undefined)
+    if (n !== undefined && n < 0) throw new UsageError(`--${flag} must not be negative, got ${n}`)
   }
   set('summarize', 'keep_last', 'keep-last')
   set('summarize', 'compact_after', 'compact-after')
@@ -184,7 +193,8 @@ function report(name: string, transcript: Transcript, result: RunResult): string
   const problems = [...result.checks.after]
   lines.push(`validity ${problems.length === 0 ? 'after: no problems' : `after: ${problems.length} problem(s)`}${result.checks.before.length ? `; before: ${result.checks.before.length} problem(s)` : ''}`)
   for (const p of problems) lines.push(`  ${p.rule}: ${p.message}`)
-  for (const w of [...transcript.warnings, ...result.warnings]) lines.push(`warning: ${w}`)
+  // The run's warnings already include the import warnings (runPipeline copies them).
+  for (const w of result.warnings) lines.push(`warning: ${w}`)
   return lines.join('\n')
 }
 
@@ -403,6 +413,10 @@ export async function main(
       return command === undefined ? 2 : 0
     }
     if (!COMMANDS.includes(command)) throw new UsageError(`unknown command "${command}"; try: ${COMMANDS.join(', ')}`)
+    if (rest.includes('--help') || rest.includes('-h')) {
+      out(USAGE)
+      return 0
+    }
     let parsed
     try {
       parsed = parseArgs({
@@ -416,7 +430,10 @@ export async function main(
               : COMPACT_OPTIONS,
       })
     } catch (e) {
-      throw new UsageError((e as Error).message)
+      const message = (e as Error).message
+      // parseArgs reads "--keep-last -3" as two options; say how to pass a negative number.
+      const ambiguous = /argument is ambiguous/.test(message)
+      throw new UsageError(ambiguous ? `${message.split('\n')[0]} (write --flag=value)` : message)
     }
     const values = parsed.values as Record<string, string | boolean | undefined>
     const { positionals } = parsed
@@ -474,7 +491,7 @@ export async function main(
         stages: result.stages,
         checks: result.checks,
         recordedCompactions: transcript.recordedCompactions,
-        warnings: [...transcript.warnings, ...result.warnings],
+        warnings: result.warnings,
       }
       if (config.summarizer !== 'extractive') json.summarizer = summarizerJson(config)
       if (recorded !== undefined) json.recorded = recordedJson(recorded, result)
