@@ -26,6 +26,11 @@ test('pasting garbage shows the error banner and keeps the transcript', async ({
   await dialog.getByRole('button', { name: 'Import' }).click()
   await expect(page.getByTestId('import-error')).toContainText('pasted text')
   await expect(page.getByTestId('file-info')).toContainText('claude-code.jsonl')
+  // The dialog stays open with the pasted text, so it can be fixed and imported again.
+  await expect(dialog.getByTestId('paste-error')).toContainText('pasted text')
+  await expect(dialog.getByLabel('Transcript text')).toHaveValue('{"messages": [')
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(dialog).toHaveCount(0)
   expect(errors).toEqual([])
 })
 

@@ -22,7 +22,7 @@ test('Recorded mode shows what the agent kept (Claude Code and Codex); Recorded 
     await expect(summary).toContainText('continued from a previous conversation')
     // Fates on the Before side come from the recorded compaction, and the totals are its own.
     await expect(page.getByTestId('before-column').getByText('summarized · recorded').first()).toBeVisible()
-    await expect(page.getByTestId('tokens-saved')).toHaveText(/^−\d+% tokens \(recorded\)$/)
+    await expect(page.getByTestId('tokens-saved')).toHaveText(/^−\d+(\.\d)?% tokens \(recorded\)$/)
     await expect(page.getByTestId('problems-after')).toBeVisible()
     await expect(page.getByTestId('recorded-note')).toContainText('Recorded compaction 1 of 1')
   })

@@ -1,4 +1,4 @@
-import { formatCount } from '../components/format'
+import { formatCount, formatCountOf } from '../components/format'
 import { LoadControls } from '../features/loader/LoadControls'
 import { useStore } from '../state/store'
 import { selectInfo } from '../state/selectors'
@@ -19,7 +19,7 @@ function ConversationPicker() {
         <option value="main">Main conversation</option>
         {info.sidechains.map((c) => (
           <option key={c.index} value={c.index}>
-            {c.title.length > 80 ? `${c.title.slice(0, 79)}…` : c.title} ({formatCount(c.messageCount)} messages)
+            {c.title.length > 80 ? `${c.title.slice(0, 79)}…` : c.title} ({formatCountOf(c.messageCount, 'message')})
           </option>
         ))}
       </select>
@@ -47,7 +47,7 @@ export function Header() {
               {info.format}
             </span>
             <span className="muted" data-testid="message-count">
-              {formatCount(info.messageCount)} messages
+              {formatCountOf(info.messageCount, 'message')}
             </span>
             {info.sidechains.length > 0 && <ConversationPicker />}
             {info.branches.length > 0 && (

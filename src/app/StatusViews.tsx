@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { formatCount } from '../components/format'
+import { formatCount, formatCountOf } from '../components/format'
 import { SampleGallery } from '../features/loader/LoadControls'
 import { useStore } from '../state/store'
 import { formatBytes, type LoadProgress } from '../state/slices/load'
@@ -137,7 +137,7 @@ export function NothingFired() {
       case 'summarize': {
         const after = Math.max(stage.params.compact_after, stage.params.keep_last)
         reasons.push(
-          `summarize: ${messages} messages never exceeded compact_after ${after} (keep_last ${stage.params.keep_last}) at a turn end${suffix}.`,
+          `summarize: ${formatCountOf(messages, 'message')} never exceeded compact_after ${formatCount(after)} (keep_last ${formatCount(stage.params.keep_last)}) at a turn end${suffix}.`,
         )
         break
       }

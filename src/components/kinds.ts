@@ -37,6 +37,17 @@ export const KIND_INFO: Record<ChangeKind, { icon: string; name: string; explain
   dropped: { icon: '✕', name: 'Dropped', explain: 'Removed from the context without a replacement.' },
 }
 
+/**
+ * The name of one compaction pass, the same in chips, boundaries and the pass list: `pass 2` for
+ * the rolling `summarize` stage (its pass numbers are the ones people talk about), the stage name
+ * for any other stage (`insert-then-compress`, `insert-then-compress pass 2`), so two stages'
+ * pass 1 never read alike.
+ */
+export function passName(stage: string, pass: number): string {
+  if (stage === 'summarize') return `pass ${pass}`
+  return pass === 1 ? stage : `${stage} pass ${pass}`
+}
+
 /** The kind and chip label of a before message's fate. */
 export function fateChip(fate: Fate): { kind: ChangeKind; label: string } {
   switch (fate.kind) {
@@ -49,7 +60,9 @@ export function fateChip(fate: Fate): { kind: ChangeKind; label: string } {
     case 'summarized':
       return fate.stage === 'recorded'
         ? { kind: 'summary', label: 'summarized · recorded' }
-        : { kind: 'summary', label: `summarized · pass ${fate.pass}` }
+        : fate.stage === 'summarize'
+          ? { kind: 'summary', label: `summarized · pass ${fate.pass}` }
+          : { kind: 'summary', label: `compressed · ${passName(fate.stage, fate.pass)}` }
     case 'slimmed':
       return { kind: 'slimmed', label: 'slimmed' }
     case 'dropped':
@@ -69,7 +82,7 @@ export function originChip(origin: Origin): { kind: ChangeKind; label: string } 
     case 'summary':
       return origin.stage === 'recorded'
         ? { kind: 'summary', label: 'recorded summary' }
-        : { kind: 'summary', label: `summary · pass ${origin.pass}` }
+        : { kind: 'summary', label: `summary · ${passName(origin.stage, origin.pass)}` }
     case 'pinned-facts':
       return { kind: 'pinned', label: 'pinned facts' }
     case 'instruction':
@@ -91,7 +104,9 @@ export function explainFate(fate: Fate): string {
     case 'summarized':
       return fate.stage === 'recorded'
         ? `Folded by the agent into its recorded summary (recorded compaction ${fate.pass}).`
-        : `Folded into the summary of pass ${fate.pass} by ${fate.stage}.`
+        : fate.stage === 'summarize'
+          ? `Folded into the summary of pass ${fate.pass} by summarize.`
+          : `Folded into the summary written by ${passName(fate.stage, fate.pass)}.`
     case 'slimmed':
       return `Shortened by ${fate.stage}.`
     case 'dropped':
@@ -111,7 +126,7 @@ export function explainOrigin(origin: Origin): string {
     case 'summary':
       return origin.stage === 'recorded'
         ? `The agent's own summary of messages ${origin.fromIndex}–${origin.toIndex}, as recorded in the source (recorded compaction ${origin.pass}).`
-        : `Summary of messages ${origin.fromIndex}–${origin.toIndex} (pass ${origin.pass}, ${origin.stage}).`
+        : `Summary of messages ${origin.fromIndex}–${origin.toIndex} (${passName(origin.stage, origin.pass)}${origin.stage === 'summarize' ? ', summarize' : ''}).`
     case 'pinned-facts':
       return `Facts pinned from ${origin.sourceIds.length} message(s).`
     case 'instruction':

@@ -143,4 +143,37 @@ describe('buildRunView', () => {
     ])
     expect(structuredClone(view)).toEqual(view)
   })
+
+  it('lists the later back-references of an original tool output among its counterparts', () => {
+    // t0 is the first occurrence (kept), t1 and t2 repeat it and become back-references to t0.
+    const b: Message[] = [
+      msg('t0', 0, 'tool', 'out', { toolCallId: 'c0', toolName: 'Read' }),
+      msg('t1', 1, 'tool', 'out', { toolCallId: 'c1', toolName: 'Read' }),
+      msg('t2', 2, 'tool', 'out', { toolCallId: 'c2', toolName: 'Read' }),
+    ]
+    const a: Message[] = [b[0]!, msg('t1', 1, 'tool', '[ref]'), msg('t2', 2, 'tool', '[ref]')]
+    const v = buildRunView(
+      {
+        ...result,
+        before: { ...result.before, messages: b, tokensById: {} },
+        after: { ...result.after, messages: a, tokensById: {} },
+        fates: {
+          t1: { kind: 'back-referenced', stage: 'dedupe', firstId: 't0' },
+          t2: { kind: 'back-referenced', stage: 'dedupe', firstId: 't0' },
+        },
+        origins: {
+          t1: { kind: 'back-reference', beforeId: 't1', firstId: 't0', stage: 'dedupe' },
+          t2: { kind: 'back-reference', beforeId: 't2', firstId: 't0', stage: 'dedupe' },
+        },
+        passes: [],
+      },
+      1,
+      'o200k_base',
+    )
+    expect(v.before.rows.map((r) => [r.id, r.counterpartIds])).toEqual([
+      ['t0', ['t0', 't1', 't2']],
+      ['t1', ['t1']],
+      ['t2', ['t2']],
+    ])
+  })
 })

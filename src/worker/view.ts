@@ -117,7 +117,8 @@ function push(map: Map<string, string[]>, key: string, value: string): void {
  * Shapes a RunResult into the rows and summaries the UI renders. Counterparts come from the
  * engine's provenance only: an after row's origin names its before id(s); a before row's
  * counterparts are the after rows naming it, else (summarized) the summary message named by
- * its fate, else the after summary whose range covers its index.
+ * its fate, else the after summary whose range covers its index; an original tool output also
+ * lists the after back-references naming it (`firstId`), so selecting it shows its repeats.
  */
 export function buildRunView(result: RunResult, runId: number, encoding: Encoding): RunView {
   const afterRows = result.after.messages.map((m, i) => {
@@ -131,6 +132,11 @@ export function buildRunView(result: RunResult, runId: number, encoding: Encodin
   const byBefore = new Map<string, string[]>()
   for (const row of afterRows) for (const b of row.counterpartIds) push(byBefore, b, row.id)
   const summaries = afterRows.filter((r) => r.origin?.kind === 'summary')
+  // An original tool output also points at the later back-references that name it as firstId.
+  const backRefsOf = new Map<string, string[]>()
+  for (const row of afterRows) {
+    if (row.origin?.kind === 'back-reference') push(backRefsOf, row.origin.firstId, row.id)
+  }
 
   const beforeRows = result.before.messages.map((m) => {
     const row = baseRow(m, m.index, result.before.tokensById[m.id] ?? 0)
@@ -145,6 +151,8 @@ export function buildRunView(result: RunResult, runId: number, encoding: Encodin
         .filter((s) => s.origin?.kind === 'summary' && s.origin.fromIndex <= m.index && m.index <= s.origin.toIndex)
         .map((s) => s.id)
     }
+    const refs = backRefsOf.get(m.id)
+    if (refs) ids = [...ids, ...refs.filter((id) => !ids.includes(id))]
     row.counterpartIds = ids
     return row
   })

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { formatCount } from '../../components/format'
+import { formatCountOf } from '../../components/format'
 import type { RecordedCompaction } from '../../engine/model'
 import type { AfterMode } from '../../state/slices/recorded'
 import { useStore } from '../../state/store'
@@ -19,7 +19,7 @@ interface Pane {
 }
 
 const totalsText = (t: RunView['after']['totals']) =>
-  `${formatCount(t.messages)} messages · ${formatCount(t.tokens)} tokens`
+  `${formatCountOf(t.messages, 'message')} · ${formatCountOf(t.tokens, 'token')}`
 
 const ownLinks = (rows: readonly RowMeta[]) => new Map(rows.map((r) => [r.id, r.counterpartIds]))
 
@@ -83,6 +83,13 @@ function panesFor(
       links: linkAfters(run.after.rows, rec.before.rows),
     },
   ]
+}
+
+/** `Before #12 assistant`: how the status line names a selected row (never its raw id). */
+function rowName(pane: Pane | null, id: string): string {
+  const item = pane?.items.find((it) => it.type === 'row' && it.row.id === id)
+  if (!pane || item?.type !== 'row') return 'message'
+  return `${pane.title} #${item.row.index} ${item.row.role}`
 }
 
 /**
@@ -179,6 +186,8 @@ export function CompareView() {
     )
   }
   const selectedLeft = selection?.side === left.side ? selection.id : null
+  const selectedPane = selection?.side === left.side ? left : selection?.side === right.side ? right : null
+  const selectedName = selection ? rowName(selectedPane, selection.id) : ''
   const selectedRight = selection?.side === right.side ? selection.id : null
 
   return (
@@ -191,8 +200,8 @@ export function CompareView() {
         <span className="muted">
           {selection
             ? counterparts.length > 0
-              ? `Selected ${selection.side} ${selection.id} → ${counterparts.length} counterpart${counterparts.length > 1 ? 's' : ''} highlighted`
-              : `Selected ${selection.side} ${selection.id}: no counterpart on the other side`
+              ? `Selected ${selectedName} → ${formatCountOf(counterparts.length, 'counterpart')} highlighted`
+              : `Selected ${selectedName}: no counterpart on the other side`
             : 'Click a message to reveal its counterpart on the other side.'}
         </span>
       </div>

@@ -36,7 +36,7 @@ describe('buildBeforeItems', () => {
       { atIndex: 2, trigger: 'manual', tokensBefore: 1200, tokensAfter: 300, summaryText: null, source: 'claude-code' },
     ])
     expect(labels(items)).toEqual([
-      '|pass 1 (insert-then-compress): messages 0–0 → summary|',
+      '|insert-then-compress: messages 0–0 → summary|',
       'm0',
       'm1',
       '|recorded compaction in source (manual, 1,200 → 300 tokens)|',

@@ -1,3 +1,4 @@
+import { passName } from '../../components/kinds'
 import type { RecordedCompaction } from '../../engine/model'
 import type { PassMeta, RowMeta } from '../../worker/protocol'
 
@@ -6,13 +7,10 @@ export type ColumnItem =
   | { type: 'row'; key: string; row: RowMeta }
   | { type: 'boundary'; key: string; label: string; kind: 'summary' | 'recorded' }
 
-function stageSuffix(stage: string): string {
-  return stage === 'summarize' ? '' : ` (${stage})`
-}
 
 /**
  * Before column: rows in order, a separator before the first message of each pass's slice
- * (`pass 2: messages 40–57 → summary`) and before the first message after each compaction
+ * (`pass 2: messages 40–57 → summary`, `insert-then-compress: messages 0–49 → summary`) and before the first message after each compaction
  * recorded in the source.
  */
 export function buildBeforeItems(
@@ -32,7 +30,7 @@ export function buildBeforeItems(
       type: 'boundary',
       key: `pass-${p.stage}-${p.pass}`,
       kind: 'summary',
-      label: `pass ${p.pass}${stageSuffix(p.stage)}: messages ${p.from}–${p.upto - 1} → summary`,
+      label: `${passName(p.stage, p.pass)}: messages ${p.from}–${p.upto - 1} → summary`,
     })
   }
   recorded.forEach((c, i) => {
@@ -79,7 +77,7 @@ export function buildAfterItems(rows: readonly RowMeta[]): ColumnItem[] {
         type: 'boundary',
         key: `b-${row.id}`,
         kind: 'summary',
-        label: `pass ${o.pass}${stageSuffix(o.stage)}: messages ${o.fromIndex}–${o.toIndex} → summary`,
+        label: `${passName(o.stage, o.pass)}: messages ${o.fromIndex}–${o.toIndex} → summary`,
       })
     }
     items.push({ type: 'row', key: `r-${row.id}`, row })

@@ -14,7 +14,7 @@ export function LoadControls() {
         <input
           type="file"
           className="visually-hidden"
-          aria-label="Open transcript"
+          aria-label="Open transcript…"
           accept=".json,.jsonl,.txt,.md,.traj,application/json"
           onChange={(e) => {
             const file = e.target.files?.[0]
@@ -22,7 +22,7 @@ export function LoadControls() {
             e.target.value = '' // picking the same file again must reload it
           }}
         />
-        <span aria-hidden="true">Open file…</span>
+        <span aria-hidden="true">Open transcript…</span>
       </label>
       <button type="button" className="button" onClick={() => setPasteOpen(true)}>
         Paste

@@ -1,25 +1,45 @@
 import { useEffect, useRef, useState } from 'react'
+import { formatImportError } from '../../state/selectors'
 import { useStore } from '../../state/store'
+import { isUserClose, showModalOnce } from './modal'
 
-/** A modal dialog to paste a transcript (any supported format) and import it. */
+/**
+ * A modal dialog to paste a transcript (any supported format) and import it. It closes only after
+ * a successful import: on failure the pasted text stays, with the error under it.
+ */
 export function PasteDialog({ onClose }: { onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null)
   const [text, setText] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
   const loadText = useStore((s) => s.loadText)
   useEffect(() => {
-    const dialog = ref.current
-    if (dialog && !dialog.open) dialog.showModal()
-    return () => dialog?.close()
+    showModalOnce(ref.current)
   }, [])
+  const submit = async () => {
+    if (!text.trim() || busy) return
+    setBusy(true)
+    setError(null)
+    await loadText(text, 'pasted text')
+    const failure = useStore.getState().importFailure
+    setBusy(false)
+    if (failure) setError(formatImportError(failure.fileName, failure.error))
+    else onClose()
+  }
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby="paste-title" onClose={onClose}>
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby="paste-title"
+      onClose={() => {
+        if (isUserClose(ref.current)) onClose()
+      }}
+    >
       <form
         method="dialog"
         onSubmit={(e) => {
           e.preventDefault()
-          if (!text.trim()) return
-          void loadText(text, 'pasted text')
-          onClose()
+          void submit()
         }}
       >
         <h2 id="paste-title">Paste a transcript</h2>
@@ -36,12 +56,17 @@ export function PasteDialog({ onClose }: { onClose: () => void }) {
           autoFocus
           placeholder='{"messages": [{"role": "user", "content": "…"}]}'
         />
+        {error && (
+          <p className="dialog__error" role="alert" data-testid="paste-error">
+            Could not import: {error}
+          </p>
+        )}
         <div className="dialog__actions">
           <button type="button" className="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="button button--primary" disabled={!text.trim()}>
-            Import
+          <button type="submit" className="button button--primary" disabled={!text.trim() || busy}>
+            {busy ? 'Importing…' : 'Import'}
           </button>
         </div>
       </form>

@@ -1,9 +1,9 @@
-import { formatCount } from '../../components/format'
+import { formatCount, formatCountOf, formatNumbersIn } from '../../components/format'
 import type { Encoding, StageConfig, StageReport, SummarizerId } from '../../engine/model'
 import { useStore } from '../../state/store'
 import { selectConfig, selectInfo, selectRun } from '../../state/selectors'
 import { ParamControl } from './ParamControl'
-import { STAGE_INFO, STAGE_PARAMS } from './params'
+import { effectiveParam, STAGE_INFO, STAGE_PARAMS } from './params'
 
 const SUMMARIZERS: { id: SummarizerId; label: string; enabled: boolean }[] = [
   { id: 'extractive', label: 'extractive — offline, not an LLM', enabled: true },
@@ -125,6 +125,7 @@ function StageCard({ stage, position, count, report, scale }: StageCardProps) {
           spec={spec}
           stageTitle={info.title}
           value={params[spec.key] ?? spec.min}
+          effective={effectiveParam(stage.id, spec.key, params)}
           max={spec.max(scale)}
           disabled={!stage.enabled}
           onChange={(v) => setStageParam(stage.id, spec.key, v)}
@@ -149,15 +150,15 @@ function StageReportLine({ enabled, report }: { enabled: boolean; report: StageR
     )
   }
   const saved = report.tokensBefore - report.tokensAfter
-  if (!report.changed) return <p className="report report--idle">{report.note ?? 'no change'}</p>
+  if (!report.changed) return <p className="report report--idle">{report.note ? formatNumbersIn(report.note) : 'no change'}</p>
   return (
     <p className="report report--saved">
       <strong>−{formatCount(saved)} tokens</strong>
       <span className="muted">
         {' '}
-        · {report.messagesBefore} → {report.messagesAfter} messages
+        · {formatCount(report.messagesBefore)} → {formatCountOf(report.messagesAfter, 'message')}
       </span>
-      {report.note && <span className="muted"> · {report.note}</span>}
+      {report.note && <span className="muted"> · {formatNumbersIn(report.note)}</span>}
     </p>
   )
 }

@@ -1,4 +1,7 @@
-import type { StageId } from '../../engine/model'
+import type { InsertThenCompressParams, StageId, SummarizeParams } from '../../engine/model'
+import { formatCount } from '../../components/format'
+import { normalizeInsertParams } from '../../engine/stages/insert-then-compress'
+import { normalizeParams } from '../../engine/stages/summarize'
 
 /** How one numeric stage param is edited. `max` may grow with the transcript. */
 export interface ParamSpec {
@@ -53,4 +56,46 @@ export const STAGE_INFO: Record<StageId, { title: string; description: string }>
     title: 'insert-then-compress',
     description: 'Appends a compression instruction after the whole conversation; keeps the recent tail.',
   },
+}
+
+/**
+ * What the engine makes of one typed param: the value it uses, whether the typed value should
+ * be replaced by it when the input is committed (it falls back to a default or is truncated), and
+ * a short note when they differ (`default 20`, `clamped to keep_last (20)`).
+ */
+export interface EffectiveParam {
+  value: number
+  replace: boolean
+  note?: string
+}
+
+/**
+ * The value the engine uses for `key` of `stage` given all that stage's params, read from the
+ * engine's own normalizers (SPEC §3.2 summarize: non-positive or non-numeric `keep_last` /
+ * `compact_after` → default 20 / 40, `compact_after < keep_last` clamped up to `keep_last`;
+ * insert-then-compress: negative → default). Params the engine takes as given pass through.
+ */
+export function effectiveParam(
+  stage: StageId,
+  key: string,
+  params: Readonly<Record<string, unknown>>,
+): EffectiveParam {
+  const typed = params[key]
+  const raw = typeof typed === 'number' ? typed : NaN
+  const fellBack = (value: number): EffectiveParam =>
+    value === raw
+      ? { value, replace: false }
+      : { value, replace: true, note: value === Math.trunc(raw) ? `engine uses ${formatCount(value)}` : `engine uses the default, ${formatCount(value)}` }
+  if (stage === 'summarize' && (key === 'keep_last' || key === 'compact_after')) {
+    const n = normalizeParams(params as Partial<SummarizeParams>)
+    if (key === 'keep_last') return fellBack(n.keep_last)
+    // The typed compact_after alone (keep_last 1 never clamps it), then the clamp on top.
+    const own = fellBack(normalizeParams({ keep_last: 1, compact_after: raw }).compact_after)
+    if (n.compact_after === own.value) return own
+    return { value: n.compact_after, replace: own.replace, note: `clamped to keep_last (${formatCount(n.keep_last)})` }
+  }
+  if (stage === 'insert-then-compress' && (key === 'threshold_tokens' || key === 'keep_recent')) {
+    return fellBack(normalizeInsertParams(params as Partial<InsertThenCompressParams>)[key])
+  }
+  return { value: raw, replace: false }
 }

@@ -14,7 +14,7 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useMemo, useRef } from 'react'
 import { Chip } from '../../components/Chip'
-import { formatCount } from '../../components/format'
+import { formatCount, formatCountOf } from '../../components/format'
 import { fateChip, type ChangeKind } from '../../components/kinds'
 import { RoleBadge } from '../../components/RoleBadge'
 import type { Role } from '../../engine/model'
@@ -146,7 +146,7 @@ export function MessageTableView() {
           </select>
         </label>
         <span className="muted">
-          {tableRows.length} of {data.length} messages · click a row to see it in Before | After
+          {formatCount(tableRows.length)} of {formatCountOf(data.length, 'message')} · click a row to see it in Before | After
         </span>
       </div>
       <div ref={scrollRef} className="table-view__scroll" data-testid="message-table">

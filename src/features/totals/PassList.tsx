@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import { formatCount } from '../../components/format'
+import { formatCount, formatCountOf } from '../../components/format'
+import { passName } from '../../components/kinds'
 import { useStore } from '../../state/store'
 import { selectPasses } from '../../state/selectors'
 import type { PassMeta } from '../../worker/protocol'
@@ -11,7 +12,7 @@ export function PassList() {
   return (
     <details className="passes" data-testid="pass-list">
       <summary>
-        {passes.length} compaction pass{passes.length > 1 ? 'es' : ''} — see each prompt and summary
+        {formatCountOf(passes.length, 'compaction pass', 'compaction passes')} — see each prompt and summary
       </summary>
       <ol>
         {passes.map((p) => (
@@ -33,8 +34,8 @@ function PassItem({ pass }: { pass: PassMeta }) {
   return (
     <li>
       <div className="passes__line">
-        <strong>pass {pass.pass}</strong>
-        <span className="muted">{pass.stage}</span>
+        <strong>{passName(pass.stage, pass.pass)}</strong>
+        {pass.stage === 'summarize' && <span className="muted">{pass.stage}</span>}
         <span>
           at message {pass.atMessage}: messages {pass.from}–{pass.upto - 1} → summary
         </span>

@@ -1,4 +1,4 @@
-import { formatCount, formatPercentChange } from '../../components/format'
+import { formatCount, formatCountOf, formatPercentChange } from '../../components/format'
 import type { ValidityProblem } from '../../engine/model'
 import type { Side } from '../../worker/protocol'
 import { useStore } from '../../state/store'
@@ -134,14 +134,14 @@ function RecordedVersus() {
         <dt>Recorded After</dt>
         <dd>
           <strong data-testid="versus-recorded-tokens">{formatCount(comparison.recorded.tokens)}</strong> tokens ·{' '}
-          {formatCount(comparison.recorded.messages)} messages
+          {formatCountOf(comparison.recorded.messages, 'message')}
         </dd>
       </div>
       <div>
         <dt>Simulated After</dt>
         <dd>
           <strong data-testid="versus-simulated-tokens">{formatCount(comparison.simulated.tokens)}</strong> tokens ·{' '}
-          {formatCount(comparison.simulated.messages)} messages
+          {formatCountOf(comparison.simulated.messages, 'message')}
         </dd>
       </div>
       <div>

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import { effectiveParam } from './params'
+
+// SPEC §3.2: keep_last default 20, compact_after default 40; a non-positive or non-numeric value
+// falls back to the default; compact_after < keep_last is clamped up to keep_last.
+describe('effectiveParam', () => {
+  it('passes a valid value through without a note', () => {
+    expect(effectiveParam('summarize', 'keep_last', { keep_last: 10, compact_after: 30 })).toEqual({ value: 10, replace: false })
+  })
+  it('replaces a non-positive keep_last by the default 20', () => {
+    expect(effectiveParam('summarize', 'keep_last', { keep_last: -5, compact_after: 40 })).toEqual({
+      value: 20,
+      replace: true,
+      note: 'engine uses the default, 20',
+    })
+    expect(effectiveParam('summarize', 'keep_last', { keep_last: 0, compact_after: 40 }).value).toBe(20)
+  })
+  it('replaces a non-positive compact_after by the default 40', () => {
+    expect(effectiveParam('summarize', 'compact_after', { keep_last: 20, compact_after: 0 })).toMatchObject({ value: 40, replace: true })
+  })
+  it('shows the clamp of compact_after up to keep_last without rewriting the typed value', () => {
+    expect(effectiveParam('summarize', 'compact_after', { keep_last: 20, compact_after: 5 })).toEqual({
+      value: 20,
+      replace: false,
+      note: 'clamped to keep_last (20)',
+    })
+  })
+  it('shows the clamp to the default keep_last when keep_last itself is invalid', () => {
+    // keep_last -1 → 20, so compact_after 10 is clamped to 20.
+    expect(effectiveParam('summarize', 'compact_after', { keep_last: -1, compact_after: 10 })).toMatchObject({
+      value: 20,
+      note: 'clamped to keep_last (20)',
+    })
+  })
+  it('truncates a fractional value like the engine', () => {
+    expect(effectiveParam('summarize', 'keep_last', { keep_last: 12.9, compact_after: 40 })).toEqual({
+      value: 12,
+      replace: true,
+      note: 'engine uses 12',
+    })
+  })
+  it('accepts a huge value as given (the slider caps, the engine does not)', () => {
+    expect(effectiveParam('summarize', 'keep_last', { keep_last: 1e9, compact_after: 40 })).toEqual({ value: 1e9, replace: false })
+  })
+  it('replaces a negative insert-then-compress param by its default (5,000 tokens / 10 messages)', () => {
+    expect(effectiveParam('insert-then-compress', 'threshold_tokens', { threshold_tokens: -1, keep_recent: 10 })).toMatchObject({
+      value: 5000,
+      note: 'engine uses the default, 5,000',
+    })
+    expect(effectiveParam('insert-then-compress', 'keep_recent', { threshold_tokens: 0, keep_recent: 0 })).toEqual({ value: 0, replace: false })
+  })
+})
