@@ -5,8 +5,14 @@
  * previous summary it folds in). Source: SPEC §3.6, seed 004 (pinned facts, verbatim goal).
  */
 import { contentText } from '../content'
+import {
+  FACT_CHAR_CAP as SHARED_FACT_CHAR_CAP,
+  factStrings,
+  isOrdinaryUser,
+  isSummaryMessage,
+  todoSentences,
+} from '../facts'
 import type { Message } from '../model'
-import { SUMMARY_ID_PREFIX } from '../stages/output'
 import { cutCodePoints } from '../text'
 import type { Summarizer, SummaryRequest } from '../stages/types'
 
@@ -19,8 +25,8 @@ export const GOAL_CHAR_CAP = 500
 /** At most this many facts, in order of first appearance (previous summary first). */
 export const MAX_FACTS = 40
 
-/** Cap of one fact, in code points. */
-export const FACT_CHAR_CAP = 120
+/** Cap of one fact, in code points (shared with facts.ts). */
+export const FACT_CHAR_CAP = SHARED_FACT_CHAR_CAP
 
 /** At most this many open items. */
 export const MAX_OPEN_ITEMS = 5
@@ -28,60 +34,12 @@ export const MAX_OPEN_ITEMS = 5
 /** Cap of one open item, in code points. */
 export const OPEN_ITEM_CHAR_CAP = 200
 
-const FILE_EXTENSIONS =
-  'py|ts|tsx|js|jsx|mjs|cjs|json|jsonl|ya?ml|toml|ini|cfg|conf|md|txt|csv|tsv|log|go|rs|rb|java|kt|c|h|cc|cpp|hpp|cs|php|swift|sh|sql|html|css|xml|lock|env|pdf|png|jpe?g|gif|svg'
-
 /**
- * Fact patterns, in the order their kinds are tried. Each is global. Kept conservative: a
- * false fact costs tokens, a missed one costs a re-ask. Source: SPEC §3.5 (IDs, order numbers,
- * postal codes, URLs, e-mail addresses, file paths, dates, amounts with units).
+ * Facts in `text`, in order of first appearance, deduplicated, each cut to `FACT_CHAR_CAP`:
+ * the shared patterns of facts.ts (`factStrings`), so the summary and the fact finder agree.
  */
-const FACT_PATTERNS: readonly RegExp[] = [
-  // URLs before paths and e-mails, so their parts are not taken twice.
-  /\bhttps?:\/\/[^\s<>"'`)\]]+[^\s<>"'`)\].,;:!?]/g,
-  /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g,
-  // IDs and order numbers: ORD-58213, A-48213-KQ, INV-2207, CACHE-58, job-4821.
-  /\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b/g,
-  /\b[a-z]+-\d{3,}\b/g,
-  // Postal codes: CEP 01310-100, ZIP+4 12345-6789, or a number after the words.
-  /\b\d{5}-\d{3,4}\b/g,
-  /\b(?:postal code|postcode|zip(?: code)?|CEP)[:\s]+[A-Z0-9][A-Z0-9 -]{2,8}[A-Z0-9]\b/gi,
-  // Dates: ISO (with an optional time), day/month/year, "March 3, 2025", "3 March 2025".
-  /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g,
-  /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g,
-  /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?(?:, \d{4})?\b/g,
-  /\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*(?: \d{4})?\b/g,
-  // File paths: dir/name.ext (optionally ~/ ./ ../ or / first), /abs/path, a bare name.ext.
-  /(?:~|\.{1,2})?\/?(?:[\w.-]+\/)+[\w-]+\.\w+/g,
-  /(?<![\w.])\/(?:[\w.-]+\/)+[\w.-]+/g,
-  new RegExp(`\\b[\\w-]+\\.(?:${FILE_EXTENSIONS})\\b`, 'g'),
-  // Amounts: currency + number, number + currency/unit, times like 7pm.
-  /(?:R\$|US\$|[$€£¥])\s?\d(?:[\d,.]*\d)?/g,
-  /\b\d(?:[\d,.]*\d)?\s?(?:USD|EUR|GBP|BRL|JPY|units?|items?|pcs|kg|g|lb|km|m|cm|mm|GB|MB|KB|TB|ms|s|h|min|days?|weeks?|months?|years?|hours?|minutes?|seconds?|%|am|pm)(?![\w-])/gi,
-]
-
-/** Facts in `text`, in order of first appearance, deduplicated, each cut to `FACT_CHAR_CAP`. */
 export function extractFacts(text: string): string[] {
-  const hits: { at: number; end: number; fact: string }[] = []
-  for (const pattern of FACT_PATTERNS) {
-    for (const m of text.matchAll(pattern)) {
-      const at = m.index ?? 0
-      const end = at + m[0].length
-      // A span already taken by an earlier kind (an ID inside a URL) is not a second fact.
-      if (hits.some((h) => at < h.end && end > h.at)) continue
-      const fact = m[0].trim()
-      if (fact.length < 2 || !/\d|[/.@]/.test(fact)) continue
-      hits.push({ at, end, fact: cutCodePoints(fact, FACT_CHAR_CAP) })
-    }
-  }
-  hits.sort((a, b) => a.at - b.at)
-  const out: string[] = []
-  for (const h of hits) if (!out.includes(h.fact)) out.push(h.fact)
-  return out
-}
-
-function isOrdinaryUser(m: Message): boolean {
-  return m.role === 'user' && !m.flags?.injected && !m.flags?.command && !m.flags?.compactSummary
+  return factStrings(text)
 }
 
 /** Readable text of a message for extraction (text parts; tool-call arguments count too). */
@@ -109,10 +67,7 @@ function openItems(slice: readonly Message[]): string[] {
   for (const m of slice) {
     if (m.role === 'tool') continue
     // The sentence that holds the marker, not its whole line.
-    for (const sentence of contentText(m.content).match(/[^.!?\n]+[.!?]?/g) ?? []) {
-      if (/\b(?:TODO|FIXME|open question|still (?:need|missing|pending))\b/i.test(sentence))
-        items.push(sentence.trim())
-    }
+    items.push(...todoSentences(contentText(m.content)))
   }
   const lastUser = [...slice].reverse().findIndex(isOrdinaryUser)
   if (lastUser !== -1) {
@@ -187,11 +142,6 @@ export function summarizeExtractive(slice: readonly Message[], previous?: string
   if (open.length > 0) lines.push(`Open items: ${open.join(' | ')}`)
 
   return lines.join('\n')
-}
-
-/** True for a summary message: one a stage synthesized (`summary:` ids) or the agent's own. */
-function isSummaryMessage(m: Message): boolean {
-  return m.id.startsWith(SUMMARY_ID_PREFIX) || m.flags?.compactSummary === true
 }
 
 /**

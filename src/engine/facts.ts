@@ -1,0 +1,682 @@
+/**
+ * Facts: the things a compacted context must never lose (seed 004 "shabd bacha sakte ho, facts
+ * nahi" — words may go, facts may not). One module holds the fact patterns used by the
+ * extractive summarizer, the `pin-facts` stage, the fact finder and the failure-mode checks, so
+ * that all four agree on what a fact is.
+ *
+ * The finder and the table only read a run's provenance (fates, origins, passes): they never
+ * re-run compaction. Source: SPEC §3.5, seed 004, issue 5.
+ */
+import { contentText } from './content'
+import type { Message, Pass, RunResult, StageId } from './model'
+import { SUMMARY_ID_PREFIX } from './stages/output'
+import { cutCodePoints } from './text'
+
+/** What kind of fact a candidate is. Source: SPEC §3.5 (plus cases/19 jobs, cases/20 names). */
+export type FactKind =
+  | 'goal'
+  | 'id'
+  | 'postal-code'
+  | 'url'
+  | 'email'
+  | 'file-path'
+  | 'date'
+  | 'reference'
+  | 'name'
+  | 'amount'
+  | 'instruction'
+  | 'todo'
+  | 'decision'
+  | 'job'
+
+/** Cap of one pattern fact, in code points. */
+export const FACT_CHAR_CAP = 120
+
+/** Cap of one verbatim line (instruction, TODO, decision, job status), in code points. */
+export const LINE_CHAR_CAP = 400
+
+const FILE_EXTENSIONS =
+  'py|ts|tsx|js|jsx|mjs|cjs|json|jsonl|ya?ml|toml|ini|cfg|conf|md|txt|csv|tsv|log|go|rs|rb|java|kt|c|h|cc|cpp|hpp|cs|php|swift|sh|sql|html|css|xml|lock|env|pdf|png|jpe?g|gif|svg'
+
+/**
+ * Fact patterns, in the order their kinds are tried (a span taken by an earlier pattern is not
+ * a second fact). Each is global. Kept conservative: a false fact costs tokens, a missed one
+ * costs a re-ask. Source: SPEC §3.5 (IDs, order numbers, postal codes, URLs, e-mail
+ * addresses, file paths, dates, amounts with units); cases/20 (names, "chapter 7").
+ */
+export const FACT_PATTERNS: readonly { kind: FactKind; pattern: RegExp }[] = [
+  // URLs before paths and e-mails, so their parts are not taken twice.
+  { kind: 'url', pattern: /\bhttps?:\/\/[^\s<>"'`)\]]+[^\s<>"'`)\].,;:!?]/g },
+  { kind: 'email', pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g },
+  // IDs and order numbers: ORD-58213, A-48213-KQ, INV-2207, CACHE-58, job-4821.
+  { kind: 'id', pattern: /\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b/g },
+  { kind: 'id', pattern: /\b[a-z]+-\d{3,}\b/g },
+  // Postal codes: CEP 01310-100, ZIP+4 12345-6789, or a code after the words.
+  { kind: 'postal-code', pattern: /\b\d{5}-\d{3,4}\b/g },
+  {
+    kind: 'postal-code',
+    pattern: /\b(?:postal code|postcode|zip(?: code)?|CEP)[:\s]+[A-Z0-9][A-Z0-9 -]{2,8}[A-Z0-9]\b/gi,
+  },
+  // Dates: ISO (with an optional time), day/month/year, "March 3, 2025", "3 March 2025".
+  { kind: 'date', pattern: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g },
+  { kind: 'date', pattern: /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g },
+  {
+    kind: 'date',
+    pattern:
+      /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?(?:, \d{4})?\b/g,
+  },
+  {
+    kind: 'date',
+    pattern: /\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*(?: \d{4})?\b/g,
+  },
+  // File paths: dir/name.ext (optionally ~/ ./ ../ or / first), /abs/path, a bare name.ext.
+  { kind: 'file-path', pattern: /(?:~|\.{1,2})?\/?(?:[\w.-]+\/)+[\w-]+\.\w+/g },
+  { kind: 'file-path', pattern: /(?<![\w.])\/(?:[\w.-]+\/)+[\w.-]+/g },
+  { kind: 'file-path', pattern: new RegExp(`\\b[\\w-]+\\.(?:${FILE_EXTENSIONS})\\b`, 'g') },
+  // Numbered references a conversation navigates by: chapter 7, exercises 7.1-7.3, ticket 12.
+  {
+    kind: 'reference',
+    pattern:
+      /\b(?:chapter|section|exercise|lesson|ticket|issue|version|release)s? #?\d+(?:\.\d+)*(?:-\d+(?:\.\d+)*)?\b/gi,
+  },
+  // A person named after a label: "Student: Ilse", "my name is Ana Souza".
+  {
+    kind: 'name',
+    pattern:
+      /\b(?:[Nn]ame is|[Nn]ame:|[Ss]tudent:|[Cc]ustomer:|[Cc]lient:|[Cc]ontact:|[Aa]ssignee:|[Rr]ecipient:) ?[A-Z][\p{Ll}'-]+(?: [A-Z][\p{Ll}'-]+)?/gu,
+  },
+  // Amounts: currency + number, number + currency/unit, times like 7pm.
+  { kind: 'amount', pattern: /(?:R\$|US\$|[$€£¥])\s?\d(?:[\d,.]*\d)?/g },
+  {
+    kind: 'amount',
+    pattern:
+      /\b\d(?:[\d,.]*\d)?\s?(?:USD|EUR|GBP|BRL|JPY|units?|items?|pcs|kg|g|lb|km|m|cm|mm|GB|MB|KB|TB|ms|s|h|min|days?|weeks?|months?|years?|hours?|minutes?|seconds?|%|am|pm)(?![\w-])/gi,
+  },
+]
+
+/** A fact found in one text: its verbatim span and kind. */
+export interface FactSpan {
+  fact: string
+  kind: FactKind
+}
+
+/**
+ * Pattern facts in `text` (`FACT_PATTERNS`), in order of first appearance, deduplicated by
+ * text, each cut to `FACT_CHAR_CAP` code points. A span must hold a digit, `/`, `.` or `@`
+ * (names excepted) so plain words never count. Pure.
+ */
+export function findFactSpans(text: string): FactSpan[] {
+  const hits: { at: number; end: number; fact: string; kind: FactKind }[] = []
+  for (const { kind, pattern } of FACT_PATTERNS) {
+    for (const m of text.matchAll(pattern)) {
+      const at = m.index ?? 0
+      const end = at + m[0].length
+      // A span already taken by an earlier kind (an ID inside a URL) is not a second fact.
+      if (hits.some((h) => at < h.end && end > h.at)) continue
+      const fact = m[0].trim()
+      if (fact.length < 2 || (kind !== 'name' && !/\d|[/.@]/.test(fact))) continue
+      hits.push({ at, end, fact: cutCodePoints(fact, FACT_CHAR_CAP), kind })
+    }
+  }
+  hits.sort((a, b) => a.at - b.at)
+  const out: FactSpan[] = []
+  for (const h of hits)
+    if (!out.some((o) => o.fact === h.fact)) out.push({ fact: h.fact, kind: h.kind })
+  return out
+}
+
+/** The texts of `findFactSpans(text)`. Used by the extractive summarizer. */
+export function factStrings(text: string): string[] {
+  return findFactSpans(text).map((s) => s.fact)
+}
+
+const INSTRUCTION_MARKER =
+  /\b(?:don['’]t|do not|never|always|must|mustn['’]t|must not|make sure|avoid|only ever|rules?:|constraints?:)/i
+
+/**
+ * Standing rules in `text`: each line holding a constraint word (don't, never, always, must,
+ * make sure, avoid, "rules:"), trimmed, verbatim; a line over `LINE_CHAR_CAP` code points is
+ * narrowed to its sentences that hold the marker. Source: seed 004 "constraints hamesha full
+ * text", cases/16.
+ */
+export function instructionLines(text: string): string[] {
+  const out: string[] = []
+  for (const raw of text.split('\n')) {
+    const line = raw.trim()
+    if (!INSTRUCTION_MARKER.test(line)) continue
+    if ([...line].length <= LINE_CHAR_CAP) out.push(line)
+    else
+      for (const s of line.match(/[^.!?]+[.!?]?/g) ?? [])
+        if (INSTRUCTION_MARKER.test(s)) out.push(cutCodePoints(s.trim(), LINE_CHAR_CAP))
+  }
+  return out
+}
+
+const TODO_MARKER = /\b(?:TODO|FIXME|open question|still (?:need|missing|pending))\b/i
+
+/** Sentences of `text` holding a TODO-like marker, trimmed, whitespace collapsed. */
+export function todoSentences(text: string): string[] {
+  const out: string[] = []
+  for (const sentence of text.match(/[^.!?\n]+[.!?]?/g) ?? []) {
+    if (TODO_MARKER.test(sentence)) out.push(sentence.trim().replace(/\s+/g, ' '))
+  }
+  return out
+}
+
+const DECISION_MARKER =
+  /^(?:done|fixed|completed|finished|resolved|implemented|merged|deployed)\b|\b(?:decided|decision:|we chose|agreed to)\b/i
+
+/**
+ * Decisions and completed work an assistant reported ("Done: --dry-run added …", "we decided
+ * …"): whole sentences, verbatim, so a resumed agent does not redo them. Source: seed 004
+ * "verbatim decisions", cases/17.
+ */
+export function decisionSentences(text: string): string[] {
+  const out: string[] = []
+  for (const sentence of text.match(/[^.!?\n]+(?:[.!?](?=\s|$))?/g) ?? []) {
+    const s = sentence.trim()
+    if (s && DECISION_MARKER.test(s)) out.push(cutCodePoints(s, LINE_CHAR_CAP))
+  }
+  return out
+}
+
+const JOB_ID_KEY = /^(?:job|task|run|build|deployment|workflow|operation|process|worker)_?id$/i
+
+/**
+ * In-flight work in a tool result: a JSON object (or the objects of a JSON list) holding an
+ * id-like key (`job_id`, `task_id`, …) and a `status`/`state`. The object's own text when it is
+ * the whole output and short, else its scalar fields `key: value`, verbatim. Source: cases/19.
+ */
+export function jobStatusLines(text: string): string[] {
+  const trimmed = text.trim()
+  if (!/^[[{]/.test(trimmed)) return []
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(trimmed)
+  } catch {
+    return []
+  }
+  const objects = Array.isArray(parsed) ? parsed : [parsed]
+  const out: string[] = []
+  for (const o of objects) {
+    if (!o || typeof o !== 'object' || Array.isArray(o)) continue
+    const keys = Object.keys(o)
+    if (!keys.some((k) => JOB_ID_KEY.test(k)) || !keys.some((k) => /^(?:status|state)$/i.test(k)))
+      continue
+    if (objects.length === 1 && [...trimmed].length <= LINE_CHAR_CAP) out.push(trimmed)
+    else {
+      const fields = Object.entries(o as Record<string, unknown>)
+        .filter(([, v]) => v === null || typeof v !== 'object')
+        .map(([k, v]) => `${k}: ${String(v)}`)
+      out.push(cutCodePoints(fields.join(', '), LINE_CHAR_CAP))
+    }
+  }
+  return out
+}
+
+/** A summary message: one a stage synthesized (`summary:` ids) or the agent's own recorded one. */
+export function isSummaryMessage(m: Message): boolean {
+  return m.id.startsWith(SUMMARY_ID_PREFIX) || m.flags?.compactSummary === true
+}
+
+/** A message the human typed: `user`, not injected, not a command echo, not a summary. */
+export function isOrdinaryUser(m: Message): boolean {
+  return (
+    m.role === 'user' &&
+    !m.flags?.injected &&
+    !m.flags?.command &&
+    !isSummaryMessage(m) &&
+    // A summary pasted back as a user turn (cases/20 "[summary]") is not a request.
+    !/^\s*\[summary\]/i.test(contentText(m.content))
+  )
+}
+
+/** Text of a message that facts are searched in: content text plus tool-call arguments. */
+export function messageFactText(m: Message): string {
+  const parts = [contentText(m.content)]
+  for (const call of m.toolCalls ?? []) parts.push(call.arguments)
+  return parts.join('\n')
+}
+
+/** A candidate fact of a transcript and the messages (ids, in order) that hold it. */
+export interface CandidateFact {
+  fact: string
+  kind: FactKind
+  messageIds: string[]
+}
+
+/**
+ * The goal: the first ordinary user message, trimmed, verbatim. Undefined when there is none.
+ * Source: seed 004 "goal hamesha VERBATIM pin rehta hai".
+ */
+export function goalMessage(messages: readonly Message[]): Message | undefined {
+  return messages.find((m) => isOrdinaryUser(m) && contentText(m.content).trim() !== '')
+}
+
+/** The latest ordinary user message (the current request, cases/17). */
+export function latestRequest(messages: readonly Message[]): Message | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i] as Message
+    if (isOrdinaryUser(m) && contentText(m.content).trim() !== '') return m
+  }
+  return undefined
+}
+
+/**
+ * Candidate facts of a transcript (normally the Before side), in order of first appearance,
+ * deduplicated by (kind, text):
+ * - `goal`: the first ordinary user message, verbatim;
+ * - pattern facts (`FACT_PATTERNS`) of every message (tool-call arguments too);
+ * - `instruction`: standing-rule lines of ordinary user and system-after-start messages;
+ * - `todo`: TODO-like sentences of non-tool messages;
+ * - `decision`: completed work / decisions reported by the assistant;
+ * - `job`: in-flight job status in tool results.
+ * Pure; `messageIds` lists every message holding the fact's text verbatim among those it was
+ * found in. Source: SPEC §3.5, issue 5 "at-risk facts".
+ */
+export function extractFacts(messages: readonly Message[]): CandidateFact[] {
+  const facts: CandidateFact[] = []
+  const byKey = new Map<string, CandidateFact>()
+  const add = (fact: string, kind: FactKind, id: string) => {
+    if (!fact) return
+    const key = `${kind}\u0000${fact}`
+    const found = byKey.get(key)
+    if (found) {
+      if (!found.messageIds.includes(id)) found.messageIds.push(id)
+      return
+    }
+    const c: CandidateFact = { fact, kind, messageIds: [id] }
+    byKey.set(key, c)
+    facts.push(c)
+  }
+  const goal = goalMessage(messages)
+  if (goal) add(contentText(goal.content).trim(), 'goal', goal.id)
+  for (const m of messages) {
+    const text = messageFactText(m)
+    for (const s of findFactSpans(text)) add(s.fact, s.kind, m.id)
+    const body = contentText(m.content)
+    if (isOrdinaryUser(m)) for (const line of instructionLines(body)) add(line, 'instruction', m.id)
+    if (m.role !== 'tool') for (const s of todoSentences(body)) add(s, 'todo', m.id)
+    if (m.role === 'assistant') for (const s of decisionSentences(body)) add(s, 'decision', m.id)
+    if (m.role === 'tool') for (const j of jobStatusLines(body)) add(j, 'job', m.id)
+  }
+  return facts
+}
+
+// ---------------------------------------------------------------------------
+// The fact finder: verdicts from a run's provenance
+// ---------------------------------------------------------------------------
+
+/** The parts of a run the finder reads (a `RunResult`, or a recorded run of the same shape). */
+export type FactRun = Pick<RunResult, 'before' | 'after' | 'fates' | 'origins' | 'passes'> & {
+  stages?: RunResult['stages']
+}
+
+/** What a fact is matched as: a verbatim string, or a regular expression. */
+export type FactQuery = string | RegExp
+
+/** How an after message holds a fact. */
+export type KeptAs = 'verbatim' | 'summary' | 'pinned'
+
+/** What replaced the last copy of a lost fact. */
+export type Replacement =
+  | { kind: 'summary'; summaryId: string; text: string }
+  | { kind: 'placeholder'; text: string }
+  | { kind: 'back-reference'; firstId: string; text: string; targetEvicted: boolean }
+  | { kind: 'slimmed'; text: string }
+  | { kind: 'dropped'; reason: string }
+  | { kind: 'changed'; text: string }
+
+/** Where one copy of a fact (a before message holding it) was lost. */
+export interface LossEvent {
+  /** The before message whose copy was lost. */
+  beforeId: string
+  stage: StageId | 'pipeline' | 'recorded'
+  /** The pass of a summarizing stage, when a pass lost it. */
+  pass?: number
+  replacedBy: Replacement
+}
+
+/** The verdict on one fact. Source: issue 5 "fact finder". */
+export interface FactVerdict {
+  query: string
+  verdict: 'survives' | 'lost' | 'never-present'
+  /** Before messages holding the fact. */
+  beforeIds: string[]
+  /** After messages holding it, and how. Priority when listing: verbatim, pinned, summary. */
+  where: { id: string; as: KeptAs }[]
+  /** For `lost`: the event that dropped the last copy. */
+  lost?: LossEvent
+  /** For `lost`: every copy's loss, in pipeline order. */
+  events?: LossEvent[]
+  /** One sentence for people. */
+  explanation: string
+}
+
+/** A regex without global/sticky state, so `test` is repeatable. */
+function matcher(query: FactQuery): (text: string) => boolean {
+  if (typeof query === 'string') return (text) => text.includes(query)
+  const re = new RegExp(query.source, query.flags.replace(/[gy]/g, ''))
+  return (text) => re.test(text)
+}
+
+function queryLabel(query: FactQuery): string {
+  return typeof query === 'string' ? query : String(query)
+}
+
+/** Per-run indexes the finder, table and checks share (computed once per run). */
+export interface RunIndex {
+  run: FactRun
+  beforeTexts: Map<string, string>
+  afterTexts: Map<string, string>
+  beforeIndex: Map<string, number>
+  /** Stage id → position in the pipeline (stages that ran). */
+  stageOrder: Map<string, number>
+  passesByStage: Map<string, Pass[]>
+}
+
+/** Builds the shared indexes of a run. Pure. */
+export function indexRun(run: FactRun): RunIndex {
+  const beforeTexts = new Map(run.before.messages.map((m) => [m.id, messageFactText(m)]))
+  const afterTexts = new Map(run.after.messages.map((m) => [m.id, messageFactText(m)]))
+  const beforeIndex = new Map(run.before.messages.map((m) => [m.id, m.index]))
+  const stageOrder = new Map<string, number>()
+  ;(run.stages ?? []).forEach((s, i) => stageOrder.set(s.stage, i))
+  // Without stage reports, passes give the order.
+  for (const p of run.passes) if (!stageOrder.has(p.stage)) stageOrder.set(p.stage, stageOrder.size)
+  stageOrder.set('recorded', -1)
+  const passesByStage = new Map<string, Pass[]>()
+  for (const p of run.passes) {
+    const list = passesByStage.get(p.stage) ?? []
+    list.push(p)
+    passesByStage.set(p.stage, list)
+  }
+  for (const list of passesByStage.values()) list.sort((a, b) => a.pass - b.pass)
+  return { run, beforeTexts, afterTexts, beforeIndex, stageOrder, passesByStage }
+}
+
+function keptAs(run: FactRun, id: string): KeptAs {
+  const o = run.origins[id]
+  if (o?.kind === 'summary') return 'summary'
+  if (o?.kind === 'pinned-facts') return 'pinned'
+  return 'verbatim'
+}
+
+const AS_RANK: Record<KeptAs, number> = { verbatim: 0, pinned: 1, summary: 2 }
+
+/** A position in the pipeline: stage order, then pass (0 for a stage without passes). */
+type Key = [number, number]
+const after = (a: Key, b: Key) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1])
+
+function eventKey(ix: RunIndex, e: { stage: string; pass?: number }): Key {
+  const order = e.stage === 'pipeline' ? Number.MAX_SAFE_INTEGER : (ix.stageOrder.get(e.stage) ?? -1)
+  return [order, e.pass ?? 0]
+}
+
+/**
+ * The summaries a before message's content went through, in order: the pass that first folded
+ * it, the later passes of that stage (each folds the previous summary: seed 001 rolling), then
+ * the pass of a later stage that folded that summary (the message's final fate).
+ */
+function summaryChain(ix: RunIndex, beforeId: string): Pass[] {
+  const fate = ix.run.fates[beforeId]
+  if (fate?.kind !== 'summarized') return []
+  const index = ix.beforeIndex.get(beforeId) ?? -1
+  const chain: Pass[] = []
+  const stages = [...ix.passesByStage.keys()].sort(
+    (a, b) => (ix.stageOrder.get(a) ?? 0) - (ix.stageOrder.get(b) ?? 0),
+  )
+  for (const stage of stages) {
+    const passes = ix.passesByStage.get(stage) ?? []
+    if (chain.length === 0) {
+      // Pass from/upto are before-transcript indices for original messages.
+      const first =
+        stage === fate.stage
+          ? passes.findIndex((p) => p.pass === fate.pass)
+          : passes.findIndex((p) => p.from <= index && index < p.upto)
+      if (first === -1) continue
+      chain.push(...passes.slice(first))
+    } else if (stage === fate.stage) {
+      const p = passes.find((x) => x.pass === fate.pass)
+      if (p) chain.push(p)
+    }
+    if (stage === fate.stage) break
+  }
+  return chain
+}
+
+/** The loss of the copy held by before message `beforeId`, or null when no loss is recorded. */
+function lossOf(ix: RunIndex, beforeId: string, holds: (t: string) => boolean): LossEvent | null {
+  const fate = ix.run.fates[beforeId]
+  const afterText = ix.afterTexts.get(beforeId)
+  if (!fate) return null
+  switch (fate.kind) {
+    case 'kept':
+      if (afterText === undefined || holds(afterText)) return null
+      return {
+        beforeId,
+        stage: 'pipeline',
+        replacedBy: { kind: 'changed', text: afterText },
+      }
+    case 'back-referenced': {
+      const targetText = ix.afterTexts.get(fate.firstId)
+      const targetEvicted = targetText === undefined || targetText !== ix.beforeTexts.get(fate.firstId)
+      return {
+        beforeId,
+        stage: fate.stage,
+        replacedBy: {
+          kind: 'back-reference',
+          firstId: fate.firstId,
+          text: afterText ?? '',
+          targetEvicted,
+        },
+      }
+    }
+    case 'pruned':
+      return { beforeId, stage: fate.stage, replacedBy: { kind: 'placeholder', text: fate.placeholder } }
+    case 'slimmed':
+      if (afterText !== undefined && holds(afterText)) return null
+      return { beforeId, stage: fate.stage, replacedBy: { kind: 'slimmed', text: afterText ?? '' } }
+    case 'dropped':
+      return { beforeId, stage: fate.stage, replacedBy: { kind: 'dropped', reason: fate.reason } }
+    case 'summarized': {
+      const chain = summaryChain(ix, beforeId)
+      const losing = chain.find((p) => !holds(p.summary)) ?? chain[chain.length - 1]
+      if (!losing) {
+        return {
+          beforeId,
+          stage: fate.stage,
+          pass: fate.pass,
+          replacedBy: { kind: 'summary', summaryId: fate.summaryId, text: '' },
+        }
+      }
+      return {
+        beforeId,
+        stage: losing.stage,
+        pass: losing.pass,
+        replacedBy: { kind: 'summary', summaryId: losing.summaryId, text: losing.summary },
+      }
+    }
+  }
+}
+
+function describeEvent(e: LossEvent): string {
+  const where = `${e.stage}${e.pass !== undefined ? ` pass ${e.pass}` : ''}`
+  const r = e.replacedBy
+  switch (r.kind) {
+    case 'summary':
+      return `${where} folded message ${e.beforeId} into summary ${r.summaryId}, which does not keep it`
+    case 'placeholder':
+      return `${where} replaced message ${e.beforeId} with the placeholder "${cutCodePoints(r.text, 80)}"`
+    case 'back-reference':
+      return `${where} replaced message ${e.beforeId} with a back-reference to ${r.firstId}${r.targetEvicted ? ', whose target was evicted too' : ''}`
+    case 'slimmed':
+      return `${where} slimmed message ${e.beforeId} and cut it`
+    case 'dropped':
+      return `${where} dropped message ${e.beforeId} (${r.reason})`
+    case 'changed':
+      return `message ${e.beforeId} was changed and no longer holds it`
+  }
+}
+
+/**
+ * The verdict on one fact in a run:
+ * - `survives` when some after message holds it (`where`: which, and whether verbatim, only in
+ *   a summary, or in the pinned block);
+ * - `lost` when before messages held it and no after message does: each copy's loss is read
+ *   from its fate (back-reference, placeholder, slimmed, dropped) or, for a summarized
+ *   message, from the chain of passes it went through (the first pass whose summary omits
+ *   it); `lost` is the latest of those events in pipeline order — the one that dropped the
+ *   last copy;
+ * - `never-present` when no before message holds it (`where` may still list after messages,
+ *   e.g. a summary that invented it).
+ * A string query matches verbatim (case-sensitive); a RegExp is tested per message. Pure; never
+ * re-runs compaction. Source: issue 5 "fact finder".
+ */
+export function findFact(run: FactRun | RunIndex, query: FactQuery): FactVerdict {
+  const ix = 'beforeTexts' in run ? run : indexRun(run)
+  const holds = matcher(query)
+  const label = queryLabel(query)
+  const beforeIds = [...ix.beforeTexts].filter(([, t]) => holds(t)).map(([id]) => id)
+  const where = [...ix.afterTexts]
+    .filter(([, t]) => holds(t))
+    .map(([id]) => ({ id, as: keptAs(ix.run, id) }))
+    .sort((a, b) => AS_RANK[a.as] - AS_RANK[b.as])
+  if (beforeIds.length === 0) {
+    return {
+      query: label,
+      verdict: 'never-present',
+      beforeIds,
+      where,
+      explanation:
+        where.length > 0
+          ? `"${label}" is in no message of the original transcript, yet ${where.map((w) => w.id).join(', ')} holds it`
+          : `"${label}" is in no message of the original transcript`,
+    }
+  }
+  if (where.length > 0) {
+    const best = where[0] as { id: string; as: KeptAs }
+    const how = best.as === 'verbatim' ? 'verbatim' : best.as === 'pinned' ? 'in the pinned block' : 'only in a summary'
+    return {
+      query: label,
+      verdict: 'survives',
+      beforeIds,
+      where,
+      explanation: `"${label}" survives ${how} (${where.map((w) => w.id).join(', ')})`,
+    }
+  }
+  const events = beforeIds
+    .map((id) => lossOf(ix, id, holds))
+    .filter((e): e is LossEvent => e !== null)
+    .sort((a, b) => (after(eventKey(ix, a), eventKey(ix, b)) ? 1 : after(eventKey(ix, b), eventKey(ix, a)) ? -1 : 0))
+  const lost = events[events.length - 1]
+  const out: FactVerdict = {
+    query: label,
+    verdict: 'lost',
+    beforeIds,
+    where,
+    events,
+    explanation: lost
+      ? `"${label}" is lost: ${describeEvent(lost)}`
+      : `"${label}" is lost (no recorded step explains it)`,
+  }
+  if (lost) out.lost = lost
+  return out
+}
+
+// ---------------------------------------------------------------------------
+// The facts table: each fact's fate through every pass
+// ---------------------------------------------------------------------------
+
+/** A fact's state right after one pass. `not-yet`: the rolling replay had not reached it. */
+export type PassState = 'verbatim' | 'summary' | 'lost' | 'not-yet'
+
+/** One row of the facts table. */
+export interface FactRow extends CandidateFact {
+  /** State after each pass, in `FactTable.passes` order. */
+  passes: PassState[]
+  /** Its fate in the final context. */
+  final: KeptAs | 'lost'
+  verdict: FactVerdict
+}
+
+/** The facts table of a run. Source: issue 5 "at-risk facts". */
+export interface FactTable {
+  /** The passes the columns stand for, in pipeline order. */
+  passes: { stage: StageId; pass: number; summaryId: string }[]
+  rows: FactRow[]
+  totals: {
+    facts: number
+    survive: number
+    verbatim: number
+    pinned: number
+    summaryOnly: number
+    lost: number
+    /** e.g. "11 of 14 facts survive". */
+    text: string
+  }
+}
+
+function orderedPasses(ix: RunIndex): Pass[] {
+  return [...ix.run.passes].sort((a, b) => {
+    const ka = eventKey(ix, a)
+    const kb = eventKey(ix, b)
+    return after(ka, kb) ? 1 : after(kb, ka) ? -1 : 0
+  })
+}
+
+/** When before message `id` stopped being verbatim: its first loss or fold, or null. */
+function verbatimUntil(ix: RunIndex, id: string): Key | null {
+  const fate = ix.run.fates[id]
+  if (!fate || fate.kind === 'kept') return null
+  if (fate.kind === 'summarized') {
+    const first = summaryChain(ix, id)[0]
+    return first ? eventKey(ix, first) : eventKey(ix, fate)
+  }
+  return eventKey(ix, { stage: fate.stage })
+}
+
+/**
+ * The state of each fact after each pass and in the final context, read from the run's
+ * provenance: after pass k a fact is `verbatim` when a message holding it was already in the
+ * conversation (rolling replay: index ≤ the pass's `atMessage`) and not yet folded, pruned or
+ * replaced; else `summary` when pass k's summary holds it; else `lost` (or `not-yet` when no
+ * message holding it existed yet). Totals count `final !== 'lost'` as surviving.
+ * `facts` defaults to `extractFacts(run.before.messages)`. Pure.
+ */
+export function factTable(run: FactRun, facts?: readonly CandidateFact[]): FactTable {
+  const ix = indexRun(run)
+  const list = facts ?? extractFacts(run.before.messages)
+  const passes = orderedPasses(ix)
+  const rows: FactRow[] = list.map((f) => {
+    const verdict = findFact(ix, f.fact)
+    const holds = matcher(f.fact)
+    const carriers = verdict.beforeIds
+    const until = new Map(carriers.map((id) => [id, verbatimUntil(ix, id)]))
+    const states = passes.map((p): PassState => {
+      const key = eventKey(ix, p)
+      const rolling = p.stage === 'summarize'
+      const present = carriers.filter((id) => !rolling || (ix.beforeIndex.get(id) ?? 0) <= p.atMessage)
+      if (present.length === 0) return 'not-yet'
+      if (present.some((id) => { const u = until.get(id); return !u || after(u, key) })) return 'verbatim'
+      return holds(p.summary) ? 'summary' : 'lost'
+    })
+    const final: KeptAs | 'lost' = verdict.where[0]?.as ?? 'lost'
+    return { ...f, passes: states, final, verdict }
+  })
+  const count = (k: KeptAs | 'lost') => rows.filter((r) => r.final === k).length
+  const survive = rows.length - count('lost')
+  return {
+    passes: passes.map((p) => ({ stage: p.stage, pass: p.pass, summaryId: p.summaryId })),
+    rows,
+    totals: {
+      facts: rows.length,
+      survive,
+      verbatim: count('verbatim'),
+      pinned: count('pinned'),
+      summaryOnly: count('summary'),
+      lost: count('lost'),
+      text: `${survive} of ${rows.length} facts survive`,
+    },
+  }
+}
