@@ -204,7 +204,13 @@ export interface TranscriptBranch {
 // ---------------------------------------------------------------------------
 
 /** Identifiers of the compaction stages. */
-export type StageId = 'dedupe' | 'prune-tool-results' | 'summarize' | 'insert-then-compress'
+export type StageId =
+  | 'dedupe'
+  | 'prune-tool-results'
+  | 'summarize'
+  | 'insert-then-compress'
+  | 'pin-facts'
+  | 'slim'
 
 /**
  * Who produced a fate or an origin: a simulated stage, or `recorded` — the compaction the agent
@@ -255,12 +261,29 @@ export interface InsertThenCompressParams {
   archive_anchor?: boolean
 }
 
+/**
+ * Params of `pin-facts`. Source: seed 004 (pinned facts), SPEC §3.5. The pinned block's other
+ * sections have fixed caps (stages/pin-facts.ts).
+ */
+export interface PinFactsParams {
+  /** At most this many pattern facts (IDs, paths, dates, …) in the block; default 40. */
+  max_facts?: number
+}
+
+/** Params of `slim`. Source: seed 004 `slim(result, keep=5)`. */
+export interface SlimParams {
+  /** Items a JSON list keeps (after dropping repeated rows); default 5. */
+  keep?: number
+}
+
 /** The parameters of every stage. */
 export interface StageParamsMap {
   dedupe: DedupeParams
   'prune-tool-results': PruneParams
   summarize: SummarizeParams
   'insert-then-compress': InsertThenCompressParams
+  'pin-facts': PinFactsParams
+  slim: SlimParams
 }
 
 /** One stage of a pipeline: enabled flag and its params. */
@@ -346,6 +369,17 @@ export interface Pass {
   tokensAfter: number
 }
 
+/**
+ * A failure-mode warning on a run (failure-modes.ts): goal drift, over-compression, double
+ * compression, fabricated summary. Source: SPEC §3.5, seed 004 "failure modes".
+ */
+export interface FailureModeWarning {
+  rule: 'goal-drift' | 'over-compression' | 'double-compression' | 'fabricated-summary'
+  message: string
+  /** The messages involved: before ids of the sources, after ids of the summary/pinned block. */
+  messageIds: string[]
+}
+
 /** A problem the validity checker found. Source: SPEC §5. */
 export interface ValidityProblem {
   rule:
@@ -390,6 +424,14 @@ export interface RunResult {
   origins: Record<string, Origin>
   passes: Pass[]
   stages: StageReport[]
-  checks: { before: ValidityProblem[]; after: ValidityProblem[] }
+  /**
+   * `failureModes`: the seed 004 failure-mode warnings (failure-modes.ts), set by `runPipeline`;
+   * optional so results built elsewhere (recorded views) stay valid.
+   */
+  checks: {
+    before: ValidityProblem[]
+    after: ValidityProblem[]
+    failureModes?: FailureModeWarning[]
+  }
   warnings: string[]
 }

@@ -364,11 +364,13 @@ describe('runPipeline: totals, reports, errors', () => {
 })
 
 describe('DEFAULT_PIPELINE', () => {
-  it('has the seed defaults, in the SPEC order, insert-then-compress off', () => {
+  it('has the seed defaults, in the SPEC order, insert-then-compress, slim and pin-facts off', () => {
     expect(DEFAULT_PIPELINE.encoding).toBe('o200k_base')
     expect(DEFAULT_PIPELINE.summarizer).toBe('extractive')
     expect(DEFAULT_PIPELINE.stages).toEqual([
       { id: 'dedupe', enabled: true, params: {} },
+      // seed 004: slim before pruning (keep 5), pin-facts last (it pins what the others took out).
+      { id: 'slim', enabled: false, params: { keep: 5 } },
       {
         id: 'prune-tool-results',
         enabled: true,
@@ -380,6 +382,7 @@ describe('DEFAULT_PIPELINE', () => {
         enabled: false,
         params: { threshold_tokens: 5000, keep_recent: 10 },
       },
+      { id: 'pin-facts', enabled: false, params: { max_facts: 40 } },
     ])
   })
 

@@ -20,8 +20,11 @@ import type {
   TokenTotals,
   Transcript,
 } from './model'
+import { checkFailureModes } from './failure-modes'
 import { dedupe } from './stages/dedupe'
 import { insertThenCompress } from './stages/insert-then-compress'
+import { pinFacts } from './stages/pin-facts'
+import { slim } from './stages/slim'
 import { pruneToolResults } from './stages/prune-tool-results'
 import { summarize } from './stages/summarize'
 import type {
@@ -41,8 +44,8 @@ import {
 } from './tokens/count'
 
 /**
- * The default pipeline: `dedupe` → `prune-tool-results` → `summarize`, with
- * `insert-then-compress` present but off (it needs a model to be meaningful).
+ * The default pipeline: `dedupe` → `prune-tool-results` → `summarize`, with `slim`,
+ * `insert-then-compress` and `pin-facts` present but off.
  *
  * - `summarize`: seed 001's `keep_last` 20 / `compact_after` 40.
  * - `prune-tool-results`: seed 002's `keep_steps` 1 / `min_tokens` 200; `target` 12,000 tokens
@@ -63,6 +66,7 @@ export const DEFAULT_PIPELINE: PipelineConfig = {
   summarizer: 'extractive',
   stages: [
     { id: 'dedupe', enabled: true, params: {} },
+    { id: 'slim', enabled: false, params: { keep: 5 } },
     {
       id: 'prune-tool-results',
       enabled: true,
@@ -74,6 +78,7 @@ export const DEFAULT_PIPELINE: PipelineConfig = {
       enabled: false,
       params: { threshold_tokens: 5000, keep_recent: 10 },
     },
+    { id: 'pin-facts', enabled: false, params: { max_facts: 40 } },
   ],
 }
 
@@ -141,7 +146,8 @@ function beforeIdsOf(l: Lineage | undefined, fallbackId: string): string[] {
  *   = leading system messages + tool schemas (not compactable, cases/28).
  * - Stages: `dedupe`, `prune-tool-results` (given dedupe's back-reference map), `summarize`,
  *   `insert-then-compress` (with `summary_role: 'user'` on Anthropic transcripts unless set,
- *   so the first non-system message stays a user turn). A stage error (returned or thrown)
+ *   so the first non-system message stays a user turn), `slim`, `pin-facts` (given the
+ *   before messages, to see what was compacted). A stage error (returned or thrown)
  *   becomes `StageReport.error`, and the stage's input passes through; nothing throws out.
  *   When `deps.signal` aborts, the remaining stages report `cancelled` and pass through.
  * - After a stage, a back-reference whose first occurrence is no longer whole in context
@@ -151,7 +157,9 @@ function beforeIdsOf(l: Lineage | undefined, fallbackId: string): string[] {
  *   keyed by after id (summaries list the before ids they cover, through earlier summaries
  *   and back-references, with the before `fromIndex`/`toIndex`).
  * - After messages are re-indexed (`index === position`); originals keep their id.
- * - Checks: `checkValidity` on both sides, provider from `transcript.format` (`providerOf`).
+ * - Checks: `checkValidity` on both sides, provider from `transcript.format` (`providerOf`);
+ *   `checks.failureModes`: the seed 004 failure modes (failure-modes.ts), [] when no stage
+ *   changed anything.
  * Deterministic for a deterministic summarizer; never mutates `transcript`.
  */
 export async function runPipeline(
@@ -254,7 +262,7 @@ export async function runPipeline(
 
     let output: StageOutput
     try {
-      output = await runStage(stage, current, ctx, lineage, provider)
+      output = await runStage(stage, current, ctx, lineage, provider, before)
     } catch (e) {
       report.error = deps.signal?.aborted ? 'cancelled' : e instanceof Error ? e.message : String(e)
       if (deps.signal?.aborted) cancelled = true
@@ -301,7 +309,7 @@ export async function runPipeline(
     for (const m of ms) out[m.id] = countMessage(m)
     return out
   }
-  return {
+  const result: RunResult = {
     before: { messages: before, totals: totalsOf(before), tokensById: tokensById(before) },
     after: { messages: after, totals: totalsOf(after), tokensById: tokensById(after) },
     fates: fateRecord,
@@ -314,6 +322,9 @@ export async function runPipeline(
     },
     warnings,
   }
+  // Nothing changed → nothing can drift, be lost or be invented; skip the scan.
+  result.checks.failureModes = stages.some((s) => s.changed) ? checkFailureModes(result) : []
+  return result
 }
 
 /** Back-reference id → first-occurrence id, for the current messages (ids are kept by dedupe). */
@@ -335,6 +346,7 @@ function runStage(
   ctx: StageContext,
   lineage: Map<string, Lineage>,
   provider: 'anthropic' | 'openai',
+  original: readonly Message[],
 ): StageOutput | Promise<StageOutput> {
   switch (stage.id) {
     case 'dedupe':
@@ -353,6 +365,10 @@ function runStage(
         params.summary_role = 'user'
       return insertThenCompress(messages, params, ctx)
     }
+    case 'slim':
+      return slim(messages, stage.params, ctx)
+    case 'pin-facts':
+      return pinFacts(messages, { ...stage.params, original }, ctx)
   }
 }
 

@@ -1,0 +1,169 @@
+/**
+ * The failure-mode checks of seed 004 on a finished run: goal drift, over-compression, double
+ * compression and fabricated summary. Each is a warning naming the messages involved; they
+ * read the run's provenance (facts.ts) and never re-run compaction. Source: SPEC §3.5, seed
+ * 004 "Failure modes".
+ */
+import { contentText } from './content'
+import {
+  findFact,
+  findFactSpans,
+  goalMessage,
+  indexRun,
+  instructionLines,
+  isOrdinaryUser,
+  latestRequest,
+  type FactKind,
+  type FactRun,
+  type RunIndex,
+} from './facts'
+import type { FailureModeWarning, Pass } from './model'
+import { cutCodePoints } from './text'
+
+/** Fact kinds a summary may only repeat, never invent (fabricated summary). */
+const CHECKED_KINDS: ReadonlySet<FactKind> = new Set<FactKind>([
+  'id',
+  'postal-code',
+  'url',
+  'email',
+  'file-path',
+  'date',
+  'amount',
+  'reference',
+])
+
+const short = (s: string) => cutCodePoints(s.replace(/\s+/g, ' '), 80)
+
+/** After ids that are summaries (for linking a warning to what replaced the text). */
+function summaryIds(ix: RunIndex): string[] {
+  return Object.entries(ix.run.origins)
+    .filter(([, o]) => o.kind === 'summary')
+    .map(([id]) => id)
+}
+
+/**
+ * Goal drift: the goal (first user message) or the current request (latest user message,
+ * cases/17) is no longer verbatim anywhere in the after context. Source: seed 004.
+ */
+export function checkGoalDrift(run: FactRun | RunIndex): FailureModeWarning[] {
+  const ix = 'beforeTexts' in run ? run : indexRun(run)
+  const out: FailureModeWarning[] = []
+  const before = ix.run.before.messages
+  const goal = goalMessage(before)
+  const latest = latestRequest(before)
+  for (const [m, what] of [
+    [goal, 'goal'],
+    [latest, 'current request'],
+  ] as const) {
+    if (!m || (what === 'current request' && m === goal)) continue
+    const text = contentText(m.content).trim()
+    const verdict = findFact(ix, text)
+    if (verdict.verdict !== 'lost') continue
+    out.push({
+      rule: 'goal-drift',
+      message: `the ${what} "${short(text)}" (message ${m.id}) is no longer verbatim in context: ${verdict.explanation}`,
+      messageIds: [m.id, ...summaryIds(ix)],
+    })
+  }
+  return out
+}
+
+/** Over-compression: a standing rule / instruction line is lost. Source: seed 004, cases/16. */
+export function checkOverCompression(run: FactRun | RunIndex): FailureModeWarning[] {
+  const ix = 'beforeTexts' in run ? run : indexRun(run)
+  const out: FailureModeWarning[] = []
+  const lines = new Set<string>()
+  for (const m of ix.run.before.messages)
+    if (isOrdinaryUser(m)) for (const line of instructionLines(contentText(m.content))) lines.add(line)
+  for (const fact of lines) {
+    const f = { fact }
+    const verdict = findFact(ix, f.fact)
+    if (verdict.verdict !== 'lost') continue
+    const replaced = verdict.lost?.replacedBy
+    const ids = [...verdict.beforeIds]
+    if (replaced?.kind === 'summary') ids.push(replaced.summaryId)
+    out.push({
+      rule: 'over-compression',
+      message: `the instruction "${short(f.fact)}" is lost: ${verdict.explanation}`,
+      messageIds: ids,
+    })
+  }
+  return out
+}
+
+/**
+ * Double compression: a fact one pass's summary kept is missing from the context after the
+ * next pass (summary of a summary losing it). Only facts some summary held are looked at.
+ * Source: seed 004 "summary of summary of summary", SPEC §3.5.
+ */
+export function checkDoubleCompression(run: FactRun | RunIndex): FailureModeWarning[] {
+  const ix = 'beforeTexts' in run ? run : indexRun(run)
+  const out: FailureModeWarning[] = []
+  const passes = [...ix.run.passes]
+  const order = (p: Pass) => (ix.stageOrder.get(p.stage) ?? 0) * 1e6 + p.pass
+  passes.sort((a, b) => order(a) - order(b))
+  const reported = new Set<string>()
+  for (let k = 0; k + 1 < passes.length; k++) {
+    const p = passes[k] as Pass
+    const q = passes[k + 1] as Pass
+    for (const { fact } of findFactSpans(p.summary)) {
+      if (reported.has(fact) || q.summary.includes(fact)) continue
+      // Still verbatim somewhere after q (a message q did not fold) is not a loss.
+      const verdict = findFact(ix, fact)
+      if (verdict.verdict === 'survives' && verdict.where.some((w) => w.as !== 'summary')) continue
+      const stillInLaterSummary = passes.slice(k + 2).some((r) => r.summary.includes(fact))
+      if (verdict.verdict === 'survives' && stillInLaterSummary) continue
+      reported.add(fact)
+      out.push({
+        rule: 'double-compression',
+        message: `"${short(fact)}" was in the summary of ${p.stage} pass ${p.pass} and is missing after pass ${q.pass}${q.stage !== p.stage ? ` of ${q.stage}` : ''}`,
+        messageIds: [...verdict.beforeIds, p.summaryId, q.summaryId].filter(
+          (id, i, a) => a.indexOf(id) === i,
+        ),
+      })
+    }
+  }
+  return out
+}
+
+/**
+ * Fabricated summary: an ID, number, path, date or amount in a pass's summary that appears
+ * nowhere in what the pass summarized — the before messages `from`..`upto-1`, the prompt it
+ * was given, or an earlier pass's summary. Source: SPEC §3.5, seed 004.
+ */
+export function checkFabricatedSummary(run: FactRun | RunIndex): FailureModeWarning[] {
+  const ix = 'beforeTexts' in run ? run : indexRun(run)
+  const out: FailureModeWarning[] = []
+  const passes = [...ix.run.passes]
+  const order = (p: Pass) => (ix.stageOrder.get(p.stage) ?? 0) * 1e6 + p.pass
+  passes.sort((a, b) => order(a) - order(b))
+  passes.forEach((p, k) => {
+    const covered = ix.run.before.messages.filter((m) => m.index >= p.from && m.index < p.upto)
+    const sources = [
+      p.prompt,
+      ...passes.slice(0, k).map((x) => x.summary),
+      ...covered.map((m) => ix.beforeTexts.get(m.id) ?? ''),
+    ]
+    for (const span of findFactSpans(p.summary)) {
+      if (!CHECKED_KINDS.has(span.kind)) continue
+      if (sources.some((s) => s.includes(span.fact))) continue
+      out.push({
+        rule: 'fabricated-summary',
+        message: `the summary of ${p.stage} pass ${p.pass} states "${short(span.fact)}", which appears nowhere in the messages it summarized (${p.from}–${p.upto - 1}) or in an earlier summary`,
+        messageIds: [p.summaryId, ...covered.map((m) => m.id)],
+      })
+    }
+  })
+  return out
+}
+
+/** All four checks, in rule order. Pure. */
+export function checkFailureModes(run: FactRun): FailureModeWarning[] {
+  const ix = indexRun(run)
+  return [
+    ...checkGoalDrift(ix),
+    ...checkOverCompression(ix),
+    ...checkDoubleCompression(ix),
+    ...checkFabricatedSummary(ix),
+  ]
+}

@@ -1,0 +1,210 @@
+/**
+ * `pin-facts`: facts are copied, never summarized. The goal (first user message, verbatim),
+ * the current request (the latest user message, cases/17), standing rules (verbatim lines,
+ * cases/16), IDs, order numbers, postal codes, URLs, e-mails, file paths, dates, amounts,
+ * in-flight job status (cases/19), completed work and open items ride in one pinned block
+ * right after the summary (or after the leading system messages when there is none).
+ * Only what the compacting stages took out of the verbatim context is pinned, so an
+ * uncompacted context is left alone and the block stays small. Source: seed 004 (pinned
+ * facts, verbatim goal), SPEC §3.5.
+ */
+import { contentText } from '../content'
+import {
+  decisionSentences,
+  findFactSpans,
+  goalMessage,
+  instructionLines,
+  isOrdinaryUser,
+  isSummaryMessage,
+  jobStatusLines,
+  latestRequest,
+  messageFactText,
+  todoSentences,
+} from '../facts'
+import type { Message, Origin, PinFactsParams } from '../model'
+import { cutCodePoints } from '../text'
+import { unchangedOutput } from './output'
+import type { StageContext, StageOutput } from './types'
+
+/** Id of the pinned block. */
+export const PINNED_FACTS_ID = 'pinned:facts'
+
+/** Default cap of pattern facts in the block. */
+export const DEFAULT_MAX_FACTS = 40
+
+/** Caps of the line sections (rules, jobs, done, open items), in lines each. */
+export const MAX_SECTION_LINES = 12
+
+/** Cap of the verbatim goal and current request, in code points. */
+export const PINNED_GOAL_CHAR_CAP = 2000
+
+/** The first line of the block. */
+export const PINNED_HEADER = '[Pinned facts — copied verbatim, never summarized]'
+
+/** `PinFactsParams` plus what the pipeline adds. */
+export interface PinFactsStageParams extends PinFactsParams {
+  /**
+   * The transcript as imported (the pipeline's before messages). A message of it that is no
+   * longer in context with the same id and text was compacted: its facts are candidates.
+   * Default: the stage's own input (then only summaries already in it are read).
+   */
+  original?: readonly Message[]
+}
+
+function positive(value: unknown, fallback: number): number {
+  const n = typeof value === 'number' ? Math.trunc(value) : NaN
+  return Number.isFinite(n) && n > 0 ? n : fallback
+}
+
+/**
+ * Runs `pin-facts` over `messages`.
+ *
+ * - Compacted sources: messages of `params.original` not in `messages` with the same id and
+ *   text, plus summary messages in `messages` themselves (an agent's earlier summary,
+ *   `[summary]` turns: cases/20) — facts inside a summary are pinned too.
+ * - A fact is pinned only when no verbatim (non-summary) message in context holds it; each fact
+ *   once (deduped, also against the lines already in the block).
+ * - Block lines: `Goal:`, `Current request:` (when it is another message), `Rules:`, `Facts:`
+ *   (at most `max_facts`, default 40, joined with "; "), `Jobs:`, `Done:`, `Open items:` (each
+ *   list at most `MAX_SECTION_LINES`); whatever a cap left out is said on a last line.
+ * - Placement: a `user` message `PINNED_FACTS_ID` right after the last summary message, else
+ *   after the leading system messages; an earlier pinned block is replaced, never stacked.
+ * - No change when nothing was compacted or nothing is left to pin.
+ * Provenance: origin `pinned-facts` with the source ids; no fates (nothing is removed).
+ * Never mutates its input.
+ */
+export function pinFacts(
+  messages: readonly Message[],
+  params: PinFactsStageParams | undefined,
+  ctx: StageContext,
+): StageOutput {
+  void ctx
+  const maxFacts = positive(params?.max_facts, DEFAULT_MAX_FACTS)
+  const context = messages.filter((m) => m.id !== PINNED_FACTS_ID)
+  const verbatim = context.filter((m) => !isSummaryMessage(m) && !isSummaryTurn(m))
+  const verbatimText = verbatim.map(messageFactText).join('\n\u0000\n')
+  const inContext = (text: string) => verbatimText.includes(text)
+  const currentText = new Map(context.map((m) => [m.id, messageFactText(m)]))
+
+  const original = params?.original ?? messages
+  const compacted = original.filter(
+    (m) =>
+      m.id !== PINNED_FACTS_ID &&
+      (currentText.get(m.id) !== messageFactText(m) || isSummaryMessage(m) || isSummaryTurn(m)),
+  )
+  for (const m of context)
+    if ((isSummaryMessage(m) || isSummaryTurn(m)) && !compacted.includes(m)) compacted.push(m)
+  if (compacted.length === 0)
+    return unchangedOutput(messages, 'nothing to pin: every message is still verbatim in context')
+
+  const lines: string[] = []
+  const sources = new Set<string>()
+  const omitted: string[] = []
+  const pinned = () => lines.join('\n')
+  const fresh = (text: string) => !!text && !inContext(text) && !pinned().includes(text)
+
+  const goal = goalMessage(original)
+  if (goal && compacted.includes(goal)) {
+    const text = contentText(goal.content).trim()
+    if (fresh(text)) {
+      lines.push(`Goal: ${cutCodePoints(text, PINNED_GOAL_CHAR_CAP)}`)
+      sources.add(goal.id)
+      if ([...text].length > PINNED_GOAL_CHAR_CAP) omitted.push('the goal was cut to 2000 characters')
+    }
+  }
+  const latest = latestRequest(original)
+  if (latest && latest !== goal && compacted.includes(latest)) {
+    const text = contentText(latest.content).trim()
+    if (fresh(text)) {
+      lines.push(`Current request: ${cutCodePoints(text, PINNED_GOAL_CHAR_CAP)}`)
+      sources.add(latest.id)
+    }
+  }
+
+  const section = (title: string, items: { text: string; id: string }[], cap: number) => {
+    const picked: string[] = []
+    let dropped = 0
+    for (const item of items) {
+      if (!fresh(item.text) || picked.includes(item.text)) continue
+      if (picked.length >= cap) {
+        dropped++
+        continue
+      }
+      picked.push(item.text)
+      sources.add(item.id)
+    }
+    if (picked.length > 0) lines.push(`${title}:`, ...picked.map((t) => `- ${t}`))
+    if (dropped > 0) omitted.push(`${dropped} more ${title.toLowerCase()} line(s)`)
+  }
+  const collect = (fn: (m: Message) => string[], only: (m: Message) => boolean) =>
+    compacted.filter(only).flatMap((m) => fn(m).map((text) => ({ text, id: m.id })))
+
+  section(
+    'Rules',
+    collect((m) => instructionLines(contentText(m.content)), isOrdinaryUser),
+    MAX_SECTION_LINES,
+  )
+
+  const facts: string[] = []
+  let moreFacts = 0
+  for (const m of compacted) {
+    for (const span of findFactSpans(messageFactText(m))) {
+      if (!fresh(span.fact) || facts.includes(span.fact)) continue
+      if (facts.length >= maxFacts) {
+        moreFacts++
+        continue
+      }
+      facts.push(span.fact)
+      sources.add(m.id)
+    }
+  }
+  if (facts.length > 0) lines.push(`Facts: ${facts.join('; ')}`)
+  if (moreFacts > 0) omitted.push(`${moreFacts} more fact(s) (cap max_facts ${maxFacts})`)
+
+  section(
+    'Jobs',
+    collect((m) => jobStatusLines(contentText(m.content)), (m) => m.role === 'tool'),
+    MAX_SECTION_LINES,
+  )
+  section(
+    'Done',
+    collect((m) => decisionSentences(contentText(m.content)), (m) => m.role === 'assistant'),
+    MAX_SECTION_LINES,
+  )
+  section(
+    'Open items',
+    collect((m) => todoSentences(contentText(m.content)), (m) => m.role !== 'tool'),
+    MAX_SECTION_LINES,
+  )
+
+  if (lines.length === 0)
+    return unchangedOutput(messages, 'nothing to pin: every fact is still verbatim in context')
+  if (omitted.length > 0) lines.push(`(Not pinned, caps reached: ${omitted.join('; ')}.)`)
+
+  let at = -1
+  context.forEach((m, i) => {
+    if (isSummaryMessage(m)) at = i
+  })
+  if (at === -1) {
+    at = 0
+    while (at < context.length && context[at]?.role === 'system') at++
+    at -= 1
+  }
+  const block: Message = {
+    id: PINNED_FACTS_ID,
+    index: at + 1,
+    role: 'user',
+    content: `${PINNED_HEADER}\n${lines.join('\n')}`,
+    source: { format: context[0]?.source.format ?? 'canonical' },
+  }
+  const out = [...context.slice(0, at + 1), block, ...context.slice(at + 1)]
+  const origins: Record<string, Origin> = {
+    [PINNED_FACTS_ID]: { kind: 'pinned-facts', stage: 'pin-facts', sourceIds: [...sources] },
+  }
+  return { messages: out, changed: true, fates: {}, origins, passes: [], warnings: [] }
+}
+
+/** A summary pasted back as a user turn (`[summary]` first, cases/20). */
+function isSummaryTurn(m: Message): boolean {
+  return m.role !== 'tool' && /^\s*\[summary\]/i.test(contentText(m.content))
+}
