@@ -27,11 +27,16 @@ test('first start opens the Claude Code sample with summary boundaries and back-
   expect(rendered).toBeGreaterThan(3)
   expect(rendered).toBeLessThan(44)
 
-  // The legend explains every kind.
+  // The legend shows the kinds this pipeline can produce; the details explain every kind.
   const legend = page.getByLabel('Legend')
-  for (const name of ['Back-reference', 'Placeholder', 'Summary', 'Pinned facts']) {
+  for (const name of ['Back-reference', 'Placeholder', 'Summary']) {
     await expect(legend.getByText(name, { exact: true }).first()).toBeVisible()
   }
+  await expect(legend.getByText('Pinned facts', { exact: true })).not.toBeVisible()
+  await legend.getByText('What do these mean?').click()
+  const pinned = legend.locator('.legend__off', { hasText: 'Pinned facts' })
+  await expect(pinned).toBeVisible()
+  await expect(pinned).toContainText(/appears with later stages|its stage is off/)
   expect(errors).toEqual([])
 })
 

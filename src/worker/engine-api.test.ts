@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { PipelineConfig } from '../engine/model'
 import { engineApi } from './engine-api'
-import type { ImportProgress, RunView } from './protocol'
+import { restoreBeforePreviews, type ImportProgress, type RunView } from './protocol'
 
 interface SampleEntry {
   file: string
@@ -258,5 +258,43 @@ describe('engineApi for issue 3: streamed files, recorded compactions, sub-agent
     const main = engineApi.openConversation('main')
     expect(main.ok && main.info.messageCount).toBe(8)
     expect(engineApi.openConversation(3)).toEqual({ ok: false, error: { message: 'no sub-agent transcript 3' } })
+  })
+})
+
+describe('run without the Before previews the client already holds', () => {
+  it('leaves them out for the same transcript, and restoreBeforePreviews puts them back', async () => {
+    const imported = engineApi.importText(read('claude-code.jsonl'), 'claude-code.jsonl')
+    if (!imported.ok) throw new Error(imported.error.message)
+    const first = await runOk(engineApi.getDefaults(), 1)
+    expect(first.transcriptKey).toBeTruthy()
+    expect(first.beforePreviewsOmitted).toBeUndefined()
+
+    const out = await engineApi.run(only('dedupe'), 2, { previewsOf: first.transcriptKey })
+    if (!out.ok) throw new Error(out.error)
+    const slim = structuredClone(out.view)
+    expect(slim.beforePreviewsOmitted).toBe(true)
+    expect(slim.before.rows.every((r) => r.preview === undefined && r.role === undefined)).toBe(true)
+    expect(restoreBeforePreviews(slim, first)).toBe(true)
+    expect(slim.beforePreviewsOmitted).toBeUndefined()
+    // Static fields from the held view, per-run fields (fates: dedupe only now) from this run.
+    const full = await runOk(only('dedupe'), 3)
+    expect(slim.before.rows).toEqual(full.before.rows)
+    expect(slim.before.rows.some((r) => r.fate?.kind === 'summarized')).toBe(false)
+  })
+
+  it('sends them again once another transcript is open, and refuses a view of another transcript', async () => {
+    engineApi.importText(read('claude-code.jsonl'), 'claude-code.jsonl')
+    const old = await runOk(engineApi.getDefaults(), 1)
+    engineApi.importText(read('claude-code.jsonl'), 'again.jsonl')
+    const out = await engineApi.run(engineApi.getDefaults(), 2, { previewsOf: old.transcriptKey })
+    if (!out.ok) throw new Error(out.error)
+    expect(out.view.transcriptKey).not.toBe(old.transcriptKey)
+    expect(out.view.beforePreviewsOmitted).toBeUndefined()
+    expect(out.view.before.rows.some((r) => r.preview !== '')).toBe(true)
+
+    const slim = structuredClone(out.view)
+    slim.beforePreviewsOmitted = true
+    expect(restoreBeforePreviews(slim, old)).toBe(false)
+    expect(restoreBeforePreviews(slim, null)).toBe(false)
   })
 })

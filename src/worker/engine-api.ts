@@ -20,6 +20,8 @@ import type {
   ImportProgress,
   MessageDetail,
   RecordedOutcome,
+  RowMeta,
+  RunOptions,
   RunOutcome,
   Side,
   TranscriptInfo,
@@ -39,6 +41,8 @@ interface WorkerState {
   recorded: RecordedRun | null
   /** The cooperative cancel flag of the run in flight; a newer run raises it. */
   running: { aborted: boolean } | null
+  /** Key of the open transcript, new on every `openTranscript` (see `RunView.transcriptKey`). */
+  transcriptKey: string
 }
 
 const state: WorkerState = {
@@ -49,6 +53,7 @@ const state: WorkerState = {
   result: null,
   recorded: null,
   running: null,
+  transcriptKey: '',
 }
 
 function errorText(e: unknown): string {
@@ -78,7 +83,11 @@ function infoOf(root: Transcript, open: 'main' | number, fileName: string): Tran
 }
 
 /** Makes `transcript` the open conversation; the last run and recorded view belong to the old one. */
+let transcriptCounter = 0
+
 function openTranscript(transcript: Transcript, open: 'main' | number): void {
+  // Random part: a re-created worker restarts the counter, its keys must not match old views.
+  state.transcriptKey = `${++transcriptCounter}-${Math.random().toString(36).slice(2)}`
   state.transcript = transcript
   state.open = open
   state.result = null
@@ -179,9 +188,10 @@ export const engineApi = {
 
   /**
    * Runs the pipeline over the loaded transcript. A newer `run` call cancels this one at its
-   * next await (the UI also drops stale results by `runId`).
+   * next await (the UI also drops stale results by `runId`). With `options.previewsOf` equal to
+   * the open transcript's key, the Before previews are left out (`beforePreviewsOmitted`).
    */
-  async run(config: PipelineConfig, runId: number): Promise<RunOutcome> {
+  async run(config: PipelineConfig, runId: number, options: RunOptions = {}): Promise<RunOutcome> {
     const transcript = state.transcript
     if (!transcript) return { ok: false, error: 'no transcript loaded' }
     if (state.running) state.running.aborted = true
@@ -195,7 +205,18 @@ export const engineApi = {
       // Another import may have replaced the transcript while this run awaited.
       if (state.transcript !== transcript) return { ok: false, error: 'cancelled', cancelled: true }
       state.result = result
-      return { ok: true, view: buildRunView(result, runId, config.encoding) }
+      const view = buildRunView(result, runId, config.encoding)
+      view.transcriptKey = state.transcriptKey
+      if (options.previewsOf === state.transcriptKey) {
+        // Slim rows: the client keeps the static fields (see RunOptions.previewsOf).
+        view.before.rows = view.before.rows.map((r) => {
+          const slim = { id: r.id, index: r.index, tokens: r.tokens, counterpartIds: r.counterpartIds } as RowMeta
+          if (r.fate) slim.fate = r.fate
+          return slim
+        })
+        view.beforePreviewsOmitted = true
+      }
+      return { ok: true, view }
     } catch (e) {
       if (signal.aborted) return { ok: false, error: 'cancelled', cancelled: true }
       return { ok: false, error: errorText(e) }

@@ -65,6 +65,18 @@ export type PassMeta = Omit<Pass, 'prompt'> & {
 export interface RunView {
   runId: number
   encoding: Encoding
+  /**
+   * Identifies the open transcript (changes on every import or conversation switch): a Before
+   * row's role, preview, flags and tool names depend on it alone, so a client holding a view with
+   * this key can ask for the next run without them (`RunOptions.previewsOf`).
+   */
+  transcriptKey?: string
+  /**
+   * True when the Before rows were sent slim (only `id`, `index`, `tokens`, `fate`,
+   * `counterpartIds`) because the client said it holds them (same `transcriptKey`); restore the
+   * rest with `restoreBeforePreviews`.
+   */
+  beforePreviewsOmitted?: true
   before: { rows: RowMeta[]; totals: TokenTotals }
   after: { rows: RowMeta[]; totals: TokenTotals }
   passes: PassMeta[]
@@ -163,3 +175,41 @@ export interface MessageDetail {
 }
 
 export type { PipelineConfig }
+
+/** Options of `EngineApi.run`. */
+export interface RunOptions {
+  /**
+   * The `transcriptKey` of the view the client shows: when it is still the open transcript the
+   * static parts of the Before rows (previews of up to 200 code points, flags, ids of tool calls)
+   * are not sent again: on a 5,000-message transcript that is ~2 of 2.5 MB the page would
+   * otherwise deserialize on every run of a slider drag.
+   */
+  previewsOf?: string
+}
+
+/**
+ * Puts back the static parts of the Before rows a run left out (`beforePreviewsOmitted`) from
+ * `previous`, a view of the same transcript (same `transcriptKey`); rows match by position and
+ * id; `tokens`, `fate` and `counterpartIds` come from `view`. Replaces `view.before.rows` (never
+ * touches `previous`). Returns false when `previous` does not fit, so the caller can ask again.
+ */
+export function restoreBeforePreviews(view: RunView, previous: RunView | null | undefined): boolean {
+  if (!view.beforePreviewsOmitted) return true
+  if (!previous || previous.transcriptKey !== view.transcriptKey) return false
+  const rows = view.before.rows
+  const old = previous.before.rows
+  if (old.length !== rows.length) return false
+  const full: RowMeta[] = []
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]
+    const prev = old[i]
+    if (!row || !prev || prev.id !== row.id) return false
+    const next: RowMeta = { ...prev, tokens: row.tokens, counterpartIds: row.counterpartIds }
+    if (row.fate) next.fate = row.fate
+    else delete next.fate
+    full.push(next)
+  }
+  view.before.rows = full
+  delete view.beforePreviewsOmitted
+  return true
+}

@@ -45,6 +45,8 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
       }}
     >
       <div className="msg__head" role="cell">
+        {/* Left cluster shrinks (flags cut off first); the right cluster never leaves the column. */}
+        <span className="msg__left">
         <span className="msg__index" title="Position in this column">#{row.index}</span>
         <RoleBadge role={row.role} />
         {row.toolName && <span className="msg__tool">{row.toolName}</span>}
@@ -54,7 +56,8 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
         {row.flags.compactSummary && chip?.label !== 'recorded summary' && <span className="msg__flag" title="The agent's own recorded summary">recorded summary</span>}
         {row.images > 0 && <span className="msg__flag">{row.images} image{row.images > 1 ? 's' : ''}</span>}
         {row.thinking > 0 && <span className="msg__flag">thinking</span>}
-        <span className="msg__spacer" />
+        </span>
+        <span className="msg__right">
         {chip && <Chip kind={chip.kind} label={chip.label} title={title} />}
         <span className="msg__tokens" title="Tokens">
           {formatCount(row.tokens)} tok
@@ -71,6 +74,7 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
         >
           {expanded ? '▾' : '▸'}
         </button>
+        </span>
       </div>
       {expanded ? (
         <MessageBody side={side} id={row.id} mono={mono} />

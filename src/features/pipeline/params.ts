@@ -36,6 +36,9 @@ export const STAGE_PARAMS: Record<StageId, ParamSpec[]> = {
     { key: 'threshold_tokens', label: 'threshold_tokens', unit: 'tokens', min: 0, step: 100, max: tokensMax, help: 'Fire only when total tokens exceed this.' },
     { key: 'keep_recent', label: 'keep_recent', unit: 'messages', min: 1, step: 1, max: messagesMax, help: 'Messages kept verbatim at the end.' },
   ],
+  // Stages being added to the engine (seed 004); their params get controls when they land.
+  'pin-facts': [],
+  slim: [],
 }
 
 /** Title and one-line description of each stage. */
@@ -55,6 +58,14 @@ export const STAGE_INFO: Record<StageId, { title: string; description: string }>
   'insert-then-compress': {
     title: 'insert-then-compress',
     description: 'Appends a compression instruction after the whole conversation; keeps the recent tail.',
+  },
+  'pin-facts': {
+    title: 'pin-facts',
+    description: 'Copies facts (IDs, paths, dates…) verbatim next to the summary so they survive.',
+  },
+  slim: {
+    title: 'slim',
+    description: 'Shortens tool outputs: lists cut to a few items, repeated rows dropped.',
   },
 }
 

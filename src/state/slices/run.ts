@@ -1,5 +1,5 @@
 import { getEngine, restartEngine } from '../../app/engine-client'
-import type { MessageDetail, RunView, Side } from '../../worker/protocol'
+import { restoreBeforePreviews, type MessageDetail, type RunView, type Side } from '../../worker/protocol'
 import type { SliceCreator } from './types'
 
 /** `running` while a run is in flight or queued; `error` when the last run failed. */
@@ -52,8 +52,15 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         const runId = wanted
         const config = get().config
         if (!config) break
-        const outcome = await getEngine().run(config, runId)
+        // Before previews only change with the transcript: do not copy them again per run.
+        const shown = get().run
+        const previewsOf = shown?.transcriptKey
+        let outcome = await getEngine().run(config, runId, previewsOf ? { previewsOf } : {})
         if (myGeneration !== generation) return
+        if (outcome.ok && !restoreBeforePreviews(outcome.view, shown)) {
+          outcome = await getEngine().run(config, runId)
+          if (myGeneration !== generation) return
+        }
         done = runId
         if (runId !== wanted) continue // a newer request arrived: its result is the one to show
         if (outcome.ok) {
