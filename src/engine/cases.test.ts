@@ -15,8 +15,10 @@
  * - `prune` → prune-tool-results (target = token_target); `dedupe` → dedupe;
  *   `insert_compress` → insert-then-compress (keep_recent = keep_last, threshold 0);
  *   `count` → the run's token totals.
- * Not here: cases 16, 17, 19, 20 (`pins: auto`, the pin-facts stage of a later issue), 43
- * (Vercel ModelMessage) and 45 (OpenAI Responses): formats not imported yet.
+ * - `pins: auto` (cases 16, 17, 19, 20) → the `pin-facts` stage after `summarize`, with the
+ *   extractive summarizer and with a short summary that keeps no fact at all (the pins alone
+ *   must carry them); swept over keep_last × compact_after for the whole kind.
+ * Not here: 43 (Vercel ModelMessage) and 45 (OpenAI Responses): formats not imported yet.
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
@@ -33,6 +35,7 @@ import type {
 import { EMPTY_MESSAGE_REASON, providerOf, runPipeline } from './pipeline'
 import { BACK_REFERENCE_PREFIX, backReferenceFor, summarizeToolOutput } from './stages/dedupe'
 import { COMPRESSED_SUMMARY_ID, COMPRESSION_INSTRUCTION } from './stages/insert-then-compress'
+import { PINNED_FACTS_ID, PINNED_HEADER } from './stages/pin-facts'
 import { KEEP_STEPS_ERROR } from './stages/prune-tool-results'
 import type { Summarizer, SummaryRequest } from './stages/types'
 import { extractiveSummarizer } from './summarizers/extractive'
@@ -623,5 +626,111 @@ describe('fault case 48: insert-then-compress reuses the exact request', () => {
     expect(result.passes[0]?.prompt).toContain(COMPRESSION_INSTRUCTION)
     expect(providerOf(t.format)).toBe('openai')
     expect(result.checks.after).toEqual([])
+  })
+})
+
+describe('fault cases: pinned facts (16, 17, 19, 20; pins: auto)', () => {
+  const pinStage: StageConfig = { id: 'pin-facts', enabled: true, params: {} }
+  const pinned = (r: RunResult) => r.after.messages.find((m) => m.id === PINNED_FACTS_ID)
+  const pinnedText = (r: RunResult) => String(pinned(r)?.content ?? '')
+
+  /** Runs the case with summarize + pin-facts; the pinned block sits right after the summary. */
+  async function runPins(c: FaultCase, summarizer: Summarizer, keep?: number, after?: number) {
+    const t = importCase(c)
+    const result = await run(
+      t,
+      pipeline(
+        summarizeStage(keep ?? (c.params.keep_last as number), after ?? (c.params.compact_after as number)),
+        pinStage,
+      ),
+      summarizer,
+    )
+    expect(checkValidity(result.after.messages, { provider: providerOf(t.format) })).toEqual([])
+    const at = result.after.messages.findIndex((m) => m.id === PINNED_FACTS_ID)
+    if (at !== -1) {
+      expect(result.after.messages[at - 1]?.id.startsWith('summary:summarize:')).toBe(true)
+      expect(result.origins[PINNED_FACTS_ID]?.kind).toBe('pinned-facts')
+      expect(pinnedText(result).startsWith(PINNED_HEADER)).toBe(true)
+    }
+    return { t, result }
+  }
+
+  it('16: both standing rules are verbatim in the pinned block, whatever the summary keeps', async () => {
+    const c = loadCase('16-standing-rules-survive.json')
+    const rules = [
+      'never push directly to main, always open a branch named fix/<topic>',
+      'every commit subject starts with the ticket id CACHE-58',
+    ]
+    for (const summarizer of [extractiveSummarizer, mock(SHORT).fn]) {
+      const { result } = await runPins(c, summarizer)
+      // The rules message (m1) was summarized; the pinned block carries it word for word.
+      expect(result.fates.m1?.kind).toBe('summarized')
+      for (const rule of rules) expect(pinnedText(result)).toContain(rule)
+      expect(result.checks.failureModes?.filter((w) => w.rule === 'over-compression')).toEqual([])
+    }
+    // The kind: whenever m1 is folded into a summary that drops the rules, the pins keep them.
+    for (let keep = 1; keep <= 6; keep++) {
+      for (let after = 1; after <= 6; after++) {
+        const { result } = await runPins(c, mock(SHORT).fn, keep, after)
+        if (result.fates.m1?.kind !== 'summarized') continue
+        for (const rule of rules) expect(pinnedText(result)).toContain(rule)
+      }
+    }
+  })
+
+  it('16 without pins: the lost rules are an over-compression warning naming m1 and the summary', async () => {
+    const t = importCase(loadCase('16-standing-rules-survive.json'))
+    const result = await run(t, pipeline(summarizeStage(1, 4)), mock(SHORT).fn)
+    const warnings = result.checks.failureModes?.filter((w) => w.rule === 'over-compression')
+    expect(warnings).toHaveLength(1)
+    expect(warnings?.[0]?.messageIds).toEqual(['m1', 'summary:summarize:1'])
+  })
+
+  it('17: the current goal is the latest request; the --dry-run work is recorded as done', async () => {
+    const c = loadCase('17-current-goal-is-latest-request.json')
+    for (const summarizer of [extractiveSummarizer, mock(SHORT).fn]) {
+      const { result } = await runPins(c, summarizer)
+      const text = pinnedText(result)
+      expect(text).toContain('Current request: Now make the progress bar show an ETA.')
+      expect(text).toContain('Original goal: Add a --dry-run flag to the sync command.')
+      expect(text).toContain('- Done: --dry-run added in cmd/sync.go and covered by a test.')
+      // The current request comes first: a resumed agent reads it as the task.
+      expect(text.indexOf('Current request:')).toBeLessThan(text.indexOf('Original goal:'))
+      // The kept tail keeps call_d2 with its result.
+      const tail = result.after.messages.slice(-2)
+      expect(tail[0]?.toolCalls?.[0]?.id).toBe('call_d2')
+      expect(tail[1]?.toolCallId).toBe('call_d2')
+      expect(result.checks.failureModes?.filter((w) => w.rule === 'goal-drift')).toEqual([])
+    }
+  })
+
+  it('19: the in-flight job id, its status and its output path are pinned', async () => {
+    const c = loadCase('19-in-flight-ids-pinned.json')
+    for (const summarizer of [extractiveSummarizer, mock(SHORT).fn]) {
+      const { result } = await runPins(c, summarizer)
+      expect(pinnedText(result)).toContain(
+        '- {"job_id": "job-4821", "status": "running", "output": "reports/q3.csv"}',
+      )
+      expect(result.origins[PINNED_FACTS_ID]).toMatchObject({ sourceIds: expect.arrayContaining(['m3']) })
+    }
+  })
+
+  it('20: the old summary is folded, not nested; Ilse and chapter 7 survive verbatim in the pins', async () => {
+    const c = loadCase('20-flatten-nested-summaries.json')
+    for (const summarizer of [extractiveSummarizer, mock(SHORT).fn]) {
+      const { t, result } = await runPins(c, summarizer)
+      const text = pinnedText(result)
+      expect(text).toContain('Ilse')
+      expect(text).toContain('chapter 7')
+      const summary = result.after.messages.find((m) => m.id === 'summary:summarize:1')
+      const summaryText = String(summary?.content ?? '')
+      expect(summaryText).not.toContain('Earlier summary >>')
+      // Bounded: the new summary block is not bigger than the old one plus its header line.
+      const counter = await loadCounter('o200k_base')
+      const old = t.messages[1] as Message
+      expect(counter.count(summaryText)).toBeLessThanOrEqual(counter.count(String(old.content)) + 32)
+      // The old summary is never read as the goal.
+      expect(text).not.toContain('Goal: [summary]')
+    }
   })
 })

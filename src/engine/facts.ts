@@ -146,10 +146,18 @@ export function instructionLines(text: string): string[] {
     if (!INSTRUCTION_MARKER.test(line)) continue
     if ([...line].length <= LINE_CHAR_CAP) out.push(line)
     else
-      for (const s of line.match(/[^.!?]+[.!?]?/g) ?? [])
+      for (const s of sentences(line))
         if (INSTRUCTION_MARKER.test(s)) out.push(cutCodePoints(s.trim(), LINE_CHAR_CAP))
   }
   return out
+}
+
+/**
+ * Sentences of `text`: a `.`, `!` or `?` ends one only before whitespace or the end, so
+ * `cmd/sync.go` and `7.1` stay whole; a line break always ends one.
+ */
+function sentences(text: string): string[] {
+  return text.match(/(?:[^.!?\n]|[.!?](?=[^\s.!?]))+[.!?]*/g) ?? []
 }
 
 const TODO_MARKER = /\b(?:TODO|FIXME|open question|still (?:need|missing|pending))\b/i
@@ -157,7 +165,7 @@ const TODO_MARKER = /\b(?:TODO|FIXME|open question|still (?:need|missing|pending
 /** Sentences of `text` holding a TODO-like marker, trimmed, whitespace collapsed. */
 export function todoSentences(text: string): string[] {
   const out: string[] = []
-  for (const sentence of text.match(/[^.!?\n]+[.!?]?/g) ?? []) {
+  for (const sentence of sentences(text)) {
     if (TODO_MARKER.test(sentence)) out.push(sentence.trim().replace(/\s+/g, ' '))
   }
   return out
@@ -173,7 +181,7 @@ const DECISION_MARKER =
  */
 export function decisionSentences(text: string): string[] {
   const out: string[] = []
-  for (const sentence of text.match(/[^.!?\n]+(?:[.!?](?=\s|$))?/g) ?? []) {
+  for (const sentence of sentences(text)) {
     const s = sentence.trim()
     if (s && DECISION_MARKER.test(s)) out.push(cutCodePoints(s, LINE_CHAR_CAP))
   }

@@ -78,7 +78,6 @@ export function pinFacts(
   params: PinFactsStageParams | undefined,
   ctx: StageContext,
 ): StageOutput {
-  void ctx
   const maxFacts = positive(params?.max_facts, DEFAULT_MAX_FACTS)
   const context = messages.filter((m) => m.id !== PINNED_FACTS_ID)
   const verbatim = context.filter((m) => !isSummaryMessage(m) && !isSummaryTurn(m))
@@ -103,23 +102,22 @@ export function pinFacts(
   const pinned = () => lines.join('\n')
   const fresh = (text: string) => !!text && !inContext(text) && !pinned().includes(text)
 
+  // The latest request is the current goal (cases/17); the first one stays, as the original.
   const goal = goalMessage(original)
-  if (goal && compacted.includes(goal)) {
-    const text = contentText(goal.content).trim()
-    if (fresh(text)) {
-      lines.push(`Goal: ${cutCodePoints(text, PINNED_GOAL_CHAR_CAP)}`)
-      sources.add(goal.id)
-      if ([...text].length > PINNED_GOAL_CHAR_CAP) omitted.push('the goal was cut to 2000 characters')
-    }
-  }
   const latest = latestRequest(original)
-  if (latest && latest !== goal && compacted.includes(latest)) {
-    const text = contentText(latest.content).trim()
-    if (fresh(text)) {
-      lines.push(`Current request: ${cutCodePoints(text, PINNED_GOAL_CHAR_CAP)}`)
-      sources.add(latest.id)
-    }
+  const request = (m: Message | undefined, label: string) => {
+    if (!m || !compacted.includes(m)) return
+    const text = contentText(m.content).trim()
+    if (!fresh(text)) return
+    lines.push(`${label}: ${cutCodePoints(text, PINNED_GOAL_CHAR_CAP)}`)
+    sources.add(m.id)
+    if ([...text].length > PINNED_GOAL_CHAR_CAP)
+      omitted.push(`the ${label.toLowerCase()} was cut to ${PINNED_GOAL_CHAR_CAP} characters`)
   }
+  if (latest && latest !== goal) {
+    request(latest, 'Current request')
+    request(goal, 'Original goal')
+  } else request(goal, 'Goal')
 
   const section = (title: string, items: { text: string; id: string }[], cap: number) => {
     const picked: string[] = []
@@ -201,7 +199,16 @@ export function pinFacts(
   const origins: Record<string, Origin> = {
     [PINNED_FACTS_ID]: { kind: 'pinned-facts', stage: 'pin-facts', sourceIds: [...sources] },
   }
-  return { messages: out, changed: true, fates: {}, origins, passes: [], warnings: [] }
+  const warnings: string[] = []
+  const tokens = (ms: readonly Message[]) => ms.reduce((n, m) => n + ctx.countMessage(m), 0)
+  const afterTokens = tokens(out)
+  const originalTokens = tokens(original)
+  // Bounded by its caps, the block may still outgrow a tiny transcript: say so, do not hide it.
+  if (afterTokens > originalTokens)
+    warnings.push(
+      `the pinned block makes the context larger than the original (${afterTokens} > ${originalTokens} tokens)`,
+    )
+  return { messages: out, changed: true, fates: {}, origins, passes: [], warnings }
 }
 
 /** A summary pasted back as a user turn (`[summary]` first, cases/20). */
