@@ -126,6 +126,79 @@ describe('cli compact', () => {
 
 const SHARED_SAMPLES = join(__dirname, '../../../shared/samples')
 
+describe('cli find (issue 5)', () => {
+  const chat = join(SAMPLES, 'openai-chat.json')
+
+  it('--json: a surviving fact lists where it is; a fact of the other scenario is never present', async () => {
+    const { code, stdout, stderr } = await runCli(['find', chat, 'A-48213-KQ', 'ORD-58213', '--json'])
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    const out = JSON.parse(stdout)
+    expect(out.facts.map((f: { query: string; verdict: string }) => [f.query, f.verdict])).toEqual([
+      ['A-48213-KQ', 'survives'],
+      ['ORD-58213', 'never-present'],
+    ])
+    // The default pipeline does not summarize this 34-message sample: m1 stays verbatim.
+    expect(out.facts[0].where).toContainEqual({ id: 'm1', as: 'verbatim' })
+  })
+
+  it('names the pass and stage that lost a fact, in JSON and in text', async () => {
+    // keep 2 / compact after 4: the catalog SKU TAL-20BLU-42 is only in m16, and the offline
+    // summary keeps at most 40 facts, so the pass that folds m16 loses it.
+    const flags = ['--keep-last', '2', '--compact-after', '4']
+    const compact = JSON.parse((await runCli(['compact', chat, ...flags, '--json'])).stdout)
+    const fate = compact.fates.m16
+    expect(fate.kind).toBe('summarized')
+    const json = await runCli(['find', chat, 'TAL-20BLU-42', ...flags, '--json'])
+    expect(json.code).toBe(0)
+    const v = JSON.parse(json.stdout).facts[0]
+    expect(v.verdict).toBe('lost')
+    expect(v.beforeIds).toEqual(['m16'])
+    expect(v.lost).toMatchObject({ beforeId: 'm16', stage: 'summarize', pass: fate.pass })
+    expect(v.lost.replacedBy.kind).toBe('summary')
+    const text = await runCli(['find', chat, 'TAL-20BLU-42', 'A-48213-KQ', 'zzz-not-here', ...flags])
+    expect(text.code).toBe(0)
+    expect(text.stdout).toMatch(new RegExp(`^TAL-20BLU-42: lost at summarize pass ${fate.pass} — `, 'm'))
+    expect(text.stdout).toMatch(/^A-48213-KQ: survives in /m)
+    expect(text.stdout).toMatch(/^zzz-not-here: never present$/m)
+    // --regex: one pattern, the same verdict.
+    const rx = await runCli(['find', chat, 'TAL-20BLU-\\d+', '--regex', ...flags, '--json'])
+    expect(JSON.parse(rx.stdout).facts[0]).toMatchObject({ verdict: 'lost', beforeIds: ['m16'] })
+  })
+
+  it('exits 2 without a fact, with a bad regex or with --recorded; 1 for a missing file', async () => {
+    expect((await runCli(['find', chat])).code).toBe(2)
+    expect((await runCli(['find', chat, '(', '--regex'])).code).toBe(2)
+    expect((await runCli(['find', chat, 'x', '--recorded'])).code).toBe(2)
+    expect((await runCli(['find', chat, ''])).code).toBe(2)
+    expect((await runCli(['find', join(SAMPLES, 'nope.json'), 'x'])).code).toBe(1)
+  })
+
+  it('compact --json includes the facts table and the failure-mode checks', async () => {
+    const { code, stdout } = await runCli(['compact', chat, '--keep-last', '2', '--compact-after', '4', '--json'])
+    expect(code).toBe(0)
+    const out = JSON.parse(stdout)
+    expect(out.facts.totals.text).toBe(`${out.facts.totals.survive} of ${out.facts.totals.facts} facts survive`)
+    expect(out.facts.passes.length).toBe(out.passes.length)
+    const row = out.facts.rows.find((r: { fact: string }) => r.fact === 'A-48213-KQ')
+    expect(row.kind).toBe('id')
+    expect(row.passes).toHaveLength(out.passes.length)
+    expect(Array.isArray(out.failureModes)).toBe(true)
+    expect(out.failureModes).toEqual(out.checks.failureModes)
+  })
+
+  it('--stages summarize,pin-facts: the pinned block keeps the deadline; the report lists failure modes', async () => {
+    const flags = ['--stages', 'summarize,pin-facts', '--keep-last', '2', '--compact-after', '4']
+    const found = await runCli(['find', chat, '21 March 2025', ...flags, '--json'])
+    const v = JSON.parse(found.stdout).facts[0]
+    expect(v.verdict).toBe('survives')
+    expect(v.where.map((w: { as: string }) => w.as)).toContain('pinned')
+    const report = await runCli(['compact', chat, ...flags])
+    expect(report.code).toBe(0)
+    expect(report.stdout).toMatch(/^failure modes /m)
+  })
+})
+
 describe('cli inspect', () => {
   it('--json: format, counts, the recorded compaction and no warnings for the Claude Code sample', async () => {
     const { code, stdout, stderr } = await runCli(['inspect', join(SAMPLES, 'claude-code.jsonl'), '--json'])

@@ -8,6 +8,7 @@
  *       [--no-stream] [--timeout-ms N] [--recorded] [--json]
  *   npm run cli -- inspect <file|-> [--json]
  *   npm run cli -- export <file|-> --to canonical|openai-chat|anthropic|openai-responses [compact flags]
+ *   npm run cli -- find <file|-> <fact…> [--regex] [compact flags] [--json]
  *
  * Exit codes: 0 success, 1 bad input (one line on stderr naming the line/field and why),
  * 2 bad usage. With an LLM summarizer, a failed summarizer call also exits 1 (the report still
@@ -27,6 +28,7 @@ import type {
   SummarizerId,
   Transcript,
 } from '../engine/model'
+import { factTable, findFact, indexRun, type FactVerdict } from '../engine/facts'
 import { DEFAULT_PIPELINE, runPipeline, type PipelineDeps } from '../engine/pipeline'
 import { hostOf } from '../engine/summarizers/errors'
 import type { FetchLike } from '../engine/summarizers/fetch-types'
@@ -38,7 +40,14 @@ import {
 import { KEEP_STEPS_ERROR } from '../engine/stages/prune-tool-results'
 import { loadCounter } from '../engine/tokens/count'
 
-const STAGE_IDS: readonly StageId[] = ['dedupe', 'prune-tool-results', 'summarize', 'insert-then-compress']
+const STAGE_IDS: readonly StageId[] = [
+  'dedupe',
+  'slim',
+  'prune-tool-results',
+  'summarize',
+  'insert-then-compress',
+  'pin-facts',
+]
 const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base']
 const SUMMARIZERS: readonly SummarizerId[] = ['extractive', 'openai-compatible', 'anthropic', 'recorded']
 
@@ -56,8 +65,12 @@ const USAGE = `Usage:
   npm run cli -- inspect <file|-> [--json]    format, counts, recorded compactions, warnings
   npm run cli -- export <file|-> --to T [options]
                                               print the After transcript as T: ${EXPORT_TARGETS.join(', ')}
+  npm run cli -- find <file|-> <fact…> [options]
+                                              each fact's verdict (survives / lost / never
+                                              present) and the pass/stage that lost it; with
+                                              --regex each fact is a regular expression
 
-Options (compact and export):
+Options (compact, export and find):
   --stages a,b,c            stages to run, in order (default: dedupe,prune-tool-results,summarize)
                             one of: ${STAGE_IDS.join(', ')}
   --keep-last N             summarize: messages kept verbatim (default 20)
@@ -67,6 +80,8 @@ Options (compact and export):
   --min-tokens N            prune-tool-results: results under N tokens are kept (default 200)
   --threshold-tokens N      insert-then-compress: fire above N tokens
   --keep-recent N           insert-then-compress: recent messages kept verbatim
+  --slim-keep N             slim: items a JSON list keeps (default 5)
+  --max-facts N             pin-facts: facts in the pinned block (default 40)
   --encoding E              o200k_base (default) or cl100k_base
   --summarizer S            extractive (default; offline, not an LLM), openai-compatible
                             (OpenAI, Ollama, LM Studio, vLLM), anthropic, or recorded (the
@@ -80,7 +95,8 @@ Options (compact and export):
                             The key comes from OPENAI_API_KEY / ANTHROPIC_API_KEY, never a flag.
   --recorded                compact: add what the agent really kept after its last recorded
                             compaction, and recorded vs simulated
-  --json                    compact/inspect: print one JSON object instead of the report
+  --json                    compact/inspect/find: print one JSON object instead of the report
+                            (compact --json includes the facts table and the failure-mode checks)
 `
 
 /** A usage error: exit code 2. */
@@ -143,7 +159,7 @@ function configFromFlags(values: Record<string, string | boolean | undefined>): 
   // Values the seeds reject are usage errors here, not a stage error buried in a report.
   const keepSteps = intFlag('keep-steps', values['keep-steps'] as string | undefined)
   if (keepSteps !== undefined && keepSteps < 1) throw new UsageError(`--keep-steps: ${KEEP_STEPS_ERROR}`)
-  for (const flag of ['target', 'min-tokens', 'threshold-tokens', 'keep-recent']) {
+  for (const flag of ['target', 'min-tokens', 'threshold-tokens', 'keep-recent', 'slim-keep', 'max-facts']) {
     const n = intFlag(flag, values[flag] as string | undefined)
     if (n !== undefined && n < 0) throw new UsageError(`--${flag} must not be negative, got ${n}`)
   }
@@ -154,6 +170,8 @@ function configFromFlags(values: Record<string, string | boolean | undefined>): 
   set('prune-tool-results', 'min_tokens', 'min-tokens')
   set('insert-then-compress', 'threshold_tokens', 'threshold-tokens')
   set('insert-then-compress', 'keep_recent', 'keep-recent')
+  set('slim', 'keep', 'slim-keep')
+  set('pin-facts', 'max_facts', 'max-facts')
   return config
 }
 
@@ -193,6 +211,9 @@ function report(name: string, transcript: Transcript, result: RunResult): string
   const problems = [...result.checks.after]
   lines.push(`validity ${problems.length === 0 ? 'after: no problems' : `after: ${problems.length} problem(s)`}${result.checks.before.length ? `; before: ${result.checks.before.length} problem(s)` : ''}`)
   for (const p of problems) lines.push(`  ${p.rule}: ${p.message}`)
+  const modes = result.checks.failureModes ?? []
+  lines.push(`failure modes ${modes.length === 0 ? 'none' : `${modes.length} warning(s)`}`)
+  for (const w of modes) lines.push(`  ${w.rule}: ${w.message}`)
   // The run's warnings already include the import warnings (runPipeline copies them).
   for (const w of result.warnings) lines.push(`warning: ${w}`)
   return lines.join('\n')
@@ -330,6 +351,8 @@ const COMPACT_OPTIONS = {
   'min-tokens': { type: 'string' },
   'threshold-tokens': { type: 'string' },
   'keep-recent': { type: 'string' },
+  'slim-keep': { type: 'string' },
+  'max-facts': { type: 'string' },
   encoding: { type: 'string' },
   summarizer: { type: 'string' },
   'base-url': { type: 'string' },
@@ -340,7 +363,7 @@ const COMPACT_OPTIONS = {
   recorded: { type: 'boolean' },
 } as const
 
-const COMMANDS = ['compact', 'inspect', 'export']
+const COMMANDS = ['compact', 'inspect', 'export', 'find']
 
 /** Reads and imports the one positional file (or `-`); bad input → InputError naming line/field. */
 function importInput(positionals: string[], command: string): { name: string; transcript: Transcript } {
@@ -427,7 +450,9 @@ export async function main(
             ? { json: { type: 'boolean' } }
             : command === 'export'
               ? { ...COMPACT_OPTIONS, to: { type: 'string' } }
-              : COMPACT_OPTIONS,
+              : command === 'find'
+                ? { ...COMPACT_OPTIONS, regex: { type: 'boolean' } }
+                : COMPACT_OPTIONS,
       })
     } catch (e) {
       const message = (e as Error).message
@@ -457,6 +482,22 @@ export async function main(
       }
       target = to as ExportTarget
     }
+    let queries: (string | RegExp)[] = []
+    if (command === 'find') {
+      if (values.recorded !== undefined) throw new UsageError('--recorded belongs to compact')
+      const [file, ...facts] = positionals
+      if (file === undefined || facts.length === 0) throw new UsageError('find takes a <file> (or -) and at least one <fact>')
+      queries = facts.map((f) => {
+        if (f === '') throw new UsageError('an empty <fact> matches everything; give the text to find')
+        if (!values.regex) return f
+        try {
+          return new RegExp(f)
+        } catch (e) {
+          throw new UsageError(`--regex: "${f}" is not a regular expression (${(e as Error).message})`)
+        }
+      })
+      positionals.splice(1)
+    }
     if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one <file> (or - for standard input)`)
     const config = configFromFlags(values)
     const { name, transcript } = importInput(positionals, command)
@@ -479,6 +520,14 @@ export async function main(
       return failCode()
     }
 
+    if (command === 'find') {
+      const ix = indexRun(result)
+      const verdicts = queries.map((q) => findFact(ix, q))
+      if (values.json) out(JSON.stringify({ format: transcript.format, facts: verdicts }, null, 2))
+      else out([`${name}: ${transcript.format}`, ...verdicts.map(verdictLine)].join('\n'))
+      return failCode()
+    }
+
     const recorded = values.recorded ? recordedRunResult(transcript, counter) : undefined
     if (values.json) {
       const json: Record<string, unknown> = {
@@ -490,6 +539,8 @@ export async function main(
         passes: result.passes,
         stages: result.stages,
         checks: result.checks,
+        failureModes: result.checks.failureModes ?? [],
+        facts: factTable(result),
         recordedCompactions: transcript.recordedCompactions,
         warnings: result.warnings,
       }
@@ -518,6 +569,18 @@ export async function main(
     err(`error: ${(e as Error).message}`)
     return 1
   }
+}
+
+/** One human line of `find`: the verdict, where it survives or what lost it. */
+function verdictLine(v: FactVerdict): string {
+  if (v.verdict === 'survives') {
+    const where = v.where.map((w) => `${w.id}${w.as === 'verbatim' ? '' : ` (${w.as})`}`).join(', ')
+    return `${v.query}: survives in ${where}`
+  }
+  if (v.verdict === 'never-present') return `${v.query}: never present${v.where.length ? ` (yet in ${v.where.map((w) => w.id).join(', ')})` : ''}`
+  const l = v.lost
+  const at = l ? `${l.stage}${l.pass !== undefined ? ` pass ${l.pass}` : ''}` : 'an unrecorded step'
+  return `${v.query}: lost at ${at} — ${v.explanation}`
 }
 
 /** Which summarizer ran, for the report: id, model and host (never the key). */
