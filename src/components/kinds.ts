@@ -126,7 +126,8 @@ export function explainOrigin(origin: Origin): string {
     case 'summary':
       return origin.stage === 'recorded'
         ? `The agent's own summary of messages ${origin.fromIndex}–${origin.toIndex}, as recorded in the source (recorded compaction ${origin.pass}).`
-        : `Summary of messages ${origin.fromIndex}–${origin.toIndex} (${passName(origin.stage, origin.pass)}${origin.stage === 'summarize' ? ', summarize' : ''}).`
+        : `Summary of messages ${origin.fromIndex}–${origin.toIndex} (${passName(origin.stage, origin.pass)}` +
+          `${origin.stage === 'summarize' ? ', summarize' : ''}).`
     case 'pinned-facts':
       return `Facts pinned from ${origin.sourceIds.length} message(s).`
     case 'instruction':

@@ -210,7 +210,8 @@ export const engineApi = {
       if (options.previewsOf === state.transcriptKey) {
         // Slim rows: the client keeps the static fields (see RunOptions.previewsOf).
         view.before.rows = view.before.rows.map((r) => {
-          const slim = { id: r.id, index: r.index, tokens: r.tokens, counterpartIds: r.counterpartIds } as RowMeta
+          const { id, index, tokens, counterpartIds } = r
+          const slim = { id, index, tokens, counterpartIds } as RowMeta
           if (r.fate) slim.fate = r.fate
           return slim
         })

@@ -43,7 +43,10 @@ function laterKinds(known: readonly StageId[]): Set<ChangeKind> {
  * details with why.
  */
 export function Legend() {
-  const enabled = useStore((s) => s.config?.stages.filter((st) => st.enabled).map((st) => st.id).join(',') ?? '')
+  // Joined to a string so the selector's result compares equal between renders.
+  const enabled = useStore(
+    (s) => s.config?.stages.filter((st) => st.enabled).map((st) => st.id).join(',') ?? '',
+  )
   const hasRecorded = useStore((s) => (s.info?.recordedCompactions.length ?? 0) > 0)
   const known = useStore((s) => s.config?.stages.map((st) => st.id).join(',') ?? '')
   const possible = producibleKinds(enabled.split(',') as StageId[], hasRecorded)

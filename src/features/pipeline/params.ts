@@ -93,17 +93,22 @@ export function effectiveParam(
 ): EffectiveParam {
   const typed = params[key]
   const raw = typeof typed === 'number' ? typed : NaN
-  const fellBack = (value: number): EffectiveParam =>
-    value === raw
-      ? { value, replace: false }
-      : { value, replace: true, note: value === Math.trunc(raw) ? `engine uses ${formatCount(value)}` : `engine uses the default, ${formatCount(value)}` }
+  const fellBack = (value: number): EffectiveParam => {
+    if (value === raw) return { value, replace: false }
+    const note =
+      value === Math.trunc(raw)
+        ? `engine uses ${formatCount(value)}`
+        : `engine uses the default, ${formatCount(value)}`
+    return { value, replace: true, note }
+  }
   if (stage === 'summarize' && (key === 'keep_last' || key === 'compact_after')) {
     const n = normalizeParams(params as Partial<SummarizeParams>)
     if (key === 'keep_last') return fellBack(n.keep_last)
     // The typed compact_after alone (keep_last 1 never clamps it), then the clamp on top.
     const own = fellBack(normalizeParams({ keep_last: 1, compact_after: raw }).compact_after)
     if (n.compact_after === own.value) return own
-    return { value: n.compact_after, replace: own.replace, note: `clamped to keep_last (${formatCount(n.keep_last)})` }
+    const note = `clamped to keep_last (${formatCount(n.keep_last)})`
+    return { value: n.compact_after, replace: own.replace, note }
   }
   if (stage === 'insert-then-compress' && (key === 'threshold_tokens' || key === 'keep_recent')) {
     return fellBack(normalizeInsertParams(params as Partial<InsertThenCompressParams>)[key])
