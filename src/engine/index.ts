@@ -69,3 +69,30 @@ export {
   type RunTokens,
   type TokenUsage,
 } from './costs'
+export {
+  extractFacts,
+  factTable,
+  findFact,
+  findFactSpans,
+  indexRun,
+  type CandidateFact,
+  type FactKind,
+  type FactQuery,
+  type FactRow,
+  type FactRun,
+  type FactTable,
+  type FactVerdict,
+  type KeptAs,
+  type LossEvent,
+  type PassState,
+  type Replacement,
+  type RunIndex,
+} from './facts'
+export {
+  checkDoubleCompression,
+  checkFabricatedSummary,
+  checkFailureModes,
+  checkGoalDrift,
+  checkOverCompression,
+} from './failure-modes'
+export { PINNED_FACTS_ID } from './stages/pin-facts'
