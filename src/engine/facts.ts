@@ -415,9 +415,11 @@ const AS_RANK: Record<KeptAs, number> = { verbatim: 0, pinned: 1, summary: 2 }
 /** A position in the pipeline: stage order, then pass (0 for a stage without passes). */
 type Key = [number, number]
 const after = (a: Key, b: Key) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1])
+const compareKeys = (a: Key, b: Key) => (after(a, b) ? 1 : after(b, a) ? -1 : 0)
 
 function eventKey(ix: RunIndex, e: { stage: string; pass?: number }): Key {
-  const order = e.stage === 'pipeline' ? Number.MAX_SAFE_INTEGER : (ix.stageOrder.get(e.stage) ?? -1)
+  const order =
+    e.stage === 'pipeline' ? Number.MAX_SAFE_INTEGER : (ix.stageOrder.get(e.stage) ?? -1)
   return [order, e.pass ?? 0]
 }
 
@@ -468,7 +470,8 @@ function lossOf(ix: RunIndex, beforeId: string, holds: (t: string) => boolean): 
       }
     case 'back-referenced': {
       const targetText = ix.afterTexts.get(fate.firstId)
-      const targetEvicted = targetText === undefined || targetText !== ix.beforeTexts.get(fate.firstId)
+      const targetEvicted =
+        targetText === undefined || targetText !== ix.beforeTexts.get(fate.firstId)
       return {
         beforeId,
         stage: fate.stage,
@@ -481,7 +484,11 @@ function lossOf(ix: RunIndex, beforeId: string, holds: (t: string) => boolean): 
       }
     }
     case 'pruned':
-      return { beforeId, stage: fate.stage, replacedBy: { kind: 'placeholder', text: fate.placeholder } }
+      return {
+        beforeId,
+        stage: fate.stage,
+        replacedBy: { kind: 'placeholder', text: fate.placeholder },
+      }
     case 'slimmed':
       if (afterText !== undefined && holds(afterText)) return null
       return { beforeId, stage: fate.stage, replacedBy: { kind: 'slimmed', text: afterText ?? '' } }
@@ -513,11 +520,17 @@ function describeEvent(e: LossEvent): string {
   const r = e.replacedBy
   switch (r.kind) {
     case 'summary':
-      return `${where} folded message ${e.beforeId} into summary ${r.summaryId}, which does not keep it`
+      return `${where} folded message ${e.beforeId} into summary ${r.summaryId}, which omits it`
     case 'placeholder':
-      return `${where} replaced message ${e.beforeId} with the placeholder "${cutCodePoints(r.text, 80)}"`
+      return `${where} replaced message ${e.beforeId} with the placeholder "${cutCodePoints(
+        r.text,
+        80,
+      )}"`
     case 'back-reference':
-      return `${where} replaced message ${e.beforeId} with a back-reference to ${r.firstId}${r.targetEvicted ? ', whose target was evicted too' : ''}`
+      return (
+        `${where} replaced message ${e.beforeId} with a back-reference to ${r.firstId}` +
+        (r.targetEvicted ? ', whose target was evicted too' : '')
+      )
     case 'slimmed':
       return `${where} slimmed message ${e.beforeId} and cut it`
     case 'dropped':
@@ -558,13 +571,19 @@ export function findFact(run: FactRun | RunIndex, query: FactQuery): FactVerdict
       where,
       explanation:
         where.length > 0
-          ? `"${label}" is in no message of the original transcript, yet ${where.map((w) => w.id).join(', ')} holds it`
+          ? `"${label}" is in no message of the original transcript, yet ` +
+            `${where.map((w) => w.id).join(', ')} holds it`
           : `"${label}" is in no message of the original transcript`,
     }
   }
   if (where.length > 0) {
     const best = where[0] as { id: string; as: KeptAs }
-    const how = best.as === 'verbatim' ? 'verbatim' : best.as === 'pinned' ? 'in the pinned block' : 'only in a summary'
+    const how =
+      best.as === 'verbatim'
+        ? 'verbatim'
+        : best.as === 'pinned'
+          ? 'in the pinned block'
+          : 'only in a summary'
     return {
       query: label,
       verdict: 'survives',
@@ -576,7 +595,7 @@ export function findFact(run: FactRun | RunIndex, query: FactQuery): FactVerdict
   const events = beforeIds
     .map((id) => lossOf(ix, id, holds))
     .filter((e): e is LossEvent => e !== null)
-    .sort((a, b) => (after(eventKey(ix, a), eventKey(ix, b)) ? 1 : after(eventKey(ix, b), eventKey(ix, a)) ? -1 : 0))
+    .sort((a, b) => compareKeys(eventKey(ix, a), eventKey(ix, b)))
   const lost = events[events.length - 1]
   const out: FactVerdict = {
     query: label,
@@ -626,11 +645,7 @@ export interface FactTable {
 }
 
 function orderedPasses(ix: RunIndex): Pass[] {
-  return [...ix.run.passes].sort((a, b) => {
-    const ka = eventKey(ix, a)
-    const kb = eventKey(ix, b)
-    return after(ka, kb) ? 1 : after(kb, ka) ? -1 : 0
-  })
+  return [...ix.run.passes].sort((a, b) => compareKeys(eventKey(ix, a), eventKey(ix, b)))
 }
 
 /** When before message `id` stopped being verbatim: its first loss or fold, or null. */
@@ -664,9 +679,15 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[]): FactT
     const states = passes.map((p): PassState => {
       const key = eventKey(ix, p)
       const rolling = p.stage === 'summarize'
-      const present = carriers.filter((id) => !rolling || (ix.beforeIndex.get(id) ?? 0) <= p.atMessage)
+      const present = carriers.filter(
+        (id) => !rolling || (ix.beforeIndex.get(id) ?? 0) <= p.atMessage,
+      )
       if (present.length === 0) return 'not-yet'
-      if (present.some((id) => { const u = until.get(id); return !u || after(u, key) })) return 'verbatim'
+      const verbatim = present.some((id) => {
+        const u = until.get(id)
+        return !u || after(u, key)
+      })
+      if (verbatim) return 'verbatim'
       return holds(p.summary) ? 'summary' : 'lost'
     })
     const final: KeptAs | 'lost' = verdict.where[0]?.as ?? 'lost'

@@ -61,7 +61,9 @@ export function checkGoalDrift(run: FactRun | RunIndex): FailureModeWarning[] {
     if (verdict.verdict !== 'lost') continue
     out.push({
       rule: 'goal-drift',
-      message: `the ${what} "${short(text)}" (message ${m.id}) is no longer verbatim in context: ${verdict.explanation}`,
+      message:
+        `the ${what} "${short(text)}" (message ${m.id}) is no longer verbatim in context: ` +
+        verdict.explanation,
       messageIds: [m.id, ...summaryIds(ix)],
     })
   }
@@ -73,8 +75,10 @@ export function checkOverCompression(run: FactRun | RunIndex): FailureModeWarnin
   const ix = 'beforeTexts' in run ? run : indexRun(run)
   const out: FailureModeWarning[] = []
   const lines = new Set<string>()
-  for (const m of ix.run.before.messages)
-    if (isOrdinaryUser(m)) for (const line of instructionLines(contentText(m.content))) lines.add(line)
+  for (const m of ix.run.before.messages) {
+    if (!isOrdinaryUser(m)) continue
+    for (const line of instructionLines(contentText(m.content))) lines.add(line)
+  }
   for (const fact of lines) {
     const f = { fact }
     const verdict = findFact(ix, f.fact)
@@ -116,7 +120,9 @@ export function checkDoubleCompression(run: FactRun | RunIndex): FailureModeWarn
       reported.add(fact)
       out.push({
         rule: 'double-compression',
-        message: `"${short(fact)}" was in the summary of ${p.stage} pass ${p.pass} and is missing after pass ${q.pass}${q.stage !== p.stage ? ` of ${q.stage}` : ''}`,
+        message:
+          `"${short(fact)}" was in the summary of ${p.stage} pass ${p.pass} and is missing ` +
+          `after pass ${q.pass}${q.stage !== p.stage ? ` of ${q.stage}` : ''}`,
         messageIds: [...verdict.beforeIds, p.summaryId, q.summaryId].filter(
           (id, i, a) => a.indexOf(id) === i,
         ),
@@ -149,7 +155,10 @@ export function checkFabricatedSummary(run: FactRun | RunIndex): FailureModeWarn
       if (sources.some((s) => s.includes(span.fact))) continue
       out.push({
         rule: 'fabricated-summary',
-        message: `the summary of ${p.stage} pass ${p.pass} states "${short(span.fact)}", which appears nowhere in the messages it summarized (${p.from}–${p.upto - 1}) or in an earlier summary`,
+        message:
+          `the summary of ${p.stage} pass ${p.pass} states "${short(span.fact)}", which appears ` +
+          `nowhere in the messages it summarized (${p.from}–${p.upto - 1}) or in an ` +
+          'earlier summary',
         messageIds: [p.summaryId, ...covered.map((m) => m.id)],
       })
     }

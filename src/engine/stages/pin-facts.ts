@@ -206,7 +206,8 @@ export function pinFacts(
   // Bounded by its caps, the block may still outgrow a tiny transcript: say so, do not hide it.
   if (afterTokens > originalTokens)
     warnings.push(
-      `the pinned block makes the context larger than the original (${afterTokens} > ${originalTokens} tokens)`,
+      'the pinned block makes the context larger than the original ' +
+        `(${afterTokens} > ${originalTokens} tokens)`,
     )
   return { messages: out, changed: true, fates: {}, origins, passes: [], warnings }
 }

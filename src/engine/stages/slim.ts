@@ -13,7 +13,17 @@ import type { StageContext, StageOutput } from './types'
 export const DEFAULT_SLIM_KEEP = 5
 
 /** Keys that hold a list's items, tried in this order when an object has several arrays. */
-const ITEM_KEYS = ['items', 'results', 'data', 'entries', 'records', 'rows', 'hits', 'list', 'values']
+const ITEM_KEYS = [
+  'items',
+  'results',
+  'data',
+  'entries',
+  'records',
+  'rows',
+  'hits',
+  'list',
+  'values',
+]
 
 /** Keys that hold a pagination cursor. Source: seed 004 `next_cursor`. */
 const CURSOR_KEYS = [
@@ -70,7 +80,8 @@ export function slimJsonList(text: string, keep: number): string | undefined {
   if (!parsed || typeof parsed !== 'object') return undefined
   const obj = parsed as Record<string, unknown>
   const arrays = Object.keys(obj).filter((k) => Array.isArray(obj[k]))
-  const itemKey = ITEM_KEYS.find((k) => arrays.includes(k)) ?? (arrays.length === 1 ? arrays[0] : undefined)
+  const itemKey =
+    ITEM_KEYS.find((k) => arrays.includes(k)) ?? (arrays.length === 1 ? arrays[0] : undefined)
   if (itemKey === undefined) return undefined
   const items = obj[itemKey] as unknown[]
   const distinct = uniqueItems(items)
