@@ -56,6 +56,7 @@ export function checkGoalDrift(run: FactRun | RunIndex): FailureModeWarning[] {
     [latest, 'current request'],
   ] as const) {
     if (!m || (what === 'current request' && m === goal)) continue
+    if (ix.run.fates[m.id]?.kind === 'kept') continue
     const text = contentText(m.content).trim()
     const verdict = findFact(ix, text)
     if (verdict.verdict !== 'lost') continue
@@ -75,10 +76,15 @@ export function checkOverCompression(run: FactRun | RunIndex): FailureModeWarnin
   const ix = 'beforeTexts' in run ? run : indexRun(run)
   const out: FailureModeWarning[] = []
   const lines = new Set<string>()
+  const kept = new Set<string>()
   for (const m of ix.run.before.messages) {
     if (!isOrdinaryUser(m)) continue
-    for (const line of instructionLines(contentText(m.content))) lines.add(line)
+    const unchanged = ix.run.fates[m.id]?.kind === 'kept'
+    for (const line of instructionLines(contentText(m.content)))
+      (unchanged ? kept : lines).add(line)
   }
+  // A line whose message is still there unchanged survives: no scan needed (large transcripts).
+  for (const line of kept) lines.delete(line)
   for (const fact of lines) {
     const f = { fact }
     const verdict = findFact(ix, f.fact)
