@@ -1,11 +1,14 @@
 import { useEffect } from 'react'
 import { AfterModeControl } from '../features/compare/AfterModeControl'
 import { CompareView } from '../features/compare/CompareView'
+import { CostView } from '../features/costs/CostView'
 import { Legend } from '../features/compare/Legend'
 import { ExportButtons } from '../features/export/ExportButtons'
 import { DropOverlay } from '../features/loader/DropOverlay'
 import { ImportErrorBanner } from '../features/loader/ImportErrorBanner'
 import { PipelinePanel } from '../features/pipeline/PipelinePanel'
+import { SendDialog } from '../features/summarizer/SendDialog'
+import { SummarizerStatus } from '../features/summarizer/SummarizerStatus'
 import { MessageTableView } from '../features/table/MessageTableView'
 import { TotalsBar } from '../features/totals/TotalsBar'
 import { useStore } from '../state/store'
@@ -35,6 +38,7 @@ export function App() {
         <main className="content">
           <LoadingBar />
           <RunErrorBanner />
+          <SummarizerStatus />
           {!info && !loading && <EmptyState />}
           {run && (
             <>
@@ -65,6 +69,7 @@ export function App() {
                 <Legend />
               </div>
               <ExportButtons />
+              <CostView />
               <div className="view" role="tabpanel">
                 {tab === 'compare' ? <CompareView /> : <MessageTableView />}
               </div>
@@ -73,6 +78,7 @@ export function App() {
         </main>
       </div>
       <DropOverlay />
+      <SendDialog />
     </div>
   )
 }

@@ -4,6 +4,7 @@ import { createLoadSlice } from './slices/load'
 import { createPipelineSlice } from './slices/pipeline'
 import { createRecordedSlice } from './slices/recorded'
 import { createRunSlice } from './slices/run'
+import { createSummarizerSlice } from './slices/summarizer'
 import type { StoreState } from './slices/types'
 import { createViewSlice } from './slices/view'
 
@@ -17,4 +18,5 @@ export const useStore = create<StoreState>()((...a) => ({
   ...createViewSlice(...a),
   ...createRecordedSlice(...a),
   ...createExportSlice(...a),
+  ...createSummarizerSlice(...a),
 }))

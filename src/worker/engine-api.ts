@@ -13,12 +13,15 @@ import type { ImportResult } from '../engine/formats/types'
 import type { Encoding, Message, PipelineConfig, RunResult, Transcript } from '../engine/model'
 import { DEFAULT_PIPELINE, runPipeline } from '../engine/pipeline'
 import { compareRecordedVsSimulated, recordedRunResult, type RecordedRun } from '../engine/recorded'
+import { runTokens, type RunTokens } from '../engine/costs'
+import { planSummaryRequests, type SummaryPlan } from '../engine/summarizers/preview'
 import { loadCounter } from '../engine/tokens/count'
 import type {
   ExportOutcome,
   ImportOutcome,
   ImportProgress,
   MessageDetail,
+  PlanOutcome,
   RecordedOutcome,
   RowMeta,
   RunOptions,
@@ -27,6 +30,7 @@ import type {
   TranscriptInfo,
 } from './protocol'
 import { importBlob } from './stream-import'
+import { summarizerFailure, summarizerRuntimeFor, summaryCache } from './summarizers'
 import { buildMessageDetail, buildRunView, exportFileName, exportTargetsFor } from './view'
 
 interface WorkerState {
@@ -39,8 +43,11 @@ interface WorkerState {
   result: RunResult | null
   /** The last recorded view of `transcript` (its own compaction), if asked for. */
   recorded: RecordedRun | null
-  /** The cooperative cancel flag of the run in flight; a newer run raises it. */
-  running: { aborted: boolean } | null
+  /**
+   * The run in flight: a newer run or `cancelSummaries` aborts it (a real AbortController so a
+   * summarizer request in flight is aborted too).
+   */
+  running: AbortController | null
   /** Key of the open transcript, new on every `openTranscript` (see `RunView.transcriptKey`). */
   transcriptKey: string
 }
@@ -194,16 +201,22 @@ export const engineApi = {
   async run(config: PipelineConfig, runId: number, options: RunOptions = {}): Promise<RunOutcome> {
     const transcript = state.transcript
     if (!transcript) return { ok: false, error: 'no transcript loaded' }
-    if (state.running) state.running.aborted = true
-    const signal = { aborted: false }
-    state.running = signal
+    state.running?.abort()
+    const controller = new AbortController()
+    state.running = controller
+    const signal = controller.signal
     try {
       const counter = await loadCounter(config.encoding)
       if (signal.aborted) return { ok: false, error: 'cancelled', cancelled: true }
-      const result = await runPipeline(transcript, config, { counter, signal })
+      // The key lives only in this call's runtime: never in the config, the result or a log.
+      const summarizerRuntime = summarizerRuntimeFor(config, options.apiKey)
+      const deps = summarizerRuntime ? { counter, signal, summarizerRuntime } : { counter, signal }
+      const result = await runPipeline(transcript, config, deps)
       if (signal.aborted) return { ok: false, error: 'cancelled', cancelled: true }
       // Another import may have replaced the transcript while this run awaited.
       if (state.transcript !== transcript) return { ok: false, error: 'cancelled', cancelled: true }
+      const failure = summarizerFailure(config, result)
+      if (failure) return { ok: false, error: `${failure.stage}: ${failure.error}`, stage: failure.stage }
       state.result = result
       const view = buildRunView(result, runId, config.encoding)
       view.transcriptKey = state.transcriptKey
@@ -222,7 +235,7 @@ export const engineApi = {
       if (signal.aborted) return { ok: false, error: 'cancelled', cancelled: true }
       return { ok: false, error: errorText(e) }
     } finally {
-      if (state.running === signal) state.running = null
+      if (state.running === controller) state.running = null
     }
   },
 
@@ -275,6 +288,45 @@ export const engineApi = {
     } catch (e) {
       return { ok: false, error: errorText(e) }
     }
+  },
+
+  /**
+   * What a run with `config` would send, without sending anything (engine `planSummaryRequests`):
+   * every summarizer call with its exact request (the key shown as `KEY_PLACEHOLDER` when
+   * `hasKey`), tokens to send and the host. Calls already in the summary cache are marked.
+   */
+  async planSummaries(config: PipelineConfig, hasKey: boolean): Promise<PlanOutcome> {
+    const transcript = state.transcript
+    if (!transcript) return { ok: false, error: 'no transcript loaded' }
+    try {
+      const counter = await loadCounter(config.encoding)
+      const plan: SummaryPlan = await planSummaryRequests(transcript, config, {
+        counter,
+        cache: summaryCache,
+        hasKey,
+      })
+      return { ok: true, plan }
+    } catch (e) {
+      return { ok: false, error: errorText(e) }
+    }
+  },
+
+  /**
+   * Token counts of the last run's summarizer calls and of its context before and after, for the
+   * cost view (engine `runTokens`), counted in `encoding` (the run's); null before any run.
+   */
+  async getRunTokens(encoding: Encoding): Promise<RunTokens | null> {
+    const result = state.result
+    if (!result) return null
+    const counter = await loadCounter(encoding)
+    return runTokens(result, counter.count, state.transcript?.tools)
+  },
+
+  /** Aborts the run in flight (and its summarizer request); it answers `cancelled`. */
+  cancelSummaries(): boolean {
+    if (!state.running) return false
+    state.running.abort()
+    return true
   },
 
   /** Full content of one row of the last run (before rows also work before any run). */

@@ -13,6 +13,7 @@ import type {
   PipelineConfig,
   RecordedCompaction,
   Role,
+  StageId,
   StageReport,
   TokenTotals,
   TranscriptBranch,
@@ -21,6 +22,7 @@ import type {
 import type { ExportTarget } from '../engine/export'
 import type { ImportError } from '../engine/formats/types'
 import type { RecordedComparison } from '../engine/recorded'
+import type { SummaryPlan } from '../engine/summarizers/preview'
 
 /**
  * Which column a row belongs to: the Before, the simulated After, or the After the agent recorded
@@ -151,7 +153,16 @@ export type ImportOutcome = { ok: true; info: TranscriptInfo } | { ok: false; er
 /** Result of a run: never throws across the boundary. `cancelled` when a newer run superseded it. */
 export type RunOutcome =
   | { ok: true; view: RunView }
-  | { ok: false; error: string; cancelled?: boolean }
+  | {
+      ok: false
+      error: string
+      cancelled?: boolean
+      /** The summarizing stage whose LLM call failed (the previous result stays shown). */
+      stage?: StageId
+    }
+
+/** `engineApi.planSummaries`: the prompt preview of the "send" step. */
+export type PlanOutcome = { ok: true; plan: SummaryPlan } | { ok: false; error: string }
 
 /** One displayable block of a message's content. Images never carry their base64. */
 export type DetailBlock =
@@ -185,6 +196,11 @@ export interface RunOptions {
    * otherwise deserialize on every run of a slider drag.
    */
   previewsOf?: string
+  /**
+   * The API key of an HTTP summarizer, for this run only (held in the page's memory, or in
+   * localStorage after the person opted in); the worker never stores it.
+   */
+  apiKey?: string
 }
 
 /**

@@ -1,16 +1,11 @@
 import { formatCount, formatCountOf, formatNumbersIn } from '../../components/format'
-import type { Encoding, StageConfig, StageReport, SummarizerId } from '../../engine/model'
+import type { Encoding, StageConfig, StageReport } from '../../engine/model'
 import { useStore } from '../../state/store'
 import { selectConfig, selectInfo, selectRun } from '../../state/selectors'
+import { SummarizerSettings } from '../summarizer/SummarizerSettings'
+import { SummarizerStageError } from '../summarizer/SummarizerStatus'
 import { ParamControl } from './ParamControl'
 import { effectiveParam, STAGE_INFO, STAGE_PARAMS } from './params'
-
-const SUMMARIZERS: { id: SummarizerId; label: string; enabled: boolean }[] = [
-  { id: 'extractive', label: 'extractive — offline, not an LLM', enabled: true },
-  { id: 'openai-compatible', label: 'OpenAI-compatible endpoint (later)', enabled: false },
-  { id: 'anthropic', label: 'Anthropic Messages API (later)', enabled: false },
-  { id: 'recorded', label: 'recorded summary from the source (later)', enabled: false },
-]
 
 /** Stages on/off and order, every param as slider + number, encoding and summarizer (SPEC §6). */
 export function PipelinePanel() {
@@ -18,7 +13,6 @@ export function PipelinePanel() {
   const run = useStore(selectRun)
   const info = useStore(selectInfo)
   const setEncoding = useStore((s) => s.setEncoding)
-  const setSummarizer = useStore((s) => s.setSummarizer)
   if (!config) return <aside className="panel panel--pipeline muted">Starting the engine…</aside>
 
   const scale = {
@@ -48,20 +42,7 @@ export function PipelinePanel() {
           <option value="cl100k_base">cl100k_base (GPT-4 / 3.5)</option>
         </select>
       </div>
-      <div className="field">
-        <label htmlFor="summarizer">Summarizer</label>
-        <select
-          id="summarizer"
-          value={config.summarizer}
-          onChange={(e) => setSummarizer(e.target.value as SummarizerId)}
-        >
-          {SUMMARIZERS.map((s) => (
-            <option key={s.id} value={s.id} disabled={!s.enabled}>
-              {s.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SummarizerSettings />
     </aside>
   )
 }
@@ -135,6 +116,7 @@ function StageCard({ stage, position, count, report, scale }: StageCardProps) {
         <p className="stage__desc muted">No parameters: exact SHA-256 matches, MIN_LENGTH 200 code points.</p>
       )}
       <StageReportLine enabled={stage.enabled} report={report} />
+      <SummarizerStageError stage={stage.id} />
     </li>
   )
 }

@@ -55,22 +55,25 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         // Before previews only change with the transcript: do not copy them again per run.
         const shown = get().run
         const previewsOf = shown?.transcriptKey
-        let outcome = await getEngine().run(config, runId, previewsOf ? { previewsOf } : {})
+        // The key goes with the call only (never into the config); see SummarizerSlice.
+        const apiKey = get().apiKey
+        const keyOption = apiKey ? { apiKey } : {}
+        let outcome = await getEngine().run(config, runId, previewsOf ? { previewsOf, ...keyOption } : keyOption)
         if (myGeneration !== generation) return
         if (outcome.ok && !restoreBeforePreviews(outcome.view, shown)) {
-          outcome = await getEngine().run(config, runId)
+          outcome = await getEngine().run(config, runId, keyOption)
           if (myGeneration !== generation) return
         }
         done = runId
         if (runId !== wanted) continue // a newer request arrived: its result is the one to show
         if (outcome.ok) {
-          set({ run: outcome.view, runStatus: 'done', runError: null, runStartedAt: null, details: {}, prompts: {}, loading: null })
+          set({ run: outcome.view, runStatus: 'done', runError: null, runStartedAt: null, details: {}, prompts: {}, loading: null, runErrorStage: null })
           // The comparison with the recorded compaction follows the new simulation (and encoding).
           if (get().afterMode !== 'simulated') get().requestRecorded()
         } else if (outcome.cancelled) {
           set({ runStatus: get().run ? 'done' : 'idle', runStartedAt: null, loading: null })
         } else {
-          set({ runStatus: 'error', runError: outcome.error, runStartedAt: null, loading: null })
+          set({ runStatus: 'error', runError: outcome.error, runStartedAt: null, loading: null, runErrorStage: outcome.stage ?? null })
         }
       }
     } catch (e) {

@@ -1,0 +1,17 @@
+import type { SummarizerId } from '../../engine/model'
+
+/** A known endpoint: its protocol and base URL (issue 4 point 2). */
+export interface EndpointPreset {
+  label: string
+  summarizer: Extract<SummarizerId, 'openai-compatible' | 'anthropic'>
+  baseUrl: string
+}
+
+/** Endpoint presets; Ollama, LM Studio and vLLM speak the OpenAI chat-completions protocol. */
+export const ENDPOINT_PRESETS: readonly EndpointPreset[] = [
+  { label: 'OpenAI', summarizer: 'openai-compatible', baseUrl: 'https://api.openai.com/v1' },
+  { label: 'Ollama', summarizer: 'openai-compatible', baseUrl: 'http://localhost:11434/v1' },
+  { label: 'LM Studio', summarizer: 'openai-compatible', baseUrl: 'http://localhost:1234/v1' },
+  { label: 'vLLM', summarizer: 'openai-compatible', baseUrl: 'http://localhost:8000/v1' },
+  { label: 'Anthropic', summarizer: 'anthropic', baseUrl: 'https://api.anthropic.com' },
+]
