@@ -132,7 +132,9 @@ function StageReportLine({ enabled, report }: { enabled: boolean; report: StageR
     )
   }
   const saved = report.tokensBefore - report.tokensAfter
-  if (!report.changed) return <p className="report report--idle">{report.note ? formatNumbersIn(report.note) : 'no change'}</p>
+  if (!report.changed) {
+    return <p className="report report--idle">{report.note ? formatNumbersIn(report.note) : 'no change'}</p>
+  }
   return (
     <p className="report report--saved">
       <strong>−{formatCount(saved)} tokens</strong>
