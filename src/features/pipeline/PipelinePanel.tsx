@@ -112,9 +112,7 @@ function StageCard({ stage, position, count, report, scale }: StageCardProps) {
           onChange={(v) => setStageParam(stage.id, spec.key, v)}
         />
       ))}
-      {STAGE_PARAMS[stage.id].length === 0 && (
-        <p className="stage__desc muted">No parameters: exact SHA-256 matches, MIN_LENGTH 200 code points.</p>
-      )}
+      {info.fixed && <p className="stage__desc muted">{info.fixed}</p>}
       <StageReportLine enabled={stage.enabled} report={report} />
       <SummarizerStageError stage={stage.id} />
     </li>

@@ -42,10 +42,12 @@ export const STAGE_PARAMS: Record<StageId, ParamSpec[]> = {
 }
 
 /** Title and one-line description of each stage. */
-export const STAGE_INFO: Record<StageId, { title: string; description: string }> = {
+/** Per stage: its title, a one-line description, and for stages without controls what they use. */
+export const STAGE_INFO: Record<StageId, { title: string; description: string; fixed?: string }> = {
   dedupe: {
     title: 'dedupe',
     description: 'Byte-identical tool outputs (≥ 200 code points) become a one-line back-reference.',
+    fixed: 'No parameters: exact SHA-256 matches, MIN_LENGTH 200 code points.',
   },
   'prune-tool-results': {
     title: 'prune-tool-results',
@@ -62,10 +64,12 @@ export const STAGE_INFO: Record<StageId, { title: string; description: string }>
   'pin-facts': {
     title: 'pin-facts',
     description: 'Copies facts (IDs, paths, dates…) verbatim next to the summary so they survive.',
+    fixed: 'Pins the goal, the latest request, IDs, paths, dates, amounts and rules; capped.',
   },
   slim: {
     title: 'slim',
     description: 'Shortens tool outputs: lists cut to a few items, repeated rows dropped.',
+    fixed: 'JSON lists keep total, the first 5 items and the cursor; errors keep status + first line.',
   },
 }
 
