@@ -1,6 +1,5 @@
 import { useEffect } from 'react'
 import { AfterModeControl } from '../features/compare/AfterModeControl'
-import { CompareView } from '../features/compare/CompareView'
 import { CostView } from '../features/costs/CostView'
 import { Legend } from '../features/compare/Legend'
 import { ExportButtons } from '../features/export/ExportButtons'
@@ -9,11 +8,11 @@ import { ImportErrorBanner } from '../features/loader/ImportErrorBanner'
 import { PipelinePanel } from '../features/pipeline/PipelinePanel'
 import { SendDialog } from '../features/summarizer/SendDialog'
 import { SummarizerStatus } from '../features/summarizer/SummarizerStatus'
-import { MessageTableView } from '../features/table/MessageTableView'
 import { TotalsBar } from '../features/totals/TotalsBar'
 import { useStore } from '../state/store'
 import { selectInfo, selectLoading, selectRun, selectTab } from '../state/selectors'
 import { Header } from './Header'
+import { TAB_VIEWS } from './tabs'
 import { EmptyState, LoadingBar, NothingFired, RunErrorBanner } from './StatusViews'
 
 /** The app shell: header, pipeline panel, totals, Before | After or the table. */
@@ -46,24 +45,19 @@ export function App() {
               <NothingFired />
               <div className="tabs-row">
                 <div className="tabs" role="tablist" aria-label="View">
-                  <button
-                    type="button"
-                    role="tab"
-                    aria-selected={tab === 'compare'}
-                    className="tab"
-                    onClick={() => setTab('compare')}
-                  >
-                    Before | After
-                  </button>
-                  <button
-                    type="button"
-                    role="tab"
-                    aria-selected={tab === 'table'}
-                    className="tab"
-                    onClick={() => setTab('table')}
-                  >
-                    Table
-                  </button>
+                  {TAB_VIEWS.map((t) => (
+                    <button
+                      key={t.id}
+                      type="button"
+                      role="tab"
+                      aria-selected={tab === t.id}
+                      className="tab"
+                      title={t.title}
+                      onClick={() => setTab(t.id)}
+                    >
+                      {t.label}
+                    </button>
+                  ))}
                 </div>
                 <AfterModeControl />
                 <Legend />
@@ -71,7 +65,7 @@ export function App() {
               <ExportButtons />
               <CostView />
               <div className="view" role="tabpanel">
-                {tab === 'compare' ? <CompareView /> : <MessageTableView />}
+                {(TAB_VIEWS.find((t) => t.id === tab) ?? TAB_VIEWS[0])?.render()}
               </div>
             </>
           )}

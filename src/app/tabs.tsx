@@ -1,0 +1,22 @@
+import type { ReactNode } from 'react'
+import { CompareView } from '../features/compare/CompareView'
+import { MessageTableView } from '../features/table/MessageTableView'
+import type { MainTab } from '../state/slices/view'
+
+/** One main view: its tab label and what the tab panel renders. */
+export interface TabView {
+  id: MainTab
+  label: string
+  /** Tooltip of the tab button. */
+  title?: string
+  render: () => ReactNode
+}
+
+/**
+ * The main views, in tab order. A feature adds its view here (and its id to `MainTab`); the App
+ * renders the tab list and the selected panel from this list alone.
+ */
+export const TAB_VIEWS: readonly TabView[] = [
+  { id: 'compare', label: 'Before | After', render: () => <CompareView /> },
+  { id: 'table', label: 'Table', render: () => <MessageTableView /> },
+]
