@@ -4,7 +4,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'bench/out'] },
+  { ignores: ['dist', 'dist-e2e-*', 'node_modules', 'test-results', 'test-results-*', 'playwright-report', 'bench/out'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

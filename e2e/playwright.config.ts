@@ -3,13 +3,15 @@ import { defineConfig, devices } from '@playwright/test'
 
 // E2E_PORT lets two checkouts run their suites side by side on one machine.
 const port = Number(process.env.E2E_PORT) || 4173
+// Side-by-side runs in one working tree also need their own build folder and results folder.
+const dist = process.env.E2E_PORT ? `dist-e2e-${port}` : 'dist'
 // Browser downloads are impossible on these machines: drive Debian's Chromium when present
 // (scripts/ensure-chromium.mjs installs it, or Playwright's own build elsewhere).
 const systemChromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 
 export default defineConfig({
   testDir: '.',
-  outputDir: '../test-results',
+  outputDir: process.env.E2E_PORT ? `../test-results-${port}` : '../test-results',
   // Generous: these machines are shared, and the first run loads the 2 MB o200k rank table.
   timeout: 180_000,
   expect: { timeout: 30_000 },
@@ -40,7 +42,7 @@ export default defineConfig({
   ],
   webServer: {
     // Test the production bundle: it is what bundles the worker.
-    command: `npx vite build && npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    command: `npx vite build --outDir ${dist} --emptyOutDir && npx vite preview --outDir ${dist} --host 127.0.0.1 --port ${port} --strictPort`,
     cwd: '..',
     url: `http://127.0.0.1:${port}`,
     reuseExistingServer: !process.env.CI,
