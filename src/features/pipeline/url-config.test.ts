@@ -1,0 +1,238 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import type { PipelineConfig, StageConfig, StageId } from '../../engine/model'
+import { DEFAULT_PIPELINE } from '../../engine/pipeline'
+import {
+  configTextFromHash,
+  decodeConfig,
+  encodeConfig,
+  hashWithConfig,
+  noticeLine,
+  PARAM_KINDS,
+  type ParamKind,
+} from './url-config'
+
+/** A fixed config (not the engine defaults, which may change): all six stages, one reordered. */
+const FIXTURE: PipelineConfig = {
+  encoding: 'o200k_base',
+  summarizer: 'extractive',
+  stages: [
+    { id: 'dedupe', enabled: true, params: {} },
+    { id: 'slim', enabled: false, params: { keep: 5 } },
+    { id: 'prune-tool-results', enabled: true, params: { target: 12000, keep_steps: 1, min_tokens: 200 } },
+    { id: 'summarize', enabled: true, params: { keep_last: 20, compact_after: 40 } },
+    { id: 'insert-then-compress', enabled: false, params: { threshold_tokens: 5000, keep_recent: 10 } },
+    { id: 'pin-facts', enabled: false, params: { max_facts: 40 } },
+  ],
+}
+
+const FIXTURE_TEXT =
+  'v1;e=o200k_base;s=extractive;dedupe;-slim:keep=5;' +
+  'prune-tool-results:target=12000,keep_steps=1,min_tokens=200;summarize:keep_last=20,compact_after=40;' +
+  '-insert-then-compress:threshold_tokens=5000,keep_recent=10;-pin-facts:max_facts=40'
+
+function stage<K extends StageId>(config: PipelineConfig, id: K): Extract<StageConfig, { id: K }> {
+  const found = config.stages.find((s) => s.id === id)
+  if (!found) throw new Error(`no stage ${id}`)
+  return found as Extract<StageConfig, { id: K }>
+}
+
+describe('encodeConfig', () => {
+  it('writes the version, encoding, summarizer, then every stage in order with its params', () => {
+    expect(encodeConfig(FIXTURE)).toBe(FIXTURE_TEXT)
+  })
+
+  it('percent-encodes text so separators never appear raw, and keeps / readable in a base URL', () => {
+    const config = structuredClone(FIXTURE)
+    stage(config, 'summarize').params.prompt = 'a;b,c=d:e+f%g&h#i'
+    config.summarizer = 'openai-compatible'
+    config.summarizerOptions = { baseUrl: 'http://localhost:11434/v1', model: 'llama3.2', stream: false }
+    const text = encodeConfig(config)
+    expect(text).toContain('prompt=a%3Bb%2Cc%3Dd%3Ae%2Bf%25g%26h%23i')
+    expect(text).toContain(';url=http%3A//localhost%3A11434/v1;model=llama3.2;stream=false;')
+    // v1, e, s + url, model, stream + 6 stages = 12 segments: no separator leaked from the prompt.
+    expect(text.split(';')).toHaveLength(12)
+    expect(text).not.toContain('&')
+  })
+})
+
+describe('decodeConfig', () => {
+  it('reads the fixture back exactly, with no notices', () => {
+    expect(decodeConfig(FIXTURE_TEXT, DEFAULT_PIPELINE)).toEqual({ config: FIXTURE, notices: [] })
+  })
+
+  it('ignores unknown or invalid values with a notice and keeps the base value of a required param', () => {
+    const { config, notices } = decodeConfig(
+      'v1;e=p50k_base;s=gpt;summarize:keep_last=abc,compact_after=30,foo=1,summary_role=assistant;bogus;' +
+        '-dedupe;prune-tool-results:target=Infinity,keep_steps=2,min_tokens=0',
+      DEFAULT_PIPELINE,
+    )
+    expect(config.encoding).toBe('o200k_base')
+    expect(config.summarizer).toBe('extractive')
+    // keep_last falls back to the base's 20; compact_after is taken; the bad summary_role is dropped.
+    expect(stage(config, 'summarize').params).toEqual({ keep_last: 20, compact_after: 30 })
+    expect(stage(config, 'dedupe').enabled).toBe(false)
+    expect(stage(config, 'prune-tool-results').params).toEqual({ target: 12000, keep_steps: 2, min_tokens: 0 })
+    expect(notices).toEqual([
+      'unknown encoding "p50k_base"',
+      'unknown summarizer "gpt"',
+      'summarize keep_last "abc" is not a number',
+      'summarize: unknown param "foo"',
+      'summarize summary_role "assistant" is not one of user, system',
+      'unknown stage "bogus"',
+      'prune-tool-results target "Infinity" is not a number',
+      ...DEFAULT_PIPELINE.stages
+        .filter((s) => !['summarize', 'dedupe', 'prune-tool-results'].includes(s.id))
+        .map((s) => `stage ${s.id} missing`),
+    ])
+  })
+
+  it('puts the stages the link names first, in its order, then the base stages it lacks', () => {
+    const { config, notices } = decodeConfig('v1;summarize:keep_last=5,compact_after=9;dedupe', FIXTURE)
+    expect(config.stages.map((s) => s.id)).toEqual([
+      'summarize',
+      'dedupe',
+      'slim',
+      'prune-tool-results',
+      'insert-then-compress',
+      'pin-facts',
+    ])
+    expect(stage(config, 'slim')).toEqual({ id: 'slim', enabled: false, params: { keep: 5 } })
+    expect(notices).toHaveLength(4)
+  })
+
+  it('uses the first of a repeated stage', () => {
+    const { config, notices } = decodeConfig('v1;-pin-facts:max_facts=3;pin-facts:max_facts=9', FIXTURE)
+    expect(stage(config, 'pin-facts')).toEqual({ id: 'pin-facts', enabled: false, params: { max_facts: 3 } })
+    expect(notices[0]).toBe('stage pin-facts appears twice (the first is used)')
+  })
+
+  it('keeps the whole base for another version or something that is no settings string', () => {
+    expect(decodeConfig('v2;dedupe', FIXTURE)).toEqual({
+      config: FIXTURE,
+      notices: ['settings of format v2 are not understood here; the current settings stay'],
+    })
+    expect(decodeConfig('hello', FIXTURE).notices).toEqual(['not a settings link; the current settings stay'])
+  })
+
+  it('reads a link whose separators were percent-encoded on the way', () => {
+    expect(decodeConfig(encodeURIComponent(FIXTURE_TEXT), DEFAULT_PIPELINE).config).toEqual(FIXTURE)
+  })
+
+  it('needs both url and model for a summarizer endpoint', () => {
+    const { config, notices } = decodeConfig('v1;s=anthropic;model=claude-haiku-4-5', FIXTURE)
+    expect(config.summarizer).toBe('anthropic')
+    expect(config.summarizerOptions).toBeUndefined()
+    expect(notices).toContain('summarizer endpoint needs both url and model')
+  })
+})
+
+describe('hash helpers', () => {
+  it('finds the cfg entry among others and replaces it in place', () => {
+    expect(configTextFromHash('#turn=3&cfg=v1;dedupe&x=1')).toBe('v1;dedupe')
+    expect(configTextFromHash('#turn=3')).toBeNull()
+    expect(configTextFromHash('')).toBeNull()
+    expect(hashWithConfig('#turn=3&cfg=v1;dedupe&x=1', FIXTURE)).toBe(`#turn=3&cfg=${FIXTURE_TEXT}&x=1`)
+    expect(hashWithConfig('', FIXTURE)).toBe(`#cfg=${FIXTURE_TEXT}`)
+    expect(hashWithConfig('#turn=3', FIXTURE)).toBe(`#cfg=${FIXTURE_TEXT}&turn=3`)
+  })
+
+  it('says at most three notices in one line', () => {
+    expect(noticeLine([])).toBeNull()
+    expect(noticeLine(['a', 'b', 'c', 'd', 'e'])).toBe('Some settings in the link were not used: a; b; c (and 2 more).')
+  })
+})
+
+// ---------------------------------------------------------------------------------------------
+// Properties
+// ---------------------------------------------------------------------------------------------
+
+const text = fc.string({ unit: 'grapheme', maxLength: 30 })
+const finite = fc.oneof(
+  fc.integer({ min: -1_000_000, max: 1_000_000_000 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).filter((x) => !Object.is(x, -0)),
+)
+
+function valueOf(kind: ParamKind): fc.Arbitrary<unknown> {
+  if (kind === 'number') return finite
+  if (kind === 'flag') return fc.boolean()
+  if (kind === 'text') return text
+  if (kind === 'names') return fc.array(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }), { maxLength: 4 })
+  return fc.constantFrom(...kind)
+}
+
+/** Params of a stage: every param the defaults have (required), plus any optional ones. */
+function paramsOf(id: StageId): fc.Arbitrary<Record<string, unknown>> {
+  const kinds = PARAM_KINDS[id]
+  const required = Object.keys(DEFAULT_PIPELINE.stages.find((s) => s.id === id)?.params ?? {})
+  const model: Record<string, fc.Arbitrary<unknown>> = {}
+  for (const [name, kind] of Object.entries(kinds)) model[name] = valueOf(kind)
+  return fc.record(model, { requiredKeys: required })
+}
+
+/** A valid config: every stage once, in any order, any params of the right kinds. */
+const validConfig: fc.Arbitrary<PipelineConfig> = fc
+  .record({
+    order: fc.shuffledSubarray(
+      DEFAULT_PIPELINE.stages.map((s) => s.id),
+      { minLength: DEFAULT_PIPELINE.stages.length },
+    ),
+    enabled: fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+    params: fc.record(
+      Object.fromEntries(DEFAULT_PIPELINE.stages.map((s) => [s.id, paramsOf(s.id)])) as Record<
+        StageId,
+        fc.Arbitrary<Record<string, unknown>>
+      >,
+    ),
+    encoding: fc.constantFrom('o200k_base' as const, 'cl100k_base' as const),
+    summarizer: fc.constantFrom('extractive' as const, 'openai-compatible' as const, 'anthropic' as const, 'recorded' as const),
+    options: fc.option(
+      fc.record(
+        { baseUrl: text, model: text, stream: fc.boolean(), maxTokens: fc.integer({ min: 1, max: 100_000 }) },
+        { requiredKeys: ['baseUrl', 'model'] },
+      ),
+      { nil: undefined },
+    ),
+  })
+  .map(({ order, enabled, params, encoding, summarizer, options }) => {
+    const config: PipelineConfig = {
+      encoding,
+      summarizer,
+      stages: order.map((id, i) => ({ id, enabled: enabled[i] ?? true, params: params[id] }) as StageConfig),
+    }
+    if (options) config.summarizerOptions = options
+    return config
+  })
+
+describe('properties', () => {
+  it('every param of the default pipeline has a kind (else links would drop it)', () => {
+    for (const s of DEFAULT_PIPELINE.stages) {
+      for (const name of Object.keys(s.params)) expect(PARAM_KINDS[s.id]).toHaveProperty(name)
+    }
+  })
+
+  it('decode(encode(c)) equals c for every valid config, with no notices', () => {
+    fc.assert(
+      fc.property(validConfig, (config) => {
+        expect(decodeConfig(encodeConfig(config), DEFAULT_PIPELINE)).toEqual({ config, notices: [] })
+      }),
+    )
+  })
+
+  it('decode never throws on any string and always yields every stage exactly once', () => {
+    const separators = fc.string({ unit: fc.constantFrom(';', ':', ',', '=', '+', '-', '%', 'v1', 'e', 's', 'x', '3') })
+    const anyText = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      separators,
+      separators.map((s) => `v1;${s}`),
+      fc.constantFrom(...Object.keys(PARAM_KINDS)).chain((id) => separators.map((s) => `v1;${id}:${s}`)),
+    )
+    fc.assert(
+      fc.property(anyText, (input) => {
+        const { config } = decodeConfig(input, DEFAULT_PIPELINE)
+        expect(config.stages.map((s) => s.id).sort()).toEqual(DEFAULT_PIPELINE.stages.map((s) => s.id).sort())
+        expect(() => encodeConfig(config)).not.toThrow()
+      }),
+    )
+  })
+})

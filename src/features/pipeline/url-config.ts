@@ -1,0 +1,353 @@
+/**
+ * The pipeline configuration as a short, readable string for the URL hash (issue 6 point 5,
+ * "shareable settings"), and back. Pure: no DOM, no store.
+ *
+ * Format, version 1 — segments separated by `;`:
+ *
+ * ```
+ * v1;e=o200k_base;s=extractive;dedupe;-slim:keep=5;summarize:keep_last=20,compact_after=40
+ * ```
+ *
+ * - `v1` first: the format version.
+ * - `name=value` segments are global settings: `e` encoding, `s` summarizer, and for an HTTP
+ *   summarizer `url`, `model`, `stream`, `max` (its `SummarizerSettings`). Never an API key.
+ * - Every other segment is a stage, in run order: its id, `-` before it when it is off, and
+ *   after `:` its params as `name=value` separated by `,`.
+ * - Values: numbers in JavaScript's shortest round-trip form, `true`/`false`, text
+ *   percent-encoded (so `; , = : +` never appear raw), lists of names joined by `+`.
+ *
+ * Decoding validates against `PARAM_KINDS` and a base config (the engine defaults, or the
+ * current settings): what it cannot use is left out and named in `notices`; it never throws.
+ */
+import type { Encoding, PipelineConfig, StageConfig, StageId, SummarizerId, SummarizerSettings } from '../../engine/model'
+
+/** The current format version (the `v1` segment). */
+export const URL_CONFIG_VERSION = 1
+
+/** The hash key that holds the settings: `#cfg=…`. */
+export const HASH_KEY = 'cfg'
+
+/**
+ * How a stage param is written and checked: `number` any finite number (the engine clamps and
+ * explains odd values itself), `flag` a boolean, `text` any string, `names` a list of non-empty
+ * strings (tool names), or one of a fixed set of strings.
+ */
+export type ParamKind = 'number' | 'flag' | 'text' | 'names' | readonly string[]
+
+/**
+ * Every param a stage accepts, by kind (model.ts `StageParamsMap`). A param the engine gains must
+ * be added here, or links drop it with a notice. `exclude_tools` / `clear_at_least`: the
+ * clear-tool-uses style prune of issue 6 point 4.
+ */
+export const PARAM_KINDS: Record<StageId, Record<string, ParamKind>> = {
+  dedupe: {},
+  slim: { keep: 'number' },
+  'prune-tool-results': {
+    target: 'number',
+    keep_steps: 'number',
+    min_tokens: 'number',
+    clear_at_least: 'number',
+    exclude_tools: 'names',
+  },
+  summarize: {
+    keep_last: 'number',
+    compact_after: 'number',
+    summary_role: ['user', 'system'],
+    prompt: 'text',
+    context_window: 'number',
+  },
+  'insert-then-compress': {
+    threshold_tokens: 'number',
+    keep_recent: 'number',
+    summary_role: ['assistant', 'user'],
+    archive_anchor: 'flag',
+  },
+  'pin-facts': { max_facts: 'number' },
+}
+
+const STAGE_IDS = Object.keys(PARAM_KINDS) as StageId[]
+const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base']
+const SUMMARIZERS: readonly SummarizerId[] = ['extractive', 'openai-compatible', 'anthropic', 'recorded']
+
+/** What `decodeConfig` made of a settings string. */
+export interface DecodedConfig {
+  /** A complete config: the link's settings over `base`. */
+  config: PipelineConfig
+  /** One short sentence per thing that was ignored or missing (empty when all was used). */
+  notices: string[]
+}
+
+/**
+ * Percent-encodes text so none of the separators appear raw. `/` stays readable (it is no
+ * separator). Lone surrogates (not encodable) become U+FFFD instead of throwing.
+ */
+function escapeText(text: string): string {
+  const wellFormed = text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+  return encodeURIComponent(wellFormed)
+    .replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%2F/g, '/')
+}
+
+/** The inverse of `escapeText`; null for malformed percent-encoding. */
+function unescapeText(text: string): string | null {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return null
+  }
+}
+
+function encodeValue(value: unknown): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : null
+  if (typeof value === 'boolean') return value ? 'true' : 'false'
+  if (typeof value === 'string') return escapeText(value)
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+    return value.map((v: string) => escapeText(v)).join('+')
+  }
+  return null
+}
+
+/**
+ * The settings string of `config` (without `#cfg=`). Every param of every stage is written, in
+ * the config's order, so a link means the same even if the defaults change later. Params whose
+ * value cannot be written (non-finite numbers, objects) are left out.
+ */
+export function encodeConfig(config: PipelineConfig): string {
+  const segments = [`v${URL_CONFIG_VERSION}`, `e=${config.encoding}`, `s=${config.summarizer}`]
+  const options = config.summarizerOptions
+  if (options) {
+    segments.push(`url=${escapeText(options.baseUrl)}`, `model=${escapeText(options.model)}`)
+    if (options.stream !== undefined) segments.push(`stream=${options.stream ? 'true' : 'false'}`)
+    if (options.maxTokens !== undefined && Number.isFinite(options.maxTokens)) {
+      segments.push(`max=${String(options.maxTokens)}`)
+    }
+  }
+  for (const stage of config.stages) {
+    const params: string[] = []
+    for (const [name, value] of Object.entries(stage.params as Record<string, unknown>)) {
+      if (value === undefined) continue
+      const encoded = encodeValue(value)
+      if (encoded !== null) params.push(`${name}=${encoded}`)
+    }
+    const head = `${stage.enabled ? '' : '-'}${stage.id}`
+    segments.push(params.length > 0 ? `${head}:${params.join(',')}` : head)
+  }
+  return segments.join(';')
+}
+
+const NUMBER = /^-?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i
+
+function decodeNumber(raw: string): number | null {
+  if (!NUMBER.test(raw)) return null
+  const n = Number(raw)
+  return Number.isFinite(n) ? n : null
+}
+
+function decodeFlag(raw: string): boolean | null {
+  return raw === 'true' ? true : raw === 'false' ? false : null
+}
+
+/** A param value of `kind`, or a reason it is invalid. */
+function decodeParam(kind: ParamKind, raw: string): { value: unknown } | { problem: string } {
+  if (kind === 'number') {
+    const n = decodeNumber(raw)
+    return n === null ? { problem: 'is not a number' } : { value: n }
+  }
+  if (kind === 'flag') {
+    const b = decodeFlag(raw)
+    return b === null ? { problem: 'is not true/false' } : { value: b }
+  }
+  if (kind === 'names') {
+    if (raw === '') return { value: [] }
+    const names = raw.split('+').map(unescapeText)
+    if (names.some((n) => n === null || n === '')) return { problem: 'is not a list of names' }
+    return { value: names }
+  }
+  const text = unescapeText(raw)
+  if (text === null) return { problem: 'is not valid text' }
+  if (kind === 'text') return { value: text }
+  return kind.includes(text) ? { value: text } : { problem: `is not one of ${kind.join(', ')}` }
+}
+
+/** `"abc"` quoted and cut for a notice (link text is untrusted: shown as text, kept short). */
+function quote(raw: string): string {
+  const shown = unescapeText(raw) ?? raw
+  return `"${shown.length > 24 ? `${shown.slice(0, 23)}…` : shown}"`
+}
+
+/** Splits `name=value` at the first `=`; null without one. */
+function splitPair(segment: string): [string, string] | null {
+  const at = segment.indexOf('=')
+  return at < 0 ? null : [segment.slice(0, at), segment.slice(at + 1)]
+}
+
+/** Reads a stage segment's params over nothing: the link's params replace the stage's. */
+function decodeStageParams(
+  id: StageId,
+  text: string,
+  base: Record<string, unknown>,
+  notices: string[],
+): Record<string, unknown> {
+  const kinds = PARAM_KINDS[id]
+  const params: Record<string, unknown> = {}
+  if (text !== '') {
+    for (const item of text.split(',')) {
+      const pair = splitPair(item)
+      if (!pair) {
+        notices.push(`${id}: ${quote(item)} is not name=value`)
+        continue
+      }
+      const [name, raw] = pair
+      const kind = Object.hasOwn(kinds, name) ? kinds[name] : undefined
+      if (kind === undefined) {
+        notices.push(`${id}: unknown param ${quote(name)}`)
+        continue
+      }
+      const decoded = decodeParam(kind, raw)
+      if ('problem' in decoded) notices.push(`${id} ${name} ${quote(raw)} ${decoded.problem}`)
+      else params[name] = decoded.value
+    }
+  }
+  // A param the base always has (keep_last…) is required: missing or invalid, the base's stays.
+  for (const [name, value] of Object.entries(base)) {
+    if (value !== undefined && !(name in params)) {
+      params[name] = value
+      if (!notices.some((n) => n.startsWith(`${id} ${name} `))) notices.push(`${id} ${name} missing`)
+    }
+  }
+  return params
+}
+
+function decodeSegments(segments: string[], base: PipelineConfig, notices: string[]): PipelineConfig {
+  let encoding = base.encoding
+  let summarizer = base.summarizer
+  const options: Partial<Record<'url' | 'model' | 'stream' | 'max', string>> = {}
+  const stages: StageConfig[] = []
+  const seen = new Set<StageId>()
+  for (const segment of segments) {
+    if (segment === '') continue
+    const colon = segment.indexOf(':')
+    const eq = segment.indexOf('=')
+    if (eq >= 0 && (colon < 0 || eq < colon)) {
+      const [name, raw] = splitPair(segment) ?? ['', '']
+      if (name === 'e') {
+        if ((ENCODINGS as readonly string[]).includes(raw)) encoding = raw as Encoding
+        else notices.push(`unknown encoding ${quote(raw)}`)
+      } else if (name === 's') {
+        if ((SUMMARIZERS as readonly string[]).includes(raw)) summarizer = raw as SummarizerId
+        else notices.push(`unknown summarizer ${quote(raw)}`)
+      } else if (name === 'url' || name === 'model' || name === 'stream' || name === 'max') {
+        options[name] = raw
+      } else notices.push(`unknown setting ${quote(name)}`)
+      continue
+    }
+    const head = colon < 0 ? segment : segment.slice(0, colon)
+    const enabled = !head.startsWith('-')
+    const id = (enabled ? head : head.slice(1)) as StageId
+    if (!STAGE_IDS.includes(id)) {
+      notices.push(`unknown stage ${quote(id)}`)
+      continue
+    }
+    if (seen.has(id)) {
+      notices.push(`stage ${id} appears twice (the first is used)`)
+      continue
+    }
+    seen.add(id)
+    const baseStage = base.stages.find((s) => s.id === id)
+    const baseParams = (baseStage?.params ?? {}) as Record<string, unknown>
+    const params = decodeStageParams(id, colon < 0 ? '' : segment.slice(colon + 1), baseParams, notices)
+    stages.push({ id, enabled, params } as StageConfig)
+  }
+  for (const stage of base.stages) {
+    if (seen.has(stage.id)) continue
+    notices.push(`stage ${stage.id} missing`)
+    stages.push(structuredClone(stage))
+  }
+
+  const config: PipelineConfig = { stages, encoding, summarizer }
+  const summarizerOptions = decodeSummarizerOptions(options, notices)
+  // The endpoint comes from the link alone: a base endpoint never rides along unseen.
+  if (summarizerOptions) config.summarizerOptions = summarizerOptions
+  return config
+}
+
+function decodeSummarizerOptions(
+  options: Partial<Record<'url' | 'model' | 'stream' | 'max', string>>,
+  notices: string[],
+): SummarizerSettings | null {
+  if (options.url === undefined && options.model === undefined) return null
+  const baseUrl = options.url === undefined ? null : unescapeText(options.url)
+  const model = options.model === undefined ? null : unescapeText(options.model)
+  if (baseUrl === null || model === null) {
+    notices.push('summarizer endpoint needs both url and model')
+    return null
+  }
+  const settings: SummarizerSettings = { baseUrl, model }
+  if (options.stream !== undefined) {
+    const stream = decodeFlag(options.stream)
+    if (stream === null) notices.push(`summarizer stream ${quote(options.stream)} is not true/false`)
+    else settings.stream = stream
+  }
+  if (options.max !== undefined) {
+    const max = decodeNumber(options.max)
+    if (max === null) notices.push(`summarizer max ${quote(options.max)} is not a number`)
+    else settings.maxTokens = max
+  }
+  return settings
+}
+
+/**
+ * Reads a settings string (`encodeConfig`'s form) over `base`: the stages it names, in its order,
+ * then any stage of `base` it does not name; the params it gives replace the stage's, with the
+ * base's value kept for a required param it lacks or gets wrong. Unknown or invalid values are
+ * ignored and named in `notices`. A string of another version keeps `base` whole. Never throws.
+ */
+export function decodeConfig(text: string, base: PipelineConfig): DecodedConfig {
+  const notices: string[] = []
+  // A link pasted through a tool that percent-encoded the separators.
+  let source = text.trim()
+  if (!source.includes(';') && /%3B/i.test(source)) source = unescapeText(source) ?? source
+  const segments = source.split(';')
+  const version = segments[0] ?? ''
+  if (version !== `v${URL_CONFIG_VERSION}`) {
+    notices.push(
+      /^v\d+$/.test(version)
+        ? `settings of format ${version} are not understood here; the current settings stay`
+        : 'not a settings link; the current settings stay',
+    )
+    return { config: structuredClone(base), notices }
+  }
+  return { config: decodeSegments(segments.slice(1), base, notices), notices }
+}
+
+/** The `cfg` value of a location hash (`#cfg=…&other=…`), or null when it has none. */
+export function configTextFromHash(hash: string): string | null {
+  const body = hash.startsWith('#') ? hash.slice(1) : hash
+  for (const part of body.split('&')) {
+    const pair = splitPair(part)
+    if (pair && pair[0] === HASH_KEY) return pair[1]
+  }
+  return null
+}
+
+/**
+ * `hash` with its `cfg` entry set to `encodeConfig(config)`; other `&`-separated entries are kept
+ * in place (other features may keep their own state in the hash). Returns it with the `#`.
+ */
+export function hashWithConfig(hash: string, config: PipelineConfig): string {
+  const body = hash.startsWith('#') ? hash.slice(1) : hash
+  const entry = `${HASH_KEY}=${encodeConfig(config)}`
+  const parts = body === '' ? [] : body.split('&')
+  const at = parts.findIndex((p) => p.startsWith(`${HASH_KEY}=`))
+  if (at >= 0) parts[at] = entry
+  else parts.unshift(entry)
+  return `#${parts.join('&')}`
+}
+
+/** One line for the page: `Link settings partly ignored: unknown stage "x"; …` (at most three). */
+export function noticeLine(notices: readonly string[]): string | null {
+  if (notices.length === 0) return null
+  const shown = notices.slice(0, 3).join('; ')
+  const more = notices.length > 3 ? ` (and ${notices.length - 3} more)` : ''
+  return `Some settings in the link were not used: ${shown}${more}.`
+}
