@@ -229,6 +229,21 @@ export interface PruneParams {
   keep_steps: number
   /** Results under this many tokens are never replaced. */
   min_tokens: number
+  /**
+   * Tool names whose results are never replaced (Anthropic `clear_tool_uses` `exclude_tools`).
+   * Optional; default none.
+   */
+  exclude_tools?: string[]
+  /**
+   * When pruning fires, replace at least this many tokens or change nothing, so the prompt
+   * cache is not broken for a tiny gain (Anthropic `clear_at_least`). Tokens; default 0.
+   */
+  clear_at_least?: number
+  /**
+   * Results answering the newest this-many tool calls are guarded, on top of `keep_steps`
+   * (Anthropic `keep: {type: 'tool_uses'}`). Counts calls, not steps; default 0 (off).
+   */
+  keep_tool_uses?: number
 }
 
 /** Params of `summarize`. Source: seed 001. Counts are messages. */

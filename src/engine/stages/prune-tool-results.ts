@@ -23,6 +23,12 @@ export const DEFAULT_MIN_TOKENS = 200
 export const KEEP_STEPS_ERROR =
   'keep_steps must be at least 1: the model has not acted on the newest results yet'
 
+/** Default of `clear_at_least` (tokens): 0, any saving is enough (the seed has no such floor). */
+export const DEFAULT_CLEAR_AT_LEAST = 0
+
+/** Default of `keep_tool_uses`: 0, only `keep_steps` guards (the seed has no such guard). */
+export const DEFAULT_KEEP_TOOL_USES = 0
+
 /** Tool name used in a placeholder when the answered call cannot be found (an orphan result). */
 export const UNKNOWN_TOOL_NAME = 'the tool'
 
@@ -44,8 +50,9 @@ export function isPlaceholderText(content: unknown): content is string {
 }
 
 /**
- * Params of `pruneToolResults`. `target` is required (tokens); `keep_steps` (default 1) and
- * `min_tokens` (default 200, tokens) are optional, so a `PruneParams` fits as is.
+ * Params of `pruneToolResults`. `target` is required (tokens); `keep_steps` (default 1),
+ * `min_tokens` (default 200, tokens), `exclude_tools` (default none), `clear_at_least` (default 0,
+ * tokens) and `keep_tool_uses` (default 0, calls) are optional, so a `PruneParams` fits as is.
  *
  * `backReferences` (optional): back-reference message id → id of the first occurrence it
  * stands for, as `dedupe` reported it (see `backReferencesFromOrigins`). It is a param, not
@@ -75,6 +82,31 @@ export function backReferencesFromOrigins(
   return refs
 }
 
+/**
+ * The clear-tool-uses params after defaults: `exclude_tools` keeps the non-empty trimmed strings
+ * of an array (anything else → none); `clear_at_least` and `keep_tool_uses` take a finite
+ * value ≥ 0, truncated, else their default 0. Pure. Source: Anthropic context editing
+ * `clear_tool_uses_20250919` (`exclude_tools`, `clear_at_least`, `keep` tool uses).
+ */
+export function normalizeClearParams(params: Partial<PruneParams> | undefined): {
+  exclude_tools: string[]
+  clear_at_least: number
+  keep_tool_uses: number
+} {
+  const nonNegative = (v: unknown, fallback: number) =>
+    typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.trunc(v) : fallback
+  const tools = Array.isArray(params?.exclude_tools) ? params.exclude_tools : []
+  return {
+    exclude_tools: [
+      ...new Set(
+        tools.filter((t): t is string => typeof t === 'string').map((t) => t.trim()).filter(Boolean),
+      ),
+    ],
+    clear_at_least: nonNegative(params?.clear_at_least, DEFAULT_CLEAR_AT_LEAST),
+    keep_tool_uses: nonNegative(params?.keep_tool_uses, DEFAULT_KEEP_TOOL_USES),
+  }
+}
+
 function unchanged(messages: readonly Message[], note: string, error?: string): StageOutput {
   return unchangedOutput(messages, note, error === undefined ? {} : { error })
 }
@@ -84,19 +116,25 @@ function unchanged(messages: readonly Message[], note: string, error?: string): 
  * (the nearest earlier call with that id), and the tool name for its placeholder.
  */
 function resolveCalls(messages: readonly Message[]) {
-  const callAt = new Map<string, { index: number; name: string }>()
+  const callAt = new Map<string, { index: number; name: string; ordinal: number }>()
   const answered = new Map<number, number>()
   const names = new Map<number, string>()
+  /** Tool message index → position of the call it answers among all calls (0 = oldest). */
+  const callOrdinal = new Map<number, number>()
+  let calls = 0
   messages.forEach((m, i) => {
     if (m.role === 'assistant' && m.toolCalls) {
-      for (const call of m.toolCalls) callAt.set(call.id, { index: i, name: call.name })
+      for (const call of m.toolCalls) callAt.set(call.id, { index: i, name: call.name, ordinal: calls++ })
     } else if (m.role === 'tool') {
       const call = m.toolCallId === undefined ? undefined : callAt.get(m.toolCallId)
-      if (call) answered.set(i, call.index)
+      if (call) {
+        answered.set(i, call.index)
+        callOrdinal.set(i, call.ordinal)
+      }
       names.set(i, call?.name || m.toolName || UNKNOWN_TOOL_NAME)
     }
   })
-  return { answered, names }
+  return { answered, names, callOrdinal, calls }
 }
 
 /**
@@ -149,11 +187,20 @@ function resolveBackReferences(
  * A `tool` message is replaced by `placeholderFor(<name of the call it answers>)` unless:
  * - it is guarded: it answers a call of the newest `keep_steps` steps (a step = an assistant
  *   message with tool calls plus its results);
+ * - it answers one of the newest `keep_tool_uses` tool calls (counted over every call, parallel
+ *   calls one by one: a step of three parallel calls is three tool uses; Anthropic `keep`);
+ * - its tool (the name of the call it answers, else its `toolName`) is in `exclude_tools`;
  * - it is under `min_tokens` tokens;
  * - it was already replaced: its content is a placeholder, or it is a back-reference;
  * - the placeholder would not be fewer tokens than what it replaces (never grow the context:
  *   our choice, the seed is silent; it only matters for a tiny `min_tokens`).
- * Each replacement does `running -= tokens(old) - tokens(new)`. Only `tool` messages are
+ * Each replacement does `running -= tokens(old) - tokens(new)`.
+ *
+ * `clear_at_least` (tokens, Anthropic context editing): once the walk fires it goes on past
+ * `target` until it has replaced at least that many tokens; if the whole walk replaces fewer,
+ * nothing changes (`changed: false`, a note saying how many it could clear) — a small edit of
+ * old messages would break the prompt cache of everything after it for a tiny gain.
+ * Only `tool` messages are
  * touched: assistant messages (with their thinking blocks, cases/32) pass through by reference.
  * A replaced message keeps `id`, `role`, `toolCallId`, `toolName` and every other field.
  *
@@ -164,8 +211,9 @@ function resolveBackReferences(
  * oldest-first order is the seed's contract, and a back-reference whose original is gone
  * would tell the model about content it can no longer see; the placeholder says the true
  * thing ("dropped, call again") and is shorter. Re-inlining is wrong: it grows the context.
- * One exception: if such a back-reference is itself guarded (newest steps), the original is
- * skipped instead, since the model has not acted on that result yet and needs its content.
+ * One exception: if such a back-reference is itself guarded (newest steps or tool uses) or
+ * excluded, the original is skipped instead, since the model has not acted on that result yet
+ * (or its tool's results must stay) and needs its content.
  * See `PruneToolResultsParams.backReferences` for how back-references are recognised.
  *
  * Provenance: `fates[id] = {kind:'pruned', stage:'prune-tool-results', placeholder}`,
@@ -188,40 +236,47 @@ export function pruneToolResults(
     return unchanged(messages, reason, reason)
   }
   const minTokens = Number.isFinite(params.min_tokens) ? (params.min_tokens as number) : DEFAULT_MIN_TOKENS
+  const clear = normalizeClearParams(params)
+  const excluded = new Set(clear.exclude_tools)
 
   const tokens = messages.map((m) => ctx.countMessage(m))
   // The same total the user sees: messages plus what every request carries (cases/28).
   const total = tokens.reduce((a, b) => a + b, 0) + (ctx.fixedTokens ?? 0)
   if (total <= target) return unchanged(messages, `under target: ${total} ≤ ${target} tokens`)
 
-  const { answered, names } = resolveCalls(messages)
+  const { answered, names, callOrdinal, calls } = resolveCalls(messages)
   const stepStarts: number[] = []
   messages.forEach((m, i) => {
     if (m.role === 'assistant' && m.toolCalls && m.toolCalls.length > 0) stepStarts.push(i)
   })
   const guardedSteps = new Set(stepStarts.slice(-Math.floor(keepSteps)))
+  const firstKeptCall = calls - clear.keep_tool_uses
   const isGuarded = (i: number) => {
     const step = answered.get(i)
-    return step !== undefined && guardedSteps.has(step)
+    if (step !== undefined && guardedSteps.has(step)) return true
+    const ordinal = callOrdinal.get(i)
+    return ordinal !== undefined && ordinal >= firstKeptCall
   }
+  const isExcluded = (i: number) => excluded.size > 0 && excluded.has(names.get(i) ?? UNKNOWN_TOOL_NAME)
   const { dependents, backRefs } = resolveBackReferences(messages, params.backReferences)
 
   let out: Message[] | undefined
   const fates: Record<string, Fate> = {}
   const origins: Record<string, Origin> = {}
   let running = total
+  let cleared = 0
 
   for (let i = 0; i < messages.length; i++) {
-    if (running <= target) break
+    if (running <= target && cleared >= clear.clear_at_least) break
     const message = messages[i]!
-    if (message.role !== 'tool' || isGuarded(i)) continue
+    if (message.role !== 'tool' || isGuarded(i) || isExcluded(i)) continue
     if (backRefs.has(i) || isPlaceholderText(message.content)) continue
     if (tokens[i]! < minTokens) continue
 
     // A back-reference already rewritten (the text fallback may tie it to several originals)
     // needs nothing more.
     const refs = (dependents.get(i) ?? []).filter((r) => !out || out[r] === messages[r])
-    if (refs.some(isGuarded)) continue
+    if (refs.some((r) => isGuarded(r) || isExcluded(r))) continue
 
     const unit = [i, ...refs].map((j) => {
       const before = messages[j]!
@@ -242,13 +297,25 @@ export function pruneToolResults(
       origins[after.id] = { kind: 'placeholder', beforeId: before.id, stage: 'prune-tool-results' }
     }
     running -= saved
+    cleared += saved
   }
 
+  // Says "excluded" only when exclude_tools is in use, so the seed-only wording stays as it was.
+  const kept = `guarded, ${excluded.size > 0 ? 'excluded, ' : ''}under min_tokens or already replaced`
   if (!out) {
     return {
       ...unchanged(
         messages,
-        `nothing to prune: ${total} > ${target} tokens, but every tool result is guarded, under min_tokens or already replaced`,
+        `nothing to prune: ${total} > ${target} tokens, but every tool result is ${kept}`,
+      ),
+      overBudget: true,
+    }
+  }
+  if (cleared < clear.clear_at_least) {
+    return {
+      ...unchanged(
+        messages,
+        `no change: pruning could clear only ${cleared} of the ${clear.clear_at_least} tokens clear_at_least asks for; a smaller edit is not worth breaking the prompt cache`,
       ),
       overBudget: true,
     }
@@ -256,7 +323,7 @@ export function pruneToolResults(
   const warnings =
     running > target
       ? [
-          `still over target after pruning: ${running} > ${target} tokens; the rest is guarded, under min_tokens or already replaced`,
+          `still over target after pruning: ${running} > ${target} tokens; the rest is ${kept}`,
         ]
       : []
   return { messages: out, changed: true, fates, origins, passes: [], warnings }
