@@ -10,6 +10,7 @@
 import { contentText } from './content'
 import type { Message, Pass, RunResult, StageId } from './model'
 import { SUMMARY_ID_PREFIX } from './stages/output'
+import { createStringSetMatcher, type StringSetMatcher } from './fact-index'
 import { cutCodePoints } from './text'
 
 /** What kind of fact a candidate is. Source: SPEC §3.5 (plus cases/19 jobs, cases/20 names). */
@@ -429,6 +430,17 @@ function eventKey(ix: RunIndex, e: { stage: string; pass?: number }): Key {
  * the pass of a later stage that folded that summary (the message's final fate).
  */
 function summaryChain(ix: RunIndex, beforeId: string): Pass[] {
+  // The chain depends on the message alone, and the facts table asks once per fact it holds.
+  let cache = chainCache.get(ix)
+  if (!cache) chainCache.set(ix, (cache = new Map()))
+  let chain = cache.get(beforeId)
+  if (!chain) cache.set(beforeId, (chain = walkSummaryChain(ix, beforeId)))
+  return chain
+}
+
+const chainCache = new WeakMap<RunIndex, Map<string, Pass[]>>()
+
+function walkSummaryChain(ix: RunIndex, beforeId: string): Pass[] {
   const fate = ix.run.fates[beforeId]
   if (fate?.kind !== 'summarized') return []
   const index = ix.beforeIndex.get(beforeId) ?? -1
@@ -557,11 +569,24 @@ function describeEvent(e: LossEvent): string {
 export function findFact(run: FactRun | RunIndex, query: FactQuery): FactVerdict {
   const ix = 'beforeTexts' in run ? run : indexRun(run)
   const holds = matcher(query)
-  const label = queryLabel(query)
   const beforeIds = [...ix.beforeTexts].filter(([, t]) => holds(t)).map(([id]) => id)
-  const where = [...ix.afterTexts]
-    .filter(([, t]) => holds(t))
-    .map(([id]) => ({ id, as: keptAs(ix.run, id) }))
+  const afterIds = [...ix.afterTexts].filter(([, t]) => holds(t)).map(([id]) => id)
+  return verdictOf(ix, queryLabel(query), holds, beforeIds, afterIds)
+}
+
+/**
+ * The verdict once the messages holding the fact are known (`beforeIds`, `afterIds`, each in
+ * their side's order): `holds` is only asked about after texts and pass summaries.
+ */
+function verdictOf(
+  ix: RunIndex,
+  label: string,
+  holds: (text: string) => boolean,
+  beforeIds: string[],
+  afterIds: readonly string[],
+): FactVerdict {
+  const where = afterIds
+    .map((id) => ({ id, as: keptAs(ix.run, id) }))
     .sort((a, b) => AS_RANK[a.as] - AS_RANK[b.as])
   if (beforeIds.length === 0) {
     return {
@@ -660,34 +685,111 @@ function verbatimUntil(ix: RunIndex, id: string): Key | null {
 }
 
 /**
+ * The candidate facts of a transcript and the before messages holding each, verbatim (the
+ * same test as `findFact` with a string). Depends on the transcript alone, so a caller running
+ * the pipeline again and again over one transcript (the worker) builds it once and passes it to
+ * every `factTable`.
+ */
+export interface FactIndex {
+  /** The before messages it was built from (compared by identity in `factTable`). */
+  messages: readonly Message[]
+  facts: readonly CandidateFact[]
+  /** Finds, in one scan of a text, which of `facts` it holds. */
+  matcher: StringSetMatcher
+  /** Per fact (same order as `facts`): ids of the before messages holding it, in order. */
+  holders: string[][]
+  /** Before message id → indices (into `facts`) of the facts its text holds, ascending. */
+  byMessage: Map<string, number[]>
+}
+
+/**
+ * Builds the fact index of `messages` (normally a transcript's Before side): one scan per
+ * message for all facts. `facts` defaults to `extractFacts(messages)`. Pure. Source: issue 5
+ * (the facts table in well under a second on a 5,000-message session).
+ */
+export function indexFacts(
+  messages: readonly Message[],
+  facts: readonly CandidateFact[] = extractFacts(messages),
+): FactIndex {
+  const matcher = createStringSetMatcher(facts.map((f) => f.fact))
+  const holders: string[][] = facts.map(() => [])
+  const byMessage = new Map<string, number[]>()
+  for (const m of messages) {
+    const hits = matcher.find(messageFactText(m))
+    byMessage.set(m.id, hits)
+    for (const i of hits) holders[i]?.push(m.id)
+  }
+  return { messages, facts, matcher, holders, byMessage }
+}
+
+/**
  * The state of each fact after each pass and in the final context, read from the run's
  * provenance: after pass k a fact is `verbatim` when a message holding it was already in the
  * conversation (rolling replay: index ≤ the pass's `atMessage`) and not yet folded, pruned or
  * replaced; else `summary` when pass k's summary holds it; else `lost` (or `not-yet` when no
- * message holding it existed yet). Totals count `final !== 'lost'` as surviving.
- * `facts` defaults to `extractFacts(run.before.messages)`. Pure.
+ * message holding it existed yet). Totals count `final !== 'lost'` as surviving; each row's
+ * `verdict` equals `findFact(run, row.fact)`.
+ *
+ * `facts` defaults to `extractFacts(run.before.messages)`; pass a `FactIndex` of
+ * `run.before.messages` (`indexFacts`) to skip extracting and scanning the Before again (an
+ * index of other messages is rebuilt from its facts). Every text is scanned once for all facts
+ * (`createStringSetMatcher`), never once per fact. Pure.
  */
-export function factTable(run: FactRun, facts?: readonly CandidateFact[]): FactTable {
+export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactIndex): FactTable {
+  const fi =
+    facts && 'matcher' in facts
+      ? facts.messages === run.before.messages
+        ? facts
+        : indexFacts(run.before.messages, facts.facts)
+      : indexFacts(run.before.messages, facts)
   const ix = indexRun(run)
-  const list = facts ?? extractFacts(run.before.messages)
   const passes = orderedPasses(ix)
-  const rows: FactRow[] = list.map((f) => {
-    const verdict = findFact(ix, f.fact)
-    const holds = matcher(f.fact)
-    const carriers = verdict.beforeIds
-    const until = new Map(carriers.map((id) => [id, verbatimUntil(ix, id)]))
-    const states = passes.map((p): PassState => {
-      const key = eventKey(ix, p)
+  // Which facts each after text and pass summary holds, keyed by the text itself: `lossOf` and
+  // the pass loop below test exactly these strings.
+  const textHits = new Map<string, Set<number>>()
+  const afterHolders: string[][] = fi.facts.map(() => [])
+  for (const m of run.after.messages) {
+    const text = ix.afterTexts.get(m.id) ?? ''
+    const origin = run.origins[m.id]
+    const source = origin === undefined ? m.id : origin.kind === 'original' ? origin.beforeId : undefined
+    // An unchanged original has its Before text: reuse that scan.
+    const same = source !== undefined && ix.beforeTexts.get(source) === text
+    const hits = (same ? fi.byMessage.get(source) : undefined) ?? fi.matcher.find(text)
+    textHits.set(text, new Set(hits))
+    for (const i of hits) afterHolders[i]?.push(m.id)
+  }
+  for (const p of passes) {
+    if (!textHits.has(p.summary)) textHits.set(p.summary, new Set(fi.matcher.find(p.summary)))
+  }
+  // A before message's first loss is the same for every fact it holds.
+  const untilCache = new Map<string, Key | null>()
+  const until = (id: string) => {
+    let u = untilCache.get(id)
+    if (u === undefined) {
+      u = verbatimUntil(ix, id)
+      untilCache.set(id, u)
+    }
+    return u
+  }
+  const passKeys = passes.map((p) => eventKey(ix, p))
+  const rows: FactRow[] = fi.facts.map((f, i) => {
+    const holds = (text: string) => {
+      const hits = textHits.get(text)
+      return hits ? hits.has(i) : text.includes(f.fact)
+    }
+    const carriers = fi.holders[i] ?? []
+    const verdict = verdictOf(ix, f.fact, holds, [...carriers], afterHolders[i] ?? [])
+    const states = passes.map((p, k): PassState => {
+      const key = passKeys[k] as Key
       const rolling = p.stage === 'summarize'
-      const present = carriers.filter(
-        (id) => !rolling || (ix.beforeIndex.get(id) ?? 0) <= p.atMessage,
-      )
-      if (present.length === 0) return 'not-yet'
-      const verbatim = present.some((id) => {
-        const u = until.get(id)
-        return !u || after(u, key)
-      })
-      if (verbatim) return 'verbatim'
+      let present = false
+      for (const id of carriers) {
+        if (rolling && (ix.beforeIndex.get(id) ?? 0) > p.atMessage) continue
+        present = true
+        const u = until(id)
+        if (!u || after(u, key)) return 'verbatim'
+      }
+      if (!present) return 'not-yet'
       return holds(p.summary) ? 'summary' : 'lost'
     })
     const final: KeptAs | 'lost' = verdict.where[0]?.as ?? 'lost'

@@ -1,0 +1,39 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { createStringSetMatcher, LONG_PATTERN } from './fact-index'
+
+/** The definition the matcher must agree with. */
+const naive = (patterns: readonly string[], text: string) =>
+  patterns.flatMap((p, i) => (text.includes(p) ? [i] : []))
+
+describe('createStringSetMatcher (Aho–Corasick, same answers as includes)', () => {
+  it('finds overlapping, nested and suffix-sharing strings once each', () => {
+    const patterns = ['he', 'she', 'his', 'hers', 'ORD-58213', '58213', 'ORD-5821']
+    const m = createStringSetMatcher(patterns)
+    // "ushers": she, he, hers; "ORD-58213" holds ORD-5821 and 58213 inside it.
+    expect(m.find('ushers')).toEqual([0, 1, 3])
+    expect(m.find('order ORD-58213, again ORD-58213')).toEqual([4, 5, 6])
+    expect(m.find('nothing here')).toEqual([0])
+    expect(m.find('no match at all')).toEqual([])
+    expect(m.size).toBe(7)
+  })
+
+  it('duplicates, the empty string, surrogate pairs and long strings', () => {
+    const long = 'x'.repeat(LONG_PATTERN + 1)
+    const patterns = ['a-1', 'a-1', '', '😀 ok', long]
+    const m = createStringSetMatcher(patterns)
+    expect(m.find('see a-1 😀 ok')).toEqual([0, 1, 2, 3])
+    expect(m.find(`${long}!`)).toEqual([2, 4])
+  })
+
+  it('agrees with includes on random strings over a small alphabet', () => {
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '-', '1'), maxLength: 6 })
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 30 }), fc.array(word, { maxLength: 8 }), (patterns, texts) => {
+        const m = createStringSetMatcher(patterns)
+        // Several texts through one matcher: the per-call stamps must not leak between calls.
+        for (const t of [...texts, texts.join('')]) expect(m.find(t)).toEqual(naive(patterns, t))
+      }),
+    )
+  })
+})
