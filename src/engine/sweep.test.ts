@@ -1,0 +1,261 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { extractFacts, factTable } from './facts'
+import { importTranscript } from './formats/index'
+import type { PipelineConfig, Transcript } from './model'
+import { DEFAULT_PIPELINE, runPipeline } from './pipeline'
+import { KEEP_STEPS_ERROR } from './stages/prune-tool-results'
+import type { Summarizer } from './stages/types'
+import { extractiveSummarizer } from './summarizers/extractive'
+import {
+  checkAxes,
+  createSummaryMemo,
+  configWith,
+  factsLostCounter,
+  parseSweepAxis,
+  sweep,
+  type SweepAxis,
+  type SweepCell,
+  type SweepProgress,
+} from './sweep'
+import { cacheCounter, loadCounter } from './tokens/count'
+
+function sample(file: string): Transcript {
+  const text = readFileSync(new URL(`../../public/samples/${file}`, import.meta.url), 'utf8')
+  const imported = importTranscript(text, { fileName: file })
+  if (!imported.ok) throw new Error(imported.error.message)
+  return imported.transcript
+}
+
+describe('parseSweepAxis', () => {
+  const values = (text: string) => {
+    const r = parseSweepAxis(text)
+    if (!r.ok) throw new Error(r.error)
+    return r.axis
+  }
+
+  it('reads an inclusive range with a step (the issue’s examples)', () => {
+    expect(values('keep_last=5..40:5')).toEqual({ param: 'keep_last', values: [5, 10, 15, 20, 25, 30, 35, 40] })
+    expect(values('compact_after=10..80:10').values).toEqual([10, 20, 30, 40, 50, 60, 70, 80])
+  })
+
+  it('a step that does not land on the end stops before it; no step means 1', () => {
+    expect(values('target=10..20:3').values).toEqual([10, 13, 16, 19])
+    expect(values('keep_steps=0..3').values).toEqual([0, 1, 2, 3])
+    expect(values('min_tokens=7..7').values).toEqual([7])
+  })
+
+  it('reads a list, and the alias threshold for threshold_tokens', () => {
+    expect(values('threshold=4000,2000,8000')).toEqual({ param: 'threshold_tokens', values: [4000, 2000, 8000] })
+    expect(values(' keep_recent = 2 , 4 ')).toEqual({ param: 'keep_recent', values: [2, 4] })
+  })
+
+  it('says what is wrong in one line', () => {
+    const error = (text: string) => {
+      const r = parseSweepAxis(text)
+      return r.ok ? 'ok' : r.error
+    }
+    expect(error('keep_last')).toBe('"keep_last" is not name=from..to:step or name=a,b,c')
+    expect(error('nope=1..2')).toBe(
+      'unknown parameter "nope"; one of: keep_last, compact_after, target, keep_steps, min_tokens, keep_tool_uses, clear_at_least, threshold_tokens, keep_recent',
+    )
+    expect(error('keep_last=40..5:5')).toBe('keep_last: the range 40..5 runs backwards')
+    expect(error('keep_last=1..5:0')).toBe('keep_last: the step must be a whole number ≥ 1')
+    expect(error('keep_last=1..5:x')).toBe('keep_last: the step must be a whole number ≥ 1')
+    expect(error('keep_last=1..51')).toBe('keep_last: 51 values; at most 50 per axis')
+    expect(error('keep_last=-3,4')).toBe('keep_last: "-3,4" is not from..to:step or a list of whole numbers ≥ 0 (a,b,c)')
+    expect(error('keep_last=2.5')).toBe('keep_last: "2.5" is not from..to:step or a list of whole numbers ≥ 0 (a,b,c)')
+    expect(error('keep_last=')).toBe('keep_last: "" is not from..to:step or a list of whole numbers ≥ 0 (a,b,c)')
+    expect(error('keep_last=3,3')).toBe('keep_last: a value is listed twice')
+  })
+})
+
+describe('checkAxes / configWith', () => {
+  it('refuses the same parameter twice, an empty axis and non-whole values', () => {
+    const a: SweepAxis = { param: 'keep_last', values: [5] }
+    expect(checkAxes(a, { param: 'compact_after', values: [10] })).toBeNull()
+    expect(checkAxes(a, a)).toBe('x and y are both keep_last: choose two different parameters')
+    expect(checkAxes(a, { param: 'target', values: [] })).toBe('y: target has no values')
+    expect(checkAxes({ param: 'keep_last', values: [1.5] }, { param: 'target', values: [1] })).toBe(
+      'x: keep_last values must be whole numbers ≥ 0',
+    )
+  })
+
+  it('sets both params, switches their stages on and leaves the base untouched', () => {
+    const base: PipelineConfig = JSON.parse(JSON.stringify(DEFAULT_PIPELINE)) as PipelineConfig
+    base.stages.find((s) => s.id === 'insert-then-compress')!.enabled = false
+    const out = configWith(base, { param: 'keep_last', value: 7 }, { param: 'threshold_tokens', value: 900 })
+    expect(out.stages.find((s) => s.id === 'summarize')).toEqual({
+      id: 'summarize',
+      enabled: true,
+      params: { keep_last: 7, compact_after: 40 },
+    })
+    expect(out.stages.find((s) => s.id === 'insert-then-compress')).toEqual({
+      id: 'insert-then-compress',
+      enabled: true,
+      params: { threshold_tokens: 900, keep_recent: 10 },
+    })
+    expect(base.stages.find((s) => s.id === 'insert-then-compress')!.enabled).toBe(false)
+    expect(out.stages.map((s) => s.id)).toEqual(base.stages.map((s) => s.id))
+  })
+})
+
+describe('sweep on the Claude Code sample', () => {
+  const transcript = sample('claude-code.jsonl')
+
+  it('every cell equals a single runPipeline with the same settings (tokens after, passes, facts lost)', async () => {
+    const counter = await loadCounter('o200k_base')
+    const x: SweepAxis = { param: 'keep_last', values: [5, 10, 20] }
+    const y: SweepAxis = { param: 'compact_after', values: [12, 30, 40] }
+    const result = await sweep(transcript, DEFAULT_PIPELINE, x, y, { counter })
+    expect(result.complete).toBe(true)
+    expect(result.cells.length).toBe(3)
+    expect(result.factsTotal).toBe(extractFacts(transcript.messages).length)
+    for (const [yi, yv] of y.values.entries()) {
+      for (const [xi, xv] of x.values.entries()) {
+        const cell = result.cells[yi]![xi] as SweepCell
+        const config = configWith(DEFAULT_PIPELINE, { param: 'keep_last', value: xv }, { param: 'compact_after', value: yv })
+        const single = await runPipeline(transcript, config, { counter })
+        expect(cell).toMatchObject({
+          ok: true,
+          x: xv,
+          y: yv,
+          tokensAfter: single.after.totals.tokens,
+          tokensSaved: single.before.totals.tokens - single.after.totals.tokens,
+          passes: single.passes.length,
+          factsLost: factTable(single).totals.lost,
+        })
+        expect(result.tokensBefore).toBe(single.before.totals.tokens)
+      }
+    }
+    // The default cell (20, 40) is the README's run: 19,526 → 6,256 tokens, one pass.
+    expect(result.cells[2]![2]).toMatchObject({ tokensAfter: 6256, tokensSaved: 13270, percentSaved: 68, passes: 1 })
+  })
+
+  it('a compact_after under keep_last is clamped by the engine: the cell says so and equals compact_after = keep_last', async () => {
+    const counter = await loadCounter('o200k_base')
+    const result = await sweep(
+      transcript,
+      DEFAULT_PIPELINE,
+      { param: 'keep_last', values: [20] },
+      { param: 'compact_after', values: [10, 20] },
+      { counter },
+    )
+    const [clamped, same] = [result.cells[0]![0]!, result.cells[1]![0]!]
+    expect(clamped).toMatchObject({ ok: true, note: 'compact_after 10 < keep_last 20: the engine clamps it up to 20' })
+    expect(same.ok && same.note).toBe(undefined)
+    expect(clamped.ok && same.ok && clamped.tokensAfter === same.tokensAfter && clamped.passes === same.passes).toBe(true)
+  })
+
+  it('target × keep_steps: keep_steps 0 cells are invalid with the seed’s reason; the others match single runs', async () => {
+    const counter = await loadCounter('o200k_base')
+    const base: PipelineConfig = JSON.parse(JSON.stringify(DEFAULT_PIPELINE)) as PipelineConfig
+    base.stages.find((s) => s.id === 'prune-tool-results')!.enabled = false
+    const result = await sweep(
+      transcript,
+      base,
+      { param: 'target', values: [4000, 12000] },
+      { param: 'keep_steps', values: [0, 2] },
+      { counter },
+    )
+    expect(result.enabledStages).toEqual(['prune-tool-results'])
+    expect(result.cells[0]).toEqual([
+      { ok: false, x: 4000, y: 0, reason: `prune-tool-results: ${KEEP_STEPS_ERROR}` },
+      { ok: false, x: 12000, y: 0, reason: `prune-tool-results: ${KEEP_STEPS_ERROR}` },
+    ])
+    for (const [xi, target] of [4000, 12000].entries()) {
+      const single = await runPipeline(
+        transcript,
+        configWith(base, { param: 'target', value: target }, { param: 'keep_steps', value: 2 }),
+        { counter },
+      )
+      expect(result.cells[1]![xi]).toMatchObject({ tokensAfter: single.after.totals.tokens, passes: single.passes.length })
+    }
+  })
+
+  it('no cell re-tokenizes: each text is tokenized once for the whole grid; a repeat sweep tokenizes nothing and asks no summary', async () => {
+    const real = await loadCounter('o200k_base')
+    const calls = new Map<string, number>()
+    const counter = cacheCounter('o200k_base', (text) => {
+      calls.set(text, (calls.get(text) ?? 0) + 1)
+      return real.count(text)
+    })
+    let asked = 0
+    const counting: Summarizer = (request) => {
+      asked++
+      return extractiveSummarizer(request)
+    }
+    const memo = createSummaryMemo()
+    const x: SweepAxis = { param: 'keep_last', values: [5, 10, 15, 20] }
+    const y: SweepAxis = { param: 'compact_after', values: [20, 30, 40, 50] }
+    const first = await sweep(transcript, DEFAULT_PIPELINE, x, y, { counter, summarizer: counting, memo })
+    expect(first.tokenizerCalls).toBe(counter.tokenizerCalls)
+    expect(Math.max(...calls.values())).toBe(1)
+    // 16 cells ran, yet each message text of the transcript went through the tokenizer once.
+    for (const m of transcript.messages) {
+      if (typeof m.content === 'string' && m.content !== '') expect(calls.get(m.content)).toBe(1)
+    }
+    const askedFirst = asked
+    expect(askedFirst).toBeGreaterThan(0)
+    const second = await sweep(transcript, DEFAULT_PIPELINE, x, y, { counter, summarizer: counting, memo })
+    expect(second.tokenizerCalls).toBe(0)
+    expect(asked).toBe(askedFirst)
+    expect(second.cells).toEqual(first.cells)
+  })
+
+  it('reports progress after every cell and stops on cancel, leaving the cells not run null', async () => {
+    const counter = await loadCounter('o200k_base')
+    const seen: SweepProgress[] = []
+    const signal = { aborted: false }
+    const result = await sweep(
+      transcript,
+      DEFAULT_PIPELINE,
+      { param: 'keep_last', values: [5, 10, 15] },
+      { param: 'compact_after', values: [20, 40] },
+      { counter },
+      (p) => {
+        seen.push(p)
+        if (p.done === 4) signal.aborted = true
+      },
+      signal,
+    )
+    expect(seen.map((p) => [p.done, p.total, p.xi, p.yi])).toEqual([
+      [1, 6, 0, 0],
+      [2, 6, 1, 0],
+      [3, 6, 2, 0],
+      [4, 6, 0, 1],
+    ])
+    expect(result.complete).toBe(false)
+    expect(result.cells[1]![0]).not.toBeNull()
+    expect(result.cells[1]!.slice(1)).toEqual([null, null])
+  })
+
+  it('throws the axes problem before running anything', async () => {
+    const counter = await loadCounter('o200k_base')
+    const a: SweepAxis = { param: 'target', values: [1000] }
+    await expect(sweep(transcript, DEFAULT_PIPELINE, a, a, { counter })).rejects.toThrow(
+      'x and y are both target: choose two different parameters',
+    )
+  })
+})
+
+describe('factsLostCounter', () => {
+  it('agrees with the facts table on a pruned and summarized OpenAI sample', async () => {
+    const transcript = sample('openai-chat.json')
+    const counter = await loadCounter('o200k_base')
+    const facts = extractFacts(transcript.messages)
+    const count = factsLostCounter(transcript.messages, facts)
+    for (const [keep, after] of [[4, 8], [10, 20], [20, 40]] as const) {
+      const config = configWith(
+        DEFAULT_PIPELINE,
+        { param: 'keep_last', value: keep },
+        { param: 'compact_after', value: after },
+        { param: 'target', value: 3000 },
+      )
+      const run = await runPipeline(transcript, config, { counter })
+      expect(count(run.after.messages)).toBe(factTable(run).totals.lost)
+    }
+    // Nothing compacted → nothing lost.
+    expect(count(transcript.messages)).toBe(0)
+  })
+})

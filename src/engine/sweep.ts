@@ -1,0 +1,455 @@
+/**
+ * The parameter sweep: the pipeline run over a grid of two parameters (keep_last × compact_after,
+ * target × keep_steps, …), one cell per pair, each cell what a single `runPipeline` with those two
+ * values would report (tokens after, tokens saved, passes, facts lost). The cells share the token
+ * counter (its per-content cache: a text is tokenized once across the whole grid) and a summary
+ * memo (a summarizer request the grid has already answered is not asked again). Pure over its
+ * inputs; the summarizer is the only I/O. Source: issue 6 point 2, SPEC §6 "sweep heat map".
+ */
+import { extractFacts, messageFactText, type CandidateFact } from './facts'
+import type { Message, PipelineConfig, StageConfig, StageId, Transcript } from './model'
+import { runPipeline, type PipelineDeps } from './pipeline'
+import { normalizeInsertParams } from './stages/insert-then-compress'
+import { normalizeParams } from './stages/summarize'
+import type { CancelSignal, Summarizer, SummaryRequest } from './stages/types'
+import { createSummarizer } from './summarizers/create'
+import { extractiveSummarizer } from './summarizers/extractive'
+
+/**
+ * The parameters a sweep can vary: the stage each belongs to and its unit. Source: SPEC §3.2–3.4
+ * and the clear-tool-uses params of `prune-tool-results` (issue 6).
+ */
+export const SWEEP_PARAMS = {
+  keep_last: { stage: 'summarize', unit: 'messages' },
+  compact_after: { stage: 'summarize', unit: 'messages' },
+  target: { stage: 'prune-tool-results', unit: 'tokens' },
+  keep_steps: { stage: 'prune-tool-results', unit: 'steps' },
+  min_tokens: { stage: 'prune-tool-results', unit: 'tokens' },
+  keep_tool_uses: { stage: 'prune-tool-results', unit: 'tool calls' },
+  clear_at_least: { stage: 'prune-tool-results', unit: 'tokens' },
+  threshold_tokens: { stage: 'insert-then-compress', unit: 'tokens' },
+  keep_recent: { stage: 'insert-then-compress', unit: 'messages' },
+} as const satisfies Record<string, { stage: StageId; unit: string }>
+
+/** A parameter a sweep can vary (a key of `SWEEP_PARAMS`). */
+export type SweepParam = keyof typeof SWEEP_PARAMS
+
+/** Short names accepted for a parameter (`threshold` is insert-then-compress `threshold_tokens`). */
+export const SWEEP_PARAM_ALIASES: Readonly<Record<string, SweepParam>> = { threshold: 'threshold_tokens' }
+
+/** At most this many values on one axis (a 50 × 50 grid is already 2,500 pipeline runs). */
+export const MAX_AXIS_VALUES = 50
+
+/** The parameter `name` or its alias names, or undefined. */
+export function sweepParamOf(name: string): SweepParam | undefined {
+  if (Object.hasOwn(SWEEP_PARAMS, name)) return name as SweepParam
+  return SWEEP_PARAM_ALIASES[name]
+}
+
+/** One axis of the grid: a parameter and its values, in order (whole numbers ≥ 0). */
+export interface SweepAxis {
+  param: SweepParam
+  values: number[]
+}
+
+/**
+ * Parses an axis written `name=from..to:step` (inclusive; `:step` defaults to 1), or
+ * `name=a,b,c`. `name` is a `SweepParam` or an alias. Values are whole numbers ≥ 0, in the order
+ * given (a range ascends); at most `MAX_AXIS_VALUES`. Returns the axis or a one-line reason.
+ * Examples: `keep_last=5..40:5` → 5, 10, …, 40; `target=4000,8000` → 4000, 8000.
+ */
+export function parseSweepAxis(text: string): { ok: true; axis: SweepAxis } | { ok: false; error: string } {
+  const eq = text.indexOf('=')
+  if (eq < 1) return { ok: false, error: `"${text}" is not name=from..to:step or name=a,b,c` }
+  const name = text.slice(0, eq).trim()
+  const param = sweepParamOf(name)
+  if (!param) {
+    return { ok: false, error: `unknown parameter "${name}"; one of: ${Object.keys(SWEEP_PARAMS).join(', ')}` }
+  }
+  const spec = text.slice(eq + 1).trim()
+  const whole = (s: string) => (/^\d+$/.test(s.trim()) ? Number(s.trim()) : undefined)
+  let values: number[]
+  const range = /^(\d+)\s*\.\.\s*(\d+)(?:\s*:\s*(\S+))?$/.exec(spec)
+  if (range) {
+    const from = Number(range[1])
+    const to = Number(range[2])
+    const step = range[3] === undefined ? 1 : whole(range[3])
+    if (step === undefined || step < 1) return { ok: false, error: `${name}: the step must be a whole number ≥ 1` }
+    if (to < from) return { ok: false, error: `${name}: the range ${from}..${to} runs backwards` }
+    const count = Math.floor((to - from) / step) + 1
+    if (count > MAX_AXIS_VALUES) {
+      return { ok: false, error: `${name}: ${count} values; at most ${MAX_AXIS_VALUES} per axis` }
+    }
+    values = Array.from({ length: count }, (_, i) => from + i * step)
+  } else {
+    const parts = spec.split(',').map(whole)
+    if (spec === '' || parts.some((v) => v === undefined)) {
+      return {
+        ok: false,
+        error: `${name}: "${spec}" is not from..to:step or a list of whole numbers ≥ 0 (a,b,c)`,
+      }
+    }
+    values = parts as number[]
+    if (values.length > MAX_AXIS_VALUES) {
+      return { ok: false, error: `${name}: ${values.length} values; at most ${MAX_AXIS_VALUES} per axis` }
+    }
+    if (new Set(values).size !== values.length) return { ok: false, error: `${name}: a value is listed twice` }
+  }
+  return { ok: true, axis: { param, values } }
+}
+
+/**
+ * Why a pair of axes cannot be swept, or null: an unknown parameter, the same parameter twice, an
+ * empty axis, more than `MAX_AXIS_VALUES` values, a value that is not a whole number ≥ 0, or a
+ * repeated value.
+ */
+export function checkAxes(x: SweepAxis, y: SweepAxis): string | null {
+  for (const [label, axis] of [['x', x], ['y', y]] as const) {
+    if (!Object.hasOwn(SWEEP_PARAMS, axis.param)) return `${label}: unknown parameter "${axis.param}"`
+    if (axis.values.length === 0) return `${label}: ${axis.param} has no values`
+    if (axis.values.length > MAX_AXIS_VALUES) return `${label}: at most ${MAX_AXIS_VALUES} values per axis`
+    if (axis.values.some((v) => !Number.isInteger(v) || v < 0))
+      return `${label}: ${axis.param} values must be whole numbers ≥ 0`
+    if (new Set(axis.values).size !== axis.values.length) return `${label}: ${axis.param} lists a value twice`
+  }
+  if (x.param === y.param) return `x and y are both ${x.param}: choose two different parameters`
+  return null
+}
+
+/** Reads a JSON-only value back as a deep copy (configs hold only JSON data). */
+function cloneJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T
+}
+
+/**
+ * `base` with `param` = `value` on its stage, and that stage switched on (a sweep of a stage that
+ * is off would be a grid of identical cells). Everything else — order, other params, encoding,
+ * summarizer — is `base`'s. Pure; `base` is not touched.
+ */
+export function configWith(base: PipelineConfig, ...settings: { param: SweepParam; value: number }[]): PipelineConfig {
+  const config = cloneJson(base)
+  for (const { param, value } of settings) {
+    const stageId = SWEEP_PARAMS[param].stage
+    const stage = config.stages.find((s) => s.id === stageId)
+    if (!stage) continue
+    stage.enabled = true
+    ;(stage.params as unknown as Record<string, number>)[param] = value
+  }
+  return config
+}
+
+/** A cell the engine ran. Tokens are tokens of the config's encoding. */
+export interface SweepCellResult {
+  ok: true
+  /** The x and y values of this cell. */
+  x: number
+  y: number
+  /** Context tokens after the pipeline (`RunResult.after.totals.tokens`). */
+  tokensAfter: number
+  /** Tokens before − after. */
+  tokensSaved: number
+  /** `tokensSaved / tokensBefore × 100`, rounded to 0.1 (0 for an empty transcript). */
+  percentSaved: number
+  /** Compaction passes (`RunResult.passes.length`: summarize and insert-then-compress passes). */
+  passes: number
+  /**
+   * Facts of the Before (`extractFacts`) that no After message holds: the fact finder's `lost`
+   * verdict (`factTable(run).totals.lost`), counted by `factsLostCounter`.
+   */
+  factsLost: number
+  /** The engine used other values than the cell's (a default, a clamp): which and why. */
+  note?: string
+}
+
+/** A cell whose run failed: a stage refused the settings (e.g. keep_steps 0) or its summarizer failed. */
+export interface SweepCellInvalid {
+  ok: false
+  x: number
+  y: number
+  /** `<stage>: <error>`, the stage's own words. */
+  reason: string
+}
+
+/** One cell of the grid. */
+export type SweepCell = SweepCellResult | SweepCellInvalid
+
+/** The grid. */
+export interface SweepResult {
+  x: SweepAxis
+  y: SweepAxis
+  /** `cells[yi][xi]`: row per y value, column per x value; null for a cell a cancel left unrun. */
+  cells: (SweepCell | null)[][]
+  /** Context tokens of the Before (the same for every cell). */
+  tokensBefore: number
+  /** Facts extracted from the Before (`extractFacts`): the denominator of `factsLost`. */
+  factsTotal: number
+  /** Stages that were off in the base config and that the sweep switched on (see `configWith`). */
+  enabledStages: StageId[]
+  /** False when the signal aborted the sweep before every cell ran. */
+  complete: boolean
+  /** Times the real tokenizer ran during the sweep (cache misses of the shared counter). */
+  tokenizerCalls: number
+}
+
+/** After each cell: how far the sweep is, and the cell just finished. */
+export interface SweepProgress {
+  done: number
+  total: number
+  xi: number
+  yi: number
+  cell: SweepCell
+}
+
+/**
+ * Summaries already answered, keyed by request (see `memoizeSummarizer`). Hold one across sweeps
+ * of the same transcript to re-use them; drop it with the transcript (it holds summary text).
+ */
+export interface SummaryMemo {
+  /** Request key → summary. */
+  answers: Map<string, string>
+  /** Message content key → a short number, so request keys stay small. */
+  contentIds: Map<string, number>
+  /** Message object → its content number (stages never mutate a message). */
+  objectIds: WeakMap<object, number>
+}
+
+/** An empty summary memo. */
+export function createSummaryMemo(): SummaryMemo {
+  return { answers: new Map(), contentIds: new Map(), objectIds: new WeakMap() }
+}
+
+/** Dependencies of a sweep: a pipeline's, plus an optional memo and a way to yield between cells. */
+export interface SweepDeps extends Omit<PipelineDeps, 'signal'> {
+  /** Re-used summaries; a fresh one per sweep when omitted. */
+  memo?: SummaryMemo
+  /**
+   * Awaited after every cell: in a worker, a macrotask (`setTimeout 0`) so a cancel message or a
+   * pipeline run can be handled between cells (a summary from the memo resolves in microtasks
+   * only, which would otherwise hold the worker for the whole grid).
+   */
+  yieldToEvents?: () => Promise<void>
+}
+
+/**
+ * A number per distinct message content (id, index, role, content, tool calls and result fields;
+ * not `source`, which may hold the raw record): two cells that build the same message as two
+ * objects (a placeholder, a re-run stage) get the same number, so their requests share a key.
+ */
+function contentIdOf(memo: SummaryMemo, m: Message): number {
+  let n = memo.objectIds.get(m)
+  if (n === undefined) {
+    const key = JSON.stringify([m.id, m.index, m.role, m.content, m.toolCalls, m.toolCallId, m.toolName, m.isError, m.flags])
+    n = memo.contentIds.get(key)
+    if (n === undefined) {
+      n = memo.contentIds.size + 1
+      memo.contentIds.set(key, n)
+    }
+    memo.objectIds.set(m, n)
+  }
+  return n
+}
+
+/**
+ * `inner` with a memo: a request with the same stage, prompt, previous summary, slice and
+ * conversation (messages equal in content, see `contentIdOf`) gets the stored answer without
+ * calling `inner`. Failures are not stored. `scope` separates summarizers sharing one memo (id,
+ * endpoint, model). Sound for a deterministic summarizer that reads only its request (ours).
+ */
+export function memoizeSummarizer(inner: Summarizer, memo: SummaryMemo, scope: string): Summarizer {
+  return async (request: SummaryRequest) => {
+    const ids = (ms: readonly Message[]) => ms.map((m) => contentIdOf(memo, m)).join(',')
+    const key = [
+      scope,
+      request.stage,
+      request.prompt,
+      request.previous ?? '\u0001',
+      ids(request.slice),
+      request.conversation ? ids(request.conversation) : '-',
+    ].join('\u0000')
+    const hit = memo.answers.get(key)
+    if (hit !== undefined) return hit
+    const answer = await inner(request)
+    memo.answers.set(key, answer)
+    return answer
+  }
+}
+
+/** What the engine makes of the swept values of one cell, when it differs from them. */
+function cellNote(config: PipelineConfig, params: readonly SweepParam[]): string | undefined {
+  const notes: string[] = []
+  const paramsOf = (id: StageId) =>
+    config.stages.find((s) => s.id === id)?.params as Record<string, unknown> | undefined
+  const summarize = paramsOf('summarize')
+  if (summarize && (params.includes('keep_last') || params.includes('compact_after'))) {
+    const n = normalizeParams(summarize)
+    const keepLast = summarize.keep_last
+    if (params.includes('keep_last') && n.keep_last !== keepLast)
+      notes.push(`keep_last ${String(keepLast)} is not used: the engine uses ${n.keep_last}`)
+    const own = normalizeParams({ keep_last: 1, compact_after: summarize.compact_after as number })
+    if (params.includes('compact_after')) {
+      if (own.compact_after !== summarize.compact_after)
+        notes.push(`compact_after ${String(summarize.compact_after)} is not used: the engine uses ${own.compact_after}`)
+      else if (n.compact_after !== own.compact_after)
+        notes.push(
+          `compact_after ${own.compact_after} < keep_last ${n.keep_last}: the engine clamps it up to ${n.compact_after}`,
+        )
+    }
+  }
+  const insert = paramsOf('insert-then-compress')
+  if (insert) {
+    const n = normalizeInsertParams(insert)
+    for (const key of ['threshold_tokens', 'keep_recent'] as const) {
+      if (params.includes(key) && n[key] !== insert[key])
+        notes.push(`${key} ${String(insert[key])} is not used: the engine uses ${n[key]}`)
+    }
+  }
+  return notes.length > 0 ? notes.join('; ') : undefined
+}
+
+/**
+ * Counts lost facts the way the fact finder decides `lost` for a string query (`findFact`: some
+ * Before message text holds it, no After message text does), from a per-text index built once per
+ * sweep: which facts each distinct message text (`messageFactText`) holds. The After of most
+ * cells is mostly the same texts (re-indexed copies of the same messages, memoized summaries),
+ * so a cell costs a lookup per After message instead of a scan per fact (`findFact`'s `lost`
+ * also explains the loss, which a count does not need). A test checks it against `factTable`.
+ */
+export function factsLostCounter(
+  before: readonly Message[],
+  facts: readonly CandidateFact[],
+): (after: readonly Message[]) => number {
+  const byText = new Map<string, number[]>()
+  const held = (m: Message): number[] => {
+    const text = messageFactText(m)
+    let list = byText.get(text)
+    if (!list) {
+      list = []
+      for (let i = 0; i < facts.length; i++) if (text.includes((facts[i] as CandidateFact).fact)) list.push(i)
+      byText.set(text, list)
+    }
+    return list
+  }
+  const present = new Uint8Array(facts.length)
+  for (const m of before) for (const i of held(m)) present[i] = 1
+  return (after) => {
+    const kept = new Uint8Array(facts.length)
+    for (const m of after) for (const i of held(m)) kept[i] = 1
+    let lost = 0
+    for (let i = 0; i < facts.length; i++) if (present[i] && !kept[i]) lost++
+    return lost
+  }
+}
+
+/** The summarizer a run of `config` would build (as `runPipeline` does), or the one given. */
+function summarizerFor(transcript: Transcript, config: PipelineConfig, deps: SweepDeps): Summarizer {
+  if (deps.summarizer) return deps.summarizer
+  const choice = createSummarizer(
+    config.summarizer,
+    config.summarizerOptions,
+    transcript.recordedCompactions,
+    deps.summarizerRuntime,
+  )
+  return choice.ok ? choice.summarizer : extractiveSummarizer
+}
+
+/**
+ * Runs `baseConfig` with every pair (x value, y value) set by `configWith` (the swept stages
+ * switched on) over `transcript`, row by row (y outer, x inner), and reports per cell what one
+ * `runPipeline` with those settings reports: `tokensAfter`, `tokensSaved`, `percentSaved`,
+ * `passes`, and `factsLost` over `extractFacts(transcript.messages)` (extracted and indexed once,
+ * `factsLostCounter`). A cell
+ * where any stage reports an error is `ok: false` with that error as `reason`; a value the engine
+ * defaults or clamps gives a `note` (e.g. compact_after < keep_last).
+ *
+ * Reuse: every cell counts with `deps.counter` (its per-content cache: a text — message, summary,
+ * placeholder — is tokenized once for the whole grid) and asks summaries through
+ * `memoizeSummarizer` (`deps.memo` or a fresh memo), so a request another cell already made is
+ * answered from the memo. `tokenizerCalls` reports the counter's cache misses during the sweep.
+ *
+ * `onProgress` is called after each cell. `signal` (checked before each cell and passed to the
+ * run) stops the sweep: the result then has `complete: false` and null for the cells not run.
+ * Errors: throws an `Error` with `checkAxes`' reason when the axes are invalid; nothing else throws.
+ * Deterministic for a deterministic summarizer.
+ */
+export async function sweep(
+  transcript: Transcript,
+  baseConfig: PipelineConfig,
+  x: SweepAxis,
+  y: SweepAxis,
+  deps: SweepDeps,
+  onProgress?: (progress: SweepProgress) => void,
+  signal?: CancelSignal,
+): Promise<SweepResult> {
+  const problem = checkAxes(x, y)
+  if (problem) throw new Error(problem)
+  const callsBefore = deps.counter.tokenizerCalls
+  const options = baseConfig.summarizerOptions
+  const scope = `${baseConfig.summarizer} ${options?.baseUrl ?? ''} ${options?.model ?? ''}`
+  const summarizer = memoizeSummarizer(summarizerFor(transcript, baseConfig, deps), deps.memo ?? createSummaryMemo(), scope)
+  const runDeps: PipelineDeps = { counter: deps.counter, summarizer }
+  if (signal) runDeps.signal = signal
+
+  const facts = extractFacts(transcript.messages)
+  const countLost = factsLostCounter(transcript.messages, facts)
+  const swept: SweepParam[] = [x.param, y.param]
+  const enabledStages = [...new Set(swept.map((p) => SWEEP_PARAMS[p].stage as StageId))].filter(
+    (id) => baseConfig.stages.find((s: StageConfig) => s.id === id)?.enabled === false,
+  )
+  const cells: (SweepCell | null)[][] = y.values.map(() => x.values.map(() => null))
+  const total = x.values.length * y.values.length
+  let tokensBefore = 0
+  let done = 0
+  let complete = true
+
+  outer: for (let yi = 0; yi < y.values.length; yi++) {
+    for (let xi = 0; xi < x.values.length; xi++) {
+      if (signal?.aborted) {
+        complete = false
+        break outer
+      }
+      const xv = x.values[xi] as number
+      const yv = y.values[yi] as number
+      const config = configWith(baseConfig, { param: x.param, value: xv }, { param: y.param, value: yv })
+      const result = await runPipeline(transcript, config, runDeps)
+      if (signal?.aborted) {
+        complete = false
+        break outer
+      }
+      tokensBefore = result.before.totals.tokens
+      const failed = result.stages.find((s) => s.error !== undefined)
+      let cell: SweepCell
+      if (failed) {
+        cell = { ok: false, x: xv, y: yv, reason: `${failed.stage}: ${failed.error}` }
+      } else {
+        const after = result.after.totals.tokens
+        const saved = tokensBefore - after
+        cell = {
+          ok: true,
+          x: xv,
+          y: yv,
+          tokensAfter: after,
+          tokensSaved: saved,
+          percentSaved: tokensBefore > 0 ? Math.round((saved / tokensBefore) * 1000) / 10 : 0,
+          passes: result.passes.length,
+          factsLost: countLost(result.after.messages),
+        }
+        const note = cellNote(config, swept)
+        if (note !== undefined) cell.note = note
+      }
+      ;(cells[yi] as (SweepCell | null)[])[xi] = cell
+      done++
+      onProgress?.({ done, total, xi, yi, cell })
+      if (deps.yieldToEvents) await deps.yieldToEvents()
+    }
+  }
+  return {
+    x: { param: x.param, values: [...x.values] },
+    y: { param: y.param, values: [...y.values] },
+    cells,
+    tokensBefore,
+    factsTotal: facts.length,
+    enabledStages,
+    complete,
+    tokenizerCalls: deps.counter.tokenizerCalls - callsBefore,
+  }
+}
