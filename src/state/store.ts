@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import { createExportSlice } from './slices/export'
+import { createFactsSlice } from './slices/facts'
 import { createLoadSlice } from './slices/load'
 import { createPipelineSlice } from './slices/pipeline'
 import { createRecordedSlice } from './slices/recorded'
@@ -19,4 +20,5 @@ export const useStore = create<StoreState>()((...a) => ({
   ...createRecordedSlice(...a),
   ...createExportSlice(...a),
   ...createSummarizerSlice(...a),
+  ...createFactsSlice(...a),
 }))

@@ -8,6 +8,7 @@
  * (`RunView`) and fetches full content per row with `getMessageDetail`.
  */
 import { exportTranscript, type ExportTarget } from '../engine/export'
+import { findFactSpans, messageFactText } from '../engine/facts'
 import { importBytes, importTranscript } from '../engine/formats'
 import type { ImportResult } from '../engine/formats/types'
 import type { Encoding, Message, PipelineConfig, RunResult, Transcript } from '../engine/model'
@@ -18,6 +19,7 @@ import { planSummaryRequests, type SummaryPlan } from '../engine/summarizers/pre
 import { loadCounter } from '../engine/tokens/count'
 import type {
   ExportOutcome,
+  FactSearchOutcome,
   ImportOutcome,
   ImportProgress,
   MessageDetail,
@@ -29,6 +31,7 @@ import type {
   Side,
   TranscriptInfo,
 } from './protocol'
+import { searchFactIn } from './fact-search'
 import { importBlob } from './stream-import'
 import { summarizerFailure, summarizerRuntimeFor, summaryCache } from './summarizers'
 import { buildMessageDetail, buildRunView, exportFileName, exportTargetsFor } from './view'
@@ -62,6 +65,9 @@ const state: WorkerState = {
   running: null,
   transcriptKey: '',
 }
+
+/** The `runId` each RunResult was made for (the fact finder echoes it). */
+const runIds = new WeakMap<RunResult, number>()
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e)
@@ -218,6 +224,7 @@ export const engineApi = {
       const failure = summarizerFailure(config, result)
       if (failure) return { ok: false, error: `${failure.stage}: ${failure.error}`, stage: failure.stage }
       state.result = result
+      runIds.set(result, runId)
       const view = buildRunView(result, runId, config.encoding)
       view.transcriptKey = state.transcriptKey
       if (options.previewsOf === state.transcriptKey) {
@@ -332,7 +339,27 @@ export const engineApi = {
   /** Full content of one row of the last run (before rows also work before any run). */
   getMessageDetail(side: Side, id: string): MessageDetail | null {
     const message = findMessage(side, id)
-    return message ? buildMessageDetail(message, side) : null
+    if (!message) return null
+    const detail = buildMessageDetail(message, side)
+    // The facts the page underlines for "click a fact" (issue 5 point 1).
+    detail.facts = findFactSpans(messageFactText(message)).map((s) => s.fact)
+    return detail
+  },
+
+  /**
+   * The fact finder (issue 5 point 1): where `query` (a string, or a regex source when `regex`)
+   * occurs in the last run, Before and After, as row ids with counts, and the engine's verdict
+   * (survives / lost in which pass of which stage / never present). Full texts never cross.
+   * `ok: false` with a message for an empty query, an invalid regex, or no run yet.
+   */
+  searchFact(query: string, regex: boolean): FactSearchOutcome {
+    const result = state.result
+    if (!result) return { ok: false, error: 'Nothing has run yet.' }
+    try {
+      return searchFactIn(result, query, regex, runIds.get(result) ?? null)
+    } catch (e) {
+      return { ok: false, error: errorText(e) }
+    }
   },
 
   /** The exact prompt of a pass of the last run, or null. */

@@ -20,6 +20,7 @@ import type {
   ValidityProblem,
 } from '../engine/model'
 import type { ExportTarget } from '../engine/export'
+import type { FactVerdict } from '../engine/facts'
 import type { ImportError } from '../engine/formats/types'
 import type { RecordedComparison } from '../engine/recorded'
 import type { SummaryPlan } from '../engine/summarizers/preview'
@@ -183,7 +184,45 @@ export interface MessageDetail {
   toolName?: string
   isError?: boolean
   source?: { format: FormatId; line?: number }
+  /**
+   * Facts the engine finds in this message (`findFactSpans` over its text and tool-call
+   * arguments), verbatim, in order of first appearance: the page makes them clickable (issue 5).
+   */
+  facts?: string[]
 }
+
+/** Matches of a fact on one side of the last run: rows in column order, never their text. */
+export interface FactSideMatches {
+  /** Rows holding the fact and how many non-overlapping, non-empty occurrences each holds. */
+  rows: { rowId: string; count: number }[]
+  /** `rows.length`. */
+  messages: number
+  /** Sum of the counts. */
+  occurrences: number
+}
+
+/**
+ * The engine's `FactVerdict`, light enough to cross the boundary: `events` (one per Before copy)
+ * reduced to their number and the replacement text of `lost` cut to 300 code points.
+ */
+export type FactVerdictView = Omit<FactVerdict, 'events' | 'beforeIds'> & {
+  /** Before copies whose loss was traced (`events.length`). */
+  copiesLost: number
+}
+
+/** Answer of `EngineApi.searchFact`: one fact searched in the last run. Source: issue 5 point 1. */
+export interface FactSearch {
+  query: string
+  regex: boolean
+  /** The `runId` of the run searched (null when unknown). */
+  runId: number | null
+  before: FactSideMatches
+  after: FactSideMatches
+  verdict: FactVerdictView
+}
+
+/** Result of `searchFact`: never throws across the boundary (an invalid regex is `ok: false`). */
+export type FactSearchOutcome = { ok: true; search: FactSearch } | { ok: false; error: string }
 
 export type { PipelineConfig }
 

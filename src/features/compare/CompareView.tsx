@@ -5,6 +5,7 @@ import type { AfterMode } from '../../state/slices/recorded'
 import { useStore } from '../../state/store'
 import { selectAfterMode, selectInfo, selectRecorded, selectRun, selectSelection } from '../../state/selectors'
 import type { RecordedRunView, RowMeta, RunView, Side } from '../../worker/protocol'
+import { FactFinder } from '../facts/FactFinder'
 import { buildAfterItems, buildBeforeItems, linkAfters, type ColumnItem } from './column-items'
 import { MessageColumn, type ColumnHandle } from './MessageColumn'
 import { SplitHandle } from './SplitHandle'
@@ -105,6 +106,7 @@ export function CompareView() {
   const recordedError = useStore((s) => (s.recordedStatus === 'error' ? s.recordedError : null))
   const selection = useStore(selectSelection)
   const selectRow = useStore((s) => s.selectRow)
+  const factSearch = useStore((s) => s.factSearch)
   const [split, setSplit] = useState(0.5) // high-frequency: stays out of the store
   const [syncScroll, setSyncScroll] = useState(true)
   const leftRef = useRef<ColumnHandle>(null)
@@ -116,6 +118,17 @@ export function CompareView() {
     [mode, run, recorded, info],
   )
   const [left, right] = panes ?? [null, null]
+
+  // The fact finder's matches per side (the recorded After is not searched), and its query.
+  const factMatches = useMemo(() => {
+    const of = (rows: readonly { rowId: string; count: number }[] | undefined) =>
+      new Map((rows ?? []).map((r) => [r.rowId, r.count]))
+    return { before: of(factSearch?.before.rows), after: of(factSearch?.after.rows), recorded: of([]) }
+  }, [factSearch])
+  const factHighlight = useMemo(
+    () => (factSearch ? { query: factSearch.query, regex: factSearch.regex } : null),
+    [factSearch],
+  )
 
   const paneOf = useCallback(
     (side: Side) => (left?.side === side ? 'left' : right?.side === side ? 'right' : null),
@@ -192,6 +205,7 @@ export function CompareView() {
 
   return (
     <div className="compare">
+      <FactFinder />
       <div className="compare__toolbar">
         <label className="check">
           <input type="checkbox" checked={syncScroll} onChange={(e) => setSyncScroll(e.target.checked)} />
@@ -218,6 +232,8 @@ export function CompareView() {
           items={left.items}
           selectedId={selectedLeft}
           highlighted={highlightLeft}
+          matches={factMatches[left.side]}
+          factHighlight={factHighlight}
           onSelect={onSelect}
           onUserScroll={onUserScroll}
           handleRef={leftRef}
@@ -231,6 +247,8 @@ export function CompareView() {
           items={right.items}
           selectedId={selectedRight}
           highlighted={highlightRight}
+          matches={factMatches[right.side]}
+          factHighlight={factHighlight}
           onSelect={onSelect}
           onUserScroll={onUserScroll}
           handleRef={rightRef}

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react'
+import type { FactHighlight } from '../facts/FactFinderText'
 import type { Side } from '../../worker/protocol'
 import { itemIndexOf, type ColumnItem } from './column-items'
 import { MessageRow } from './MessageRow'
@@ -17,6 +18,10 @@ interface MessageColumnProps {
   items: readonly ColumnItem[]
   selectedId: string | null
   highlighted: ReadonlySet<string>
+  /** Rows holding the fact finder's query, with their occurrence counts (issue 5). */
+  matches?: ReadonlyMap<string, number>
+  /** The finder's query, marked in the matching rows' text. */
+  factHighlight?: FactHighlight | null
   onSelect: (side: Side, id: string) => void
   /** Called when the user scrolls this column, with the id of the topmost visible row. */
   onUserScroll?: (side: Side, topRowId: string) => void
@@ -26,6 +31,7 @@ interface MessageColumnProps {
 /** A virtualized column of messages: only the visible rows (plus overscan) are in the DOM. */
 export function MessageColumn(props: MessageColumnProps) {
   const { side, title, subtitle, items, selectedId, highlighted, onSelect, onUserScroll, handleRef } = props
+  const { matches, factHighlight = null } = props
   const scrollRef = useRef<HTMLDivElement>(null)
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
   // The user is driving this column (pointer over it); programmatic scrolls do not echo back.
@@ -122,6 +128,8 @@ export function MessageColumn(props: MessageColumnProps) {
                     row={item.row}
                     selected={selectedId === item.row.id}
                     highlighted={highlighted.has(item.row.id)}
+                    matchCount={matches?.get(item.row.id) ?? 0}
+                    factHighlight={matches?.has(item.row.id) ? factHighlight : null}
                     expanded={expanded.has(item.row.id)}
                     onSelect={select}
                     onToggleExpand={toggleExpand}

@@ -1,10 +1,12 @@
-import { memo, useEffect } from 'react'
+import { memo, useCallback, useEffect } from 'react'
 import { Chip } from '../../components/Chip'
 import { RoleBadge } from '../../components/RoleBadge'
 import { formatCount } from '../../components/format'
 import { explainFate, explainOrigin, fateChip, originChip } from '../../components/kinds'
 import { useStore } from '../../state/store'
 import { detailKey } from '../../state/slices/run'
+import { MarkedText } from '../facts/FactFinderMarks'
+import type { FactHighlight } from '../facts/FactFinderText'
 import type { MessageDetail, RowMeta, Side } from '../../worker/protocol'
 
 interface MessageRowProps {
@@ -12,6 +14,10 @@ interface MessageRowProps {
   row: RowMeta
   selected: boolean
   highlighted: boolean
+  /** Occurrences of the fact finder's query in this message (0: not a match). */
+  matchCount?: number
+  /** The finder's query to mark in the text, for a matching row. */
+  factHighlight?: FactHighlight | null
   expanded: boolean
   onSelect: (id: string) => void
   onToggleExpand: (id: string) => void
@@ -20,12 +26,14 @@ interface MessageRowProps {
 /** One message row: index, role, tokens, preview (expandable to the full text), provenance chip. */
 export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
   const { side, row, selected, highlighted, expanded, onSelect, onToggleExpand } = props
+  const { matchCount = 0, factHighlight = null } = props
   const chip = row.fate ? fateChip(row.fate) : row.origin ? originChip(row.origin) : null
   const title = row.fate ? explainFate(row.fate) : row.origin ? explainOrigin(row.origin) : undefined
   const mono = row.role === 'tool'
   const classes = ['msg', `msg--${chip?.kind ?? 'kept'}`]
   if (selected) classes.push('msg--selected')
   if (highlighted) classes.push('msg--counterpart')
+  if (matchCount > 0) classes.push('msg--match')
   return (
     <div
       className={classes.join(' ')}
@@ -34,6 +42,7 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
       data-id={row.id}
       data-kind={chip?.kind}
       data-counterpart={highlighted || undefined}
+      data-match={matchCount > 0 || undefined}
       tabIndex={0}
       onClick={() => onSelect(row.id)}
       onKeyDown={(e) => {
@@ -58,6 +67,11 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
         {row.thinking > 0 && <span className="msg__flag">thinking</span>}
         </span>
         <span className="msg__right">
+        {matchCount > 0 && (
+          <span className="msg__match" title={`The fact occurs ${matchCount}× in this message`}>
+            {matchCount}×
+          </span>
+        )}
         {chip && <Chip kind={chip.kind} label={chip.label} title={title} />}
         <span className="msg__tokens" title="Tokens">
           {formatCount(row.tokens)} tok
@@ -77,17 +91,24 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
         </span>
       </div>
       {expanded ? (
-        <MessageBody side={side} id={row.id} mono={mono} />
+        <MessageBody side={side} id={row.id} mono={mono} highlight={factHighlight} />
       ) : (
         <div className={mono ? 'msg__preview msg__preview--mono' : 'msg__preview'} role="cell">
-          {row.preview}
+          <MarkedText text={row.preview} highlight={factHighlight} />
         </div>
       )}
     </div>
   )
 })
 
-function MessageBody({ side, id, mono }: { side: Side; id: string; mono: boolean }) {
+interface BodyProps {
+  side: Side
+  id: string
+  mono: boolean
+  highlight: FactHighlight | null
+}
+
+function MessageBody({ side, id, mono, highlight }: BodyProps) {
   const entry = useStore((s) => s.details[detailKey(side, id)])
   const fetchDetail = useStore((s) => s.fetchDetail)
   useEffect(() => {
@@ -95,11 +116,16 @@ function MessageBody({ side, id, mono }: { side: Side; id: string; mono: boolean
   }, [entry, fetchDetail, side, id])
   if (entry === undefined || entry === 'loading') return <div className="msg__body msg__body--loading">Loading…</div>
   if (entry === 'missing') return <div className="msg__body">Full text unavailable.</div>
-  return <DetailView detail={entry} mono={mono} />
+  return <DetailView detail={entry} mono={mono} highlight={highlight} />
 }
 
 /** Full content as text only (never HTML): tool output in monospace, images as labels. */
-function DetailView({ detail, mono }: { detail: MessageDetail; mono: boolean }) {
+function DetailView(props: { detail: MessageDetail; mono: boolean; highlight: FactHighlight | null }) {
+  const { detail, mono, highlight } = props
+  // Click a fact (issue 5): the engine's fact spans are underlined; a click searches it.
+  const setFactQuery = useStore((s) => s.setFactQuery)
+  const onFact = useCallback((fact: string) => setFactQuery(fact, { immediate: true, regex: false }), [setFactQuery])
+  const mark = (text: string) => <MarkedText text={text} highlight={highlight} facts={detail.facts} onFact={onFact} />
   return (
     <div className="msg__body" role="cell" onClick={(e) => e.stopPropagation()}>
       {detail.blocks.length === 0 && detail.toolCalls.length === 0 && <p className="muted">(empty)</p>}
@@ -108,7 +134,7 @@ function DetailView({ detail, mono }: { detail: MessageDetail; mono: boolean }) 
           case 'text':
             return (
               <pre key={i} className={mono ? 'text text--mono' : 'text'}>
-                {b.text}
+                {mark(b.text)}
               </pre>
             )
           case 'image':
@@ -121,7 +147,7 @@ function DetailView({ detail, mono }: { detail: MessageDetail; mono: boolean }) 
             return (
               <div key={i} className="thinking">
                 <div className="block-label">thinking{b.note ? ` — ${b.note}` : ''}</div>
-                {b.text && <pre className="text">{b.text}</pre>}
+                {b.text && <pre className="text">{mark(b.text)}</pre>}
               </div>
             )
           case 'opaque':
@@ -138,7 +164,7 @@ function DetailView({ detail, mono }: { detail: MessageDetail; mono: boolean }) 
           <div className="block-label">
             tool call <strong>{call.name}</strong> <span className="muted">{call.id}</span>
           </div>
-          <pre className="text text--mono">{call.arguments}</pre>
+          <pre className="text text--mono">{mark(call.arguments)}</pre>
         </div>
       ))}
       {(detail.toolCallId || detail.source?.line !== undefined) && (

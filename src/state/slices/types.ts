@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand'
 import type { ExportSlice } from './export'
+import type { FactsSlice } from './facts'
 import type { LoadSlice } from './load'
 import type { PipelineSlice } from './pipeline'
 import type { RecordedSlice } from './recorded'
@@ -9,7 +10,7 @@ import type { ViewSlice } from './view'
 
 /** The whole store: the union of its slices. */
 export type StoreState = LoadSlice & PipelineSlice & RunSlice & ViewSlice & RecordedSlice & ExportSlice &
-  SummarizerSlice
+  SummarizerSlice & FactsSlice
 
 /** A slice creator over the whole store (zustand slices pattern). */
 export type SliceCreator<T> = StateCreator<StoreState, [], [], T>

@@ -1,0 +1,136 @@
+import { useEffect, useMemo, useRef } from 'react'
+import { formatCountOf } from '../../components/format'
+import { factWalk } from '../../state/slices/facts'
+import { useStore } from '../../state/store'
+import { selectRun } from '../../state/selectors'
+import { verdictSentence } from './FactFinderText'
+import './FactFinder.css'
+
+const SIDE_NAME = { before: 'Before', after: 'After', recorded: 'Recorded' } as const
+
+/**
+ * The fact finder bar above Before | After (issue 5 point 1): a string or regex searched in the
+ * worker over both sides' full texts, an "N of M" counter walking the matching rows (Before first,
+ * then After; Enter / Shift+Enter), and the engine's verdict in one sentence.
+ */
+export function FactFinder() {
+  const run = useStore(selectRun)
+  const query = useStore((s) => s.factQuery)
+  const regex = useStore((s) => s.factRegex)
+  const search = useStore((s) => s.factSearch)
+  const error = useStore((s) => s.factError)
+  const cursor = useStore((s) => s.factCursor)
+  const setFactQuery = useStore((s) => s.setFactQuery)
+  const setFactRegex = useStore((s) => s.setFactRegex)
+  const refresh = useStore((s) => s.refreshFactSearch)
+  const step = useStore((s) => s.stepFactMatch)
+  const inputRef = useRef<HTMLInputElement>(null)
+
+  // A new run (settings changed, another transcript): search again so the verdict follows.
+  const runId = run?.runId
+  const transcriptKey = run?.transcriptKey
+  useEffect(() => {
+    refresh()
+  }, [runId, transcriptKey, refresh])
+
+  const walk = useMemo(() => factWalk(search), [search])
+  const current = walk[cursor]
+  const verdict = useMemo(() => (search && run ? verdictSentence(search.verdict, run) : null), [search, run])
+  const pending = query !== '' && (search?.query !== query || search.regex !== regex)
+
+  const go = (delta: 1 | -1) => {
+    // Enter before the debounced search answered: search now (it lands on the first match).
+    if (pending) setFactQuery(query, { immediate: true })
+    else step(delta)
+  }
+
+  let counter = ''
+  if (query === '') counter = ''
+  else if (error) counter = ''
+  else if (search && walk.length === 0) counter = 'no match'
+  else if (search && current) counter = `${cursor + 1} of ${walk.length} · ${SIDE_NAME[current.side]}`
+  else if (search) counter = `${walk.length} matches`
+
+  const sides = search
+    ? `${formatCountOf(search.before.messages, 'message')} before (${formatCountOf(search.before.occurrences, 'occurrence')}) · ` +
+      `${formatCountOf(search.after.messages, 'message')} after (${formatCountOf(search.after.occurrences, 'occurrence')})`
+    : ''
+
+  return (
+    <div className="fact-finder" role="search" aria-label="Fact finder" data-testid="fact-finder">
+      <div className="fact-finder__controls">
+        <span className="fact-finder__icon" aria-hidden="true">
+          ⌕
+        </span>
+        <input
+          ref={inputRef}
+          type="search"
+          className="fact-finder__input"
+          placeholder="Find a fact: an order number, a path, a name… or click one in an expanded message"
+          aria-label="Fact to find"
+          aria-invalid={error ? true : undefined}
+          value={query}
+          spellCheck={false}
+          onChange={(e) => setFactQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault()
+              go(e.shiftKey ? -1 : 1)
+            } else if (e.key === 'Escape' && query !== '') {
+              e.preventDefault()
+              setFactQuery('')
+            }
+          }}
+        />
+        <label className="check fact-finder__regex" title="Read the query as a JavaScript regular expression">
+          <input type="checkbox" checked={regex} onChange={(e) => setFactRegex(e.target.checked)} />
+          regex
+        </label>
+        <span
+          className="fact-finder__counter"
+          data-testid="fact-counter"
+          aria-live="polite"
+          title={sides ? `${sides}. Matches go through the Before first, then the After. Enter: next · Shift+Enter: previous` : undefined}
+        >
+          {counter}
+        </span>
+        <button
+          type="button"
+          className="icon-button fact-finder__step"
+          aria-label="Previous match"
+          title="Previous match (Shift+Enter)"
+          disabled={walk.length === 0 && !pending}
+          onClick={() => go(-1)}
+        >
+          ↑
+        </button>
+        <button
+          type="button"
+          className="icon-button fact-finder__step"
+          aria-label="Next match"
+          title="Next match (Enter)"
+          disabled={walk.length === 0 && !pending}
+          onClick={() => go(1)}
+        >
+          ↓
+        </button>
+      </div>
+      {error && query !== '' ? (
+        <p className="fact-finder__verdict fact-finder__verdict--error" role="alert" data-testid="fact-error">
+          {error}
+        </p>
+      ) : verdict && search && query !== '' ? (
+        <p
+          className={`fact-finder__verdict fact-finder__verdict--${verdict.tone}`}
+          data-testid="fact-verdict"
+          data-verdict={search.verdict.verdict}
+          title={search.verdict.explanation}
+        >
+          <strong className="fact-finder__fact">{search.regex ? `/${search.query}/` : `“${search.query}”`}</strong>{' '}
+          {verdict.text}
+          <span className="fact-finder__sides muted"> · {sides}</span>
+        </p>
+      ) : null}
+    </div>
+  )
+}

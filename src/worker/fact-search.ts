@@ -1,0 +1,111 @@
+/**
+ * The worker side of the fact finder (issue 5 point 1): search a string or regular expression in
+ * the full texts of the last run, Before and After (tool-call arguments included), and return
+ * only row ids with counts plus the engine's verdict (`findFact`) — never full texts.
+ *
+ * The run's `RunIndex` (texts per message) is built once per RunResult and reused while the
+ * person types, so each keystroke costs one scan of the texts (a few ms at 5,000 messages).
+ */
+import { findFact, indexRun, type FactVerdict, type RunIndex } from '../engine/facts'
+import type { RunResult } from '../engine/model'
+import { cutCodePoints } from '../engine/text'
+import type { FactSearch, FactSearchOutcome, FactSideMatches, FactVerdictView } from './protocol'
+
+/** Code points of a replacement text (a summary, a placeholder) the verdict carries at most. */
+export const REPLACEMENT_TEXT_CAP = 300
+
+let cached: { result: RunResult; index: RunIndex } | null = null
+
+/** The `RunIndex` of `result`, built on first use and kept until another result is asked for. */
+function indexOf(result: RunResult): RunIndex {
+  if (cached?.result !== result) cached = { result, index: indexRun(result) }
+  return cached.index
+}
+
+/**
+ * Non-overlapping, non-empty occurrences of `query` in `text`: verbatim and case-sensitive for a
+ * string (as `findFact` matches), every non-empty match of `re` (global) for a regex.
+ */
+function countIn(text: string, query: string, re: RegExp | null): number {
+  let n = 0
+  if (re) {
+    re.lastIndex = 0
+    for (const m of text.matchAll(re)) if (m[0].length > 0) n++
+    return n
+  }
+  for (let at = text.indexOf(query); at !== -1; at = text.indexOf(query, at + query.length)) n++
+  return n
+}
+
+function matchesOf(texts: Map<string, string>, query: string, re: RegExp | null): FactSideMatches {
+  const rows: { rowId: string; count: number }[] = []
+  let occurrences = 0
+  // Map order is message order on that side: the rows come back in column order.
+  for (const [rowId, text] of texts) {
+    const count = countIn(text, query, re)
+    if (count === 0) continue
+    rows.push({ rowId, count })
+    occurrences += count
+  }
+  return { rows, messages: rows.length, occurrences }
+}
+
+/**
+ * The verdict without what may be large: every copy's loss (`events`, one per Before message:
+ * only their number is kept) and long replacement texts (cut to `REPLACEMENT_TEXT_CAP` code
+ * points). The Before ids are the Before matches' rows.
+ */
+export function verdictView(v: FactVerdict): FactVerdictView {
+  const view: FactVerdictView = {
+    query: v.query,
+    verdict: v.verdict,
+    where: v.where.map((w) => ({ ...w })),
+    copiesLost: v.events?.length ?? 0,
+    explanation: v.explanation,
+  }
+  if (v.lost) {
+    const r = v.lost.replacedBy
+    const replacedBy = 'text' in r ? { ...r, text: cutCodePoints(r.text, REPLACEMENT_TEXT_CAP) } : { ...r }
+    view.lost = { ...v.lost, replacedBy }
+  }
+  return view
+}
+
+/**
+ * Searches `query` in the full texts of `result` (Before and After, tool-call arguments
+ * included, as `messageFactText`). `regex`: `query` is a JavaScript regular expression source
+ * (no flags, as the CLI's `find --regex`). Errors (never thrown): empty query, invalid regex, a
+ * regex that matches empty text (it would match every message). `runId` is echoed so the page
+ * can tell which run answered.
+ */
+export function searchFactIn(
+  result: RunResult,
+  query: string,
+  regex: boolean,
+  runId: number | null,
+): FactSearchOutcome {
+  if (query === '') return { ok: false, error: 'Type a fact to search for.' }
+  let re: RegExp | null = null
+  if (regex) {
+    try {
+      re = new RegExp(query, 'g')
+    } catch (e) {
+      const why = e instanceof Error ? e.message.replace(/^Invalid regular expression: \/.*\/\w*: /, '') : ''
+      return { ok: false, error: `Not a valid regular expression: ${why || String(e)}` }
+    }
+    if (new RegExp(query).test('')) {
+      return { ok: false, error: 'This regular expression matches empty text, so it would match every message.' }
+    }
+  }
+  const index = indexOf(result)
+  const verdict = findFact(index, re ? new RegExp(query) : query)
+  const search: FactSearch = {
+    query,
+    regex,
+    runId,
+    before: matchesOf(index.beforeTexts, query, re),
+    after: matchesOf(index.afterTexts, query, re),
+    verdict: verdictView(verdict),
+  }
+  return { ok: true, search }
+}
