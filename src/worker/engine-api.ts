@@ -11,7 +11,7 @@ import { exportTranscript, type ExportTarget } from '../engine/export'
 import { findFactSpans, messageFactText } from '../engine/facts'
 import { importBytes, importTranscript } from '../engine/formats'
 import type { ImportResult } from '../engine/formats/types'
-import type { Encoding, Message, PipelineConfig, RunResult, Transcript } from '../engine/model'
+import type { Encoding, Message, PipelineConfig, RunResult, StageId, Transcript } from '../engine/model'
 import { DEFAULT_PIPELINE, runPipeline } from '../engine/pipeline'
 import { compareRecordedVsSimulated, recordedRunResult, type RecordedRun } from '../engine/recorded'
 import { runTokens, type RunTokens } from '../engine/costs'
@@ -32,6 +32,7 @@ import type {
   TranscriptInfo,
 } from './protocol'
 import { searchFactIn } from './fact-search'
+import { STAGE_ROW_PREFIX } from './protocol'
 import { importBlob } from './stream-import'
 import { summarizerFailure, summarizerRuntimeFor, summaryCache } from './summarizers'
 import { buildMessageDetail, buildRunView, exportFileName, exportTargetsFor } from './view'
@@ -54,6 +55,12 @@ interface WorkerState {
   /** Key of the open transcript, new on every `openTranscript` (see `RunView.transcriptKey`). */
   transcriptKey: string
 }
+
+/**
+ * The last stage-by-stage view (`runUpTo`): the run of the pipeline's prefix up to one stage, and
+ * the run in flight (a newer one aborts it). Apart from `state` so the main run never waits on it.
+ */
+const stageState: { result: RunResult | null; running: AbortController | null } = { result: null, running: null }
 
 const state: WorkerState = {
   root: null,
@@ -105,6 +112,7 @@ function openTranscript(transcript: Transcript, open: 'main' | number): void {
   state.open = open
   state.result = null
   state.recorded = null
+  stageState.result = null
 }
 
 function accept(result: ImportResult, fileName: string): ImportOutcome {
@@ -135,6 +143,10 @@ function findMessage(side: Side, id: string): Message | undefined {
       : side === 'recorded'
         ? state.recorded?.after.messages
         : state.result?.after.messages
+  if (side === 'after' && id.startsWith(STAGE_ROW_PREFIX)) {
+    const own = id.slice(STAGE_ROW_PREFIX.length)
+    return stageState.result?.after.messages.find((m) => m.id === own)
+  }
   return list?.find((m) => m.id === id)
 }
 
@@ -366,6 +378,97 @@ export const engineApi = {
   getPassPrompt(passNumber: number, stage?: string): string | null {
     const pass = state.result?.passes.find((p) => p.pass === passNumber && (stage === undefined || p.stage === stage))
     return pass?.prompt ?? null
+  },
+
+  /**
+   * Stage by stage (issue 6 point 3): the After as it stands after `stage`, made by running the
+   * pipeline's prefix — `config` with every stage after `stage` switched off — so rows, totals and
+   * provenance are exactly what the full run had at that point. Token counts come from the
+   * counter's content cache (already filled by the full run: nothing is re-tokenized) and an HTTP
+   * summarizer's answers from the summary cache. Kept apart from the last full run: its After
+   * row ids carry `STAGE_ROW_PREFIX` (so does `getMessageDetail('after', id)`). Fails when
+   * `stage` is not an enabled stage of `config`.
+   */
+  async runUpTo(
+    config: PipelineConfig,
+    stage: StageId,
+    runId: number,
+    options: RunOptions = {},
+  ): Promise<RunOutcome> {
+    const transcript = state.transcript
+    if (!transcript) return { ok: false, error: 'no transcript loaded' }
+    const at = config.stages.findIndex((s) => s.id === stage)
+    if (at < 0 || !config.stages[at]?.enabled) return { ok: false, error: `${stage} is not an enabled stage` }
+    const prefix: PipelineConfig = {
+      ...config,
+      stages: config.stages.map((s, i) => (i > at && s.enabled ? { ...s, enabled: false } : s)),
+    }
+    stageState.running?.abort()
+    const controller = new AbortController()
+    stageState.running = controller
+    const signal = controller.signal
+    try {
+      const counter = await loadCounter(config.encoding)
+      const summarizerRuntime = summarizerRuntimeFor(config, options.apiKey)
+      const deps = summarizerRuntime ? { counter, signal, summarizerRuntime } : { counter, signal }
+      const result = await runPipeline(transcript, prefix, deps)
+      if (signal.aborted || state.transcript !== transcript) return { ok: false, error: 'cancelled', cancelled: true }
+      const failure = summarizerFailure(config, result)
+      if (failure) return { ok: false, error: `${failure.stage}: ${failure.error}`, stage: failure.stage }
+      stageState.result = result
+      const view = buildRunView(result, runId, config.encoding)
+      view.transcriptKey = state.transcriptKey
+      const prefixed = (id: string) => `${STAGE_ROW_PREFIX}${id}`
+      view.after.rows = view.after.rows.map((r) => ({ ...r, id: prefixed(r.id) }))
+      view.before.rows = view.before.rows.map((r) => ({ ...r, counterpartIds: r.counterpartIds.map(prefixed) }))
+      if (options.previewsOf === state.transcriptKey) {
+        view.before.rows = view.before.rows.map((r) => {
+          const { id, index, tokens, counterpartIds } = r
+          const slim = { id, index, tokens, counterpartIds } as RowMeta
+          if (r.fate) slim.fate = r.fate
+          return slim
+        })
+        view.beforePreviewsOmitted = true
+      }
+      return { ok: true, view }
+    } catch (e) {
+      if (signal.aborted) return { ok: false, error: 'cancelled', cancelled: true }
+      return { ok: false, error: errorText(e) }
+    } finally {
+      if (stageState.running === controller) stageState.running = null
+    }
+  },
+
+  /**
+   * The context the model had at `turn` (1-based) under `config` (engine `contextAtTurn`): the
+   * pipeline on the transcript's prefix up to that turn, with cached counts and summaries (an
+   * HTTP summarizer is never called from here). A newer request cancels this one.
+   */
+  getTurnContext(config: PipelineConfig, turn: number, requestId: number): Promise<TurnOutcome> {
+    const transcript = state.transcript
+    return turnContextOutcome(transcript, config, turn, requestId, () => state.transcript === transcript)
+  },
+
+  /** The context at `turn` as an `openai` (Chat Completions) or `anthropic` (Messages) request body. */
+  turnRequestBody(config: PipelineConfig, turn: number, shape: RequestShape, model?: string): Promise<TurnBodyOutcome> {
+    return turnBodyOutcome(state.transcript, config, turn, shape, model)
+  },
+
+  /**
+   * The token timeline under `config` (engine `tokenTimeline`), partial views to `onProgress`
+   * (a comlink `proxy`); a newer call cancels this one.
+   */
+  async runTimeline(
+    config: PipelineConfig,
+    timelineId: number,
+    onProgress?: (view: TimelineView) => void,
+  ): Promise<TimelineOutcome> {
+    const transcript = state.transcript
+    try {
+      return await timelineOutcome(transcript, config, timelineId, onProgress, () => state.transcript === transcript)
+    } finally {
+      releaseRemote(onProgress)
+    }
   },
 }
 

@@ -31,6 +31,14 @@ import type { SummaryPlan } from '../engine/summarizers/preview'
  */
 export type Side = 'before' | 'after' | 'recorded'
 
+/**
+ * Prefix of the After row ids of a stage-by-stage view (`EngineApi.runUpTo`, issue 6): those rows
+ * are side `after` but belong to the prefix run, so their ids (and the Before rows'
+ * `counterpartIds` pointing at them) carry this prefix; `getMessageDetail('after', id)` with it
+ * reads the prefix run. Keeps their fetched details apart from the full run's.
+ */
+export const STAGE_ROW_PREFIX = 'stage-view:'
+
 /** Row metadata of one message on one side (no full content). */
 export interface RowMeta {
   id: string
