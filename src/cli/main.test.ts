@@ -56,6 +56,18 @@ describe('cli compact', () => {
     expect(stdout).toBe('')
     expect(stderr.trim().split('\n')).toHaveLength(1)
     expect(stderr).toMatch(/line 3/)
+    // The location is said once, not once by the CLI and again by the engine's message.
+    expect(stderr.match(/line 3/g)).toHaveLength(1)
+    expect(stderr).toMatch(/^error: .*bad\.json: invalid JSON at line 3, column 3: \S/)
+  })
+
+  it('says a cut-off JSON file ends unexpectedly at its last line, once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ci-cli-'))
+    const file = join(dir, 'cut.json')
+    writeFileSync(file, '{"messages": [\n  {"role": "user", "content": "hi"},\n  {"role": "assistant", "con\n')
+    const { code, stderr } = await runCli(['compact', file])
+    expect(code).toBe(1)
+    expect(stderr).toBe(`error: ${file}: the file ends unexpectedly at line 3 — is it truncated?\n`)
   })
 
   it('exits 1 for a missing file and for an empty file', async () => {

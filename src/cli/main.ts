@@ -371,7 +371,9 @@ function importInput(positionals: string[], command: string): { name: string; tr
   const input = readInput(positionals[0]!)
   const imported = importBytes(input.bytes, { fileName: input.name })
   if (!imported.ok) {
-    const where = [imported.error.line !== undefined ? `line ${imported.error.line}` : '', imported.error.field ?? '']
+    const { line, field, message } = imported.error
+    // Only what the message does not already say ("invalid JSON at line 3, column 3: …").
+    const where = [line !== undefined && !message.includes(`line ${line}`) ? `line ${line}` : '', field && !message.includes(field) ? field : '']
       .filter(Boolean)
       .join(', ')
     throw new InputError(`${input.name}${where ? ` (${where})` : ''}: ${imported.error.message}`)

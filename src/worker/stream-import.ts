@@ -4,12 +4,10 @@
  * JSONL is parsed incrementally with `createJsonlParser` and reports bytes and records; other files
  * are read chunk by chunk with byte progress and then imported whole by `importBytes`.
  */
-import { importBytes, RAW_MAX_CHARS } from '../engine/formats'
+import { importBytes, importJsonlRecords, RAW_MAX_CHARS } from '../engine/formats'
 import { createJsonlParser, toJsonlParse } from '../engine/formats/jsonl-stream'
 import { looksLikeJsonl } from '../engine/formats/json'
-import { importersInOrder, runImporter } from '../engine/formats/registry'
 import type { ImportResult } from '../engine/formats/types'
-import { capWarnings } from '../engine/formats/util'
 import type { ImportProgress } from './protocol'
 
 /** Least time between two progress reports in ms (about ten a second). */
@@ -53,35 +51,6 @@ function isJsonl(head: Uint8Array): boolean {
   return cut > 0 && text.trimStart().startsWith('{') && looksLikeJsonl(text.slice(0, cut))
 }
 
-/**
- * The JSONL importers tried on streamed records in detection order (as `importTranscript` does for
- * a JSONL text); null when none matches, so the caller falls back to the whole-text path, which
- * gives the engine's own "unknown format" error.
- */
-function importRecords(
-  result: ReturnType<ReturnType<typeof createJsonlParser>['end']>,
-  fileName: string,
-  keepRaw: boolean,
-): ImportResult | null {
-  const parse = toJsonlParse(result)
-  if (parse.records.length === 0) return null
-  for (const importer of importersInOrder()) {
-    if (importer.container !== 'jsonl') continue
-    let verdict: true | string
-    try {
-      verdict = importer.detect(parse.records)
-    } catch {
-      continue
-    }
-    if (verdict !== true) continue
-    const imported = runImporter(importer, parse.records, { fileName, keepRaw })
-    if (!imported.ok || parse.bad.length === 0) return imported
-    const warnings = [...capWarnings(parse.bad), ...imported.transcript.warnings]
-    return { ok: true, transcript: { ...imported.transcript, warnings } }
-  }
-  return null
-}
-
 /** The first `limit` bytes of a list of chunks joined into one array. */
 function concat(chunks: readonly Uint8Array[], limit: number): Uint8Array {
   let total = 0
@@ -100,8 +69,10 @@ function concat(chunks: readonly Uint8Array[], limit: number): Uint8Array {
 /**
  * Imports a Blob (a File from the picker or a drop, a fetched sample) by streaming it. JSONL
  * (by name or by its first 256 KB) goes through the incremental parser with `{bytes, records}`
- * progress; when no JSONL importer recognizes the records, or the file is one line, the whole file
- * is imported by `importBytes` instead, so results and errors are exactly those of a text import.
+ * progress, and its records are imported by the engine's `importJsonlRecords` (the step the text
+ * import uses too); when a sniffed file's records are not a known JSONL format, or the file is one
+ * line, the whole file is imported by `importBytes` instead, so results and errors are exactly those
+ * of a text import.
  * Progress is throttled to one report per `PROGRESS_INTERVAL_MS`, plus a last `reading` report at
  * 100 % and a `building` report before the transcript is built. Never throws.
  */
@@ -154,9 +125,14 @@ export async function importBlob(
     if (mode === 'jsonl') {
       const result = parser.end()
       report({ phase: 'building', bytes, totalBytes, records: result.records.length }, true)
+      // One line may be a whole JSON document: the text path decides.
       const lone = result.lines <= 1 && !jsonlName
-      const imported = lone ? null : importRecords(result, fileName, keepRaw)
-      if (imported) return imported
+      if (!lone) {
+        const imported = importJsonlRecords(toJsonlParse(result), { fileName, keepRaw })
+        // A `.jsonl` name gives the text path this very result; a sniffed file may still be one
+        // JSON document whose lines all start with `{`, which only the text path tries.
+        if (imported.ok || jsonlName) return imported
+      }
       return importBytes(new Uint8Array(await blob.arrayBuffer()), { fileName })
     }
     report({ phase: 'building', bytes, totalBytes }, true)

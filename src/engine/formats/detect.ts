@@ -104,7 +104,13 @@ function unknown(
   return error
 }
 
-function fromJsonl(jsonl: JsonlParse): Detection {
+/**
+ * Detects which JSONL format a parse's good records are (formats.md §2, JSONL importers in
+ * priority order). Errors: "the file is empty" (no non-empty line), "none of the N JSONL lines
+ * could be read" (line = the first bad one), or the unknown-format error with `tried` and the
+ * closest match's first mismatch (line = the first record's). Never throws.
+ */
+export function detectJsonl(jsonl: JsonlParse): Detection {
   if (jsonl.records.length === 0) {
     if (jsonl.lines === 0) return { ok: false, error: { message: 'the file is empty' } }
     const first = jsonl.bad[0] ?? ''
@@ -146,7 +152,7 @@ export function detectFormat(text: string, options: { fileName?: string } = {}):
   if (/^\s*# aider chat started at/.test(body.slice(0, 2000)) && !importerFor('aider'))
     return { ok: false, error: unsupported('aider') }
   if (options.fileName && /\.(jsonl|ndjson)$/i.test(options.fileName))
-    return fromJsonl(parseJsonl(body))
+    return detectJsonl(parseJsonl(body))
   const parsed = parseJson(body)
   if (parsed.ok) {
     const root = parsed.value
@@ -164,6 +170,6 @@ export function detectFormat(text: string, options: { fileName?: string } = {}):
     }
     return { ok: false, error: unknown(attempts, root, detectJsonRoot(root)) }
   }
-  if (looksLikeJsonl(body)) return fromJsonl(parseJsonl(body))
+  if (looksLikeJsonl(body)) return detectJsonl(parseJsonl(body))
   return { ok: false, error: jsonError(parsed) }
 }

@@ -42,6 +42,54 @@ describe('importTranscript bad input', () => {
     expect(e.message).toMatch(/^invalid JSON at line 5, column 1: \S/)
   })
 
+  describe('a JSON document that ends early says so and names its last real line', () => {
+    it.each([
+      // The object of line 3 is never closed; the file ends with a newline (no line 4 of text).
+      ['a truncated object', '{\n  "messages": [\n    {"role": "user", "content": "hi"}\n', 3],
+      ['a truncated array', '[\n  {"role": "user", "content": "hi"},\n  {"role": "assistant"\n\n', 3],
+      ['a truncated string', '{\n  "messages": [\n    {"role": "user", "content": "hel', 3],
+      ['a literal cut short', '{"messages": [{"role": "user", "content": null, "x": tru', 1],
+    ])('%s', (_kind, text, line) => {
+      expect(errorOf(text)).toEqual({
+        message: `the file ends unexpectedly at line ${line} — is it truncated?`,
+        line,
+      })
+    })
+
+    it('a 125-line document cut after line 125 names line 125, not 126', () => {
+      const items = Array.from({ length: 200 }, (_, i) => `    {"role": "user", "content": "m${i}"},`)
+      const text = `{\n  "messages": [\n${items.slice(0, 123).join('\n')}\n`
+      expect(text.split('\n')).toHaveLength(126) // 125 lines and the empty rest after the last \n
+      expect(errorOf(text)).toEqual({
+        message: 'the file ends unexpectedly at line 125 — is it truncated?',
+        line: 125,
+      })
+    })
+  })
+
+  it('keeps the exact line and column of trailing garbage after a complete document', () => {
+    const e = errorOf('{\n  "messages": []\n}\n}\n')
+    // The second `}` opens line 4.
+    expect(e.line).toBe(4)
+    expect(e.message).toMatch(/^invalid JSON at line 4, column 1: \S/)
+  })
+
+  it('imports a JSONL session whose last line is half-written, naming that line', () => {
+    const full = read('claude-code.jsonl')
+    const lines = full.split('\n')
+    // 69 records and the empty rest after the final newline; cut the 69th in half.
+    expect(lines).toHaveLength(70)
+    const last = lines[68] as string
+    const cut = `${lines.slice(0, 68).join('\n')}\n${last.slice(0, Math.floor(last.length / 2))}`
+    const whole = importTranscript(full, { fileName: 'claude-code.jsonl' })
+    const r = importTranscript(cut, { fileName: 'claude-code.jsonl' })
+    if (!r.ok || !whole.ok) throw new Error('expected both to import')
+    expect(r.transcript.warnings[0]).toBe(
+      'line 69: half-written last line (it ends unexpectedly; the session may still be being written), skipped',
+    )
+    expect(r.transcript.messages.length).toBeLessThan(whole.transcript.messages.length)
+  })
+
   it('says when no JSONL line could be read, naming the first bad line', () => {
     const e = errorOf('not json\n{"half": \n', 'session.jsonl')
     expect(e.line).toBe(1)

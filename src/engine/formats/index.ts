@@ -1,9 +1,9 @@
 import type { FormatId } from '../model'
 import { detectFormat } from './detect'
 import { FORMAT_LABELS } from './labels'
+import { importJsonlRecords } from './jsonl-import'
 import { importersInOrder, runImporter, type ImportOptions } from './registry'
 import type { ImportResult } from './types'
-import { capWarnings } from './util'
 
 export type { ImportError, ImportResult } from './types'
 export type { FormatImporter, ImportOptions } from './registry'
@@ -12,6 +12,7 @@ export { importAnthropic } from './anthropic'
 export { importClaudeCode, importClaudeCodeRecords } from './claude-code'
 export { importOpenAIChat } from './openai-chat'
 export { detectFormat, FORMAT_LABELS } from './detect'
+export { importJsonlRecords } from './jsonl-import'
 
 /** One importable format, for pickers and the sample gallery. */
 export interface SupportedFormat {
@@ -100,12 +101,9 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
     const detection = detectFormat(body, options)
     if (!detection.ok) return { ok: false, error: detection.error }
     const keepRaw = body.length <= RAW_MAX_CHARS
-    const result = runImporter(detection.importer, detection.input, { ...options, keepRaw })
-    const bad = detection.jsonl?.bad ?? []
-    if (!result.ok || bad.length === 0) return result
-    // Skipped JSONL lines are reported once, here, for every JSONL format.
-    const warnings = [...capWarnings(bad), ...result.transcript.warnings]
-    return { ok: true, transcript: { ...result.transcript, warnings } }
+    // JSONL (and a lone JSONL record) goes through the step the worker's streamed import uses too.
+    if (detection.jsonl) return importJsonlRecords(detection.jsonl, { ...options, keepRaw })
+    return runImporter(detection.importer, detection.input, { ...options, keepRaw })
   } catch (e) {
     // A bug in an importer must still reach the page as a message, not an exception.
     return fail(`import failed: ${e instanceof Error ? e.message : String(e)}`)

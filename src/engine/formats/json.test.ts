@@ -8,8 +8,19 @@ describe('parseJson', () => {
     expect(r).toMatchObject({ ok: false, line: 2, column: 15 })
   })
 
-  it('places a truncated document at its end', () => {
-    expect(parseJson('{"a": [1,\n2')).toMatchObject({ ok: false, line: 2, column: 2 })
+  it('places a truncated document just after its last character, marked truncated', () => {
+    expect(parseJson('{"a": [1,\n2')).toMatchObject({ ok: false, line: 2, column: 2, truncated: true })
+    // Trailing whitespace and newlines do not move it past the last real line.
+    expect(parseJson('{"a": [1,\n2\n\n  ')).toMatchObject({ line: 2, column: 2, truncated: true })
+    // V8 gives no position for these: the end of the text is still the place.
+    expect(parseJson('[1, 2,\n')).toMatchObject({ line: 1, column: 7, truncated: true })
+    expect(parseJson('{"a": tru')).toMatchObject({ line: 1, column: 10, truncated: true })
+  })
+
+  it('does not call an error before the end truncated', () => {
+    const r = parseJson('{"a": 1} x\n')
+    expect(r).toMatchObject({ ok: false, line: 1, column: 10 })
+    expect(r).not.toHaveProperty('truncated')
   })
 
   it('drops the input snippet newer engines quote from the reason', () => {
@@ -41,6 +52,8 @@ describe('locateJsonError', () => {
     ['[1,,2]', 3],
     ['{"a":"\u0001"}', 6],
     ['  ', 2],
+    ['[tru', 4],
+    ['[nul]', 1],
   ])('%j fails at offset %i', (text, offset) => {
     expect(locateJsonError(text)).toBe(offset)
   })
@@ -65,6 +78,28 @@ describe('parseJsonl', () => {
     expect(r.records.map((x) => x.line)).toEqual([1, 4])
     expect(r.lines).toBe(2)
     expect(r.bad).toEqual([])
+  })
+})
+
+describe('parseJsonl bad lines', () => {
+  it('skips a half-written last line (no final newline) with a warning naming it', () => {
+    expect(parseJsonl('{"a":1}\n{"b": "hal').bad).toEqual([
+      'line 2: half-written last line (it ends unexpectedly; the session may still be being written), skipped',
+    ])
+  })
+
+  it('says after which column a line cut short in the middle ends', () => {
+    // `{"a": [1` is 8 characters long.
+    expect(parseJsonl('{"a":1}\n{"a": [1\n{"b":2}\n').bad).toEqual([
+      'line 2: invalid JSON (the line ends unexpectedly after column 8), skipped',
+    ])
+  })
+
+  it('keeps the exact column of any other error, also on the last line', () => {
+    const bad = parseJsonl('{"a":1}\n{"a": x}').bad
+    expect(bad).toHaveLength(1)
+    // `x` is the 7th character.
+    expect(bad[0]).toMatch(/^line 2: invalid JSON \(.+ at column 7\), skipped$/)
   })
 })
 

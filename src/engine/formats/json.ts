@@ -1,8 +1,13 @@
 import type { ImportError } from './types'
 
-/** Result of parsing one JSON text: the value, or where and why it failed. */
+/**
+ * Result of parsing one JSON text: the value, or where and why it failed. `truncated`: the text
+ * ends before the JSON value does (a cut-off file or a half-written line); `line`/`column` then
+ * point just after the last non-whitespace character — the last real line, never one past it.
+ */
 export type JsonParse =
-  { ok: true; value: unknown } | { ok: false; reason: string; line?: number; column?: number }
+  | { ok: true; value: unknown }
+  | { ok: false; reason: string; line?: number; column?: number; truncated?: boolean }
 
 /**
  * 1-based line and column of a UTF-16 offset in `text` (lines end at `\n`; a `\r` before it is part
@@ -38,10 +43,23 @@ function cleanReason(message: string): string {
   return reason.length > 100 ? `${reason.slice(0, 99)}…` : reason || 'invalid JSON'
 }
 
+/** UTF-16 offset just after the last non-whitespace character of `text` (0 when all blank). */
+function contentEnd(text: string): number {
+  let end = text.length
+  for (let c = text.charCodeAt(end - 1); c === 32 || c === 9 || c === 10 || c === 13; )
+    c = text.charCodeAt(--end - 1)
+  return end
+}
+
+/** Engine wordings of "the input ended inside a value" (V8, Firefox, Safari). */
+const END_OF_INPUT = /unexpected end|end of data|unexpected EOF/i
+
 /**
- * Parses JSON without throwing. On failure gives the engine's reason and, when the engine reports
- * one (V8: `position N` or `line L column C`; Firefox: `line L column C`), the 1-based line and
- * column in `text`. "Unexpected end of JSON input" is placed at the end of the text.
+ * Parses JSON without throwing. On failure gives the engine's reason and the 1-based line and
+ * column in `text`: from the engine when it reports them (V8: `position N` or `line L column C`;
+ * Firefox: `line L column C`), else from `locateJsonError`. A text that ends inside its value
+ * (the error sits at or past the last non-whitespace character, or the engine says the input
+ * ended) is `truncated`, placed just after its last non-whitespace character.
  */
 export function parseJson(text: string): JsonParse {
   try {
@@ -49,12 +67,14 @@ export function parseJson(text: string): JsonParse {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e)
     const reason = cleanReason(message)
+    const end = contentEnd(text)
     const lc = /line (\d+) column (\d+)/.exec(message)
-    if (lc) return { ok: false, reason, line: Number(lc[1]), column: Number(lc[2]) }
     const pos = /at position (\d+)/.exec(message)
-    if (pos) return { ok: false, reason, ...lineColumnAt(text, Number(pos[1])) }
     // Newer V8 ("Unexpected token 'x', \"…\" is not valid JSON") and Safari give no position.
-    const offset = locateJsonError(text)
+    const offset = pos ? Number(pos[1]) : lc ? undefined : locateJsonError(text)
+    if (END_OF_INPUT.test(message) || (offset !== undefined && offset >= end))
+      return { ok: false, reason, truncated: true, ...lineColumnAt(text, end) }
+    if (lc) return { ok: false, reason, line: Number(lc[1]), column: Number(lc[2]) }
     if (offset !== undefined) return { ok: false, reason, ...lineColumnAt(text, offset) }
     return { ok: false, reason }
   }
@@ -154,6 +174,11 @@ export function locateJsonError(text: string): number | undefined {
         i += word.length
         return
       }
+      // `tru` at the very end: the text stops inside the literal.
+      if (i < text.length && word.startsWith(text.slice(i))) {
+        i = text.length
+        fail()
+      }
     }
     NUMBER.lastIndex = i
     if (NUMBER.test(text)) {
@@ -192,11 +217,38 @@ export interface JsonlParse {
 }
 
 /**
+ * The warning for a JSONL line that does not parse (shared by `parseJsonl` and the streaming
+ * parser, so both word it alike). A last line without a final newline that ends inside its value
+ * is half-written — the agent may still be appending to a live session (formats.md §1 item 13) —
+ * and says so; another line cut short says after which column it ends; any other error keeps the
+ * engine's reason and its exact column. `line` is 1-based; columns are UTF-16 units.
+ */
+export function badJsonlLine(
+  line: number,
+  parsed: Extract<JsonParse, { ok: false }>,
+  last: boolean,
+): string {
+  if (parsed.truncated && last)
+    return (
+      `line ${line}: half-written last line (it ends unexpectedly; the session may still be ` +
+      'being written), skipped'
+    )
+  // `column` is just past the last character: name the last one there is.
+  if (parsed.truncated && parsed.column !== undefined)
+    return (
+      `line ${line}: invalid JSON (the line ends unexpectedly after column ` +
+      `${parsed.column - 1}), skipped`
+    )
+  const at = parsed.column ? ` at column ${parsed.column}` : ''
+  return `line ${line}: invalid JSON (${parsed.reason}${at}), skipped`
+}
+
+/**
  * Splits JSONL on `\n` only (raw U+2028/U+2029 inside strings are legal JSON and stay in their
  * line), drops a trailing `\r` (CRLF files), skips blank lines, and parses each line alone so one
- * bad line never aborts the import. A bad last line without a final newline is reported as
- * half-written (the agent may still be appending). Lines that parse to a non-object are bad too.
- * Source: formats.md §1 item 13.
+ * bad line never aborts the import. A cut-off last line without a final newline is reported as
+ * half-written (the agent may still be appending); see `badJsonlLine`. Lines that parse to a
+ * non-object are bad too. Source: formats.md §1 item 13.
  */
 export function parseJsonl(text: string): JsonlParse {
   const records: JsonlRecord[] = []
@@ -212,13 +264,7 @@ export function parseJsonl(text: string): JsonlParse {
     const line = i + 1
     const parsed = parseJson(raw)
     if (!parsed.ok) {
-      const last = i === parts.length - 1 && !endsWithNewline
-      const at = parsed.column ? ` at column ${parsed.column}` : ''
-      bad.push(
-        last
-          ? `line ${line}: half-written last line (${parsed.reason}), skipped`
-          : `line ${line}: invalid JSON (${parsed.reason}${at}), skipped`,
-      )
+      bad.push(badJsonlLine(line, parsed, i === parts.length - 1 && !endsWithNewline))
       continue
     }
     const value = parsed.value
@@ -255,8 +301,18 @@ export function looksLikeJsonl(text: string): boolean {
   return objects * 2 >= sample.length
 }
 
-/** The `ImportError` for a JSON text that does not parse, naming line and column. */
+/**
+ * The `ImportError` for a JSON text that does not parse: a cut-off text says so and names its last
+ * real line ("the file ends unexpectedly at line 125 — is it truncated?"); any other syntax error
+ * names its exact line and column and the engine's reason. `line` is set for both.
+ */
 export function jsonError(parsed: Extract<JsonParse, { ok: false }>): ImportError {
+  if (parsed.truncated && parsed.line !== undefined) {
+    return {
+      message: `the file ends unexpectedly at line ${parsed.line} — is it truncated?`,
+      line: parsed.line,
+    }
+  }
   const where = parsed.line !== undefined ? ` at line ${parsed.line}, column ${parsed.column}` : ''
   const error: ImportError = { message: `invalid JSON${where}: ${parsed.reason}` }
   if (parsed.line !== undefined) error.line = parsed.line

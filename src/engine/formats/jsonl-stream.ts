@@ -4,7 +4,7 @@
  * Pure: no I/O, no timers. Source: formats.md §1 item 13, issue 3 "Large and messy files".
  */
 import type { JsonlParse, JsonlRecord } from './json'
-import { parseJson } from './json'
+import { badJsonlLine, parseJson } from './json'
 
 /** What `end()` returns: the good records in file order and one warning per skipped line. */
 export interface JsonlStreamResult {
@@ -79,9 +79,9 @@ function isBlank(text: string): boolean {
  * unfinished line is kept as a list of pieces and joined once when its `\n` arrives, so a line of
  * many megabytes (base64 images) costs one join, not quadratic concatenation, and nothing
  * scans a whole line except `JSON.parse`. Each line parses alone: an invalid line or a non-object
- * is skipped with a warning naming its 1-based line; a bad last line without a final newline is
- * reported as half-written (the agent may still be appending). Lone surrogate escapes
- * (`\ud83d`) parse as JSON allows. Never throws. Source: formats.md §1 item 13.
+ * is skipped with a warning naming its 1-based line (`badJsonlLine`); a cut-off last line
+ * without a final newline is reported as half-written (the agent may still be appending). Lone
+ * surrogate escapes (`\ud83d`) parse as JSON allows. Never throws. Source: formats.md §1 item 13.
  */
 export function createJsonlParser(): JsonlParser {
   const records: JsonlRecord[] = []
@@ -107,12 +107,7 @@ export function createJsonlParser(): JsonlParser {
     lines++
     const parsed = parseJson(text)
     if (!parsed.ok) {
-      const at = parsed.column ? ` at column ${parsed.column}` : ''
-      warnings.push(
-        last
-          ? `line ${line}: half-written last line (${parsed.reason}), skipped`
-          : `line ${line}: invalid JSON (${parsed.reason}${at}), skipped`,
-      )
+      warnings.push(badJsonlLine(line, parsed, last))
       return
     }
     const value = parsed.value
