@@ -1,7 +1,7 @@
 import { getEngine } from '../../app/engine-client'
 import { downloadBlob } from '../../app/download'
 import type { ExportTarget } from '../../worker/protocol'
-import type { SliceCreator } from './types'
+import type { SliceCreator, StoreState } from './types'
 
 /** The last export: what was downloaded and what the target could not carry, or why it failed. */
 export interface ExportNotice {
@@ -22,27 +22,49 @@ export interface ExportSlice {
   dismissExportNotice: () => void
 }
 
-export const createExportSlice: SliceCreator<ExportSlice> = (set, get) => ({
-  exporting: false,
-  exportNotice: null,
-  exportAfter: async (target) => {
-    const which = get().afterMode === 'recorded' ? 'recorded' : 'after'
-    set({ exporting: true, exportNotice: null })
-    try {
-      const outcome = await getEngine().exportAfter(which, target)
-      if (!outcome.ok) {
-        set({ exporting: false, exportNotice: { ok: false, text: `Export failed: ${outcome.error}`, warnings: [] } })
-        return
+/**
+ * Whether the After an export was made from is no longer the one shown: another transcript or
+ * conversation was opened (a new `info`), or the After column switched mode or recorded compaction.
+ * A notice about the old one ("Downloaded x.json") would then describe something not on screen.
+ */
+export function afterChanged(state: StoreState, prev: StoreState): boolean {
+  return (
+    state.info !== prev.info ||
+    state.afterMode !== prev.afterMode ||
+    state.recordedCompaction !== prev.recordedCompaction
+  )
+}
+
+export const createExportSlice: SliceCreator<ExportSlice> = (set, get, api) => {
+  // Bumped whenever the After shown changes: an export that finishes later gives no notice.
+  let epoch = 0
+  api.subscribe((state, prev) => {
+    if (!afterChanged(state, prev)) return
+    epoch++
+    if (state.exportNotice) set({ exportNotice: null })
+  })
+
+  return {
+    exporting: false,
+    exportNotice: null,
+    exportAfter: async (target) => {
+      const which = get().afterMode === 'recorded' ? 'recorded' : 'after'
+      const at = epoch
+      set({ exporting: true, exportNotice: null })
+      const finish = (exportNotice: ExportNotice) =>
+        set(at === epoch ? { exporting: false, exportNotice } : { exporting: false })
+      try {
+        const outcome = await getEngine().exportAfter(which, target)
+        if (!outcome.ok) {
+          finish({ ok: false, text: `Export failed: ${outcome.error}`, warnings: [] })
+          return
+        }
+        downloadBlob(outcome.blob, outcome.fileName)
+        finish({ ok: true, text: `Downloaded ${outcome.fileName}`, warnings: outcome.warnings })
+      } catch (e) {
+        finish({ ok: false, text: `Export failed: ${e instanceof Error ? e.message : String(e)}`, warnings: [] })
       }
-      downloadBlob(outcome.blob, outcome.fileName)
-      set({
-        exporting: false,
-        exportNotice: { ok: true, text: `Downloaded ${outcome.fileName}`, warnings: outcome.warnings },
-      })
-    } catch (e) {
-      const text = `Export failed: ${e instanceof Error ? e.message : String(e)}`
-      set({ exporting: false, exportNotice: { ok: false, text, warnings: [] } })
-    }
-  },
-  dismissExportNotice: () => set({ exportNotice: null }),
-})
+    },
+    dismissExportNotice: () => set({ exportNotice: null }),
+  }
+}

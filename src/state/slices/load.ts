@@ -95,6 +95,8 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
   /** Reads, imports and applies one source; failures never throw out of the store. */
   const load = (fileName: string, source: TranscriptSource, read: () => Promise<ImportOutcome>) =>
     enqueue(async () => {
+      // Any new load (even one that fails) makes a "Downloaded …" notice old news.
+      set({ exportNotice: null })
       try {
         await ensureDefaults()
         apply(fileName, source, await read())
