@@ -9,6 +9,7 @@
  *   npm run cli -- inspect <file|-> [--json]
  *   npm run cli -- export <file|-> --to canonical|openai-chat|anthropic|openai-responses [compact flags]
  *   npm run cli -- find <file|-> <fact…> [--regex] [compact flags] [--json]
+ *   npm run cli -- sweep <file|-> --x keep_last=5..40:5 --y compact_after=10..80:10 [compact flags] [--json]
  *
  * Exit codes: 0 success, 1 bad input (one line on stderr naming the line/field and why),
  * 2 bad usage. With an LLM summarizer, a failed summarizer call also exits 1 (the report still
@@ -38,7 +39,9 @@ import {
   type RecordedRun,
 } from '../engine/recorded'
 import { KEEP_STEPS_ERROR } from '../engine/stages/prune-tool-results'
+import { parseSweepAxis, sweep, type SweepAxis } from '../engine/sweep'
 import { loadCounter } from '../engine/tokens/count'
+import { sweepJson, sweepText } from './sweep'
 
 const STAGE_IDS: readonly StageId[] = [
   'dedupe',
@@ -69,8 +72,14 @@ const USAGE = `Usage:
                                               each fact's verdict (survives / lost / never
                                               present) and the pass/stage that lost it; with
                                               --regex each fact is a regular expression
+  npm run cli -- sweep <file|-> --x P=from..to:step --y P=a,b,c [options]
+                                              the pipeline over a grid of two params: tokens
+                                              after, passes, facts lost per cell. P: keep_last,
+                                              compact_after, target, keep_steps, min_tokens,
+                                              keep_tool_uses, clear_at_least, threshold (or
+                                              threshold_tokens), keep_recent
 
-Options (compact, export and find):
+Options (compact, export, find and sweep):
   --stages a,b,c            stages to run, in order (default: dedupe,prune-tool-results,summarize)
                             one of: ${STAGE_IDS.join(', ')}
   --keep-last N             summarize: messages kept verbatim (default 20)
@@ -78,6 +87,9 @@ Options (compact, export and find):
   --target N                prune-tool-results: token target
   --keep-steps N            prune-tool-results: newest steps guarded (default 1, at least 1)
   --min-tokens N            prune-tool-results: results under N tokens are kept (default 200)
+  --exclude-tools a,b       prune-tool-results: tools whose results are never pruned
+  --clear-at-least N        prune-tool-results: prune at least N tokens or nothing (default 0)
+  --keep-tool-uses N        prune-tool-results: results of the newest N tool calls are kept
   --threshold-tokens N      insert-then-compress: fire above N tokens
   --keep-recent N           insert-then-compress: recent messages kept verbatim
   --slim-keep N             slim: items a JSON list keeps (default 5)
@@ -95,7 +107,8 @@ Options (compact, export and find):
                             The key comes from OPENAI_API_KEY / ANTHROPIC_API_KEY, never a flag.
   --recorded                compact: add what the agent really kept after its last recorded
                             compaction, and recorded vs simulated
-  --json                    compact/inspect/find: print one JSON object instead of the report
+  --x P=RANGE, --y P=RANGE  sweep: the two axes, from..to:step (inclusive) or a,b,c
+  --json                    compact/inspect/find/sweep: print one JSON object instead of the report
                             (compact --json includes the facts table and the failure-mode checks)
 `
 
@@ -159,7 +172,7 @@ function configFromFlags(values: Record<string, string | boolean | undefined>): 
   // Values the seeds reject are usage errors here, not a stage error buried in a report.
   const keepSteps = intFlag('keep-steps', values['keep-steps'] as string | undefined)
   if (keepSteps !== undefined && keepSteps < 1) throw new UsageError(`--keep-steps: ${KEEP_STEPS_ERROR}`)
-  for (const flag of ['target', 'min-tokens', 'threshold-tokens', 'keep-recent', 'slim-keep', 'max-facts']) {
+  for (const flag of ['target', 'min-tokens', 'threshold-tokens', 'keep-recent', 'slim-keep', 'max-facts', 'clear-at-least', 'keep-tool-uses']) {
     const n = intFlag(flag, values[flag] as string | undefined)
     if (n !== undefined && n < 0) throw new UsageError(`--${flag} must not be negative, got ${n}`)
   }
@@ -168,6 +181,15 @@ function configFromFlags(values: Record<string, string | boolean | undefined>): 
   set('prune-tool-results', 'target', 'target')
   set('prune-tool-results', 'keep_steps', 'keep-steps')
   set('prune-tool-results', 'min_tokens', 'min-tokens')
+  set('prune-tool-results', 'clear_at_least', 'clear-at-least')
+  set('prune-tool-results', 'keep_tool_uses', 'keep-tool-uses')
+  const exclude = values['exclude-tools']
+  if (typeof exclude === 'string') {
+    const prune = config.stages.find((x) => x.id === 'prune-tool-results')
+    if (prune && prune.id === 'prune-tool-results') {
+      prune.params.exclude_tools = exclude.split(',').map((t) => t.trim()).filter(Boolean)
+    }
+  }
   set('insert-then-compress', 'threshold_tokens', 'threshold-tokens')
   set('insert-then-compress', 'keep_recent', 'keep-recent')
   set('slim', 'keep', 'slim-keep')
@@ -349,6 +371,9 @@ const COMPACT_OPTIONS = {
   target: { type: 'string' },
   'keep-steps': { type: 'string' },
   'min-tokens': { type: 'string' },
+  'exclude-tools': { type: 'string' },
+  'clear-at-least': { type: 'string' },
+  'keep-tool-uses': { type: 'string' },
   'threshold-tokens': { type: 'string' },
   'keep-recent': { type: 'string' },
   'slim-keep': { type: 'string' },
@@ -363,7 +388,7 @@ const COMPACT_OPTIONS = {
   recorded: { type: 'boolean' },
 } as const
 
-const COMMANDS = ['compact', 'inspect', 'export', 'find']
+const COMMANDS = ['compact', 'inspect', 'export', 'find', 'sweep']
 
 /** Reads and imports the one positional file (or `-`); bad input → InputError naming line/field. */
 function importInput(positionals: string[], command: string): { name: string; transcript: Transcript } {
@@ -454,7 +479,9 @@ export async function main(
               ? { ...COMPACT_OPTIONS, to: { type: 'string' } }
               : command === 'find'
                 ? { ...COMPACT_OPTIONS, regex: { type: 'boolean' } }
-                : COMPACT_OPTIONS,
+                : command === 'sweep'
+                  ? { ...COMPACT_OPTIONS, x: { type: 'string' }, y: { type: 'string' } }
+                  : COMPACT_OPTIONS,
       })
     } catch (e) {
       const message = (e as Error).message
@@ -500,9 +527,22 @@ export async function main(
       })
       positionals.splice(1)
     }
+    let axes: [SweepAxis, SweepAxis] | undefined
+    if (command === 'sweep') axes = sweepAxesFromFlags(values)
     if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one <file> (or - for standard input)`)
     const config = configFromFlags(values)
+    if (axes && (config.summarizer === 'openai-compatible' || config.summarizer === 'anthropic')) {
+      throw new UsageError(
+        'sweep runs with the offline summarizers (extractive, recorded): with an LLM every pass of every cell would be a request',
+      )
+    }
     const { name, transcript } = importInput(positionals, command)
+    if (axes) {
+      const counter = await loadCounter(config.encoding)
+      const result = await sweep(transcript, config, axes[0], axes[1], { counter })
+      out(values.json ? JSON.stringify(sweepJson(transcript, result), null, 2) : sweepText(name, transcript, result))
+      return 0
+    }
     const runtime = summarizerDeps(config, values, cli)
     const counter = await loadCounter(config.encoding)
     const deps: PipelineDeps = { counter }
@@ -571,6 +611,24 @@ export async function main(
     err(`error: ${(e as Error).message}`)
     return 1
   }
+}
+
+/** The two axes of `sweep` from --x and --y (engine `parseSweepAxis`); a bad one is a usage error. */
+function sweepAxesFromFlags(values: Record<string, string | boolean | undefined>): [SweepAxis, SweepAxis] {
+  if (values.recorded !== undefined) throw new UsageError('--recorded belongs to compact')
+  const axis = (flag: 'x' | 'y'): SweepAxis => {
+    const text = values[flag]
+    if (typeof text !== 'string') {
+      throw new UsageError(`sweep needs --${flag}, e.g. --x keep_last=5..40:5 --y compact_after=10..80:10`)
+    }
+    const parsed = parseSweepAxis(text)
+    if (!parsed.ok) throw new UsageError(`--${flag}: ${parsed.error}`)
+    return parsed.axis
+  }
+  const x = axis('x')
+  const y = axis('y')
+  if (x.param === y.param) throw new UsageError(`--x and --y are both ${x.param}: choose two different parameters`)
+  return [x, y]
 }
 
 /** One human line of `find`: the verdict, where it survives or what lost it. */

@@ -1,0 +1,74 @@
+/**
+ * The `sweep` subcommand's output: the grid as JSON or as human tables (issue 6 point 6).
+ * Parsing the axes is the engine's (`parseSweepAxis`); running them is `sweep`.
+ */
+import type { Transcript } from '../engine/model'
+import { SWEEP_PARAMS, type SweepCellResult, type SweepResult } from '../engine/sweep'
+
+/** The `--json` object: `{format, x, y, cells, tokensBefore, factsTotal, enabledStages}`. */
+export function sweepJson(transcript: Transcript, result: SweepResult) {
+  return {
+    format: transcript.format,
+    x: result.x,
+    y: result.y,
+    cells: result.cells,
+    tokensBefore: result.tokensBefore,
+    factsTotal: result.factsTotal,
+    enabledStages: result.enabledStages,
+  }
+}
+
+/** One table: a header of x values, a row per y value, `value(cell)` right-aligned in each cell. */
+function table(result: SweepResult, title: string, value: (cell: SweepCellResult) => string): string[] {
+  const head = `${result.y.param} \\ ${result.x.param}`
+  const rows = result.y.values.map((yv, yi) => [
+    String(yv),
+    ...result.x.values.map((_, xi) => {
+      const cell = result.cells[yi]?.[xi]
+      if (!cell) return '–'
+      if (!cell.ok) return 'invalid'
+      return `${value(cell)}${cell.note ? '*' : ''}`
+    }),
+  ])
+  const header = [head, ...result.x.values.map(String)]
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+  return [title, `  ${line(header)}`, ...rows.map((r) => `  ${line(r)}`)]
+}
+
+/**
+ * The human form: what was swept, then three tables (tokens after with % saved, passes, facts
+ * lost), rows = y values, columns = x values. `*` marks a cell whose values the engine defaulted or
+ * clamped, `invalid` a cell a stage refused; both are explained below the tables.
+ */
+export function sweepText(name: string, transcript: Transcript, result: SweepResult): string {
+  const unit = (p: keyof typeof SWEEP_PARAMS) => `${SWEEP_PARAMS[p].stage}, ${SWEEP_PARAMS[p].unit}`
+  const lines = [
+    `${name}: ${transcript.format}${transcript.title ? ` — ${transcript.title}` : ''}`,
+    `sweep   x = ${result.x.param} (${unit(result.x.param)}), y = ${result.y.param} (${unit(result.y.param)}): ` +
+      `${result.x.values.length} × ${result.y.values.length} cells`,
+    `before  ${result.tokensBefore} tokens, ${result.factsTotal} facts`,
+  ]
+  if (result.enabledStages.length > 0) lines.push(`switched on for the sweep: ${result.enabledStages.join(', ')}`)
+  lines.push('')
+  lines.push(...table(result, 'tokens after (% saved)', (c) => `${c.tokensAfter} (${c.percentSaved}%)`))
+  lines.push('')
+  lines.push(...table(result, 'passes', (c) => String(c.passes)))
+  lines.push('')
+  lines.push(...table(result, `facts lost (of ${result.factsTotal})`, (c) => String(c.factsLost)))
+  const explained: string[] = []
+  const seen = new Set<string>()
+  for (const row of result.cells) {
+    for (const cell of row) {
+      if (!cell) continue
+      const why = cell.ok ? cell.note : cell.reason
+      if (why === undefined) continue
+      const text = `${cell.ok ? '*' : 'invalid'} ${result.x.param} ${cell.x}, ${result.y.param} ${cell.y}: ${why}`
+      if (!seen.has(text)) explained.push(text)
+      seen.add(text)
+    }
+  }
+  if (explained.length > 0) lines.push('', ...explained)
+  return lines.join('\n')
+}
