@@ -78,6 +78,7 @@ describe('applyPreset / matchPreset', () => {
   })
 
   it('the default pipeline is the seed-defaults preset; each applied preset matches itself', () => {
+    expect(presetById('seed-defaults')!.stages).toEqual(DEFAULT_PIPELINE.stages)
     expect(matchPreset(DEFAULT_PIPELINE)?.id).toBe('seed-defaults')
     for (const p of PRESETS) expect(matchPreset(applyPreset(p, mine))?.id).toBe(p.id)
   })

@@ -4,7 +4,6 @@
  * helpers; no I/O. Source: issue 6 point 4.
  */
 import type { PipelineConfig, StageConfig } from './model'
-import { DEFAULT_PIPELINE } from './pipeline'
 
 /** Ids of the bundled presets. */
 export type PresetId = 'seed-defaults' | 'clear-tool-uses' | 'codex-insert-then-compress' | 'openhands-keep-first'
@@ -27,9 +26,22 @@ function cloneJson<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T
 }
 
-/** Stage `id` of `DEFAULT_PIPELINE`, off, with its default params: the base of the other presets. */
+/**
+ * The seeds' stage list: `DEFAULT_PIPELINE` (pipeline.ts) written out, so the page can hold the
+ * presets without loading the engine's pipeline code (a test checks the two are equal).
+ */
+const SEED_STAGES: readonly StageConfig[] = [
+  { id: 'dedupe', enabled: true, params: {} },
+  { id: 'slim', enabled: false, params: { keep: 5 } },
+  { id: 'prune-tool-results', enabled: true, params: { target: 12000, keep_steps: 1, min_tokens: 200 } },
+  { id: 'summarize', enabled: true, params: { keep_last: 20, compact_after: 40 } },
+  { id: 'insert-then-compress', enabled: false, params: { threshold_tokens: 5000, keep_recent: 10 } },
+  { id: 'pin-facts', enabled: false, params: { max_facts: 40 } },
+]
+
+/** Stage `id` of the seeds' list, off, with its default params: the base of the other presets. */
 function off(id: StageConfig['id']): StageConfig {
-  const stage = DEFAULT_PIPELINE.stages.find((s) => s.id === id) as StageConfig
+  const stage = SEED_STAGES.find((s) => s.id === id) as StageConfig
   return { ...cloneJson(stage), enabled: false }
 }
 
@@ -63,7 +75,7 @@ export const PRESETS: readonly PipelinePreset[] = [
     differs:
       'Seed 002 has no default token target: 12,000 is ours (see DEFAULT_PIPELINE). slim, ' +
       'insert-then-compress and pin-facts are off.',
-    stages: cloneJson(DEFAULT_PIPELINE.stages),
+    stages: cloneJson(SEED_STAGES),
   },
   {
     id: 'clear-tool-uses',

@@ -1,0 +1,129 @@
+/**
+ * The light part of the sweep (issue 6 point 2): which parameters a sweep can vary, parsing and
+ * checking an axis, and the config of one cell. No pipeline code, so the page can use it without
+ * loading the engine; `sweep.ts` runs the grid.
+ */
+import type { PipelineConfig, StageId } from './model'
+
+/**
+ * The parameters a sweep can vary: the stage each belongs to and its unit. Source: SPEC §3.2–3.4
+ * and the clear-tool-uses params of `prune-tool-results` (issue 6).
+ */
+export const SWEEP_PARAMS = {
+  keep_last: { stage: 'summarize', unit: 'messages' },
+  compact_after: { stage: 'summarize', unit: 'messages' },
+  target: { stage: 'prune-tool-results', unit: 'tokens' },
+  keep_steps: { stage: 'prune-tool-results', unit: 'steps' },
+  min_tokens: { stage: 'prune-tool-results', unit: 'tokens' },
+  keep_tool_uses: { stage: 'prune-tool-results', unit: 'tool calls' },
+  clear_at_least: { stage: 'prune-tool-results', unit: 'tokens' },
+  threshold_tokens: { stage: 'insert-then-compress', unit: 'tokens' },
+  keep_recent: { stage: 'insert-then-compress', unit: 'messages' },
+} as const satisfies Record<string, { stage: StageId; unit: string }>
+
+/** A parameter a sweep can vary (a key of `SWEEP_PARAMS`). */
+export type SweepParam = keyof typeof SWEEP_PARAMS
+
+/** Short names accepted for a parameter (`threshold` is insert-then-compress `threshold_tokens`). */
+export const SWEEP_PARAM_ALIASES: Readonly<Record<string, SweepParam>> = { threshold: 'threshold_tokens' }
+
+/** At most this many values on one axis (a 50 × 50 grid is already 2,500 pipeline runs). */
+export const MAX_AXIS_VALUES = 50
+
+/** The parameter `name` or its alias names, or undefined. */
+export function sweepParamOf(name: string): SweepParam | undefined {
+  if (Object.hasOwn(SWEEP_PARAMS, name)) return name as SweepParam
+  return SWEEP_PARAM_ALIASES[name]
+}
+
+/** One axis of the grid: a parameter and its values, in order (whole numbers ≥ 0). */
+export interface SweepAxis {
+  param: SweepParam
+  values: number[]
+}
+
+/**
+ * Parses an axis written `name=from..to:step` (inclusive; `:step` defaults to 1), or
+ * `name=a,b,c`. `name` is a `SweepParam` or an alias. Values are whole numbers ≥ 0, in the order
+ * given (a range ascends); at most `MAX_AXIS_VALUES`. Returns the axis or a one-line reason.
+ * Examples: `keep_last=5..40:5` → 5, 10, …, 40; `target=4000,8000` → 4000, 8000.
+ */
+export function parseSweepAxis(text: string): { ok: true; axis: SweepAxis } | { ok: false; error: string } {
+  const eq = text.indexOf('=')
+  if (eq < 1) return { ok: false, error: `"${text}" is not name=from..to:step or name=a,b,c` }
+  const name = text.slice(0, eq).trim()
+  const param = sweepParamOf(name)
+  if (!param) {
+    return { ok: false, error: `unknown parameter "${name}"; one of: ${Object.keys(SWEEP_PARAMS).join(', ')}` }
+  }
+  const spec = text.slice(eq + 1).trim()
+  const whole = (s: string) => (/^\d+$/.test(s.trim()) ? Number(s.trim()) : undefined)
+  let values: number[]
+  const range = /^(\d+)\s*\.\.\s*(\d+)(?:\s*:\s*(\S+))?$/.exec(spec)
+  if (range) {
+    const from = Number(range[1])
+    const to = Number(range[2])
+    const step = range[3] === undefined ? 1 : whole(range[3])
+    if (step === undefined || step < 1) return { ok: false, error: `${name}: the step must be a whole number ≥ 1` }
+    if (to < from) return { ok: false, error: `${name}: the range ${from}..${to} runs backwards` }
+    const count = Math.floor((to - from) / step) + 1
+    if (count > MAX_AXIS_VALUES) {
+      return { ok: false, error: `${name}: ${count} values; at most ${MAX_AXIS_VALUES} per axis` }
+    }
+    values = Array.from({ length: count }, (_, i) => from + i * step)
+  } else {
+    const parts = spec.split(',').map(whole)
+    if (spec === '' || parts.some((v) => v === undefined)) {
+      return {
+        ok: false,
+        error: `${name}: "${spec}" is not from..to:step or a list of whole numbers ≥ 0 (a,b,c)`,
+      }
+    }
+    values = parts as number[]
+    if (values.length > MAX_AXIS_VALUES) {
+      return { ok: false, error: `${name}: ${values.length} values; at most ${MAX_AXIS_VALUES} per axis` }
+    }
+    if (new Set(values).size !== values.length) return { ok: false, error: `${name}: a value is listed twice` }
+  }
+  return { ok: true, axis: { param, values } }
+}
+
+/**
+ * Why a pair of axes cannot be swept, or null: an unknown parameter, the same parameter twice, an
+ * empty axis, more than `MAX_AXIS_VALUES` values, a value that is not a whole number ≥ 0, or a
+ * repeated value.
+ */
+export function checkAxes(x: SweepAxis, y: SweepAxis): string | null {
+  for (const [label, axis] of [['x', x], ['y', y]] as const) {
+    if (!Object.hasOwn(SWEEP_PARAMS, axis.param)) return `${label}: unknown parameter "${axis.param}"`
+    if (axis.values.length === 0) return `${label}: ${axis.param} has no values`
+    if (axis.values.length > MAX_AXIS_VALUES) return `${label}: at most ${MAX_AXIS_VALUES} values per axis`
+    if (axis.values.some((v) => !Number.isInteger(v) || v < 0))
+      return `${label}: ${axis.param} values must be whole numbers ≥ 0`
+    if (new Set(axis.values).size !== axis.values.length) return `${label}: ${axis.param} lists a value twice`
+  }
+  if (x.param === y.param) return `x and y are both ${x.param}: choose two different parameters`
+  return null
+}
+
+/** Reads a JSON-only value back as a deep copy (configs hold only JSON data). */
+function cloneJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T
+}
+
+/**
+ * `base` with `param` = `value` on its stage, and that stage switched on (a sweep of a stage that
+ * is off would be a grid of identical cells). Everything else — order, other params, encoding,
+ * summarizer — is `base`'s. Pure; `base` is not touched.
+ */
+export function configWith(base: PipelineConfig, ...settings: { param: SweepParam; value: number }[]): PipelineConfig {
+  const config = cloneJson(base)
+  for (const { param, value } of settings) {
+    const stageId = SWEEP_PARAMS[param].stage
+    const stage = config.stages.find((s) => s.id === stageId)
+    if (!stage) continue
+    stage.enabled = true
+    ;(stage.params as unknown as Record<string, number>)[param] = value
+  }
+  return config
+}
