@@ -54,9 +54,11 @@ export const FACT_PATTERNS: readonly { kind: FactKind; pattern: RegExp }[] = [
   { kind: 'id', pattern: /\b[a-z]+-\d{3,}\b/g },
   // Postal codes: CEP 01310-100, ZIP+4 12345-6789, or a code after the words.
   { kind: 'postal-code', pattern: /\b\d{5}-\d{3,4}\b/g },
+  // Case-sensitive code: with the i flag "postal code 94107 are" took the next word along.
   {
     kind: 'postal-code',
-    pattern: /\b(?:postal code|postcode|zip(?: code)?|CEP)[:\s]+[A-Z0-9][A-Z0-9 -]{2,8}[A-Z0-9]\b/gi,
+    pattern:
+      /\b(?:[Pp]ostal [Cc]ode|[Pp]ostcode|[Zz][Ii][Pp](?: [Cc]ode)?|CEP)[:\s]+[A-Z0-9][A-Z0-9 -]{2,8}[A-Z0-9]\b/g,
   },
   // Dates: ISO (with an optional time), day/month/year, "March 3, 2025", "3 March 2025".
   { kind: 'date', pattern: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g },
