@@ -29,11 +29,15 @@ import type {
   RunOptions,
   RunOutcome,
   Side,
+  SweepAxis,
+  SweepOutcome,
+  SweepProgress,
   TranscriptInfo,
 } from './protocol'
 import { searchFactIn } from './fact-search'
 import { STAGE_ROW_PREFIX } from './protocol'
 import { importBlob } from './stream-import'
+import { cancelSweep, runSweep } from './sweep'
 import { summarizerFailure, summarizerRuntimeFor, summaryCache } from './summarizers'
 import { buildMessageDetail, buildRunView, exportFileName, exportTargetsFor } from './view'
 
@@ -339,6 +343,27 @@ export const engineApi = {
     if (!result) return null
     const counter = await loadCounter(encoding)
     return runTokens(result, counter.count, state.transcript?.tools)
+  },
+
+  /**
+   * The sweep heat map's grid over the open transcript (engine `sweep`, see worker/sweep.ts):
+   * `config` with every pair of `x` × `y` values; `onProgress` (a comlink `proxy`) after each cell.
+   * A newer sweep or `cancelSweep` stops it.
+   */
+  async sweep(
+    config: PipelineConfig,
+    x: SweepAxis,
+    y: SweepAxis,
+    onProgress?: (progress: SweepProgress) => void,
+  ): Promise<SweepOutcome> {
+    const transcript = state.transcript
+    if (!transcript) return { ok: false, error: 'no transcript loaded' }
+    return runSweep(transcript, config, x, y, onProgress)
+  },
+
+  /** Stops the sweep in flight; it answers with the cells done so far. False when none runs. */
+  cancelSweep(): boolean {
+    return cancelSweep()
   },
 
   /** Aborts the run in flight (and its summarizer request); it answers `cancelled`. */

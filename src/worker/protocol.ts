@@ -24,6 +24,7 @@ import type { FactVerdict } from '../engine/facts'
 import type { ImportError } from '../engine/formats/types'
 import type { RecordedComparison } from '../engine/recorded'
 import type { SummaryPlan } from '../engine/summarizers/preview'
+import type { SweepResult } from '../engine/sweep'
 
 /**
  * Which column a row belongs to: the Before, the simulated After, or the After the agent recorded
@@ -276,3 +277,14 @@ export function restoreBeforePreviews(view: RunView, previous: RunView | null | 
   delete view.beforePreviewsOmitted
   return true
 }
+
+export type { SweepAxis, SweepCell, SweepProgress, SweepResult } from '../engine/sweep'
+
+/**
+ * `engineApi.sweep`: the grid — partial (`result.complete: false`) after `cancelSweep` — with a
+ * `note` when the sweep ran other settings than the page's (an HTTP summarizer replaced by the
+ * offline one); or why not (`cancelled` when a newer sweep replaced it).
+ */
+export type SweepOutcome =
+  | { ok: true; result: SweepResult; note?: string }
+  | { ok: false; error: string; cancelled?: boolean }
