@@ -19,6 +19,7 @@ import { planSummaryRequests, type SummaryPlan } from '../engine/summarizers/pre
 import { loadCounter } from '../engine/tokens/count'
 import type {
   ExportOutcome,
+  FactTableOutcome,
   FactSearchOutcome,
   ImportOutcome,
   ImportProgress,
@@ -36,6 +37,7 @@ import type {
 } from './protocol'
 import { searchFactIn } from './fact-search'
 import { STAGE_ROW_PREFIX } from './protocol'
+import { factTableOutcome } from './fact-table'
 import { importBlob } from './stream-import'
 import { cancelSweep, runSweep } from './sweep'
 import { summarizerFailure, summarizerRuntimeFor, summaryCache } from './summarizers'
@@ -394,6 +396,21 @@ export const engineApi = {
     if (!result) return { ok: false, error: 'Nothing has run yet.' }
     try {
       return searchFactIn(result, query, regex, runIds.get(result) ?? null)
+    } catch (e) {
+      return { ok: false, error: errorText(e) }
+    }
+  },
+
+  /**
+   * The facts table of the last run (issue 5 point 2): each at-risk fact of the Before, its state
+   * after every pass, its final fate and the finder's verdict, as plain rows (`FactTableView`,
+   * labelled with the page's `runId`). Built on request, never per run; the fact index is made
+   * once per transcript, and a run that changed nothing deciding a fact's fate answers
+   * `unchanged` when the page already holds that `version` (`known`).
+   */
+  getFactTable(runId: number, known?: number): FactTableOutcome {
+    try {
+      return factTableOutcome(state.result, runId, known)
     } catch (e) {
       return { ok: false, error: errorText(e) }
     }

@@ -5,6 +5,7 @@
  */
 import type {
   Encoding,
+  FailureModeWarning,
   FormatId,
   Fate,
   MessageFlags,
@@ -20,6 +21,7 @@ import type {
   ValidityProblem,
 } from '../engine/model'
 import type { ExportTarget } from '../engine/export'
+import type { FactKind, FactTable, KeptAs, PassState } from '../engine/facts'
 import type { FactVerdict } from '../engine/facts'
 import type { ImportError } from '../engine/formats/types'
 import type { RecordedComparison } from '../engine/recorded'
@@ -93,7 +95,12 @@ export interface RunView {
   after: { rows: RowMeta[]; totals: TokenTotals }
   passes: PassMeta[]
   stages: StageReport[]
-  checks: { before: ValidityProblem[]; after: ValidityProblem[] }
+  /**
+   * Validity problems of each side; `failureModes`: the seed 004 failure-mode warnings of the run
+   * (goal drift, over-compression, double compression, fabricated summary), each naming the
+   * messages involved (before ids of sources, after ids of summaries); empty on recorded views.
+   */
+  checks: { before: ValidityProblem[]; after: ValidityProblem[]; failureModes?: FailureModeWarning[] }
   warnings: string[]
 }
 
@@ -148,6 +155,51 @@ export interface RecordedRunView {
 
 /** Result of `runRecorded`: never throws across the boundary. */
 export type RecordedOutcome = { ok: true; recorded: RecordedRunView } | { ok: false; error: string }
+
+/** Longest fact text a facts-table row carries, in code points (a goal can be a long message). */
+export const FACT_VIEW_LIMIT = 300
+
+/** One row of the facts table (engine `factTable`), light enough to cross the boundary. Issue 5 point 2. */
+export interface FactRowView {
+  /** Position in the engine's table (order of first appearance): a stable row id. */
+  key: number
+  /** The fact verbatim, cut to `FACT_VIEW_LIMIT` code points (an ellipsis added); untrusted text. */
+  fact: string
+  kind: FactKind
+  /** The Before message it was first seen in. */
+  firstSeen: { id: string; index: number }
+  /** Before messages holding it verbatim. */
+  messages: number
+  /** Its state after each pass, in `FactTableView.passes` order. */
+  passes: PassState[]
+  /** How the final context holds it. */
+  final: KeptAs | 'lost'
+  verdict: 'survives' | 'lost' | 'never-present'
+  /** The finder's sentence (which pass of which stage lost the last copy, and what replaced it). */
+  explanation: string
+  /** For a lost fact: the step that dropped its last copy, and that copy's Before message. */
+  lostAt?: { stage: string; pass?: number; beforeId: string }
+}
+
+/** The facts table of the last run (`EngineApi.getFactTable`). */
+export interface FactTableView {
+  /** The `runId` the page asked for (the worker answers for its last run). */
+  runId: number
+  /** Bumped whenever the rows were recomputed: equal versions mean equal rows. */
+  version: number
+  passes: FactTable['passes']
+  rows: FactRowView[]
+  totals: FactTable['totals']
+}
+
+/**
+ * Result of `getFactTable`: the table, or `unchanged` when the page already holds this version
+ * (nothing that decides a fact's fate changed since), or why there is none.
+ */
+export type FactTableOutcome =
+  | { ok: true; table: FactTableView }
+  | { ok: true; unchanged: true; runId: number; version: number }
+  | { ok: false; error: string }
 
 /** Export targets, as the engine names them. */
 export type { ExportTarget }

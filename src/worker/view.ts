@@ -169,7 +169,11 @@ export function buildRunView(result: RunResult, runId: number, encoding: Encodin
     after: { rows: afterRows, totals: { ...result.after.totals } },
     passes,
     stages: result.stages.map((s) => ({ ...s })),
-    checks: { before: [...result.checks.before], after: [...result.checks.after] },
+    checks: {
+      before: [...result.checks.before],
+      after: [...result.checks.after],
+      failureModes: (result.checks.failureModes ?? []).map((w) => ({ ...w, messageIds: [...w.messageIds] })),
+    },
     warnings: [...result.warnings],
   }
 }

@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import type { PipelineConfig, RunResult } from '../engine/model'
+import { engineApi } from './engine-api'
+import { factTableOutcome, sameFactInputs } from './fact-table'
+import { FACT_VIEW_LIMIT, type FactTableView } from './protocol'
+
+const read = (file: string) => readFileSync(`public/samples/${file}`, 'utf8')
+
+function withSummarize(keepLast: number, compactAfter: number): PipelineConfig {
+  const config = engineApi.getDefaults()
+  return {
+    ...config,
+    stages: config.stages.map((s) =>
+      s.id === 'summarize' ? { ...s, params: { ...s.params, keep_last: keepLast, compact_after: compactAfter } } : s,
+    ),
+  }
+}
+
+async function table(runId: number, known?: number): Promise<FactTableView | 'unchanged'> {
+  const out = engineApi.getFactTable(runId, known)
+  expect(structuredClone(out)).toEqual(out)
+  if (!out.ok) throw new Error(out.error)
+  return 'unchanged' in out ? 'unchanged' : out.table
+}
+
+describe('getFactTable (issue 5 point 2)', () => {
+  it('says why there is no table before any run', () => {
+    expect(factTableOutcome(null, 1)).toEqual({ ok: false, error: 'Nothing has run yet.' })
+  })
+
+  it('rows of the Claude Code sample: the engine table, light; unchanged runs cost nothing; a new fate a new version', async () => {
+    const imported = engineApi.importText(read('claude-code.jsonl'), 'claude-code.jsonl')
+    if (!imported.ok) throw new Error(imported.error.message)
+    const run1 = await engineApi.run(withSummarize(4, 8), 1)
+    if (!run1.ok) throw new Error(run1.error)
+    const first = await table(1)
+    if (first === 'unchanged') throw new Error('a first table is never unchanged')
+    expect(first.runId).toBe(1)
+    expect(first.passes.length).toBe(run1.view.passes.length)
+    expect(first.rows.every((r) => r.passes.length === first.passes.length)).toBe(true)
+    expect(first.totals.survive + first.totals.lost).toBe(first.rows.length)
+    expect(first.totals.text).toBe(`${first.totals.survive} of ${first.rows.length} facts survive`)
+    const ids = new Set(run1.view.before.rows.map((r) => r.id))
+    for (const row of first.rows) {
+      expect(ids.has(row.firstSeen.id)).toBe(true)
+      expect(run1.view.before.rows.find((r) => r.id === row.firstSeen.id)?.index).toBe(row.firstSeen.index)
+      expect([...row.fact].length).toBeLessThanOrEqual(FACT_VIEW_LIMIT)
+    }
+    // A lost scenario fact names the step that dropped its last copy, as the finder does.
+    const lost = first.rows.find((r) => r.verdict === 'lost')
+    expect(lost?.lostAt).toBeDefined()
+    expect(lost?.explanation).toMatch(/ is lost: /)
+
+    // The same config again: a new RunResult, nothing changed → same version, nothing sent.
+    const run2 = await engineApi.run(withSummarize(4, 8), 2)
+    if (!run2.ok) throw new Error(run2.error)
+    expect(await table(2, first.version)).toBe('unchanged')
+    const again = await table(2)
+    if (again === 'unchanged') throw new Error('asked without a version')
+    expect(again).toEqual({ ...first, runId: 2 })
+
+    // Other settings fold other messages: recomputed under a new version.
+    const run3 = await engineApi.run(withSummarize(40, 60), 3)
+    if (!run3.ok) throw new Error(run3.error)
+    const third = await table(3, first.version)
+    if (third === 'unchanged') throw new Error('fates changed, the table must be recomputed')
+    expect(third.version).toBeGreaterThan(first.version)
+    expect(third.passes.length).toBe(run3.view.passes.length)
+  })
+})
+
+describe('sameFactInputs', () => {
+  const base = (): RunResult => ({
+    before: { messages: [], totals: { messages: 0, tokens: 0, overheadTokens: 0 }, tokensById: {} },
+    after: { messages: [], totals: { messages: 0, tokens: 0, overheadTokens: 0 }, tokensById: {} },
+    fates: {},
+    origins: {},
+    passes: [],
+    stages: [],
+    checks: { before: [], after: [] },
+    warnings: [],
+  })
+
+  it('is false for another transcript, another fate or another summary; true for equal runs', () => {
+    const a = base()
+    const b = { ...base(), before: a.before }
+    expect(sameFactInputs(a, b)).toBe(true)
+    expect(sameFactInputs(a, base())).toBe(false) // other Before messages
+    expect(sameFactInputs(a, { ...b, fates: { m1: { kind: 'kept', changed: false } } })).toBe(false)
+    const pass = {
+      pass: 1,
+      stage: 'summarize' as const,
+      atMessage: 3,
+      from: 0,
+      upto: 2,
+      prompt: 'p',
+      summary: 'S',
+      summaryId: 'summary:summarize:1',
+      tokensBefore: 10,
+      tokensAfter: 5,
+    }
+    const withPass = { ...b, passes: [pass] }
+    // Prompt and token figures do not decide a fact's fate; the summary does.
+    expect(sameFactInputs({ ...a, passes: [pass] }, { ...withPass, passes: [{ ...pass, prompt: 'q', tokensAfter: 4 }] })).toBe(true)
+    expect(sameFactInputs({ ...a, passes: [pass] }, { ...withPass, passes: [{ ...pass, summary: 'T' }] })).toBe(false)
+  })
+
+})

@@ -1,0 +1,117 @@
+/**
+ * The facts table for the page (issue 5 point 2), made in the worker from the last run: the
+ * engine's `factTable` shaped into light rows. Two caches keep it cheap while sliders move:
+ * the fact index (candidate facts and the Before messages holding each) is built once per
+ * transcript, and a run that changed nothing deciding a fact's fate (same Before, fates,
+ * origins, passes and After texts) reuses the last rows under the same version.
+ */
+import {
+  factTable,
+  indexFacts,
+  messageFactText,
+  type FactIndex,
+  type FactRow,
+  type FactTable,
+} from '../engine/facts'
+import type { Message, RunResult } from '../engine/model'
+import { codePointLength, cutCodePoints } from '../engine/text'
+import {
+  FACT_VIEW_LIMIT,
+  type FactRowView,
+  type FactTableOutcome,
+  type FactTableView,
+} from './protocol'
+
+/** Fact indexes by the Before messages they were built from (a transcript's, kept across runs). */
+const indexes = new WeakMap<readonly Message[], FactIndex>()
+
+/** The last table made, the run it was made from, and its version. */
+let last: { result: RunResult; view: Omit<FactTableView, 'runId'> } | null = null
+let versions = 0
+
+/** The fact index of `messages`, built on first use. */
+export function factIndexOf(messages: readonly Message[]): FactIndex {
+  let index = indexes.get(messages)
+  if (!index) {
+    index = indexFacts(messages)
+    indexes.set(messages, index)
+  }
+  return index
+}
+
+/**
+ * True when `a` and `b` decide the same fate for every fact: the same Before messages (by
+ * identity, i.e. the same transcript), stage order, fates, origins, passes (summaries, ranges)
+ * and After texts. Exact: never true for runs whose tables could differ.
+ */
+export function sameFactInputs(a: RunResult, b: RunResult): boolean {
+  if (a === b) return true
+  if (a.before.messages !== b.before.messages) return false
+  if (a.after.messages.length !== b.after.messages.length) return false
+  if (a.stages.map((s) => s.stage).join() !== b.stages.map((s) => s.stage).join()) return false
+  const passKey = (r: RunResult) =>
+    JSON.stringify(r.passes.map(({ prompt: _p, tokensBefore: _b, tokensAfter: _a, ...rest }) => rest))
+  if (passKey(a) !== passKey(b)) return false
+  if (JSON.stringify(a.fates) !== JSON.stringify(b.fates)) return false
+  if (JSON.stringify(a.origins) !== JSON.stringify(b.origins)) return false
+  return a.after.messages.every((m, i) => {
+    const o = b.after.messages[i]
+    return o !== undefined && o.id === m.id && (o === m || messageFactText(o) === messageFactText(m))
+  })
+}
+
+function rowView(row: FactRow, key: number, indexOf: Map<string, number>): FactRowView {
+  const first = row.messageIds[0] ?? row.verdict.beforeIds[0] ?? ''
+  const fact =
+    codePointLength(row.fact) > FACT_VIEW_LIMIT ? `${cutCodePoints(row.fact, FACT_VIEW_LIMIT - 1)}…` : row.fact
+  const view: FactRowView = {
+    key,
+    fact,
+    kind: row.kind,
+    firstSeen: { id: first, index: indexOf.get(first) ?? -1 },
+    messages: row.verdict.beforeIds.length,
+    passes: [...row.passes],
+    final: row.final,
+    verdict: row.verdict.verdict,
+    explanation: row.verdict.explanation,
+  }
+  const lost = row.verdict.lost
+  if (lost) {
+    view.lostAt = { stage: lost.stage, beforeId: lost.beforeId }
+    if (lost.pass !== undefined) view.lostAt.pass = lost.pass
+  }
+  return view
+}
+
+/** Shapes an engine `FactTable` into the rows the page renders. Pure. */
+export function buildFactTableView(
+  table: FactTable,
+  before: readonly Message[],
+  runId: number,
+  version: number,
+): FactTableView {
+  const indexOf = new Map(before.map((m) => [m.id, m.index]))
+  return {
+    runId,
+    version,
+    passes: table.passes.map((p) => ({ ...p })),
+    rows: table.rows.map((r, i) => rowView(r, i, indexOf)),
+    totals: { ...table.totals },
+  }
+}
+
+/**
+ * The facts table of `result` for the page's run `runId`. `known`: the version the page holds;
+ * when the rows would be the same, only `{unchanged: true}` crosses. `ok: false` before any run.
+ */
+export function factTableOutcome(result: RunResult | null, runId: number, known?: number): FactTableOutcome {
+  if (!result) return { ok: false, error: 'Nothing has run yet.' }
+  if (!last || !sameFactInputs(last.result, result)) {
+    const table = factTable(result, factIndexOf(result.before.messages))
+    const view = buildFactTableView(table, result.before.messages, runId, ++versions)
+    const { runId: _runId, ...rest } = view
+    last = { result, view: rest }
+  } else last.result = result
+  if (known === last.view.version) return { ok: true, unchanged: true, runId, version: known }
+  return { ok: true, table: { ...last.view, runId } }
+}
