@@ -39,6 +39,7 @@ import { searchFactIn } from './fact-search'
 import { STAGE_ROW_PREFIX } from './protocol'
 import { factTableOutcome } from './fact-table'
 import { importBlob } from './stream-import'
+import { lastPrecount, precount, warmPool, type PrecountStats } from './token-pool'
 import { cancelSweep, runSweep } from './sweep'
 import { summarizerFailure, summarizerRuntimeFor, summaryCache } from './summarizers'
 import { buildMessageDetail, buildRunView, exportFileName, exportTargetsFor } from './view'
@@ -171,7 +172,16 @@ export const engineApi = {
 
   /** Loads the token counter ahead of the first run (its rank tables are MBs). */
   async warmUp(encoding: Encoding): Promise<void> {
-    await loadCounter(encoding)
+    await Promise.all([loadCounter(encoding), warmPool(encoding)])
+  },
+
+  /**
+   * Tokenizer work so far in `encoding`: real tokenizer calls on this thread (cache misses) and
+   * what the last pool pre-count did. For the bench (BENCH.md B1, B4) and tests.
+   */
+  async tokenStats(encoding: Encoding): Promise<{ tokenizerCalls: number; precount: PrecountStats }> {
+    const counter = await loadCounter(encoding)
+    return { tokenizerCalls: counter.tokenizerCalls, precount: { ...lastPrecount } }
   },
 
   /** Imports a transcript from text (paste, sample). */
@@ -231,6 +241,8 @@ export const engineApi = {
     const signal = controller.signal
     try {
       const counter = await loadCounter(config.encoding)
+      // Distinct uncounted texts go to the tokenizer pool first; the pipeline then hits the cache.
+      await precount(counter, transcript.messages, transcript.tools, signal)
       if (signal.aborted) return { ok: false, error: 'cancelled', cancelled: true }
       // The key lives only in this call's runtime: never in the config, the result or a log.
       const summarizerRuntime = summarizerRuntimeFor(config, options.apiKey)

@@ -29,6 +29,16 @@ export interface CachedCounter {
   count: TextCounter
   /** How many times the real tokenizer ran (cache misses). */
   readonly tokenizerCalls: number
+  /**
+   * Whether `text` is already counted (the cache holds it). Optional: a counter without a cache
+   * answers false, so callers count everything.
+   */
+  has?(text: string): boolean
+  /**
+   * Stores a count made elsewhere (a pool of tokenizer workers) so `count(text)` hits the cache;
+   * not a tokenizer call. `tokens` must be what the raw counter would return for `text`.
+   */
+  prime?(text: string, tokens: number): void
 }
 
 /**
@@ -53,30 +63,44 @@ export function cacheCounter(encoding: Encoding, raw: TextCounter): CachedCounte
     get tokenizerCalls() {
       return calls
     },
+    has(text: string): boolean {
+      return text === '' || cache.has(text)
+    },
+    prime(text: string, tokens: number): void {
+      if (text !== '') cache.set(text, tokens)
+    },
   }
 }
 
 const counters = new Map<Encoding, Promise<CachedCounter>>()
 
 /**
- * Loads the fast counter (gpt-tokenizer `countTokens`) for an encoding, once per process.
- * The rank tables are MBs: call this only from the worker, the CLI or tests, never from
- * main-thread UI code. Special-token strings (`<|endoftext|>`) count as plain text.
- * Source: SPEC §2, BENCH.md "Tuning facts for the counter".
+ * The raw fast counter (gpt-tokenizer `countTokens`, no content cache) for an encoding: what
+ * `loadCounter` wraps, and what a pool of tokenizer workers runs (their texts are already
+ * distinct, a cache there would only hold memory). Rank tables are MBs: worker, CLI or tests
+ * only. Special-token strings (`<|endoftext|>`) count as plain text. Source: BENCH.md "Tuning
+ * facts for the counter" (merge cache at 1000 entries, options object made once).
+ */
+export async function loadTextCounter(encoding: Encoding): Promise<TextCounter> {
+  const mod =
+    encoding === 'cl100k_base'
+      ? await import('gpt-tokenizer/encoding/cl100k_base')
+      : await import('gpt-tokenizer/encoding/o200k_base')
+  mod.setMergeCacheSize(1000)
+  // Created once: an empty disallowed set makes special-token strings count as text.
+  const options = { disallowedSpecial: new Set<string>() }
+  return (text) => mod.countTokens(text, options)
+}
+
+/**
+ * Loads the fast counter (`loadTextCounter`) for an encoding with its content cache, once per
+ * process. The rank tables are MBs: call this only from the worker, the CLI or tests, never from
+ * main-thread UI code. Source: SPEC §2, BENCH.md "Tuning facts for the counter".
  */
 export function loadCounter(encoding: Encoding): Promise<CachedCounter> {
   let p = counters.get(encoding)
   if (!p) {
-    p = (async () => {
-      const mod =
-        encoding === 'cl100k_base'
-          ? await import('gpt-tokenizer/encoding/cl100k_base')
-          : await import('gpt-tokenizer/encoding/o200k_base')
-      mod.setMergeCacheSize(1000)
-      // Created once: an empty disallowed set makes special-token strings count as text.
-      const options = { disallowedSpecial: new Set<string>() }
-      return cacheCounter(encoding, (text) => mod.countTokens(text, options))
-    })()
+    p = loadTextCounter(encoding).then((raw) => cacheCounter(encoding, raw))
     counters.set(encoding, p)
   }
   return p
@@ -113,6 +137,35 @@ export function countMessageTokens(message: Message, count: TextCounter): number
   else if (c) for (const p of c) n += partTokens(p, count)
   if (message.toolCalls) for (const call of message.toolCalls) n += count(call.name) + count(call.arguments)
   return n
+}
+
+/**
+ * Every string `countMessageTokens` and `countToolSchemaTokens` hand to the counter for these
+ * messages and tools, added to `out` (empty strings left out), so a caller can count them ahead
+ * of a run, e.g. in parallel, and `prime` the cache. Keep in step with the two functions above.
+ */
+export function textsToCount(
+  messages: readonly Message[],
+  tools: readonly ToolSchema[] | undefined,
+  out: Set<string> = new Set(),
+): Set<string> {
+  const add = (text: string | undefined) => {
+    if (text) out.add(text)
+  }
+  for (const m of messages) {
+    const c = m.content
+    if (typeof c === 'string') add(c)
+    else if (c) for (const p of c) if (p.type === 'text' || p.type === 'thinking') add(p.text)
+    for (const call of m.toolCalls ?? []) {
+      add(call.name)
+      add(call.arguments)
+    }
+  }
+  countToolSchemaTokens(tools, (text) => {
+    add(text)
+    return 0
+  })
+  return out
 }
 
 /** Tokens of the tool schemas sent with every request (non-compactable overhead). Source: cases/28. */

@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Message } from '../engine/model'
+import { countCodePoints } from '../engine/stages/test-helpers'
+import { cacheCounter } from '../engine/tokens/count'
+import type { PoolReply, PoolRequest } from './token-pool'
+
+/**
+ * The tokenizer pool (issue 7): each distinct uncounted text goes to a pool worker once, and the
+ * counts come back to the right texts. Workers are faked here (Node has no Web Worker): each
+ * "counts" code points, answering asynchronously like a real one.
+ */
+
+const sent: PoolRequest[] = []
+
+class FakeWorker {
+  onmessage: ((e: MessageEvent<PoolReply>) => void) | null = null
+  postMessage(request: PoolRequest) {
+    sent.push(request)
+    setTimeout(() => this.onmessage?.({ data: { id: request.id, counts: request.texts.map(countCodePoints) } } as MessageEvent<PoolReply>), 0)
+  }
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  vi.resetModules()
+  sent.length = 0
+})
+
+const msg = (id: string, content: string, extra: Partial<Message> = {}): Message =>
+  ({ id, index: 0, role: 'user', content, ...extra }) as Message
+
+describe('precount', () => {
+  it('counts each distinct text once across the pool and primes the cache', async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
+    const { precount, poolSize } = await import('./token-pool')
+    expect(poolSize()).toBe(2)
+    const counter = cacheCounter('o200k_base', () => {
+      throw new Error('the pipeline thread must not tokenize a primed text')
+    })
+    const messages = [
+      msg('a', 'hello'),
+      msg('b', 'hello'),
+      msg('c', 'Grüße 👋', { toolCalls: [{ id: 't1', name: 'bash', arguments: '{"cmd":"ls"}' }] }),
+    ]
+    const stats = await precount(counter, messages, undefined)
+    expect(stats.texts).toBe(4) // hello, Grüße 👋, bash, {"cmd":"ls"}
+    expect(sent.flatMap((r) => r.texts).sort()).toEqual(['Grüße 👋', 'bash', 'hello', '{"cmd":"ls"}'].sort())
+    expect(counter.count('hello')).toBe(5)
+    expect(counter.count('Grüße 👋')).toBe(7)
+    expect(counter.count('{"cmd":"ls"}')).toBe(12)
+    expect(counter.tokenizerCalls).toBe(0)
+
+    // Nothing new: a second pre-count sends nothing.
+    sent.length = 0
+    expect((await precount(counter, messages, undefined)).texts).toBe(0)
+    expect(sent).toEqual([])
+  })
+
+  it('does nothing where there is no Worker (Node: CLI, tests)', async () => {
+    vi.stubGlobal('Worker', undefined)
+    const { precount } = await import('./token-pool')
+    const counter = cacheCounter('o200k_base', countCodePoints)
+    expect(await precount(counter, [msg('a', 'hello')], undefined)).toEqual({ workers: 0, texts: 0, chars: 0, ms: 0 })
+    expect(counter.has?.('hello')).toBe(false)
+  })
+})

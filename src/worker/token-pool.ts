@@ -1,0 +1,136 @@
+/**
+ * A pool of tokenizer workers inside the engine worker (issue 7, BENCH.md B1/B3): before a run,
+ * every distinct text of the transcript that the counter has not seen yet is counted once, in
+ * parallel across `poolSize()` workers, and primed into the engine's cached counter, so the
+ * pipeline's synchronous `count` only hits the cache. The engine stays pure: it sees only a
+ * `CachedCounter`. Where `Worker` does not exist (Node: CLI, tests) the pool is absent and the
+ * pipeline counts on its own thread, with identical counts (same counter, same options).
+ */
+import type { Encoding, Message, ToolSchema } from '../engine/model'
+import { textsToCount, type CachedCounter } from '../engine/tokens/count'
+
+/** A batch sent to a pool worker. */
+export interface PoolRequest {
+  id: number
+  encoding: Encoding
+  texts: string[]
+}
+
+/** A pool worker's answer: one count per text, in order, or an error. */
+export type PoolReply = { id: number; counts: number[] } | { id: number; error: string }
+
+/** Most pool workers, whatever the core count (each holds its own MB-sized rank tables). */
+export const MAX_POOL_WORKERS = 4
+
+/**
+ * Code units per batch: large enough that the message overhead vanishes, small enough that the
+ * workers finish together (they pull the next batch when done).
+ */
+const BATCH_CHARS = 256 * 1024
+
+/** Workers for this machine: `navigator.hardwareConcurrency` capped at `MAX_POOL_WORKERS`, at least 1. */
+export function poolSize(): number {
+  const cores = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : 0
+  return Math.max(1, Math.min(MAX_POOL_WORKERS, cores || 2))
+}
+
+/** What the last `precount` did, for the bench (`engineApi.tokenStats`). */
+export interface PrecountStats {
+  /** Pool workers used (0: no pool here, the pipeline counted on its own). */
+  workers: number
+  /** Distinct texts counted by the pool. */
+  texts: number
+  /** Their length in UTF-16 code units. */
+  chars: number
+  /** Wall time of the pool counting in ms. */
+  ms: number
+}
+
+let workers: Worker[] | null = null
+let nextId = 0
+const waiting = new Map<number, { resolve: (counts: number[]) => void; reject: (e: Error) => void }>()
+export const lastPrecount: PrecountStats = { workers: 0, texts: 0, chars: 0, ms: 0 }
+
+function pool(): Worker[] | null {
+  if (workers) return workers
+  if (typeof Worker === 'undefined') return null
+  workers = []
+  for (let i = 0; i < poolSize(); i++) {
+    // Keep `new URL(...)` inline: Vite only bundles a worker in this exact form.
+    const w = new Worker(new URL('./token-pool.worker.ts', import.meta.url), { type: 'module' })
+    w.onmessage = (e: MessageEvent<PoolReply>) => {
+      const reply = e.data
+      const wait = waiting.get(reply.id)
+      if (!wait) return
+      waiting.delete(reply.id)
+      if ('error' in reply) wait.reject(new Error(reply.error))
+      else wait.resolve(reply.counts)
+    }
+    workers.push(w)
+  }
+  return workers
+}
+
+function send(worker: Worker, encoding: Encoding, texts: string[]): Promise<number[]> {
+  const id = ++nextId
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject })
+    worker.postMessage({ id, encoding, texts } satisfies PoolRequest)
+  })
+}
+
+/** Starts the pool and has every worker load `encoding`'s rank tables (a no-op without `Worker`). */
+export async function warmPool(encoding: Encoding): Promise<void> {
+  const ws = pool()
+  if (ws) await Promise.all(ws.map((w) => send(w, encoding, [])))
+}
+
+/**
+ * Counts, in the pool, every text of `messages` and `tools` that `counter` has not counted yet, and
+ * primes `counter` with the results. Without a pool (or a counter without `has`/`prime`) it does
+ * nothing and the pipeline counts as before. Stops handing out batches once `signal` aborts.
+ * Rejects when a pool worker fails (the caller's run reports the error).
+ */
+export async function precount(
+  counter: CachedCounter,
+  messages: readonly Message[],
+  tools: readonly ToolSchema[] | undefined,
+  signal?: AbortSignal,
+): Promise<PrecountStats> {
+  const ws = pool()
+  const { has, prime } = counter
+  if (!ws || !has || !prime) return { workers: 0, texts: 0, chars: 0, ms: 0 }
+  const started = performance.now()
+  const todo: string[] = []
+  let chars = 0
+  for (const text of textsToCount(messages, tools)) {
+    if (has.call(counter, text)) continue
+    todo.push(text)
+    chars += text.length
+  }
+  const batches: string[][] = []
+  let batch: string[] = []
+  let size = 0
+  for (const text of todo) {
+    batch.push(text)
+    size += text.length
+    if (size >= BATCH_CHARS) {
+      batches.push(batch)
+      batch = []
+      size = 0
+    }
+  }
+  if (batch.length > 0) batches.push(batch)
+  let next = 0
+  const drain = async (w: Worker) => {
+    while (next < batches.length && !signal?.aborted) {
+      const texts = batches[next++] as string[]
+      const counts = await send(w, counter.encoding, texts)
+      texts.forEach((t, i) => prime.call(counter, t, counts[i] ?? 0))
+    }
+  }
+  await Promise.all(ws.map(drain))
+  const stats = { workers: ws.length, texts: todo.length, chars, ms: performance.now() - started }
+  Object.assign(lastPrecount, stats)
+  return stats
+}
