@@ -3,6 +3,9 @@ import { createRoot } from 'react-dom/client'
 import { App } from './app/App'
 import './styles/app.css'
 
+// `npm run bench` hooks (bench/), loaded only with ?bench.
+if (new URLSearchParams(location.search).has('bench')) void import('./app/bench-hook').then((m) => m.installBenchHook())
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />
