@@ -3,8 +3,8 @@
  * (`POST /v1/chat/completions`) and the Anthropic Messages protocol (`POST /v1/messages`),
  * streamed (server-sent events) and not. It records every request it receives, answers from a
  * script (or with a default summary), and can fail on purpose: 401/403/404/429 (with
- * `retry-after`), a slow or hanging answer, an empty answer, a non-JSON body, a stream that
- * hangs midway. CORS headers let a browser page call it. Tests start it themselves (port 0 →
+ * `retry-after`), a slow or hanging answer, a slow stream, an empty answer, a non-JSON body, a
+ * stream that hangs midway. CORS headers let a browser page call it. Tests start it themselves (port 0 →
  * an ephemeral port); nothing here reaches the internet.
  *
  * Used by the engine unit tests, the CLI tests and Playwright e2e. Standalone:
@@ -59,6 +59,8 @@ export interface LlmAnswer {
   hangAfterChunks?: number
   /** Streaming: characters per text chunk (default 6). */
   chunkSize?: number
+  /** Streaming: pause between two text chunks in ms (default 1), for a slow stream. */
+  chunkDelayMs?: number
 }
 
 /** Options of `startLlmServer`. */
@@ -331,7 +333,9 @@ export async function startLlmServer(options: LlmServerOptions = {}): Promise<Ll
         })
       else send(undefined, openaiChunk({ content: piece }, null))
       // Separate TCP writes, so the client really reads a stream of chunks.
-      await sleep(1)
+      await sleep(answer.chunkDelayMs ?? 1)
+      // The client gave up (cancel): stop writing into a closed socket.
+      if (res.destroyed || res.writableEnded) return
     }
     if (answer.hangAfterChunks !== undefined && pieces.length <= answer.hangAfterChunks) return
     if (protocol === 'anthropic') {

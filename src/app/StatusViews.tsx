@@ -30,7 +30,9 @@ export function LoadingBar() {
     return () => clearTimeout(timer)
   }, [startedAt])
   const slow = startedAt !== null && slowRun === startedAt
-  const text = loading ?? (status === 'running' ? 'Running the pipeline…' : null)
+  // A run waiting for an LLM has its own banner with a Cancel (SummarizerStatus): no second one here.
+  const llmRun = useStore((s) => s.config?.summarizer === 'openai-compatible' || s.config?.summarizer === 'anthropic')
+  const text = loading ?? (status === 'running' && !llmRun ? 'Running the pipeline…' : null)
   if (!text) return null
   return (
     <div className="loading" role="status" data-testid="loading">

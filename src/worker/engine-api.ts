@@ -7,14 +7,16 @@
  * The worker owns the transcript and the last RunResult; the UI receives row metadata
  * (`RunView`) and fetches full content per row with `getMessageDetail`.
  */
+import { releaseProxy } from 'comlink'
 import { exportTranscript, type ExportTarget } from '../engine/export'
 import { findFactSpans, messageFactText } from '../engine/facts'
 import { importBytes, importTranscript } from '../engine/formats'
 import type { ImportResult } from '../engine/formats/types'
 import type { Encoding, Message, PipelineConfig, RunResult, StageId, Transcript } from '../engine/model'
-import { DEFAULT_PIPELINE, runPipeline } from '../engine/pipeline'
+import { DEFAULT_PIPELINE, runPipeline, type PipelineDeps } from '../engine/pipeline'
 import { compareRecordedVsSimulated, recordedRunResult, type RecordedRun } from '../engine/recorded'
 import { runTokens, type RunTokens } from '../engine/costs'
+import { createSummarizer } from '../engine/summarizers/create'
 import { planSummaryRequests, type SummaryPlan } from '../engine/summarizers/preview'
 import { loadCounter } from '../engine/tokens/count'
 import type {
@@ -33,15 +35,28 @@ import type {
   SweepAxis,
   SweepOutcome,
   SweepProgress,
+  TimelineOutcome,
+  TimelineView,
+  TurnBodyOutcome,
+  TurnOutcome,
+  SummaryProgress,
   TranscriptInfo,
 } from './protocol'
 import { searchFactIn } from './fact-search'
 import { STAGE_ROW_PREFIX } from './protocol'
 import { factTableOutcome } from './fact-table'
 import { importBlob } from './stream-import'
-import { lastPrecount, precount, warmPool, type PrecountStats } from './token-pool'
 import { cancelSweep, runSweep } from './sweep'
-import { summarizerFailure, summarizerRuntimeFor, summaryCache } from './summarizers'
+import { timelineOutcome, turnBodyOutcome, turnContextOutcome } from './turns'
+import type { RequestShape } from '../engine/turns'
+import { lastPrecount, precount, warmPool, type PrecountStats } from './token-pool'
+import {
+  summarizerFailure,
+  summarizerRuntimeFor,
+  summaryCache,
+  trackSummaryProgress,
+  type SummaryProgressTracker,
+} from './summarizers'
 import { buildMessageDetail, buildRunView, exportFileName, exportTargetsFor } from './view'
 
 interface WorkerState {
@@ -61,6 +76,8 @@ interface WorkerState {
   running: AbortController | null
   /** Key of the open transcript, new on every `openTranscript` (see `RunView.transcriptKey`). */
   transcriptKey: string
+  /** How many summarizer calls the last plan (`planSummaries`) of a config (JSON) counted. */
+  plannedCalls: { config: string; count: number } | null
 }
 
 /**
@@ -78,6 +95,16 @@ const state: WorkerState = {
   recorded: null,
   running: null,
   transcriptKey: '',
+  plannedCalls: null,
+}
+
+/**
+ * Releases a comlink proxy the page passed (its MessageChannel would otherwise stay open for
+ * the page's lifetime); a plain function (tests calling the API directly) has nothing to release.
+ */
+function releaseRemote(fn: unknown): void {
+  const release = fn ? (fn as Record<symbol, unknown>)[releaseProxy] : undefined
+  if (typeof release === 'function') Promise.resolve(release.call(fn)).catch(() => {})
 }
 
 /** The `runId` each RunResult was made for (the fact finder echoes it). */
@@ -120,6 +147,7 @@ function openTranscript(transcript: Transcript, open: 'main' | number): void {
   state.result = null
   state.recorded = null
   stageState.result = null
+  state.plannedCalls = null
 }
 
 function accept(result: ImportResult, fileName: string): ImportOutcome {
@@ -231,10 +259,22 @@ export const engineApi = {
    * Runs the pipeline over the loaded transcript. A newer `run` call cancels this one at its
    * next await (the UI also drops stale results by `runId`). With `options.previewsOf` equal to
    * the open transcript's key, the Before previews are left out (`beforePreviewsOmitted`).
+   * With an HTTP summarizer, `onProgress` (a comlink `proxy`) hears where its calls are and the
+   * streamed text (`SummaryProgress`, at most about ten times a second); it is released when
+   * the run ends.
    */
-  async run(config: PipelineConfig, runId: number, options: RunOptions = {}): Promise<RunOutcome> {
+  async run(
+    config: PipelineConfig,
+    runId: number,
+    options: RunOptions = {},
+    onProgress?: (progress: SummaryProgress) => void,
+  ): Promise<RunOutcome> {
     const transcript = state.transcript
-    if (!transcript) return { ok: false, error: 'no transcript loaded' }
+    if (!transcript) {
+      releaseRemote(onProgress)
+      return { ok: false, error: 'no transcript loaded' }
+    }
+    let tracker: SummaryProgressTracker | undefined
     state.running?.abort()
     const controller = new AbortController()
     state.running = controller
@@ -246,7 +286,17 @@ export const engineApi = {
       if (signal.aborted) return { ok: false, error: 'cancelled', cancelled: true }
       // The key lives only in this call's runtime: never in the config, the result or a log.
       const summarizerRuntime = summarizerRuntimeFor(config, options.apiKey)
-      const deps = summarizerRuntime ? { counter, signal, summarizerRuntime } : { counter, signal }
+      const deps: PipelineDeps = summarizerRuntime ? { counter, signal, summarizerRuntime } : { counter, signal }
+      if (summarizerRuntime && onProgress) {
+        const expectedCalls = state.plannedCalls?.config === JSON.stringify(config) ? state.plannedCalls.count : undefined
+        tracker = trackSummaryProgress(runId, onProgress, expectedCalls === undefined ? {} : { expectedCalls })
+        const choice = createSummarizer(config.summarizer, config.summarizerOptions, transcript.recordedCompactions, {
+          ...summarizerRuntime,
+          onToken: tracker.onToken,
+        })
+        // When none can be built the pipeline falls back with its own warning.
+        if (choice.ok) deps.summarizer = tracker.wrap(choice.summarizer)
+      }
       const result = await runPipeline(transcript, config, deps)
       if (signal.aborted) return { ok: false, error: 'cancelled', cancelled: true }
       // Another import may have replaced the transcript while this run awaited.
@@ -272,6 +322,8 @@ export const engineApi = {
       if (signal.aborted) return { ok: false, error: 'cancelled', cancelled: true }
       return { ok: false, error: errorText(e) }
     } finally {
+      tracker?.stop()
+      releaseRemote(onProgress)
       if (state.running === controller) state.running = null
     }
   },
@@ -342,6 +394,8 @@ export const engineApi = {
         cache: summaryCache,
         hasKey,
       })
+      // The run the person sends next can then say "pass 2 of 3".
+      state.plannedCalls = { config: JSON.stringify(config), count: plan.requests.length }
       return { ok: true, plan }
     } catch (e) {
       return { ok: false, error: errorText(e) }

@@ -27,6 +27,7 @@ import type { ImportError } from '../engine/formats/types'
 import type { RecordedComparison } from '../engine/recorded'
 import type { SummaryPlan } from '../engine/summarizers/preview'
 import type { SweepResult } from '../engine/sweep'
+import type { TimelinePass, TimelineThreshold } from '../engine/turns'
 
 /**
  * Which column a row belongs to: the Before, the simulated After, or the After the agent recorded
@@ -226,6 +227,30 @@ export type RunOutcome =
 /** `engineApi.planSummaries`: the prompt preview of the "send" step. */
 export type PlanOutcome = { ok: true; plan: SummaryPlan } | { ok: false; error: string }
 
+/**
+ * Where a run with an HTTP summarizer is (issue 4: streamed text shown as it arrives), sent to
+ * the page's `onProgress` of `EngineApi.run` at most about ten times a second. Lengths and the
+ * tail are in code points; the tail is model output, i.e. untrusted text.
+ */
+export interface SummaryProgress {
+  /** The `runId` of the run this belongs to (the page drops progress of other runs). */
+  runId: number
+  stage: StageId
+  /** 1-based number of this summarizer call in the run (calls answered from the cache count). */
+  call: number
+  /** Calls the send step's plan of this exact config expects, when the worker knows one. */
+  expectedCalls?: number
+  /** `waiting`: request sent, no text yet; `streaming`: text arriving; `done`: the call answered. */
+  phase: 'waiting' | 'streaming' | 'done'
+  /** The last `SUMMARY_PROGRESS_TAIL` code points of the answer so far. */
+  tail: string
+  /** Code points of the answer received so far. */
+  received: number
+}
+
+/** How many code points of a streamed answer `SummaryProgress.tail` carries. */
+export const SUMMARY_PROGRESS_TAIL = 300
+
 /** One displayable block of a message's content. Images never carry their base64. */
 export type DetailBlock =
   | { kind: 'text'; text: string }
@@ -329,6 +354,71 @@ export function restoreBeforePreviews(view: RunView, previous: RunView | null | 
   delete view.beforePreviewsOmitted
   return true
 }
+
+/** One message of the context at a turn (issue 5 point 3). `text` is untrusted: render as text. */
+export interface TurnRow {
+  id: string
+  /** Position in the context, 0-based. */
+  index: number
+  role: Role
+  tokens: number
+  /** Content text, tool calls as `→ name(arguments)`; cut to `TURN_ROW_TEXT_LIMIT` code points. */
+  text: string
+  /** Code points of the whole text (more than `text` holds when it was cut). */
+  textLength: number
+  /** Where the message came from: summary / pinned-facts blocks, placeholders, originals. */
+  origin?: Origin
+  toolName?: string
+}
+
+/** The context the model had at one turn under the current pipeline (engine `contextAtTurn`). */
+export interface TurnView {
+  /** Echo of the request, so the page drops stale answers. */
+  requestId: number
+  /** 1-based; `turns` = T. */
+  turn: number
+  turns: number
+  /** Inclusive index of the turn's last message in the transcript. */
+  endIndex: number
+  /** Context tokens at the turn (after the pipeline). */
+  tokens: number
+  /** Tokens and messages of the uncompacted prefix. */
+  tokensBefore: number
+  messagesBefore: number
+  rows: TurnRow[]
+  /** Passes that had fired by this turn. */
+  passes: Omit<Pass, 'prompt'>[]
+  stages: StageReport[]
+  warnings: string[]
+}
+
+/** Result of `getTurnContext`: never throws across the boundary. */
+export type TurnOutcome = { ok: true; view: TurnView } | { ok: false; error: string; cancelled?: boolean }
+
+/** Result of `turnRequestBody`: the JSON text to copy. */
+export type TurnBodyOutcome = { ok: true; text: string; warnings: string[] } | { ok: false; error: string }
+
+/** The token timeline (engine `TokenTimeline`), arrays indexed by turn − 1, possibly partial. */
+export interface TimelineView {
+  timelineId: number
+  /** False while turns are still being evaluated (a progress snapshot). */
+  done: boolean
+  turns: number
+  endIndex: number[]
+  before: number[]
+  after: (number | null)[]
+  passesByTurn: (number | null)[]
+  /** Turns evaluated so far. */
+  evaluated: number
+  sampled: boolean
+  passes: TimelinePass[]
+  thresholds: TimelineThreshold[]
+}
+
+/** Result of `runTimeline`: `cancelled` when a newer timeline or transcript superseded it. */
+export type TimelineOutcome =
+  | { ok: true; view: TimelineView }
+  | { ok: false; error: string; cancelled?: boolean }
 
 export type { SweepAxis, SweepCell, SweepProgress, SweepResult } from '../engine/sweep'
 

@@ -1,5 +1,13 @@
+import { proxy } from 'comlink'
 import { getEngine, restartEngine } from '../../app/engine-client'
-import { restoreBeforePreviews, type MessageDetail, type RunView, type Side } from '../../worker/protocol'
+import {
+  restoreBeforePreviews,
+  type MessageDetail,
+  type RunView,
+  type Side,
+  type SummaryProgress,
+} from '../../worker/protocol'
+import { isHttpSummarizer } from './summarizer'
 import type { SliceCreator } from './types'
 
 /** `running` while a run is in flight or queued; `error` when the last run failed. */
@@ -41,6 +49,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
   let wanted = 0 // id of the newest requested run
   let inFlight = false
   let generation = 0 // bumped by a hard cancel: a pump of an older worker must stop
+  let progressOf: number | null = null // the run whose summarizer progress may be shown
 
   const pump = async () => {
     if (inFlight) return
@@ -58,12 +67,22 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         // The key goes with the call only (never into the config); see SummarizerSlice.
         const apiKey = get().apiKey
         const keyOption = apiKey ? { apiKey } : {}
-        let outcome = await getEngine().run(config, runId, previewsOf ? { previewsOf, ...keyOption } : keyOption)
+        // Streamed summaries show as they arrive; progress of any other run is dropped.
+        const progress = () =>
+          isHttpSummarizer(config.summarizer)
+            ? proxy((p: SummaryProgress) => {
+                if (p.runId === runId && progressOf === runId) set({ summaryProgress: p })
+              })
+            : undefined
+        progressOf = runId
+        let outcome = await getEngine().run(config, runId, previewsOf ? { previewsOf, ...keyOption } : keyOption, progress())
         if (myGeneration !== generation) return
         if (outcome.ok && !restoreBeforePreviews(outcome.view, shown)) {
-          outcome = await getEngine().run(config, runId, keyOption)
+          outcome = await getEngine().run(config, runId, keyOption, progress())
           if (myGeneration !== generation) return
         }
+        progressOf = null
+        if (get().summaryProgress) set({ summaryProgress: null })
         done = runId
         if (runId !== wanted) continue // a newer request arrived: its result is the one to show
         if (outcome.ok) {
@@ -78,7 +97,8 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
       }
     } catch (e) {
       if (myGeneration === generation) {
-        set({ runStatus: 'error', runError: e instanceof Error ? e.message : String(e), runStartedAt: null, loading: null })
+        progressOf = null
+        set({ summaryProgress: null, runStatus: 'error', runError: e instanceof Error ? e.message : String(e), runStartedAt: null, loading: null })
       }
     } finally {
       if (myGeneration === generation) inFlight = false
@@ -100,8 +120,9 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     cancelRun: async () => {
       generation++
       inFlight = false
+      progressOf = null
       restartEngine()
-      set({ runStatus: 'idle', runStartedAt: null, loading: null, runError: 'Run cancelled. Change a setting to run again.' })
+      set({ summaryProgress: null, runStatus: 'idle', runStartedAt: null, loading: null, runError: 'Run cancelled. Change a setting to run again.' })
       await get().reimport()
     },
     fetchDetail: (side, id) => {
