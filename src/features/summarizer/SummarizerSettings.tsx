@@ -4,6 +4,15 @@ import { endpointKey, isHttpSummarizer } from '../../state/slices/summarizer'
 import { useStore } from '../../state/store'
 import { ENDPOINT_PRESETS } from './presets'
 
+/** `host[:port]` of a base URL, or the text itself when it is not a URL. */
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl.trim()).host
+  } catch {
+    return baseUrl.trim()
+  }
+}
+
 const SUMMARIZERS: { id: SummarizerId; label: string }[] = [
   { id: 'extractive', label: 'extractive — offline, not an LLM' },
   { id: 'openai-compatible', label: 'OpenAI-compatible endpoint (OpenAI, Ollama, LM Studio, vLLM)' },
@@ -115,6 +124,13 @@ export function SummarizerSettings() {
               ? 'The key is stored in this browser (localStorage) until you untick this.'
               : 'The key stays in memory: it is gone when the page closes.'}{' '}
             It is sent only to the endpoint above, never put in a URL, an export or a log.
+          </p>
+          <p className="panel__hint" data-testid="summarizer-in-use">
+            {applied
+              ? `In use: every run asks ${draft.model.trim()} at ${hostOf(draft.baseUrl)} (answers are cached).`
+              : `Not in use yet: summaries come from the ${config?.summarizer ?? 'extractive'} summarizer until you ${
+                  complete ? 'preview the requests and press Send' : 'fill in the base URL and model'
+                }.`}
           </p>
           <button
             type="button"

@@ -1,6 +1,17 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { create } from 'zustand'
 import { DEFAULT_PIPELINE } from '../../engine/pipeline'
-import { applyDraft, endpointKey, isHttpSummarizer } from './summarizer'
+import {
+  API_KEY_STORAGE_KEY,
+  applyDraft,
+  createSummarizerSlice,
+  draftFromStored,
+  endpointKey,
+  isHttpSummarizer,
+  parseStoredSettings,
+  SETTINGS_STORAGE_KEY,
+} from './summarizer'
+import type { StoreState } from './types'
 
 describe('summarizer settings', () => {
   const draft = { summarizer: 'anthropic' as const, baseUrl: ' https://api.anthropic.com ', model: 'claude-haiku-4-5', stream: false }
@@ -25,5 +36,111 @@ describe('summarizer settings', () => {
     expect(endpointKey(draft)).not.toBe(endpointKey({ ...draft, summarizer: 'openai-compatible' }))
     expect(isHttpSummarizer('recorded')).toBe(false)
     expect(isHttpSummarizer('openai-compatible')).toBe(true)
+  })
+})
+
+/** A localStorage stand-in: the Storage methods the slice uses, over a Map. */
+function fakeStorage(): Storage & { entries: Map<string, string> } {
+  const entries = new Map<string, string>()
+  return {
+    entries,
+    get length() {
+      return entries.size
+    },
+    clear: () => entries.clear(),
+    getItem: (k: string) => entries.get(k) ?? null,
+    key: (i: number) => [...entries.keys()][i] ?? null,
+    removeItem: (k: string) => void entries.delete(k),
+    setItem: (k: string, v: string) => void entries.set(k, String(v)),
+  }
+}
+
+/** A store holding only the summarizer slice (as after a page load: it reads storage once). */
+function load() {
+  return create<StoreState>()((...a) => ({ ...createSummarizerSlice(...a) }) as StoreState)
+}
+
+describe('summarizer settings survive a reload (localStorage), the key only by opt-in', () => {
+  let storage: ReturnType<typeof fakeStorage>
+  beforeEach(() => {
+    storage = fakeStorage()
+    vi.stubGlobal('localStorage', storage)
+  })
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  it('kind, base URL, model and stream are restored; the key is not stored without the opt-in', () => {
+    const page = load()
+    expect(page.getState().draft).toEqual({ summarizer: 'extractive', baseUrl: '', model: '', stream: true })
+    page.getState().setDraft({ summarizer: 'openai-compatible' })
+    page.getState().setDraft({ baseUrl: 'http://localhost:11434/v1' })
+    page.getState().setDraft({ model: 'llama3.2', stream: false })
+    page.getState().setApiKey('sk-secret-123')
+
+    const reloaded = load()
+    expect(reloaded.getState().draft).toEqual({
+      summarizer: 'openai-compatible',
+      baseUrl: 'http://localhost:11434/v1',
+      model: 'llama3.2',
+      stream: false,
+    })
+    expect(reloaded.getState().apiKey).toBe('')
+    expect(reloaded.getState().rememberKey).toBe(false)
+    // Nowhere in storage: not under its own key, not inside the settings.
+    expect(storage.entries.has(API_KEY_STORAGE_KEY)).toBe(false)
+    for (const value of storage.entries.values()) expect(value).not.toContain('sk-secret-123')
+    expect(JSON.parse(storage.entries.get(SETTINGS_STORAGE_KEY) ?? 'null')).toEqual({
+      version: 1,
+      summarizer: 'openai-compatible',
+      stream: false,
+      endpoints: { 'openai-compatible': { baseUrl: 'http://localhost:11434/v1', model: 'llama3.2' } },
+    })
+  })
+
+  it('with "Remember the key" ticked the key survives too, and unticking removes it', () => {
+    const page = load()
+    page.getState().setApiKey('sk-secret-123')
+    page.getState().setRememberKey(true)
+    expect(load().getState().apiKey).toBe('sk-secret-123')
+    expect(load().getState().rememberKey).toBe(true)
+    page.getState().setRememberKey(false)
+    expect(storage.entries.has(API_KEY_STORAGE_KEY)).toBe(false)
+    expect(load().getState().apiKey).toBe('')
+    // The settings never carry it, opt-in or not.
+    expect(storage.entries.get(SETTINGS_STORAGE_KEY) ?? '').not.toContain('sk-secret')
+  })
+
+  it('each protocol keeps its own endpoint; switching brings it back (Anthropic starts at its URL)', () => {
+    const page = load()
+    page.getState().setDraft({ summarizer: 'openai-compatible', baseUrl: 'http://localhost:1234/v1', model: 'qwen' })
+    page.getState().setDraft({ summarizer: 'anthropic' })
+    expect(page.getState().draft).toMatchObject({ baseUrl: 'https://api.anthropic.com', model: '' })
+    page.getState().setDraft({ model: 'claude-haiku-4-5' })
+    page.getState().setDraft({ summarizer: 'extractive' })
+    page.getState().setDraft({ summarizer: 'openai-compatible' })
+    expect(page.getState().draft).toMatchObject({ baseUrl: 'http://localhost:1234/v1', model: 'qwen' })
+    const reloaded = load()
+    reloaded.getState().setDraft({ summarizer: 'anthropic' })
+    expect(reloaded.getState().draft).toMatchObject({ baseUrl: 'https://api.anthropic.com', model: 'claude-haiku-4-5' })
+  })
+
+  it('a stored recorded summarizer starts as extractive; malformed or foreign data is ignored', () => {
+    expect(draftFromStored(parseStoredSettings('{"version":1,"summarizer":"recorded","stream":true,"endpoints":{}}'))).toEqual({
+      summarizer: 'extractive',
+      baseUrl: '',
+      model: '',
+      stream: true,
+    })
+    expect(parseStoredSettings('not json')).toBeNull()
+    expect(parseStoredSettings('{"version":2,"summarizer":"anthropic"}')).toBeNull()
+    expect(parseStoredSettings('{"version":1,"summarizer":"gpt"}')).toBeNull()
+    const stored = parseStoredSettings(
+      '{"version":1,"summarizer":"anthropic","endpoints":{"anthropic":{"baseUrl":"https://a.example","model":7}}}',
+    )
+    // A model that is not a string drops that endpoint; Anthropic then starts at its own URL.
+    expect(draftFromStored(stored)).toEqual({ summarizer: 'anthropic', baseUrl: 'https://api.anthropic.com', model: '', stream: true })
+    storage.setItem(SETTINGS_STORAGE_KEY, '{broken')
+    expect(load().getState().draft.summarizer).toBe('extractive')
   })
 })

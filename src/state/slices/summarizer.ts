@@ -1,10 +1,17 @@
 import { getEngine } from '../../app/engine-client'
 import type { PipelineConfig, StageId, SummarizerId } from '../../engine/model'
 import type { SummaryPlan } from '../../engine/summarizers/preview'
+import type { SummaryProgress } from '../../worker/protocol'
 import type { SliceCreator } from './types'
 
 /** The localStorage key of an API key the person chose to remember on this device. */
 export const API_KEY_STORAGE_KEY = 'compaction-inspector.summarizer-api-key (remembered by opt-in)'
+
+/**
+ * The localStorage key of the non-secret summarizer settings (`StoredSummarizerSettings`): kept
+ * across reloads so a person does not type the endpoint again. Never holds the key.
+ */
+export const SETTINGS_STORAGE_KEY = 'compaction-inspector.summarizer-settings'
 
 /** The summarizer settings being edited; applied to the pipeline config only once allowed. */
 export interface SummarizerDraft {
@@ -12,6 +19,81 @@ export interface SummarizerDraft {
   baseUrl: string
   model: string
   stream: boolean
+}
+
+/** An HTTP summarizer's protocol. */
+export type HttpSummarizerId = Extract<SummarizerId, 'openai-compatible' | 'anthropic'>
+
+/** The endpoint last used with one protocol (base URL and model, as typed). */
+export interface RememberedEndpoint {
+  baseUrl: string
+  model: string
+}
+
+/**
+ * What survives a reload (issue 4 point 2): the summarizer chosen, the stream switch and, per
+ * protocol, the endpoint last typed. Deliberately no key (see `API_KEY_STORAGE_KEY`) and nothing
+ * from the transcript.
+ */
+export interface StoredSummarizerSettings {
+  version: 1
+  summarizer: SummarizerId
+  stream: boolean
+  endpoints: Partial<Record<HttpSummarizerId, RememberedEndpoint>>
+}
+
+const DEFAULT_DRAFT: SummarizerDraft = { summarizer: 'extractive', baseUrl: '', model: '', stream: true }
+
+/** The endpoint a protocol starts with before anything was typed: Anthropic has one URL. */
+const FIRST_ENDPOINT: Record<HttpSummarizerId, RememberedEndpoint> = {
+  'openai-compatible': { baseUrl: '', model: '' },
+  anthropic: { baseUrl: 'https://api.anthropic.com', model: '' },
+}
+
+const SUMMARIZER_IDS: readonly SummarizerId[] = ['extractive', 'openai-compatible', 'anthropic', 'recorded']
+
+function endpointOf(value: unknown): RememberedEndpoint | undefined {
+  if (!value || typeof value !== 'object') return undefined
+  const { baseUrl, model } = value as Record<string, unknown>
+  return typeof baseUrl === 'string' && typeof model === 'string' ? { baseUrl, model } : undefined
+}
+
+/**
+ * Parses stored settings (`SETTINGS_STORAGE_KEY`); null for anything missing, malformed or of
+ * another version (the defaults then apply). Unknown fields are ignored.
+ */
+export function parseStoredSettings(text: string | null): StoredSummarizerSettings | null {
+  if (text === null) return null
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return null
+  }
+  if (!value || typeof value !== 'object') return null
+  const v = value as Record<string, unknown>
+  if (v.version !== 1 || !SUMMARIZER_IDS.includes(v.summarizer as SummarizerId)) return null
+  const endpoints: StoredSummarizerSettings['endpoints'] = {}
+  const stored = v.endpoints && typeof v.endpoints === 'object' ? (v.endpoints as Record<string, unknown>) : {}
+  for (const id of ['openai-compatible', 'anthropic'] as const) {
+    const e = endpointOf(stored[id])
+    if (e) endpoints[id] = e
+  }
+  return { version: 1, summarizer: v.summarizer as SummarizerId, stream: v.stream !== false, endpoints }
+}
+
+/**
+ * The draft a page load starts with: the stored summarizer with its protocol's endpoint. A stored
+ * `recorded` starts as `extractive` (whether the new transcript records summaries is not known
+ * yet). An HTTP summarizer is only the draft: nothing is sent before the send step.
+ */
+export function draftFromStored(stored: StoredSummarizerSettings | null): SummarizerDraft {
+  if (!stored) return { ...DEFAULT_DRAFT }
+  const summarizer = stored.summarizer === 'recorded' ? 'extractive' : stored.summarizer
+  const endpoint = isHttpSummarizer(summarizer)
+    ? (stored.endpoints[summarizer as HttpSummarizerId] ?? FIRST_ENDPOINT[summarizer as HttpSummarizerId])
+    : { baseUrl: '', model: '' }
+  return { summarizer, stream: stored.stream, ...endpoint }
 }
 
 /** True for the summarizers that send requests to an endpoint. */
@@ -66,7 +148,14 @@ export interface SummarizerSlice {
   runErrorStage: StageId | null
   /** A note after the person cancelled summaries in flight. */
   summarizerNotice: string | null
-  /** Edits the draft; choosing an offline summarizer (or an allowed endpoint) applies it at once. */
+  /** Where the run in flight is with its summarizer calls (set by the run slice), else null. */
+  summaryProgress: SummaryProgress | null
+  /** The endpoint last typed per protocol (persisted with the draft; see `StoredSummarizerSettings`). */
+  endpoints: StoredSummarizerSettings['endpoints']
+  /**
+   * Edits the draft and stores it (without the key); choosing an offline summarizer (or an
+   * allowed endpoint) applies it at once. Switching protocol brings back that protocol's endpoint.
+   */
   setDraft: (patch: Partial<SummarizerDraft>) => void
   setApiKey: (key: string) => void
   setRememberKey: (remember: boolean) => void
@@ -80,9 +169,33 @@ export interface SummarizerSlice {
   cancelSummaries: () => Promise<void>
 }
 
+function readStorage(key: string): string | null {
+  try {
+    return storage()?.getItem(key) ?? null
+  } catch {
+    return null
+  }
+}
+
+function writeStorage(key: string, value: string | null): void {
+  try {
+    if (value === null) storage()?.removeItem(key)
+    else storage()?.setItem(key, value)
+  } catch {
+    // quota or privacy mode: the settings simply do not survive a reload
+  }
+}
+
 export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get) => {
-  const stored = storage()?.getItem(API_KEY_STORAGE_KEY) ?? null
+  const stored = readStorage(API_KEY_STORAGE_KEY)
+  const settings = parseStoredSettings(readStorage(SETTINGS_STORAGE_KEY))
   let planRequest = 0
+
+  const persist = () => {
+    const { draft, endpoints } = get()
+    const value: StoredSummarizerSettings = { version: 1, summarizer: draft.summarizer, stream: draft.stream, endpoints }
+    writeStorage(SETTINGS_STORAGE_KEY, JSON.stringify(value))
+  }
 
   const apply = () => {
     const config = get().config
@@ -92,7 +205,9 @@ export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get) =
   }
 
   return {
-    draft: { summarizer: 'extractive', baseUrl: '', model: '', stream: true },
+    draft: draftFromStored(settings),
+    endpoints: settings?.endpoints ?? {},
+    summaryProgress: null,
     apiKey: stored ?? '',
     rememberKey: stored !== null,
     allowedEndpoints: [],
@@ -102,8 +217,23 @@ export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get) =
     runErrorStage: null,
     summarizerNotice: null,
     setDraft: (patch) => {
-      const draft = { ...get().draft, ...patch }
-      set({ draft })
+      const previous = get().draft
+      let draft = { ...previous, ...patch }
+      const endpoints = { ...get().endpoints }
+      if (isHttpSummarizer(previous.summarizer)) {
+        endpoints[previous.summarizer as HttpSummarizerId] = { baseUrl: previous.baseUrl, model: previous.model }
+      }
+      if (patch.summarizer !== undefined && patch.summarizer !== previous.summarizer && isHttpSummarizer(draft.summarizer)) {
+        // An OpenAI base URL is wrong for Anthropic and back: each protocol keeps its own endpoint.
+        const id = draft.summarizer as HttpSummarizerId
+        const endpoint = endpoints[id] ?? FIRST_ENDPOINT[id]
+        draft = { ...draft, baseUrl: patch.baseUrl ?? endpoint.baseUrl, model: patch.model ?? endpoint.model }
+      }
+      if (isHttpSummarizer(draft.summarizer)) {
+        endpoints[draft.summarizer as HttpSummarizerId] = { baseUrl: draft.baseUrl, model: draft.model }
+      }
+      set({ draft, endpoints })
+      persist()
       if (!isHttpSummarizer(draft.summarizer)) apply()
       else if (get().allowedEndpoints.includes(endpointKey(draft))) {
         const config = get().config
@@ -113,12 +243,11 @@ export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get) =
     },
     setApiKey: (apiKey) => {
       set({ apiKey })
-      if (get().rememberKey) storage()?.setItem(API_KEY_STORAGE_KEY, apiKey)
+      if (get().rememberKey) writeStorage(API_KEY_STORAGE_KEY, apiKey)
     },
     setRememberKey: (rememberKey) => {
       set({ rememberKey })
-      if (rememberKey) storage()?.setItem(API_KEY_STORAGE_KEY, get().apiKey)
-      else storage()?.removeItem(API_KEY_STORAGE_KEY)
+      writeStorage(API_KEY_STORAGE_KEY, rememberKey ? get().apiKey : null)
     },
     previewSend: async () => {
       const config = get().config
