@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react'
 import { CompareView } from '../features/compare/CompareView'
 import { MessageTableView } from '../features/table/MessageTableView'
+import { TimelineView } from '../features/timeline/TimelineView'
+import { TurnContextView } from '../features/turn/TurnContextView'
 import type { MainTab } from '../state/slices/view'
 
 /** One main view: its tab label and what the tab panel renders. */
@@ -19,4 +21,11 @@ export interface TabView {
 export const TAB_VIEWS: readonly TabView[] = [
   { id: 'compare', label: 'Before | After', render: () => <CompareView /> },
   { id: 'table', label: 'Table', render: () => <MessageTableView /> },
+  {
+    id: 'timeline',
+    label: 'Timeline',
+    title: 'Context tokens per turn, before and after compaction',
+    render: () => <TimelineView />,
+  },
+  { id: 'turn', label: 'Turn N', title: 'What the model had in context at one turn', render: () => <TurnContextView /> },
 ]

@@ -96,6 +96,12 @@ export interface PipelineDeps {
   summarizerRuntime?: SummarizerRuntime
   /** Cancels the run; a real `AbortSignal` also aborts a summarizer request in flight. */
   signal?: CancelSignal
+  /**
+   * Leave out the validity and failure-mode checks (`checks` comes back with empty lists): for
+   * callers that need only the context and its tokens, such as the token timeline's many prefix
+   * runs (turns.ts), where the checks would cost more than the stages.
+   */
+  skipChecks?: boolean
 }
 
 /** Formats whose provider is Anthropic (its extra validity rules apply). */
@@ -159,7 +165,7 @@ function beforeIdsOf(l: Lineage | undefined, fallbackId: string): string[] {
  * - After messages are re-indexed (`index === position`); originals keep their id.
  * - Checks: `checkValidity` on both sides, provider from `transcript.format` (`providerOf`);
  *   `checks.failureModes`: the seed 004 failure modes (failure-modes.ts), [] when no stage
- *   changed anything.
+ *   changed anything. Both are left out (empty) with `deps.skipChecks`.
  * Deterministic for a deterministic summarizer; never mutates `transcript`.
  */
 export async function runPipeline(
@@ -317,13 +323,14 @@ export async function runPipeline(
     passes,
     stages,
     checks: {
-      before: checkValidity(before, { provider }),
-      after: checkValidity(after, { provider }),
+      before: deps.skipChecks ? [] : checkValidity(before, { provider }),
+      after: deps.skipChecks ? [] : checkValidity(after, { provider }),
     },
     warnings,
   }
   // Nothing changed → nothing can drift, be lost or be invented; skip the scan.
-  result.checks.failureModes = stages.some((s) => s.changed) ? checkFailureModes(result) : []
+  result.checks.failureModes =
+    !deps.skipChecks && stages.some((s) => s.changed) ? checkFailureModes(result) : []
   return result
 }
 

@@ -6,6 +6,7 @@ import { createPipelineSlice } from './slices/pipeline'
 import { createRecordedSlice } from './slices/recorded'
 import { createRunSlice } from './slices/run'
 import { createSummarizerSlice } from './slices/summarizer'
+import { createTurnsSlice } from './slices/turns'
 import type { StoreState } from './slices/types'
 import { createViewSlice } from './slices/view'
 
@@ -21,4 +22,5 @@ export const useStore = create<StoreState>()((...a) => ({
   ...createExportSlice(...a),
   ...createSummarizerSlice(...a),
   ...createFactsSlice(...a),
+  ...createTurnsSlice(...a),
 }))

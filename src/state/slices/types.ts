@@ -6,11 +6,12 @@ import type { PipelineSlice } from './pipeline'
 import type { RecordedSlice } from './recorded'
 import type { RunSlice } from './run'
 import type { SummarizerSlice } from './summarizer'
+import type { TurnsSlice } from './turns'
 import type { ViewSlice } from './view'
 
 /** The whole store: the union of its slices. */
 export type StoreState = LoadSlice & PipelineSlice & RunSlice & ViewSlice & RecordedSlice & ExportSlice &
-  SummarizerSlice & FactsSlice
+  SummarizerSlice & FactsSlice & TurnsSlice
 
 /** A slice creator over the whole store (zustand slices pattern). */
 export type SliceCreator<T> = StateCreator<StoreState, [], [], T>

@@ -1,0 +1,192 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useRef, useState } from 'react'
+import { Chip } from '../../components/Chip'
+import { formatCount, formatCountOf } from '../../components/format'
+import { originChip, passName } from '../../components/kinds'
+import { RoleBadge } from '../../components/RoleBadge'
+import type { RequestShape } from '../../engine/turns'
+import { useStore } from '../../state/store'
+import type { TurnRow } from '../../worker/protocol'
+import './turn.css'
+
+const SHAPES: { shape: RequestShape; label: string }[] = [
+  { shape: 'openai', label: 'Copy as OpenAI request' },
+  { shape: 'anthropic', label: 'Copy as Anthropic request' },
+]
+
+/** Summary and pinned blocks get a marked row; placeholders and back-references their chip. */
+function rowClass(row: TurnRow): string {
+  const kind = row.origin?.kind
+  if (kind === 'summary') return 'turn-row turn-row--summary'
+  if (kind === 'pinned-facts') return 'turn-row turn-row--pinned'
+  return 'turn-row'
+}
+
+function Row({ row }: { row: TurnRow }) {
+  const chip = row.origin ? originChip(row.origin) : null
+  const more = row.textLength - [...row.text].length
+  return (
+    <div className={rowClass(row)} data-testid="turn-row" data-origin={row.origin?.kind ?? 'original'}>
+      <div className="turn-row__head">
+        <span className="turn-row__index">{row.index}</span>
+        <RoleBadge role={row.role} />
+        {row.toolName && <span className="muted">{row.toolName}</span>}
+        {chip && chip.kind !== 'kept' && <Chip kind={chip.kind} label={chip.label} />}
+        <span className="turn-row__tokens">{formatCountOf(row.tokens, 'token')}</span>
+      </div>
+      <div className="turn-row__text">
+        {row.text === '' ? <span className="muted">(empty)</span> : row.text}
+        {more > 0 && <span className="muted"> … {formatCount(more)} more characters (the copied request has all of them)</span>}
+      </div>
+    </div>
+  )
+}
+
+/**
+ * Context at turn N (issue 5 point 3): a scrubber over the session's turns and exactly the
+ * messages the model had in context there under the current pipeline, made in the worker.
+ */
+export function TurnContextView() {
+  const view = useStore((s) => s.turnView)
+  const status = useStore((s) => s.turnStatus)
+  const error = useStore((s) => s.turnError)
+  const config = useStore((s) => s.config)
+  const runId = useStore((s) => s.run?.runId)
+  const turn = useStore((s) => s.turn)
+  const setTurn = useStore((s) => s.setTurn)
+  const requestTurn = useStore((s) => s.requestTurn)
+  const requestText = useStore((s) => s.turnRequestText)
+  const [copied, setCopied] = useState<string | null>(null)
+  // The slider moves with the pointer; the store follows (the worker drops superseded turns).
+  const [draft, setDraft] = useState<number | null>(null)
+
+  useEffect(() => {
+    requestTurn()
+  }, [config, runId, requestTurn])
+
+  const scroller = useRef<HTMLDivElement>(null)
+  const rows = view?.rows ?? []
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 96,
+    overscan: 6,
+  })
+
+  if (!view) {
+    return (
+      <div className="turn-view" data-testid="turn-view">
+        <p className="muted">{status === 'error' ? `Could not build the context: ${error}` : 'Building the context…'}</p>
+      </div>
+    )
+  }
+
+  const shown = draft ?? turn ?? view.turn
+  const move = (n: number) => {
+    if (!Number.isFinite(n)) return
+    const clamped = Math.min(Math.max(1, Math.round(n)), view.turns)
+    setDraft(null)
+    setCopied(null)
+    setTurn(clamped)
+  }
+  const copy = async (shape: RequestShape, label: string) => {
+    setCopied(null)
+    const outcome = await requestText(shape)
+    if (!outcome.ok) {
+      setCopied(`could not copy: ${outcome.error}`)
+      return
+    }
+    try {
+      await navigator.clipboard.writeText(outcome.text)
+      setCopied(`copied ${label.replace('Copy as ', '')} body`)
+    } catch (e) {
+      setCopied(`could not copy: ${e instanceof Error ? e.message : String(e)}`)
+    }
+  }
+  const errors = view.stages.filter((s) => s.error !== undefined && s.error !== 'cancelled')
+  const saved = view.tokensBefore - view.tokens
+
+  return (
+    <div className="turn-view" data-testid="turn-view">
+      <div className="turn-view__bar">
+        <label className="turn-view__scrub">
+          <span>Turn</span>
+          <input
+            type="range"
+            min={1}
+            max={view.turns}
+            value={shown}
+            aria-label="Turn"
+            data-testid="turn-slider"
+            onChange={(e) => {
+              const n = Number(e.target.value)
+              setDraft(n)
+              setTurn(n)
+            }}
+            onPointerUp={() => setDraft(null)}
+          />
+        </label>
+        <input
+          type="number"
+          className="turn-view__number"
+          min={1}
+          max={view.turns}
+          value={shown}
+          aria-label="Turn number"
+          data-testid="turn-input"
+          onChange={(e) => move(Number(e.target.value))}
+        />
+        <span className="muted">of {formatCount(view.turns)}</span>
+        <span className="turn-view__buttons">
+          {SHAPES.map(({ shape, label }) => (
+            <button key={shape} type="button" className="button button--small" onClick={() => void copy(shape, label)}>
+              {label}
+            </button>
+          ))}
+          <span className="turn-view__copied" data-testid="turn-copied" role="status">
+            {copied ?? ''}
+          </span>
+        </span>
+      </div>
+      <div className="turn-view__facts">
+        <span data-testid="turn-tokens" data-tokens={view.tokens}>
+          <strong>{formatCountOf(view.tokens, 'token')}</strong> in context at turn {view.turn}
+        </span>
+        <span className="muted" data-testid="turn-messages" data-count={view.rows.length}>
+          {formatCountOf(view.rows.length, 'message')} · the uncompacted prefix (messages 0–{view.endIndex}) is{' '}
+          {formatCountOf(view.tokensBefore, 'token')}
+          {saved > 0 ? `, ${formatCount(saved)} saved` : ''}
+        </span>
+        <span data-testid="turn-passes">
+          {view.passes.length === 0
+            ? 'No pass had fired by this turn'
+            : `Passes fired by then: ${view.passes.map((p) => `${passName(p.stage, p.pass)} (messages ${p.from}–${p.upto - 1})`).join(', ')}`}
+        </span>
+        {status === 'loading' && <span className="muted">updating…</span>}
+      </div>
+      {errors.map((s) => (
+        <p key={s.stage} className="turn-view__error">
+          {s.stage}: {s.error}
+        </p>
+      ))}
+      <div className="turn-view__scroll" ref={scroller} data-testid="turn-rows">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index]
+            if (!row) return null
+            return (
+              <div
+                key={row.id}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}
+              >
+                <Row row={row} />
+              </div>
+            )
+          })}
+        </div>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,113 @@
+import { proxy } from 'comlink'
+import { getEngine } from '../../app/engine-client'
+import type { RequestShape } from '../../engine/turns'
+import type { TimelineView, TurnView } from '../../worker/protocol'
+import type { SliceCreator } from './types'
+
+/** Default context limit drawn on the timeline, in tokens (a 200k-token window). */
+export const DEFAULT_CONTEXT_LIMIT = 200_000
+
+/**
+ * Context at turn N and the token timeline (issue 5 point 3, issue 6 point 1). Both are computed
+ * in the worker; "latest request wins" (older answers are dropped by id, and the worker cancels
+ * the older computation).
+ */
+export interface TurnsSlice {
+  /** The turn the scrubber is on (1-based); null = the last turn. */
+  turn: number | null
+  turnView: TurnView | null
+  turnStatus: 'idle' | 'loading' | 'done' | 'error'
+  turnError: string | null
+  timeline: TimelineView | null
+  timelineStatus: 'idle' | 'running' | 'done' | 'error'
+  timelineError: string | null
+  /** Context limit line of the timeline, tokens. */
+  contextLimit: number
+  setContextLimit: (tokens: number) => void
+  /** Moves the scrubber (clamped to 1..T by the worker) and asks for that turn's context. */
+  setTurn: (turn: number) => void
+  /** Asks for the context at the current turn with the current config. */
+  requestTurn: () => void
+  /** Asks for the token timeline with the current config (a newer request supersedes it). */
+  requestTimeline: () => void
+  /** Timeline click: puts the scrubber on `turn`, reveals the turn's last message and opens the turn view. */
+  showTurn: (turn: number) => void
+  /** The context at the current turn as a request body (JSON text), for the clipboard. */
+  turnRequestText: (shape: RequestShape) => Promise<{ ok: true; text: string } | { ok: false; error: string }>
+}
+
+export const createTurnsSlice: SliceCreator<TurnsSlice> = (set, get) => {
+  let turnRequest = 0
+  let timelineRequest = 0
+  return {
+    turn: null,
+    turnView: null,
+    turnStatus: 'idle',
+    turnError: null,
+    timeline: null,
+    timelineStatus: 'idle',
+    timelineError: null,
+    contextLimit: DEFAULT_CONTEXT_LIMIT,
+    setContextLimit: (tokens) => {
+      if (Number.isFinite(tokens) && tokens > 0) set({ contextLimit: Math.round(tokens) })
+    },
+    setTurn: (turn) => {
+      set({ turn: Math.max(1, Math.round(turn)) })
+      get().requestTurn()
+    },
+    requestTurn: () => {
+      const config = get().config
+      if (!config || !get().info) return
+      const id = ++turnRequest
+      set({ turnStatus: 'loading' })
+      const wanted = get().turn ?? Number.MAX_SAFE_INTEGER
+      getEngine()
+        .getTurnContext(config, wanted, id)
+        .then(
+          (outcome) => {
+            if (id !== turnRequest) return
+            if (outcome.ok) set({ turnView: outcome.view, turnStatus: 'done', turnError: null })
+            else if (!outcome.cancelled) set({ turnStatus: 'error', turnError: outcome.error })
+          },
+          (e: unknown) => {
+            if (id === turnRequest) set({ turnStatus: 'error', turnError: String(e) })
+          },
+        )
+    },
+    requestTimeline: () => {
+      const config = get().config
+      if (!config || !get().info) return
+      const id = ++timelineRequest
+      set({ timelineStatus: 'running' })
+      const onProgress = proxy((view: TimelineView) => {
+        if (id === timelineRequest) set({ timeline: view })
+      })
+      getEngine()
+        .runTimeline(config, id, onProgress)
+        .then(
+          (outcome) => {
+            if (id !== timelineRequest) return
+            if (outcome.ok) set({ timeline: outcome.view, timelineStatus: 'done', timelineError: null })
+            else if (!outcome.cancelled) set({ timelineStatus: 'error', timelineError: outcome.error })
+          },
+          (e: unknown) => {
+            if (id === timelineRequest) set({ timelineStatus: 'error', timelineError: String(e) })
+          },
+        )
+    },
+    showTurn: (turn) => {
+      const end = get().timeline?.endIndex[turn - 1]
+      const row = end === undefined ? undefined : get().run?.before.rows[end]
+      if (row) get().selectRow({ side: 'before', id: row.id, reveal: true })
+      set({ tab: 'turn' })
+      get().setTurn(turn)
+    },
+    turnRequestText: async (shape) => {
+      const config = get().config
+      if (!config) return { ok: false, error: 'no pipeline yet' }
+      const turn = get().turnView?.turn ?? get().turn ?? Number.MAX_SAFE_INTEGER
+      const outcome = await getEngine().turnRequestBody(config, turn, shape)
+      return outcome.ok ? { ok: true, text: outcome.text } : { ok: false, error: outcome.error }
+    },
+  }
+}
