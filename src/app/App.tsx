@@ -6,6 +6,7 @@ import { ExportButtons } from '../features/export/ExportButtons'
 import { DropOverlay } from '../features/loader/DropOverlay'
 import { ImportErrorBanner } from '../features/loader/ImportErrorBanner'
 import { PipelinePanel } from '../features/pipeline/PipelinePanel'
+import { startUrlSync } from '../features/pipeline/url-sync'
 import { SendDialog } from '../features/summarizer/SendDialog'
 import { SummarizerStatus } from '../features/summarizer/SummarizerStatus'
 import { TotalsBar } from '../features/totals/TotalsBar'
@@ -24,6 +25,8 @@ export function App() {
   const tab = useStore(selectTab)
   const setTab = useStore((s) => s.setTab)
 
+  // Before start: the first config (the worker's defaults) is read over the link's settings.
+  useEffect(() => startUrlSync(), [])
   useEffect(() => {
     void start()
   }, [start])

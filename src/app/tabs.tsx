@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { CompareView } from '../features/compare/CompareView'
+import { StagesView } from '../features/stages/StagesView'
 import { MessageTableView } from '../features/table/MessageTableView'
 import { TimelineView } from '../features/timeline/TimelineView'
 import { TurnContextView } from '../features/turn/TurnContextView'
@@ -21,6 +22,12 @@ export interface TabView {
 export const TAB_VIEWS: readonly TabView[] = [
   { id: 'compare', label: 'Before | After', render: () => <CompareView /> },
   { id: 'table', label: 'Table', render: () => <MessageTableView /> },
+  {
+    id: 'stages',
+    label: 'Stage by stage',
+    title: 'The After as it stands after each stage of the pipeline, with what each stage saved',
+    render: () => <StagesView />,
+  },
   {
     id: 'timeline',
     label: 'Timeline',

@@ -5,6 +5,7 @@ import { createLoadSlice } from './slices/load'
 import { createPipelineSlice } from './slices/pipeline'
 import { createRecordedSlice } from './slices/recorded'
 import { createRunSlice } from './slices/run'
+import { createStagesSlice } from './slices/stages'
 import { createSummarizerSlice } from './slices/summarizer'
 import { createTurnsSlice } from './slices/turns'
 import type { StoreState } from './slices/types'
@@ -21,6 +22,7 @@ export const useStore = create<StoreState>()((...a) => ({
   ...createRecordedSlice(...a),
   ...createExportSlice(...a),
   ...createSummarizerSlice(...a),
+  ...createStagesSlice(...a),
   ...createFactsSlice(...a),
   ...createTurnsSlice(...a),
 }))

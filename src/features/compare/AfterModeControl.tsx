@@ -1,7 +1,7 @@
 import { formatCount } from '../../components/format'
 import type { AfterMode } from '../../state/slices/recorded'
 import { useStore } from '../../state/store'
-import { selectAfterMode, selectInfo } from '../../state/selectors'
+import { selectAfterMode, selectInfo, selectTab } from '../../state/selectors'
 
 const MODES: { mode: AfterMode; label: string }[] = [
   { mode: 'simulated', label: 'Simulated' },
@@ -19,8 +19,10 @@ export function AfterModeControl() {
   const setAfterMode = useStore((s) => s.setAfterMode)
   const chosen = useStore((s) => s.recorded?.compaction ?? s.recordedCompaction)
   const setRecordedCompaction = useStore((s) => s.setRecordedCompaction)
+  const tab = useStore(selectTab)
   const compactions = info?.recordedCompactions ?? []
-  if (compactions.length === 0) return null
+  // Stage by stage always shows the simulation, stage after stage.
+  if (compactions.length === 0 || tab === 'stages') return null
   const last = compactions.length - 1
   return (
     <div className="after-mode">

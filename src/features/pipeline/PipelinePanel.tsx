@@ -6,6 +6,7 @@ import { SummarizerSettings } from '../summarizer/SummarizerSettings'
 import { SummarizerStageError } from '../summarizer/SummarizerStatus'
 import { ParamControl } from './ParamControl'
 import { effectiveParam, STAGE_INFO, STAGE_PARAMS } from './params'
+import { ConfigNotice, SettingsBar } from './SettingsBar'
 
 /** Stages on/off and order, every param as slider + number, encoding and summarizer (SPEC §6). */
 export function PipelinePanel() {
@@ -21,7 +22,11 @@ export function PipelinePanel() {
   }
   return (
     <aside className="panel panel--pipeline" aria-label="Pipeline">
-      <h2 className="panel__title">Pipeline</h2>
+      <div className="panel__head">
+        <h2 className="panel__title">Pipeline</h2>
+        <SettingsBar />
+      </div>
+      <ConfigNotice />
       <p className="panel__hint">Stages run top to bottom. Every change re-runs in the worker.</p>
       <ol className="stages">
         {config.stages.map((stage, i) => (

@@ -5,13 +5,14 @@ import type { LoadSlice } from './load'
 import type { PipelineSlice } from './pipeline'
 import type { RecordedSlice } from './recorded'
 import type { RunSlice } from './run'
+import type { StagesSlice } from './stages'
 import type { SummarizerSlice } from './summarizer'
 import type { TurnsSlice } from './turns'
 import type { ViewSlice } from './view'
 
 /** The whole store: the union of its slices. */
 export type StoreState = LoadSlice & PipelineSlice & RunSlice & ViewSlice & RecordedSlice & ExportSlice &
-  SummarizerSlice & FactsSlice & TurnsSlice
+  SummarizerSlice & FactsSlice & TurnsSlice & StagesSlice
 
 /** A slice creator over the whole store (zustand slices pattern). */
 export type SliceCreator<T> = StateCreator<StoreState, [], [], T>
