@@ -5,6 +5,7 @@ import { Legend } from '../features/compare/Legend'
 import { ExportButtons } from '../features/export/ExportButtons'
 import { DropOverlay } from '../features/loader/DropOverlay'
 import { ImportErrorBanner } from '../features/loader/ImportErrorBanner'
+import { CheckWarnings } from '../features/facts/CheckWarnings'
 import { PipelinePanel } from '../features/pipeline/PipelinePanel'
 import { startUrlSync } from '../features/pipeline/url-sync'
 import { SendDialog } from '../features/summarizer/SendDialog'
@@ -45,6 +46,7 @@ export function App() {
           {run && (
             <>
               <TotalsBar />
+              <CheckWarnings />
               <NothingFired />
               <div className="tabs-row">
                 <div className="tabs" role="tablist" aria-label="View">

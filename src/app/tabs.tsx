@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { CompareView } from '../features/compare/CompareView'
+import { FactsTable } from '../features/facts/FactsTable'
 import { StagesView } from '../features/stages/StagesView'
 import { MessageTableView } from '../features/table/MessageTableView'
 import { TimelineView } from '../features/timeline/TimelineView'
@@ -22,6 +23,12 @@ export interface TabView {
 export const TAB_VIEWS: readonly TabView[] = [
   { id: 'compare', label: 'Before | After', render: () => <CompareView /> },
   { id: 'table', label: 'Table', render: () => <MessageTableView /> },
+  {
+    id: 'facts',
+    label: 'Facts',
+    title: 'The at-risk facts of the Before and what each pass did to them',
+    render: () => <FactsTable />,
+  },
   {
     id: 'stages',
     label: 'Stage by stage',

@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import { createExportSlice } from './slices/export'
+import { createFactTableSlice } from './slices/fact-table'
 import { createFactsSlice } from './slices/facts'
 import { createLoadSlice } from './slices/load'
 import { createPipelineSlice } from './slices/pipeline'
@@ -24,5 +25,6 @@ export const useStore = create<StoreState>()((...a) => ({
   ...createSummarizerSlice(...a),
   ...createStagesSlice(...a),
   ...createFactsSlice(...a),
+  ...createFactTableSlice(...a),
   ...createTurnsSlice(...a),
 }))

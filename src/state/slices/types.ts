@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand'
 import type { ExportSlice } from './export'
+import type { FactTableSlice } from './fact-table'
 import type { FactsSlice } from './facts'
 import type { LoadSlice } from './load'
 import type { PipelineSlice } from './pipeline'
@@ -12,7 +13,7 @@ import type { ViewSlice } from './view'
 
 /** The whole store: the union of its slices. */
 export type StoreState = LoadSlice & PipelineSlice & RunSlice & ViewSlice & RecordedSlice & ExportSlice &
-  SummarizerSlice & FactsSlice & TurnsSlice & StagesSlice
+  SummarizerSlice & FactsSlice & FactTableSlice & TurnsSlice & StagesSlice
 
 /** A slice creator over the whole store (zustand slices pattern). */
 export type SliceCreator<T> = StateCreator<StoreState, [], [], T>

@@ -1,0 +1,102 @@
+import { useMemo, useState } from 'react'
+import type { FailureModeWarning } from '../../engine/model'
+import { useStore } from '../../state/store'
+import type { RunView, Side } from '../../worker/protocol'
+import './CheckWarnings.css'
+
+/** What each failure-mode check is called on the page. Source: SPEC §3.5, seed 004. */
+export const FAILURE_MODE_LABEL: Record<FailureModeWarning['rule'], string> = {
+  'goal-drift': 'Goal drift',
+  'over-compression': 'Over-compression',
+  'double-compression': 'Double compression',
+  'fabricated-summary': 'Fabricated summary',
+}
+
+/** Links shown per warning before "+N more". */
+const LINKS_SHOWN = 8
+
+interface Target {
+  side: Side
+  label: string
+}
+
+/**
+ * Where a message a warning names lives: a Before row (sources) or an After row (summaries,
+ * the pinned block), labelled like the columns label rows.
+ */
+function targets(run: RunView): Map<string, Target> {
+  const map = new Map<string, Target>()
+  for (const r of run.after.rows) map.set(r.id, { side: 'after', label: `after #${r.index} ${r.role}` })
+  // Before wins: a kept message has the same id on both sides, and its source is the Before row.
+  for (const r of run.before.rows) map.set(r.id, { side: 'before', label: `#${r.index}` })
+  return map
+}
+
+function WarningItem({ warning, where }: { warning: FailureModeWarning; where: Map<string, Target> }) {
+  const [all, setAll] = useState(false)
+  const ids = warning.messageIds.filter((id) => where.has(id))
+  const shown = all ? ids : ids.slice(0, LINKS_SHOWN)
+  const reveal = (side: Side, id: string) => {
+    const { selectRow, setTab } = useStore.getState()
+    selectRow({ side, id, reveal: true })
+    setTab('compare')
+  }
+  return (
+    <li className="check-warnings__item" data-rule={warning.rule}>
+      <strong>{FAILURE_MODE_LABEL[warning.rule]}</strong>: {warning.message}
+      {ids.length > 0 && (
+        <span className="check-warnings__links">
+          {' '}
+          Messages:{' '}
+          {shown.map((id) => {
+            const t = where.get(id) as Target
+            return (
+              <button
+                key={id}
+                type="button"
+                className="check-warnings__link"
+                title={`Show ${id} in Before | After`}
+                onClick={() => reveal(t.side, id)}
+              >
+                {t.label}
+              </button>
+            )
+          })}
+          {ids.length > shown.length && (
+            <button type="button" className="check-warnings__more" onClick={() => setAll(true)}>
+              +{ids.length - shown.length} more
+            </button>
+          )}
+        </span>
+      )}
+    </li>
+  )
+}
+
+/**
+ * The failure-mode checks of the last run (goal drift, over-compression, double compression,
+ * fabricated summary) as a collapsible list under the totals; each warning links to the
+ * messages involved. Nothing when the run raised none.
+ */
+export function CheckWarnings() {
+  const run = useStore((s) => s.run)
+  const warnings = run?.checks.failureModes
+  const where = useMemo(() => (run ? targets(run) : new Map<string, Target>()), [run])
+  if (!run || !warnings || warnings.length === 0) return null
+  const rules = [...new Set(warnings.map((w) => FAILURE_MODE_LABEL[w.rule].toLowerCase()))]
+  return (
+    <details className="check-warnings" data-testid="check-warnings">
+      <summary>
+        <span className="check-warnings__count">
+          {warnings.length} {warnings.length === 1 ? 'warning' : 'warnings'}
+        </span>{' '}
+        <span className="muted">({rules.join(', ')})</span>
+      </summary>
+      <ul>
+        {warnings.map((w, i) => (
+          <WarningItem key={`${w.rule}:${i}`} warning={w} where={where} />
+        ))}
+      </ul>
+    </details>
+  )
+}

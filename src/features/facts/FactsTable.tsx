@@ -1,0 +1,329 @@
+import {
+  columnFilteringFeature,
+  columnSizingFeature,
+  createColumnHelper,
+  createFilteredRowModel,
+  createSortedRowModel,
+  filterFn_equalsString,
+  filterFn_includesString,
+  rowSortingFeature,
+  sortFn_alphanumeric,
+  sortFn_basic,
+  tableFeatures,
+  useTable,
+} from '@tanstack/react-table'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react'
+import { Chip } from '../../components/Chip'
+import { formatCount } from '../../components/format'
+import { passName } from '../../components/kinds'
+import type { FactKind, KeptAs, PassState } from '../../engine/facts'
+import { useStore } from '../../state/store'
+import type { FactRowView } from '../../worker/protocol'
+import './FactsTable.css'
+
+/** How each fact kind reads in the table. Source: issue 5 point 2 (the kinds it lists). */
+export const FACT_KIND_LABEL: Record<FactKind, string> = {
+  goal: 'goal',
+  id: 'ID / order number',
+  'postal-code': 'postal code',
+  url: 'URL',
+  email: 'e-mail',
+  'file-path': 'path',
+  date: 'date',
+  reference: 'reference',
+  name: 'name',
+  amount: 'money / quantity',
+  instruction: 'instruction / constraint',
+  todo: 'TODO',
+  decision: 'decision',
+  job: 'job status',
+}
+
+/** Above this many rows the list is virtualized. */
+const VIRTUALIZE_ABOVE = 200
+
+/** Sort rank of a final fate: lost first when ascending. */
+const FINAL_RANK: Record<KeptAs | 'lost', number> = { lost: 0, summary: 1, pinned: 2, verbatim: 3 }
+
+/** One fact, flattened for sorting and filtering. */
+interface Row extends FactRowView {
+  kindLabel: string
+  finalRank: number
+}
+
+const features = tableFeatures({
+  columnSizingFeature,
+  columnFilteringFeature,
+  rowSortingFeature,
+  filteredRowModel: createFilteredRowModel(),
+  sortedRowModel: createSortedRowModel(),
+  filterFns: { equalsString: filterFn_equalsString, includesString: filterFn_includesString },
+  sortFns: { alphanumeric: sortFn_alphanumeric, basic: sortFn_basic },
+})
+const column = createColumnHelper<typeof features, Row>()
+
+/** Selects a Before message and shows it in Before | After (its counterpart revealed too). */
+function revealBefore(id: string) {
+  const { selectRow, setTab } = useStore.getState()
+  selectRow({ side: 'before', id, reveal: true })
+  setTab('compare')
+}
+
+/** A pass state as a chip (never by colour alone: each has its label). */
+function PassChip({ state }: { state: PassState | undefined }) {
+  switch (state) {
+    case 'verbatim':
+      return <Chip kind="kept" label="verbatim" title="Kept verbatim: a message holding it is still in context" />
+    case 'summary':
+      return <Chip kind="summary" label="summary" title="Only in this pass's summary" />
+    case 'lost':
+      return <Chip kind="dropped" label="lost" title="In no message and not in the summary" />
+    default:
+      return (
+        <span className="facts__not-yet" title="Not in the conversation yet when this pass ran">
+          –
+        </span>
+      )
+  }
+}
+
+/** The final fate, with the step that lost it. */
+function FinalChip({ row }: { row: Row }) {
+  const title = row.explanation
+  if (row.final === 'verbatim') return <Chip kind="kept" label="kept verbatim" title={title} />
+  if (row.final === 'pinned') return <Chip kind="pinned" label="pinned" title={title} />
+  if (row.final === 'summary') return <Chip kind="summary" label="only in a summary" title={title} />
+  const at = row.lostAt
+  const where = at ? ` · ${at.pass !== undefined ? passName(at.stage, at.pass) : at.stage}` : ''
+  return <Chip kind="dropped" label={`lost${where}`} title={title} />
+}
+
+/** "11 of 14 facts survive (3 only in a summary)". */
+export function factTotalsText(totals: { text: string; summaryOnly: number; pinned: number }): string {
+  const extra = [
+    totals.summaryOnly > 0 ? `${formatCount(totals.summaryOnly)} only in a summary` : '',
+    totals.pinned > 0 ? `${formatCount(totals.pinned)} only pinned` : '',
+  ].filter(Boolean)
+  return extra.length > 0 ? `${totals.text} (${extra.join(', ')})` : totals.text
+}
+
+/**
+ * The at-risk facts of the Before transcript and their fate through every pass (issue 5 point 2):
+ * the worker's facts table, sortable, filterable by text and kind, "only lost".
+ */
+export function FactsTable() {
+  const runId = useStore((s) => s.run?.runId)
+  const table = useStore((s) => s.factTable)
+  const status = useStore((s) => s.factTableStatus)
+  const error = useStore((s) => s.factTableError)
+  const requestFactTable = useStore((s) => s.requestFactTable)
+  const [onlyLost, setOnlyLost] = useState(false)
+
+  // Asked when the view opens and after every run while it is open, never per run otherwise.
+  useEffect(() => {
+    if (runId !== undefined) requestFactTable()
+  }, [runId, requestFactTable])
+
+  const passes = table?.passes
+  const facts = table?.rows
+  const all = useMemo<Row[]>(
+    () => (facts ?? []).map((r) => ({ ...r, kindLabel: FACT_KIND_LABEL[r.kind], finalRank: FINAL_RANK[r.final] })),
+    [facts],
+  )
+  const data = useMemo(() => (onlyLost ? all.filter((r) => r.final === 'lost') : all), [all, onlyLost])
+  const kinds = useMemo(() => [...new Set(all.map((r) => r.kind))], [all])
+
+  const columns = useMemo(
+    () =>
+      column.columns([
+        column.accessor('fact', {
+          header: 'Fact',
+          size: 420,
+          filterFn: 'includesString',
+          sortFn: 'alphanumeric',
+          cell: (c) => (
+            <span className="facts__fact" title={c.getValue()}>
+              {c.getValue()}
+            </span>
+          ),
+        }),
+        column.accessor('kindLabel', { header: 'Kind', size: 180, filterFn: 'equalsString', sortFn: 'alphanumeric' }),
+        column.accessor((r) => r.firstSeen.index, {
+          id: 'firstSeen',
+          header: 'First seen',
+          size: 110,
+          sortFn: 'basic',
+          cell: (c) => {
+            const { id, index } = c.row.original.firstSeen
+            return (
+              <button
+                type="button"
+                className="facts__link"
+                title={`Show message ${id} in Before | After`}
+                data-testid="fact-first-seen"
+                onClick={() => revealBefore(id)}
+              >
+                #{index}
+              </button>
+            )
+          },
+        }),
+        ...(passes ?? []).map((p, i) =>
+          column.accessor((r) => r.passes[i] ?? 'not-yet', {
+            id: `pass-${i}`,
+            header: passName(p.stage, p.pass),
+            size: 120,
+            enableSorting: false,
+            cell: (c) => <PassChip state={c.getValue()} />,
+          }),
+        ),
+        column.accessor('finalRank', {
+          header: 'Final',
+          size: 200,
+          sortFn: 'basic',
+          cell: (c) => <FinalChip row={c.row.original} />,
+        }),
+      ]),
+    [passes],
+  )
+
+  const t = useTable({ features, columns, data, getRowId: (r) => String(r.key) })
+  const rows = t.getRowModel().rows
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const virtual = rows.length > VIRTUALIZE_ABOVE
+  const virtualizer = useVirtualizer({
+    count: virtual ? rows.length : 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 38,
+    getItemKey: (i) => rows[i]?.id ?? i,
+    overscan: 10,
+  })
+
+  if (!table) {
+    return (
+      <div className="facts facts--empty" aria-busy={status === 'loading'}>
+        <p className="muted" data-testid="facts-status">
+          {status === 'error' ? `No facts table: ${error ?? 'unknown error'}` : 'Finding the facts of the Before transcript…'}
+        </p>
+      </div>
+    )
+  }
+
+  const textFilter = (t.getColumn('fact')?.getFilterValue() as string | undefined) ?? ''
+  const kindFilter = (t.getColumn('kindLabel')?.getFilterValue() as string | undefined) ?? ''
+  const width = t.getTotalSize()
+
+  const renderRow = (row: (typeof rows)[number], style?: CSSProperties, index?: number): ReactNode => (
+    <div
+      key={row.id}
+      role="row"
+      className={`trow facts__row${row.original.final === 'lost' ? ' facts__row--lost' : ''}`}
+      data-fact={row.original.fact}
+      data-index={index}
+      ref={virtual ? virtualizer.measureElement : undefined}
+      style={style}
+    >
+      {row.getAllCells().map((cell) => (
+        <div key={cell.id} role="cell" className="tcell" style={{ width: cell.column.getSize() }}>
+          <t.FlexRender cell={cell} />
+        </div>
+      ))}
+    </div>
+  )
+
+  return (
+    <div className="table-view facts" aria-busy={status === 'loading'}>
+      <div className="facts__totals" data-testid="facts-totals">
+        <strong>{factTotalsText(table.totals)}</strong>
+        {status === 'loading' && <span className="muted"> · updating…</span>}
+      </div>
+      <div className="table-view__toolbar">
+        <label>
+          Filter{' '}
+          <input
+            type="search"
+            value={textFilter}
+            placeholder="fact contains…"
+            aria-label="Filter facts by text"
+            onChange={(e) => t.getColumn('fact')?.setFilterValue(e.target.value || undefined)}
+          />
+        </label>
+        <label>
+          Kind{' '}
+          <select
+            value={kindFilter}
+            aria-label="Filter by kind"
+            onChange={(e) => t.getColumn('kindLabel')?.setFilterValue(e.target.value || undefined)}
+          >
+            <option value="">all</option>
+            {kinds.map((k) => (
+              <option key={k} value={FACT_KIND_LABEL[k]}>
+                {FACT_KIND_LABEL[k]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            checked={onlyLost}
+            onChange={(e) => setOnlyLost(e.target.checked)}
+          />{' '}
+          Only lost
+        </label>
+        <span className="muted">
+          {formatCount(rows.length)} of {formatCount(all.length)} shown · state after each pass, then in the final context
+        </span>
+      </div>
+      <div ref={scrollRef} className="table-view__scroll" data-testid="facts-table">
+        <div role="table" aria-label="At-risk facts" aria-rowcount={rows.length} style={{ width }}>
+          <div className="table-view__head" role="rowgroup">
+            {t.getHeaderGroups().map((group) => (
+              <div key={group.id} role="row" className="trow trow--head">
+                {group.headers.map((header) => {
+                    const sortable = header.column.getCanSort()
+                    const dir = header.column.getIsSorted()
+                    return (
+                      <div
+                        key={header.id}
+                        role="columnheader"
+                        aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined}
+                        className="tcell"
+                        style={{ width: header.getSize() }}
+                      >
+                        {sortable ? (
+                          <button type="button" className="sort" onClick={header.column.getToggleSortingHandler()}>
+                            <t.FlexRender header={header} />
+                            <span aria-hidden="true">{dir === 'asc' ? ' ▲' : dir === 'desc' ? ' ▼' : ' ↕'}</span>
+                          </button>
+                        ) : (
+                          <t.FlexRender header={header} />
+                        )}
+                      </div>
+                    )
+                  })}
+              </div>
+            ))}
+          </div>
+          {rows.length === 0 ? (
+            <p className="muted facts__none">
+              {all.length === 0 ? 'The Before transcript holds no facts of these kinds.' : 'No fact matches the filters.'}
+            </p>
+          ) : virtual ? (
+            <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+              {virtualizer.getVirtualItems().map((v) => {
+                const row = rows[v.index]
+                return row
+                  ? renderRow(row, { position: 'absolute', top: 0, transform: `translateY(${v.start}px)`, width }, v.index)
+                  : null
+              })}
+            </div>
+          ) : (
+            <div role="rowgroup">{rows.map((row, i) => renderRow(row, undefined, i))}</div>
+          )}
+        </div>
+      </div>
+    </div>
+  )
+}
