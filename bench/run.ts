@@ -4,7 +4,7 @@
  *
  *   npm run bench                      # 1, 10 and 50 MB, 3 runs each (50 MB: --runs50, default 3)
  *   npm run bench -- --quick           # 1 and 10 MB only (the 50 MB rows use the 10 MB file)
- *   npm run bench -- --runs=5 --runs50=1
+ *   npm run bench -- --runs=5 --runs50=1 --sweeps=2   # repetitions (B9's 64-run sweep: --sweeps)
  *
  * Inputs: Claude Code sessions from ../shared/tools/gen-large-claude-code.mjs with --seed=42,
  * cached in bench/out by size and seed. Browser rows run in Chromium (Playwright library API,
@@ -35,6 +35,7 @@ const num = (name: string, def: number) => {
 const QUICK = flag('quick')
 const RUNS = num('runs', 3)
 const RUNS_BIG = num('runs50', QUICK ? RUNS : 3)
+const SWEEPS = num('sweeps', 1)
 const SEED = 42
 const PORT = Number(process.env.E2E_PORT) || 4308
 const ROOT = resolve(import.meta.dirname, '..')
@@ -161,8 +162,8 @@ async function b9(file: string): Promise<void> {
     replans.push(performance.now() - t)
   }
   const sweeps: number[] = []
-  // A sweep is 64 runs: at most two repetitions keep the bench's wall time sane.
-  for (let r = 0; r < Math.min(RUNS, 2); r++) {
+  // A sweep is 64 runs: `--sweeps` repetitions (default 1) keep the bench's wall time sane.
+  for (let r = 0; r < SWEEPS; r++) {
     const t = performance.now()
     for (let k = 0; k < 8; k++) {
       for (let c = 0; c < 8; c++) {
@@ -596,25 +597,15 @@ function table(): string {
   return lines.join('\n')
 }
 
-async function main(): Promise<void> {
-  mkdirSync(OUT, { recursive: true })
-  const started = Date.now()
-  const files = SIZES.map(input)
-  const big = input(BIG)
-  const mid = input(10)
-  const samples = (JSON.parse(readFileSync(join(ROOT, 'public/samples/index.json'), 'utf8')) as { file: string }[]).map((s) =>
-    join(ROOT, 'public/samples', s.file),
-  )
-  await b2([...samples, ...files])
-  await b9(mid)
-  b6(big)
-  b8(big)
-  await browserRows()
+const started = Date.now()
+
+/** Writes bench/results.json (also after each section, so an interrupted run keeps its rows). */
+function save(): string {
   const text = table()
   const results = {
     date: new Date().toISOString(),
     machine: { cores: cpus().length, cpu: cpus()[0]?.model, node: process.version },
-    options: { quick: QUICK, runs: RUNS, runsBig: RUNS_BIG, seed: SEED, sizesMB: SIZES, bigMB: BIG },
+    options: { quick: QUICK, runs: RUNS, runsBig: RUNS_BIG, sweeps: SWEEPS, seed: SEED, sizesMB: SIZES, bigMB: BIG },
     seconds: Math.round((Date.now() - started) / 1000),
     rows: rows.map(({ measured, reference, ...r }) => ({
       ...r,
@@ -628,7 +619,29 @@ async function main(): Promise<void> {
   writeFileSync(tmp, `${JSON.stringify(results, null, 2)}\n`)
   copyFileSync(tmp, join(ROOT, 'bench/results.json'))
   rmSync(tmp)
-  process.stdout.write(`${text}\n\n${QUICK ? '(quick: the 50 MB rows ran on the 10 MB file)\n' : ''}wrote bench/results.json in ${results.seconds} s\n`)
+  return text
+}
+
+async function main(): Promise<void> {
+  mkdirSync(OUT, { recursive: true })
+  const files = SIZES.map(input)
+  const big = input(BIG)
+  const mid = input(10)
+  const samples = (JSON.parse(readFileSync(join(ROOT, 'public/samples/index.json'), 'utf8')) as { file: string }[]).map((s) =>
+    join(ROOT, 'public/samples', s.file),
+  )
+  await browserRows()
+  save()
+  b8(big)
+  save()
+  b6(big)
+  save()
+  await b9(mid)
+  save()
+  await b2([...samples, ...files])
+  const text = save()
+  const seconds = Math.round((Date.now() - started) / 1000)
+  process.stdout.write(`${text}\n\n${QUICK ? '(quick: the 50 MB rows ran on the 10 MB file)\n' : ''}wrote bench/results.json in ${seconds} s\n`)
 }
 
 await main()
