@@ -177,6 +177,8 @@ describe('exportMessages details', () => {
     ]
     const body = exportMessages(msgs, 'anthropic').body
     expect(body).toEqual({
+      model: 'MODEL_NOT_RECORDED',
+      max_tokens: 4096,
       messages: [
         { role: 'user', content: 'go' },
         { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: { x: 1 } }] },
@@ -222,5 +224,52 @@ describe('exportMessages details', () => {
     const again = reimport(body)
     expect(again.messages.map((m) => m.id)).toEqual(cc.messages.map((m) => m.id))
     expect(again.title).toBe(cc.title)
+  })
+})
+
+describe('request bodies name a model', () => {
+  // Models as the sample files state them (`model` of the request, the session's assistant
+  // records, Codex's turn_context).
+  it.each([
+    ['anthropic-messages.json', 'anthropic', 'claude-sonnet-4-5-20250929'],
+    ['claude-code.jsonl', 'anthropic', 'claude-sonnet-4-5-20250929'],
+    ['openai-chat.json', 'openai-chat', 'gpt-4.1-2025-04-14'],
+    ['openai-responses.json', 'openai-responses', 'gpt-5-2025-08-07'],
+    ['codex-rollout.jsonl', 'openai-responses', 'gpt-5-codex'],
+  ] as const)('%s → %s: the source model, which imports back', (file, target, model) => {
+    const before = load(file)
+    expect(before.model).toBe(model)
+    const exported = exportTranscript(before, target)
+    expect(exported.body).toMatchObject({ model })
+    expect(exported.warnings.filter((w) => w.includes('MODEL_NOT_RECORDED'))).toEqual([])
+    expect(reimport(exported.body).model).toBe(model)
+  })
+
+  it('an Anthropic body carries max_tokens, a valid request body with model first', () => {
+    const body = exportTranscript(load('anthropic-messages.json'), 'anthropic').body as Record<string, unknown>
+    expect(Object.keys(body).slice(0, 2)).toEqual(['model', 'max_tokens'])
+    expect(body.max_tokens).toBe(4096)
+  })
+
+  it('a source naming no model gets the placeholder, said once per export', () => {
+    const before = load('vercel-ai-ui-messages.json')
+    expect(before.model).toBeUndefined()
+    for (const target of ['openai-chat', 'anthropic', 'openai-responses'] as const) {
+      const exported = exportTranscript(before, target)
+      expect(exported.body).toMatchObject({ model: 'MODEL_NOT_RECORDED' })
+      expect(exported.warnings).toContain(
+        '1 source naming no model: "model" is MODEL_NOT_RECORDED, set one before sending',
+      )
+    }
+    // Canonical is not a request: no model, no warning.
+    const canonical = exportTranscript(before, 'canonical')
+    expect(canonical.body).not.toHaveProperty('model')
+    expect(canonical.warnings).toEqual([])
+  })
+
+  it('canonical keeps the model for the next import', () => {
+    const canonical = exportTranscript(load('claude-code.jsonl'), 'canonical')
+    expect(canonical.body).toMatchObject({ model: 'claude-sonnet-4-5-20250929' })
+    expect(reimport(canonical.body).model).toBe('claude-sonnet-4-5-20250929')
   })
 })

@@ -27,7 +27,22 @@ export interface ExportContext {
   format?: FormatId
   title?: string
   tools?: readonly ToolSchema[]
+  /** The model the source names (`Transcript.model`); request bodies need one. */
+  model?: string
 }
+
+/**
+ * `model` of a request body when the source names none: not a real model, so a provider rejects
+ * the body until the person sets one (a warning says so) instead of running an arbitrary model.
+ */
+export const MODEL_PLACEHOLDER = 'MODEL_NOT_RECORDED'
+
+/**
+ * `max_tokens` of an Anthropic request body (the Messages API requires it). The output budget is
+ * a request setting, not part of a transcript, so no source records it: 4096 tokens is an answer
+ * budget every current Claude model accepts.
+ */
+export const ANTHROPIC_MAX_TOKENS = 4096
 
 /** An export: the JSON body to write, and what the target could not carry. */
 export interface ExportResult {
@@ -87,6 +102,13 @@ function argumentsObject(args: string, losses: Losses): Json {
   return {}
 }
 
+/** The `model` of a request body: the source's, else the placeholder (warned once). */
+function modelOf(ctx: ExportContext, losses: Losses): string {
+  if (ctx.model !== undefined && ctx.model !== '') return ctx.model
+  losses.add(`source naming no model: "model" is ${MODEL_PLACEHOLDER}, set one before sending`)
+  return MODEL_PLACEHOLDER
+}
+
 // ---------------------------------------------------------------------------
 // canonical
 // ---------------------------------------------------------------------------
@@ -107,6 +129,7 @@ function toCanonical(messages: readonly Message[], ctx: ExportContext): Canonica
   }
   if (ctx.format !== undefined) file.sourceFormat = ctx.format
   if (ctx.title !== undefined) file.title = ctx.title
+  if (ctx.model !== undefined) file.model = ctx.model
   if (ctx.tools) file.tools = [...ctx.tools]
   return file
 }
@@ -182,7 +205,7 @@ function toOpenAIChat(messages: readonly Message[], ctx: ExportContext, losses: 
       out.push(msg)
     }
   }
-  const body: Json = { messages: out }
+  const body: Json = { model: modelOf(ctx, losses), messages: out }
   if (ctx.tools && ctx.tools.length > 0) {
     body.tools = ctx.tools.map((t) => {
       const fn: Json = { name: t.name }
@@ -306,7 +329,7 @@ function toAnthropic(messages: readonly Message[], ctx: ExportContext, losses: L
     out.push({ role: 'assistant', content: blocks })
   }
   flushResults()
-  const body: Json = {}
+  const body: Json = { model: modelOf(ctx, losses), max_tokens: ANTHROPIC_MAX_TOKENS }
   if (systems.length === 1) body.system = systems[0]
   else if (systems.length > 1) body.system = systems.map((text) => ({ type: 'text', text }))
   body.messages = out
@@ -393,7 +416,7 @@ function toResponses(messages: readonly Message[], ctx: ExportContext, losses: L
       }
     }
   }
-  const body: Json = {}
+  const body: Json = { model: modelOf(ctx, losses) }
   if (lead > 0) {
     body.instructions = messages
       .slice(0, lead)
@@ -416,16 +439,19 @@ function toResponses(messages: readonly Message[], ctx: ExportContext, losses: L
 
 /**
  * Exports `messages` to `target`:
- * - `canonical`: `{format: 'canonical', version, sourceFormat?, title?, messages, tools?}` —
- *   every field of the model except `index`/`source` (formats/canonical.ts reads it back).
- * - `openai-chat`: `{messages, tools?}`; tool calls as `tool_calls` (arguments raw), results as
- *   `role: 'tool'` messages; images as `image_url` data URLs; readable thinking as
+ * - `canonical`: `{format: 'canonical', version, sourceFormat?, title?, model?, messages,
+ *   tools?}` — every field of the model except `index`/`source` (formats/canonical.ts reads it
+ *   back).
+ * Request bodies carry `model`: the source's (`context.model`), else `MODEL_PLACEHOLDER` (warned).
+ * - `openai-chat`: `{model, messages, tools?}`; tool calls as `tool_calls` (arguments raw),
+ *   results as `role: 'tool'` messages; images as `image_url` data URLs; readable thinking as
  *   `reasoning_content` (signatures lost, warned); tool error flags lost (warned).
- * - `anthropic`: `{system?, messages, tools?}`; leading system messages → `system`; tool
- *   calls → `tool_use` (arguments parsed into `input`); consecutive results → `tool_result` blocks
- *   opening the next user message (before its text); `is_error` kept; thinking /
+ * - `anthropic`: `{model, max_tokens, system?, messages, tools?}` (`max_tokens` =
+ *   `ANTHROPIC_MAX_TOKENS`); leading system messages → `system`; tool calls → `tool_use`
+ *   (arguments parsed into `input`); consecutive results → `tool_result` blocks opening the next
+ *   user message (before its text); `is_error` kept; thinking /
  *   redacted_thinking blocks byte-identical with their signatures; images as base64 sources.
- * - `openai-responses`: `{instructions?, input, tools?}`; leading system messages →
+ * - `openai-responses`: `{model, instructions?, input, tools?}`; leading system messages →
  *   `instructions`; an assistant message → its `reasoning` items (encrypted_content kept), its
  *   `message` item and its `function_call`s in order; results → `function_call_output`.
  * Opaque blocks pass through only to their own provider family (else dropped, warned). Pure;
@@ -457,7 +483,7 @@ export function exportMessages(
 
 /**
  * Exports `messages` (default: the transcript's own; pass a run's `after.messages` for the After
- * transcript) with the transcript's format, title and tool schemas as context.
+ * transcript) with the transcript's format, title, model and tool schemas as context.
  */
 export function exportTranscript(
   transcript: Transcript,
@@ -466,6 +492,7 @@ export function exportTranscript(
 ): ExportResult {
   const context: ExportContext = { format: transcript.format }
   if (transcript.title !== undefined) context.title = transcript.title
+  if (transcript.model !== undefined) context.model = transcript.model
   if (transcript.tools) context.tools = transcript.tools
   return exportMessages(messages, target, context)
 }

@@ -176,6 +176,11 @@ export interface Transcript {
   /** Tool schemas sent with every request (request bodies only); part of the overhead. */
   tools?: ToolSchema[]
   /**
+   * The model the source names (a request body's `model`, the last assistant record's model in a
+   * session log), when it names one. Exports put it into request bodies (export.ts).
+   */
+  model?: string
+  /**
    * Forks not on the main line (Claude Code edits/retries: a record with several children). The
    * main line is the branch holding the last leaf; each other branch is summarized here.
    */

@@ -285,6 +285,9 @@ export function importAnthropic(root: unknown, options: RootImportOptions = {}):
   const tools = isObject(root) ? anthropicTools(root.tools) : undefined
   return {
     ok: true,
-    transcript: finalizeTranscript(format, drafts, compactions, warnings, tools ? { tools } : {}),
+    transcript: finalizeTranscript(format, drafts, compactions, warnings, {
+      ...(tools ? { tools } : {}),
+      model: isObject(root) ? str(root.model) : undefined,
+    }),
   }
 }

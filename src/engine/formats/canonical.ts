@@ -7,7 +7,14 @@ import type { FormatId, Message, Part, Role, ToolCall, Transcript } from '../mod
 import { importFailure } from './failure'
 import { FORMAT_LABELS } from './labels'
 import type { FormatImporter, ImportOptions } from './registry'
-import { finalizeTranscript, isObject, str, type DraftMessage, type JsonObject } from './util'
+import {
+  finalizeTranscript,
+  isObject,
+  str,
+  type DraftMessage,
+  type JsonObject,
+  type TranscriptExtras,
+} from './util'
 
 /** The `version` of the canonical file this engine writes. */
 export const CANONICAL_VERSION = 1
@@ -19,6 +26,8 @@ export interface CanonicalFile {
   /** The format the messages were imported from, for the reader. */
   sourceFormat?: FormatId
   title?: string
+  /** The model the source named (Transcript.model). */
+  model?: string
   /** Messages of the canonical model without `index` and `source` (position is the index). */
   messages: Omit<Message, 'index' | 'source'>[]
   tools?: Transcript['tools']
@@ -121,8 +130,9 @@ export function importCanonical(root: unknown, options: ImportOptions = {}): Tra
     }
     return d
   })
-  const extras: { title?: string; tools?: Transcript['tools'] } = {}
+  const extras: TranscriptExtras = {}
   if (typeof root.title === 'string') extras.title = root.title
+  if (typeof root.model === 'string') extras.model = root.model
   if (Array.isArray(root.tools)) {
     extras.tools = root.tools
       .filter(isObject)

@@ -8,7 +8,7 @@ import type {
 } from '../model'
 import { collapseWhitespace, cutCodePoints } from '../text'
 import { splitAssistantContent, splitUserContent, type RootImportOptions } from './anthropic'
-import { parseJsonl, type JsonlParse } from './json'
+import { parseJsonl, type JsonlParse, type JsonlRecord } from './json'
 import { toJsonlParse, type JsonlStreamResult } from './jsonl-stream'
 import type { ImportResult } from './types'
 import {
@@ -576,16 +576,27 @@ export function importClaudeCodeRecords(
   // The title of the conversation leaf that is in this file; any title otherwise.
   const title =
     titles.find((t) => t.leafUuid !== undefined && byUuid.has(t.leafUuid)) ?? titles[0]
-  const transcript = finalizeTranscript(
-    format,
-    converted.drafts,
-    converted.compactions,
-    warnings,
-    title ? { title: title.summary } : {},
-  )
+  const transcript = finalizeTranscript(format, converted.drafts, converted.compactions, warnings, {
+    ...(title ? { title: title.summary } : {}),
+    model: lastModel(parsed.records),
+  })
   if (branches.length > 0) transcript.branches = branches
   if (sidechains.length > 0) transcript.sidechains = sidechains
   return { ok: true, transcript }
+}
+
+/**
+ * The model of the newest main-line assistant record (`message.model`), skipping Claude Code's
+ * `<synthetic>` marker on records it wrote itself (API errors, interruptions).
+ */
+function lastModel(records: readonly JsonlRecord[]): string | undefined {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i]?.value
+    if (!r || r.type !== 'assistant' || r.isSidechain === true || !isObject(r.message)) continue
+    const model = str(r.message.model)
+    if (model && model !== '<synthetic>') return model
+  }
+  return undefined
 }
 
 /**

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Transcript } from '../model'
 import { importTranscript } from './index'
+import { unwrapCodexOutput } from './codex'
 
 const sample = readFileSync(
   new URL('../../../public/samples/codex-rollout.jsonl', import.meta.url),
@@ -49,13 +50,43 @@ describe('Codex rollout importer', () => {
       { type: 'thinking', variant: 'reasoning', text: 'think', encrypted: 'E' },
       { type: 'text', text: 'Looking.' },
     ])
-    // JSON-in-string output stays the exact text the model saw.
-    expect(t.messages[2]).toMatchObject({
-      toolCallId: 'c1',
-      toolName: 'shell',
-      content: '{"output":"src\\n","metadata":{"exit_code":0}}',
-    })
+    // The JSON-in-string wrapper is unwrapped to the output text (exit code 0: no suffix).
+    expect(t.messages[2]).toMatchObject({ toolCallId: 'c1', toolName: 'shell', content: 'src\n' })
+    expect(t.model).toBe('gpt-5-codex')
     expect(t.warnings).toEqual([])
+  })
+
+  it('unwraps JSON-in-string tool outputs to their text, with a non-zero exit code after it', () => {
+    expect(unwrapCodexOutput('{"output":"src\\n","metadata":{"exit_code":0,"duration_seconds":0.4}}')).toBe(
+      'src\n',
+    )
+    expect(unwrapCodexOutput('{"output":"1 failed\\n","metadata":{"exit_code":1,"duration_seconds":0.3}}')).toBe(
+      '1 failed\n[exit code 1]',
+    )
+    expect(unwrapCodexOutput('{"output":"no newline","metadata":{"exit_code":2}}')).toBe('no newline\n[exit code 2]')
+    expect(unwrapCodexOutput('{"output":"Success."}')).toBe('Success.')
+    // Anything else stays as it is: other JSON a tool printed, newer plain-text outputs, non-strings.
+    expect(unwrapCodexOutput('{"output":"x","status":"ok"}')).toBeUndefined()
+    expect(unwrapCodexOutput('{"output":42}')).toBeUndefined()
+    expect(unwrapCodexOutput('{"output":"x","metadata":"m"}')).toBeUndefined()
+    expect(unwrapCodexOutput('Exit code: 0\nWall time: 0.1 seconds\nOutput:\nsrc\n')).toBeUndefined()
+    expect(unwrapCodexOutput('{"output": "cut')).toBeUndefined()
+    expect(unwrapCodexOutput([{ type: 'input_text', text: 'x' }])).toBeUndefined()
+  })
+
+  it('gives the bundled rollout its output texts: repeated outputs become byte-identical', () => {
+    const t = load(readFileSync('public/samples/codex-rollout.jsonl', 'utf8'))
+    const tools = t.messages.filter((m) => m.role === 'tool')
+    expect(tools.every((m) => typeof m.content === 'string' && !m.content.startsWith('{"output"'))).toBe(true)
+    // The `ls -la` of the repo runs three times (0.41 s, 0.18 s, 0.4 s): one text now, no duration in it.
+    const ls = tools.filter((m) => typeof m.content === 'string' && m.content.startsWith('total 96\n'))
+    expect(ls).toHaveLength(3)
+    expect(new Set(ls.map((m) => m.content)).size).toBe(1)
+    // The first pytest run exits 1; its text ends with the summary line and the exit code.
+    const pytest = tools.find((m) => typeof m.content === 'string' && m.content.includes('4 failed, 8 passed'))
+    expect(typeof pytest?.content === 'string' && pytest.content.endsWith(
+      '========================= 4 failed, 8 passed in 0.31s ==========================\n[exit code 1]',
+    )).toBe(true)
   })
 
   it('marks injected instructions/environment messages and pairs apply_patch custom calls on call_id', () => {

@@ -31,6 +31,43 @@ function injectedFlags(_role: 'user' | 'system', text: string): MessageFlags | u
   return INJECTED_TAGS.some((t) => head.startsWith(t)) ? { injected: true } : undefined
 }
 
+/**
+ * The text of a Codex tool output stored JSON-in-string, as older builds write shell and
+ * apply_patch results:
+ * `"{\"output\":\"…\",\"metadata\":{\"exit_code\":1,\"duration_seconds\":0.3}}"` becomes
+ * the output text, with `[exit code N]` on a line of its own after it when N is not 0. The
+ * duration is left out of the text, so two identical outputs stay byte-identical (dedupe); it
+ * stays in the record (`source.raw`). Only an object of exactly `output` (a string) and
+ * optionally `metadata` (an object) is unwrapped: any other JSON a tool printed stays as it is,
+ * and so do newer builds' plain-text outputs (`Exit code: 0\nWall time: …\nOutput:\n…`).
+ * Source: formats.md §1 item 4, §4.5.
+ */
+export function unwrapCodexOutput(output: unknown): string | undefined {
+  if (typeof output !== 'string' || !/^\s*\{/.test(output)) return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(output)
+  } catch {
+    return undefined
+  }
+  if (!isObject(parsed) || typeof parsed.output !== 'string') return undefined
+  if (Object.keys(parsed).some((k) => k !== 'output' && k !== 'metadata')) return undefined
+  const metadata = parsed.metadata
+  if (metadata !== undefined && !isObject(metadata)) return undefined
+  const text = parsed.output
+  const code = metadata?.exit_code
+  if (typeof code !== 'number' || code === 0) return text
+  return `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}[exit code ${code}]`
+}
+
+/** The Responses item builder's options for Codex: injected-context flags, unwrapped outputs. */
+const builderOptions = (keepRaw: boolean) => ({
+  format,
+  keepRaw,
+  flagsFor: injectedFlags,
+  unwrapOutput: unwrapCodexOutput,
+})
+
 const isEnvelope = (r: JsonObject) =>
   typeof r.type === 'string' && ENVELOPE_TYPES.has(r.type) && 'payload' in r
 
@@ -46,7 +83,7 @@ function replacementMessages(
   line: number,
   keepRaw: boolean,
 ): Message[] {
-  const b = new ResponsesItemBuilder({ format, keepRaw, flagsFor: injectedFlags })
+  const b = new ResponsesItemBuilder(builderOptions(keepRaw))
   items.forEach((item, i) =>
     b.add(item, { line, field: `line ${line}: replacement_history[${i}]` }),
   )
@@ -70,20 +107,23 @@ function replacementMessages(
  * `{timestamp, type, payload}` or the pre-envelope legacy layout (a first `{id, timestamp,
  * instructions}` line, `{"record_type":"state"}` markers and bare items). The message view is the
  * `response_item` stream (see `ResponsesItemBuilder`: reasoning + assistant text + calls of one
- * turn form one assistant message; outputs pair on `call_id`; JSON-in-string outputs stay text).
+ * turn form one assistant message; outputs pair on `call_id`; JSON-in-string outputs are unwrapped
+ * to their text, `unwrapCodexOutput`). The newest `turn_context` names `model`.
  * `event_msg` records duplicate it (`user_message`, `agent_message`, `agent_reasoning`) and are
  * never extra messages; only a file with no message items at all falls back to them. Injected
  * `<user_instructions>` / `<environment_context>` messages get `flags.injected`. Session
- * `instructions` → a leading system message. A `compacted` line → a recorded compaction at the next
- * message with `summaryText` = its `message` and `replacementHistory` = its `replacement_history`
- * as messages. Never modifies the records. Source: formats.md §4.5, §1 items 3, 4, 6, 8, 9, 14.
+ * `instructions` → a leading system message. A `compacted` line → a recorded compaction at the
+ * next message with `summaryText` = its `message` and `replacementHistory` = its
+ * `replacement_history` as messages. Never modifies the records. Source: formats.md §4.5, §1
+ * items 3, 4, 6, 8, 9, 14.
  */
 export function importCodexRecords(records: readonly JsonlRecord[], keepRaw = true): Transcript {
-  const b = new ResponsesItemBuilder({ format, keepRaw, flagsFor: injectedFlags })
+  const b = new ResponsesItemBuilder(builderOptions(keepRaw))
   const events: JsonlRecord[] = []
   const unknown = new Map<string, number>()
   let sawMeta = false
   let messageItems = 0
+  let model: string | undefined
 
   const meta = (payload: JsonObject, line: number, raw: unknown) => {
     if (sawMeta) return
@@ -130,8 +170,11 @@ export function importCodexRecords(records: readonly JsonlRecord[], keepRaw = tr
           b.compactions.push(c)
           break
         }
+        case 'turn_context':
+          // Per-turn settings, no model context; the newest names the model in use.
+          model = str(payload.model) ?? model
+          break
         default:
-          // turn_context: per-turn settings, no model context.
           break
       }
       continue
@@ -154,10 +197,10 @@ export function importCodexRecords(records: readonly JsonlRecord[], keepRaw = tr
 
   const warnings = [...b.warnings]
   for (const [type, n] of unknown) warnings.push(`${n} line(s) of unknown type "${type}" skipped`)
-  if (messageItems === 0 && events.length > 0) return fromEvents(events, keepRaw, warnings)
+  if (messageItems === 0 && events.length > 0) return fromEvents(events, keepRaw, warnings, model)
   if (b.drafts.length === 0) importFailure('no response_item messages found in the rollout')
   const compactions = b.compactions.filter((c) => c.atIndex <= b.drafts.length)
-  return finalizeTranscript(format, b.drafts, compactions, warnings)
+  return finalizeTranscript(format, b.drafts, compactions, warnings, { model })
 }
 
 /**
@@ -165,8 +208,13 @@ export function importCodexRecords(records: readonly JsonlRecord[], keepRaw = tr
  * `agent_message` → assistant (a preceding `agent_reasoning` becomes its thinking part). No tool
  * calls are recoverable from events.
  */
-function fromEvents(events: JsonlRecord[], keepRaw: boolean, warnings: string[]): Transcript {
-  const b = new ResponsesItemBuilder({ format, keepRaw, flagsFor: injectedFlags })
+function fromEvents(
+  events: JsonlRecord[],
+  keepRaw: boolean,
+  warnings: string[],
+  model: string | undefined,
+): Transcript {
+  const b = new ResponsesItemBuilder(builderOptions(keepRaw))
   for (const { value, line } of events) {
     const p = isObject(value.payload) ? value.payload : {}
     const at = { line, field: `line ${line}` }
@@ -180,7 +228,9 @@ function fromEvents(events: JsonlRecord[], keepRaw: boolean, warnings: string[])
   b.flush()
   if (b.drafts.length === 0) importFailure('no messages found in the rollout')
   warnings.push('no response_item messages: imported from event_msg records (no tool calls)')
-  return finalizeTranscript(format, b.drafts, b.compactions, [...warnings, ...b.warnings])
+  return finalizeTranscript(format, b.drafts, b.compactions, [...warnings, ...b.warnings], {
+    model,
+  })
 }
 
 /**

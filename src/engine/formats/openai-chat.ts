@@ -198,6 +198,9 @@ export function importOpenAIChat(root: unknown, options: RootImportOptions = {})
   const tools = isObject(root) ? chatTools(root) : undefined
   return {
     ok: true,
-    transcript: finalizeTranscript(format, drafts, [], warnings, tools ? { tools } : {}),
+    transcript: finalizeTranscript(format, drafts, [], warnings, {
+      ...(tools ? { tools } : {}),
+      model: isObject(root) ? str(root.model) : undefined,
+    }),
   }
 }

@@ -121,6 +121,11 @@ export interface ItemBuilderOptions {
   keepRaw: boolean
   /** Flags for a user/system message by its text (Codex marks injected context). */
   flagsFor?: (role: 'user' | 'system', text: string) => MessageFlags | undefined
+  /**
+   * The text a tool output's `output` stands for, when the format wraps it (Codex's JSON-in-string
+   * `{"output": …, "metadata": …}`); undefined keeps the output as it is.
+   */
+  unwrapOutput?: (output: unknown) => string | undefined
 }
 
 interface AssistantAcc {
@@ -278,7 +283,7 @@ export class ResponsesItemBuilder {
     const d: DraftMessage = {
       id: str(item.id) ?? '',
       role: 'tool',
-      content: responsesContent(item.output),
+      content: this.opts.unwrapOutput?.(item.output) ?? responsesContent(item.output),
       toolCallId: callId,
       source: this.src(at.line, item),
     }
@@ -361,7 +366,10 @@ export function importOpenAIResponses(root: unknown, keepRaw = true): Transcript
     )
   }
   const tools = isObject(root) ? responsesTools(root.tools) : undefined
-  return finalizeTranscript(format, b.drafts, b.compactions, warnings, tools ? { tools } : {})
+  return finalizeTranscript(format, b.drafts, b.compactions, warnings, {
+    ...(tools ? { tools } : {}),
+    model: isObject(root) ? str(root.model) : undefined,
+  })
 }
 
 function looksLikeItem(x: unknown): boolean {

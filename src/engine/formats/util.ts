@@ -93,6 +93,8 @@ export interface DraftCompaction extends Omit<
 export interface TranscriptExtras {
   title?: string
   tools?: Transcript['tools']
+  /** The model the source names; an empty string counts as none. */
+  model?: string | undefined
 }
 
 /**
@@ -142,6 +144,7 @@ export function finalizeTranscript(
   const transcript: Transcript = { format, messages, recordedCompactions, warnings }
   if (extras.title !== undefined) transcript.title = extras.title
   if (extras.tools !== undefined) transcript.tools = extras.tools
+  if (extras.model) transcript.model = extras.model
   return transcript
 }
 
