@@ -89,14 +89,25 @@ describe('detectFormat', () => {
   it('reports an unknown format with the tried formats and the first mismatch', () => {
     const triedLabels = IMPORTABLE_FORMATS.map((f) => FORMAT_LABELS[f]).join(', ')
     const d = detectFormat('{"prompt": "x", "n": 1}')
+    const reason =
+      'unknown transcript format: closest match OpenAI Chat Completions: no "messages" array ' +
+      'at the top level (keys: prompt, n)'
     expect(d).toEqual({
       ok: false,
       error: {
-        message:
-          'unknown transcript format: closest match OpenAI Chat Completions: no "messages" array ' +
-          `at the top level (keys: prompt, n) (tried ${triedLabels})`,
+        message: `${reason} (tried ${triedLabels})`,
         tried: [...IMPORTABLE_FORMATS],
+        reason,
+        formats: expect.any(Array),
       },
+    })
+    // One hint per importable format, in detection order, each saying what its files look like.
+    const hints = d.ok ? [] : (d.error.formats ?? [])
+    expect(hints.map((h) => h.id)).toEqual([...IMPORTABLE_FORMATS])
+    expect(hints.find((h) => h.id === 'claude-code')).toEqual({
+      id: 'claude-code',
+      label: 'Claude Code session (JSONL)',
+      lookedFor: 'Claude Code session log, ~/.claude/projects/<project>/<sessionId>.jsonl',
     })
     const bad = detectFormat(
       JSON.stringify({

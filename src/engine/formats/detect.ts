@@ -10,7 +10,7 @@ import {
 } from './json'
 import { FORMAT_LABELS } from './labels'
 import { importerFor, importersInOrder, type FormatImporter } from './registry'
-import type { ImportError } from './types'
+import type { FormatHint, ImportError } from './types'
 import { isObject } from './util'
 
 export { FORMAT_LABELS } from './labels'
@@ -37,12 +37,24 @@ export type Detection =
 
 const labels = (formats: readonly FormatId[]) => formats.map((f) => FORMAT_LABELS[f]).join(', ')
 
+/** Every importable format with what its files look like (first importer of each id). */
+function formatHints(): FormatHint[] {
+  const hints = new Map<FormatId, FormatHint>()
+  for (const imp of importersInOrder()) {
+    if (hints.has(imp.id)) continue
+    const label = imp.label || FORMAT_LABELS[imp.id]
+    hints.set(imp.id, { id: imp.id, label, lookedFor: imp.description ?? label })
+  }
+  return [...hints.values()]
+}
+
 function unsupported(format: FormatId): ImportError {
+  const reason = `this looks like ${FORMAT_LABELS[format]}, which cannot be imported yet`
   return {
-    message:
-      `this looks like ${FORMAT_LABELS[format]}, which cannot be imported yet ` +
-      `(supported: ${labels(IMPORTABLE_FORMATS)})`,
+    message: `${reason} (supported: ${labels(IMPORTABLE_FORMATS)})`,
     tried: [...IMPORTABLE_FORMATS],
+    reason,
+    formats: formatHints(),
   }
 }
 
@@ -96,9 +108,12 @@ function unknown(
   let mismatch = 'mismatch' in recognized ? recognized.mismatch : 'no format matched'
   if (closest && typeof closest.attempt.verdict === 'string')
     mismatch = `closest match ${closest.attempt.importer.label}: ${closest.attempt.verdict}`
+  const reason = `unknown transcript format: ${mismatch}`
   const error: ImportError = {
-    message: `unknown transcript format: ${mismatch} (tried ${labels(IMPORTABLE_FORMATS)})`,
+    message: `${reason} (tried ${labels(IMPORTABLE_FORMATS)})`,
     tried: [...IMPORTABLE_FORMATS],
+    reason,
+    formats: formatHints(),
   }
   if (line !== undefined) error.line = line
   return error

@@ -10,6 +10,22 @@ export interface ImportError {
   field?: string
   /** Formats that were tried, for "unknown format" errors. */
   tried?: FormatId[]
+  /**
+   * Unknown / not-yet-supported format only: `message` without its list of formats tried (e.g.
+   * `unknown transcript format: closest match Anthropic Messages: messages[2].content: …`), for a
+   * page that shows that list apart (`formats`).
+   */
+  reason?: string
+  /** Unknown / not-yet-supported format only: each importable format and what its files are. */
+  formats?: FormatHint[]
+}
+
+/** An importable format as an error lists it: its label and what was looked for. */
+export interface FormatHint {
+  id: FormatId
+  label: string
+  /** What files of this format look like (the importer's description), one line. */
+  lookedFor: string
 }
 
 /** Result of an import: never throws at the UI (SPEC §1). */

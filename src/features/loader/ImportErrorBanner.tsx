@@ -1,22 +1,46 @@
+import type { ImportError } from '../../engine/formats/types'
 import { useStore } from '../../state/store'
 import { formatImportError, selectImportFailure, selectInfo } from '../../state/selectors'
+import './loader.css'
 
-/** One-line, dismissible import error; the previous transcript stays loaded. */
+/**
+ * A dismissible import error: one line (file, where, why); for an unknown format the supported
+ * formats and what each looks like are folded into a <details> below it. The previous transcript
+ * stays loaded.
+ */
 export function ImportErrorBanner() {
   const failure = useStore(selectImportFailure)
   const info = useStore(selectInfo)
   const dismiss = useStore((s) => s.dismissImportError)
   if (!failure) return null
+  const { error } = failure
+  const formats = error.formats ?? []
+  // The list of formats tried lives in the details, not in the one line.
+  const line: ImportError = error.reason !== undefined ? { ...error, message: error.reason, tried: [] } : error
+  const closest = formats.find((f) => error.reason?.includes(`closest match ${f.label}:`))
   return (
-    <div className="banner banner--error" role="alert" data-testid="import-error">
+    <div className="banner banner--error import-error" role="alert" data-testid="import-error">
       <span className="banner__icon" aria-hidden="true">⚠</span>
-      <span className="banner__text">
-        <strong>Could not import.</strong> {formatImportError(failure.fileName, failure.error)}
+      <span className="banner__text" title={formatImportError(failure.fileName, line)}>
+        <strong>Could not import.</strong> {formatImportError(failure.fileName, line)}
         {info && <span className="muted"> — still showing {info.fileName}.</span>}
       </span>
       <button type="button" className="icon-button" aria-label="Dismiss error" onClick={dismiss}>
         ✕
       </button>
+      {formats.length > 0 && (
+        <details className="import-error__details" data-testid="import-error-formats">
+          <summary>Supported formats ({formats.length}) and what was looked for</summary>
+          <ul>
+            {formats.map((f) => (
+              <li key={f.id} className={f === closest ? 'import-error__closest' : undefined}>
+                <strong>{f.label}</strong>
+                {f === closest && <span className="pill">closest match</span>} <span className="muted">{f.lookedFor}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
     </div>
   )
 }
