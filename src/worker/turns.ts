@@ -196,7 +196,11 @@ export async function turnBodyOutcome(
     )
     const options: RequestBodyOptions = { format: transcript.format }
     if (transcript.tools) options.tools = transcript.tools
+    // The page's choice, else the model the source names (`Transcript.model`, where the importer
+    // records one); without either the export says the model is missing.
+    const named = (transcript as { model?: unknown }).model
     if (model) options.model = model
+    else if (typeof named === 'string' && named !== '') options.model = named
     const { body, warnings } = requestBody(context.messages, shape, options)
     return { ok: true, text: `${JSON.stringify(body, null, 2)}\n`, warnings }
   } catch (e) {
