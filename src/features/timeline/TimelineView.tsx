@@ -57,8 +57,11 @@ function Chart({ timeline, levels, onHover, onPick }: {
   onPick: (turn: number) => void
 }) {
   const host = useRef<HTMLDivElement>(null)
+  // The plot outlives renders: its hooks read the latest callbacks through this ref.
   const handlers = useRef({ onHover, onPick })
-  handlers.current = { onHover, onPick }
+  useEffect(() => {
+    handlers.current = { onHover, onPick }
+  }, [onHover, onPick])
 
   useEffect(() => {
     const el = host.current
