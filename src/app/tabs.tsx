@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import { CompareView } from '../features/compare/CompareView'
 import { FactsTable } from '../features/facts/FactsTable'
 import { StagesView } from '../features/stages/StagesView'
+import { SweepView } from '../features/sweep/SweepView'
 import { MessageTableView } from '../features/table/MessageTableView'
 import { TimelineView } from '../features/timeline/TimelineView'
 import { TurnContextView } from '../features/turn/TurnContextView'
@@ -42,4 +43,10 @@ export const TAB_VIEWS: readonly TabView[] = [
     render: () => <TimelineView />,
   },
   { id: 'turn', label: 'Turn N', title: 'What the model had in context at one turn', render: () => <TurnContextView /> },
+  {
+    id: 'sweep',
+    label: 'Sweep',
+    title: 'A heat map of two settings: tokens saved, facts lost and passes per pair of values',
+    render: () => <SweepView />,
+  },
 ]

@@ -8,6 +8,7 @@ import { createRecordedSlice } from './slices/recorded'
 import { createRunSlice } from './slices/run'
 import { createStagesSlice } from './slices/stages'
 import { createSummarizerSlice } from './slices/summarizer'
+import { createSweepSlice } from './slices/sweep'
 import { createTurnsSlice } from './slices/turns'
 import type { StoreState } from './slices/types'
 import { createViewSlice } from './slices/view'
@@ -27,4 +28,5 @@ export const useStore = create<StoreState>()((...a) => ({
   ...createFactsSlice(...a),
   ...createFactTableSlice(...a),
   ...createTurnsSlice(...a),
+  ...createSweepSlice(...a),
 }))

@@ -4,8 +4,10 @@ import { useStore } from '../../state/store'
 import { selectConfig, selectInfo, selectRun } from '../../state/selectors'
 import { SummarizerSettings } from '../summarizer/SummarizerSettings'
 import { SummarizerStageError } from '../summarizer/SummarizerStatus'
+import { ExcludeToolsControl } from './ExcludeToolsControl'
 import { ParamControl } from './ParamControl'
 import { effectiveParam, STAGE_INFO, STAGE_PARAMS } from './params'
+import { PresetPicker } from './PresetPicker'
 import { ConfigNotice, SettingsBar } from './SettingsBar'
 
 /** Stages on/off and order, every param as slider + number, encoding and summarizer (SPEC §6). */
@@ -28,6 +30,7 @@ export function PipelinePanel() {
       </div>
       <ConfigNotice />
       <p className="panel__hint">Stages run top to bottom. Every change re-runs in the worker.</p>
+      <PresetPicker />
       <ol className="stages">
         {config.stages.map((stage, i) => (
           <StageCard
@@ -117,6 +120,7 @@ function StageCard({ stage, position, count, report, scale }: StageCardProps) {
           onChange={(v) => setStageParam(stage.id, spec.key, v)}
         />
       ))}
+      {stage.id === 'prune-tool-results' && <ExcludeToolsControl disabled={!stage.enabled} />}
       {info.fixed && <p className="stage__desc muted">{info.fixed}</p>}
       <StageReportLine enabled={stage.enabled} report={report} />
       <SummarizerStageError stage={stage.id} />

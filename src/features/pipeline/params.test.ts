@@ -49,4 +49,17 @@ describe('effectiveParam', () => {
     })
     expect(effectiveParam('insert-then-compress', 'keep_recent', { threshold_tokens: 0, keep_recent: 0 })).toEqual({ value: 0, replace: false })
   })
+  it('prune keep_tool_uses / clear_at_least: absent is off (0) without a note; negative → 0; fractions truncate', () => {
+    expect(effectiveParam('prune-tool-results', 'clear_at_least', { target: 1000 })).toEqual({ value: 0, replace: false })
+    expect(effectiveParam('prune-tool-results', 'keep_tool_uses', { keep_tool_uses: -2 })).toMatchObject({
+      value: 0,
+      replace: true,
+      note: 'engine uses the default, 0',
+    })
+    expect(effectiveParam('prune-tool-results', 'clear_at_least', { clear_at_least: 2500.5 })).toEqual({
+      value: 2500,
+      replace: true,
+      note: 'engine uses 2,500',
+    })
+  })
 })

@@ -1,13 +1,14 @@
 import type { InsertThenCompressParams, StageId, SummarizeParams } from '../../engine/model'
 import { formatCount } from '../../components/format'
 import { normalizeInsertParams } from '../../engine/stages/insert-then-compress'
+import { normalizeClearParams } from '../../engine/stages/prune-tool-results'
 import { normalizeParams } from '../../engine/stages/summarize'
 
 /** How one numeric stage param is edited. `max` may grow with the transcript. */
 export interface ParamSpec {
   key: string
   label: string
-  unit: 'messages' | 'tokens' | 'steps'
+  unit: 'messages' | 'tokens' | 'steps' | 'calls'
   min: number
   step: number
   /** Upper slider bound given the transcript's message count and tokens. */
@@ -27,6 +28,8 @@ export const STAGE_PARAMS: Record<StageId, ParamSpec[]> = {
     { key: 'target', label: 'target', unit: 'tokens', min: 0, step: 100, max: tokensMax, help: 'Stop pruning once the running total is ≤ target.' },
     { key: 'keep_steps', label: 'keep_steps', unit: 'steps', min: 0, step: 1, max: () => 10, help: 'Newest steps whose results are guarded (< 1 is an error).' },
     { key: 'min_tokens', label: 'min_tokens', unit: 'tokens', min: 0, step: 10, max: () => 2000, help: 'Results under this many tokens are never replaced.' },
+    { key: 'keep_tool_uses', label: 'keep_tool_uses', unit: 'calls', min: 0, step: 1, max: () => 20, help: 'Results of the newest N tool calls are kept, on top of keep_steps (a parallel step holds several calls). 0: off.' },
+    { key: 'clear_at_least', label: 'clear_at_least', unit: 'tokens', min: 0, step: 100, max: tokensMax, help: 'When pruning fires, clear at least this many tokens or change nothing: a small edit is not worth breaking the prompt cache. 0: off.' },
   ],
   summarize: [
     { key: 'keep_last', label: 'keep_last', unit: 'messages', min: 1, step: 1, max: messagesMax, help: 'Newest messages kept verbatim.' },
@@ -88,7 +91,8 @@ export interface EffectiveParam {
  * The value the engine uses for `key` of `stage` given all that stage's params, read from the
  * engine's own normalizers (SPEC §3.2 summarize: non-positive or non-numeric `keep_last` /
  * `compact_after` → default 20 / 40, `compact_after < keep_last` clamped up to `keep_last`;
- * insert-then-compress: negative → default). Params the engine takes as given pass through.
+ * insert-then-compress: negative → default; prune keep_tool_uses / clear_at_least: negative or
+ * non-numeric → 0, i.e. off). Params the engine takes as given pass through.
  */
 export function effectiveParam(
   stage: StageId,
@@ -113,6 +117,11 @@ export function effectiveParam(
     if (n.compact_after === own.value) return own
     const note = `clamped to keep_last (${formatCount(n.keep_last)})`
     return { value: n.compact_after, replace: own.replace, note }
+  }
+  if (stage === 'prune-tool-results' && (key === 'keep_tool_uses' || key === 'clear_at_least')) {
+    // Absent (older configs, links): off, as the engine reads it; nothing to explain.
+    if (typed === undefined) return { value: 0, replace: false }
+    return fellBack(normalizeClearParams(params)[key])
   }
   if (stage === 'insert-then-compress' && (key === 'threshold_tokens' || key === 'keep_recent')) {
     return fellBack(normalizeInsertParams(params as Partial<InsertThenCompressParams>)[key])

@@ -8,12 +8,14 @@ import type { RecordedSlice } from './recorded'
 import type { RunSlice } from './run'
 import type { StagesSlice } from './stages'
 import type { SummarizerSlice } from './summarizer'
+import type { SweepSlice } from './sweep'
 import type { TurnsSlice } from './turns'
 import type { ViewSlice } from './view'
 
 /** The whole store: the union of its slices. */
 export type StoreState = LoadSlice & PipelineSlice & RunSlice & ViewSlice & RecordedSlice & ExportSlice &
-  SummarizerSlice & FactsSlice & FactTableSlice & TurnsSlice & StagesSlice
+  SummarizerSlice & FactsSlice & FactTableSlice & TurnsSlice & StagesSlice &
+  SweepSlice
 
 /** A slice creator over the whole store (zustand slices pattern). */
 export type SliceCreator<T> = StateCreator<StoreState, [], [], T>

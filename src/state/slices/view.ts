@@ -10,7 +10,7 @@ export interface Selection {
 }
 
 /** Which main view is shown. */
-export type MainTab = 'compare' | 'table' | 'facts' | 'timeline' | 'turn' | 'stages'
+export type MainTab = 'compare' | 'table' | 'facts' | 'timeline' | 'turn' | 'stages' | 'sweep'
 
 /** View state worth sharing across components (high-frequency values stay local). */
 export interface ViewSlice {

@@ -1,0 +1,98 @@
+import { expect, test } from '@playwright/test'
+import { openApp, watchErrors } from './helpers'
+
+// A grid on a 44-message transcript runs 64 pipelines in the worker: allow it time on a busy machine.
+const gridDone = { timeout: 90_000 }
+
+test('an 8 × 8 sweep on the Claude Code sample fills 64 cells; clicking one applies its values to the pipeline and the link', async ({
+  page,
+}) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  await page.getByRole('tab', { name: 'Sweep' }).click()
+  const view = page.getByTestId('sweep-view')
+  // Defaults scaled to 44 messages: keep_last 3…24 step 3, compact_after 6…48 step 6.
+  await expect(view.getByLabel('x parameter')).toHaveValue('keep_last')
+  await expect(view.getByLabel('y parameter')).toHaveValue('compact_after')
+  await expect(view.getByLabel('x from')).toHaveValue('3')
+  await expect(view.getByLabel('y to')).toHaveValue('48')
+
+  await view.getByTestId('sweep-run').click()
+  const progress = view.getByTestId('sweep-progress')
+  await expect(progress).toHaveAttribute('data-status', 'done', gridDone)
+  await expect(progress).toContainText('64 cells')
+  await expect(view.getByRole('progressbar', { name: 'Sweep progress' })).toHaveAttribute('aria-valuenow', '64')
+  const cells = view.getByTestId('sweep-cell')
+  await expect(cells).toHaveCount(64)
+  // The current settings (keep_last 20, compact_after 40) are not on this grid; a cell is.
+  await expect(view.locator('[data-testid="sweep-cell"][data-current]')).toHaveCount(0)
+
+  const hashBefore = await page.evaluate(() => location.hash)
+  const pick = view.locator('[data-testid="sweep-cell"][data-x="9"][data-y="18"]')
+  await expect(pick).toHaveAttribute('aria-label', /^keep_last 9, compact_after 18: [\d,]+ tokens after/)
+  await pick.click()
+
+  await expect(page.getByRole('spinbutton', { name: 'summarize keep_last value' })).toHaveValue('9')
+  await expect(page.getByRole('spinbutton', { name: 'summarize compact_after value' })).toHaveValue('18')
+  await expect(pick).toHaveAttribute('data-current', 'true')
+  // The run follows: the totals show the cell's tokens after.
+  const cellTokens = /: ([\d,]+) tokens after/.exec((await pick.getAttribute('aria-label')) ?? '')?.[1]
+  await expect(page.getByTestId('tokens-after')).toContainText(cellTokens ?? '?')
+  // The settings link follows too (url-sync writes #cfg=…, debounced).
+  await expect.poll(() => page.evaluate(() => location.hash)).not.toBe(hashBefore)
+  await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).toContain('keep_last=9')
+  await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).toContain('compact_after=18')
+
+  // Colour by facts lost: every cell still shows a value, and the legend names the metric.
+  await view.getByRole('radio', { name: 'facts lost' }).click()
+  await expect(view.getByLabel('Legend')).toContainText('facts lost (fewer is better)')
+  expect(errors).toEqual([])
+})
+
+test('target × keep_steps: keep_steps is swept from 1, a cancel keeps the cells done so far', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  await page.getByRole('tab', { name: 'Sweep' }).click()
+  const view = page.getByTestId('sweep-view')
+  await view.getByRole('button', { name: 'target × keep_steps' }).click()
+  await expect(view.getByLabel('x parameter')).toHaveValue('target')
+  await expect(view.getByLabel('y parameter')).toHaveValue('keep_steps')
+  // A long grid (40 × 8 = 320 cells) to cancel part-way.
+  await view.getByLabel('x from').fill('500')
+  await view.getByLabel('x step').fill('500')
+  await view.getByLabel('x to').fill('20000')
+  await expect(view.getByTestId('sweep-run')).toHaveText('Run sweep (320 cells)')
+  await view.getByTestId('sweep-run').click()
+  await expect(view.getByTestId('sweep-cell').first()).toBeVisible(gridDone)
+  await view.getByTestId('sweep-cancel').click()
+  const progress = view.getByTestId('sweep-progress')
+  await expect(progress).toHaveAttribute('data-status', 'cancelled', gridDone)
+  await expect(progress).toContainText(/cancelled: \d+ of 320 cells/)
+  const done = await view.getByTestId('sweep-cell').count()
+  expect(done).toBeGreaterThan(0)
+  expect(done).toBeLessThan(320)
+  expect(errors).toEqual([])
+})
+
+test('a preset sets the whole pipeline; the prune stage offers exclude_tools for the transcript’s tools', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  const picker = page.getByLabel('Preset')
+  await expect(picker).toHaveValue('seed-defaults')
+  await picker.selectOption({ label: 'Clear tool uses (Anthropic context editing style)' })
+  await expect(page.getByRole('switch', { name: 'Enable summarize' })).not.toBeChecked()
+  await expect(page.getByRole('switch', { name: 'Enable dedupe' })).not.toBeChecked()
+  await expect(page.getByRole('switch', { name: 'Enable prune-tool-results' })).toBeChecked()
+  await expect(page.getByRole('spinbutton', { name: 'prune-tool-results keep_tool_uses value' })).toHaveValue('3')
+  await expect(page.getByRole('spinbutton', { name: 'prune-tool-results clear_at_least value' })).toHaveValue('2000')
+  await expect(page.getByLabel('prune-tool-results exclude_tools')).toHaveValue('web_search')
+  await expect(picker).toHaveAttribute('title', /clear_tool_uses_20250919/)
+
+  // Excluding a tool of the transcript is a change: no preset matches any more.
+  const tools = page.getByRole('group', { name: 'Tools in this transcript' })
+  await tools.getByRole('button', { name: 'Bash' }).click()
+  await expect(page.getByLabel('prune-tool-results exclude_tools')).toHaveValue('web_search, Bash')
+  await expect(picker).toHaveValue('')
+  await expect(picker.locator('option:checked')).toHaveText('Custom settings')
+  expect(errors).toEqual([])
+})

@@ -1,0 +1,436 @@
+import { useState, type CSSProperties } from 'react'
+import { formatCount } from '../../components/format'
+import type { PipelineConfig } from '../../engine/model'
+import type { SweepCellResult } from '../../engine/sweep'
+import { configWith, SWEEP_PARAMS, type SweepAxis, type SweepParam } from '../../engine/sweep-params'
+import { selectConfig, selectInfo, selectRun } from '../../state/selectors'
+import type { SweepMetricId } from '../../state/slices/sweep'
+import { useStore } from '../../state/store'
+import type { SweepCell, SweepResult } from '../../worker/protocol'
+import {
+  axisOf,
+  defaultRange,
+  METRICS,
+  metricRange,
+  paramLabel,
+  shade,
+  SWEEP_PAIRS,
+  type AxisRange,
+} from './axes'
+import './sweep.css'
+
+const PARAMS = Object.keys(SWEEP_PARAMS) as SweepParam[]
+
+/** The value `param` has in `config` (its stage's param), or undefined. */
+function currentValue(config: PipelineConfig | null, param: SweepParam): number | undefined {
+  const stage = config?.stages.find((s) => s.id === SWEEP_PARAMS[param].stage)
+  const v = (stage?.params as Record<string, unknown> | undefined)?.[param]
+  return typeof v === 'number' ? v : undefined
+}
+
+/** A range that reproduces an axis the last sweep ran (so the form survives a tab switch). */
+function rangeOf(axis: SweepAxis): AxisRange {
+  const v = axis.values
+  const from = v[0] ?? 0
+  const to = v[v.length - 1] ?? from
+  const step = v.length > 1 ? (v[1] as number) - from : 1
+  return { param: axis.param, from, to, step: Math.max(1, step) }
+}
+
+/** Everything but the two swept params, to tell whether the other settings changed since the sweep. */
+function baseKey(config: PipelineConfig, result: SweepResult): string {
+  return JSON.stringify(
+    configWith(config, { param: result.x.param, value: 0 }, { param: result.y.param, value: 0 }),
+  )
+}
+
+/**
+ * The sweep heat map (issue 6 point 2): choose two params and their ranges, run the grid in the
+ * worker with progress and cancel, read tokens saved / facts lost / passes per cell, and click a
+ * cell to apply its two values to the pipeline.
+ */
+export function SweepView() {
+  const info = useStore(selectInfo)
+  const run = useStore(selectRun)
+  const config = useStore(selectConfig)
+  const result = useStore((s) => s.sweepResult)
+  const status = useStore((s) => s.sweepStatus)
+  const sweepOf = useStore((s) => s.sweepOf)
+  const scale = { messages: info?.messageCount ?? 0, tokens: run?.before.totals.tokens ?? 0 }
+  const [ranges, setRanges] = useState<{ x: AxisRange; y: AxisRange } | null>(() =>
+    result ? { x: rangeOf(result.x), y: rangeOf(result.y) } : null,
+  )
+  if (!info) return <div className="sweep-view muted">Load a transcript to sweep its settings.</div>
+  if (!run) return <div className="sweep-view muted">Waiting for the first run…</div>
+  const form = ranges ?? { x: defaultRange('keep_last', scale), y: defaultRange('compact_after', scale) }
+  const stale = result && sweepOf && sweepOf.transcriptKey !== run.transcriptKey
+
+  return (
+    <div className="sweep-view" data-testid="sweep-view">
+      <SweepForm
+        ranges={form}
+        running={status === 'running'}
+        onChange={setRanges}
+        onPair={(x, y) => setRanges({ x: defaultRange(x, scale), y: defaultRange(y, scale) })}
+      />
+      <SweepStatusLine />
+      {result && stale && (
+        <p className="sweep-view__notice" role="status">
+          The transcript changed since this sweep. Run it again for this one.
+        </p>
+      )}
+      {result && !stale && (
+        <>
+          <SweepNotices result={result} config={config} base={sweepOf?.config ?? null} />
+          <HeatMap result={result} config={config} />
+        </>
+      )}
+      {!result && (
+        <p className="muted sweep-view__empty">
+          Each cell is one run of the pipeline with the two values set (their stages switched on); the rest of the
+          settings stay as they are. Run the sweep to fill the grid.
+        </p>
+      )}
+    </div>
+  )
+}
+
+interface SweepFormProps {
+  ranges: { x: AxisRange; y: AxisRange }
+  running: boolean
+  onChange: (ranges: { x: AxisRange; y: AxisRange }) => void
+  onPair: (x: SweepParam, y: SweepParam) => void
+}
+
+function SweepForm({ ranges, running, onChange, onPair }: SweepFormProps) {
+  const runSweep = useStore((s) => s.runSweep)
+  const cancelSweep = useStore((s) => s.cancelSweep)
+  const x = axisOf(ranges.x)
+  const y = axisOf(ranges.y)
+  const same = ranges.x.param === ranges.y.param
+  const cells = x.ok && y.ok ? x.axis.values.length * y.axis.values.length : 0
+  return (
+    <form
+      className="sweep-form"
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (x.ok && y.ok && !same) runSweep(x.axis, y.axis)
+      }}
+    >
+      <div className="sweep-form__pairs" role="group" aria-label="Parameter pairs">
+        {SWEEP_PAIRS.map((p) => (
+          <button
+            key={p.id}
+            type="button"
+            className="button button--small"
+            aria-pressed={ranges.x.param === p.x && ranges.y.param === p.y}
+            onClick={() => onPair(p.x, p.y)}
+          >
+            {p.label}
+          </button>
+        ))}
+      </div>
+      <AxisFields
+        label="x (columns)"
+        range={ranges.x}
+        error={x.ok ? null : x.error}
+        onChange={(r) => onChange({ ...ranges, x: r })}
+      />
+      <AxisFields
+        label="y (rows)"
+        range={ranges.y}
+        error={y.ok ? null : y.error}
+        onChange={(r) => onChange({ ...ranges, y: r })}
+      />
+      {same && <p className="sweep-form__error">Choose two different parameters.</p>}
+      <div className="sweep-form__actions">
+        <button
+          type="submit"
+          className="button button--primary"
+          data-testid="sweep-run"
+          disabled={!x.ok || !y.ok || same || running}
+        >
+          Run sweep{cells > 0 ? ` (${cells} cells)` : ''}
+        </button>
+        {running && (
+          <button type="button" className="button" data-testid="sweep-cancel" onClick={cancelSweep}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  )
+}
+
+function AxisFields(props: { label: string; range: AxisRange; error: string | null; onChange: (r: AxisRange) => void }) {
+  const { label, range, error, onChange } = props
+  const num = (key: 'from' | 'to' | 'step', text: string) => {
+    const n = Number(text)
+    if (text.trim() !== '' && Number.isFinite(n)) onChange({ ...range, [key]: Math.trunc(n) })
+  }
+  const slug = label.charAt(0)
+  return (
+    <fieldset className="sweep-axis">
+      <legend>{label}</legend>
+      <select
+        aria-label={`${slug} parameter`}
+        value={range.param}
+        onChange={(e) => onChange({ ...range, param: e.target.value as SweepParam })}
+      >
+        {PARAMS.map((p) => (
+          <option key={p} value={p}>
+            {paramLabel(p)}
+          </option>
+        ))}
+      </select>
+      {(['from', 'to', 'step'] as const).map((key) => (
+        <label key={key} className="sweep-axis__num">
+          {key}
+          <input
+            type="number"
+            min={key === 'step' ? 1 : 0}
+            step={1}
+            value={range[key]}
+            aria-label={`${slug} ${key}`}
+            onChange={(e) => num(key, e.target.value)}
+          />
+        </label>
+      ))}
+      {error && <p className="sweep-form__error">{error}</p>}
+    </fieldset>
+  )
+}
+
+function SweepStatusLine() {
+  const status = useStore((s) => s.sweepStatus)
+  const progress = useStore((s) => s.sweepProgress)
+  const error = useStore((s) => s.sweepError)
+  if (status === 'error') return <p className="sweep-view__error" role="alert">Sweep failed: {error}</p>
+  if (!progress || status === 'idle') return null
+  const percent = progress.total > 0 ? Math.round((progress.done / progress.total) * 100) : 0
+  const what =
+    status === 'running'
+      ? `${progress.done} / ${progress.total} cells`
+      : status === 'cancelled'
+        ? `cancelled: ${progress.done} of ${progress.total} cells`
+        : `${progress.total} cells`
+  return (
+    <div className="progress sweep-view__progress" data-testid="sweep-progress" data-status={status}>
+      <span
+        className="progress__track"
+        role="progressbar"
+        aria-label="Sweep progress"
+        aria-valuemin={0}
+        aria-valuemax={progress.total}
+        aria-valuenow={progress.done}
+      >
+        <span className="progress__fill" style={{ width: `${percent}%` }} />
+      </span>
+      <span className="progress__text">{what}</span>
+    </div>
+  )
+}
+
+function SweepNotices({ result, config, base }: { result: SweepResult; config: PipelineConfig | null; base: PipelineConfig | null }) {
+  const note = useStore((s) => s.sweepNote)
+  const changed = config && base && baseKey(config, result) !== baseKey(base, result)
+  const notes: string[] = []
+  if (result.enabledStages.length > 0) {
+    notes.push(
+      `${result.enabledStages.join(' and ')} ${result.enabledStages.length > 1 ? 'were' : 'was'} off: the sweep ` +
+        'switched it on, and applying a cell does too.',
+    )
+  }
+  if (note) notes.push(note)
+  if (changed) notes.push('Other settings changed since this sweep ran: the cells show the settings of then.')
+  if (notes.length === 0) return null
+  return (
+    <ul className="sweep-view__notes">
+      {notes.map((n) => (
+        <li key={n}>{n}</li>
+      ))}
+    </ul>
+  )
+}
+
+/** Text of a cell for its tooltip and accessible name. */
+function describeCell(result: SweepResult, cell: SweepCell): string {
+  const at = `${result.x.param} ${formatCount(cell.x)}, ${result.y.param} ${formatCount(cell.y)}`
+  if (!cell.ok) return `${at}: invalid — ${cell.reason}`
+  const text =
+    `${at}: ${formatCount(cell.tokensAfter)} tokens after (−${formatCount(cell.tokensSaved)}, ${cell.percentSaved}%), ` +
+    `${cell.passes} pass${cell.passes === 1 ? '' : 'es'}, ${cell.factsLost} of ${result.factsTotal} facts lost`
+  return cell.note ? `${text}. ${cell.note}` : text
+}
+
+/** The value shown in a cell for the chosen metric, and a second, smaller line. */
+function cellValue(cell: SweepCellResult, metric: SweepMetricId, factsTotal: number): [string, string] {
+  if (metric === 'tokensSaved') return [formatCount(cell.tokensSaved), `${cell.percentSaved}%`]
+  if (metric === 'factsLost') return [String(cell.factsLost), `of ${formatCount(factsTotal)}`]
+  return [String(cell.passes), cell.passes === 1 ? 'pass' : 'passes']
+}
+
+const METRIC_COLOR: Record<SweepMetricId, string> = {
+  tokensSaved: 'var(--good)',
+  factsLost: 'var(--bad)',
+  passes: 'var(--accent)',
+}
+
+/** Background of a cell: the metric's colour mixed in by where its value sits in the grid's range. */
+function background(metric: SweepMetricId, t: number): string {
+  return `color-mix(in srgb, ${METRIC_COLOR[metric]} ${Math.round(8 + 52 * t)}%, var(--surface))`
+}
+
+function HeatMap({ result, config }: { result: SweepResult; config: PipelineConfig | null }) {
+  const metric = useStore((s) => s.sweepMetric)
+  const setMetric = useStore((s) => s.setSweepMetric)
+  const apply = useStore((s) => s.applySweepCell)
+  const range = metricRange(result.cells, metric)
+  const cx = currentValue(config, result.x.param)
+  const cy = currentValue(config, result.y.param)
+  const onGrid = result.x.values.includes(cx ?? NaN) && result.y.values.includes(cy ?? NaN)
+  return (
+    <div className="heatmap">
+      <div className="heatmap__bar">
+        <div className="segmented" role="radiogroup" aria-label="Colour by">
+          {(Object.keys(METRICS) as SweepMetricId[]).map((m) => (
+            <button
+              key={m}
+              type="button"
+              role="radio"
+              aria-checked={metric === m}
+              className="segmented__item"
+              onClick={() => setMetric(m)}
+            >
+              {METRICS[m].label}
+            </button>
+          ))}
+        </div>
+        <Legend metric={metric} range={range} />
+      </div>
+      <p className="heatmap__hint muted">
+        Click a cell to apply its {result.x.param} and {result.y.param} to the pipeline.
+        {!onGrid && cx !== undefined && cy !== undefined && (
+          <> The current settings ({result.x.param} {formatCount(cx)}, {result.y.param} {formatCount(cy)}) are not on the grid.</>
+        )}
+      </p>
+      <div
+        className="heatmap__grid"
+        data-testid="sweep-grid"
+        style={{ gridTemplateColumns: `auto repeat(${result.x.values.length}, minmax(64px, 1fr))` }}
+      >
+        <div className="heatmap__corner">
+          <span>{result.y.param} ↓</span>
+          <span>{result.x.param} →</span>
+        </div>
+        {result.x.values.map((v) => (
+          <div key={`x${v}`} className="heatmap__head" role="columnheader">
+            {formatCount(v)}
+          </div>
+        ))}
+        {result.y.values.map((yv, yi) => (
+          <Row
+            key={`y${yv}`}
+            yv={yv}
+            cells={result.cells[yi] ?? []}
+            result={result}
+            metric={metric}
+            range={range}
+            current={(xv) => xv === cx && yv === cy}
+            onPick={apply}
+          />
+        ))}
+      </div>
+    </div>
+  )
+}
+
+function Row(props: {
+  yv: number
+  cells: readonly (SweepCell | null)[]
+  result: SweepResult
+  metric: SweepMetricId
+  range: [number, number] | null
+  current: (xv: number) => boolean
+  onPick: (x: number, y: number) => void
+}) {
+  const { yv, cells, result, metric, range, current, onPick } = props
+  return (
+    <>
+      <div className="heatmap__head heatmap__head--row" role="rowheader">
+        {formatCount(yv)}
+      </div>
+      {result.x.values.map((xv, xi) => {
+        const cell = cells[xi] ?? null
+        const isCurrent = current(xv)
+        const classes = ['heatmap__cell']
+        if (isCurrent) classes.push('heatmap__cell--current')
+        if (!cell) {
+          return (
+            <div key={xv} className={`${classes.join(' ')} heatmap__cell--pending`} aria-label="not run yet">
+              ·
+            </div>
+          )
+        }
+        const label = describeCell(result, cell)
+        let content: [string, string]
+        let style: CSSProperties | undefined
+        if (cell.ok) {
+          content = cellValue(cell, metric, result.factsTotal)
+          style = { background: background(metric, range ? shade(METRICS[metric].value(cell), range) : 0.5) }
+        } else {
+          classes.push('heatmap__cell--invalid')
+          content = ['invalid', '']
+        }
+        return (
+          <button
+            key={xv}
+            type="button"
+            className={classes.join(' ')}
+            style={style}
+            title={label}
+            aria-label={label}
+            data-testid="sweep-cell"
+            data-x={xv}
+            data-y={yv}
+            data-current={isCurrent || undefined}
+            onClick={() => onPick(xv, yv)}
+          >
+            <span className="heatmap__value">
+              {content[0]}
+              {cell.ok && cell.note ? <sup title={cell.note}>*</sup> : null}
+            </span>
+            {content[1] && <span className="heatmap__sub">{content[1]}</span>}
+          </button>
+        )
+      })}
+    </>
+  )
+}
+
+function Legend({ metric, range }: { metric: SweepMetricId; range: [number, number] | null }) {
+  const better = METRICS[metric].higherIsBetter
+  return (
+    <div className="heatmap__legend" aria-label="Legend">
+      <span className="heatmap__scale">
+        <span>{range ? formatCount(range[0]) : '–'}</span>
+        <span
+          className="heatmap__gradient"
+          style={{ background: `linear-gradient(to right, ${background(metric, 0)}, ${background(metric, 1)})` }}
+        />
+        <span>{range ? formatCount(range[1]) : '–'}</span>
+        <span className="muted">
+          {METRICS[metric].label}
+          {better === true ? ' (more is better)' : better === false ? ' (fewer is better)' : ''}
+        </span>
+      </span>
+      <span className="heatmap__key">
+        <span className="heatmap__swatch heatmap__swatch--current" /> current settings
+      </span>
+      <span className="heatmap__key">
+        <span className="heatmap__swatch heatmap__swatch--invalid" /> invalid (hover for why)
+      </span>
+      <span className="heatmap__key">* the engine adjusted a value (hover)</span>
+    </div>
+  )
+}

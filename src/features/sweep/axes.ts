@@ -1,0 +1,106 @@
+/**
+ * Sweep axes for the page: the offered pairs, default ranges scaled to the transcript, a range
+ * written as from/to/step, and the colour scale of the heat map. Pure (no React, no store).
+ */
+import {
+  parseSweepAxis,
+  SWEEP_PARAMS,
+  type SweepAxis,
+  type SweepParam,
+} from '../../engine/sweep-params'
+import type { SweepCell, SweepCellResult } from '../../engine/sweep'
+
+/** The pairs offered as one click: the summarize pair (the default) and the prune pair. */
+export const SWEEP_PAIRS: readonly { id: string; label: string; x: SweepParam; y: SweepParam }[] = [
+  { id: 'summarize', label: 'keep_last × compact_after', x: 'keep_last', y: 'compact_after' },
+  { id: 'prune', label: 'target × keep_steps', x: 'target', y: 'keep_steps' },
+]
+
+/** Values per axis of a default grid (8 × 8 = 64 cells). */
+export const DEFAULT_AXIS_LENGTH = 8
+
+/** A range as the form edits it: from, to and step (whole numbers). */
+export interface AxisRange {
+  param: SweepParam
+  from: number
+  to: number
+  step: number
+}
+
+const roundUp = (n: number, to: number) => Math.max(to, Math.ceil(n / to) * to)
+
+/**
+ * The default range of `param` for a transcript of `messages` messages and `tokens` tokens: 8
+ * values that span it, so most cells differ. keep_last: steps of messages / 16 (a keep window up
+ * to half the transcript); compact_after: twice that (up to the whole transcript); token params:
+ * steps of tokens / 8 (rounded up to 100); keep_steps / keep_tool_uses: 1…8 / 0…7.
+ */
+export function defaultRange(param: SweepParam, scale: { messages: number; tokens: number }): AxisRange {
+  const n = DEFAULT_AXIS_LENGTH
+  const messageStep = Math.max(1, Math.round(scale.messages / (2 * n)))
+  const tokenStep = roundUp(scale.tokens / n, 100)
+  const span = (from: number, step: number): AxisRange => ({ param, from, to: from + (n - 1) * step, step })
+  switch (param) {
+    case 'keep_last':
+    case 'keep_recent':
+      return span(messageStep, messageStep)
+    case 'compact_after':
+      return span(2 * messageStep, 2 * messageStep)
+    case 'target':
+    case 'threshold_tokens':
+      return span(tokenStep, tokenStep)
+    case 'clear_at_least':
+      return span(0, roundUp(scale.tokens / (2 * n), 100))
+    case 'min_tokens':
+      return span(0, 100)
+    case 'keep_steps':
+      return span(1, 1)
+    case 'keep_tool_uses':
+      return span(0, 1)
+  }
+}
+
+/** The axis of a range, or the engine parser's one-line reason (`parseSweepAxis`). */
+export function axisOf(range: AxisRange): { ok: true; axis: SweepAxis } | { ok: false; error: string } {
+  return parseSweepAxis(`${range.param}=${range.from}..${range.to}:${range.step}`)
+}
+
+/** Label of a param with its stage and unit, for the pickers. */
+export function paramLabel(param: SweepParam): string {
+  const p = SWEEP_PARAMS[param]
+  return `${param} (${p.stage}, ${p.unit})`
+}
+
+/** The metrics the heat map colours by. */
+export type SweepMetric = 'tokensSaved' | 'factsLost' | 'passes'
+
+/** Per metric: its label, whether more is better, and the cell's value. */
+export const METRICS: Record<SweepMetric, { label: string; higherIsBetter: boolean | null; value: (c: SweepCellResult) => number }> = {
+  tokensSaved: { label: 'tokens saved', higherIsBetter: true, value: (c) => c.tokensSaved },
+  factsLost: { label: 'facts lost', higherIsBetter: false, value: (c) => c.factsLost },
+  passes: { label: 'passes', higherIsBetter: null, value: (c) => c.passes },
+}
+
+/** Lowest and highest value of `metric` over the cells that ran (null when none did). */
+export function metricRange(cells: readonly (readonly (SweepCell | null)[])[], metric: SweepMetric): [number, number] | null {
+  let lo = Infinity
+  let hi = -Infinity
+  for (const row of cells) {
+    for (const cell of row) {
+      if (!cell?.ok) continue
+      const v = METRICS[metric].value(cell)
+      lo = Math.min(lo, v)
+      hi = Math.max(hi, v)
+    }
+  }
+  return lo === Infinity ? null : [lo, hi]
+}
+
+/**
+ * Where `value` sits between `lo` and `hi`, 0…1 (0.5 when they are equal, so a flat grid reads as
+ * one middle colour rather than all-extreme).
+ */
+export function shade(value: number, [lo, hi]: [number, number]): number {
+  if (hi === lo) return 0.5
+  return Math.min(1, Math.max(0, (value - lo) / (hi - lo)))
+}

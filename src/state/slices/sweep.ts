@@ -1,0 +1,124 @@
+import { proxy } from 'comlink'
+import { getEngine } from '../../app/engine-client'
+import type { PipelineConfig } from '../../engine/model'
+import { configWith } from '../../engine/sweep-params'
+import type { SweepAxis, SweepCell, SweepProgress, SweepResult } from '../../worker/protocol'
+import type { SliceCreator } from './types'
+
+/** `cancelled`: stopped by the person, the grid holds the cells done so far. */
+export type SweepStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'error'
+
+/** The metric the heat map colours by. */
+export type SweepMetricId = 'tokensSaved' | 'factsLost' | 'passes'
+
+/** The sweep heat map (issue 6 point 2): the grid the worker evaluates, with progress and cancel. */
+export interface SweepSlice {
+  sweepStatus: SweepStatus
+  /** Cells done of all cells, while running and after. */
+  sweepProgress: { done: number; total: number } | null
+  /** The grid, filled cell by cell while the sweep runs. */
+  sweepResult: SweepResult | null
+  /** What the grid was run on: the transcript (its `RunView.transcriptKey`) and the base config. */
+  sweepOf: { transcriptKey: string | undefined; config: PipelineConfig } | null
+  sweepError: string | null
+  /** The worker ran other settings than the page's (an HTTP summarizer swapped for the offline one). */
+  sweepNote: string | null
+  sweepMetric: SweepMetricId
+  setSweepMetric: (metric: SweepMetricId) => void
+  /** Runs the grid of the current config over `x` × `y` (a sweep in flight is replaced). */
+  runSweep: (x: SweepAxis, y: SweepAxis) => void
+  /** Stops the sweep in flight; the grid keeps the cells done so far. */
+  cancelSweep: () => void
+  /** Applies a cell: its two values set on the pipeline (their stages switched on), one undo step. */
+  applySweepCell: (xValue: number, yValue: number) => void
+}
+
+/** An empty grid for `x` × `y` (null cells), shown while the first cells arrive. */
+function emptyGrid(x: SweepAxis, y: SweepAxis): SweepResult {
+  return {
+    x,
+    y,
+    cells: y.values.map(() => x.values.map((): SweepCell | null => null)),
+    tokensBefore: 0,
+    factsTotal: 0,
+    enabledStages: [],
+    complete: false,
+    tokenizerCalls: 0,
+  }
+}
+
+export const createSweepSlice: SliceCreator<SweepSlice> = (set, get) => {
+  let latest = 0 // id of the newest sweep: progress and answers of older ones are dropped
+
+  return {
+    sweepStatus: 'idle',
+    sweepProgress: null,
+    sweepResult: null,
+    sweepOf: null,
+    sweepError: null,
+    sweepNote: null,
+    sweepMetric: 'tokensSaved',
+    setSweepMetric: (sweepMetric) => set({ sweepMetric }),
+    runSweep: (x, y) => {
+      const config = get().config
+      if (!config || !get().info) return
+      const id = ++latest
+      set({
+        sweepStatus: 'running',
+        sweepProgress: { done: 0, total: x.values.length * y.values.length },
+        sweepResult: emptyGrid(x, y),
+        sweepOf: { transcriptKey: get().run?.transcriptKey, config },
+        sweepError: null,
+        sweepNote: null,
+      })
+      const onProgress = (p: SweepProgress) => {
+        if (id !== latest) return
+        set((s) => {
+          const grid = s.sweepResult
+          if (!grid) return {}
+          // Copy only the row that changed: a 50 × 50 grid stays cheap to update per cell.
+          const cells = grid.cells.slice()
+          const row = (cells[p.yi] ?? []).slice()
+          row[p.xi] = p.cell
+          cells[p.yi] = row
+          return { sweepResult: { ...grid, cells }, sweepProgress: { done: p.done, total: p.total } }
+        })
+      }
+      getEngine()
+        .sweep(config, x, y, proxy(onProgress))
+        .then(
+          (outcome) => {
+            if (id !== latest) return
+            if (!outcome.ok) {
+              set({ sweepStatus: outcome.cancelled ? 'cancelled' : 'error', sweepError: outcome.cancelled ? null : outcome.error })
+              return
+            }
+            const done = outcome.result.cells.flat().filter((c) => c !== null).length
+            set({
+              sweepResult: outcome.result,
+              sweepStatus: outcome.result.complete ? 'done' : 'cancelled',
+              sweepProgress: { done, total: x.values.length * y.values.length },
+              sweepNote: outcome.note ?? null,
+            })
+          },
+          (e: unknown) => {
+            if (id === latest) set({ sweepStatus: 'error', sweepError: e instanceof Error ? e.message : String(e) })
+          },
+        )
+    },
+    cancelSweep: () => {
+      if (get().sweepStatus !== 'running') return
+      void getEngine().cancelSweep()
+    },
+    applySweepCell: (xValue, yValue) => {
+      const { config, sweepResult } = get()
+      if (!config || !sweepResult) return
+      const next = configWith(
+        config,
+        { param: sweepResult.x.param, value: xValue },
+        { param: sweepResult.y.param, value: yValue },
+      )
+      get().applyConfig(next)
+    },
+  }
+}
