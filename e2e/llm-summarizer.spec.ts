@@ -6,7 +6,9 @@ import { openApp, watchErrors } from './helpers'
  * Issue 4 acceptance with a real local OpenAI-compatible server (test/llm-server.ts, started
  * here on 127.0.0.1 — no test reaches the internet): the send step shows the plan, Send fills
  * every pass of the Claude Code sample with the server's summaries, the preview equals what the
- * server received, cancelling mid-stream and a 401 both leave the previous result.
+ * server received, cancelling mid-stream and a 401 both leave the previous result; the streamed
+ * text shows as it arrives; the endpoint settings survive a reload (the key only by opt-in);
+ * every row of the price table is editable.
  */
 
 let server: LlmServer
@@ -128,10 +130,10 @@ test('the cost view prices insert-then-compress cached vs cold vs a separate cal
 
   const view = page.getByTestId('cost-view')
   await view.locator('summary').click()
-  await expect(page.getByTestId('prices-as-of')).toContainText(/Prices as of \d{4}-\d{2}-\d{2}.*check the provider/)
+  await expect(page.getByTestId('prices-as-of')).toContainText(/prices as of \d{4}-\d{2}-\d{2}.*check the provider/i)
   // Round prices: $1 input, $0.10 cached input, $2 output per million tokens.
   await page.getByLabel('gpt-5-mini input price').fill('1')
-  await page.getByLabel('gpt-5-mini cachedInput price').fill('0.1')
+  await page.getByLabel('gpt-5-mini cached input price').fill('0.1')
   await page.getByLabel('gpt-5-mini output price').fill('2')
 
   const passes = page.getByTestId('cost-passes')
@@ -154,5 +156,110 @@ test('the cost view prices insert-then-compress cached vs cold vs a separate cal
   expect(number(cached[4])).toBeLessThan(number(cold[4]))
   await expect(page.getByTestId('cost-chart').locator('canvas')).toBeVisible()
   await expect(page.getByTestId('cost-chart')).toHaveAttribute('aria-label', /separate summarization call/)
+  expect(errors).toEqual([])
+})
+
+test('a slow stream shows its text growing in the status banner, pass by pass', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  await previewSend(page)
+  const count = await page.getByTestId('planned-request').count()
+  // The first answer (~220 code points, shorter than the banner's 300-code-point tail) streams for
+  // ~11 s: 37 chunks of 6 code points, 300 ms apart; the later passes answer at once.
+  const words = Array.from({ length: 30 }, (_, i) => `word${String(i).padStart(2, '0')}`).join(' ')
+  server.enqueue({ text: `Goal: ${words} END`, chunkDelayMs: 300 })
+  await page.getByRole('button', { name: 'Send', exact: true }).click()
+
+  const progress = page.getByTestId('summarizer-progress')
+  await expect(progress).toContainText(`pass 1 of ${count}`)
+  await expect(progress).toContainText('streaming…')
+  const stream = page.getByTestId('summarizer-stream')
+  // The first words show while the last ones are seconds away: the text grows live.
+  await expect(stream).toContainText('Goal: word00')
+  expect(await stream.textContent()).not.toContain('word25')
+  await expect(stream).toContainText('word25')
+  await expect(page.getByTestId('summarizer-running')).toBeVisible()
+  // Then the run completes and the banner goes.
+  await expect(page.getByTestId('summarizer-running')).toHaveCount(0)
+  await expect.poll(() => server.requests.length).toBe(count)
+  await expect(page.getByTestId('run-error')).toHaveCount(0)
+  const passList = page.getByTestId('pass-list')
+  await passList.locator('summary').click()
+  await passList.getByRole('button', { name: 'Summary' }).first().click()
+  await expect(passList.locator('pre')).toContainText('word29 END')
+  expect(errors).toEqual([])
+})
+
+test('the endpoint settings survive a reload; the key only with "Remember the key"', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  await page.getByLabel('Summarizer', { exact: true }).selectOption('openai-compatible')
+  await page.getByLabel('Endpoint preset').selectOption({ label: 'LM Studio — http://localhost:1234/v1' })
+  await page.getByLabel('Model').fill('qwen2.5-7b-instruct')
+  await page.getByLabel('Stream the answer').uncheck()
+  await page.getByLabel('API key').fill('sk-not-remembered')
+
+  await page.reload()
+  await openApp(page)
+  await expect(page.getByLabel('Summarizer', { exact: true })).toHaveValue('openai-compatible')
+  await expect(page.getByLabel('Base URL')).toHaveValue('http://localhost:1234/v1')
+  await expect(page.getByLabel('Endpoint preset')).toHaveValue('http://localhost:1234/v1')
+  await expect(page.getByLabel('Model')).toHaveValue('qwen2.5-7b-instruct')
+  await expect(page.getByLabel('Stream the answer')).not.toBeChecked()
+  await expect(page.getByLabel('API key')).toHaveValue('')
+  // Restored is not sent: the run stays offline until the send step.
+  await expect(page.getByTestId('summarizer-in-use')).toContainText('Not in use yet')
+  const stored = await page.evaluate(() => JSON.stringify(Object.entries(localStorage)))
+  expect(stored).toContain('qwen2.5-7b-instruct')
+  expect(stored).not.toContain('sk-not-remembered')
+
+  await page.getByLabel('API key').fill('sk-remembered')
+  await page.getByLabel('Remember the key on this device').check()
+  await page.reload()
+  await openApp(page)
+  await expect(page.getByLabel('API key')).toHaveValue('sk-remembered')
+  await expect(page.getByLabel('Remember the key on this device')).toBeChecked()
+  // Never in the URL.
+  expect(page.url()).not.toContain('sk-remembered')
+  expect(errors).toEqual([])
+})
+
+test('every row of the price table is editable; choosing an edited row reprices the figures', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  const view = page.getByTestId('cost-view')
+  await view.locator('summary').click()
+  const table = page.getByTestId('price-table')
+  await expect(table.getByRole('row')).not.toHaveCount(0)
+  // Each model row has its own input, cached input and output cells and its date.
+  for (const model of ['gpt-5', 'gpt-5-mini', 'claude-haiku-4-5', 'claude-sonnet-4-5']) {
+    for (const field of ['input', 'cached input', 'output']) {
+      await expect(page.getByLabel(`${model} ${field} price`, { exact: true })).toBeEditable()
+    }
+  }
+  await expect(table).toContainText(/\d{4}-\d{2}-\d{2}/)
+  await expect(page.getByLabel('price as gpt-5-mini', { exact: true })).toBeChecked()
+
+  const totals = page.getByTestId('cost-totals')
+  const before = await totals.textContent()
+  // Edit a row that is not the one priced: round prices $10 / $1 / $40 per million for gpt-5.
+  await page.getByLabel('gpt-5 input price', { exact: true }).fill('10')
+  await page.getByLabel('gpt-5 cached input price', { exact: true }).fill('1')
+  await page.getByLabel('gpt-5 output price', { exact: true }).fill('40')
+  await page.getByLabel('gpt-5 cache write price', { exact: true }).fill('')
+  expect(await totals.textContent()).toBe(before)
+  await page.getByLabel('price as gpt-5', { exact: true }).check()
+  await expect(totals).not.toHaveText(before ?? '')
+
+  // Following turns without compaction, recomputed from the row's token counts at the edited prices.
+  const row = (await page.getByTestId('cost-turns').getByRole('row', { name: 'without compaction' }).getByRole('cell').allTextContents())
+    .map((t) => t.trim())
+  const number = (text: string | undefined) => Number((text ?? '').replace(/[,$]/g, ''))
+  const dollars = (number(row[1]) * 10 + number(row[2]) * 1 + number(row[3]) * 40) / 1e6
+  const shown = dollars >= 1 ? `$${dollars.toFixed(2)}` : `$${dollars.toPrecision(3)}`
+  expect(row[4]).toBe(shown)
+
+  await page.getByRole('button', { name: 'Reset to the dated defaults' }).click()
+  await expect(page.getByLabel('gpt-5 input price', { exact: true })).toHaveValue('1.25')
   expect(errors).toEqual([])
 })

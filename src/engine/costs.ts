@@ -46,7 +46,16 @@ const ANTHROPIC_PRICING = 'https://docs.anthropic.com/en/docs/about-claude/prici
 
 /**
  * A few current models, clearly dated (`DEFAULT_PRICES_AS_OF`): the providers' published
- * standard (non-batch) prices on that date, and a zero-cost row for a local server.
+ * standard (non-batch, non-priority) prices on that date, and a zero-cost row for a local server.
+ *
+ * Where they come from: the pricing pages in `source` (openai.com/api/pricing — GPT-5, GPT-5 mini,
+ * GPT-4.1, GPT-4o mini: input, "cached input", output; docs.anthropic.com pricing — Claude Opus
+ * 4.5, Sonnet 4.5, Haiku 4.5: base input, "cache hits & refreshes" as cached input, 5-minute
+ * cache writes at 1.25× input, output), as published around that date. They were written down
+ * from those pages, not fetched by this app, and were not re-checked since: they are dated
+ * defaults the person should verify and edit (the cost view says so). Known simplifications:
+ * Sonnet's higher price above 200K input tokens and Anthropic's 1-hour cache writes (2× input)
+ * are not modelled.
  */
 export const DEFAULT_PRICES: readonly ModelPrice[] = [
   {

@@ -17,7 +17,15 @@ import { formatDollars, strategyBars } from './strategies'
 import { StrategyChart } from './StrategyChart'
 import '../summarizer/summarizer.css'
 
-type PriceField = 'input' | 'cachedInput' | 'output'
+type PriceField = 'input' | 'cachedInput' | 'output' | 'cacheWrite'
+
+/** The editable columns of the price table and how their inputs are labelled. */
+const PRICE_FIELDS: readonly { field: PriceField; header: string; label: string }[] = [
+  { field: 'input', header: 'input', label: 'input' },
+  { field: 'cachedInput', header: 'cached input', label: 'cached input' },
+  { field: 'output', header: 'output', label: 'output' },
+  { field: 'cacheWrite', header: 'cache write', label: 'cache write' },
+]
 
 /**
  * What compaction costs (issue 4 point 4): per pass and in total the summarizer calls' input,
@@ -28,6 +36,7 @@ type PriceField = 'input' | 'cachedInput' | 'output'
 export function CostView() {
   const run = useStore((s) => s.run)
   const model = useStore((s) => s.config?.summarizerOptions?.model)
+  const baseUrl = useStore((s) => s.config?.summarizerOptions?.baseUrl)
   const [open, setOpen] = useState(false)
   const [tokens, setTokens] = useState<RunTokens | null>(null)
   const [prices, setPrices] = useState<ModelPrice[]>(() => DEFAULT_PRICES.map((p) => ({ ...p })))
@@ -48,16 +57,21 @@ export function CostView() {
     }
   }, [open, run])
 
-  const price =
-    prices.find((p) => p.model === chosen) ??
-    (model ? findPrice(prices, model) : undefined) ??
-    prices.find((p) => p.model === 'gpt-5-mini') ??
-    prices[0]
+  const choice = choosePrice(prices, chosen, model, baseUrl)
+  const price = choice?.price
   const cost = useMemo(() => (tokens && price ? estimateRunCost(tokens, price, turns) : null), [tokens, price, turns])
   const bars = useMemo(() => (cost ? strategyBars(cost) : []), [cost])
 
-  const setPrice = (modelId: string, field: PriceField, value: number) =>
-    setPrices((ps) => ps.map((p) => (p.model === modelId ? { ...p, [field]: value } : p)))
+  const setPrice = (modelId: string, field: PriceField, value: number | undefined) =>
+    setPrices((ps) =>
+      ps.map((p) => {
+        if (p.model !== modelId) return p
+        const next: ModelPrice = { ...p }
+        if (value === undefined) delete next[field as 'cacheWrite']
+        else next[field] = value
+        return next
+      }),
+    )
 
   return (
     <details className="cost-view" data-testid="cost-view" onToggle={(e) => setOpen(e.currentTarget.open)}>
@@ -66,52 +80,24 @@ export function CostView() {
       {open && cost && price && (
         <>
           <p className="panel__hint" data-testid="prices-as-of">
-            Prices as of {DEFAULT_PRICES_AS_OF} (USD per million tokens), check the provider&apos;s page:{' '}
-            <a href={price.source.startsWith('http') ? price.source : undefined} target="_blank" rel="noreferrer">
-              {price.source}
-            </a>
-            . Token counts are this app&apos;s estimate of the provider&apos;s.
+            Default prices as of {DEFAULT_PRICES_AS_OF}, in USD per million tokens — prices change: check the
+            provider&apos;s pricing page ({sourceLinks(prices)}) and edit any row. Token counts are this app&apos;s
+            estimate of the provider&apos;s.
           </p>
-          <div className="field">
-            <label htmlFor="cost-model">Priced as</label>
-            <select id="cost-model" value={price.model} onChange={(e) => setChosen(e.target.value)}>
-              {prices.map((p) => (
-                <option key={p.model} value={p.model}>
-                  {p.model}
-                </option>
-              ))}
-            </select>
+          <p className="cost-view__priced-as" data-testid="priced-as">
+            Priced as <strong>{price.model}</strong> — {choice?.why}
+          </p>
+          <PriceTable prices={prices} chosen={price.model} onChoose={setChosen} onEdit={setPrice} />
+          <div className="cost-view__table-actions">
+            <button
+              type="button"
+              className="button button--small"
+              disabled={samePrices(prices, DEFAULT_PRICES)}
+              onClick={() => setPrices(DEFAULT_PRICES.map((p) => ({ ...p })))}
+            >
+              Reset to the dated defaults
+            </button>
           </div>
-          <table aria-label="Price table">
-            <thead>
-              <tr>
-                <th>model</th>
-                <th>input $/M</th>
-                <th>cached input $/M</th>
-                <th>output $/M</th>
-              </tr>
-            </thead>
-            <tbody>
-              <tr>
-                <td>{price.model}</td>
-                {(['input', 'cachedInput', 'output'] as const).map((field) => (
-                  <td key={field}>
-                    <input
-                      type="number"
-                      min={0}
-                      step="any"
-                      aria-label={`${price.model} ${field} price`}
-                      value={price[field]}
-                      onChange={(e) => {
-                        const v = Number(e.target.value)
-                        if (Number.isFinite(v) && v >= 0) setPrice(price.model, field, v)
-                      }}
-                    />
-                  </td>
-                ))}
-              </tr>
-            </tbody>
-          </table>
           <table aria-label="Summarizer calls" data-testid="cost-passes">
             <thead>
               <tr>
@@ -174,6 +160,163 @@ export function CostView() {
         </>
       )}
     </details>
+  )
+}
+
+function hostnameOf(url: string | undefined): string {
+  try {
+    return url ? new URL(url).hostname : ''
+  } catch {
+    return ''
+  }
+}
+
+/** Hosts of a model on the person's own machine: no per-token price. */
+const LOCAL_HOSTS = ['localhost', '127.0.0.1', '[::1]', '0.0.0.0']
+
+/**
+ * The row the figures use, and why: the one the person picked; else the summarizer's model
+ * (`findPrice`); else `local` for an endpoint on this machine; else gpt-5-mini as an example.
+ */
+function choosePrice(
+  prices: readonly ModelPrice[],
+  chosen: string | null,
+  model: string | undefined,
+  baseUrl: string | undefined,
+): { price: ModelPrice; why: string } | undefined {
+  const picked = prices.find((p) => p.model === chosen)
+  if (picked) return { price: picked, why: 'your choice in the table.' }
+  const matched = model ? findPrice(prices, model) : undefined
+  if (matched) return { price: matched, why: `the summarizer's model (${model}).` }
+  const host = hostnameOf(baseUrl)
+  const local = prices.find((p) => p.model === 'local')
+  if (local && LOCAL_HOSTS.includes(host))
+    return { price: local, why: `${model ?? 'the model'} runs on this machine (${host}).` }
+  const example = prices.find((p) => p.model === 'gpt-5-mini') ?? prices[0]
+  if (!example) return undefined
+  const why = model
+    ? `the table has no price for ${model}: pick a row or edit one.`
+    : 'an example; pick the row of the model your agent uses.'
+  return { price: example, why }
+}
+
+/** The provider pages the default prices were read from, as links. */
+function sourceLinks(prices: readonly ModelPrice[]) {
+  const sources = [...new Set(prices.map((p) => p.source).filter((src) => src.startsWith('https://')))]
+  return sources.map((src, i) => (
+    <span key={src}>
+      {i > 0 ? ', ' : ''}
+      <a href={src} target="_blank" rel="noreferrer">
+        {new URL(src).host}
+      </a>
+    </span>
+  ))
+}
+
+function samePrices(a: readonly ModelPrice[], b: readonly ModelPrice[]): boolean {
+  return JSON.stringify(a) === JSON.stringify(b)
+}
+
+/**
+ * Every model's prices, each cell editable (USD per million tokens); the row the figures use is
+ * chosen with its radio (it follows the summarizer's model until the person picks one). An empty
+ * cache-write cell means writes cost the input price (OpenAI bills no cache writes).
+ */
+function PriceTable({
+  prices,
+  chosen,
+  onChoose,
+  onEdit,
+}: {
+  prices: readonly ModelPrice[]
+  chosen: string
+  onChoose: (model: string) => void
+  onEdit: (model: string, field: PriceField, value: number | undefined) => void
+}) {
+  return (
+    <table aria-label="Price table" className="cost-view__prices" data-testid="price-table">
+      <thead>
+        <tr>
+          <th>priced as</th>
+          <th>model</th>
+          {PRICE_FIELDS.map((f) => (
+            <th key={f.field}>{f.header} $/M</th>
+          ))}
+          <th>as of</th>
+        </tr>
+      </thead>
+      <tbody>
+        {prices.map((p) => (
+          <tr key={p.model} className={p.model === chosen ? 'cost-view__chosen' : undefined}>
+            <td>
+              <input
+                type="radio"
+                name="cost-model"
+                aria-label={`price as ${p.model}`}
+                checked={p.model === chosen}
+                onChange={() => onChoose(p.model)}
+              />
+            </td>
+            <td title={p.source}>{p.model}</td>
+            {PRICE_FIELDS.map(({ field, label }) => (
+              <td key={field}>
+                <PriceInput
+                  label={`${p.model} ${label} price`}
+                  value={p[field]}
+                  optional={field === 'cacheWrite'}
+                  onChange={(v) => onEdit(p.model, field, v)}
+                />
+              </td>
+            ))}
+            <td className="muted">{p.asOf}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/**
+ * A price cell: keeps what is typed (so "0." or an empty cell can be edited through) and passes
+ * on every valid non-negative number; an emptied optional cell passes undefined.
+ */
+function PriceInput({
+  label,
+  value,
+  optional,
+  onChange,
+}: {
+  label: string
+  value: number | undefined
+  optional: boolean
+  onChange: (v: number | undefined) => void
+}) {
+  const [text, setText] = useState(value === undefined ? '' : String(value))
+  const [shown, setShown] = useState(value)
+  if (value !== shown) {
+    // Reset from outside (defaults restored): show the new value.
+    setShown(value)
+    if (value === undefined ? text.trim() !== '' : Number(text) !== value) setText(value === undefined ? '' : String(value))
+  }
+  return (
+    <input
+      type="number"
+      min={0}
+      step="any"
+      aria-label={label}
+      value={text}
+      placeholder={optional ? '= input' : undefined}
+      onChange={(e) => {
+        const t = e.target.value
+        setText(t)
+        if (t.trim() === '') {
+          if (optional) onChange(undefined)
+          return
+        }
+        const v = Number(t)
+        if (Number.isFinite(v) && v >= 0) onChange(v)
+      }}
+    />
   )
 }
 

@@ -14,10 +14,11 @@ function hostOf(baseUrl: string): string {
 }
 
 const SUMMARIZERS: { id: SummarizerId; label: string }[] = [
-  { id: 'extractive', label: 'extractive — offline, not an LLM' },
-  { id: 'openai-compatible', label: 'OpenAI-compatible endpoint (OpenAI, Ollama, LM Studio, vLLM)' },
+  // Short: the sidebar shows ~30 characters of the closed select; presets name the servers.
+  { id: 'extractive', label: 'extractive (offline, not an LLM)' },
+  { id: 'openai-compatible', label: 'OpenAI-compatible API' },
   { id: 'anthropic', label: 'Anthropic Messages API' },
-  { id: 'recorded', label: 'recorded summary from the source' },
+  { id: 'recorded', label: 'recorded summary (from the file)' },
 ]
 
 /**
@@ -71,9 +72,15 @@ export function SummarizerSettings() {
             <select
               id="summarizer-preset"
               value={presets.find((p) => p.baseUrl === draft.baseUrl)?.baseUrl ?? ''}
-              onChange={(e) => e.target.value && setDraft({ baseUrl: e.target.value })}
+              onChange={(e) => {
+                const preset = presets.find((p) => p.baseUrl === e.target.value)
+                if (!preset) return
+                // Suggest the preset's model only where none is typed: never overwrite a choice.
+                const model = draft.model.trim() === '' && preset.model ? { model: preset.model } : {}
+                setDraft({ baseUrl: preset.baseUrl, ...model })
+              }}
             >
-              <option value="">custom</option>
+              <option value="">custom (type the base URL)</option>
               {presets.map((p) => (
                 <option key={p.label} value={p.baseUrl}>
                   {p.label} — {p.baseUrl}
