@@ -182,6 +182,8 @@ export function FactsTable() {
           header: 'Final',
           size: 200,
           sortFn: 'basic',
+          // Lost first on the first click (numbers would start descending).
+          sortDescFirst: false,
           cell: (c) => <FinalChip row={c.row.original} />,
         }),
       ]),
