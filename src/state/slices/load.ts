@@ -112,13 +112,21 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
    */
   const readBlob = (blob: Blob, fileName: string): Promise<ImportOutcome> => {
     set({ loading: `Reading ${fileName} (${formatBytes(blob.size)})…`, importProgress: null })
+    // Progress reports come through their own message port, so one can arrive after the outcome:
+    // applied then, it would bring back a finished bar and a "Building…" that never clears.
+    let live = true
     const onProgress = (p: ImportProgress) => {
+      if (!live) return
       set({
         importProgress: { ...p, fileName },
         loading: p.phase === 'building' ? `Building the transcript of ${fileName}…` : `Reading ${fileName}…`,
       })
     }
-    return getEngine().importBlob(blob, fileName, proxy(onProgress))
+    return getEngine()
+      .importBlob(blob, fileName, proxy(onProgress))
+      .finally(() => {
+        live = false
+      })
   }
 
   const readSample = async (file: string): Promise<ImportOutcome> => {
