@@ -43,3 +43,26 @@ test('a JSONL with a bad line imports the good lines and says what was skipped',
   await expect(page.getByText(/line 7: .*skipped/)).toBeVisible()
   expect(errors).toEqual([])
 })
+
+test('an unknown format says why in one line and folds the supported formats into details', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  await page.getByLabel('Open transcript').setInputFiles('e2e/fixtures/unknown-format.json')
+  const banner = page.getByTestId('import-error')
+  await expect(banner).toBeVisible()
+  // The one line names the closest match's first mismatch, not the whole list of formats tried.
+  const line = banner.locator('.banner__text')
+  await expect(line).toContainText('unknown-format.json: unknown transcript format: closest match')
+  await expect(line).not.toContainText('tried')
+  const box = await line.boundingBox()
+  expect(box?.height).toBeLessThan(30)
+
+  const details = page.getByTestId('import-error-formats')
+  const list = details.getByRole('listitem')
+  await expect(list.first()).toBeHidden()
+  await details.getByText(/^Supported formats \(\d+\) and what was looked for$/).click()
+  await expect(list.first()).toBeVisible()
+  await expect(details.getByText('Claude Code session (JSONL)')).toBeVisible()
+  await expect(details.getByText('closest match', { exact: true })).toHaveCount(1)
+  expect(errors).toEqual([])
+})

@@ -25,21 +25,32 @@ test('the After downloads as canonical JSON and as the source request format; th
 
   const anthropic = await download(page, 'Anthropic Messages request')
   expect(anthropic.name).toBe('claude-code.after.anthropic.json')
+  // A request body: the session's model and a max_tokens, as the Messages API requires.
+  expect(anthropic.json).toMatchObject({ model: 'claude-sonnet-4-5-20250929', max_tokens: 4096 })
   const body = anthropic.json as { messages: { role: string; content: unknown }[] }
   expect(body.messages.length).toBeGreaterThan(0)
   expect(body.messages.every((m) => m.role === 'user' || m.role === 'assistant')).toBe(true)
   await expect(page.getByTestId('export-notice')).toContainText('Downloaded claude-code.after.anthropic.json')
 
-  // In Recorded mode, the recorded After is the one downloaded.
+  // In Recorded mode, the recorded After is the one downloaded; the notice about the other After goes.
   await page.getByRole('radio', { name: 'Recorded', exact: true }).click()
   await expect(page.getByTestId('recorded-column')).toBeVisible()
+  await expect(page.getByTestId('export-notice')).toHaveCount(0)
   const recorded = await download(page, 'Canonical JSON')
   expect(recorded.name).toBe('claude-code.recorded.canonical.json')
   const recordedMessages = (recorded.json as { messages: { flags?: { compactSummary?: boolean } }[] }).messages
   expect(recordedMessages[0]?.flags?.compactSummary).toBe(true)
 
+  await expect(page.getByTestId('export-notice')).toContainText('Downloaded claude-code.recorded.canonical.json')
+
   // Exporting never changed the Before.
   await expect(page.getByTestId('messages-before')).toHaveText(beforeMessages ?? '')
+
+  // Another transcript: the notice was about the previous one.
+  await page.getByLabel('Open transcript').setInputFiles('public/samples/openai-chat.json')
+  await expect(page.getByTestId('file-format')).toHaveText('openai-chat')
+  await expect(page.getByTestId('loading')).toHaveCount(0)
+  await expect(page.getByTestId('export-notice')).toHaveCount(0)
   expect(errors).toEqual([])
 })
 
@@ -60,8 +71,12 @@ test('Claude Code forks are listed and a sub-agent opens as its own transcript',
   await expect(page.getByTestId('loading')).toHaveCount(0)
   await expect(page.getByTestId('before-column').getByRole('row').first()).toContainText('Find every caller of load_config')
 
+  await download(page, 'Canonical JSON')
+  await expect(page.getByTestId('export-notice')).toContainText('Downloaded')
   await conversation.selectOption('main')
   await expect(page.getByTestId('message-count')).toHaveText('8 messages')
   await expect(page.getByTestId('loading')).toHaveCount(0)
+  // The notice was about the sub-agent's After.
+  await expect(page.getByTestId('export-notice')).toHaveCount(0)
   expect(errors).toEqual([])
 })
