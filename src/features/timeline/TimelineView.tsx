@@ -290,7 +290,7 @@ export function TimelineView() {
         data-testid="timeline-caption"
         data-last-after={lastAfter ?? ''}
         data-passes={timeline.passes.length}
-        data-done={running ? 'false' : 'true'}
+        data-done={timeline.done ? 'true' : 'false'}
       >
         {formatCountOf(timeline.turns, 'turn')} · at the last turn {formatCountOf(lastBefore, 'token')} before,{' '}
         {lastAfter === null ? '…' : formatCountOf(lastAfter, 'token')} after ·{' '}
@@ -298,7 +298,11 @@ export function TimelineView() {
         {timeline.sampled
           ? ` · sampled: ${formatCount(timeline.evaluated)} of ${formatCount(timeline.turns)} turns evaluated (about 300 evenly spaced plus every turn where a pass fires; each is a pipeline run on that turn's prefix), the after line joins them`
           : ''}
-        {running ? ` · evaluating turns… (${formatCount(timeline.evaluated)} so far)` : ''}
+        {running
+          ? timeline.done
+            ? ' · updating…'
+            : ` · evaluating turns… (${formatCount(timeline.evaluated)} so far)`
+          : ''}
       </p>
     </div>
   )

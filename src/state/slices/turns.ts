@@ -80,7 +80,11 @@ export const createTurnsSlice: SliceCreator<TurnsSlice> = (set, get) => {
       const id = ++timelineRequest
       set({ timelineStatus: 'running' })
       const onProgress = proxy((view: TimelineView) => {
-        if (id === timelineRequest) set({ timeline: view })
+        if (id !== timelineRequest) return
+        // A finished timeline of the same transcript stays until the new one finishes: the chart
+        // never falls back to a coarse partial (the caption says it is updating).
+        const shown = get().timeline
+        if (!shown?.done || shown.turns !== view.turns) set({ timeline: view })
       })
       getEngine()
         .runTimeline(config, id, onProgress)
