@@ -128,6 +128,42 @@ export function findFactSpans(text: string): FactSpan[] {
   return out
 }
 
+/**
+ * `findFactSpans(text)` remembered for texts up to `SPAN_MEMO_MAX_CHARS` UTF-16 code units (summaries
+ * and prompts that every re-plan scans again), at most `SPAN_MEMO_ENTRIES` texts (the memo is
+ * emptied when full). The arrays are frozen: callers share them. Long message texts are memoized
+ * per message instead (`messageFactSpans`), so the memo never holds a transcript's bulk. Pure.
+ */
+export function findFactSpansMemo(text: string): readonly FactSpan[] {
+  if (text.length > SPAN_MEMO_MAX_CHARS) return findFactSpans(text)
+  let spans = spanMemo.get(text)
+  if (!spans) {
+    if (spanMemo.size >= SPAN_MEMO_ENTRIES) spanMemo.clear()
+    spans = Object.freeze(findFactSpans(text))
+    spanMemo.set(text, spans)
+  }
+  return spans
+}
+
+const SPAN_MEMO_MAX_CHARS = 16_384
+const SPAN_MEMO_ENTRIES = 4_096
+const spanMemo = new Map<string, readonly FactSpan[]>()
+
+/**
+ * `findFactSpans(messageFactText(m))`, computed once per message object (messages are immutable,
+ * so re-plans, the failure-mode checks and the extractive summarizer share one scan). Frozen. Pure.
+ */
+export function messageFactSpans(m: Message): readonly FactSpan[] {
+  let spans = messageSpans.get(m)
+  if (!spans) {
+    spans = Object.freeze(findFactSpans(messageFactText(m)))
+    messageSpans.set(m, spans)
+  }
+  return spans
+}
+
+const messageSpans = new WeakMap<Message, readonly FactSpan[]>()
+
 /** The texts of `findFactSpans(text)`. Used by the extractive summarizer. */
 export function factStrings(text: string): string[] {
   return findFactSpans(text).map((s) => s.fact)
@@ -242,12 +278,22 @@ export function isOrdinaryUser(m: Message): boolean {
   )
 }
 
-/** Text of a message that facts are searched in: content text plus tool-call arguments. */
+/**
+ * Text of a message that facts are searched in: content text plus tool-call arguments. Made once
+ * per message object (messages are immutable; every run's fact index reads it again).
+ */
 export function messageFactText(m: Message): string {
-  const parts = [contentText(m.content)]
-  for (const call of m.toolCalls ?? []) parts.push(call.arguments)
-  return parts.join('\n')
+  let text = factTexts.get(m)
+  if (text === undefined) {
+    const parts = [contentText(m.content)]
+    for (const call of m.toolCalls ?? []) parts.push(call.arguments)
+    text = parts.join('\n')
+    factTexts.set(m, text)
+  }
+  return text
 }
+
+const factTexts = new WeakMap<Message, string>()
 
 /** A candidate fact of a transcript and the messages (ids, in order) that hold it. */
 export interface CandidateFact {
@@ -303,8 +349,7 @@ export function extractFacts(messages: readonly Message[]): CandidateFact[] {
   const goal = goalMessage(messages)
   if (goal) add(contentText(goal.content).trim(), 'goal', goal.id)
   for (const m of messages) {
-    const text = messageFactText(m)
-    for (const s of findFactSpans(text)) add(s.fact, s.kind, m.id)
+    for (const s of messageFactSpans(m)) add(s.fact, s.kind, m.id)
     const body = contentText(m.content)
     if (isOrdinaryUser(m)) for (const line of instructionLines(body)) add(line, 'instruction', m.id)
     if (m.role !== 'tool') for (const s of todoSentences(body)) add(s, 'todo', m.id)

@@ -7,7 +7,7 @@
 import { contentText } from './content'
 import {
   findFact,
-  findFactSpans,
+  findFactSpansMemo,
   goalMessage,
   indexRun,
   instructionLines,
@@ -116,7 +116,7 @@ export function checkDoubleCompression(run: FactRun | RunIndex): FailureModeWarn
   for (let k = 0; k + 1 < passes.length; k++) {
     const p = passes[k] as Pass
     const q = passes[k + 1] as Pass
-    for (const { fact } of findFactSpans(p.summary)) {
+    for (const { fact } of findFactSpansMemo(p.summary)) {
       if (reported.has(fact) || q.summary.includes(fact)) continue
       // Still verbatim somewhere after q (a message q did not fold) is not a loss.
       const verdict = findFact(ix, fact)
@@ -156,7 +156,7 @@ export function checkFabricatedSummary(run: FactRun | RunIndex): FailureModeWarn
       ...passes.slice(0, k).map((x) => x.summary),
       ...covered.map((m) => ix.beforeTexts.get(m.id) ?? ''),
     ]
-    for (const span of findFactSpans(p.summary)) {
+    for (const span of findFactSpansMemo(p.summary)) {
       if (!CHECKED_KINDS.has(span.kind)) continue
       if (sources.some((s) => s.includes(span.fact))) continue
       out.push({

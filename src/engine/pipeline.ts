@@ -174,7 +174,7 @@ export async function runPipeline(
   deps: PipelineDeps,
 ): Promise<RunResult> {
   const countText = deps.counter.count
-  const cache = new WeakMap<Message, number>()
+  const cache = messageCountsOf(deps.counter)
   const countMessage = (m: Message): number => {
     let n = cache.get(m)
     if (n === undefined) {
@@ -323,7 +323,7 @@ export async function runPipeline(
     passes,
     stages,
     checks: {
-      before: deps.skipChecks ? [] : checkValidity(before, { provider }),
+      before: deps.skipChecks ? [] : beforeValidity(before, provider),
       after: deps.skipChecks ? [] : checkValidity(after, { provider }),
     },
     warnings,
@@ -332,6 +332,30 @@ export async function runPipeline(
   result.checks.failureModes =
     !deps.skipChecks && stages.some((s) => s.changed) ? checkFailureModes(result) : []
   return result
+}
+
+/**
+ * Message token counts per counter, kept across runs: messages are immutable and a re-plan
+ * passes the same Before objects again, so it counts only the messages it wrote (BENCH B4).
+ */
+const messageCounts = new WeakMap<CachedCounter, WeakMap<Message, number>>()
+
+function messageCountsOf(counter: CachedCounter): WeakMap<Message, number> {
+  let counts = messageCounts.get(counter)
+  if (!counts) messageCounts.set(counter, (counts = new WeakMap()))
+  return counts
+}
+
+/** The Before's validity problems per messages array and provider: the same on every re-plan. */
+const validityOfBefore = new WeakMap<readonly Message[], Map<string, RunResult['checks']['before']>>()
+
+function beforeValidity(before: readonly Message[], provider: 'anthropic' | 'openai'): RunResult['checks']['before'] {
+  let byProvider = validityOfBefore.get(before)
+  if (!byProvider) validityOfBefore.set(before, (byProvider = new Map()))
+  let problems = byProvider.get(provider)
+  if (!problems) byProvider.set(provider, (problems = checkValidity(before, { provider })))
+  // A copy: callers own the RunResult they get.
+  return problems.map((p) => ({ ...p, messageIds: [...p.messageIds] }))
 }
 
 /** Back-reference id → first-occurrence id, for the current messages (ids are kept by dedupe). */

@@ -51,6 +51,18 @@ function showControls(text: string): string {
  * as seed 001 renders it; no content reads `(empty)`.
  */
 export function previewOf(message: Message): string {
+  let preview = previews.get(message)
+  if (preview === undefined) {
+    preview = makePreview(message)
+    previews.set(message, preview)
+  }
+  return preview
+}
+
+/** Previews per message object (immutable): every run's view shows the same Before rows again. */
+const previews = new WeakMap<Message, string>()
+
+function makePreview(message: Message): string {
   const c = message.content
   let text = c == null ? '' : typeof c === 'string' ? c : partsText(c)
   text = showControls(collapseWhitespace(text))

@@ -63,6 +63,29 @@ export function backReferenceSummary(content: unknown): string | undefined {
 }
 
 /**
+ * Per message object (messages are immutable, and a re-plan passes the same Before objects
+ * again): the content's length in code points, its SHA-256 ('' below `MIN_LENGTH`, never
+ * hashed) and, once it was a first occurrence, its one-line summary. A re-plan then hashes
+ * nothing (BENCH B4). Keyed by the message, checked against its content string.
+ */
+const identities = new WeakMap<Message, { content: string; length: number; digest: string; summary?: string }>()
+
+function identityOf(message: Message, content: string): { length: number; digest: string } {
+  const known = identities.get(message)
+  if (known && known.content === content) return known
+  const length = codePointLength(content)
+  const entry = { content, length, digest: length < MIN_LENGTH ? '' : sha256Hex(content) }
+  identities.set(message, entry)
+  return entry
+}
+
+function summaryOf(message: Message, content: string): string {
+  const known = identities.get(message)
+  if (known?.content !== content) return summarizeToolOutput(content)
+  return (known.summary ??= summarizeToolOutput(content))
+}
+
+/**
  * Runs `dedupe` over `messages` (oldest first).
  *
  * - Candidates: `tool` messages whose content is a string of ≥ `MIN_LENGTH` code points;
@@ -97,13 +120,12 @@ export function dedupe(
   messages.forEach((message, index) => {
     const content = message.content
     if (message.role !== 'tool' || typeof content !== 'string') return
-    const length = codePointLength(content)
+    const { length, digest } = identityOf(message, content)
     if (length < MIN_LENGTH) return
 
-    const digest = sha256Hex(content)
     const first = seen.get(digest)
     if (!first) {
-      seen.set(digest, { id: message.id, summary: summarizeToolOutput(content) })
+      seen.set(digest, { id: message.id, summary: summaryOf(message, content) })
       return
     }
     const replacement = backReferenceFor(first.summary)

@@ -11,7 +11,7 @@
 import { contentText } from '../content'
 import {
   decisionSentences,
-  findFactSpans,
+  messageFactSpans,
   goalMessage,
   instructionLines,
   isOrdinaryUser,
@@ -146,7 +146,7 @@ export function pinFacts(
   const facts: string[] = []
   let moreFacts = 0
   for (const m of compacted) {
-    for (const span of findFactSpans(messageFactText(m))) {
+    for (const span of messageFactSpans(m)) {
       if (!fresh(span.fact) || facts.includes(span.fact)) continue
       if (facts.length >= maxFacts) {
         moreFacts++

@@ -152,6 +152,16 @@ function callReach(messages: readonly Message[]): number[] {
 }
 
 /**
+ * `callReach` of the prefix `messages[0..length-1]`, from the reach of the whole list: a result
+ * at or after `length` is not in the prefix, so a call reaching it is pending there (Infinity).
+ * The first result of an id in the prefix is its first result overall when that lies inside.
+ */
+function prefixReachAt(full: readonly number[], length: number, i: number): number {
+  const r = full[i] ?? -1
+  return r >= length ? Infinity : r
+}
+
+/**
  * Decides whether, and what, to compact. `messages` are the planned messages (the
  * conversation without its leading system messages), `state` the previous pass or null.
  *
@@ -171,6 +181,21 @@ export function planCompaction(
   state: CompactionState | null | undefined,
   params: Partial<SummarizeParams> | undefined,
 ): CompactionPlan | null {
+  let reach: number[] | undefined
+  return planWithReach(messages, state, params, (i) => (reach ??= callReach(messages))[i] ?? -1)
+}
+
+/**
+ * `planCompaction` with the call reach of `messages` given as a lookup (`reachAt(i)`, see
+ * `callReach`): the rolling replay computes it once for the whole conversation and narrows it to
+ * each prefix (`prefixReachAt`) instead of rescanning every prefix (quadratic on long sessions).
+ */
+function planWithReach(
+  messages: readonly Message[],
+  state: CompactionState | null | undefined,
+  params: Partial<SummarizeParams> | undefined,
+  reachAt: (i: number) => number,
+): CompactionPlan | null {
   const { keep_last, compact_after } = normalizeParams(params)
   const from = Math.max(0, Math.trunc(state?.upto ?? 0))
   if (!(messages.length - from > compact_after)) return null
@@ -179,11 +204,10 @@ export function planCompaction(
   while (upto > from && messages[upto]?.role === 'tool') upto -= 1
 
   // Furthest reach of any call in [from, b) for every b: a boundary b is safe when that reach < b.
-  const reach = callReach(messages)
   const maxReach: number[] = []
   let running = -1
   for (let i = from; i < upto; i++) {
-    running = Math.max(running, reach[i] ?? -1)
+    running = Math.max(running, reachAt(i))
     maxReach[i - from] = running
   }
   while (
@@ -206,6 +230,18 @@ export function planCompaction(
  * Source: seed 001 `text_of`.
  */
 export function messageLineText(message: Message): string {
+  let text = lineTexts.get(message)
+  if (text === undefined) {
+    text = lineTextOf(message)
+    lineTexts.set(message, text)
+  }
+  return text
+}
+
+/** `messageLineText` per message object: a re-plan renders the same messages' lines again. */
+const lineTexts = new WeakMap<Message, string>()
+
+function lineTextOf(message: Message): string {
   const content = message.content
   let raw = ''
   if (typeof content === 'string') raw = content
@@ -369,6 +405,7 @@ export async function summarize(
   })
 
   let state: CompactionState | null = null
+  let fullReach: number[] | undefined
   const passes: Pass[] = []
   const passOf: number[] = [] // per conv position: the pass that first summarized it
   const warnings: string[] = []
@@ -396,7 +433,7 @@ export async function summarize(
   for (const k of turnEnds) {
     if (ctx.signal?.aborted) return unchanged('cancelled', { error: 'cancelled' })
     const prefix = conv.slice(0, k + 1)
-    const plan = planCompaction(prefix, state, params)
+    const plan = planWithReach(prefix, state, params, (i) => prefixReachAt((fullReach ??= callReach(conv)), k + 1, i))
     if (!plan) continue
     planned = true
     const previous = state?.summary

@@ -7,8 +7,9 @@
 import { contentText } from '../content'
 import {
   FACT_CHAR_CAP as SHARED_FACT_CHAR_CAP,
-  factStrings,
+  findFactSpansMemo,
   isOrdinaryUser,
+  messageFactSpans,
   isSummaryMessage,
   todoSentences,
 } from '../facts'
@@ -39,14 +40,7 @@ export const OPEN_ITEM_CHAR_CAP = 200
  * the shared patterns of facts.ts (`factStrings`), so the summary and the fact finder agree.
  */
 export function extractFacts(text: string): string[] {
-  return factStrings(text)
-}
-
-/** Readable text of a message for extraction (text parts; tool-call arguments count too). */
-function extractionText(m: Message): string {
-  const parts = [contentText(m.content)]
-  for (const call of m.toolCalls ?? []) parts.push(call.arguments)
-  return parts.join('\n')
+  return findFactSpansMemo(text).map((s) => s.fact)
 }
 
 /** The "Label: value" line of a previous extractive summary, if it has one. */
@@ -123,7 +117,8 @@ export function summarizeExtractive(slice: readonly Message[], previous?: string
     if (factsLine !== undefined) for (const f of factsLine.split('; ')) add(f)
     else for (const f of extractFacts(previous)) add(f)
   }
-  for (const m of slice) for (const f of extractFacts(extractionText(m))) add(f)
+  // A message's text and tool-call arguments, scanned once per message (shared with re-plans).
+  for (const m of slice) for (const s of messageFactSpans(m)) add(s.fact)
   if (facts.length > 0) lines.push(`Facts: ${facts.slice(0, MAX_FACTS).join('; ')}`)
 
   const tools = new Map<string, number>()
