@@ -131,7 +131,7 @@ describe('an LLM summary omitting a scenario fact: the finder names the pass tha
           expect(v.explanation).toContain(`summarize pass ${pass}`)
         } else {
           // Some copy went another way (pruned, back-referenced): the stage named is one that took a copy.
-          expect(fates.map((f) => f?.stage)).toContain(v.lost?.stage)
+          expect(fates.map((f) => (f && 'stage' in f ? f.stage : undefined))).toContain(v.lost?.stage)
         }
       }
       // keep 2 folds every sample's older turns: at least one scenario fact goes with them.
