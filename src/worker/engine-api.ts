@@ -49,7 +49,7 @@ import { importBlob } from './stream-import'
 import { cancelSweep, runSweep } from './sweep'
 import { timelineOutcome, turnBodyOutcome, turnContextOutcome } from './turns'
 import type { RequestShape } from '../engine/turns'
-import { lastPrecount, precount, warmPool, type PrecountStats } from './token-pool'
+import { lastPrecount, precount, type PrecountStats } from './token-pool'
 import {
   summarizerFailure,
   summarizerRuntimeFor,
@@ -200,7 +200,8 @@ export const engineApi = {
 
   /** Loads the token counter ahead of the first run (its rank tables are MBs). */
   async warmUp(encoding: Encoding): Promise<void> {
-    await Promise.all([loadCounter(encoding), warmPool(encoding)])
+    // The pool starts on demand: only a transcript with ≥ POOL_MIN_CHARS of uncounted text uses it.
+    await loadCounter(encoding)
   },
 
   /**

@@ -43,7 +43,7 @@ describe('precount', () => {
       msg('b', 'hello'),
       msg('c', 'Grüße 👋', { toolCalls: [{ id: 't1', name: 'bash', arguments: '{"cmd":"ls"}' }] }),
     ]
-    const stats = await precount(counter, messages, undefined)
+    const stats = await precount(counter, messages, undefined, undefined, 0)
     expect(stats.texts).toBe(4) // hello, Grüße 👋, bash, {"cmd":"ls"}
     expect(sent.flatMap((r) => r.texts).sort()).toEqual(['Grüße 👋', 'bash', 'hello', '{"cmd":"ls"}'].sort())
     expect(counter.count('hello')).toBe(5)
@@ -53,8 +53,20 @@ describe('precount', () => {
 
     // Nothing new: a second pre-count sends nothing.
     sent.length = 0
-    expect((await precount(counter, messages, undefined)).texts).toBe(0)
+    expect((await precount(counter, messages, undefined, undefined, 0)).texts).toBe(0)
     expect(sent).toEqual([])
+  })
+
+  it('leaves a small transcript to the pipeline thread: no pool worker starts below minChars', async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
+    const { precount, POOL_MIN_CHARS } = await import('./token-pool')
+    const counter = cacheCounter('o200k_base', (t) => t.length)
+    // 'hello' (5) + 'world' (5) = 10 code units of uncounted text, under a minChars of 11.
+    const stats = await precount(counter, [msg('a', 'hello'), msg('b', 'world')], undefined, undefined, 11)
+    expect(stats).toEqual({ workers: 0, texts: 0, chars: 0, ms: 0 })
+    expect(sent).toEqual([])
+    expect(POOL_MIN_CHARS).toBe(1_000_000)
   })
 
   it('does nothing where there is no Worker (Node: CLI, tests)', async () => {

@@ -106,7 +106,8 @@ const precounted = new WeakMap<readonly Message[], WeakSet<CachedCounter>>()
 /**
  * Counts, in the pool, every text of `messages` and `tools` that `counter` has not counted yet, and
  * primes `counter` with the results. Without a pool (or a counter without `has`/`prime`) it does
- * nothing and the pipeline counts as before. Stops handing out batches once `signal` aborts.
+ * nothing and the pipeline counts as before; so it does with less than `minChars` UTF-16 code units
+ * of uncounted text (default `POOL_MIN_CHARS`). Stops handing out batches once `signal` aborts.
  * Rejects when a pool worker fails (the caller's run reports the error).
  */
 export async function precount(
@@ -114,6 +115,7 @@ export async function precount(
   messages: readonly Message[],
   tools: readonly ToolSchema[] | undefined,
   signal?: AbortSignal,
+  minChars: number = POOL_MIN_CHARS,
 ): Promise<PrecountStats> {
   const { has, prime } = counter
   if (typeof Worker === 'undefined' || !has || !prime) return { workers: 0, texts: 0, chars: 0, ms: 0 }
@@ -133,7 +135,7 @@ export async function precount(
   }
   // A small transcript counts faster on this thread than it takes pool workers to load their
   // MB-sized rank tables (three parses of o200k on a cold start of the 44-message sample).
-  const ws = chars >= POOL_MIN_CHARS ? pool() : null
+  const ws = chars >= minChars ? pool() : null
   if (!ws) return { workers: 0, texts: 0, chars: 0, ms: 0 }
   const batches: string[][] = []
   let batch: string[] = []
