@@ -99,6 +99,35 @@ describe('store', () => {
     expect(useStore.getState().loading).toBeNull()
   })
 
+  it('runs a newer request when the call in flight throws, instead of waiting forever', async () => {
+    let failFirst: (e: Error) => void = () => {}
+    fake.run.mockImplementationOnce(() => new Promise<RunOutcome>((_, reject) => (failFirst = reject)))
+    await useStore.getState().loadText('{}', 'a.json')
+    await flush()
+    expect(fake.run).toHaveBeenCalledTimes(1)
+    useStore.getState().setStageParam('summarize', 'keep_last', 7)
+    failFirst(new Error('worker crashed'))
+    await flush()
+    // The failed call's error is not shown: the newer request runs and decides.
+    expect(fake.run).toHaveBeenCalledTimes(2)
+    expect(useStore.getState().runError).toBeNull()
+    const next = fake.pending[0]!
+    expect(next.config.stages[0]?.params).toEqual({ keep_last: 7, compact_after: 40 })
+    next.resolve({ ok: true, view: viewFor(next.runId) })
+    await flush()
+    expect(useStore.getState().run?.runId).toBe(next.runId)
+    expect(useStore.getState().runStatus).toBe('done')
+  })
+
+  it('shows the error when the latest call throws', async () => {
+    fake.run.mockImplementationOnce(() => Promise.reject(new Error('worker crashed')))
+    await useStore.getState().loadText('{}', 'a.json')
+    await flush()
+    expect(useStore.getState().runStatus).toBe('error')
+    expect(useStore.getState().runError).toBe('worker crashed')
+    expect(fake.run).toHaveBeenCalledTimes(1)
+  })
+
   it('keeps the previous transcript and run when an import fails', async () => {
     await useStore.getState().loadText('{}', 'good.json')
     await flush()

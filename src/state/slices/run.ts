@@ -55,10 +55,12 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     if (inFlight) return
     const myGeneration = generation
     inFlight = true
+    let attempted = 0
     try {
       let done = 0
       while (done < wanted) {
         const runId = wanted
+        attempted = runId
         const config = get().config
         if (!config) break
         // Before previews only change with the transcript: do not copy them again per run.
@@ -86,22 +88,27 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         done = runId
         if (runId !== wanted) continue // a newer request arrived: its result is the one to show
         if (outcome.ok) {
-          set({ run: outcome.view, runStatus: 'done', runError: null, runStartedAt: null, details: {}, prompts: {}, loading: null, runErrorStage: null })
+          set({ run: outcome.view, runStatus: 'done', runError: null, runStartedAt: null, details: {}, prompts: {}, loading: null, runErrorStage: null, importHead: null })
           // The comparison with the recorded compaction follows the new simulation (and encoding).
           if (get().afterMode !== 'simulated') get().requestRecorded()
         } else if (outcome.cancelled) {
           set({ runStatus: get().run ? 'done' : 'idle', runStartedAt: null, loading: null })
         } else {
-          set({ runStatus: 'error', runError: outcome.error, runStartedAt: null, loading: null, runErrorStage: outcome.stage ?? null })
+          set({ runStatus: 'error', runError: outcome.error, runStartedAt: null, loading: null, runErrorStage: outcome.stage ?? null, importHead: null })
         }
       }
     } catch (e) {
-      if (myGeneration === generation) {
+      // A newer request that arrived meanwhile runs next (finally) and decides what is shown.
+      if (myGeneration === generation && attempted === wanted) {
         progressOf = null
         set({ summaryProgress: null, runStatus: 'error', runError: e instanceof Error ? e.message : String(e), runStartedAt: null, loading: null })
       }
     } finally {
-      if (myGeneration === generation) inFlight = false
+      if (myGeneration === generation) {
+        inFlight = false
+        // A call that threw left newer requests unserved: without this the page waits forever.
+        if (attempted < wanted) void pump()
+      }
     }
   }
 
