@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { PipelineConfig, StageConfig, StageId } from '../../engine/model'
 import { DEFAULT_PIPELINE } from '../../engine/pipeline'
+import { applyPreset, PRESETS } from '../../engine/presets'
 import {
   configTextFromHash,
   decodeConfig,
@@ -209,6 +210,22 @@ describe('properties', () => {
     for (const s of DEFAULT_PIPELINE.stages) {
       for (const name of Object.keys(s.params)) expect(PARAM_KINDS[s.id]).toHaveProperty(name)
     }
+  })
+
+  it('every preset survives a link round trip with no notices (clear-tool-uses sets keep_tool_uses)', () => {
+    for (const preset of PRESETS) {
+      const config = applyPreset(preset, DEFAULT_PIPELINE)
+      expect(decodeConfig(encodeConfig(config), DEFAULT_PIPELINE)).toEqual({ config, notices: [] })
+    }
+    const prune = {
+      ...FIXTURE,
+      stages: FIXTURE.stages.map((s) =>
+        s.id === 'prune-tool-results' ? { ...s, params: { ...s.params, keep_tool_uses: 3 } } : s,
+      ),
+    } as PipelineConfig
+    const text = encodeConfig(prune)
+    expect(text).toContain('prune-tool-results:target=12000,keep_steps=1,min_tokens=200,keep_tool_uses=3;')
+    expect(stage(decodeConfig(text, DEFAULT_PIPELINE).config, 'prune-tool-results').params.keep_tool_uses).toBe(3)
   })
 
   it('decode(encode(c)) equals c for every valid config, with no notices', () => {

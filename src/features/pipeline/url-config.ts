@@ -36,8 +36,8 @@ export type ParamKind = 'number' | 'flag' | 'text' | 'names' | readonly string[]
 
 /**
  * Every param a stage accepts, by kind (model.ts `StageParamsMap`). A param the engine gains must
- * be added here, or links drop it with a notice. `exclude_tools` / `clear_at_least`: the
- * clear-tool-uses style prune of issue 6 point 4.
+ * be added here, or links drop it with a notice. `exclude_tools` / `clear_at_least` /
+ * `keep_tool_uses`: the clear-tool-uses style prune of issue 6 point 4.
  */
 export const PARAM_KINDS: Record<StageId, Record<string, ParamKind>> = {
   dedupe: {},
@@ -48,6 +48,7 @@ export const PARAM_KINDS: Record<StageId, Record<string, ParamKind>> = {
     min_tokens: 'number',
     clear_at_least: 'number',
     exclude_tools: 'names',
+    keep_tool_uses: 'number',
   },
   summarize: {
     keep_last: 'number',
