@@ -42,7 +42,7 @@ import type {
   SummaryProgress,
   TranscriptInfo,
 } from './protocol'
-import { searchFactIn } from './fact-search'
+import { searchFactGuarded, workerRegexProbe } from './fact-search'
 import { STAGE_ROW_PREFIX } from './protocol'
 import { factTableOutcome } from './fact-table'
 import { importBlob } from './stream-import'
@@ -57,7 +57,7 @@ import {
   trackSummaryProgress,
   type SummaryProgressTracker,
 } from './summarizers'
-import { buildMessageDetail, buildRunView, exportFileName, exportTargetsFor } from './view'
+import { buildMessageDetail, buildRunView, estimatedBeforeRows, exportFileName, exportTargetsFor } from './view'
 
 interface WorkerState {
   /** The imported file's transcript (its main line); sidechains hang off it. */
@@ -107,8 +107,13 @@ function releaseRemote(fn: unknown): void {
   if (typeof release === 'function') Promise.resolve(release.call(fn)).catch(() => {})
 }
 
+/** Before rows sent with an import's head (`ImportProgress.head`): a screenful and some scroll. */
+const HEAD_ROWS = 200
+
 /** The `runId` each RunResult was made for (the fact finder echoes it). */
 const runIds = new WeakMap<RunResult, number>()
+/** Runs the fact finder's regexes in a worker it can stop (issue 5: a regex must not hang the page). */
+const regexProbe = workerRegexProbe()
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e)
@@ -235,7 +240,12 @@ export const engineApi = {
   ): Promise<ImportOutcome> {
     let result: ImportResult
     try {
-      result = await importBlob(blob, fileName, onProgress ? { onProgress } : {})
+      // A large file's first rows go to the page as soon as its head is parsed (BENCH B10).
+      const onHead = (head: Transcript) => {
+        const rows = estimatedBeforeRows(head.messages, HEAD_ROWS)
+        onProgress?.({ phase: 'reading', bytes: 0, totalBytes: blob.size, head: { rows, messages: head.messages.length } })
+      }
+      result = await importBlob(blob, fileName, onProgress ? { onProgress, onHead } : {})
     } catch (e) {
       return { ok: false, error: { message: `import failed: ${errorText(e)}` } }
     }
@@ -458,11 +468,12 @@ export const engineApi = {
    * (survives / lost in which pass of which stage / never present). Full texts never cross.
    * `ok: false` with a message for an empty query, an invalid regex, or no run yet.
    */
-  searchFact(query: string, regex: boolean): FactSearchOutcome {
+  async searchFact(query: string, regex: boolean): Promise<FactSearchOutcome> {
     const result = state.result
     if (!result) return { ok: false, error: 'Nothing has run yet.' }
     try {
-      return searchFactIn(result, query, regex, runIds.get(result) ?? null)
+      // A regex runs first where it can be stopped: a backtracking one must not hang this worker.
+      return await searchFactGuarded(result, query, regex, runIds.get(result) ?? null, regexProbe)
     } catch (e) {
       return { ok: false, error: errorText(e) }
     }

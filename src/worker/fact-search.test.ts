@@ -1,6 +1,10 @@
-import { beforeAll, describe, expect, it } from 'vitest'
-import type { PipelineConfig } from '../engine/model'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { importTranscript } from '../engine/formats'
+import type { PipelineConfig, RunResult } from '../engine/model'
+import { DEFAULT_PIPELINE, runPipeline } from '../engine/pipeline'
+import { loadCounter } from '../engine/tokens/count'
 import { engineApi } from './engine-api'
+import { searchFactGuarded, type RegexProbe } from './fact-search'
 import type { FactSearch } from './protocol'
 
 /**
@@ -45,8 +49,8 @@ function summarizeOnly(): PipelineConfig {
   }
 }
 
-function ok(query: string, regex = false): FactSearch {
-  const out = engineApi.searchFact(query, regex)
+async function ok(query: string, regex = false): Promise<FactSearch> {
+  const out = await engineApi.searchFact(query, regex)
   if (!out.ok) throw new Error(out.error)
   // It crosses postMessage: plain data only.
   expect(structuredClone(out.search)).toEqual(out.search)
@@ -61,8 +65,8 @@ describe('engineApi.searchFact', () => {
     if (!run.ok) throw new Error(run.error)
   })
 
-  it('counts a string per row on each side, in column order, and echoes the run id', () => {
-    const s = ok('ORD-777')
+  it('counts a string per row on each side, in column order, and echoes the run id', async () => {
+    const s = await ok('ORD-777')
     expect(s.runId).toBe(7)
     expect(s.before.rows).toEqual([
       { rowId: 'm0', count: 2 },
@@ -75,13 +79,13 @@ describe('engineApi.searchFact', () => {
     expect(s.verdict.verdict).toBe('survives')
   })
 
-  it('searches tool-call arguments too', () => {
-    const s = ok('94107')
+  it('searches tool-call arguments too', async () => {
+    const s = await ok('94107')
     expect(s.before.rows).toEqual([{ rowId: 'm1', count: 1 }])
   })
 
-  it('takes a regular expression: every non-empty match counts', () => {
-    const s = ok('ORD-\\d+', true)
+  it('takes a regular expression: every non-empty match counts', async () => {
+    const s = await ok('ORD-\\d+', true)
     expect(s.before.rows).toEqual([
       { rowId: 'm0', count: 2 },
       { rowId: 'm11', count: 2 },
@@ -89,12 +93,12 @@ describe('engineApi.searchFact', () => {
     expect(s.regex).toBe(true)
   })
 
-  it('is case-sensitive for a string, as the engine matches facts', () => {
-    expect(ok('ord-777').before.messages).toBe(0)
+  it('is case-sensitive for a string, as the engine matches facts', async () => {
+    expect((await ok('ord-777')).before.messages).toBe(0)
   })
 
-  it('names the summarize pass that lost a fact and what replaced it', () => {
-    const s = ok('Lisbon')
+  it('names the summarize pass that lost a fact and what replaced it', async () => {
+    const s = await ok('Lisbon')
     expect(s.before.rows).toEqual([{ rowId: 'm3', count: 1 }])
     expect(s.after.rows).toEqual([])
     expect(s.verdict.verdict).toBe('lost')
@@ -106,24 +110,24 @@ describe('engineApi.searchFact', () => {
     expect(s.verdict.copiesLost).toBe(1)
   })
 
-  it('says never present for a fact no Before message holds', () => {
-    const s = ok('Porto')
+  it('says never present for a fact no Before message holds', async () => {
+    const s = await ok('Porto')
     expect(s.verdict.verdict).toBe('never-present')
     expect(s.before.rows).toEqual([])
     expect(s.after.rows).toEqual([])
   })
 
-  it('answers an invalid regex with ok: false and a clear message instead of throwing', () => {
-    const out = engineApi.searchFact('ORD-(', true)
+  it('answers an invalid regex with ok: false and a clear message instead of throwing', async () => {
+    const out = await engineApi.searchFact('ORD-(', true)
     expect(out.ok).toBe(false)
     if (!out.ok) expect(out.error).toMatch(/^Not a valid regular expression: .+/)
     // As a plain string the same text is fine.
-    expect(engineApi.searchFact('ORD-(', false).ok).toBe(true)
+    expect((await engineApi.searchFact('ORD-(', false)).ok).toBe(true)
   })
 
-  it('refuses an empty query and a regex matching empty text', () => {
-    expect(engineApi.searchFact('', false).ok).toBe(false)
-    const out = engineApi.searchFact('x*', true)
+  it('refuses an empty query and a regex matching empty text', async () => {
+    expect((await engineApi.searchFact('', false)).ok).toBe(false)
+    const out = await engineApi.searchFact('x*', true)
     expect(out.ok).toBe(false)
     if (!out.ok) expect(out.error).toMatch(/matches empty text/)
   })
@@ -133,15 +137,52 @@ describe('engineApi.searchFact', () => {
     const off = { ...config, stages: config.stages.map((s) => ({ ...s, enabled: false })) }
     const run = await engineApi.run(off, 8)
     expect(run.ok).toBe(true)
-    const s = ok('Lisbon')
+    const s = await ok('Lisbon')
     expect(s.runId).toBe(8)
     expect(s.verdict.verdict).toBe('survives')
     expect(s.after.rows).toEqual([{ rowId: 'm3', count: 1 }])
   })
 
-  it('returns the facts of a message with its detail, for "click a fact"', () => {
+  it('returns the facts of a message with its detail, for "click a fact"', async () => {
     expect(engineApi.getMessageDetail('before', 'm11')?.facts).toEqual(['ORD-777', 'ORD-12'])
     // A bare 5-digit number is no fact pattern (postal codes need a label or a 5-4 form).
     expect(engineApi.getMessageDetail('before', 'm1')?.facts).toEqual(['logs/ship.txt'])
+  })
+})
+
+describe('searchFactGuarded: a regex runs where it can be stopped first', () => {
+  async function result(): Promise<RunResult> {
+    const imported = importTranscript(
+      JSON.stringify({ messages: [{ role: 'user', content: `order ORD-9 ${'a'.repeat(40)}b` }] }),
+    )
+    if (!imported.ok) throw new Error('import failed')
+    const config = { ...DEFAULT_PIPELINE, stages: DEFAULT_PIPELINE.stages.map((s) => ({ ...s, enabled: false })) }
+    return runPipeline(imported.transcript, config, { counter: await loadCounter('o200k_base') })
+  }
+
+  it('answers "too slow" when the probe stops the regex, and never runs it here', async () => {
+    const probe = vi.fn<RegexProbe>(async () => 'timeout')
+    const out = await searchFactGuarded(await result(), '(a+)+$', true, 3, probe, 2_000)
+    expect(out).toEqual({
+      ok: false,
+      error:
+        'This regular expression took over 2 s on this transcript and was stopped (it likely backtracks ' +
+        'catastrophically, like nested quantifiers (a+)+). Simplify it.',
+    })
+    // The probe saw every text the search tests: the one Before and the one After message.
+    expect(probe.mock.calls[0]?.[1]).toEqual([`order ORD-9 ${'a'.repeat(40)}b`, `order ORD-9 ${'a'.repeat(40)}b`])
+  })
+
+  it('searches as usual when the probe finished or cannot run, and never probes a string or an invalid regex', async () => {
+    const r = await result()
+    for (const answer of ['ok', 'unavailable'] as const) {
+      const out = await searchFactGuarded(r, 'ORD-\\d', true, 3, async () => answer)
+      expect(out.ok && out.search.before.occurrences).toBe(1)
+    }
+    const probe = vi.fn<RegexProbe>(async () => 'timeout')
+    expect((await searchFactGuarded(r, '(a+)+$', false, 3, probe)).ok).toBe(true)
+    const invalid = await searchFactGuarded(r, 'ORD-(', true, 3, probe)
+    expect(invalid.ok === false && invalid.error).toMatch(/^Not a valid regular expression/)
+    expect(probe).not.toHaveBeenCalled()
   })
 })

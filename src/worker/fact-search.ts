@@ -109,3 +109,123 @@ export function searchFactIn(
   }
   return { ok: true, search }
 }
+
+/** How long a regular expression may take over a run's texts before the search gives up (ms). */
+export const REGEX_DEADLINE_MS = 2_000
+
+/**
+ * Runs regex `source` over `texts` somewhere it may be stopped: `'ok'` when it finished within
+ * `deadlineMs`, `'timeout'` when it did not (and was stopped), `'unavailable'` when nowhere to
+ * run it (no Worker, as in Node tests): the search then runs unguarded.
+ */
+export type RegexProbe = (source: string, texts: readonly string[], deadlineMs: number) => Promise<'ok' | 'timeout' | 'unavailable'>
+
+/** A message to the regex guard's worker: a run's texts, or a probe of `source` over them. */
+export type GuardRequest = { gen: number; texts: readonly string[] } | { id: number; gen: number; source: string }
+/** The guard worker's answer to probe `id`; `stale` when it does not hold the texts asked about. */
+export interface GuardReply {
+  id: number
+  stale?: boolean
+}
+
+/**
+ * A `RegexProbe` backed by one disposable worker (regex-guard.worker.ts). The texts are posted
+ * once per distinct `texts` array (a run's), not per keystroke; a probe past its deadline
+ * terminates the worker — the only way to stop a backtracking RegExp in JavaScript — and the
+ * next probe starts a fresh one. Why: the fact finder's search runs in the engine worker, and a
+ * pattern like /(a+)+$/ over a long "aaaa…b" would otherwise hang it for good (every later run,
+ * search and table would wait behind it).
+ */
+export function workerRegexProbe(): RegexProbe {
+  let worker: Worker | null = null
+  let sentTexts: readonly string[] | null = null
+  let gen = 0
+  let nextId = 0
+  return async (source, texts, deadlineMs) => {
+    if (typeof Worker === 'undefined') return 'unavailable'
+    const spawn = (): Worker => {
+      // Keep `new URL(...)` inline: Vite only bundles a worker in this exact form.
+      const w = new Worker(new URL('./regex-guard.worker.ts', import.meta.url), { type: 'module' })
+      sentTexts = null
+      return w
+    }
+    worker ??= spawn()
+    const probeOnce = (): Promise<'ok' | 'timeout' | 'stale'> => {
+      const w = worker ?? spawn()
+      worker = w
+      if (sentTexts !== texts) {
+        gen++
+        sentTexts = texts
+        w.postMessage({ gen, texts } satisfies GuardRequest)
+      }
+      const id = ++nextId
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          w.removeEventListener('message', onMessage)
+          w.terminate()
+          if (worker === w) worker = null
+          resolve('timeout')
+        }, deadlineMs)
+        const onMessage = (e: MessageEvent<GuardReply>) => {
+          if (e.data.id !== id) return
+          clearTimeout(timer)
+          w.removeEventListener('message', onMessage)
+          resolve(e.data.stale ? 'stale' : 'ok')
+        }
+        w.addEventListener('message', onMessage)
+        w.postMessage({ id, gen, source } satisfies GuardRequest)
+      })
+    }
+    let outcome = await probeOnce()
+    if (outcome === 'stale') {
+      sentTexts = null
+      outcome = await probeOnce()
+    }
+    return outcome === 'stale' ? 'unavailable' : outcome
+  }
+}
+
+const textsOfRun = new WeakMap<RunResult, string[]>()
+
+/** Every text a regex search of `result` tests: both sides' messages and each pass's summary. */
+function searchedTexts(result: RunResult): string[] {
+  let texts = textsOfRun.get(result)
+  if (!texts) {
+    const index = indexOf(result)
+    texts = [...index.beforeTexts.values(), ...index.afterTexts.values(), ...result.passes.map((p) => p.summary)]
+    textsOfRun.set(result, texts)
+  }
+  return texts
+}
+
+/**
+ * `searchFactIn`, with a regex first run by `probe` under `REGEX_DEADLINE_MS`: a regex that does
+ * not finish in time answers `ok: false` ("too slow…") instead of running here, where it could
+ * never be stopped. String queries and invalid regexes go straight to `searchFactIn`.
+ */
+export async function searchFactGuarded(
+  result: RunResult,
+  query: string,
+  regex: boolean,
+  runId: number | null,
+  probe: RegexProbe,
+  deadlineMs = REGEX_DEADLINE_MS,
+): Promise<FactSearchOutcome> {
+  if (regex && query !== '') {
+    let valid = true
+    try {
+      new RegExp(query)
+    } catch {
+      valid = false
+    }
+    if (valid && (await probe(query, searchedTexts(result), deadlineMs)) === 'timeout') {
+      return {
+        ok: false,
+        error:
+          `This regular expression took over ${deadlineMs / 1000} s on this transcript and was stopped ` +
+          '(it likely backtracks catastrophically, like nested quantifiers (a+)+). Simplify it.',
+      }
+    }
+  }
+  return searchFactIn(result, query, regex, runId)
+}
