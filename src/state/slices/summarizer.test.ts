@@ -144,3 +144,42 @@ describe('summarizer settings survive a reload (localStorage), the key only by o
     expect(load().getState().draft.summarizer).toBe('extractive')
   })
 })
+
+describe('an endpoint left after Send stops receiving requests (and the key typed for the next one)', () => {
+  /** The summarizer slice plus the two run-slice fields it drives: a config and a run counter. */
+  function page() {
+    let runs = 0
+    const store = create<StoreState>()(
+      (...a) => ({ ...createSummarizerSlice(...a), config: DEFAULT_PIPELINE, info: {}, requestRun: () => void runs++ }) as unknown as StoreState,
+    )
+    return { store, runs: () => runs }
+  }
+
+  it('editing the base URL, the model or the protocol after Send falls back to the offline summarizer', () => {
+    for (const patch of [{ baseUrl: 'http://other.example/v1' }, { model: 'other-model' }, { summarizer: 'anthropic' as const }]) {
+      const { store, runs } = page()
+      store.getState().setDraft({ summarizer: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' })
+      store.getState().setApiKey('key-for-a')
+      store.getState().confirmSend()
+      expect(store.getState().config?.summarizer).toBe('openai-compatible')
+      const before = runs()
+      store.getState().setDraft(patch)
+      // A key typed now is for the new endpoint: no run may still ask the old one with it.
+      store.getState().setApiKey('key-for-b')
+      expect(store.getState().config?.summarizer).toBe('extractive')
+      expect(store.getState().config).not.toHaveProperty('summarizerOptions')
+      expect(runs()).toBe(before + 1)
+      // Back at the endpoint allowed before: it applies again without a new send step.
+      store.getState().setDraft({ summarizer: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' })
+      expect(store.getState().config?.summarizerOptions).toEqual({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', stream: true })
+    }
+  })
+
+  it('the stream switch alone keeps the endpoint in use', () => {
+    const { store } = page()
+    store.getState().setDraft({ summarizer: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' })
+    store.getState().confirmSend()
+    store.getState().setDraft({ stream: false })
+    expect(store.getState().config?.summarizerOptions).toEqual({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', stream: false })
+  })
+})

@@ -239,6 +239,15 @@ export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get) =
         const config = get().config
         const next = config && applyDraft(config, draft)
         if (next && JSON.stringify(next) !== JSON.stringify(config)) apply()
+      } else {
+        // The draft left the endpoint last sent to. Runs read the key as typed now, which belongs to
+        // the draft's endpoint: left on the old one, the next slider move would send a key typed for
+        // host B to host A. Back to the offline summarizer until Send allows the new endpoint.
+        const config = get().config
+        if (config && isHttpSummarizer(config.summarizer)) {
+          set({ config: applyDraft(config, { ...draft, summarizer: 'extractive' }), summarizerNotice: null })
+          if (get().info) get().requestRun()
+        }
       }
     },
     setApiKey: (apiKey) => {
