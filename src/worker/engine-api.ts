@@ -57,7 +57,7 @@ import {
   trackSummaryProgress,
   type SummaryProgressTracker,
 } from './summarizers'
-import { buildMessageDetail, buildRunView, exportFileName, exportTargetsFor } from './view'
+import { buildMessageDetail, buildRunView, estimatedBeforeRows, exportFileName, exportTargetsFor } from './view'
 
 interface WorkerState {
   /** The imported file's transcript (its main line); sidechains hang off it. */
@@ -106,6 +106,9 @@ function releaseRemote(fn: unknown): void {
   const release = fn ? (fn as Record<symbol, unknown>)[releaseProxy] : undefined
   if (typeof release === 'function') Promise.resolve(release.call(fn)).catch(() => {})
 }
+
+/** Before rows sent with an import's head (`ImportProgress.head`): a screenful and some scroll. */
+const HEAD_ROWS = 200
 
 /** The `runId` each RunResult was made for (the fact finder echoes it). */
 const runIds = new WeakMap<RunResult, number>()
@@ -237,7 +240,12 @@ export const engineApi = {
   ): Promise<ImportOutcome> {
     let result: ImportResult
     try {
-      result = await importBlob(blob, fileName, onProgress ? { onProgress } : {})
+      // A large file's first rows go to the page as soon as its head is parsed (BENCH B10).
+      const onHead = (head: Transcript) => {
+        const rows = estimatedBeforeRows(head.messages, HEAD_ROWS)
+        onProgress?.({ phase: 'reading', bytes: 0, totalBytes: blob.size, head: { rows, messages: head.messages.length } })
+      }
+      result = await importBlob(blob, fileName, onProgress ? { onProgress, onHead } : {})
     } catch (e) {
       return { ok: false, error: { message: `import failed: ${errorText(e)}` } }
     }

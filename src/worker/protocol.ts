@@ -68,6 +68,8 @@ export interface RowMeta {
   origin?: Origin
   /** Ids on the other side: for a before row the after row(s) carrying it; for an after row its before id(s). */
   counterpartIds: string[]
+  /** `tokens` is an estimate (UTF-8 bytes / 3.4, BENCH.md) shown until exact counts arrive. */
+  estimated?: true
 }
 
 /** A pass without its (possibly large) prompt. */
@@ -142,6 +144,20 @@ export interface ImportProgress {
   totalBytes: number
   /** JSONL records parsed so far (JSONL files only). */
   records?: number
+  /**
+   * Sent once, while a large JSONL file still streams in: the first Before rows, imported from the
+   * records read so far, with estimated tokens (`RowMeta.estimated`), so they can be read before
+   * counting ends (issue 7, BENCH B10). Ids may differ from the full import's; the first run's
+   * rows replace them.
+   */
+  head?: ImportHead
+}
+
+/** The first Before rows of a file still being imported (see `ImportProgress.head`). */
+export interface ImportHead {
+  rows: RowMeta[]
+  /** Messages the head import found (at least `rows.length`). */
+  messages: number
 }
 
 /** What the agent itself kept after one of its recorded compactions, shaped like a run. */

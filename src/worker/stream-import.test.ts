@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { importTranscript } from '../engine/formats'
 import type { ImportProgress } from './protocol'
-import { importBlob, PROGRESS_INTERVAL_MS } from './stream-import'
+import type { Transcript } from '../engine/model'
+import { HEAD_MIN_FILE_BYTES, HEAD_RECORDS, importBlob, PROGRESS_INTERVAL_MS } from './stream-import'
 
 interface SampleEntry {
   file: string
@@ -118,5 +119,44 @@ describe('importBlob', () => {
 
   it('reads an empty file as the engine does', async () => {
     expect(await importBlob(new Blob([]), 'empty.json')).toEqual(importTranscript('', { fileName: 'empty.json' }))
+  })
+
+  it('hands a large JSONL file\'s head to onHead once, while reading, from the first records only (B10)', async () => {
+    const sample = read('claude-code.jsonl')
+    // Copies of the 184 KB sample, each its own session (ids suffixed), past HEAD_MIN_FILE_BYTES.
+    const copies = Math.ceil(HEAD_MIN_FILE_BYTES / sample.length) + 1
+    const text = Array.from({ length: copies }, (_, k) => sample.replace(/"([0-9a-f]{8}-[0-9a-f-]{27})"/g, `"$1-${k}"`)).join('')
+    const bytes = new TextEncoder().encode(text)
+    const events: string[] = []
+    const heads: Transcript[] = []
+    const result = await importBlob(chunkedBlob(bytes, 64 * 1024), 'big.jsonl', {
+      onProgress: (p) => events.push(p.phase),
+      onHead: (t) => {
+        events.push('head')
+        heads.push(t)
+      },
+      now: clock(PROGRESS_INTERVAL_MS),
+    })
+    if (!result.ok) throw new Error(result.error.message)
+    expect(heads).toHaveLength(1)
+    // While reading: after some reading reports and before the building phase.
+    expect(events.indexOf('head')).toBeGreaterThan(0)
+    expect(events.indexOf('head')).toBeLessThan(events.indexOf('building'))
+    const head = heads[0] as Transcript
+    // At least HEAD_RECORDS records were read, fewer than the whole file (69 records per copy).
+    expect(head.messages.length).toBeGreaterThan(0)
+    expect(head.messages.length).toBeLessThan(result.transcript.messages.length)
+    const lines = text.split('\n').filter((l) => l.trim() !== '')
+    expect(lines.length).toBeGreaterThan(HEAD_RECORDS)
+    // The head is the import of a prefix of the file: its first message is the file's first.
+    expect(head.messages[0]?.content).toEqual(result.transcript.messages[0]?.content)
+    expect(head.messages[0]?.role).toBe(result.transcript.messages[0]?.role)
+  })
+
+  it('gives no head for a file under HEAD_MIN_FILE_BYTES', async () => {
+    const text = read('claude-code.jsonl')
+    const heads: Transcript[] = []
+    await importBlob(new Blob([text]), 'claude-code.jsonl', { onHead: (t) => heads.push(t) })
+    expect(heads).toEqual([])
   })
 })

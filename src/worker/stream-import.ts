@@ -8,6 +8,7 @@ import { importBytes, importJsonlRecords, RAW_MAX_CHARS } from '../engine/format
 import { createJsonlParser, toJsonlParse } from '../engine/formats/jsonl-stream'
 import { looksLikeJsonl } from '../engine/formats/json'
 import type { ImportResult } from '../engine/formats/types'
+import type { Transcript } from '../engine/model'
 import type { ImportProgress } from './protocol'
 
 /** Least time between two progress reports in ms (about ten a second). */
@@ -22,9 +23,24 @@ const PIECE_BYTES = 256 * 1024
 /** Bytes of the head used to decide whether a file without a `.jsonl` name is JSONL. */
 const SNIFF_BYTES = 256 * 1024
 
-/** Injected clock and callback, so tests drive the throttle without timers. */
+/**
+ * A JSONL file at least this large (bytes) gets a head import (`StreamImportOptions.onHead`):
+ * below it the whole import is about as quick as the head's.
+ */
+export const HEAD_MIN_FILE_BYTES = 2 * 1024 * 1024
+
+/** Records parsed before the head import runs: enough for a screenful of messages and more. */
+export const HEAD_RECORDS = 120
+
+/** Injected clock and callbacks, so tests drive the throttle without timers. */
 export interface StreamImportOptions {
   onProgress?: (progress: ImportProgress) => void
+  /**
+   * Called at most once, for a JSONL file of at least `HEAD_MIN_FILE_BYTES`, as soon as
+   * `HEAD_RECORDS` records are parsed: the transcript those records alone make (its ids may differ
+   * from the full import's), so the first rows can be shown while the rest streams in (BENCH B10).
+   */
+  onHead?: (head: Transcript) => void
   now?: () => number
 }
 
@@ -98,6 +114,13 @@ export async function importBlob(
       chunks.length = 0
       return 'jsonl'
     }
+    let headDone = !options.onHead || totalBytes < HEAD_MIN_FILE_BYTES
+    const head = () => {
+      headDone = true
+      const records = parser.recordsSoFar().slice()
+      const imported = importJsonlRecords({ records, bad: [], lines: records.length }, { fileName, keepRaw: false })
+      if (imported.ok && imported.transcript.messages.length > 0) options.onHead?.(imported.transcript)
+    }
     report({ phase: 'reading', bytes: 0, totalBytes }, true)
     for (;;) {
       const { done, value } = await reader.read()
@@ -107,7 +130,9 @@ export async function importBlob(
           const piece = value.subarray(at, at + PIECE_BYTES)
           parser.push(piece)
           bytes += piece.length
-          report({ phase: 'reading', bytes, totalBytes, records: parser.progress().records })
+          const records = parser.progress().records
+          report({ phase: 'reading', bytes, totalBytes, records })
+          if (!headDone && records >= HEAD_RECORDS) head()
         }
         continue
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Message, RunResult } from '../engine/model'
-import { buildMessageDetail, buildRunView, imageLabel, previewOf } from './view'
+import { buildMessageDetail, buildRunView, estimatedBeforeRows, imageLabel, previewOf } from './view'
 
 function msg(id: string, index: number, role: Message['role'], content: Message['content'], extra: Partial<Message> = {}): Message {
   return { id, index, role, content, source: { format: 'canonical' }, ...extra }
@@ -175,5 +175,33 @@ describe('buildRunView', () => {
       ['t1', ['t1']],
       ['t2', ['t2']],
     ])
+  })
+})
+
+describe('estimatedBeforeRows (B10: rows before exact counts)', () => {
+  it('estimates UTF-8 bytes / 3.4, rounded up, of text, thinking, tool-call names and arguments', () => {
+    const rows = estimatedBeforeRows([
+      // 17 ASCII bytes → 17 / 3.4 = 5 tokens exactly.
+      msg('a', 0, 'user', 'abcdefghijklmnopq'),
+      // 'é' is 2 bytes, '€' 3, '😀' 4 (a surrogate pair): 9 bytes → ceil(2.65) = 3.
+      msg('b', 1, 'assistant', [
+        { type: 'text', text: 'é€' },
+        { type: 'thinking', variant: 'thinking', text: '😀' },
+      ]),
+      // name 'Read' (4) + arguments '{}' (2) = 6 bytes → ceil(1.76) = 2; null content adds nothing.
+      msg('c', 2, 'assistant', null, { toolCalls: [{ id: 'c1', name: 'Read', arguments: '{}' }] }),
+    ])
+    expect(rows.map((r) => [r.id, r.tokens, r.estimated])).toEqual([
+      ['a', 5, true],
+      ['b', 3, true],
+      ['c', 2, true],
+    ])
+    expect(rows[2]?.preview).toBe('(tool calls: Read)')
+    expect(rows.every((r) => r.fate === undefined && r.counterpartIds.length === 0)).toBe(true)
+  })
+
+  it('stops at the limit', () => {
+    const messages = [0, 1, 2, 3].map((i) => msg(`m${i}`, i, 'user', 'x'))
+    expect(estimatedBeforeRows(messages, 2).map((r) => r.id)).toEqual(['m0', 'm1'])
   })
 })

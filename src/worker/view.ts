@@ -101,6 +101,46 @@ function baseRow(message: Message, index: number, tokens: number): RowMeta {
   return row
 }
 
+/** UTF-8 bytes per token of the estimate shown before exact counts arrive (BENCH.md). */
+export const BYTES_PER_TOKEN_ESTIMATE = 3.4
+
+/** UTF-8 length of `text` in bytes, without encoding it. */
+function utf8Bytes(text: string): number {
+  let n = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 0x80) n += 1
+    else if (c < 0x800) n += 2
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      n += 4
+      i++
+    } else n += 3
+  }
+  return n
+}
+
+/**
+ * Before rows of `messages` (at most `limit`) with estimated tokens — UTF-8 bytes of the texts a
+ * counter would see (content text and thinking, tool-call names and arguments) / 3.4, rounded up —
+ * marked `estimated`, no fate or counterparts yet. For the rows shown while a large file is still
+ * being imported and counted (issue 7, BENCH B10). Pure.
+ */
+export function estimatedBeforeRows(messages: readonly Message[], limit = Infinity): RowMeta[] {
+  const rows: RowMeta[] = []
+  for (const m of messages) {
+    if (rows.length >= limit) break
+    let bytes = 0
+    const c = m.content
+    if (typeof c === 'string') bytes += utf8Bytes(c)
+    else if (c) for (const p of c) if (p.type === 'text' || p.type === 'thinking') bytes += utf8Bytes(p.text ?? '')
+    for (const call of m.toolCalls ?? []) bytes += utf8Bytes(call.name) + utf8Bytes(call.arguments)
+    const row = baseRow(m, m.index, Math.ceil(bytes / BYTES_PER_TOKEN_ESTIMATE))
+    row.estimated = true
+    rows.push(row)
+  }
+  return rows
+}
+
 /** Before ids an after message stands for, read from its origin (never re-derived). */
 export function beforeIdsOf(origin: Origin | undefined, afterId: string): string[] {
   if (!origin) return [afterId]

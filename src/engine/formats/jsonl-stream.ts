@@ -30,6 +30,11 @@ export interface JsonlParser {
   /** Flushes the last line (a bad one is "half-written", never fatal) and returns everything. */
   end(): JsonlStreamResult
   progress(): JsonlProgress
+  /**
+   * The good records parsed so far, in file order (a live view: read it, do not keep or change
+   * it). For a first look at a file's head while the rest still streams in (issue 7, BENCH B10).
+   */
+  recordsSoFar(): readonly JsonlRecord[]
 }
 
 /** The part of the WHATWG `TextDecoder` used here (the engine's tsconfig has no DOM types). */
@@ -173,6 +178,9 @@ export function createJsonlParser(): JsonlParser {
     },
     progress() {
       return { bytes, records: records.length }
+    },
+    recordsSoFar() {
+      return records
     },
   }
 }

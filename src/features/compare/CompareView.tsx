@@ -6,6 +6,7 @@ import { useStore } from '../../state/store'
 import { selectAfterMode, selectInfo, selectRecorded, selectRun, selectSelection } from '../../state/selectors'
 import type { RecordedRunView, RowMeta, RunView, Side } from '../../worker/protocol'
 import { FactFinder } from '../facts/FactFinder'
+import { ImportHeadView } from './ImportHeadView'
 import { buildAfterItems, buildBeforeItems, linkAfters, type ColumnItem } from './column-items'
 import { MessageColumn, type ColumnHandle } from './MessageColumn'
 import { SplitHandle } from './SplitHandle'
@@ -107,6 +108,7 @@ export function CompareView() {
   const selection = useStore(selectSelection)
   const selectRow = useStore((s) => s.selectRow)
   const factSearch = useStore((s) => s.factSearch)
+  const importHead = useStore((s) => s.importHead)
   const [split, setSplit] = useState(0.5) // high-frequency: stays out of the store
   const [syncScroll, setSyncScroll] = useState(true)
   const leftRef = useRef<ColumnHandle>(null)
@@ -183,6 +185,8 @@ export function CompareView() {
     [syncScroll, paneOf, left, right],
   )
 
+  // A large file still being imported: its first rows, with estimated tokens, until its first run.
+  if (importHead) return <ImportHeadView head={importHead} />
   if (!run) return null
   if (!left || !right) {
     if (recordedError) {

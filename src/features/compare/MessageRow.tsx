@@ -73,9 +73,15 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
           </span>
         )}
         {chip && <Chip kind={chip.kind} label={chip.label} title={title} />}
-        <span className="msg__tokens" title="Tokens">
-          {formatCount(row.tokens)} tok
-        </span>
+        {row.estimated ? (
+          <span className="msg__tokens msg__tokens--estimate" title="≈ estimate (UTF-8 bytes / 3.4) until exact counts arrive">
+            ≈ {formatCount(row.tokens)} tok
+          </span>
+        ) : (
+          <span className="msg__tokens" title="Tokens">
+            {formatCount(row.tokens)} tok
+          </span>
+        )}
         <button
           type="button"
           className="icon-button msg__expand"

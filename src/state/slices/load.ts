@@ -1,7 +1,7 @@
 import { proxy } from 'comlink'
 import { getEngine } from '../../app/engine-client'
 import type { ImportError } from '../../engine/formats/types'
-import type { ImportOutcome, ImportProgress, TranscriptInfo } from '../../worker/protocol'
+import type { ImportHead, ImportOutcome, ImportProgress, TranscriptInfo } from '../../worker/protocol'
 import type { SliceCreator } from './types'
 
 /** One entry of public/samples/index.json. */
@@ -42,6 +42,11 @@ export interface LoadSlice {
   /** Bytes/records of the file being streamed into the worker, else null. */
   importProgress: LoadProgress | null
   importFailure: ImportFailure | null
+  /**
+   * The first Before rows of a large file still being imported and counted (estimated tokens),
+   * shown instead of the columns until the first run of that file arrives; else null (BENCH B10).
+   */
+  importHead: (ImportHead & { fileName: string }) | null
   /** First start: fetch the gallery and the defaults, then open the Claude Code sample. */
   start: () => Promise<void>
   loadSample: (file: string) => Promise<void>
@@ -74,7 +79,7 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
 
   const apply = (fileName: string, source: TranscriptSource, outcome: ImportOutcome) => {
     if (!outcome.ok) {
-      set({ loading: null, importProgress: null, importFailure: { fileName, error: outcome.error } })
+      set({ loading: null, importProgress: null, importHead: null, importFailure: { fileName, error: outcome.error } })
       return
     }
     set({
@@ -102,7 +107,7 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
         apply(fileName, source, await read())
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e)
-        set({ loading: null, importProgress: null, importFailure: { fileName, error: { message } } })
+        set({ loading: null, importProgress: null, importHead: null, importFailure: { fileName, error: { message } } })
       }
     })
 
@@ -111,12 +116,16 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
    * text) and reports progress through a comlink proxy, about ten times a second.
    */
   const readBlob = (blob: Blob, fileName: string): Promise<ImportOutcome> => {
-    set({ loading: `Reading ${fileName} (${formatBytes(blob.size)})…`, importProgress: null })
+    set({ loading: `Reading ${fileName} (${formatBytes(blob.size)})…`, importProgress: null, importHead: null })
     // Progress reports come through their own message port, so one can arrive after the outcome:
     // applied then, it would bring back a finished bar and a "Building…" that never clears.
     let live = true
     const onProgress = (p: ImportProgress) => {
       if (!live) return
+      if (p.head) {
+        set({ importHead: { ...p.head, fileName } })
+        return
+      }
       set({
         importProgress: { ...p, fileName },
         loading: p.phase === 'building' ? `Building the transcript of ${fileName}…` : `Reading ${fileName}…`,
@@ -143,6 +152,7 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
     loading: null,
     importProgress: null,
     importFailure: null,
+    importHead: null,
     start: async () => {
       if (started) return
       started = true

@@ -1,0 +1,40 @@
+import { useCallback, useMemo } from 'react'
+import { formatCount, formatCountOf } from '../../components/format'
+import type { LoadSlice } from '../../state/slices/load'
+import type { Side } from '../../worker/protocol'
+import { buildBeforeItems } from './column-items'
+import { MessageColumn } from './MessageColumn'
+
+const NO_ROWS: ReadonlySet<string> = new Set()
+
+/**
+ * The first Before rows of a large file while it is still imported and counted (issue 7, BENCH
+ * B10): read-only, tokens marked "≈ estimate" (bytes / 3.4); the first run's columns replace it.
+ */
+export function ImportHeadView({ head }: { head: NonNullable<LoadSlice['importHead']> }) {
+  const items = useMemo(() => buildBeforeItems(head.rows, [], []), [head])
+  const estimate = useMemo(() => head.rows.reduce((n, r) => n + r.tokens, 0), [head])
+  // Nothing to select yet: the rows' ids belong to the head import, not to the final transcript.
+  const ignore = useCallback((_side: Side, _id: string) => {}, [])
+  return (
+    <div className="compare compare--head" data-testid="import-head">
+      <div className="compare__toolbar">
+        <span className="muted" role="status">
+          First {formatCountOf(head.rows.length, 'message')} of {head.fileName} while the rest is read and counted ·
+          tokens ≈ estimate until exact counts arrive
+        </span>
+      </div>
+      <div className="compare__columns compare__columns--single">
+        <MessageColumn
+          side="before"
+          title="Before"
+          subtitle={`first ${formatCount(head.rows.length)} messages · ≈ ${formatCount(estimate)} tokens (estimate)`}
+          items={items}
+          selectedId={null}
+          highlighted={NO_ROWS}
+          onSelect={ignore}
+        />
+      </div>
+    </div>
+  )
+}
