@@ -18,6 +18,8 @@ test('a slider change goes into the URL hash; the link restores it and the same 
   const errors = watchErrors(page)
   await openApp(page)
   await expect.poll(() => hash(page)).toContain('cfg=v1;')
+  // Chromium counts the initial about:blank of a new page: compare with the length now, not 1.
+  const historyLength = await page.evaluate(() => window.history.length)
   const keepLast = page.getByRole('spinbutton', { name: 'summarize keep_last value' })
   const tokensAfter = page.getByTestId('tokens-after')
   await expect(keepLast).toHaveValue('20')
@@ -31,7 +33,7 @@ test('a slider change goes into the URL hash; the link restores it and the same 
   await expect(page.getByTestId('loading')).toHaveCount(0)
   const linkedTokens = await tokensAfter.textContent()
   // Replaced, not pushed: the settings never add history entries.
-  expect(await page.evaluate(() => window.history.length)).toBe(1)
+  expect(await page.evaluate(() => window.history.length)).toBe(historyLength)
 
   // The link in a fresh tab: same keep_last, same After totals, no notice.
   const url = page.url()

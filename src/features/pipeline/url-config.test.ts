@@ -142,6 +142,15 @@ describe('hash helpers', () => {
     expect(noticeLine([])).toBeNull()
     expect(noticeLine(['a', 'b', 'c', 'd', 'e'])).toBe('Some settings in the link were not used: a; b; c (and 2 more).')
   })
+
+  it('says a repeated notice once and puts "missing" notices after what was refused', () => {
+    const { notices } = decodeConfig('v1;summarize:keep_last=3;x;x;x', DEFAULT_PIPELINE)
+    const endpoint = 'the openai-compatible summarizer at evil.example waits under Summarizer'
+    // 6 notices: unknown stage "x" (once), compact_after missing, five stages missing, then the endpoint.
+    expect(noticeLine([...notices, endpoint])).toBe(
+      `Some settings in the link were not used: unknown stage "x"; ${endpoint}; summarize compact_after missing (and 5 more).`,
+    )
+  })
 })
 
 // ---------------------------------------------------------------------------------------------

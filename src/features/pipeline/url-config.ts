@@ -345,10 +345,18 @@ export function hashWithConfig(hash: string, config: PipelineConfig): string {
   return `#${parts.join('&')}`
 }
 
-/** One line for the page: `Link settings partly ignored: unknown stage "x"; …` (at most three). */
+/**
+ * One line for the page: `Some settings in the link were not used: unknown stage "x"; …` (at most
+ * three). Repeats are said once, and `… missing` notices (the current value simply stayed) come
+ * after the others: a short hand-written link names only a stage or two, and its "missing" lines
+ * would otherwise push what was really refused (a bad value, a held-back endpoint) out of sight.
+ */
 export function noticeLine(notices: readonly string[]): string | null {
-  if (notices.length === 0) return null
-  const shown = notices.slice(0, 3).join('; ')
-  const more = notices.length > 3 ? ` (and ${notices.length - 3} more)` : ''
+  const unique = [...new Set(notices)]
+  if (unique.length === 0) return null
+  const missing = (n: string) => n.endsWith(' missing')
+  const ordered = [...unique.filter((n) => !missing(n)), ...unique.filter(missing)]
+  const shown = ordered.slice(0, 3).join('; ')
+  const more = ordered.length > 3 ? ` (and ${ordered.length - 3} more)` : ''
   return `Some settings in the link were not used: ${shown}${more}.`
 }
