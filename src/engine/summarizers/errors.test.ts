@@ -146,6 +146,7 @@ describe('429: retry-after honoured, exponential backoff, bounded', () => {
     server.enqueue({ status: 429 }, { status: 429 }, { status: 429 }, { text: 'too late' })
     const e = await failure(openai({ sleep, maxRetries: 2 })(summarizeRequest))
     expect(e).toMatchObject({ kind: 'rate-limited', status: 429 })
+    expect(e.message).toContain('still failing after 2 retries')
     expect(delays).toEqual([1000, 2000])
     expect(server.requests).toHaveLength(3)
   })
@@ -167,6 +168,11 @@ describe('429: retry-after honoured, exponential backoff, bounded', () => {
     const e = await failure(openai({ sleep })(summarizeRequest))
     expect(e).toMatchObject({ kind: 'rate-limited', retryAfterMs: 3_600_000 })
     expect(e.message).toContain('retry after 3600 s')
+    // One request, no retry: the message must not claim retries, nor advise "a moment".
+    expect(server.requests).toHaveLength(1)
+    expect(e.message).toContain('not retried')
+    expect(e.message).not.toContain('after the retries')
+    expect(e.message).toContain('Run again once that time has passed')
     expect(delays).toEqual([])
   })
 })
@@ -177,6 +183,8 @@ describe('timeouts, network and CORS failures', () => {
     const e = await failure(openai({ timeoutMs: 50 })(summarizeRequest))
     expect(e.kind).toBe('timeout')
     expect(e.message).toMatch(/no answer from 127\.0\.0\.1:\d+ within 50 ms/)
+    // The page has no timeout setting: the advice names the one place that has it.
+    expect(e.message).toContain('--timeout-ms')
   })
 
   it('a stream that stops sending for timeoutMs → timeout', async () => {

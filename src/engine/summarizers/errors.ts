@@ -119,13 +119,15 @@ const KEY_ENV: Record<Provider, string> = {
 
 /**
  * The error for a non-2xx answer that is not retried (or no longer). Each kind of status names
- * its likely cause and fix; the server's own message is quoted when it gave one.
+ * its likely cause and fix; the server's own message is quoted when it gave one. `retries`: how
+ * many retries came before this answer (a 429 says whether it was retried at all).
  */
 export function httpError(
   status: number,
   bodyText: string,
   ctx: RequestContext,
   retryAfterMs?: number,
+  retries = 0,
 ): SummarizerError {
   const said = serverMessage(bodyText)
   const quote = said ? ` The server said: "${said}".` : ''
@@ -156,11 +158,17 @@ export function httpError(
   if (status === 429 || status === 503 || status === 529) {
     const wait =
       retryAfterMs !== undefined ? ` It asked to retry after ${fmtMs(retryAfterMs)}.` : ''
+    // A retry-after over the wait limit is answered at once: "after the retries" would be untrue.
+    const tried =
+      retries > 0 ? `still failing after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : 'not retried'
+    const advice =
+      retryAfterMs !== undefined && retryAfterMs >= 60_000
+        ? 'Run again once that time has passed'
+        : 'Wait a moment and run again'
     return new SummarizerError(
       'rate-limited',
-      `${status} from ${host}: rate limited or overloaded, still failing after the ` +
-        `retries.${wait} ` +
-        `Wait a moment and run again, or use a smaller model or fewer passes.${quote}`,
+      `${status} from ${host}: rate limited or overloaded, ${tried}.${wait} ` +
+        `${advice}, or use a smaller model or fewer passes.${quote}`,
       extra,
     )
   }
@@ -210,7 +218,8 @@ export function timeoutError(ms: number, ctx: RequestContext): SummarizerError {
   return new SummarizerError(
     'timeout',
     `no answer from ${hostOf(ctx.url)} within ${fmtMs(ms)} (model "${ctx.model}"): the model may ` +
-      'still be loading or be too slow for this prompt; raise the timeout or use a smaller model.',
+      'still be loading or be too slow for this prompt: use a smaller model (the CLI also takes ' +
+      'a longer --timeout-ms).',
   )
 }
 

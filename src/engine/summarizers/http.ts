@@ -394,7 +394,7 @@ export function createHttpSummarizer(
           ) {
             retryDelay = Math.max(retryAfter ?? 0, backoff * 2 ** attemptNo)
           } else {
-            throw httpError(response.status, bodyText, ctx, retryAfter)
+            throw httpError(response.status, bodyText, ctx, retryAfter, attemptNo)
           }
         } else {
           let answer: string
