@@ -68,8 +68,10 @@ export function recordChange(
     key !== null && history.group !== null && history.group.key === key && now - history.group.at <= COALESCE_MS
   let past = history.past
   if (!continues) past = [...past, prev].slice(-HISTORY_LIMIT)
-  // Dragged back to where the group started: that step is no step.
-  if (continues && same(past[past.length - 1], next)) past = past.slice(0, -1)
+  // Dragged back to where the group started: that step is no step. The group ends with it, so a
+  // drag that goes on past its start (20 → 1 → 32) records its start again as one new step,
+  // instead of coalescing into a step that no longer exists (the whole drag was unrecorded).
+  if (continues && same(past[past.length - 1], next)) return { past: past.slice(0, -1), future: [], group: null }
   return { past, future: [], group: key === null ? null : { key, at: now } }
 }
 
