@@ -45,7 +45,7 @@ export function PresetPicker() {
         </select>
         {current && (
           <span className="preset-picker__info" title={tooltipOf(current)} aria-label={`About ${current.name}: ${tooltipOf(current)}`} role="img">
-            ⓘ
+            i
           </span>
         )}
       </span>
