@@ -183,3 +183,17 @@ describe('an endpoint left after Send stops receiving requests (and the key type
     expect(store.getState().config?.summarizerOptions).toEqual({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', stream: false })
   })
 })
+
+describe('the cancel notice', () => {
+  it('stays while the previous result is shown and goes once a newer result is', async () => {
+    const store = create<StoreState>()((...a) => ({ ...createSummarizerSlice(...a), run: null }) as unknown as StoreState)
+    const shown = { runId: 1 }
+    store.setState({ run: shown } as unknown as Partial<StoreState>)
+    store.setState({ summarizerNotice: 'Summaries cancelled: the page shows the previous result.' })
+    // Unrelated changes (a slider's config, progress) keep it: the shown result is still the old one.
+    store.setState({ summaryProgress: null, run: shown } as unknown as Partial<StoreState>)
+    expect(store.getState().summarizerNotice).not.toBeNull()
+    store.setState({ run: { runId: 2 } } as unknown as Partial<StoreState>)
+    expect(store.getState().summarizerNotice).toBeNull()
+  })
+})

@@ -186,7 +186,12 @@ function writeStorage(key: string, value: string | null): void {
   }
 }
 
-export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get) => {
+export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get, api) => {
+  // "The page shows the previous result" is only true until a newer result is shown: a slider
+  // moved after a cancel runs again, and a notice left behind would then be false.
+  api.subscribe((state, previous) => {
+    if (state.summarizerNotice !== null && state.run !== previous.run && state.run) set({ summarizerNotice: null })
+  })
   const stored = readStorage(API_KEY_STORAGE_KEY)
   const settings = parseStoredSettings(readStorage(SETTINGS_STORAGE_KEY))
   let planRequest = 0
