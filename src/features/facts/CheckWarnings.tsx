@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react'
 import type { FailureModeWarning } from '../../engine/model'
 import { useStore } from '../../state/store'
 import type { RunView, Side } from '../../worker/protocol'
+import { warningPieces } from './warningText'
 import './CheckWarnings.css'
 
 /** What each failure-mode check is called on the page. Source: SPEC §3.5, seed 004. */
@@ -18,6 +19,8 @@ const LINKS_SHOWN = 8
 interface Target {
   side: Side
   label: string
+  /** How the warning's sentence names it in place of its id. */
+  short: string
 }
 
 /**
@@ -26,9 +29,9 @@ interface Target {
  */
 function targets(run: RunView): Map<string, Target> {
   const map = new Map<string, Target>()
-  for (const r of run.after.rows) map.set(r.id, { side: 'after', label: `after #${r.index} ${r.role}` })
+  for (const r of run.after.rows) map.set(r.id, { side: 'after', label: `after #${r.index} ${r.role}`, short: `after #${r.index}` })
   // Before wins: a kept message has the same id on both sides, and its source is the Before row.
-  for (const r of run.before.rows) map.set(r.id, { side: 'before', label: `#${r.index}` })
+  for (const r of run.before.rows) map.set(r.id, { side: 'before', label: `#${r.index}`, short: `#${r.index}` })
   return map
 }
 
@@ -36,6 +39,12 @@ function WarningItem({ warning, where }: { warning: FailureModeWarning; where: M
   const [all, setAll] = useState(false)
   const ids = warning.messageIds.filter((id) => where.has(id))
   const shown = all ? ids : ids.slice(0, LINKS_SHOWN)
+  const pieces = useMemo(
+    () => warningPieces(warning.message, new Map(ids.map((id) => [id, (where.get(id) as Target).short]))),
+    // `ids` is derived from these two.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [warning, where],
+  )
   const reveal = (side: Side, id: string) => {
     const { selectRow, setTab } = useStore.getState()
     selectRow({ side, id, reveal: true })
@@ -43,7 +52,16 @@ function WarningItem({ warning, where }: { warning: FailureModeWarning; where: M
   }
   return (
     <li className="check-warnings__item" data-rule={warning.rule}>
-      <strong>{FAILURE_MODE_LABEL[warning.rule]}</strong>: {warning.message}
+      <strong>{FAILURE_MODE_LABEL[warning.rule]}</strong>:{' '}
+      {pieces.map((p, i) =>
+        p.id ? (
+          <span key={i} className="check-warnings__id" title={p.id}>
+            {p.text}
+          </span>
+        ) : (
+          p.text
+        ),
+      )}
       {ids.length > 0 && (
         <span className="check-warnings__links">
           {' '}
