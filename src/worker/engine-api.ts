@@ -110,6 +110,9 @@ function releaseRemote(fn: unknown): void {
 /** Before rows sent with an import's head (`ImportProgress.head`): a screenful and some scroll. */
 const HEAD_ROWS = 200
 
+/** The full Before rows of the last run answered in pages (`RunOptions.beforePage`). */
+let pagedBefore: { runId: number; rows: RowMeta[] } | null = null
+
 /** The `runId` each RunResult was made for (the fact finder echoes it). */
 const runIds = new WeakMap<RunResult, number>()
 /** Runs the fact finder's regexes in a worker it can stop (issue 5: a regex must not hang the page). */
@@ -327,6 +330,11 @@ export const engineApi = {
           return slim
         })
         view.beforePreviewsOmitted = true
+      } else if (options.beforePage !== undefined && view.before.rows.length > options.beforePage) {
+        // Full rows of a long transcript go in pages, each its own message (BENCH B5).
+        pagedBefore = { runId, rows: view.before.rows }
+        view.beforeRowsTotal = view.before.rows.length
+        view.before.rows = view.before.rows.slice(0, Math.max(0, options.beforePage))
       }
       return { ok: true, view }
     } catch (e) {
@@ -450,6 +458,15 @@ export const engineApi = {
     if (!state.running) return false
     state.running.abort()
     return true
+  },
+
+  /**
+   * Before rows `from`..`from + count - 1` of the run `runId` answered with `RunOptions.beforePage`
+   * (`RunView.beforeRowsTotal`); null when that run's rows are no longer held (a newer paged run).
+   */
+  getBeforeRows(runId: number, from: number, count: number): RowMeta[] | null {
+    if (pagedBefore?.runId !== runId) return null
+    return pagedBefore.rows.slice(from, from + count)
   },
 
   /** Full content of one row of the last run (before rows also work before any run). */

@@ -94,6 +94,11 @@ export interface RunView {
    * rest with `restoreBeforePreviews`.
    */
   beforePreviewsOmitted?: true
+  /**
+   * Set when `RunOptions.beforePage` cut `before.rows`: the full count; fetch the rest with
+   * `getBeforeRows(runId, from, count)`.
+   */
+  beforeRowsTotal?: number
   before: { rows: RowMeta[]; totals: TokenTotals }
   after: { rows: RowMeta[]; totals: TokenTotals }
   passes: PassMeta[]
@@ -337,6 +342,13 @@ export interface RunOptions {
    * otherwise deserialize on every run of a slider drag.
    */
   previewsOf?: string
+  /**
+   * When the Before rows are sent whole (no `previewsOf`) and there are more than this many, only
+   * the first `beforePage` come with the view (`RunView.beforeRowsTotal` says how many there are);
+   * the page fetches the rest with `getBeforeRows`, one message per page, so no single message
+   * costs the main thread a long deserialization (BENCH B5).
+   */
+  beforePage?: number
   /**
    * The API key of an HTTP summarizer, for this run only (held in the page's memory, or in
    * localStorage after the person opted in); the worker never stores it.

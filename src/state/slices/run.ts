@@ -45,6 +45,34 @@ export function detailKey(side: Side, id: string): string {
   return `${side}:${id}`
 }
 
+/**
+ * Full Before rows per message from the worker: a long transcript's first run sends its rows in
+ * pages of this many, each its own message, so none costs the main thread a long task (BENCH B5).
+ */
+export const BEFORE_PAGE = 1000
+
+/** Resolves in a later task (a macrotask), so the main thread can paint and take input between. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0))
+}
+
+/**
+ * Completes a view whose Before rows came in pages (`RunView.beforeRowsTotal`), fetching the rest
+ * page by page; false when the worker no longer holds them (the caller asks for the run whole).
+ */
+async function fetchBeforePages(view: RunView): Promise<boolean> {
+  const total = view.beforeRowsTotal
+  if (total === undefined) return true
+  const rows = view.before.rows
+  while (rows.length < total) {
+    const page = await getEngine().getBeforeRows(view.runId, rows.length, BEFORE_PAGE)
+    if (!page || page.length === 0) return false
+    for (const row of page) rows.push(row)
+  }
+  delete view.beforeRowsTotal
+  return true
+}
+
 export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
   let wanted = 0 // id of the newest requested run
   let inFlight = false
@@ -68,7 +96,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         const previewsOf = shown?.transcriptKey
         // The key goes with the call only (never into the config); see SummarizerSlice.
         const apiKey = get().apiKey
-        const keyOption = apiKey ? { apiKey } : {}
+        const keyOption = apiKey ? { apiKey, beforePage: BEFORE_PAGE } : { beforePage: BEFORE_PAGE }
         // Streamed summaries show as they arrive; progress of any other run is dropped.
         const progress = () =>
           isHttpSummarizer(config.summarizer)
@@ -79,10 +107,19 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         progressOf = runId
         let outcome = await getEngine().run(config, runId, previewsOf ? { previewsOf, ...keyOption } : keyOption, progress())
         if (myGeneration !== generation) return
+        // A long view's deserialization was this task; its render gets a task of its own (BENCH B5).
+        if (outcome.ok && outcome.view.before.rows.length >= BEFORE_PAGE) {
+          await nextTask()
+          if (myGeneration !== generation) return
+        }
         if (outcome.ok && !restoreBeforePreviews(outcome.view, shown)) {
           outcome = await getEngine().run(config, runId, keyOption, progress())
           if (myGeneration !== generation) return
         }
+        if (outcome.ok && !(await fetchBeforePages(outcome.view))) {
+          outcome = await getEngine().run(config, runId, apiKey ? { apiKey } : {}, progress())
+        }
+        if (myGeneration !== generation) return
         progressOf = null
         if (get().summaryProgress) set({ summaryProgress: null })
         done = runId
