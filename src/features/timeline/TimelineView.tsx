@@ -5,6 +5,7 @@ import { formatCount, formatCountOf } from '../../components/format'
 import { passName } from '../../components/kinds'
 import { useStore } from '../../state/store'
 import type { TimelineView as Timeline } from '../../worker/protocol'
+import { showTurnMarkers } from './chart-options'
 import './timeline.css'
 
 const COLORS = {
@@ -105,6 +106,7 @@ function Chart({ timeline, levels, onHover, onPick }: {
       }
       ctx.restore()
     }
+    const markers = showTurnMarkers(timeline.turns)
     const plot = new uPlot(
       {
         width: Math.max(320, el.clientWidth || 720),
@@ -122,14 +124,14 @@ function Chart({ timeline, levels, onHover, onPick }: {
         ],
         series: [
           {},
-          { label: 'before', stroke: COLORS.before, width: 1.5, points: { show: false } },
+          { label: 'before', stroke: COLORS.before, width: 1.5, points: { show: markers, size: 5 } },
           {
             label: 'after',
             stroke: COLORS.after,
             fill: 'rgba(79, 70, 229, 0.08)',
             width: 2,
             spanGaps: true,
-            points: { show: false },
+            points: { show: markers, size: 6 },
           },
         ],
         hooks: {
