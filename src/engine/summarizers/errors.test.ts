@@ -13,7 +13,7 @@ import { assistant, countCodePoints, deepFreeze, indexed, user } from '../stages
 import type { SummaryRequest } from '../stages/types'
 import { cacheCounter } from '../tokens/count'
 import { createAnthropicSummarizer } from './anthropic'
-import { SummarizerError } from './errors'
+import { SummarizerError, unsendableKeyCharAt } from './errors'
 import type { FetchLike } from './fetch-types'
 import type { HttpSummarizerOptions } from './http'
 import { createOpenAICompatibleSummarizer } from './openai-compatible'
@@ -174,6 +174,26 @@ describe('429: retry-after honoured, exponential backoff, bounded', () => {
     expect(e.message).not.toContain('after the retries')
     expect(e.message).toContain('Run again once that time has passed')
     expect(delays).toEqual([])
+  })
+})
+
+describe('a key an HTTP header cannot carry', () => {
+  it('is explained as a key problem (not a network/CORS one), without the key, and nothing is sent', async () => {
+    // A curly quote pasted with the key: fetch refuses the header before any request.
+    const e = await failure(openai({ apiKey: 'right-key\u2019' })(summarizeRequest))
+    expect(e.kind).toBe('auth')
+    expect(e.message).toContain('character 10 of 10 is U+2019')
+    expect(e.message).not.toContain('right-key')
+    expect(server.requests).toHaveLength(0)
+    const line = await failure(openai({ apiKey: 'abc\ndef' })(summarizeRequest))
+    expect(line.message).toContain('character 4 of 7 is U+000A')
+  })
+
+  it('a Latin-1 or plain key is sent as usual', async () => {
+    expect(unsendableKeyCharAt('sk-abc_DEF-123')).toBe(0)
+    expect(unsendableKeyCharAt('caf\u00e9')).toBe(0)
+    expect(unsendableKeyCharAt('\u00a0\u2019')).toBe(2)
+    expect(await openai()(summarizeRequest)).toContain('LLM summary')
   })
 })
 

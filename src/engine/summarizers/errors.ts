@@ -213,6 +213,35 @@ export function networkError(cause: unknown, ctx: RequestContext): SummarizerErr
   )
 }
 
+/**
+ * The 1-based position of the first character of `apiKey` an HTTP header cannot carry (above
+ * U+00FF, NUL, CR or LF — fetch throws on them before anything is sent), or 0 when there is none.
+ * Positions count UTF-16 code units, as the key field does.
+ */
+export function unsendableKeyCharAt(apiKey: string): number {
+  for (let i = 0; i < apiKey.length; i++) {
+    const c = apiKey.charCodeAt(i)
+    if (c > 0xff || c === 0 || c === 0x0a || c === 0x0d) return i + 1
+  }
+  return 0
+}
+
+/**
+ * The error for a key fetch cannot put in a header (see `unsendableKeyCharAt`). Without it the
+ * browser's TypeError read as "could not reach the server (CORS)". Names the character's code
+ * point and position only, never the key.
+ */
+export function unsendableKeyError(apiKey: string, ctx: RequestContext): SummarizerError {
+  const at = unsendableKeyCharAt(apiKey)
+  const code = (apiKey.codePointAt(at - 1) ?? 0).toString(16).toUpperCase().padStart(4, '0')
+  return new SummarizerError(
+    'auth',
+    `the API key cannot be sent to ${hostOf(ctx.url)}: its character ${at} of ${apiKey.length} is ` +
+      `U+${code}, which an HTTP header cannot carry — usually a curly quote, a non-breaking space ` +
+      `or a line break copied along with the key. Paste the key again (nothing was sent).`,
+  )
+}
+
 /** The error when nothing arrived for `timeoutMs` milliseconds. */
 export function timeoutError(ms: number, ctx: RequestContext): SummarizerError {
   return new SummarizerError(

@@ -16,6 +16,8 @@ import {
   parseRetryAfter,
   SummarizerError,
   timeoutError,
+  unsendableKeyCharAt,
+  unsendableKeyError,
   unparsableError,
   emptyAnswerError,
   type Provider,
@@ -356,6 +358,8 @@ export function createHttpSummarizer(
       url: spec.url,
       model: settings.model,
     }
+    if (options.apiKey !== undefined && unsendableKeyCharAt(options.apiKey) > 0)
+      throw unsendableKeyError(options.apiKey, ctx)
     const key = options.cache ? requestCacheKey(protocol.provider, settings, spec) : undefined
     if (key !== undefined) {
       const hit = options.cache?.get(key)
