@@ -149,8 +149,14 @@ export function checkFabricatedSummary(run: FactRun | RunIndex): FailureModeWarn
   const passes = [...ix.run.passes]
   const order = (p: Pass) => (ix.stageOrder.get(p.stage) ?? 0) * 1e6 + p.pass
   passes.sort((a, b) => order(a) - order(b))
+  const before = ix.run.before.messages
+  // Before messages normally sit at their own index: a pass's range is then a slice, not a scan
+  // of the whole transcript per pass (quadratic on long sessions).
+  const positional = before.every((m, i) => m.index === i)
   passes.forEach((p, k) => {
-    const covered = ix.run.before.messages.filter((m) => m.index >= p.from && m.index < p.upto)
+    const covered = positional
+      ? before.slice(Math.max(0, p.from), Math.max(0, p.upto))
+      : before.filter((m) => m.index >= p.from && m.index < p.upto)
     const sources = [
       p.prompt,
       ...passes.slice(0, k).map((x) => x.summary),
