@@ -76,3 +76,36 @@ test('clicking a fact in an expanded message searches it in both columns', async
   await expect(row.locator('mark').first()).toHaveText('src/quote/api.py')
   expect(errors).toEqual([])
 })
+
+test('a catastrophically backtracking regex is stopped, and the finder keeps working', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  // Tool outputs of 40 "a" then "b": /(a+)+$/ backtracks exponentially on each of them.
+  const messages: unknown[] = [{ role: 'user', content: 'Track order ORD-77123 please.' }]
+  for (let i = 0; i < 6; i++) {
+    messages.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'lookup', arguments: '{}' } }],
+    })
+    messages.push({ role: 'tool', tool_call_id: `call_${i}`, content: `${'a'.repeat(40)}b ${i}` })
+  }
+  await page.getByLabel('Open transcript').setInputFiles({
+    name: 'backtracking.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ messages })),
+  })
+  await expect(page.getByTestId('file-info')).toContainText('backtracking.json')
+  await expect(page.getByTestId('loading')).toHaveCount(0)
+  const finder = page.getByTestId('fact-finder')
+  const input = finder.getByRole('searchbox', { name: 'Fact to find' })
+  await finder.getByRole('checkbox', { name: 'regex' }).check()
+  await input.fill('(a+)+$')
+  await expect(page.getByTestId('fact-error')).toContainText('took over 2 s on this transcript and was stopped')
+  // The engine worker was never blocked: the next search answers.
+  await finder.getByRole('checkbox', { name: 'regex' }).uncheck()
+  await input.fill('ORD-77123')
+  await expect(page.getByTestId('fact-counter')).toHaveText('1 of 2 · Before')
+  await expect(page.getByTestId('fact-verdict')).toHaveAttribute('data-verdict', 'survives')
+  expect(errors).toEqual([])
+})
