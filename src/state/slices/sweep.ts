@@ -47,6 +47,32 @@ function emptyGrid(x: SweepAxis, y: SweepAxis): SweepResult {
   }
 }
 
+/** How often cells that arrived are put on the grid while a sweep runs (ms). */
+export const SWEEP_FLUSH_MS = 100
+
+/**
+ * `grid` with the cells of `batch` (worker progress reports, oldest first) filled in, and the
+ * progress of the last one. Rows without a new cell are shared, not copied. Null for an empty batch.
+ */
+export function withProgress(
+  grid: SweepResult,
+  batch: readonly SweepProgress[],
+): { grid: SweepResult; progress: { done: number; total: number } } | null {
+  const last = batch[batch.length - 1]
+  if (!last) return null
+  const cells = grid.cells.slice()
+  const copied = new Set<number>()
+  for (const p of batch) {
+    if (!copied.has(p.yi)) {
+      cells[p.yi] = (cells[p.yi] ?? []).slice()
+      copied.add(p.yi)
+    }
+    const row = cells[p.yi]
+    if (row) row[p.xi] = p.cell
+  }
+  return { grid: { ...grid, cells }, progress: { done: last.done, total: last.total } }
+}
+
 export const createSweepSlice: SliceCreator<SweepSlice> = (set, get) => {
   let latest = 0 // id of the newest sweep: progress and answers of older ones are dropped
 
@@ -71,24 +97,42 @@ export const createSweepSlice: SliceCreator<SweepSlice> = (set, get) => {
         sweepError: null,
         sweepNote: null,
       })
-      const onProgress = (p: SweepProgress) => {
+      // Cells arrive one report each; one store update per report re-rendered the whole heat map
+      // per cell (2,500 renders of up to 2,500 cells on a 50 × 50 grid froze the page, Cancel
+      // included). They are put on the grid together, every SWEEP_FLUSH_MS.
+      let pending: SweepProgress[] = []
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const flush = () => {
+        timer = undefined
+        const batch = pending
+        pending = []
         if (id !== latest) return
         set((s) => {
-          const grid = s.sweepResult
-          if (!grid) return {}
-          // Copy only the row that changed: a 50 × 50 grid stays cheap to update per cell.
-          const cells = grid.cells.slice()
-          const row = (cells[p.yi] ?? []).slice()
-          row[p.xi] = p.cell
-          cells[p.yi] = row
-          return { sweepResult: { ...grid, cells }, sweepProgress: { done: p.done, total: p.total } }
+          const next = s.sweepResult && withProgress(s.sweepResult, batch)
+          return next ? { sweepResult: next.grid, sweepProgress: next.progress } : {}
         })
+      }
+      const onProgress = (p: SweepProgress) => {
+        if (id !== latest) return
+        pending.push(p)
+        timer ??= setTimeout(flush, SWEEP_FLUSH_MS)
+      }
+      const settle = () => {
+        if (timer !== undefined) clearTimeout(timer)
+        timer = undefined
+        pending = []
       }
       getEngine()
         .sweep(config, x, y, proxy(onProgress))
         .then(
           (outcome) => {
             if (id !== latest) return
+            // A cancel keeps the cells done so far: those still waiting go on the grid first.
+            if (timer !== undefined) {
+              clearTimeout(timer)
+              flush()
+            }
+            settle()
             if (!outcome.ok) {
               set({ sweepStatus: outcome.cancelled ? 'cancelled' : 'error', sweepError: outcome.cancelled ? null : outcome.error })
               return
@@ -102,6 +146,7 @@ export const createSweepSlice: SliceCreator<SweepSlice> = (set, get) => {
             })
           },
           (e: unknown) => {
+            settle()
             if (id === latest) set({ sweepStatus: 'error', sweepError: e instanceof Error ? e.message : String(e) })
           },
         )
