@@ -106,6 +106,11 @@ test('a wrong key explains itself and keeps the previous result', async ({ page 
   await openApp(page)
   const before = await afterSignature(page)
   await previewSend(page, 'wrong-key')
+  // Escape closes the send step without sending; it opens again on the button.
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('send-dialog')).toHaveCount(0)
+  expect(server.requests).toHaveLength(0)
+  await page.getByRole('button', { name: 'Preview and send…' }).click()
   await page.getByRole('button', { name: 'Send', exact: true }).click()
 
   const banner = page.getByTestId('run-error')

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { formatCount, formatCountOf } from '../../components/format'
 import type { PlannedRequest } from '../../engine/summarizers/preview'
 import { useStore } from '../../state/store'
@@ -6,12 +6,22 @@ import { useStore } from '../../state/store'
 /**
  * The "send" step (issue 4 point 2): before requests go to an endpoint, how many, how many
  * tokens, to which host, and each call's exact request body (copyable). Nothing is sent until
- * Send.
+ * Send; Cancel or Escape closes it.
  */
 export function SendDialog() {
   const plan = useStore((s) => s.plan)
   const confirmSend = useStore((s) => s.confirmSend)
   const closePlan = useStore((s) => s.closePlan)
+  const open = plan !== null
+  useEffect(() => {
+    if (!open) return
+    // A modal dialog closes on Escape, as the other dialogs here do; closing never sends.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') closePlan()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [open, closePlan])
   if (!plan) return null
   return (
     <div className="modal-backdrop">
