@@ -14,6 +14,7 @@ export function SummarizerStatus() {
   const config = useStore((s) => s.config)
   const running = useStore((s) => s.runStatus === 'running')
   const notice = useStore((s) => s.summarizerNotice)
+  const dismiss = useStore((s) => s.dismissSummarizerNotice)
   const progress = useStore((s) => s.summaryProgress)
   const cancel = useStore((s) => s.cancelSummaries)
   const http = config !== null && isHttpSummarizer(config.summarizer)
@@ -37,6 +38,9 @@ export function SummarizerStatus() {
   return (
     <div className="banner" role="status" data-testid="summarizer-notice">
       <span className="banner__text">{notice}</span>
+      <button type="button" className="button button--small" onClick={dismiss}>
+        Dismiss
+      </button>
     </div>
   )
 }

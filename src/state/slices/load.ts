@@ -67,6 +67,8 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
   // Imports run one after another, so the UI and the worker agree on the loaded transcript.
   let queue: Promise<void> = Promise.resolve()
   let started = false
+  // A re-import (after a hard cancel) reopens what was already sent: the send step still holds.
+  let reimporting = false
 
   const enqueue = (task: () => Promise<void>): Promise<void> => {
     queue = queue.then(task, task)
@@ -94,6 +96,7 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
       selection: null,
     })
     get().resetRecorded(outcome.info.recordedCompactions.length > 0)
+    if (!reimporting) get().holdForNewTranscript()
     get().requestRun()
   }
 
@@ -188,11 +191,16 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
       const source = get().source
       const open = get().info?.open ?? 'main'
       if (!source) return
-      if (source.kind === 'sample') await get().loadSample(source.file)
-      else if (source.kind === 'file') await load(source.fileName, source, () => readBlob(source.file, source.fileName))
-      else await get().loadText(source.text, source.fileName)
-      // A fresh worker opens the main line: return to the sub-agent that was open.
-      if (open !== 'main') await get().openConversation(open)
+      reimporting = true
+      try {
+        if (source.kind === 'sample') await get().loadSample(source.file)
+        else if (source.kind === 'file') await load(source.fileName, source, () => readBlob(source.file, source.fileName))
+        else await get().loadText(source.text, source.fileName)
+        // A fresh worker opens the main line: return to the sub-agent that was open.
+        if (open !== 'main') await get().openConversation(open)
+      } finally {
+        reimporting = false
+      }
     },
   }
 }

@@ -175,6 +175,33 @@ describe('an endpoint left after Send stops receiving requests (and the key type
     }
   })
 
+  it('another transcript needs a new send step: its text was never shown in one', () => {
+    const { store } = page()
+    store.getState().setDraft({ summarizer: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' })
+    store.getState().confirmSend()
+    expect(store.getState().config?.summarizer).toBe('openai-compatible')
+    store.getState().holdForNewTranscript()
+    expect(store.getState().config?.summarizer).toBe('extractive')
+    expect(store.getState().config).not.toHaveProperty('summarizerOptions')
+    expect(store.getState().allowedEndpoints).toEqual([])
+    expect(store.getState().summarizerNotice).toMatch(/press Send again/)
+    // The new transcript's first (offline) result does not take the notice away.
+    store.setState({ run: { runId: 1 } } as unknown as Partial<StoreState>)
+    expect(store.getState().summarizerNotice).toMatch(/press Send again/)
+    // The draft is kept, but no longer applies on its own: the same endpoint waits for Send.
+    store.getState().setDraft({ stream: false })
+    expect(store.getState().config?.summarizer).toBe('extractive')
+    store.getState().confirmSend()
+    expect(store.getState().config?.summarizerOptions).toEqual({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', stream: false })
+  })
+
+  it('with the offline summarizer a new transcript changes nothing', () => {
+    const { store } = page()
+    store.getState().holdForNewTranscript()
+    expect(store.getState().config).toBe(DEFAULT_PIPELINE)
+    expect(store.getState().summarizerNotice).toBeNull()
+  })
+
   it('the stream switch alone keeps the endpoint in use', () => {
     const { store } = page()
     store.getState().setDraft({ summarizer: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' })

@@ -167,6 +167,13 @@ export interface SummarizerSlice {
   closePlan: () => void
   /** Aborts the summaries in flight; the previous result stays on screen. */
   cancelSummaries: () => Promise<void>
+  /**
+   * Another transcript (or conversation) opened: its text was never shown in a send step, so an
+   * HTTP summarizer in use falls back to the offline one and every endpoint must be sent to again.
+   */
+  holdForNewTranscript: () => void
+  /** Hides the summarizer notice. */
+  dismissSummarizerNotice: () => void
 }
 
 function readStorage(key: string): string | null {
@@ -186,11 +193,18 @@ function writeStorage(key: string, value: string | null): void {
   }
 }
 
+/** Shown after a cancel; true only until a newer result is shown. */
+export const CANCEL_NOTICE = 'Summaries cancelled: the page shows the previous result.'
+
+/** Shown when another transcript opened while an LLM summarizer was in use (`holdForNewTranscript`). */
+export const NEW_TRANSCRIPT_NOTICE =
+  'Another transcript opened: summaries are offline until you press Send again — nothing is sent unseen.'
+
 export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get, api) => {
   // "The page shows the previous result" is only true until a newer result is shown: a slider
   // moved after a cancel runs again, and a notice left behind would then be false.
   api.subscribe((state, previous) => {
-    if (state.summarizerNotice !== null && state.run !== previous.run && state.run) set({ summarizerNotice: null })
+    if (state.summarizerNotice === CANCEL_NOTICE && state.run !== previous.run && state.run) set({ summarizerNotice: null })
   })
   const stored = readStorage(API_KEY_STORAGE_KEY)
   const settings = parseStoredSettings(readStorage(SETTINGS_STORAGE_KEY))
@@ -289,9 +303,24 @@ export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get, a
       planRequest++
       set({ plan: null, planStatus: 'idle', planError: null })
     },
+    dismissSummarizerNotice: () => set({ summarizerNotice: null }),
+    holdForNewTranscript: () => {
+      const config = get().config
+      const inUse = config !== null && isHttpSummarizer(config.summarizer)
+      if (!inUse && get().allowedEndpoints.length === 0) return
+      set({
+        allowedEndpoints: [],
+        ...(inUse
+          ? {
+              config: applyDraft(config, { ...get().draft, summarizer: 'extractive' }),
+              summarizerNotice: NEW_TRANSCRIPT_NOTICE,
+            }
+          : {}),
+      })
+    },
     cancelSummaries: async () => {
       const cancelled = await getEngine().cancelSummaries()
-      if (cancelled) set({ summarizerNotice: 'Summaries cancelled: the page shows the previous result.' })
+      if (cancelled) set({ summarizerNotice: CANCEL_NOTICE })
     },
   }
 }
