@@ -125,7 +125,7 @@ describe('verdictSentence', () => {
       ],
     }
     expect(verdictSentence(v, run)).toEqual({
-      text: 'survives in 2 messages after (m41, summary of pass 2)',
+      text: 'survives in 2 messages after (#41, summary of pass 2)',
       tone: 'good',
     })
     const onlySummary: FactVerdictView = { ...base, verdict: 'survives', where: [{ id: 'summary:summarize:2', as: 'summary' }] }
@@ -162,7 +162,7 @@ describe('verdictSentence', () => {
       },
     }
     expect(verdictSentence(v, run).text).toBe(
-      'lost in dedupe (the last of 3 copies) — replaced by a back-reference to m4, whose original was evicted too',
+      'lost in dedupe (the last of 3 copies) — replaced by a back-reference to #4, whose original was evicted too',
     )
   })
 

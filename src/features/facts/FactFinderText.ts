@@ -143,13 +143,13 @@ function listOf(labels: readonly string[]): string {
   return labels.length > LIST_CAP ? `${shown}, +${labels.length - LIST_CAP} more` : shown
 }
 
-/** `m41`: a message named by its position in the Before (the `#` the Before column shows). */
+/** `#41`: a message named by its position in the Before, as the Before column shows it. */
 function beforeName(beforeIndex: ReadonlyMap<string, number>, id: string): string {
   const i = beforeIndex.get(id)
-  return i === undefined ? id : `m${i}`
+  return i === undefined ? id : `#${i}`
 }
 
-/** How a message of the After is named in a verdict: `m41`, `summary of pass 2`, `pinned facts`. */
+/** How a message of the After is named in a verdict: `#41`, `summary of pass 2`, `pinned facts`. */
 function afterName(row: RowMeta | undefined, id: string, beforeIndex: ReadonlyMap<string, number>): string {
   const o = row?.origin
   if (!o) return beforeName(beforeIndex, id)
@@ -174,7 +174,7 @@ export type VerdictTone = 'good' | 'bad' | 'muted'
 
 /**
  * The verdict as one sentence, naming messages as the columns do (`m41` = Before message 41):
- * - `survives in 3 messages after (m41, m42, summary of pass 2)`, or `survives only in summary of
+ * - `survives in 3 messages after (#41, #42, summary of pass 2)`, or `survives only in summary of
  *   pass 1` when no verbatim copy is left;
  * - `lost in pass 2 of summarize — replaced by the summary of messages 0–21` (the event that lost
  *   the last copy, read from the engine's verdict and the run's passes);
