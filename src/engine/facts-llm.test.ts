@@ -5,50 +5,15 @@
  * lost and names the stage and pass that dropped its last copy. The expected pass is derived
  * from the fates the run recorded, independently of the finder's walk over summary chains.
  */
-import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SAMPLE_FILES, SCENARIO, loadSample } from '../../test/sample-scenarios'
 import { startLlmServer, type LlmServer, type RecordedRequest } from '../../test/llm-server'
 import { findFact, findFactSpans, messageFactText } from './facts'
-import { importBytes } from './formats/index'
 import type { PipelineConfig, RunResult, Transcript } from './model'
 import { DEFAULT_PIPELINE, runPipeline } from './pipeline'
 import type { FetchLike } from './summarizers/fetch-types'
 import { loadCounter } from './tokens/count'
 
-const CODING = ['ORD-58213', '94107', 'src/quote/rates.py', '2025-06-27']
-const SUPPORT = ['A-48213-KQ', '10115', '21 March 2025', '/exports/cases/A-48213-KQ.txt']
-
-/** The scenario each sample tells (index.json descriptions; formats.md §5). */
-const SCENARIO: Record<string, string[]> = {
-  'claude-code.jsonl': CODING,
-  'codex-rollout.jsonl': CODING,
-  'gemini-cli-session.json': CODING,
-  'openhands-events.json': CODING,
-  'swe-agent.traj': CODING,
-  'aider.chat.history.md': CODING,
-  'inspect-ai-eval.json': CODING,
-  'openai-chat.json': SUPPORT,
-  'openai-chat-legacy-functions.json': SUPPORT,
-  'openai-responses.json': SUPPORT,
-  'openai-responses-compacted.json': SUPPORT,
-  'anthropic-messages.json': SUPPORT,
-  'vercel-ai-ui-messages.json': SUPPORT,
-  'vercel-ai-model-messages.json': SUPPORT,
-  'langchain-messages.json': SUPPORT,
-}
-
-const samples = (
-  JSON.parse(readFileSync(new URL('../../public/samples/index.json', import.meta.url), 'utf8')) as {
-    file: string
-  }[]
-).map((s) => s.file)
-
-function load(file: string): Transcript {
-  const bytes = readFileSync(new URL(`../../public/samples/${file}`, import.meta.url))
-  const imported = importBytes(new Uint8Array(bytes), { fileName: file })
-  if (!imported.ok) throw new Error(`${file}: ${imported.error.message}`)
-  return imported.transcript
-}
 
 const nodeFetch: FetchLike = (url, init) => fetch(url, init as RequestInit)
 
@@ -93,12 +58,12 @@ async function run(t: Transcript): Promise<RunResult> {
 
 describe('an LLM summary omitting a scenario fact: the finder names the pass that lost it', () => {
   it('covers every sample of the gallery', () => {
-    expect(samples.filter((f) => !(f in SCENARIO))).toEqual([])
+    expect(SAMPLE_FILES.filter((f) => !(f in SCENARIO))).toEqual([])
   })
 
-  for (const file of samples) {
+  for (const file of SAMPLE_FILES) {
     it(`${file}`, async () => {
-      const t = load(file)
+      const t = loadSample(file)
       let lost = 0
       for (const fact of SCENARIO[file] ?? []) {
         omitted = fact

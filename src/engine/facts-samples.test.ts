@@ -5,50 +5,15 @@
  * verdicts are derived here from the after transcript and the fates, independently of the
  * finder's own walk.
  */
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { CODING, SAMPLE_FILES, SCENARIO, SUPPORT, loadSample } from '../../test/sample-scenarios'
 import { findFact, messageFactText } from './facts'
-import { importBytes } from './formats/index'
 import type { PipelineConfig, RunResult, Transcript } from './model'
 import { DEFAULT_PIPELINE, runPipeline } from './pipeline'
 import type { Summarizer } from './stages/types'
 import { extractiveSummarizer } from './summarizers/extractive'
 import { loadCounter } from './tokens/count'
 
-const CODING = ['ORD-58213', '94107', 'src/quote/rates.py', '2025-06-27']
-const SUPPORT = ['A-48213-KQ', '10115', '21 March 2025', '/exports/cases/A-48213-KQ.txt']
-
-/** Scenario of each bundled sample (formats.md §5). */
-const SCENARIO: Record<string, string[]> = {
-  'claude-code.jsonl': CODING,
-  'codex-rollout.jsonl': CODING,
-  'gemini-cli-session.json': CODING,
-  'openhands-events.json': CODING,
-  'swe-agent.traj': CODING,
-  'aider.chat.history.md': CODING,
-  'inspect-ai-eval.json': CODING,
-  'openai-chat.json': SUPPORT,
-  'openai-chat-legacy-functions.json': SUPPORT,
-  'openai-responses.json': SUPPORT,
-  'openai-responses-compacted.json': SUPPORT,
-  'anthropic-messages.json': SUPPORT,
-  'vercel-ai-ui-messages.json': SUPPORT,
-  'vercel-ai-model-messages.json': SUPPORT,
-  'langchain-messages.json': SUPPORT,
-}
-
-const samples = (
-  JSON.parse(readFileSync(new URL('../../public/samples/index.json', import.meta.url), 'utf8')) as {
-    file: string
-  }[]
-).map((s) => s.file)
-
-function load(file: string): Transcript {
-  const bytes = readFileSync(new URL(`../../public/samples/${file}`, import.meta.url))
-  const imported = importBytes(new Uint8Array(bytes), { fileName: file })
-  if (!imported.ok) throw new Error(`${file}: ${imported.error.message}`)
-  return imported.transcript
-}
 
 async function run(t: Transcript, config: PipelineConfig, summarizer: Summarizer): Promise<RunResult> {
   return runPipeline(t, config, { counter: await loadCounter('o200k_base'), summarizer })
@@ -68,12 +33,12 @@ const AGGRESSIVE: PipelineConfig = {
 
 describe('scenario facts on every bundled sample', () => {
   it('covers every sample of the gallery', () => {
-    expect(samples.filter((f) => !(f in SCENARIO))).toEqual([])
+    expect(SAMPLE_FILES.filter((f) => !(f in SCENARIO))).toEqual([])
   })
 
-  for (const file of samples) {
+  for (const file of SAMPLE_FILES) {
     it(`${file}: DEFAULT_PIPELINE + extractive: each scenario fact survives where it is`, async () => {
-      const t = load(file)
+      const t = loadSample(file)
       const r = await run(t, DEFAULT_PIPELINE, extractiveSummarizer)
       const mine = SCENARIO[file] ?? []
       const other = mine === CODING ? SUPPORT : CODING
@@ -88,7 +53,7 @@ describe('scenario facts on every bundled sample', () => {
     })
 
     it(`${file}: a summarizer that omits a fact → lost at the pass that folded its last copy`, async () => {
-      const t = load(file)
+      const t = loadSample(file)
       const mine = SCENARIO[file] ?? []
       let lost = 0
       for (const fact of mine) {
