@@ -31,6 +31,7 @@ import type {
   RowMeta,
   RunOptions,
   RunOutcome,
+  RunView,
   Side,
   SweepAxis,
   SweepOutcome,
@@ -200,6 +201,20 @@ function comparison(recorded: RecordedRun) {
   return compareRecordedVsSimulated(recorded, simulated)
 }
 
+/**
+ * Sends `view`'s Before rows slim: only `id`, `index`, `tokens`, `fate` and `counterpartIds`, for
+ * a client that holds the rest (same `transcriptKey`; see `RunOptions.previewsOf`). Mutates `view`.
+ */
+function slimBeforeRows(view: RunView): void {
+  view.before.rows = view.before.rows.map((r) => {
+    const { id, index, tokens, counterpartIds } = r
+    const slim = { id, index, tokens, counterpartIds } as RowMeta
+    if (r.fate) slim.fate = r.fate
+    return slim
+  })
+  view.beforePreviewsOmitted = true
+}
+
 export const engineApi = {
   /** The engine's default pipeline (the UI has no copy of it). */
   getDefaults(): PipelineConfig {
@@ -323,13 +338,7 @@ export const engineApi = {
       view.transcriptKey = state.transcriptKey
       if (options.previewsOf === state.transcriptKey) {
         // Slim rows: the client keeps the static fields (see RunOptions.previewsOf).
-        view.before.rows = view.before.rows.map((r) => {
-          const { id, index, tokens, counterpartIds } = r
-          const slim = { id, index, tokens, counterpartIds } as RowMeta
-          if (r.fate) slim.fate = r.fate
-          return slim
-        })
-        view.beforePreviewsOmitted = true
+        slimBeforeRows(view)
       } else if (options.beforePage !== undefined && view.before.rows.length > options.beforePage) {
         // Full rows of a long transcript go in pages, each its own message (BENCH B5).
         pagedBefore = { runId, rows: view.before.rows }
@@ -559,13 +568,7 @@ export const engineApi = {
       view.after.rows = view.after.rows.map((r) => ({ ...r, id: prefixed(r.id) }))
       view.before.rows = view.before.rows.map((r) => ({ ...r, counterpartIds: r.counterpartIds.map(prefixed) }))
       if (options.previewsOf === state.transcriptKey) {
-        view.before.rows = view.before.rows.map((r) => {
-          const { id, index, tokens, counterpartIds } = r
-          const slim = { id, index, tokens, counterpartIds } as RowMeta
-          if (r.fate) slim.fate = r.fate
-          return slim
-        })
-        view.beforePreviewsOmitted = true
+        slimBeforeRows(view)
       }
       return { ok: true, view }
     } catch (e) {
