@@ -69,6 +69,27 @@ describe('precount', () => {
     expect(POOL_MIN_CHARS).toBe(1_000_000)
   })
 
+  it('a pool worker that fails leaves the counting to the pipeline instead of hanging the run', async () => {
+    class FailingWorker {
+      onmessage: ((e: MessageEvent<PoolReply>) => void) | null = null
+      onerror: ((e: { message: string; preventDefault(): void }) => void) | null = null
+      postMessage(request: PoolRequest) {
+        sent.push(request)
+        setTimeout(() => this.onerror?.({ message: 'could not load', preventDefault: () => {} }), 0)
+      }
+    }
+    vi.stubGlobal('Worker', FailingWorker)
+    vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
+    const { precount } = await import('./token-pool')
+    const counter = cacheCounter('o200k_base', countCodePoints)
+    const stats = await precount(counter, [msg('a', 'hello')], undefined, undefined, 0)
+    expect(stats.workers).toBe(0)
+    expect(sent.length).toBeGreaterThan(0)
+    // Not primed: the pipeline's own count (here code points) answers, once.
+    expect(counter.count('hello')).toBe(5)
+    expect(counter.tokenizerCalls).toBe(1)
+  })
+
   it('does nothing where there is no Worker (Node: CLI, tests)', async () => {
     vi.stubGlobal('Worker', undefined)
     const { precount } = await import('./token-pool')

@@ -108,7 +108,7 @@ const precounted = new WeakMap<readonly Message[], WeakSet<CachedCounter>>()
  * primes `counter` with the results. Without a pool (or a counter without `has`/`prime`) it does
  * nothing and the pipeline counts as before; so it does with less than `minChars` UTF-16 code units
  * of uncounted text (default `POOL_MIN_CHARS`). Stops handing out batches once `signal` aborts.
- * Rejects when a pool worker fails (the caller's run reports the error).
+ * When a pool worker fails, the texts it had not counted are left to the pipeline's own thread.
  */
 export async function precount(
   counter: CachedCounter,
@@ -158,7 +158,12 @@ export async function precount(
       texts.forEach((t, i) => prime.call(counter, t, counts[i] ?? 0))
     }
   }
-  await Promise.all(ws.map(drain))
+  try {
+    await Promise.all(ws.map(drain))
+  } catch {
+    // A pool worker failed: the pipeline counts what is left on its own thread (same counts).
+    return { workers: 0, texts: 0, chars: 0, ms: 0 }
+  }
   if (!signal?.aborted) {
     let counters = precounted.get(messages)
     if (!counters) precounted.set(messages, (counters = new WeakSet()))
