@@ -15,6 +15,7 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react'
 import { Chip } from '../../components/Chip'
+import { SortableHeaderRows } from '../../components/SortableHeader'
 import { formatCount } from '../../components/format'
 import { passName } from '../../components/kinds'
 import type { FactKind, KeptAs, PassState } from '../../engine/facts'
@@ -281,32 +282,7 @@ export function FactsTable() {
       <div ref={scrollRef} className="table-view__scroll" data-testid="facts-table">
         <div role="table" aria-label="At-risk facts" aria-rowcount={rows.length} style={{ width }}>
           <div className="table-view__head" role="rowgroup">
-            {t.getHeaderGroups().map((group) => (
-              <div key={group.id} role="row" className="trow trow--head">
-                {group.headers.map((header) => {
-                    const sortable = header.column.getCanSort()
-                    const dir = header.column.getIsSorted()
-                    return (
-                      <div
-                        key={header.id}
-                        role="columnheader"
-                        aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined}
-                        className="tcell"
-                        style={{ width: header.getSize() }}
-                      >
-                        {sortable ? (
-                          <button type="button" className="sort" onClick={header.column.getToggleSortingHandler()}>
-                            <t.FlexRender header={header} />
-                            <span aria-hidden="true">{dir === 'asc' ? ' ▲' : dir === 'desc' ? ' ▼' : ' ↕'}</span>
-                          </button>
-                        ) : (
-                          <t.FlexRender header={header} />
-                        )}
-                      </div>
-                    )
-                  })}
-              </div>
-            ))}
+            <SortableHeaderRows groups={t.getHeaderGroups()} />
           </div>
           {rows.length === 0 ? (
             <p className="muted facts__none">

@@ -14,6 +14,7 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useMemo, useRef } from 'react'
 import { Chip } from '../../components/Chip'
+import { SortableHeaderRows } from '../../components/SortableHeader'
 import { formatCount, formatCountOf } from '../../components/format'
 import { fateChip, type ChangeKind } from '../../components/kinds'
 import { RoleBadge } from '../../components/RoleBadge'
@@ -152,32 +153,7 @@ export function MessageTableView() {
       <div ref={scrollRef} className="table-view__scroll" data-testid="message-table">
         <div role="table" aria-label="Before messages" aria-rowcount={tableRows.length} style={{ width }}>
           <div className="table-view__head" role="rowgroup">
-            {table.getHeaderGroups().map((group) => (
-              <div key={group.id} role="row" className="trow trow--head">
-                {group.headers.map((header) => {
-                  const sortable = header.column.getCanSort()
-                  const dir = header.column.getIsSorted()
-                  return (
-                    <div
-                      key={header.id}
-                      role="columnheader"
-                      aria-sort={dir === 'asc' ? 'ascending' : dir === 'desc' ? 'descending' : undefined}
-                      className="tcell"
-                      style={{ width: header.getSize() }}
-                    >
-                      {sortable ? (
-                        <button type="button" className="sort" onClick={header.column.getToggleSortingHandler()}>
-                          <table.FlexRender header={header} />
-                          <span aria-hidden="true">{dir === 'asc' ? ' ▲' : dir === 'desc' ? ' ▼' : ' ↕'}</span>
-                        </button>
-                      ) : (
-                        <table.FlexRender header={header} />
-                      )}
-                    </div>
-                  )
-                })}
-              </div>
-            ))}
+            <SortableHeaderRows groups={table.getHeaderGroups()} />
           </div>
           <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((v) => {
