@@ -234,6 +234,7 @@ export function TimelineView() {
           Context limit
           <input
             type="number"
+            className="number-input"
             min={1000}
             step={1000}
             value={limit}

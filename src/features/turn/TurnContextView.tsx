@@ -128,7 +128,7 @@ export function TurnContextView() {
         </label>
         <input
           type="number"
-          className="turn-view__number"
+          className="number-input turn-view__number"
           min={1}
           max={view.turns}
           value={shown}
