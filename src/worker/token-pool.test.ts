@@ -98,3 +98,31 @@ describe('precount', () => {
     expect(counter.has?.('hello')).toBe(false)
   })
 })
+
+describe('engine warm-up of the pool', () => {
+  const sample = JSON.stringify([
+    { role: 'user', content: 'hello' },
+    { role: 'assistant', content: 'hi' },
+  ])
+
+  it('starts the pool once, after the first completed run and not at warmUp (the first run keeps the cores)', async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
+    const { engineApi } = await import('./engine-api')
+    await engineApi.warmUp('o200k_base')
+    expect(sent).toEqual([])
+    expect(engineApi.importText(sample, 'chat.json').ok).toBe(true)
+    const first = await engineApi.run(engineApi.getDefaults(), 1)
+    expect(first.ok).toBe(true)
+    // The small transcript was counted on the engine's thread; the pool starts in the next task.
+    expect(sent).toEqual([])
+    await engineApi.warmPool('o200k_base')
+    // Two workers, each asked once by the idle-time start and once by warmPool: empty batches only.
+    expect(sent.length).toBe(4)
+    expect(sent.every((r) => r.texts.length === 0 && r.encoding === 'o200k_base')).toBe(true)
+    sent.length = 0
+    await engineApi.run(engineApi.getDefaults(), 2)
+    await new Promise((r) => setTimeout(r, 0))
+    expect(sent).toEqual([])
+  })
+})
