@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Message, RunResult } from '../engine/model'
 import { buildMessageDetail, buildRunView, estimatedBeforeRows, imageLabel, previewOf } from './view'
@@ -40,6 +41,44 @@ describe('previewOf', () => {
   it('keeps a text of exactly 200 code points whole', () => {
     const text = 'x'.repeat(200)
     expect(previewOf(msg('a', 0, 'user', text))).toBe(text)
+  })
+
+  it('previews a long text from its head exactly as from the whole text', () => {
+    // The whole-text rule, written out: trim, whitespace runs → one space, CSI sequences removed,
+    // other C0 controls (but tab/newline/CR, gone with whitespace) as control pictures, then cut.
+    const whole = (text: string) => {
+      let t = text
+        .trim()
+        .replace(/\s+/g, ' ')
+        // eslint-disable-next-line no-control-regex -- control characters are the subject
+        .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
+        // eslint-disable-next-line no-control-regex
+        .replace(/[\u0000-\u0008\u000e-\u001f]/g, (c) => String.fromCharCode(0x2400 + c.charCodeAt(0)))
+      if (!t) t = '(empty)'
+      const points = [...t]
+      return points.length > 200 ? `${points.slice(0, 199).join('')}…` : t
+    }
+    // Pieces that stress the head's edge: whitespace runs, CSI sequences with long parameter runs,
+    // lone escapes, astral characters, CJK.
+    const piece = fc.oneof(
+      fc.constantFrom(' ', '\n\n', '\t', '   ', 'word', '😀', '漢字', '\u001b', '\u001b[', '\u0007', 'm', ';', '1'),
+      fc.integer({ min: 1, max: 3000 }).map((n) => ' '.repeat(n)),
+      fc.integer({ min: 1, max: 3000 }).map((n) => `\u001b[${'1;'.repeat(n)}m`),
+      fc.integer({ min: 1, max: 400 }).map((n) => 'ab '.repeat(n)),
+    )
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 80 }), (pieces) => {
+        const text = pieces.join('')
+        expect(previewOf(msg('p', 0, 'user', text))).toBe(whole(text))
+      }),
+      { numRuns: 400 },
+    )
+    // A CSI sequence across the first head's end (1,600 code units) is removed whole, not shown
+    // as ␛[0;0;… up to the cut.
+    const cut = `start \u001b[${'0;'.repeat(2000)}1mend`
+    expect(previewOf(msg('q', 0, 'user', cut))).toBe('start end')
+    const late = `${'a b '.repeat(60)}${' '.repeat(5000)}tail`
+    expect(previewOf(msg('r', 0, 'user', late))).toBe(whole(late))
   })
 
   it('shows images as a size label, never base64', () => {

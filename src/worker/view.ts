@@ -62,10 +62,48 @@ export function previewOf(message: Message): string {
 /** Previews per message object (immutable): every run's view shows the same Before rows again. */
 const previews = new WeakMap<Message, string>()
 
+/** UTF-16 code units of raw text a preview is first made from (doubled while it falls short). */
+const PREVIEW_HEAD_UNITS = 8 * PREVIEW_LIMIT
+
+/**
+ * End of the raw head `text.slice(0, end)` moved past an ANSI CSI sequence it would cut
+ * (`ESC [ params…` without its final letter), so the head's cleaning matches the whole text's.
+ */
+function headEnd(text: string, end: number): number {
+  const esc = text.lastIndexOf('\u001b', end - 1)
+  if (esc < 0) return end
+  let i = esc + 1
+  if (i < text.length && text[i] !== '[') return end
+  i++
+  while (i < text.length && isCsiParameter(text.charCodeAt(i))) i++
+  // The sequence (or what only looked like one) ends inside the head: nothing is cut.
+  if (i < end) return end
+  return Math.min(text.length, i + 1)
+}
+
+/** `0`–`9`, `;` or `?`: the parameter characters `showControls` removes with a CSI sequence. */
+function isCsiParameter(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x3b || c === 0x3f
+}
+
+/**
+ * Whitespace collapsed and control characters shown, for at least the first `PREVIEW_LIMIT` + 1
+ * code points of the result: a 100 KB tool output costs a 2 KB head instead of regexes over all of
+ * it. The cleaning of a head is a prefix of the whole text's (whitespace runs and controls are
+ * local; `headEnd` never cuts a CSI sequence), so the preview is the one of the whole text.
+ */
+function cleanedHead(text: string): string {
+  for (let units = PREVIEW_HEAD_UNITS; units < text.length; units *= 2) {
+    const head = showControls(collapseWhitespace(text.slice(0, headEnd(text, units))))
+    if (codePointLength(head) > PREVIEW_LIMIT + 1) return head
+  }
+  return showControls(collapseWhitespace(text))
+}
+
 function makePreview(message: Message): string {
   const c = message.content
   let text = c == null ? '' : typeof c === 'string' ? c : partsText(c)
-  text = showControls(collapseWhitespace(text))
+  text = cleanedHead(text)
   if (!text && message.toolCalls && message.toolCalls.length > 0) {
     text = `(tool calls: ${message.toolCalls.map((t) => t.name).join(', ')})`
   }
