@@ -1,17 +1,44 @@
 /**
- * Child process of the bench for BENCH.md B6: imports a file through the worker's own API
- * (`engineApi.importFile` + a default `run`, the code the engine worker runs) and prints
- * `{ maxRssBytes }`. With `--baseline` it imports a tiny transcript instead, so the parent can
- * subtract what the runtime, the code and the rank tables cost whatever the file.
+ * Child process of the bench for BENCH.md B6: imports a file the way the page does — a Blob
+ * streamed through the worker's own API (`engineApi.importBlob`, JSONL parsed incrementally, with
+ * a progress callback) — then a default `run` with paged Before rows, as the page's first run, and
+ * prints `{ maxRssBytes }`. The Blob comes from `fs.openAsBlob`, so
+ * the file is never read whole into this process first. With `--baseline` it imports a tiny
+ * transcript by the same path instead, so the parent can subtract what the runtime, the code and
+ * the rank tables cost whatever the file. With `--phases` it also prints, to stderr, the heap
+ * and RSS after each phase (for finding what is alive at the peak).
  */
-import { readFileSync } from 'node:fs'
+import { openAsBlob } from 'node:fs'
 import { engineApi } from '../src/worker/engine-api'
 
-const [file, flag] = process.argv.slice(2)
-if (!file) throw new Error('usage: memory.ts <file.jsonl> [--baseline]')
-const bytes = flag === '--baseline' ? readFileSync('public/samples/claude-code.jsonl') : readFileSync(file)
-const imported = engineApi.importFile(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), 'x.jsonl')
+const args = process.argv.slice(2)
+const file = args.find((a) => !a.startsWith('--'))
+if (!file) throw new Error('usage: memory.ts <file.jsonl> [--baseline] [--phases]')
+const phases = args.includes('--phases')
+const MB = 1024 * 1024
+const probe = (phase: string) => {
+  if (!phases) return
+  const m = process.memoryUsage()
+  const peak = process.resourceUsage().maxRSS / 1024
+  const line = [
+    `rss ${(m.rss / MB).toFixed(0)}`,
+    `heapUsed ${(m.heapUsed / MB).toFixed(0)}`,
+    `external ${(m.external / MB).toFixed(0)}`,
+    `arrayBuffers ${(m.arrayBuffers / MB).toFixed(0)}`,
+    `maxRSS ${peak.toFixed(0)}`,
+  ]
+  process.stderr.write(`${phase.padEnd(8)} ${line.join('  ')} (MB)\n`)
+}
+
+const path = args.includes('--baseline') ? 'public/samples/claude-code.jsonl' : file
+probe('start')
+const blob = await openAsBlob(path)
+// The page passes a progress callback, which also makes a large file's head import run (B10).
+const imported = await engineApi.importBlob(blob, 'x.jsonl', () => {})
 if (!imported.ok) throw new Error(imported.error.message)
-const outcome = await engineApi.run(engineApi.getDefaults(), 1)
+probe('import')
+// The page's first run asks for the Before rows in pages (src/state/slices/run.ts BEFORE_PAGE).
+const outcome = await engineApi.run(engineApi.getDefaults(), 1, { beforePage: 1000 })
 if (!outcome.ok) throw new Error(outcome.error)
+probe('run')
 process.stdout.write(`${JSON.stringify({ maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`)

@@ -4,7 +4,7 @@
  * JSONL is parsed incrementally with `createJsonlParser` and reports bytes and records; other files
  * are read chunk by chunk with byte progress and then imported whole by `importBytes`.
  */
-import { importBytes, importJsonlRecords, RAW_MAX_CHARS } from '../engine/formats'
+import { importBytes, importJsonlRecords, RAW_MAX_CHARS, RAW_ONLY_KEYS } from '../engine/formats'
 import { createJsonlParser, toJsonlParse } from '../engine/formats/jsonl-stream'
 import { looksLikeJsonl } from '../engine/formats/json'
 import type { ImportResult } from '../engine/formats/types'
@@ -106,7 +106,8 @@ export async function importBlob(
     let bytes = 0
     const jsonlName = /\.(jsonl|ndjson)$/i.test(fileName)
     let mode = (jsonlName ? 'jsonl' : 'sniff') as 'sniff' | 'jsonl' | 'whole'
-    const parser = createJsonlParser()
+    // Without raw records, keys only `source.raw` would show need not wait for the file's end.
+    const parser = createJsonlParser(keepRaw ? {} : { dropKeys: RAW_ONLY_KEYS })
     const decide = (): 'jsonl' | 'whole' => {
       if (!isJsonl(concat(chunks, SNIFF_BYTES))) return 'whole'
       for (const c of chunks) parser.push(c)

@@ -63,6 +63,15 @@ function supportedFormats(): SupportedFormat[] {
  */
 export const RAW_MAX_CHARS = 8_000_000
 
+/**
+ * Top-level JSONL record keys that no detector or importer reads: only `source.raw` keeps them.
+ * Claude Code's `toolUseResult` repeats each tool's output in a structured shape (formats.md §1
+ * item 8: Bash `stdout`, Read `file.content`, Edit the whole `originalFile`): about 40 % of the
+ * bench's generated sessions. A streamed import that keeps no raw records (above `RAW_MAX_CHARS`)
+ * drops them as each line is parsed instead of holding them until the file ends (BENCH B6).
+ */
+export const RAW_ONLY_KEYS: readonly string[] = ['toolUseResult']
+
 /** Share of U+FFFD in the first 64 Ki characters above which a text is treated as binary. */
 const REPLACEMENT_CHAR_RATIO = 0.05
 

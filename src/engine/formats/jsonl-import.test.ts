@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { RAW_ONLY_KEYS } from './index'
 import { parseJsonl } from './json'
 import { importJsonlRecords } from './jsonl-import'
 
@@ -36,5 +38,22 @@ describe('importJsonlRecords', () => {
     if (r.ok) return
     expect(r.error.line).toBe(1)
     expect(r.error.message).toMatch(/^none of the 2 JSONL lines could be read; first: line 1: invalid JSON \(.+ at column 1\), skipped$/)
+  })
+
+  it('gives the same transcript without RAW_ONLY_KEYS when raw records are not kept', () => {
+    for (const name of ['claude-code.jsonl', 'codex-rollout.jsonl']) {
+      const text = readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')
+      const full = importJsonlRecords(parseJsonl(text), { fileName: name, keepRaw: false })
+      const slim = parseJsonl(text)
+      let dropped = 0
+      for (const r of slim.records) {
+        for (const key of RAW_ONLY_KEYS) {
+          if (key in r.value) dropped++
+          delete r.value[key]
+        }
+      }
+      if (name === 'claude-code.jsonl') expect(dropped).toBeGreaterThan(0)
+      expect(importJsonlRecords(slim, { fileName: name, keepRaw: false })).toEqual(full)
+    }
   })
 })

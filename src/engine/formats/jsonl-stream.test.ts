@@ -125,6 +125,20 @@ describe('createJsonlParser', () => {
       expect(seen[i]!.bytes).toBeGreaterThanOrEqual(seen[i - 1]!.bytes)
   })
 
+  it('deletes dropKeys from each record as its line is parsed: own top-level keys only', () => {
+    const p = createJsonlParser({ dropKeys: ['toolUseResult', 'toString'] })
+    p.push('{"a":1,"toolUseResult":{"stdout":"big"},"b":{"toolUseResult":2}}\n{"c":')
+    // Already gone while the rest of the file still streams in, not only at end().
+    expect(p.recordsSoFar().map((r) => r.value)).toEqual([{ a: 1, b: { toolUseResult: 2 } }])
+    p.push('3}\n')
+    const r = p.end()
+    expect(r.records).toEqual([
+      { line: 1, value: { a: 1, b: { toolUseResult: 2 } } },
+      { line: 2, value: { c: 3 } },
+    ])
+    expect(r.warnings).toEqual([])
+  })
+
   it('counts UTF-8 bytes: pairs 4, lone surrogates 3 (as U+FFFD)', () => {
     expect(utf8Length('aé日😀')).toBe(1 + 2 + 3 + 4)
     expect(utf8Length('\ud83d')).toBe(3)

@@ -37,6 +37,17 @@ export interface JsonlParser {
   recordsSoFar(): readonly JsonlRecord[]
 }
 
+/** Options of `createJsonlParser`. */
+export interface JsonlParserOptions {
+  /**
+   * Top-level keys deleted from every record as soon as its line is parsed, so they are not held
+   * until the file ends. Only for keys that no detector or importer reads (`RAW_ONLY_KEYS`) and
+   * only when messages will not keep their records in `source.raw`: the transcript is then the
+   * same with or without them.
+   */
+  dropKeys?: readonly string[]
+}
+
 /** The part of the WHATWG `TextDecoder` used here (the engine's tsconfig has no DOM types). */
 interface StreamDecoder {
   decode(bytes?: Uint8Array, options?: { stream?: boolean }): string
@@ -86,9 +97,11 @@ function isBlank(text: string): boolean {
  * scans a whole line except `JSON.parse`. Each line parses alone: an invalid line or a non-object
  * is skipped with a warning naming its 1-based line (`badJsonlLine`); a cut-off last line
  * without a final newline is reported as half-written (the agent may still be appending). Lone
- * surrogate escapes (`\ud83d`) parse as JSON allows. Never throws. Source: formats.md §1 item 13.
+ * surrogate escapes (`\ud83d`) parse as JSON allows. `options.dropKeys` are deleted from each
+ * record as it is parsed. Never throws. Source: formats.md §1 item 13.
  */
-export function createJsonlParser(): JsonlParser {
+export function createJsonlParser(options: JsonlParserOptions = {}): JsonlParser {
+  const dropKeys = options.dropKeys ?? []
   const records: JsonlRecord[] = []
   const warnings: string[] = []
   let pieces: string[] = []
@@ -120,7 +133,9 @@ export function createJsonlParser(): JsonlParser {
       warnings.push(`line ${line}: not a JSON object, skipped`)
       return
     }
-    records.push({ line, value: value as Record<string, unknown> })
+    const record = value as Record<string, unknown>
+    for (const key of dropKeys) if (Object.prototype.hasOwnProperty.call(record, key)) delete record[key]
+    records.push({ line, value: record })
   }
 
   const pushText = (chunk: string) => {
