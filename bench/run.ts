@@ -207,7 +207,7 @@ function b6(file: string): void {
   extra.b6 = { baselineRssMB: base / MB }
   rows.push({
     id: 'B6',
-    what: `peak memory above baseline, import + default run, ${sizeOf(file)} MB (Node process, worker code)`,
+    what: `peak memory above baseline, streamed import + default run, ${sizeOf(file)} MB (Node, worker code)`,
     unit: 'MB',
     measured: m,
     reference: stat([size / MB]),
