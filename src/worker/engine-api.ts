@@ -50,7 +50,7 @@ import { importBlob } from './stream-import'
 import { cancelSweep, runSweep } from './sweep'
 import { timelineOutcome, turnBodyOutcome, turnContextOutcome } from './turns'
 import type { RequestShape } from '../engine/turns'
-import { lastPrecount, POOL_MIN_CHARS, precount, warmPool, type PrecountStats } from './token-pool'
+import { countAhead, lastPrecount, measurePool, POOL_MIN_CHARS, precount, warmPool, type PrecountStats } from './token-pool'
 import {
   summarizerFailure,
   summarizerRuntimeFor,
@@ -266,6 +266,16 @@ export const engineApi = {
     return { tokenizerCalls: counter.tokenizerCalls, precount: { ...lastPrecount } }
   },
 
+  /**
+   * Counts every distinct text of the open transcript in the tokenizer pool from scratch and
+   * reports the wall time: the pool's throughput, for the bench (BENCH.md B1). Zeros without a pool.
+   */
+  async measurePool(encoding: Encoding): Promise<PrecountStats> {
+    const transcript = state.transcript
+    if (!transcript) return { workers: 0, texts: 0, chars: 0, ms: 0 }
+    return measurePool(encoding, transcript.messages, transcript.tools)
+  },
+
   /** Imports a transcript from text (paste, sample). */
   importText(text: string, fileName: string): ImportOutcome {
     return guardImport(fileName, () => importTranscript(text, { fileName }))
@@ -296,7 +306,11 @@ export const engineApi = {
         const rows = estimatedBeforeRows(head.messages, HEAD_ROWS)
         onProgress?.({ phase: 'reading', bytes: 0, totalBytes: blob.size, head: { rows, messages: head.messages.length } })
       }
-      result = await importBlob(blob, fileName, onProgress ? { onProgress, onHead } : {})
+      // Each part's texts go to the pool as the file streams in: counting overlaps the import (B3).
+      const onPart = (part: Transcript) => {
+        loadCounter(warmEncoding).then((counter) => countAhead(counter, part.messages, part.tools), () => {})
+      }
+      result = await importBlob(blob, fileName, onProgress ? { onProgress, onHead, onPart } : { onPart })
     } catch (e) {
       return { ok: false, error: { message: `import failed: ${errorText(e)}` } }
     }

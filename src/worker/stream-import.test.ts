@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { importTranscript } from '../engine/formats'
 import type { ImportProgress } from './protocol'
 import type { Transcript } from '../engine/model'
-import { HEAD_MIN_FILE_BYTES, HEAD_RECORDS, importBlob, PROGRESS_INTERVAL_MS } from './stream-import'
+import { textsToCount } from '../engine/tokens/count'
+import { HEAD_MIN_FILE_BYTES, HEAD_RECORDS, importBlob, PART_RECORDS, PROGRESS_INTERVAL_MS } from './stream-import'
 
 interface SampleEntry {
   file: string
@@ -151,6 +152,34 @@ describe('importBlob', () => {
     // The head is the import of a prefix of the file: its first message is the file's first.
     expect(head.messages[0]?.content).toEqual(result.transcript.messages[0]?.content)
     expect(head.messages[0]?.role).toBe(result.transcript.messages[0]?.role)
+  })
+
+  it('hands a large JSONL file to onPart every PART_RECORDS records while reading, for counting ahead (B3)', async () => {
+    const sample = read('claude-code.jsonl')
+    // 24 copies of the 69-record sample, each its own session: 1,656 records, two parts of ≥ 600.
+    const copies = 24
+    const text = Array.from({ length: copies }, (_, k) => sample.replace(/"([0-9a-f]{8}-[0-9a-f-]{27})"/g, `"$1-${k}"`)).join('')
+    const events: string[] = []
+    const parts: Transcript[] = []
+    const result = await importBlob(chunkedBlob(new TextEncoder().encode(text), 64 * 1024), 'big.jsonl', {
+      onProgress: (p) => events.push(p.phase),
+      onPart: (t) => {
+        events.push('part')
+        parts.push(t)
+      },
+      now: clock(PROGRESS_INTERVAL_MS),
+    })
+    if (!result.ok) throw new Error(result.error.message)
+    const records = text.split('\n').filter((l) => l.trim() !== '').length
+    expect(records).toBe(24 * 69)
+    expect(parts).toHaveLength(Math.floor(records / PART_RECORDS))
+    expect(events.lastIndexOf('part')).toBeLessThan(events.indexOf('building'))
+    // The parts are consecutive pieces of the file: their texts are the whole import's texts.
+    const whole = textsToCount(result.transcript.messages, result.transcript.tools)
+    const ahead = new Set<string>()
+    for (const part of parts) textsToCount(part.messages, part.tools, ahead)
+    expect([...ahead].filter((t) => !whole.has(t))).toEqual([])
+    expect(ahead.size).toBeGreaterThan(0)
   })
 
   it('gives no head for a file under HEAD_MIN_FILE_BYTES', async () => {

@@ -41,8 +41,18 @@ export interface StreamImportOptions {
    * from the full import's), so the first rows can be shown while the rest streams in (BENCH B10).
    */
   onHead?: (head: Transcript) => void
+  /**
+   * Called for a JSONL file of at least `HEAD_MIN_FILE_BYTES` each time `PART_RECORDS` more records
+   * are parsed: the transcript those records alone make (ids and a few texts at a part's edges may
+   * differ from the full import's). For work that can start before the import ends, such as
+   * counting tokens ahead (BENCH B3); never used for what the page shows.
+   */
+  onPart?: (part: Transcript) => void
   now?: () => number
 }
+
+/** Records per `StreamImportOptions.onPart` call: a few MB of a Claude Code session. */
+export const PART_RECORDS = 600
 
 /** A progress reporter that drops reports closer than `PROGRESS_INTERVAL_MS`, except forced ones. */
 function throttled(options: StreamImportOptions) {
@@ -122,6 +132,15 @@ export async function importBlob(
       const imported = importJsonlRecords({ records, bad: [], lines: records.length }, { fileName, keepRaw: false })
       if (imported.ok && imported.transcript.messages.length > 0) options.onHead?.(imported.transcript)
     }
+    let partFrom = 0
+    const part = () => {
+      const all = parser.recordsSoFar()
+      const records = all.slice(partFrom)
+      partFrom = all.length
+      const imported = importJsonlRecords({ records, bad: [], lines: records.length }, { fileName, keepRaw: false })
+      if (imported.ok && imported.transcript.messages.length > 0) options.onPart?.(imported.transcript)
+    }
+    const parts = !!options.onPart && totalBytes >= HEAD_MIN_FILE_BYTES
     report({ phase: 'reading', bytes: 0, totalBytes }, true)
     for (;;) {
       const { done, value } = await reader.read()
@@ -134,6 +153,12 @@ export async function importBlob(
           const records = parser.progress().records
           report({ phase: 'reading', bytes, totalBytes, records })
           if (!headDone && records >= HEAD_RECORDS) head()
+          if (parts && records - partFrom >= PART_RECORDS) {
+            part()
+            // Let the worker's queued messages in (the pool's answers to counting ahead): reads
+            // of a Blob stream resolve as microtasks, so without this none arrives before the end.
+            await new Promise((resolve) => setTimeout(resolve, 0))
+          }
         }
         continue
       }

@@ -11,11 +11,14 @@ import type { PoolReply, PoolRequest } from './token-pool'
  */
 
 const sent: PoolRequest[] = []
+/** The worker each request of `sent` went to. */
+const sentTo: object[] = []
 
 class FakeWorker {
   onmessage: ((e: MessageEvent<PoolReply>) => void) | null = null
   postMessage(request: PoolRequest) {
     sent.push(request)
+    sentTo.push(this)
     setTimeout(() => this.onmessage?.({ data: { id: request.id, counts: request.texts.map(countCodePoints) } } as MessageEvent<PoolReply>), 0)
   }
 }
@@ -24,6 +27,7 @@ afterEach(() => {
   vi.unstubAllGlobals()
   vi.resetModules()
   sent.length = 0
+  sentTo.length = 0
 })
 
 const msg = (id: string, content: string, extra: Partial<Message> = {}): Message =>
@@ -88,6 +92,46 @@ describe('precount', () => {
     // Not primed: the pipeline's own count (here code points) answers, once.
     expect(counter.count('hello')).toBe(5)
     expect(counter.tokenizerCalls).toBe(1)
+  })
+
+  it('takes the counts made ahead while a file streamed in and counts only what they lack', async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
+    const { countAhead, precount } = await import('./token-pool')
+    const counter = cacheCounter('o200k_base', () => {
+      throw new Error('the pipeline thread must not tokenize a primed text')
+    })
+    // Two parts of the import, the second repeating a text of the first: while the file streams
+    // in, one of the two workers counts (the import keeps the other core).
+    countAhead(counter, [msg('a', 'alpha'), msg('b', 'beta')])
+    countAhead(counter, [msg('c', 'beta'), msg('d', 'gamma')])
+    expect(sent.length).toBe(2)
+    expect(new Set(sentTo).size).toBe(1)
+    // The whole import: equal texts (other string objects), and one the parts did not have.
+    const whole = [msg('a', ['al', 'pha'].join('')), msg('b', 'beta'), msg('c', 'beta'), msg('d', 'gamma'), msg('e', 'delta')]
+    const stats = await precount(counter, whole, undefined, undefined, 0)
+    expect(stats.ahead).toBe(3)
+    expect(stats.texts).toBe(1)
+    // Each text went to the pool once: the parts' three ahead, then only the one they lacked.
+    expect(sent.flatMap((r) => r.texts)).toEqual(['alpha', 'beta', 'gamma', 'delta'])
+    expect(['alpha', 'beta', 'gamma', 'delta'].map((t) => counter.count(t))).toEqual([5, 4, 5, 5])
+    expect(counter.tokenizerCalls).toBe(0)
+    // The counts made ahead are gone: the next transcript starts from the counter's cache alone.
+    sent.length = 0
+    const next = await precount(counter, [msg('f', 'epsilon')], undefined, undefined, 0)
+    expect(next.ahead).toBeUndefined()
+    expect(sent.flatMap((r) => r.texts)).toEqual(['epsilon'])
+  })
+
+  it('measures the pool on a transcript from scratch, whatever the counter already holds (B1)', async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
+    const { measurePool } = await import('./token-pool')
+    const stats = await measurePool('o200k_base', [msg('a', 'hello'), msg('b', 'hello'), msg('c', 'world')])
+    expect(stats.workers).toBe(2)
+    expect(stats.texts).toBe(2)
+    expect(stats.chars).toBe(10)
+    expect(sent.flatMap((r) => r.texts).sort()).toEqual(['hello', 'world'])
   })
 
   it('does nothing where there is no Worker (Node: CLI, tests)', async () => {

@@ -7,7 +7,7 @@
  * pipeline counts on its own thread, with identical counts (same counter, same options).
  */
 import type { Encoding, Message, ToolSchema } from '../engine/model'
-import { textsToCount, type CachedCounter } from '../engine/tokens/count'
+import { cacheCounter, textsToCount, type CachedCounter } from '../engine/tokens/count'
 
 /** A batch sent to a pool worker. */
 export interface PoolRequest {
@@ -44,6 +44,8 @@ export interface PrecountStats {
   chars: number
   /** Wall time of the pool counting in ms. */
   ms: number
+  /** Distinct texts whose counts were made ahead, while the file streamed in (`countAhead`). */
+  ahead?: number
 }
 
 let workers: Worker[] | null = null
@@ -100,6 +102,132 @@ export async function warmPool(encoding: Encoding): Promise<void> {
   if (ws) await Promise.all(ws.map((w) => send(w, encoding, [])))
 }
 
+/**
+ * Counts made ahead (`countAhead`) for the transcript being imported. Kept apart from the
+ * counter's cache so that the texts of the parts (equal in content, other string objects) do not
+ * stay alive as its keys; the next `precount` moves what it needs and empties it.
+ */
+const ahead = {
+  encoding: null as Encoding | null,
+  /** Every text queued ahead, counted or not yet: a later part repeating one does not queue it again. */
+  sent: new Set<string>(),
+  counts: new Map<string, number>(),
+  /** Batches not yet handed to a worker, oldest first. */
+  queue: [] as string[][],
+  /**
+   * Workers that take batches: all but one while the file streams in, so the import keeps a core
+   * of its own (on 2 cores, 3 busy threads slowed the import by ≈ 2×); all once `precount` waits.
+   */
+  lanes: 1,
+  /** Batches each worker has been handed and not answered. */
+  inflight: new Map<Worker, number>(),
+  /** One promise per batch handed out, settled once its counts are stored. */
+  drains: [] as Promise<void>[],
+  /** A pool worker failed: nothing more is handed out until `precount` takes over. */
+  failed: false,
+}
+
+/**
+ * Batches a worker counting ahead holds at once: enough that it does not run dry between two
+ * parts of the import, when the engine thread, busy parsing, takes its answers and hands out more
+ * (8 × 256 KB ≈ 0.4 s of counting; a part is ≈ 0.15 s of parsing).
+ */
+const AHEAD_DEPTH = 8
+
+/** Hands queued batches to the first `ahead.lanes` pool workers, up to `AHEAD_DEPTH` each. */
+function pump(ws: readonly Worker[], encoding: Encoding): void {
+  if (ahead.failed) return
+  for (const worker of ws.slice(0, ahead.lanes)) {
+    while ((ahead.inflight.get(worker) ?? 0) < AHEAD_DEPTH) {
+      const texts = ahead.queue.shift()
+      if (!texts) return
+      ahead.inflight.set(worker, (ahead.inflight.get(worker) ?? 0) + 1)
+      const counts = ahead.counts
+      const done = send(worker, encoding, texts).then(
+        (n) => {
+          texts.forEach((t, i) => counts.set(t, n[i] ?? 0))
+          ahead.inflight.set(worker, (ahead.inflight.get(worker) ?? 1) - 1)
+          if (ahead.counts === counts) pump(ws, encoding)
+        },
+        () => {
+          // A failed worker: what is left is counted by `precount` (its texts have no count here).
+          ahead.failed = true
+        },
+      )
+      ahead.drains.push(done)
+    }
+  }
+}
+
+/**
+ * Queues, for the pool, the distinct texts of a part of a transcript that is still being imported
+ * (`StreamImportOptions.onPart`) that `counter` has not counted, and returns at once: `ahead.lanes`
+ * workers count them while the import goes on; the next `precount` with the same encoding takes the
+ * counts and waits for the rest with every worker. Does nothing without a pool. Source: BENCH.md B3
+ * (streaming and a worker pool must beat one thread parsing then counting).
+ */
+export function countAhead(counter: CachedCounter, messages: readonly Message[], tools?: readonly ToolSchema[]): void {
+  const { has } = counter
+  const ws = typeof Worker === 'undefined' || !has ? null : pool()
+  if (!ws || !has) return
+  if (ahead.encoding !== counter.encoding) {
+    ahead.encoding = counter.encoding
+    ahead.sent = new Set()
+    ahead.counts = new Map()
+    ahead.queue = []
+    ahead.inflight = new Map()
+    ahead.failed = false
+    ahead.lanes = Math.max(1, ws.length - 1)
+  }
+  let batch: string[] = []
+  let size = 0
+  for (const text of textsToCount(messages, tools)) {
+    if (ahead.sent.has(text) || has.call(counter, text)) continue
+    ahead.sent.add(text)
+    batch.push(text)
+    size += text.length
+    if (size >= BATCH_CHARS) {
+      ahead.queue.push(batch)
+      batch = []
+      size = 0
+    }
+  }
+  if (batch.length > 0) ahead.queue.push(batch)
+  pump(ws, counter.encoding)
+}
+
+/**
+ * Primes `counter` with the counts made ahead for the texts it still lacks, after every worker has
+ * helped finish the queue; then forgets every count made ahead. Returns how many it primed.
+ */
+async function takeAhead(counter: CachedCounter, texts: Iterable<string>): Promise<number> {
+  if (ahead.encoding !== counter.encoding) return 0
+  const ws = workers
+  if (ws) {
+    ahead.lanes = ws.length
+    pump(ws, counter.encoding)
+  }
+  while (ahead.drains.length > 0) {
+    const drains = ahead.drains
+    ahead.drains = []
+    await Promise.all(drains)
+  }
+  const { counts } = ahead
+  ahead.encoding = null
+  ahead.sent = new Set()
+  ahead.counts = new Map()
+  ahead.queue = []
+  ahead.inflight = new Map()
+  let taken = 0
+  for (const text of texts) {
+    const n = counts.get(text)
+    if (n === undefined || counter.has?.(text)) continue
+    counter.prime?.(text, n)
+    taken++
+  }
+  return taken
+}
+
 /** Messages arrays whose texts were all counted, per counter (tool schemas ride with them). */
 const precounted = new WeakMap<readonly Message[], WeakSet<CachedCounter>>()
 
@@ -126,16 +254,18 @@ export async function precount(
     return stats
   }
   const started = performance.now()
+  const texts = textsToCount(messages, tools)
+  const taken = await takeAhead(counter, texts)
   const todo: string[] = []
   let chars = 0
-  for (const text of textsToCount(messages, tools)) {
+  for (const text of texts) {
     if (has.call(counter, text)) continue
     todo.push(text)
     chars += text.length
   }
   // A small transcript counts faster on this thread than it takes pool workers to load their
   // MB-sized rank tables (three parses of o200k on a cold start of the 44-message sample).
-  const ws = chars >= minChars ? pool() : null
+  const ws = chars >= minChars || taken > 0 ? pool() : null
   if (!ws) return { workers: 0, texts: 0, chars: 0, ms: 0 }
   const batches: string[][] = []
   let batch: string[] = []
@@ -169,7 +299,20 @@ export async function precount(
     if (!counters) precounted.set(messages, (counters = new WeakSet()))
     counters.add(counter)
   }
-  const stats = { workers: ws.length, texts: todo.length, chars, ms: performance.now() - started }
+  const stats: PrecountStats = { workers: ws.length, texts: todo.length, chars, ms: performance.now() - started }
+  if (taken > 0) stats.ahead = taken
   Object.assign(lastPrecount, stats)
   return stats
+}
+
+/**
+ * Counts every distinct text of `messages` and `tools` in the pool from scratch (a throwaway
+ * cache, so nothing counted before helps): the pool's throughput for BENCH.md B1. Zeros without
+ * a pool.
+ */
+export function measurePool(encoding: Encoding, messages: readonly Message[], tools?: readonly ToolSchema[]): Promise<PrecountStats> {
+  const fresh = cacheCounter(encoding, () => {
+    throw new Error('every text is counted by the pool')
+  })
+  return precount(fresh, messages, tools, undefined, 0)
 }
