@@ -96,6 +96,20 @@ describe('dedupe', () => {
     expect(out.messages.length).toBe(input.length)
   })
 
+  it('outputs of the same length but other bytes are distinct; each repeat finds its own first', () => {
+    // Same code-point length, one character apart: only their SHA-256 tells them apart.
+    const a = 'HEADER: page A\n' + 'row\n'.repeat(60)
+    const b = 'HEADER: page B\n' + 'row\n'.repeat(60)
+    expect([...a].length).toBe([...b].length)
+    const out = dedupe(indexed([...step(1, a), ...step(2, b), ...step(3, b), ...step(4, a)]))
+    expect(out.fates).toEqual({
+      t3: { kind: 'back-referenced', stage: 'dedupe', firstId: 't2' },
+      t4: { kind: 'back-referenced', stage: 'dedupe', firstId: 't1' },
+    })
+    expect(out.messages[5]!.content).toBe(backReferenceFor('HEADER: page B'))
+    expect(out.messages[7]!.content).toBe(backReferenceFor('HEADER: page A'))
+  })
+
   it('dedupes exact matches only: a trailing newline makes a different output', () => {
     const out = dedupe(indexed([...step(1, body), ...step(2, body + '\n')]))
     expect(out.changed).toBe(false)

@@ -64,25 +64,31 @@ export function backReferenceSummary(content: unknown): string | undefined {
 
 /**
  * Per message object (messages are immutable, and a re-plan passes the same Before objects
- * again): the content's length in code points, its SHA-256 ('' below `MIN_LENGTH`, never
- * hashed) and, once it was a first occurrence, its one-line summary. A re-plan then hashes
- * nothing (BENCH B4). Keyed by the message, checked against its content string.
+ * again): the content's length in code points and, once needed, its SHA-256 and its one-line
+ * summary. A re-plan then hashes nothing (BENCH B4). Keyed by the message, checked against its
+ * content string.
  */
-const identities = new WeakMap<Message, { content: string; length: number; digest: string; summary?: string }>()
+const identities = new WeakMap<Message, { content: string; length: number; digest?: string; summary?: string }>()
 
-function identityOf(message: Message, content: string): { length: number; digest: string } {
+function identityOf(message: Message, content: string): { content: string; length: number; digest?: string; summary?: string } {
   const known = identities.get(message)
   if (known && known.content === content) return known
-  const length = codePointLength(content)
-  const entry = { content, length, digest: length < MIN_LENGTH ? '' : sha256Hex(content) }
+  const entry = { content, length: codePointLength(content) }
   identities.set(message, entry)
   return entry
 }
 
-function summaryOf(message: Message, content: string): string {
-  const known = identities.get(message)
-  if (known?.content !== content) return summarizeToolOutput(content)
-  return (known.summary ??= summarizeToolOutput(content))
+/**
+ * SHA-256 hex of a candidate's content, computed on first need: only for contents that share
+ * their length with another candidate (equal bytes have equal lengths), so a transcript of
+ * distinct tool outputs hashes nothing.
+ */
+function digestOf(identity: { content: string; digest?: string }): string {
+  return (identity.digest ??= sha256Hex(identity.content))
+}
+
+function summaryOf(identity: { content: string; summary?: string }): string {
+  return (identity.summary ??= summarizeToolOutput(identity.content))
 }
 
 /**
@@ -112,7 +118,8 @@ export function dedupe(
   _params: DedupeParams = {},
   ctx?: Pick<StageContext, 'countText'>,
 ): StageOutput {
-  const seen = new Map<string, { id: string; summary: string }>()
+  // First occurrences by length in code points; digests compared only within one length.
+  const seen = new Map<number, { id: string; identity: ReturnType<typeof identityOf> }[]>()
   const fates: Record<string, Fate> = {}
   const origins: Record<string, Origin> = {}
   let out: Message[] | undefined
@@ -120,15 +127,18 @@ export function dedupe(
   messages.forEach((message, index) => {
     const content = message.content
     if (message.role !== 'tool' || typeof content !== 'string') return
-    const { length, digest } = identityOf(message, content)
+    const identity = identityOf(message, content)
+    const { length } = identity
     if (length < MIN_LENGTH) return
 
-    const first = seen.get(digest)
+    const sameLength = seen.get(length)
+    const first = sameLength?.find((f) => digestOf(f.identity) === digestOf(identity))
     if (!first) {
-      seen.set(digest, { id: message.id, summary: summaryOf(message, content) })
+      if (sameLength) sameLength.push({ id: message.id, identity })
+      else seen.set(length, [{ id: message.id, identity }])
       return
     }
-    const replacement = backReferenceFor(first.summary)
+    const replacement = backReferenceFor(summaryOf(first.identity))
     // Replacing in the 200–261 band would grow the transcript (seed 000, C3).
     if (codePointLength(replacement) >= length) return
     // Highly repetitive text can be fewer tokens than its back-reference: never grow tokens.
