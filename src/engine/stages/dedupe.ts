@@ -64,18 +64,34 @@ export function backReferenceSummary(content: unknown): string | undefined {
 
 /**
  * Per message object (messages are immutable, and a re-plan passes the same Before objects
- * again): the content's length in code points and, once needed, its SHA-256 and its one-line
- * summary. A re-plan then hashes nothing (BENCH B4). Keyed by the message, checked against its
- * content string.
+ * again): whether the content is a candidate (≥ `MIN_LENGTH` code points), its length in code
+ * points once needed, and, once needed, its SHA-256 and its one-line summary. A re-plan then
+ * hashes nothing (BENCH B4). Keyed by the message, checked against its content string.
  */
-const identities = new WeakMap<Message, { content: string; length: number; digest?: string; summary?: string }>()
+interface Identity {
+  content: string
+  candidate: boolean
+  length?: number
+  digest?: string
+  summary?: string
+}
 
-function identityOf(message: Message, content: string): { content: string; length: number; digest?: string; summary?: string } {
+const identities = new WeakMap<Message, Identity>()
+
+function identityOf(message: Message, content: string): Identity {
   const known = identities.get(message)
   if (known && known.content === content) return known
-  const entry = { content, length: codePointLength(content) }
+  // A code point is 1 or 2 UTF-16 units: only the band between needs counting.
+  const units = content.length
+  const candidate = units >= 2 * MIN_LENGTH || (units >= MIN_LENGTH && codePointsOf({ content }) >= MIN_LENGTH)
+  const entry: Identity = { content, candidate }
   identities.set(message, entry)
   return entry
+}
+
+/** Length of a candidate's content in code points, counted on first need. */
+function codePointsOf(identity: { content: string; length?: number }): number {
+  return (identity.length ??= codePointLength(identity.content))
 }
 
 /**
@@ -118,8 +134,8 @@ export function dedupe(
   _params: DedupeParams = {},
   ctx?: Pick<StageContext, 'countText'>,
 ): StageOutput {
-  // First occurrences by length in code points; digests compared only within one length.
-  const seen = new Map<number, { id: string; identity: ReturnType<typeof identityOf> }[]>()
+  // First occurrences by length in UTF-16 units; digests compared only within one length.
+  const seen = new Map<number, { id: string; identity: Identity }[]>()
   const fates: Record<string, Fate> = {}
   const origins: Record<string, Origin> = {}
   let out: Message[] | undefined
@@ -128,19 +144,18 @@ export function dedupe(
     const content = message.content
     if (message.role !== 'tool' || typeof content !== 'string') return
     const identity = identityOf(message, content)
-    const { length } = identity
-    if (length < MIN_LENGTH) return
+    if (!identity.candidate) return
 
-    const sameLength = seen.get(length)
+    const sameLength = seen.get(content.length)
     const first = sameLength?.find((f) => digestOf(f.identity) === digestOf(identity))
     if (!first) {
       if (sameLength) sameLength.push({ id: message.id, identity })
-      else seen.set(length, [{ id: message.id, identity }])
+      else seen.set(content.length, [{ id: message.id, identity }])
       return
     }
     const replacement = backReferenceFor(summaryOf(first.identity))
     // Replacing in the 200–261 band would grow the transcript (seed 000, C3).
-    if (codePointLength(replacement) >= length) return
+    if (codePointLength(replacement) >= codePointsOf(identity)) return
     // Highly repetitive text can be fewer tokens than its back-reference: never grow tokens.
     if (ctx && ctx.countText(replacement) > ctx.countText(content)) return
 
