@@ -182,6 +182,21 @@ describe('importBlob', () => {
     expect(ahead.size).toBeGreaterThan(0)
   })
 
+  it('imports the whole file even when the work on a part fails', async () => {
+    const sample = read('claude-code.jsonl')
+    const copies = Math.ceil(HEAD_MIN_FILE_BYTES / sample.length) + 8
+    const text = Array.from({ length: copies }, (_, k) => sample.replace(/"([0-9a-f]{8}-[0-9a-f-]{27})"/g, `"$1-${k}"`)).join('')
+    let calls = 0
+    const result = await importBlob(chunkedBlob(new TextEncoder().encode(text), 64 * 1024), 'big.jsonl', {
+      onPart: () => {
+        calls++
+        throw new Error('counting ahead failed')
+      },
+    })
+    expect(calls).toBeGreaterThan(0)
+    expect(result).toEqual(importTranscript(text, { fileName: 'big.jsonl' }))
+  })
+
   it('gives no head for a file under HEAD_MIN_FILE_BYTES', async () => {
     const text = read('claude-code.jsonl')
     const heads: Transcript[] = []

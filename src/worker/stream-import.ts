@@ -137,8 +137,12 @@ export async function importBlob(
       const all = parser.recordsSoFar()
       const records = all.slice(partFrom)
       partFrom = all.length
-      const imported = importJsonlRecords({ records, bad: [], lines: records.length }, { fileName, keepRaw: false })
-      if (imported.ok && imported.transcript.messages.length > 0) options.onPart?.(imported.transcript)
+      try {
+        const imported = importJsonlRecords({ records, bad: [], lines: records.length }, { fileName, keepRaw: false })
+        if (imported.ok && imported.transcript.messages.length > 0) options.onPart?.(imported.transcript)
+      } catch {
+        // A part only lets work start early: whatever goes wrong with it, the import goes on.
+      }
     }
     const parts = !!options.onPart && totalBytes >= HEAD_MIN_FILE_BYTES
     report({ phase: 'reading', bytes: 0, totalBytes }, true)
