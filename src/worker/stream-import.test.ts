@@ -122,11 +122,16 @@ describe('importBlob', () => {
     expect(await importBlob(new Blob([]), 'empty.json')).toEqual(importTranscript('', { fileName: 'empty.json' }))
   })
 
-  it('hands a large JSONL file\'s head to onHead once, while reading, from the first records only (B10)', async () => {
+  /** `copies` copies of the 184 KB, 69-record Claude Code sample, each its own session (ids suffixed). */
+  const sampleCopies = (copies: number) => {
     const sample = read('claude-code.jsonl')
-    // Copies of the 184 KB sample, each its own session (ids suffixed), past HEAD_MIN_FILE_BYTES.
-    const copies = Math.ceil(HEAD_MIN_FILE_BYTES / sample.length) + 1
-    const text = Array.from({ length: copies }, (_, k) => sample.replace(/"([0-9a-f]{8}-[0-9a-f-]{27})"/g, `"$1-${k}"`)).join('')
+    return Array.from({ length: copies }, (_, k) => sample.replace(/"([0-9a-f]{8}-[0-9a-f-]{27})"/g, `"$1-${k}"`)).join('')
+  }
+  const sampleBytes = read('claude-code.jsonl').length
+
+  it('hands a large JSONL file\'s head to onHead once, while reading, from the first records only (B10)', async () => {
+    // Past HEAD_MIN_FILE_BYTES.
+    const text = sampleCopies(Math.ceil(HEAD_MIN_FILE_BYTES / sampleBytes) + 1)
     const bytes = new TextEncoder().encode(text)
     const events: string[] = []
     const heads: Transcript[] = []
@@ -155,10 +160,8 @@ describe('importBlob', () => {
   })
 
   it('hands a large JSONL file to onPart every PART_RECORDS records while reading, for counting ahead (B3)', async () => {
-    const sample = read('claude-code.jsonl')
-    // 24 copies of the 69-record sample, each its own session: 1,656 records, two parts of ≥ 600.
-    const copies = 24
-    const text = Array.from({ length: copies }, (_, k) => sample.replace(/"([0-9a-f]{8}-[0-9a-f-]{27})"/g, `"$1-${k}"`)).join('')
+    // 24 copies of the 69-record sample: 1,656 records, two parts of ≥ 600.
+    const text = sampleCopies(24)
     const events: string[] = []
     const parts: Transcript[] = []
     const result = await importBlob(chunkedBlob(new TextEncoder().encode(text), 64 * 1024), 'big.jsonl', {
@@ -183,9 +186,7 @@ describe('importBlob', () => {
   })
 
   it('imports the whole file even when the work on a part fails', async () => {
-    const sample = read('claude-code.jsonl')
-    const copies = Math.ceil(HEAD_MIN_FILE_BYTES / sample.length) + 8
-    const text = Array.from({ length: copies }, (_, k) => sample.replace(/"([0-9a-f]{8}-[0-9a-f-]{27})"/g, `"$1-${k}"`)).join('')
+    const text = sampleCopies(Math.ceil(HEAD_MIN_FILE_BYTES / sampleBytes) + 8)
     let calls = 0
     const result = await importBlob(chunkedBlob(new TextEncoder().encode(text), 64 * 1024), 'big.jsonl', {
       onPart: () => {
