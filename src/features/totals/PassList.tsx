@@ -5,20 +5,28 @@ import { useStore } from '../../state/store'
 import { selectPasses } from '../../state/selectors'
 import type { PassMeta } from '../../worker/protocol'
 
-/** Every compaction pass: where it fired, what it folded, tokens, and its exact prompt and summary. */
+/**
+ * Every compaction pass: where it fired, what it folded, tokens, and its exact prompt and summary.
+ * The items exist only while the list is open: a 50 MB session has ~180 passes, and rendering
+ * them (each subscribed to the store) inside the closed list cost every re-plan ~30 ms of the
+ * main thread (BENCH.md B4/B5).
+ */
 export function PassList() {
   const passes = useStore(selectPasses)
+  const [open, setOpen] = useState(false)
   if (!passes || passes.length === 0) return null
   return (
-    <details className="passes" data-testid="pass-list">
+    <details className="passes" data-testid="pass-list" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
         {formatCountOf(passes.length, 'compaction pass', 'compaction passes')} — see each prompt and summary
       </summary>
-      <ol>
-        {passes.map((p) => (
-          <PassItem key={`${p.stage}:${p.pass}`} pass={p} />
-        ))}
-      </ol>
+      {open && (
+        <ol>
+          {passes.map((p) => (
+            <PassItem key={`${p.stage}:${p.pass}`} pass={p} />
+          ))}
+        </ol>
+      )}
     </details>
   )
 }
