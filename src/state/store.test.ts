@@ -99,6 +99,30 @@ describe('store', () => {
     expect(useStore.getState().loading).toBeNull()
   })
 
+  it('a hard cancel re-imports into the fresh worker without starting the cancelled run again', async () => {
+    await useStore.getState().loadText('{}', 'slow.json')
+    await flush()
+    expect(fake.run).toHaveBeenCalledTimes(1)
+    expect(useStore.getState().runStatus).toBe('running')
+    const imports = fake.importText.mock.calls.length
+
+    await useStore.getState().cancelRun()
+    await flush()
+    // The transcript is back in the (new) worker, but no run: the page waits for a setting.
+    expect(fake.importText.mock.calls.length).toBe(imports + 1)
+    expect(fake.run).toHaveBeenCalledTimes(1)
+    const s = useStore.getState()
+    expect(s.info?.fileName).toBe('slow.json')
+    expect(s.loading).toBeNull()
+    expect(s.runStatus).toBe('idle')
+    expect(s.runError).toBe('Run cancelled. Change a setting to run again.')
+
+    useStore.getState().setStageParam('summarize', 'keep_last', 12)
+    await flush()
+    expect(fake.run).toHaveBeenCalledTimes(2)
+    expect(fake.pending[1]!.config.stages[0]?.params).toEqual({ keep_last: 12, compact_after: 40 })
+  })
+
   it('runs a newer request when the call in flight throws, instead of waiting forever', async () => {
     let failFirst: (e: Error) => void = () => {}
     fake.run.mockImplementationOnce(() => new Promise<RunOutcome>((_, reject) => (failFirst = reject)))

@@ -55,7 +55,11 @@ export interface LoadSlice {
   dismissImportError: () => void
   /** Opens the file's main conversation or one of its sidechains (sub-agents) by index. */
   openConversation: (which: 'main' | number) => Promise<void>
-  /** Re-imports the current source into a fresh worker (after a hard cancel). */
+  /**
+   * Re-imports the current source into a fresh worker after a hard cancel, without running the
+   * pipeline: the run that was cancelled would only start again (a text slow to count, a 50 MB
+   * file); the next settings change runs it.
+   */
   reimport: () => Promise<void>
 }
 
@@ -87,7 +91,7 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
     set({
       info: outcome.info,
       source,
-      loading: 'Counting tokens and running the pipeline…',
+      loading: reimporting ? null : 'Counting tokens and running the pipeline…',
       importProgress: null,
       importFailure: null,
       run: null,
@@ -96,7 +100,8 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
       selection: null,
     })
     get().resetRecorded(outcome.info.recordedCompactions.length > 0)
-    if (!reimporting) get().holdForNewTranscript()
+    if (reimporting) return
+    get().holdForNewTranscript()
     get().requestRun()
   }
 
