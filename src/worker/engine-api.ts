@@ -50,7 +50,7 @@ import { importBlob } from './stream-import'
 import { cancelSweep, runSweep } from './sweep'
 import { timelineOutcome, turnBodyOutcome, turnContextOutcome } from './turns'
 import type { RequestShape } from '../engine/turns'
-import { countAhead, lastPrecount, measurePool, POOL_MIN_CHARS, precount, warmPool, type PrecountStats } from './token-pool'
+import { countAhead, lastPrecount, measurePool, POOL_MIN_CHARS, precount, startAhead, warmPool, type PrecountStats } from './token-pool'
 import {
   summarizerFailure,
   summarizerRuntimeFor,
@@ -215,7 +215,10 @@ function slimBeforeRows(view: RunView): void {
   view.beforePreviewsOmitted = true
 }
 
-/** The encoding the page warmed up last: the pool warms the same one for a large import. */
+/**
+ * The encoding the page ran (or warmed up) last: a large import warms the pool and counts ahead
+ * in it.
+ */
 let warmEncoding: Encoding = 'o200k_base'
 
 /** Whether a run already scheduled the pool's warm-up (once per worker lifetime). */
@@ -300,6 +303,7 @@ export const engineApi = {
     // A file this large will use the tokenizer pool: its workers load their rank tables while the
     // file streams in, not inside the first run (BENCH B1/B3).
     if (blob.size >= POOL_MIN_CHARS) warmPool(warmEncoding).catch(() => {})
+    startAhead(warmEncoding)
     try {
       // A large file's first rows go to the page as soon as its head is parsed (BENCH B10).
       const onHead = (head: Transcript) => {
@@ -351,6 +355,8 @@ export const engineApi = {
       return { ok: false, error: 'no transcript loaded' }
     }
     let tracker: SummaryProgressTracker | undefined
+    // The next import counts ahead in the encoding the page runs in now.
+    warmEncoding = config.encoding
     state.running?.abort()
     const controller = new AbortController()
     state.running = controller

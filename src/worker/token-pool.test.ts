@@ -97,10 +97,11 @@ describe('precount', () => {
   it('takes the counts made ahead while a file streamed in and counts only what they lack', async () => {
     vi.stubGlobal('Worker', FakeWorker)
     vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
-    const { countAhead, precount } = await import('./token-pool')
+    const { countAhead, precount, startAhead } = await import('./token-pool')
     const counter = cacheCounter('o200k_base', () => {
       throw new Error('the pipeline thread must not tokenize a primed text')
     })
+    startAhead('o200k_base')
     // Two parts of the import, the second repeating a text of the first: while the file streams
     // in, one of the two workers counts (the import keeps the other core).
     countAhead(counter, [msg('a', 'alpha'), msg('b', 'beta')])
@@ -121,6 +122,39 @@ describe('precount', () => {
     const next = await precount(counter, [msg('f', 'epsilon')], undefined, undefined, 0)
     expect(next.ahead).toBeUndefined()
     expect(sent.flatMap((r) => r.texts)).toEqual(['epsilon'])
+  })
+
+  it('a new import counts ahead apart from a run still waiting on the previous one', async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
+    const { countAhead, precount, startAhead } = await import('./token-pool')
+    const counter = cacheCounter('o200k_base', () => {
+      throw new Error('the pipeline thread must not tokenize a primed text')
+    })
+    startAhead('o200k_base')
+    countAhead(counter, [msg('a', 'first file')])
+    // The first file's run starts waiting for its counts made ahead...
+    const firstRun = precount(counter, [msg('a', 'first file')], undefined, undefined, 0)
+    // ...while a second file streams in.
+    startAhead('o200k_base')
+    countAhead(counter, [msg('b', 'second file')])
+    expect((await firstRun).ahead).toBe(1)
+    sent.length = 0
+    const second = await precount(counter, [msg('b', 'second file')], undefined, undefined, 0)
+    expect(second.ahead).toBe(1)
+    expect(second.texts).toBe(0)
+    expect(sent).toEqual([])
+  })
+
+  it('counts ahead only in the encoding the import was started for', async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
+    const { countAhead, startAhead } = await import('./token-pool')
+    startAhead('cl100k_base')
+    countAhead(cacheCounter('o200k_base', countCodePoints), [msg('a', 'hello')])
+    expect(sent).toEqual([])
+    countAhead(cacheCounter('cl100k_base', countCodePoints), [msg('a', 'hello')])
+    expect(sent.map((r) => [r.encoding, r.texts])).toEqual([['cl100k_base', ['hello']]])
   })
 
   it('measures the pool on a transcript from scratch, whatever the counter already holds (B1)', async () => {

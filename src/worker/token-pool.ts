@@ -103,28 +103,42 @@ export async function warmPool(encoding: Encoding): Promise<void> {
 }
 
 /**
- * Counts made ahead (`countAhead`) for the transcript being imported. Kept apart from the
- * counter's cache so that the texts of the parts (equal in content, other string objects) do not
- * stay alive as its keys; the next `precount` moves what it needs and empties it.
+ * Counts made ahead (`countAhead`) for one import. Kept apart from the counter's cache so that the
+ * texts of the parts (equal in content, other string objects) do not stay alive as its keys; the
+ * next `precount` in its encoding moves what it needs and drops it.
  */
-const ahead = {
-  encoding: null as Encoding | null,
-  /** Every text queued ahead, counted or not yet: a later part repeating one does not queue it again. */
-  sent: new Set<string>(),
-  counts: new Map<string, number>(),
+interface Ahead {
+  encoding: Encoding
+  /** Every text queued, counted or not yet: a later part repeating one does not queue it again. */
+  sent: Set<string>
+  counts: Map<string, number>
   /** Batches not yet handed to a worker, oldest first. */
-  queue: [] as string[][],
+  queue: string[][]
   /**
    * Workers that take batches: all but one while the file streams in, so the import keeps a core
    * of its own (on 2 cores, 3 busy threads slowed the import by ≈ 2×); all once `precount` waits.
    */
-  lanes: 1,
+  lanes: number
   /** Batches each worker has been handed and not answered. */
-  inflight: new Map<Worker, number>(),
+  inflight: Map<Worker, number>
   /** One promise per batch handed out, settled once its counts are stored. */
-  drains: [] as Promise<void>[],
-  /** A pool worker failed: nothing more is handed out until `precount` takes over. */
-  failed: false,
+  drains: Promise<void>[]
+  /** A pool worker failed: nothing more is handed out; `precount` counts what is left. */
+  failed: boolean
+}
+
+/** The import counting ahead now; a new import (`startAhead`) replaces it, never empties it. */
+let ahead: Ahead | null = null
+/** The encoding `startAhead` named for the import in progress (none: nothing is counted ahead). */
+let aheadEncoding: Encoding | null = null
+
+/**
+ * Starts counting ahead for a new import in `encoding` (the one its run will most likely use):
+ * the previous import's state is dropped here, though a run already waiting on it keeps it.
+ */
+export function startAhead(encoding: Encoding): void {
+  ahead = null
+  aheadEncoding = encoding
 }
 
 /**
@@ -134,93 +148,93 @@ const ahead = {
  */
 const AHEAD_DEPTH = 8
 
-/** Hands queued batches to the first `ahead.lanes` pool workers, up to `AHEAD_DEPTH` each. */
-function pump(ws: readonly Worker[], encoding: Encoding): void {
-  if (ahead.failed) return
-  for (const worker of ws.slice(0, ahead.lanes)) {
-    while ((ahead.inflight.get(worker) ?? 0) < AHEAD_DEPTH) {
-      const texts = ahead.queue.shift()
+/** Hands `state`'s queued batches to its first `lanes` pool workers, up to `AHEAD_DEPTH` each. */
+function pump(state: Ahead, ws: readonly Worker[]): void {
+  if (state.failed) return
+  for (const worker of ws.slice(0, state.lanes)) {
+    while ((state.inflight.get(worker) ?? 0) < AHEAD_DEPTH) {
+      const texts = state.queue.shift()
       if (!texts) return
-      ahead.inflight.set(worker, (ahead.inflight.get(worker) ?? 0) + 1)
-      const counts = ahead.counts
-      const done = send(worker, encoding, texts).then(
+      state.inflight.set(worker, (state.inflight.get(worker) ?? 0) + 1)
+      const done = send(worker, state.encoding, texts).then(
         (n) => {
-          texts.forEach((t, i) => counts.set(t, n[i] ?? 0))
-          ahead.inflight.set(worker, (ahead.inflight.get(worker) ?? 1) - 1)
-          if (ahead.counts === counts) pump(ws, encoding)
+          texts.forEach((t, i) => state.counts.set(t, n[i] ?? 0))
+          state.inflight.set(worker, (state.inflight.get(worker) ?? 1) - 1)
+          pump(state, ws)
         },
         () => {
           // A failed worker: what is left is counted by `precount` (its texts have no count here).
-          ahead.failed = true
+          state.failed = true
         },
       )
-      ahead.drains.push(done)
+      state.drains.push(done)
     }
   }
 }
 
 /**
- * Queues, for the pool, the distinct texts of a part of a transcript that is still being imported
- * (`StreamImportOptions.onPart`) that `counter` has not counted, and returns at once: `ahead.lanes`
- * workers count them while the import goes on; the next `precount` with the same encoding takes the
- * counts and waits for the rest with every worker. Does nothing without a pool. Source: BENCH.md B3
- * (streaming and a worker pool must beat one thread parsing then counting).
+ * Queues, for the pool, the distinct texts of a part of the transcript being imported
+ * (`StreamImportOptions.onPart`) that `counter` has not counted, and returns at once: `lanes`
+ * workers count them while the import goes on; the next `precount` with the same encoding takes
+ * the counts and waits for the rest with every worker. Does nothing without a pool, or when
+ * `counter`'s encoding is not the one `startAhead` named. Source: BENCH.md B3 (streaming and a
+ * worker pool must beat one thread parsing then counting).
  */
 export function countAhead(counter: CachedCounter, messages: readonly Message[], tools?: readonly ToolSchema[]): void {
   const { has } = counter
-  const ws = typeof Worker === 'undefined' || !has ? null : pool()
+  const ws = typeof Worker === 'undefined' || !has || aheadEncoding !== counter.encoding ? null : pool()
   if (!ws || !has) return
-  if (ahead.encoding !== counter.encoding) {
-    ahead.encoding = counter.encoding
-    ahead.sent = new Set()
-    ahead.counts = new Map()
-    ahead.queue = []
-    ahead.inflight = new Map()
-    ahead.failed = false
-    ahead.lanes = Math.max(1, ws.length - 1)
+  ahead ??= {
+    encoding: counter.encoding,
+    sent: new Set(),
+    counts: new Map(),
+    queue: [],
+    lanes: Math.max(1, ws.length - 1),
+    inflight: new Map(),
+    drains: [],
+    failed: false,
   }
+  const state = ahead
   let batch: string[] = []
   let size = 0
   for (const text of textsToCount(messages, tools)) {
-    if (ahead.sent.has(text) || has.call(counter, text)) continue
-    ahead.sent.add(text)
+    if (state.sent.has(text) || has.call(counter, text)) continue
+    state.sent.add(text)
     batch.push(text)
     size += text.length
     if (size >= BATCH_CHARS) {
-      ahead.queue.push(batch)
+      state.queue.push(batch)
       batch = []
       size = 0
     }
   }
-  if (batch.length > 0) ahead.queue.push(batch)
-  pump(ws, counter.encoding)
+  if (batch.length > 0) state.queue.push(batch)
+  pump(state, ws)
 }
 
 /**
  * Primes `counter` with the counts made ahead for the texts it still lacks, after every worker has
- * helped finish the queue; then forgets every count made ahead. Returns how many it primed.
+ * helped finish the queue, and drops those counts. Returns how many it primed.
  */
 async function takeAhead(counter: CachedCounter, texts: Iterable<string>): Promise<number> {
-  if (ahead.encoding !== counter.encoding) return 0
+  const state = ahead
+  if (!state || state.encoding !== counter.encoding) return 0
+  // Taken by this run: a later import starts its own.
+  ahead = null
+  aheadEncoding = null
   const ws = workers
   if (ws) {
-    ahead.lanes = ws.length
-    pump(ws, counter.encoding)
+    state.lanes = ws.length
+    pump(state, ws)
   }
-  while (ahead.drains.length > 0) {
-    const drains = ahead.drains
-    ahead.drains = []
+  while (state.drains.length > 0) {
+    const drains = state.drains
+    state.drains = []
     await Promise.all(drains)
   }
-  const { counts } = ahead
-  ahead.encoding = null
-  ahead.sent = new Set()
-  ahead.counts = new Map()
-  ahead.queue = []
-  ahead.inflight = new Map()
   let taken = 0
   for (const text of texts) {
-    const n = counts.get(text)
+    const n = state.counts.get(text)
     if (n === undefined || counter.has?.(text)) continue
     counter.prime?.(text, n)
     taken++
@@ -250,6 +264,7 @@ export async function precount(
   // A re-plan of the same transcript finds every text counted: skip the scan (BENCH B4).
   if (!signal?.aborted && precounted.get(messages)?.has(counter)) {
     const stats = { workers: workers?.length ?? 0, texts: 0, chars: 0, ms: 0 }
+    delete lastPrecount.ahead
     Object.assign(lastPrecount, stats)
     return stats
   }
@@ -301,6 +316,7 @@ export async function precount(
   }
   const stats: PrecountStats = { workers: ws.length, texts: todo.length, chars, ms: performance.now() - started }
   if (taken > 0) stats.ahead = taken
+  delete lastPrecount.ahead
   Object.assign(lastPrecount, stats)
   return stats
 }
