@@ -82,18 +82,21 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
             {formatCount(row.tokens)} tok
           </span>
         )}
-        <button
-          type="button"
-          className="icon-button msg__expand"
-          aria-expanded={expanded}
-          aria-label={expanded ? 'Collapse message' : 'Show full message'}
-          onClick={(e) => {
-            e.stopPropagation()
-            onToggleExpand(row.id)
-          }}
-        >
-          {expanded ? '▾' : '▸'}
-        </button>
+        {/* A row of an import still streaming in (≈ tokens) has no full text to fetch yet. */}
+        {!row.estimated && (
+          <button
+            type="button"
+            className="icon-button msg__expand"
+            aria-expanded={expanded}
+            aria-label={expanded ? 'Collapse message' : 'Show full message'}
+            onClick={(e) => {
+              e.stopPropagation()
+              onToggleExpand(row.id)
+            }}
+          >
+            {expanded ? '▾' : '▸'}
+          </button>
+        )}
         </span>
       </div>
       {expanded ? (
