@@ -94,14 +94,20 @@ describe('precount', () => {
     expect(counter.tokenizerCalls).toBe(1)
   })
 
-  it('takes the counts made ahead while a file streamed in and counts only what they lack', async () => {
+  /** The pool module with two fake workers, an import started in o200k, a counter that must only hit its cache. */
+  const poolCountingAhead = async () => {
     vi.stubGlobal('Worker', FakeWorker)
     vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
-    const { countAhead, precount, startAhead } = await import('./token-pool')
+    const pool = await import('./token-pool')
+    pool.startAhead('o200k_base')
     const counter = cacheCounter('o200k_base', () => {
       throw new Error('the pipeline thread must not tokenize a primed text')
     })
-    startAhead('o200k_base')
+    return { ...pool, counter }
+  }
+
+  it('takes the counts made ahead while a file streamed in and counts only what they lack', async () => {
+    const { countAhead, precount, counter } = await poolCountingAhead()
     // Two parts of the import, the second repeating a text of the first: while the file streams
     // in, one of the two workers counts (the import keeps the other core).
     countAhead(counter, [msg('a', 'alpha'), msg('b', 'beta')])
@@ -125,13 +131,7 @@ describe('precount', () => {
   })
 
   it('a new import counts ahead apart from a run still waiting on the previous one', async () => {
-    vi.stubGlobal('Worker', FakeWorker)
-    vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
-    const { countAhead, precount, startAhead } = await import('./token-pool')
-    const counter = cacheCounter('o200k_base', () => {
-      throw new Error('the pipeline thread must not tokenize a primed text')
-    })
-    startAhead('o200k_base')
+    const { countAhead, precount, startAhead, counter } = await poolCountingAhead()
     countAhead(counter, [msg('a', 'first file')])
     // The first file's run starts waiting for its counts made ahead...
     const firstRun = precount(counter, [msg('a', 'first file')], undefined, undefined, 0)
