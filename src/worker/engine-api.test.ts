@@ -25,6 +25,27 @@ async function runOk(config: PipelineConfig, runId = 1): Promise<RunView> {
 }
 
 describe('engineApi', () => {
+  it('a new transcript drops the previous one\'s cached counts; a re-plan of one transcript counts nothing again', async () => {
+    const calls = async () => (await engineApi.tokenStats('o200k_base')).tokenizerCalls
+    const a = read('openai-chat.json')
+    const b = read('anthropic-messages.json')
+    expect(engineApi.importText(a, 'a.json').ok).toBe(true)
+    const c0 = await calls()
+    await runOk(engineApi.getDefaults(), 1)
+    const firstRunOfA = (await calls()) - c0
+    expect(firstRunOfA).toBeGreaterThan(0)
+    // Warm caches: the same run again tokenizes nothing.
+    await runOk(engineApi.getDefaults(), 2)
+    expect((await calls()) - c0).toBe(firstRunOfA)
+    expect(engineApi.importText(b, 'b.json').ok).toBe(true)
+    await runOk(engineApi.getDefaults(), 3)
+    // Back to A: its texts were forgotten with it, so its run tokenizes them as the first did.
+    expect(engineApi.importText(a, 'a.json').ok).toBe(true)
+    const c1 = await calls()
+    await runOk(engineApi.getDefaults(), 4)
+    expect((await calls()) - c1).toBe(firstRunOfA)
+  })
+
   it.each(samples.map((s) => [s.file, s.format]))('imports and runs %s (%s); every result survives postMessage', async (file, format) => {
     const imported = engineApi.importText(read(file), file)
     expect(structuredClone(imported)).toEqual(imported)

@@ -18,7 +18,7 @@ import { compareRecordedVsSimulated, recordedRunResult, type RecordedRun } from 
 import { runTokens, type RunTokens } from '../engine/costs'
 import { createSummarizer } from '../engine/summarizers/create'
 import { planSummaryRequests, type SummaryPlan } from '../engine/summarizers/preview'
-import { loadCounter } from '../engine/tokens/count'
+import { forgetCounts, loadCounter } from '../engine/tokens/count'
 import type {
   ExportOutcome,
   FactTableOutcome,
@@ -165,6 +165,8 @@ function accept(result: ImportResult, fileName: string): ImportOutcome {
     return { ok: false, error: { message: 'the transcript has no messages' } }
   }
   // Only a successful import replaces the transcript: a bad file never loses the previous one.
+  // The old transcript's texts leave the counters' caches with it (memory across many files).
+  if (state.root) forgetCounts()
   state.root = result.transcript
   state.fileName = fileName
   openTranscript(result.transcript, 'main')

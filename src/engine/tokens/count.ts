@@ -39,6 +39,8 @@ export interface CachedCounter {
    * not a tokenizer call. `tokens` must be what the raw counter would return for `text`.
    */
   prime?(text: string, tokens: number): void
+  /** Drops every cached count (not a tokenizer call; the next `count` of a text tokenizes it). */
+  forget?(): void
 }
 
 /**
@@ -69,10 +71,15 @@ export function cacheCounter(encoding: Encoding, raw: TextCounter): CachedCounte
     prime(text: string, tokens: number): void {
       if (text !== '') cache.set(text, tokens)
     },
+    forget(): void {
+      cache.clear()
+    },
   }
 }
 
 const counters = new Map<Encoding, Promise<CachedCounter>>()
+/** The counters of `counters` that finished loading. */
+const loaded = new Set<CachedCounter>()
 
 /**
  * The raw fast counter (gpt-tokenizer `countTokens`, no content cache) for an encoding: what
@@ -100,10 +107,23 @@ export async function loadTextCounter(encoding: Encoding): Promise<TextCounter> 
 export function loadCounter(encoding: Encoding): Promise<CachedCounter> {
   let p = counters.get(encoding)
   if (!p) {
-    p = loadTextCounter(encoding).then((raw) => cacheCounter(encoding, raw))
+    p = loadTextCounter(encoding).then((raw) => {
+      const counter = cacheCounter(encoding, raw)
+      loaded.add(counter)
+      return counter
+    })
     counters.set(encoding, p)
   }
   return p
+}
+
+/**
+ * Drops the cached counts of every counter `loadCounter` has loaded: for when a new transcript
+ * replaces the old one, so the texts of every file opened in a session are not kept alive as cache
+ * keys (tens of MB per large file). Rank tables stay loaded.
+ */
+export function forgetCounts(): void {
+  for (const counter of loaded) counter.forget?.()
 }
 
 function opaqueTokens(value: unknown): number {
