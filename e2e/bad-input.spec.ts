@@ -66,3 +66,26 @@ test('an unknown format says why in one line and folds the supported formats int
   await expect(details.getByText('closest match', { exact: true })).toHaveCount(1)
   expect(errors).toEqual([])
 })
+
+test('Cancel on a run slow to count keeps the transcript and runs again only when asked', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  // One long run of a single letter (as in base64 of zeroed data): BPE merging makes it take tens
+  // of seconds to count, whatever the machine.
+  const slow = JSON.stringify([{ role: 'user', content: 'A'.repeat(200_000) }, { role: 'assistant', content: 'ok' }])
+  await page.getByLabel('Open transcript').setInputFiles({ name: 'slow.json', mimeType: 'application/json', buffer: Buffer.from(slow) })
+  const loading = page.getByTestId('loading')
+  await loading.getByRole('button', { name: 'Cancel' }).click()
+  const banner = page.getByTestId('run-error')
+  await expect(banner).toContainText('Run cancelled.')
+  // The fresh worker gets the transcript back, and the cancelled run does not start again by itself.
+  await expect(loading).toHaveCount(0)
+  await expect(page.getByTestId('file-info')).toContainText('slow.json')
+  await expect(rows(page, 'after')).toHaveCount(0)
+  // Asked to, it runs again (and can be cancelled again).
+  await banner.getByRole('button', { name: 'Run again' }).click()
+  await expect(loading.getByRole('button', { name: 'Cancel' })).toBeVisible()
+  await loading.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByTestId('run-error')).toContainText('Run cancelled.')
+  expect(errors).toEqual([])
+})

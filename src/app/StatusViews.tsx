@@ -3,6 +3,7 @@ import { formatCount, formatCountOf } from '../components/format'
 import { SampleGallery } from '../features/loader/LoadControls'
 import { useStore } from '../state/store'
 import { formatBytes, type LoadProgress } from '../state/slices/load'
+import { CANCELLED_RUN } from '../state/slices/run'
 import {
   selectConfig,
   selectImportProgress,
@@ -93,10 +94,13 @@ export function EmptyState() {
   )
 }
 
-/** A failed run: the message and the stage settings stay editable. */
+/** A failed or cancelled run: the message, the stage settings stay editable; a cancelled one can run again. */
 export function RunErrorBanner() {
   const status = useStore(selectRunStatus)
   const error = useStore(selectRunError)
+  const requestRun = useStore((s) => s.requestRun)
+  // After a cancel the transcript is re-read into a fresh worker first: no run before it is there.
+  const loading = useStore(selectLoading)
   if (!error || status === 'running') return null
   return (
     <div className={status === 'error' ? 'banner banner--error' : 'banner'} role="alert" data-testid="run-error">
@@ -107,6 +111,11 @@ export function RunErrorBanner() {
         {status === 'error' ? <strong>Run failed. </strong> : null}
         {error}
       </span>
+      {error === CANCELLED_RUN && !loading && (
+        <button type="button" className="button button--small" onClick={requestRun}>
+          Run again
+        </button>
+      )}
     </div>
   )
 }

@@ -115,7 +115,7 @@ describe('store', () => {
     expect(s.info?.fileName).toBe('slow.json')
     expect(s.loading).toBeNull()
     expect(s.runStatus).toBe('idle')
-    expect(s.runError).toBe('Run cancelled. Change a setting to run again.')
+    expect(s.runError).toBe('Run cancelled. Run it again, or change a setting first.')
 
     useStore.getState().setStageParam('summarize', 'keep_last', 12)
     await flush()

@@ -40,6 +40,9 @@ export interface RunSlice {
   fetchPassPrompt: (stage: string, pass: number) => void
 }
 
+/** The notice a hard cancel leaves (`cancelRun`); the banner offers to run again. */
+export const CANCELLED_RUN = 'Run cancelled. Run it again, or change a setting first.'
+
 /** Key of a row in `details`. */
 export function detailKey(side: Side, id: string): string {
   return `${side}:${id}`
@@ -166,7 +169,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
       inFlight = false
       progressOf = null
       restartEngine()
-      set({ summaryProgress: null, runStatus: 'idle', runStartedAt: null, loading: null, runError: 'Run cancelled. Change a setting to run again.' })
+      set({ summaryProgress: null, runStatus: 'idle', runStartedAt: null, loading: null, runError: CANCELLED_RUN })
       await get().reimport()
     },
     fetchDetail: (side, id) => {
