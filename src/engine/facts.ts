@@ -11,6 +11,7 @@ import { contentText } from './content'
 import type { Message, Pass, RunResult, StageId } from './model'
 import { SUMMARY_ID_PREFIX } from './stages/output'
 import { createStringSetMatcher, type StringSetMatcher } from './fact-index'
+import { perMessage } from './memo'
 import { cutCodePoints } from './text'
 
 /** What kind of fact a candidate is. Source: SPEC §3.5 (plus cases/19 jobs, cases/20 names). */
@@ -153,16 +154,9 @@ const spanMemo = new Map<string, readonly FactSpan[]>()
  * `findFactSpans(messageFactText(m))`, computed once per message object (messages are immutable,
  * so re-plans, the failure-mode checks and the extractive summarizer share one scan). Frozen. Pure.
  */
-export function messageFactSpans(m: Message): readonly FactSpan[] {
-  let spans = messageSpans.get(m)
-  if (!spans) {
-    spans = Object.freeze(findFactSpans(messageFactText(m)))
-    messageSpans.set(m, spans)
-  }
-  return spans
-}
-
-const messageSpans = new WeakMap<Message, readonly FactSpan[]>()
+export const messageFactSpans: (m: Message) => readonly FactSpan[] = perMessage((m) =>
+  Object.freeze(findFactSpans(messageFactText(m))),
+)
 
 /** The texts of `findFactSpans(text)`. Used by the extractive summarizer. */
 export function factStrings(text: string): string[] {
@@ -282,18 +276,11 @@ export function isOrdinaryUser(m: Message): boolean {
  * Text of a message that facts are searched in: content text plus tool-call arguments. Made once
  * per message object (messages are immutable; every run's fact index reads it again).
  */
-export function messageFactText(m: Message): string {
-  let text = factTexts.get(m)
-  if (text === undefined) {
-    const parts = [contentText(m.content)]
-    for (const call of m.toolCalls ?? []) parts.push(call.arguments)
-    text = parts.join('\n')
-    factTexts.set(m, text)
-  }
-  return text
-}
-
-const factTexts = new WeakMap<Message, string>()
+export const messageFactText: (m: Message) => string = perMessage((m) => {
+  const parts = [contentText(m.content)]
+  for (const call of m.toolCalls ?? []) parts.push(call.arguments)
+  return parts.join('\n')
+})
 
 /** A candidate fact of a transcript and the messages (ids, in order) that hold it. */
 export interface CandidateFact {

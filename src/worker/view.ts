@@ -4,6 +4,7 @@
  */
 import type { ExportTarget } from '../engine/export'
 import type { Encoding, FormatId, Message, Origin, Part, RunResult } from '../engine/model'
+import { perMessage } from '../engine/memo'
 import { collapseWhitespace, codePointLength, cutCodePoints } from '../engine/text'
 import type { DetailBlock, MessageDetail, PassMeta, RowMeta, RunView, Side } from './protocol'
 
@@ -50,17 +51,7 @@ function showControls(text: string): string {
  * (an ellipsis included). A tool-calling assistant with no text reads `(tool calls: a, b)`,
  * as seed 001 renders it; no content reads `(empty)`.
  */
-export function previewOf(message: Message): string {
-  let preview = previews.get(message)
-  if (preview === undefined) {
-    preview = makePreview(message)
-    previews.set(message, preview)
-  }
-  return preview
-}
-
-/** Previews per message object (immutable): every run's view shows the same Before rows again. */
-const previews = new WeakMap<Message, string>()
+export const previewOf: (message: Message) => string = perMessage(makePreview)
 
 /** UTF-16 code units of raw text a preview is first made from (doubled while it falls short). */
 const PREVIEW_HEAD_UNITS = 8 * PREVIEW_LIMIT

@@ -6,6 +6,7 @@
  * and the fault cases named on each guard.
  */
 import type { Fate, Message, Origin, Pass, SummarizeParams } from '../model'
+import { perMessage } from '../memo'
 import { codePointLength, collapseWhitespace, cutCodePoints, elideMiddle } from '../text'
 import { SUMMARY_ID_PREFIX, unchangedOutput } from './output'
 import type { StageContext, StageOutput } from './types'
@@ -229,17 +230,7 @@ function planWithReach(
  * `[... N chars omitted ...]` marker (cases/46) and is never longer than the cap.
  * Source: seed 001 `text_of`.
  */
-export function messageLineText(message: Message): string {
-  let text = lineTexts.get(message)
-  if (text === undefined) {
-    text = lineTextOf(message)
-    lineTexts.set(message, text)
-  }
-  return text
-}
-
-/** `messageLineText` per message object: a re-plan renders the same messages' lines again. */
-const lineTexts = new WeakMap<Message, string>()
+export const messageLineText: (message: Message) => string = perMessage(lineTextOf)
 
 function lineTextOf(message: Message): string {
   const content = message.content
