@@ -1,12 +1,12 @@
 /**
- * `npm run bench`: measures every row of BENCH.md (../shared/BENCH.md) against its reference in the
+ * `npm run bench`: measures every row of docs/BENCH.md against its reference in the
  * same run, prints one row per target and writes bench/results.json. Not part of `npm test`.
  *
  *   npm run bench                      # 1, 10 and 50 MB, 3 runs each (50 MB: --runs50, default 3)
  *   npm run bench -- --quick           # 1 and 10 MB only (the 50 MB rows use the 10 MB file)
  *   npm run bench -- --runs=5 --runs50=1 --sweeps=2   # repetitions (B9's 64-run sweep: --sweeps)
  *
- * Inputs: Claude Code sessions from ../shared/tools/gen-large-claude-code.mjs with --seed=42,
+ * Inputs: Claude Code sessions from scripts/gen-large-claude-code.mjs with --seed=42,
  * cached in bench/out by size and seed. Browser rows run in Chromium (Playwright library API,
  * /usr/bin/chromium) against a production build served by `vite preview` on 127.0.0.1:4308
  * (`E2E_PORT` overrides), the page opened with `?bench` (src/app/bench-hook.ts).
@@ -23,6 +23,7 @@ import { importBytes } from '../src/engine/formats'
 import type { PipelineConfig, Transcript } from '../src/engine/model'
 import { DEFAULT_PIPELINE, runPipeline } from '../src/engine/pipeline'
 import { cacheCounter, loadTextCounter, textsToCount } from '../src/engine/tokens/count'
+import { generateLargeSession } from '../test/fixtures'
 import { mainThreadChunks } from './bundle'
 
 // ------------------------------------------------------------------ options
@@ -43,7 +44,6 @@ const PORT = Number(process.env.E2E_PORT) || 4308
 const ROOT = resolve(import.meta.dirname, '..')
 const OUT = join(ROOT, 'bench/out')
 const DIST = join(OUT, 'dist')
-const GENERATOR = resolve(ROOT, '../shared/tools/gen-large-claude-code.mjs')
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
 const SIZES = QUICK ? [1, 10] : [1, 10, 50]
 const BIG = QUICK ? 10 : 50
@@ -86,9 +86,8 @@ const extra: Record<string, unknown> = {}
 function input(mb: number): string {
   const file = join(OUT, `cc-${mb}mb-seed${SEED}.jsonl`)
   if (!existsSync(file)) {
-    if (!existsSync(GENERATOR)) throw new Error(`the generator is missing: ${GENERATOR}`)
     log(`generating ${mb} MB → ${file}`)
-    execFileSync(process.execPath, [GENERATOR, String(mb), `--seed=${SEED}`, `--out=${file}`], { stdio: 'ignore' })
+    generateLargeSession(mb, file, [`--seed=${SEED}`])
   }
   return file
 }

@@ -1,21 +1,17 @@
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
+import { generateLargeSession } from '../test/fixtures'
 import { openApp, rows, watchErrors } from './helpers'
 
-// The generator lives beside the repository (CI clones ../shared next to it).
-const generator = resolve('../shared/tools/gen-large-claude-code.mjs')
 let dir = ''
 let file = ''
 
 test.beforeAll(() => {
-  // A missing generator is a broken checkout (../shared belongs beside the repo): fail, never skip.
-  if (!existsSync(generator)) throw new Error(`the large-file generator is missing: ${generator}`)
   dir = mkdtempSync(join(tmpdir(), 'ci-large-'))
   file = join(dir, 'large-claude-code.jsonl')
-  execFileSync(process.execPath, [generator, '50', '--seed=42', `--out=${file}`], { stdio: 'ignore' })
+  generateLargeSession(50, file)
 })
 
 test.afterAll(() => {

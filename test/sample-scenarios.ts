@@ -1,6 +1,6 @@
 /**
  * The bundled samples and the scenario facts each one tells (the samples' index.json
- * descriptions; ../shared/design/formats.md §5), for the issue 5 acceptance tests. Node only.
+ * descriptions; docs/formats.md §5), for the fact-finder acceptance tests. Node only.
  */
 import { readFileSync } from 'node:fs'
 import { importBytes } from '../src/engine/formats/index'

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startLlmServer, type LlmServer } from '../../test/llm-server'
+import { SAMPLE_FILES } from '../../test/sample-scenarios'
 import { importTranscript } from '../engine/formats/index'
 import { main } from './main'
 
@@ -136,9 +137,7 @@ describe('cli compact', () => {
   })
 })
 
-const SHARED_SAMPLES = join(__dirname, '../../../shared/samples')
-
-describe('cli find (issue 5)', () => {
+describe('cli find: verdicts, where a fact is and which pass lost it', () => {
   const chat = join(SAMPLES, 'openai-chat.json')
 
   it('--json: a surviving fact lists where it is; a fact of the other scenario is never present', async () => {
@@ -294,15 +293,16 @@ describe('cli inspect', () => {
 })
 
 describe('cli compact on every format', () => {
-  const files = readdirSync(SHARED_SAMPLES).sort()
+  const files = [...SAMPLE_FILES].sort()
 
-  it('has the fifteen shared samples', () => {
+  it('has the fifteen bundled samples', () => {
     expect(files).toHaveLength(15)
+    expect(readdirSync(SAMPLES).filter((f) => f !== 'index.json').sort()).toEqual(files)
   })
 
   for (const file of files) {
     it(`${file}: compact --json succeeds with messages on both sides`, async () => {
-      const { code, stdout, stderr } = await runCli(['compact', join(SHARED_SAMPLES, file), '--json'])
+      const { code, stdout, stderr } = await runCli(['compact', join(SAMPLES, file), '--json'])
       expect(stderr).toBe('')
       expect(code).toBe(0)
       const out = JSON.parse(stdout)

@@ -1,6 +1,6 @@
 /**
- * The fault cases of ../shared/cases whose format issue 3 added (43: Vercel ModelMessage, 45:
- * OpenAI Responses), imported through the real importer and run through the real pipeline; each
+ * The fault cases of test/fixtures/cases in formats beyond OpenAI chat and Anthropic (43: Vercel
+ * ModelMessage, 45: OpenAI Responses), imported through the real importer and run through the real pipeline; each
  * asserts the case's `expect` and that `checkValidity` finds nothing wrong in the result. The
  * kind is tested beyond the file: keep windows over longer chains (43), and reasoning/call pairs
  * through every stage and a sweep of summarize settings (45).
@@ -15,6 +15,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { loadCase } from '../../test/fixtures'
 import { checkValidity } from './checks'
 import { importTranscript } from './formats/index'
 import type { Message, PipelineConfig, RunResult, StageConfig, Transcript } from './model'
@@ -22,18 +23,6 @@ import { runPipeline } from './pipeline'
 import { KEEP_STEPS_ERROR, placeholderFor } from './stages/prune-tool-results'
 import { loadCounter } from './tokens/count'
 
-interface FaultCase {
-  kind: string
-  params: Record<string, unknown> & { format: string }
-  input: unknown[]
-  expect: string
-}
-
-function loadCase(name: string): FaultCase {
-  return JSON.parse(
-    readFileSync(new URL(`../../../shared/cases/${name}`, import.meta.url), 'utf8'),
-  ) as FaultCase
-}
 
 function importRoot(root: unknown, format: string): Transcript {
   const r = importTranscript(JSON.stringify(root))

@@ -1,5 +1,5 @@
 /**
- * The fault cases of ../shared/cases (format openai or anthropic, a stage we have) as tests:
+ * The fault cases of test/fixtures/cases (format openai or anthropic, a stage we have) as tests:
  * each case's input goes through the real importer and pipeline; the test asserts the case's
  * `expect` and that the validity checker finds nothing new in the result. Summarize cases are
  * also swept over keep_last × compact_after, because the fix must hold for the whole kind.
@@ -20,8 +20,8 @@
  *   must carry them); swept over keep_last × compact_after for the whole kind.
  * Not here: 43 (Vercel ModelMessage) and 45 (OpenAI Responses): formats not imported yet.
  */
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { loadCase, type FaultCase } from '../../test/fixtures'
 import { checkValidity, findDanglingBackReferences } from './checks'
 import { importTranscript } from './formats/index'
 import type {
@@ -42,18 +42,6 @@ import { extractiveSummarizer } from './summarizers/extractive'
 import { cutCodePoints, firstLine } from './text'
 import { IMAGE_TOKENS, loadCounter, MESSAGE_OVERHEAD_TOKENS } from './tokens/count'
 
-interface FaultCase {
-  kind: string
-  params: Record<string, unknown> & { format: string }
-  input: unknown[]
-  expect: string
-}
-
-function loadCase(name: string): FaultCase {
-  return JSON.parse(
-    readFileSync(new URL(`../../../shared/cases/${name}`, import.meta.url), 'utf8'),
-  ) as FaultCase
-}
 
 /** The case as a request body of its format, imported by the real importer. */
 function importCase(c: FaultCase): Transcript {

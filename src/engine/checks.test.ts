@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { loadCase } from '../../test/fixtures'
 import { checkValidity, findDanglingBackReferences, pendingToolCallIds } from './checks'
 import type { Message } from './model'
 import { backReferenceFor } from './stages/dedupe'
@@ -14,10 +14,7 @@ import {
   type CaseChatMessage,
 } from './stages/test-helpers'
 
-const loadCase = (name: string) =>
-  JSON.parse(
-    readFileSync(new URL(`../../../shared/cases/${name}`, import.meta.url), 'utf8'),
-  ) as { input: CaseChatMessage[] }
+const loadChatCase = (name: string) => loadCase<{ input: CaseChatMessage[] }>(name)
 
 const rules = (messages: readonly Message[], provider?: 'openai' | 'anthropic') =>
   checkValidity(messages, provider ? { provider } : {}).map((p) => p.rule)
@@ -154,7 +151,7 @@ describe('checkValidity', () => {
     })
 
     it('cases/41: an unanswered call followed by more turns fires, unless declared long-running', () => {
-      const m = fromCaseChat(loadCase('41-pending-call-not-compacted.json').input)
+      const m = fromCaseChat(loadChatCase('41-pending-call-not-compacted.json').input)
       expect(checkValidity(m)).toEqual([
         {
           rule: 'missing-tool-result',

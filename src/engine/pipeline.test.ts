@@ -388,7 +388,7 @@ describe('DEFAULT_PIPELINE', () => {
 
   it('on the Claude Code sample: deterministic, never mutates, valid, smaller, complete provenance', async () => {
     const text = readFileSync(
-      new URL('../../../shared/samples/claude-code.jsonl', import.meta.url),
+      new URL('../../public/samples/claude-code.jsonl', import.meta.url),
       'utf8',
     )
     const imported = importTranscript(text, { fileName: 'claude-code.jsonl' })
@@ -424,7 +424,7 @@ describe('DEFAULT_PIPELINE', () => {
 describe('runPipeline: one token basis for triggers, reports and totals (cases/28)', () => {
   it('prune and the pass figures count tool schemas and reply priming like the totals do', async () => {
     const text = readFileSync(
-      new URL('../../../shared/samples/openai-chat.json', import.meta.url),
+      new URL('../../public/samples/openai-chat.json', import.meta.url),
       'utf8',
     )
     const imported = importTranscript(text)

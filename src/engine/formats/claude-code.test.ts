@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { generateLargeSession } from '../../../test/fixtures'
 import { checkValidity } from '../checks'
 import { contentText } from '../content'
 import type { Part, Transcript } from '../model'
@@ -534,12 +533,7 @@ describe('importClaudeCode as a graph', () => {
 describe('importClaudeCode on a generated large file with sidechains', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cc-gen-'))
   const file = join(dir, 'big.jsonl')
-  const generator = fileURLToPath(
-    new URL('../../../../shared/tools/gen-large-claude-code.mjs', import.meta.url),
-  )
-  execFileSync(process.execPath, [generator, '2', '--seed=42', '--sidechains', `--out=${file}`], {
-    stdio: 'ignore',
-  })
+  generateLargeSession(2, file, ['--sidechains'])
   const raw = readFileSync(file, 'utf8')
   const records = raw
     .split('\n')

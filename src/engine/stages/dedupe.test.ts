@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { loadCase } from '../../../test/fixtures'
 import type { Message } from '../model'
 import {
   BACK_REFERENCE_PREFIX,
@@ -24,9 +24,7 @@ import {
   type CaseChatMessage,
 } from './test-helpers'
 
-const casePath = (name: string) => new URL(`../../../../shared/cases/${name}`, import.meta.url)
-const loadCase = (name: string) =>
-  JSON.parse(readFileSync(casePath(name), 'utf8')) as { input: CaseChatMessage[] }
+const loadChatCase = (name: string) => loadCase<{ input: CaseChatMessage[] }>(name)
 
 /** A call + its result, as a 2-message step. */
 function step(n: number, text: string, toolName = 'read_file'): Message[] {
@@ -237,7 +235,7 @@ describe('dedupe', () => {
   })
 
   it('cases/36: the summary cap keeps the whole emoji at code points 159 and result is well-formed', () => {
-    const input = fromCaseChat(loadCase('36-dedupe-cap-surrogate-safe.json').input)
+    const input = fromCaseChat(loadChatCase('36-dedupe-cap-surrogate-safe.json').input)
     const out = dedupe(input)
     // First line: 159 × "x", "🔥", " build failed on step 3" (183 code points) → cut at 160.
     const expected = `${BACK_REFERENCE_PREFIX}${'x'.repeat(159)}🔥]`
@@ -258,7 +256,7 @@ describe('dedupe', () => {
   })
 
   it('cases/47: the repeated config read becomes a marked back-reference to the first read', () => {
-    const input = fromCaseChat(loadCase('47-dedupe-backref-marked-and-not-dangling.json').input)
+    const input = fromCaseChat(loadChatCase('47-dedupe-backref-marked-and-not-dangling.json').input)
     const out = dedupe(input)
     expect(out.messages[7]!.content).toBe(`${BACK_REFERENCE_PREFIX}setting_0: value_0]`)
     expect(out.messages[7]!.toolCallId).toBe('call_y3')

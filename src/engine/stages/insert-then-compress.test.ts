@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { loadCase } from '../../../test/fixtures'
 import { checkValidity } from '../checks'
 import type { Message } from '../model'
 import {
@@ -308,12 +308,9 @@ describe('insertThenCompress', () => {
   })
 
   it('cases/48: system + summary + the last user turn; the request prefix is the existing request', async () => {
-    const raw = JSON.parse(
-      readFileSync(
-        new URL('../../../../shared/cases/48-insert-then-compress-prefix.json', import.meta.url),
-        'utf8',
-      ),
-    ) as { input: CaseChatMessage[]; params: { keep_last: number } }
+    const raw = loadCase<{ input: CaseChatMessage[]; params: { keep_last: number } }>(
+      '48-insert-then-compress-prefix.json',
+    )
     const input = deepFreeze(fromCaseChat(raw.input))
     const s = recorder('<summary>Retry helper ported (net/retry.py); tests requested.</summary>')
     const out = await insertThenCompress(

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { loadCase } from '../../../test/fixtures'
 import { checkValidity, findDanglingBackReferences } from '../checks'
 import type { Message } from '../model'
 import { backReferenceFor, dedupe } from './dedupe'
@@ -26,9 +26,7 @@ import {
 } from './test-helpers'
 
 const ctx = makeContext(countCodePoints) // tokens = code points, no per-message overhead
-const casePath = (name: string) => new URL(`../../../../shared/cases/${name}`, import.meta.url)
-const loadCase = (name: string) =>
-  JSON.parse(readFileSync(casePath(name), 'utf8')) as { input: CaseChatMessage[] }
+const loadChatCase = (name: string) => loadCase<{ input: CaseChatMessage[] }>(name)
 
 const READ_PLACEHOLDER = 'Result dropped to free context. Call read again if you still need it.'
 
@@ -248,7 +246,7 @@ describe('pruneToolResults', () => {
 })
 
 describe('pruneToolResults and dedupe back-references (cases/47)', () => {
-  const case47 = () => fromCaseChat(loadCase('47-dedupe-backref-marked-and-not-dangling.json').input)
+  const case47 = () => fromCaseChat(loadChatCase('47-dedupe-backref-marked-and-not-dangling.json').input)
   const y1 = 'Result dropped to free context. Call read_file again if you still need it.'
 
   it('case params: the back-reference m7 is in the guarded newest step, so its original m3 is kept', () => {

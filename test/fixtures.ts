@@ -1,0 +1,48 @@
+/**
+ * The repository's own test inputs, in one place: the fault cases of `test/fixtures/cases/`
+ * (small invented transcripts, each modelled on a public bug report) and the large-session
+ * generator `scripts/gen-large-claude-code.mjs`. Node only; nothing here reads outside the
+ * repository.
+ */
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+/**
+ * One fault case (`test/fixtures/cases/README.md`): `kind` is the fault's general kind,
+ * `source` the public report it was modelled on, `input` the messages in the format
+ * `params.format` names, `params` the strategy and its settings, `expect` the correct
+ * behaviour in words.
+ */
+export interface FaultCase {
+  kind: string
+  source: string
+  params: Record<string, unknown> & { format: string }
+  input: unknown[]
+  expect: string
+}
+
+/**
+ * Reads `test/fixtures/cases/<name>` (e.g. `'09-under-budget-must-be-noop.json'`), parsed as
+ * `C` (a narrower view of the case a test relies on; unchecked JSON). Throws if missing.
+ */
+export function loadCase<C = FaultCase>(name: string): C {
+  return JSON.parse(readFileSync(new URL(`fixtures/cases/${name}`, import.meta.url), 'utf8')) as C
+}
+
+/** Absolute path of the large Claude Code session generator (`scripts/gen-large-claude-code.mjs`). */
+export const LARGE_SESSION_GENERATOR = fileURLToPath(
+  new URL('../scripts/gen-large-claude-code.mjs', import.meta.url),
+)
+
+/**
+ * Writes a synthetic Claude Code session of about `megabytes` MB to `outFile` with the
+ * generator (same seed and size give byte-identical output). `flags` are the generator's own,
+ * e.g. `['--sidechains']`; the seed defaults to 42. Throws if the generator fails.
+ */
+export function generateLargeSession(megabytes: number, outFile: string, flags: string[] = []): void {
+  const seeded = flags.some((f) => f.startsWith('--seed=')) ? flags : ['--seed=42', ...flags]
+  execFileSync(process.execPath, [LARGE_SESSION_GENERATOR, String(megabytes), ...seeded, `--out=${outFile}`], {
+    stdio: 'ignore',
+  })
+}
