@@ -12,7 +12,7 @@ test('Facts tab: totals, filter, sort, and a lost fact leads to its message in B
   const factRows = table.locator('[role="row"][data-fact]')
   await expect(factRows.first()).toBeVisible()
 
-  // Text filter: only facts holding the postal code remain (the sample's scenario, issue 5).
+  // Text filter: only facts holding the postal code remain (the sample's scenario).
   const filter = page.getByRole('searchbox', { name: 'Filter facts by text' })
   await filter.fill('94107')
   await expect(factRows.first()).toBeVisible()

@@ -3,7 +3,7 @@ import { startLlmServer, type LlmServer } from '../test/llm-server'
 import { openApp, watchErrors } from './helpers'
 
 /**
- * Issue 4 acceptance with a real local OpenAI-compatible server (test/llm-server.ts, started
+ * The LLM summarizer end to end with a real local OpenAI-compatible server (test/llm-server.ts, started
  * here on 127.0.0.1 — no test reaches the internet): the send step shows the plan, Send fills
  * every pass of the Claude Code sample with the server's summaries, the preview equals what the
  * server received, cancelling mid-stream and a 401 both leave the previous result; the streamed

@@ -1,5 +1,5 @@
 /**
- * The `sweep` subcommand's output: the grid as JSON or as human tables (issue 6 point 6).
+ * The `sweep` subcommand's output: the grid as JSON or as human tables.
  * Parsing the axes is the engine's (`parseSweepAxis`); running them is `sweep`.
  */
 import type { Transcript } from '../engine/model'

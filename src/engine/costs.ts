@@ -4,7 +4,7 @@
  * without the cache and vs a separate summarization call, and the agent's following turns before
  * vs after compaction (each turn re-sends the whole context), at an editable price table.
  * Pure arithmetic over token counts; `runTokens` derives the counts from a `RunResult`.
- * Source: SPEC §3.4 (cost view), seed 003 (cache reuse), issue 4 point 4.
+ * Source: SPEC §3.4 (cost view), seed 003 (cache reuse).
  */
 import type { Message, Pass, RunResult, StageId, ToolSchema } from './model'
 import { buildCompressionRequest } from './stages/insert-then-compress'

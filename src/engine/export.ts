@@ -4,7 +4,7 @@
  * format has one (OpenAI Chat Completions, Anthropic Messages, OpenAI Responses). Pure: builds
  * new objects, never mutates the messages (the Before transcript is never modified); opaque
  * payloads (thinking signatures, encrypted reasoning, image data URLs) are copied byte-identical.
- * The engine holds no API keys, so none can appear. Source: SPEC §1, issue 3 item 5, formats.md
+ * The engine holds no API keys, so none can appear. Source: SPEC §1, formats.md
  * §4.1–§4.3.
  */
 import { CANONICAL_VERSION, type CanonicalFile } from './formats/canonical'
@@ -455,7 +455,7 @@ function toResponses(messages: readonly Message[], ctx: ExportContext, losses: L
  *   `instructions`; an assistant message → its `reasoning` items (encrypted_content kept), its
  *   `message` item and its `function_call`s in order; results → `function_call_output`.
  * Opaque blocks pass through only to their own provider family (else dropped, warned). Pure;
- * never mutates `messages`. Source: issue 3 item 5; formats.md §4.1–§4.3.
+ * never mutates `messages`. Source: formats.md §4.1–§4.3.
  */
 export function exportMessages(
   messages: readonly Message[],

@@ -3,8 +3,7 @@
  * UTF-16 code units). The facts table asks "which messages hold this fact?" for thousands of
  * facts; scanning every text once per fact was O(facts × text) — 39 s for 15,000 facts over
  * a 10 MB session. With this matcher every text is scanned once for all facts. Matching is
- * exact and case-sensitive, the same as `String.prototype.includes`. Source: issue 5 (facts
- * table performance).
+ * exact and case-sensitive, the same as `String.prototype.includes`.
  */
 
 /** A compiled set of strings. */

@@ -1,5 +1,5 @@
 /**
- * Acceptance (issue 5), the LLM half: on every bundled sample, with the real openai-compatible
+ * Fact finder acceptance, the LLM half: on every bundled sample, with the real openai-compatible
  * summarizer talking HTTP to the local test server (test/llm-server.ts on 127.0.0.1, no mocks)
  * and the server answering summaries that omit one scenario fact, the finder says the fact is
  * lost and names the stage and pass that dropped its last copy. The expected pass is derived

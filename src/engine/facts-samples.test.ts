@@ -1,5 +1,5 @@
 /**
- * Acceptance (issue 5): on every bundled sample the scenario facts (design/formats.md §5) get
+ * Fact finder acceptance: on every bundled sample the scenario facts (design/formats.md §5) get
  * the right verdict under DEFAULT_PIPELINE with the extractive summarizer, and with a
  * summarizer that omits one of them the finder names the pass that lost it. The expected
  * verdicts are derived here from the after transcript and the fates, independently of the

@@ -5,7 +5,7 @@
  * that all four agree on what a fact is.
  *
  * The finder and the table only read a run's provenance (fates, origins, passes): they never
- * re-run compaction. Source: SPEC §3.5, seed 004, issue 5.
+ * re-run compaction. Source: SPEC §3.5, seed 004.
  */
 import { contentText } from './content'
 import type { Message, Pass, RunResult, StageId } from './model'
@@ -316,7 +316,7 @@ export function latestRequest(messages: readonly Message[]): Message | undefined
  * - `decision`: completed work / decisions reported by the assistant;
  * - `job`: in-flight job status in tool results.
  * Pure; `messageIds` lists every message holding the fact's text verbatim among those it was
- * found in. Source: SPEC §3.5, issue 5 "at-risk facts".
+ * found in. Source: SPEC §3.5; the facts compaction may lose.
  */
 export function extractFacts(messages: readonly Message[]): CandidateFact[] {
   const facts: CandidateFact[] = []
@@ -380,7 +380,7 @@ export interface LossEvent {
   replacedBy: Replacement
 }
 
-/** The verdict on one fact. Source: issue 5 "fact finder". */
+/** The verdict on one fact. Source: SPEC §6 "Fact finder". */
 export interface FactVerdict {
   query: string
   verdict: 'survives' | 'lost' | 'never-present'
@@ -598,7 +598,7 @@ function describeEvent(e: LossEvent): string {
  * - `never-present` when no before message holds it (`where` may still list after messages,
  *   e.g. a summary that invented it).
  * A string query matches verbatim (case-sensitive); a RegExp is tested per message. Pure; never
- * re-runs compaction. Source: issue 5 "fact finder".
+ * re-runs compaction. Source: SPEC §6 "Fact finder".
  */
 export function findFact(run: FactRun | RunIndex, query: FactQuery): FactVerdict {
   const ix = 'beforeTexts' in run ? run : indexRun(run)
@@ -686,7 +686,7 @@ export interface FactRow extends CandidateFact {
   verdict: FactVerdict
 }
 
-/** The facts table of a run. Source: issue 5 "at-risk facts". */
+/** The facts table of a run: each at-risk fact and its fate through every pass. */
 export interface FactTable {
   /** The passes the columns stand for, in pipeline order. */
   passes: { stage: StageId; pass: number; summaryId: string }[]
@@ -738,8 +738,8 @@ export interface FactIndex {
 
 /**
  * Builds the fact index of `messages` (normally a transcript's Before side): one scan per
- * message for all facts. `facts` defaults to `extractFacts(messages)`. Pure. Source: issue 5
- * (the facts table in well under a second on a 5,000-message session).
+ * message for all facts. `facts` defaults to `extractFacts(messages)`. Pure. It keeps the facts
+ * table well under a second on a 5,000-message session.
  */
 export function indexFacts(
   messages: readonly Message[],

@@ -314,12 +314,12 @@ export type StageConfig = {
 /** Encodings the token counter supports. Source: SPEC §2. */
 export type Encoding = 'o200k_base' | 'cl100k_base'
 
-/** The summarizer used by `summarize` and `insert-then-compress`. Issue 2 ships `extractive`. */
+/** The summarizer used by `summarize` and `insert-then-compress`. `extractive` is the offline default. */
 export type SummarizerId = 'extractive' | 'openai-compatible' | 'anthropic' | 'recorded'
 
 /**
  * Settings of an HTTP summarizer (`openai-compatible`, `anthropic`) that may be stored, shared
- * and exported. Never the API key: it travels only in the run's dependencies. Source: issue 4.
+ * and exported. Never the API key: it travels only in the run's dependencies. Source: SPEC §3.6.
  */
 export interface SummarizerSettings {
   /** e.g. `http://localhost:11434/v1` (Ollama), `https://api.anthropic.com`. */

@@ -10,7 +10,7 @@ const STAGES: StageId[] = ['dedupe', 'slim', 'prune-tool-results', 'summarize', 
 const stage = (stages: readonly StageConfig[], id: StageId) => stages.find((s) => s.id === id)!
 const enabled = (stages: readonly StageConfig[]) => stages.filter((s) => s.enabled).map((s) => s.id)
 
-describe('PRESETS (issue 6 point 4)', () => {
+describe('PRESETS: the named strategies and their stage lists', () => {
   it('are the four named strategies, in picker order', () => {
     expect(PRESETS.map((p) => p.name)).toEqual([
       'Seed defaults',

@@ -1,7 +1,7 @@
 /**
  * Pipeline presets: whole stage lists (order, on/off, every param) named after the strategy they
  * imitate, each with its source and what our stages cannot reproduce. Pure data plus two pure
- * helpers; no I/O. Source: issue 6 point 4.
+ * helpers; no I/O. Source: agent-presets.md.
  */
 import type { PipelineConfig, StageConfig } from './model'
 

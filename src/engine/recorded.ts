@@ -5,7 +5,7 @@
  * blocks, and whatever other importers record as a `RecordedCompaction`). The view has the shape
  * of a pipeline result's `after` + `fates` / `origins`, with stage `recorded`, so the After column,
  * the fact finder and the validity checker work on it like on a simulation. Pure; never mutates
- * the transcript. Source: SPEC §1 (recorded compaction), §3.6 (`recorded`), §4; issue 3 item 3;
+ * the transcript. Source: SPEC §1 (recorded compaction), §3.6 (`recorded`), §4;
  * design/formats.md §3 "Recorded compaction", §4.2–§4.5.
  */
 import { checkValidity } from './checks'
@@ -107,7 +107,7 @@ function freshId(base: string, taken: Set<string>): string {
  *   (stage `recorded`, pass, the summary's id). Origins: `original` (unchanged) for kept ones,
  *   `summary` (stage `recorded`, covered before ids and their index range) for the summary.
  * - Checks: `checkValidity` on both sides with the format's provider rules.
- * Pure. Source: issue 3 item 3; formats.md §3, §4.2 (Responses), §4.4 (Claude Code), §4.5
+ * Pure. Source: formats.md §3, §4.2 (Responses), §4.4 (Claude Code), §4.5
  * (Codex).
  */
 export function recordedView(

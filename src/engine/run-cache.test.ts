@@ -7,7 +7,7 @@ import { countCodePoints } from './stages/test-helpers'
 import { cacheCounter } from './tokens/count'
 
 /**
- * Issue 7 (BENCH B4): a re-plan reuses what the engine derived per message object (token counts,
+ * BENCH B4: a re-plan reuses what the engine derived per message object (token counts,
  * dedupe's SHA-256 and summaries, fact spans, prompt lines, the Before's validity problems). The
  * caches must be invisible: a run over the same, already-seen message objects gives exactly the
  * RunResult of a run over a fresh copy of the transcript that no cache has seen.

@@ -1,5 +1,5 @@
 /**
- * The light part of the sweep (issue 6 point 2): which parameters a sweep can vary, parsing and
+ * The light part of the sweep heat map: which parameters a sweep can vary, parsing and
  * checking an axis, and the config of one cell. No pipeline code, so the page can use it without
  * loading the engine; `sweep.ts` runs the grid.
  */
@@ -7,7 +7,7 @@ import type { PipelineConfig, StageId } from './model'
 
 /**
  * The parameters a sweep can vary: the stage each belongs to and its unit. Source: SPEC §3.2–3.4
- * and the clear-tool-uses params of `prune-tool-results` (issue 6).
+ * and the clear-tool-uses params of `prune-tool-results`.
  */
 export const SWEEP_PARAMS = {
   keep_last: { stage: 'summarize', unit: 'messages' },

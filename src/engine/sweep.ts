@@ -4,7 +4,7 @@
  * values would report (tokens after, tokens saved, passes, facts lost). The cells share the token
  * counter (its per-content cache: a text is tokenized once across the whole grid) and a summary
  * memo (a summarizer request the grid has already answered is not asked again). Pure over its
- * inputs; the summarizer is the only I/O. Source: issue 6 point 2, SPEC §6 "sweep heat map".
+ * inputs; the summarizer is the only I/O. Source: SPEC §6 "sweep heat map".
  */
 import { extractFacts, messageFactText, type CandidateFact } from './facts'
 import type { Message, PipelineConfig, StageConfig, StageId, Transcript } from './model'

@@ -2,7 +2,7 @@
  * Turns, the context at turn N and the token timeline: what the model had in context at each
  * turn of the session under the current pipeline, and how that grew with and without
  * compaction. Source: SPEC §3.2 "Rolling replay … Context at turn N is the same replay stopped
- * at N"; issue 5 point 3 (context at turn N), issue 6 point 1 (token timeline).
+ * at N"; SPEC §6 (context-at-turn-N scrubber, token timeline chart).
  *
  * Everything is the ordinary pipeline run on a prefix of the transcript: there is no second
  * implementation of any stage here, so the context at the last turn is exactly the After of a
@@ -142,7 +142,7 @@ function prefixOf(transcript: Transcript, endIndex: number): Transcript {
  * `deps` are the pipeline's; pass the same cached counter and a `memoizeSummarizer`-wrapped
  * summarizer across calls so scrubbing neither re-tokenizes nor re-summarizes.
  * Throws a `RangeError` when `turn` is not an integer in 1..T (T = number of turns). Never
- * mutates `transcript`. Source: SPEC §3.2; issue 5 point 3.
+ * mutates `transcript`. Source: SPEC §3.2.
  */
 export async function contextAtTurn(
   transcript: Transcript,
@@ -315,7 +315,7 @@ function thresholdsOf(config: PipelineConfig, messages: readonly Message[], ends
 }
 
 /**
- * The token timeline of `transcript` under `config` (issue 6 point 1).
+ * The token timeline of `transcript` under `config`.
  *
  * - `before`: a prefix sum of per-message tokens (`countMessageTokens`), plus tool schemas and
  *   `REPLY_PRIMING_TOKENS` — one count per message, whatever the number of turns.
@@ -330,7 +330,7 @@ function thresholdsOf(config: PipelineConfig, messages: readonly Message[], ends
  * Cancel with `deps.signal`: the timeline stops at the next turn and the promise rejects with an
  * `Error('cancelled')`. Throws nothing else of its own; a stage error inside a prefix run is that
  * run's `StageReport.error` (its tokens are those of the stage's unchanged input). Never mutates
- * `transcript`. Source: issue 6 point 1; SPEC §3.2.
+ * `transcript`. Source: SPEC §3.2.
  */
 export async function tokenTimeline(
   transcript: Transcript,
@@ -442,7 +442,7 @@ export interface RequestBodyOptions {
  * `openai-chat` / `anthropic`); `options.model` replaces the export's `model` (without one, the
  * export's own stays, if it sets one), and an Anthropic body gets the required `max_tokens`
  * (`ANTHROPIC_DEFAULT_MAX_TOKENS`) when the export did not set it. `warnings`: what the shape
- * could not carry. Pure. Source: issue 5 point 3.
+ * could not carry. Pure. For copying the context at a turn as a request.
  */
 export function requestBody(
   messages: readonly Message[],

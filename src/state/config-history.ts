@@ -1,5 +1,5 @@
 /**
- * Undo/redo history of the pipeline settings (issue 6 point 5). Pure functions over a plain
+ * Undo/redo history of the pipeline settings. Pure functions over a plain
  * value, so the store keeps it as state and tests drive it without a DOM.
  *
  * Coalescing: changes of the same single param that follow each other within

@@ -159,7 +159,7 @@ describe('engineApi', () => {
   })
 })
 
-describe('engineApi for issue 3: streamed files, recorded compactions, sub-agents, export', () => {
+describe('engineApi: streamed files, recorded compactions, sub-agents, export', () => {
   const fixture = (name: string) => readFileSync(`e2e/fixtures/${name}`, 'utf8')
 
   it('imports a Blob with progress and offers the source request format for export', async () => {

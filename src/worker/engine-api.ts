@@ -116,7 +116,7 @@ let pagedBefore: { runId: number; rows: RowMeta[] } | null = null
 
 /** The `runId` each RunResult was made for (the fact finder echoes it). */
 const runIds = new WeakMap<RunResult, number>()
-/** Runs the fact finder's regexes in a worker it can stop (issue 5: a regex must not hang the page). */
+/** Runs the fact finder's regexes in a worker it can stop (a regex must not hang the page). */
 const regexProbe = workerRegexProbe()
 
 function errorText(e: unknown): string {
@@ -539,13 +539,13 @@ export const engineApi = {
     const message = findMessage(side, id)
     if (!message) return null
     const detail = buildMessageDetail(message, side)
-    // The facts the page underlines for "click a fact" (issue 5 point 1).
+    // The facts the page underlines for "click a fact".
     detail.facts = findFactSpans(messageFactText(message)).map((s) => s.fact)
     return detail
   },
 
   /**
-   * The fact finder (issue 5 point 1): where `query` (a string, or a regex source when `regex`)
+   * The fact finder: where `query` (a string, or a regex source when `regex`)
    * occurs in the last run, Before and After, as row ids with counts, and the engine's verdict
    * (survives / lost in which pass of which stage / never present). Full texts never cross.
    * `ok: false` with a message for an empty query, an invalid regex, or no run yet.
@@ -562,7 +562,7 @@ export const engineApi = {
   },
 
   /**
-   * The facts table of the last run (issue 5 point 2): each at-risk fact of the Before, its state
+   * The facts table of the last run: each at-risk fact of the Before, its state
    * after every pass, its final fate and the finder's verdict, as plain rows (`FactTableView`,
    * labelled with the page's `runId`). Built on request, never per run; the fact index is made
    * once per transcript, and a run that changed nothing deciding a fact's fate answers
@@ -583,7 +583,7 @@ export const engineApi = {
   },
 
   /**
-   * Stage by stage (issue 6 point 3): the After as it stands after `stage`, made by running the
+   * Stage by stage: the After as it stands after `stage`, made by running the
    * pipeline's prefix — `config` with every stage after `stage` switched off — so rows, totals and
    * provenance are exactly what the full run had at that point. Token counts come from the
    * counter's content cache (already filled by the full run: nothing is re-tokenized) and an HTTP

@@ -1,5 +1,5 @@
 /**
- * The worker side of the fact finder (issue 5 point 1): search a string or regular expression in
+ * The worker side of the fact finder: search a string or regular expression in
  * the full texts of the last run, Before and After (tool-call arguments included), and return
  * only row ids with counts plus the engine's verdict (`findFact`) — never full texts.
  *

@@ -24,7 +24,7 @@ async function table(runId: number, known?: number): Promise<FactTableView | 'un
   return 'unchanged' in out ? 'unchanged' : out.table
 }
 
-describe('getFactTable (issue 5 point 2)', () => {
+describe('getFactTable: the facts table rows for the page', () => {
   it('says why there is no table before any run', () => {
     expect(factTableOutcome(null, 1)).toEqual({ ok: false, error: 'Nothing has run yet.' })
   })

@@ -1,5 +1,5 @@
 /**
- * The facts table for the page (issue 5 point 2), made in the worker from the last run: the
+ * The facts table for the page, made in the worker from the last run: the
  * engine's `factTable` shaped into light rows. Two caches keep it cheap while sliders move:
  * the fact index (candidate facts and the Before messages holding each) is built once per
  * transcript, and a run that changed nothing deciding a fact's fate (same Before, fates,

@@ -31,12 +31,12 @@ import type { TimelinePass, TimelineThreshold } from '../engine/turns'
 
 /**
  * Which column a row belongs to: the Before, the simulated After, or the After the agent recorded
- * (its own compaction, issue 3).
+ * (its own compaction).
  */
 export type Side = 'before' | 'after' | 'recorded'
 
 /**
- * Prefix of the After row ids of a stage-by-stage view (`EngineApi.runUpTo`, issue 6): those rows
+ * Prefix of the After row ids of a stage-by-stage view (`EngineApi.runUpTo`): those rows
  * are side `after` but belong to the prefix run, so their ids (and the Before rows'
  * `counterpartIds` pointing at them) carry this prefix; `getMessageDetail('after', id)` with it
  * reads the prefix run. Keeps their fetched details apart from the full run's.
@@ -141,7 +141,7 @@ export interface TranscriptInfo {
   exportTargets: ExportTarget[]
 }
 
-/** Where a streamed import is (issue 3 item 4). Bytes are UTF-8 bytes of the file. */
+/** Where a streamed import is. Bytes are UTF-8 bytes of the file. */
 export interface ImportProgress {
   /** `reading`: streaming the file; `building`: turning parsed records into the transcript. */
   phase: 'reading' | 'building'
@@ -152,7 +152,7 @@ export interface ImportProgress {
   /**
    * Sent once, while a large JSONL file still streams in: the first Before rows, imported from the
    * records read so far, with estimated tokens (`RowMeta.estimated`), so they can be read before
-   * counting ends (issue 7, BENCH B10). Ids may differ from the full import's; the first run's
+   * counting ends (BENCH B10). Ids may differ from the full import's; the first run's
    * rows replace them.
    */
   head?: ImportHead
@@ -181,7 +181,7 @@ export type RecordedOutcome = { ok: true; recorded: RecordedRunView } | { ok: fa
 /** Longest fact text a facts-table row carries, in code points (a goal can be a long message). */
 export const FACT_VIEW_LIMIT = 300
 
-/** One row of the facts table (engine `factTable`), light enough to cross the boundary. Issue 5 point 2. */
+/** One row of the facts table (engine `factTable`), light enough to cross the boundary. */
 export interface FactRowView {
   /** Position in the engine's table (order of first appearance): a stable row id. */
   key: number
@@ -249,7 +249,7 @@ export type RunOutcome =
 export type PlanOutcome = { ok: true; plan: SummaryPlan } | { ok: false; error: string }
 
 /**
- * Where a run with an HTTP summarizer is (issue 4: streamed text shown as it arrives), sent to
+ * Where a run with an HTTP summarizer is (streamed text shown as it arrives), sent to
  * the page's `onProgress` of `EngineApi.run` at most about ten times a second. Lengths and the
  * tail are in code points; the tail is model output, i.e. untrusted text.
  */
@@ -293,7 +293,7 @@ export interface MessageDetail {
   source?: { format: FormatId; line?: number }
   /**
    * Facts the engine finds in this message (`findFactSpans` over its text and tool-call
-   * arguments), verbatim, in order of first appearance: the page makes them clickable (issue 5).
+   * arguments), verbatim, in order of first appearance: the page makes them clickable.
    */
   facts?: string[]
 }
@@ -317,7 +317,7 @@ export type FactVerdictView = Omit<FactVerdict, 'events' | 'beforeIds'> & {
   copiesLost: number
 }
 
-/** Answer of `EngineApi.searchFact`: one fact searched in the last run. Source: issue 5 point 1. */
+/** Answer of `EngineApi.searchFact`: one fact searched in the last run. */
 export interface FactSearch {
   query: string
   regex: boolean
@@ -383,7 +383,7 @@ export function restoreBeforePreviews(view: RunView, previous: RunView | null | 
   return true
 }
 
-/** One message of the context at a turn (issue 5 point 3). `text` is untrusted: render as text. */
+/** One message of the context at a turn. `text` is untrusted: render as text. */
 export interface TurnRow {
   id: string
   /** Position in the context, 0-based. */

@@ -1,5 +1,5 @@
 /**
- * Importing a File/Blob inside the worker as it streams in (issue 3 "Large and messy files"): the
+ * Importing a File/Blob inside the worker as it streams in, so a large file never holds the page: the
  * main thread hands over the Blob (structured-cloneable, not copied) and never holds its text.
  * JSONL is parsed incrementally with `createJsonlParser` and reports bytes and records; other files
  * are read chunk by chunk with byte progress and then imported whole by `importBytes`.

@@ -1,5 +1,5 @@
 /**
- * The worker's side of the LLM summarizers (issue 4): the summary cache that outlives runs (a
+ * The worker's side of the LLM summarizers: the summary cache that outlives runs (a
  * slider moved back costs nothing), the run-time dependencies built per run from the key the page
  * passes with the call (never stored here beyond the run), and which summarizer failures make a
  * run keep the previous result.
@@ -41,8 +41,7 @@ const SUMMARIZING_STAGES: readonly StageId[] = ['summarize', 'insert-then-compre
 /**
  * The first summarizer failure of a run with an HTTP summarizer (a summarizing stage that
  * reported an error other than a cancel), or null. Such a run is not shown: the page keeps its
- * previous result and explains the failure (issue 4 point 3, "a failed pass leaves the previous
- * result on screen").
+ * previous result and explains the failure.
  */
 export function summarizerFailure(
   config: PipelineConfig,

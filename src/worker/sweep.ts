@@ -1,5 +1,5 @@
 /**
- * The worker side of the sweep heat map (issue 6 point 2): runs the engine's `sweep` over the open
+ * The worker side of the sweep heat map: runs the engine's `sweep` over the open
  * transcript, one at a time (a new sweep cancels the one in flight), with the shared token counter
  * and a summary memo kept per transcript, yielding to the worker's event loop between cells so a
  * cancel or a pipeline run gets through.

@@ -5,7 +5,7 @@ import { cacheCounter } from '../engine/tokens/count'
 import type { PoolReply, PoolRequest } from './token-pool'
 
 /**
- * The tokenizer pool (issue 7): each distinct uncounted text goes to a pool worker once, and the
+ * The tokenizer pool: each distinct uncounted text goes to a pool worker once, and the
  * counts come back to the right texts. Workers are faked here (Node has no Web Worker): each
  * "counts" code points, answering asynchronously like a real one.
  */

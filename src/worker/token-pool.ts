@@ -1,5 +1,5 @@
 /**
- * A pool of tokenizer workers inside the engine worker (issue 7, BENCH.md B1/B3): before a run,
+ * A pool of tokenizer workers inside the engine worker (BENCH.md B1/B3): before a run,
  * every distinct text of the transcript that the counter has not seen yet is counted once, in
  * parallel across `poolSize()` workers, and primed into the engine's cached counter, so the
  * pipeline's synchronous `count` only hits the cache. The engine stays pure: it sees only a

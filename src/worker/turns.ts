@@ -1,6 +1,6 @@
 /**
- * The worker's side of "context at turn N" and the token timeline (issue 5 point 3, issue 6
- * point 1): the summarizer those prefix runs share (memoized per transcript and summarizer, so
+ * The worker's side of "context at turn N" and the token timeline:
+ * the summarizer those prefix runs share (memoized per transcript and summarizer, so
  * scrubbing and the timeline never re-summarize; HTTP summarizers answer from the summary cache
  * only — these views never send a request), and the light views that cross to the page.
  */

@@ -152,7 +152,7 @@ function utf8Bytes(text: string): number {
  * Before rows of `messages` (at most `limit`) with estimated tokens — UTF-8 bytes of the texts a
  * counter would see (content text and thinking, tool-call names and arguments) / 3.4, rounded up —
  * marked `estimated`, no fate or counterparts yet. For the rows shown while a large file is still
- * being imported and counted (issue 7, BENCH B10). Pure.
+ * being imported and counted (BENCH B10). Pure.
  */
 export function estimatedBeforeRows(messages: readonly Message[], limit = Infinity): RowMeta[] {
   const rows: RowMeta[] = []
@@ -317,7 +317,7 @@ export function buildMessageDetail(message: Message, side: Side): MessageDetail 
 /**
  * The request format of a source, where it has one: OpenAI chat files are Chat Completions bodies,
  * Anthropic Messages and Claude Code sessions are Anthropic Messages, Responses and Codex rollouts
- * are Responses input. Source: issue 3 item 5; export.ts provider families.
+ * are Responses input. Source: export.ts provider families.
  */
 const NATIVE_TARGET: Partial<Record<FormatId, ExportTarget>> = {
   'openai-chat': 'openai-chat',

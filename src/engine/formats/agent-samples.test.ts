@@ -99,7 +99,7 @@ const TABLE: Row[] = [
   },
 ]
 
-describe('agent-format samples import with the right counts (issue 3 acceptance)', () => {
+describe('agent-format samples import with the right counts', () => {
   it.each(TABLE)('$file', (row) => {
     const total = row.roles.system + row.roles.user + row.roles.assistant + row.roles.tool
     for (const options of [{}, { fileName: row.file }]) {

@@ -1,7 +1,7 @@
 /**
  * The canonical transcript file: what export.ts writes with `--to canonical` and the page's
  * "download as canonical JSON", read back here so an exported After transcript re-imports as the
- * same messages. Source: SPEC §1 (canonical model), issue 3 item 5.
+ * same messages. Source: SPEC §1 (canonical model).
  */
 import type { FormatId, Message, Part, Role, ToolCall, Transcript } from '../model'
 import { importFailure } from './failure'

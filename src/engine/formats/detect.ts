@@ -83,7 +83,7 @@ function attempt(container: FormatImporter['container'], input: unknown): Attemp
 }
 
 /**
- * The "unknown format" error (issue 3 "Bad input"): every format tried and the closest candidate's
+ * The "unknown format" error: every format tried and the closest candidate's
  * first mismatch (highest `closeness`, ties to detection order). When the structural recognizers of
  * formats.md §2 name a format nobody registered, says "cannot be imported yet" instead.
  */

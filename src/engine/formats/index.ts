@@ -99,8 +99,7 @@ function fail(message: string, extra: { line?: number; field?: string } = {}): I
  * `ImportError` with a one-line message naming the line/field and the reason — the file is empty;
  * looks like a binary file; invalid JSON at line L, column C; unknown or not yet supported format
  * (with `tried`); no JSONL line readable; no messages found. Partial imports list what was skipped
- * in `transcript.warnings`. Message ids are unique and `index` is the position. Source: SPEC §1,
- * issue 2 "Bad input".
+ * in `transcript.warnings`. Message ids are unique and `index` is the position. Source: SPEC §1.
  */
 export function importTranscript(text: string, options: ImportOptions = {}): ImportResult {
   try {

@@ -14,7 +14,7 @@ import { capWarnings } from './util'
  * importers (formats.md §2), runs that importer, and puts the skipped lines (`jsonl.bad`, at
  * most 20 then a count) before the importer's own warnings. Errors are `ImportError`s: no
  * readable line, unknown format (with `tried`), or the importer's own. Never throws; never
- * modifies the records. Source: issue 3 items 1 and 4, formats.md §1 item 13.
+ * modifies the records. Source: formats.md §1 item 13.
  */
 export function importJsonlRecords(jsonl: JsonlParse, options: ImportOptions = {}): ImportResult {
   const detection = detectJsonl(jsonl)

@@ -1,7 +1,7 @@
 /**
  * Incremental JSONL parsing: the worker pushes the file as it streams in and reports progress
  * (bytes and records) between chunks, instead of holding the page until the whole text is split.
- * Pure: no I/O, no timers. Source: formats.md §1 item 13, issue 3 "Large and messy files".
+ * Pure: no I/O, no timers. Source: formats.md §1 item 13; SPEC §6 (progress bar for large files).
  */
 import type { JsonlParse, JsonlRecord } from './json'
 import { badJsonlLine, parseJson } from './json'
@@ -32,7 +32,7 @@ export interface JsonlParser {
   progress(): JsonlProgress
   /**
    * The good records parsed so far, in file order (a live view: read it, do not keep or change
-   * it). For a first look at a file's head while the rest still streams in (issue 7, BENCH B10).
+   * it). For a first look at a file's head while the rest still streams in (BENCH B10).
    */
   recordsSoFar(): readonly JsonlRecord[]
 }

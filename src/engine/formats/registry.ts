@@ -31,7 +31,7 @@ export interface ImportOptions {
 }
 
 /**
- * One importable format (issue 3 registry contract). Each format lives in
+ * One importable format (the registry contract). Each format lives in
  * `src/engine/formats/<format>.ts`, exports one `FormatImporter`, and is registered by one line in
  * `FORMAT_IMPORTERS`.
  */

@@ -1,5 +1,5 @@
 /**
- * The clear-tool-uses params of `prune-tool-results` (issue 6): `exclude_tools`,
+ * The clear-tool-uses params of `prune-tool-results`: `exclude_tools`,
  * `clear_at_least`, `keep_tool_uses`. Source: Anthropic context editing `clear_tool_uses`.
  */
 import { describe, expect, it } from 'vitest'

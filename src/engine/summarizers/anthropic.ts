@@ -6,7 +6,7 @@
  * prompt as one user message; `insert-then-compress` sends system + tools + the whole
  * conversation (mapped by export.ts `exportMessages` to `anthropic`) with a `cache_control`
  * breakpoint on the last block of that prefix — so the provider's prompt cache over it is read —
- * then the instruction. Source: SPEC §3.6, §3.4; issue 4 point 1.
+ * then the instruction. Source: SPEC §3.6, §3.4.
  */
 import { exportMessages } from '../export'
 import { buildCompressionRequest } from '../stages/insert-then-compress'

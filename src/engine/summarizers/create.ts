@@ -1,6 +1,6 @@
 /**
  * Builds the summarizer a pipeline config names, from its stored settings (no key) and the
- * run's dependencies (the key, `fetch`, the cache). Source: SPEC §3.6; issue 4 point 1.
+ * run's dependencies (the key, `fetch`, the cache). Source: SPEC §3.6.
  */
 import type { RecordedCompaction, SummarizerId } from '../model'
 import type { CancelSignal, Summarizer, SummaryRequest } from '../stages/types'

@@ -1,7 +1,7 @@
 /**
  * Errors of the HTTP summarizers that explain themselves: what went wrong, and what to do about
- * it (which key, which URL, which server setting). Never includes an API key. Source: issue 4
- * point 3; SPEC §3.4 (the seed's "unable to parse compressed messages" error).
+ * it (which key, which URL, which server setting). Never includes an API key. Source: SPEC §3.4
+ * (the seed's "unable to parse compressed messages" error).
  */
 import type { StageId } from '../model'
 import { EMPTY_ANSWER_ERROR } from '../stages/insert-then-compress'

@@ -3,7 +3,7 @@
  * retries with exponential backoff on 429/503/529 (honouring `retry-after`), a server-sent-events
  * reader for streamed answers, and the summary cache in front of it all. The protocols
  * (openai-compatible.ts, anthropic.ts) only build the body and read the answer.
- * Source: issue 4 points 1–3; SPEC §3.6.
+ * Source: SPEC §3.6.
  */
 import type { StageId, SummarizerSettings } from '../model'
 import type { CancelSignal, Summarizer, SummaryRequest } from '../stages/types'

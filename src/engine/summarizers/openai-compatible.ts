@@ -3,7 +3,7 @@
  * LM Studio, vLLM, …), streamed as server-sent events (`data:` lines ending with `[DONE]`) or
  * not. `summarize` sends the seed 001 prompt as one user message; `insert-then-compress` sends the
  * whole conversation (its tool schemas too) plus the appended instruction, mapped by export.ts
- * (`exportMessages` to `openai-chat`). Source: SPEC §3.6, §3.4; issue 4 point 1.
+ * (`exportMessages` to `openai-chat`). Source: SPEC §3.6, §3.4.
  */
 import { exportMessages } from '../export'
 import { buildCompressionRequest } from '../stages/insert-then-compress'

@@ -2,7 +2,7 @@
  * The prompt preview: before anything is sent, the exact request every summarizer call of a run
  * would send — URL, host, headers (the key never shown), the JSON body text — and the tokens it
  * carries, so the "send" step can say "N tokens to host H" and the prompt can be copied.
- * Source: SPEC §3.6 "the exact prompt previewable before sending"; issue 4 points 1–2.
+ * Source: SPEC §3.6 "the exact prompt previewable before sending".
  */
 import type {
   Message,

@@ -9,7 +9,7 @@ import { cacheCounter, textsToCount } from './count'
 /**
  * BENCH.md B4 as a budget that is not a timing: a re-plan after a keep_last change reuses every
  * count of the first run, so the tokenizer sees no text of the transcript again; the only texts
- * it counts are ones that did not exist before (the new summaries). Issue 7 §3.
+ * it counts are ones that did not exist before (the new summaries).
  */
 
 const sample = readFileSync(new URL('../../../public/samples/claude-code.jsonl', import.meta.url), 'utf8')

@@ -8,8 +8,8 @@ import { MessageColumn } from './MessageColumn'
 const NO_ROWS: ReadonlySet<string> = new Set()
 
 /**
- * The first Before rows of a large file while it is still imported and counted (issue 7, BENCH
- * B10): read-only, tokens marked "≈ estimate" (bytes / 3.4); the first run's columns replace it.
+ * The first Before rows of a large file while it is still imported and counted (BENCH B10):
+ * read-only, tokens marked "≈ estimate" (bytes / 3.4); the first run's columns replace it.
  */
 export function ImportHeadView({ head }: { head: NonNullable<LoadSlice['importHead']> }) {
   const items = useMemo(() => buildBeforeItems(head.rows, [], []), [head])

@@ -18,7 +18,7 @@ interface MessageColumnProps {
   items: readonly ColumnItem[]
   selectedId: string | null
   highlighted: ReadonlySet<string>
-  /** Rows holding the fact finder's query, with their occurrence counts (issue 5). */
+  /** Rows holding the fact finder's query, with their occurrence counts. */
   matches?: ReadonlyMap<string, number>
   /** The finder's query, marked in the matching rows' text. */
   factHighlight?: FactHighlight | null

@@ -131,7 +131,7 @@ function MessageBody({ side, id, mono, highlight }: BodyProps) {
 /** Full content as text only (never HTML): tool output in monospace, images as labels. */
 function DetailView(props: { detail: MessageDetail; mono: boolean; highlight: FactHighlight | null }) {
   const { detail, mono, highlight } = props
-  // Click a fact (issue 5): the engine's fact spans are underlined; a click searches it.
+  // Click a fact: the engine's fact spans are underlined; a click searches it.
   const setFactQuery = useStore((s) => s.setFactQuery)
   const onFact = useCallback((fact: string) => setFactQuery(fact, { immediate: true, regex: false }), [setFactQuery])
   const mark = (text: string) => <MarkedText text={text} highlight={highlight} facts={detail.facts} onFact={onFact} />

@@ -28,7 +28,7 @@ const PRICE_FIELDS: readonly { field: PriceField; header: string; label: string 
 ]
 
 /**
- * What compaction costs (issue 4 point 4): per pass and in total the summarizer calls' input,
+ * What compaction costs: per pass and in total the summarizer calls' input,
  * cached input and output tokens and dollars; insert-then-compress with its cached prefix vs cold
  * vs a separate call; the agent's following turns before vs after compaction; at an editable
  * price table whose defaults are dated. Token counts come from the worker (engine `runTokens`).

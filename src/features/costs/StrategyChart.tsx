@@ -3,7 +3,7 @@ import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import { formatDollars, type StrategyBar } from './strategies'
 
-/** A small uPlot bar chart of the strategies' dollars (issue 4 point 4). */
+/** A small uPlot bar chart of the strategies' dollars. */
 export function StrategyChart({ bars }: { bars: StrategyBar[] }) {
   const host = useRef<HTMLDivElement>(null)
   useEffect(() => {

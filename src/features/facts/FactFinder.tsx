@@ -9,7 +9,7 @@ import './FactFinder.css'
 const SIDE_NAME = { before: 'Before', after: 'After', recorded: 'Recorded' } as const
 
 /**
- * The fact finder bar above Before | After (issue 5 point 1): a string or regex searched in the
+ * The fact finder bar above Before | After: a string or regex searched in the
  * worker over both sides' full texts, an "N of M" counter walking the matching rows (Before first,
  * then After; Enter / Shift+Enter), and the engine's verdict in one sentence.
  */

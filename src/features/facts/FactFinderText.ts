@@ -1,5 +1,5 @@
 /**
- * Pure helpers of the fact finder's page side (issue 5 point 1): where to put `<mark>`s and
+ * Pure helpers of the fact finder's page side: where to put `<mark>`s and
  * clickable facts in a text the page shows, and the verdict sentence. Offsets are UTF-16 code
  * units (JavaScript string indices), since they only slice strings for rendering.
  */

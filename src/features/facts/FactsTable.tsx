@@ -23,7 +23,7 @@ import { useStore } from '../../state/store'
 import type { FactRowView } from '../../worker/protocol'
 import './FactsTable.css'
 
-/** How each fact kind reads in the table. Source: issue 5 point 2 (the kinds it lists). */
+/** How each fact kind reads in the table. */
 export const FACT_KIND_LABEL: Record<FactKind, string> = {
   goal: 'goal',
   id: 'ID / order number',
@@ -110,7 +110,7 @@ export function factTotalsText(totals: { text: string; summaryOnly: number; pinn
 }
 
 /**
- * The at-risk facts of the Before transcript and their fate through every pass (issue 5 point 2):
+ * The at-risk facts of the Before transcript and their fate through every pass:
  * the worker's facts table, sortable, filterable by text and kind, "only lost".
  */
 export function FactsTable() {

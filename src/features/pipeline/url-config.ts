@@ -1,6 +1,6 @@
 /**
- * The pipeline configuration as a short, readable string for the URL hash (issue 6 point 5,
- * "shareable settings"), and back. Pure: no DOM, no store.
+ * The pipeline configuration as a short, readable string for the URL hash
+ * (shareable settings), and back. Pure: no DOM, no store.
  *
  * Format, version 1 — segments separated by `;`:
  *
@@ -37,7 +37,7 @@ export type ParamKind = 'number' | 'flag' | 'text' | 'names' | readonly string[]
 /**
  * Every param a stage accepts, by kind (model.ts `StageParamsMap`). A param the engine gains must
  * be added here, or links drop it with a notice. `exclude_tools` / `clear_at_least` /
- * `keep_tool_uses`: the clear-tool-uses style prune of issue 6 point 4.
+ * `keep_tool_uses`: the clear-tool-uses style prune (Anthropic context editing).
  */
 export const PARAM_KINDS: Record<StageId, Record<string, ParamKind>> = {
   dedupe: {},

@@ -1,5 +1,5 @@
 /**
- * Keeps the pipeline config in the URL hash (`#cfg=…`, url-config.ts) and back (issue 6 point 5):
+ * Keeps the pipeline config in the URL hash (`#cfg=…`, url-config.ts) and back:
  * a link opened restores its settings before the first run; every change rewrites the hash with
  * `history.replaceState` (no history entries), debounced; a link pasted into the same tab
  * (`hashchange`) applies as one undo step. Never the API key, never the transcript.

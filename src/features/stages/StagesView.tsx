@@ -19,7 +19,7 @@ function savedText(before: number, after: number): string {
 }
 
 /**
- * Stage by stage (issue 6 point 3): a strip of the enabled stages in run order, each with its
+ * Stage by stage: a strip of the enabled stages in run order, each with its
  * tokens before → after and what it saved (the run's stage reports); clicking one shows the After
  * as it stands after that stage (the worker re-runs the prefix), next to the Before with the fates
  * as of that stage. "Final" (or the button in the caption) goes back to the whole pipeline.

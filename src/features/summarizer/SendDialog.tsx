@@ -4,7 +4,7 @@ import type { PlannedRequest } from '../../engine/summarizers/preview'
 import { useStore } from '../../state/store'
 
 /**
- * The "send" step (issue 4 point 2): before requests go to an endpoint, how many, how many
+ * The "send" step: before requests go to an endpoint, how many, how many
  * tokens, to which host, and each call's exact request body (copyable). Nothing is sent until
  * Send; Cancel or Escape closes it.
  */

@@ -1,6 +1,6 @@
 import type { SummarizerId } from '../../engine/model'
 
-/** A known endpoint: its protocol and base URL (issue 4 point 2). */
+/** A known endpoint: its protocol and base URL. */
 export interface EndpointPreset {
   label: string
   summarizer: Extract<SummarizerId, 'openai-compatible' | 'anthropic'>

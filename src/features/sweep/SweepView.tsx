@@ -45,7 +45,7 @@ function baseKey(config: PipelineConfig, result: SweepResult): string {
 }
 
 /**
- * The sweep heat map (issue 6 point 2): choose two params and their ranges, run the grid in the
+ * The sweep heat map: choose two params and their ranges, run the grid in the
  * worker with progress and cancel, read tokens saved / facts lost / passes per cell, and click a
  * cell to apply its two values to the pipeline.
  */

@@ -191,7 +191,7 @@ function lastValue(values: (number | null)[]): number | null {
 }
 
 /**
- * The token timeline (issue 6 point 1): context tokens per turn before (raw growth) and after
+ * The token timeline: context tokens per turn before (raw growth) and after
  * the current pipeline, passes where they fire, the context limit and the stages' thresholds;
  * hover reads a turn out, a click opens that turn's context.
  */

@@ -43,7 +43,7 @@ function Row({ row }: { row: TurnRow }) {
 }
 
 /**
- * Context at turn N (issue 5 point 3): a scrubber over the session's turns and exactly the
+ * Context at turn N: a scrubber over the session's turns and exactly the
  * messages the model had in context there under the current pipeline, made in the worker.
  */
 export function TurnContextView() {

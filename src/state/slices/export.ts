@@ -10,7 +10,7 @@ export interface ExportNotice {
   warnings: string[]
 }
 
-/** Downloading the After transcript (issue 3 item 5). The Before is never modified. */
+/** Downloading the After transcript. The Before is never modified. */
 export interface ExportSlice {
   exporting: boolean
   exportNotice: ExportNotice | null

@@ -5,7 +5,7 @@ import type { SliceCreator } from './types'
 /** `loading` while the worker builds the table (the previous table stays shown meanwhile). */
 export type FactTableStatus = 'idle' | 'loading' | 'done' | 'error'
 
-/** The facts table (issue 5 point 2): built in the worker on request, for the run shown. */
+/** The facts table: built in the worker on request, for the run shown. */
 export interface FactTableSlice {
   /** The last table received; its `runId` says which run it belongs to. */
   factTable: FactTableView | null

@@ -25,7 +25,7 @@ export function factWalk(search: FactSearch | null): FactMatch[] {
   ]
 }
 
-/** The fact finder (issue 5 point 1): what is searched, the worker's answer, the current match. */
+/** The fact finder: what is searched, the worker's answer, the current match. */
 export interface FactsSlice {
   /** The finder's input text. */
   factQuery: string

@@ -12,7 +12,7 @@ import type { SliceCreator, StoreState } from './types'
 /**
  * The pipeline configuration the user edits; every change re-runs (coalesced) in the worker.
  *
- * Undo/redo (issue 6 point 5): every change of `config` after the first one — from these actions,
+ * Undo/redo: every change of `config` after the first one — from these actions,
  * `applyConfig`, the summarizer settings or anything else that sets it — is recorded as an undo
  * step (a store subscription sees them all), except `restoreConfig` and undo/redo themselves.
  * Changes of the same param within 500 ms coalesce (config-history.ts).

@@ -4,7 +4,7 @@ import type { SliceCreator } from './types'
 
 /**
  * What the After column shows: the simulated pipeline, what the agent recorded it kept after its
- * own compaction, or both side by side (issue 3 item 3).
+ * own compaction, or both side by side.
  */
 export type AfterMode = 'simulated' | 'recorded' | 'versus'
 

@@ -4,7 +4,7 @@ import { restoreBeforePreviews, type RunView } from '../../worker/protocol'
 import type { SliceCreator } from './types'
 
 /**
- * Stage by stage (issue 6 point 3): which stage's After the Stages view shows, and that After (the
+ * Stage by stage: which stage's After the Stages view shows, and that After (the
  * worker's `runUpTo`: the pipeline's prefix up to the stage). `stageShown` null = the final After.
  */
 export interface StagesSlice {

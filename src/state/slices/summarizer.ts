@@ -31,7 +31,7 @@ export interface RememberedEndpoint {
 }
 
 /**
- * What survives a reload (issue 4 point 2): the summarizer chosen, the stream switch and, per
+ * What survives a reload: the summarizer chosen, the stream switch and, per
  * protocol, the endpoint last typed. Deliberately no key (see `API_KEY_STORAGE_KEY`) and nothing
  * from the transcript.
  */
@@ -128,7 +128,7 @@ function storage(): Storage | null {
 }
 
 /**
- * LLM summarizer settings and the "send" step (issue 4 points 1–2). The key is held in memory
+ * LLM summarizer settings and the "send" step. The key is held in memory
  * only, unless `rememberKey` (explicit opt-in) stores it in localStorage under
  * `API_KEY_STORAGE_KEY`; it never enters the pipeline config, the URL or an export. An HTTP
  * summarizer reaches the config only after the person saw the plan of an endpoint and pressed

@@ -11,7 +11,7 @@ export type SweepStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'error'
 /** The metric the heat map colours by. */
 export type SweepMetricId = 'tokensSaved' | 'factsLost' | 'passes'
 
-/** The sweep heat map (issue 6 point 2): the grid the worker evaluates, with progress and cancel. */
+/** The sweep heat map: the grid the worker evaluates, with progress and cancel. */
 export interface SweepSlice {
   sweepStatus: SweepStatus
   /** Cells done of all cells, while running and after. */

@@ -8,7 +8,7 @@ import type { SliceCreator } from './types'
 export const DEFAULT_CONTEXT_LIMIT = 200_000
 
 /**
- * Context at turn N and the token timeline (issue 5 point 3, issue 6 point 1). Both are computed
+ * Context at turn N and the token timeline. Both are computed
  * in the worker; "latest request wins" (older answers are dropped by id, and the worker cancels
  * the older computation).
  */
