@@ -1,9 +1,60 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
+
+/**
+ * The Content-Security-Policy of the built page, shipped as a <meta> so it travels with any static
+ * host. Each directive:
+ * - default-src 'self': anything not named below (media, manifests, frames…) only from this origin.
+ * - script-src 'self': the bundle's own chunks; no inline script, no eval.
+ * - worker-src 'self': the engine, tokenizer-pool and regex-guard module workers, all built files
+ *   (`new Worker(new URL(…, import.meta.url))`), never blob: or data: URLs.
+ * - connect-src 'self' http: https:: the samples are fetched from this origin; the summarizer posts
+ *   to an LLM endpoint the user configures, on any host. (That fetch runs in the engine worker, which
+ *   takes its policy from its own response headers, not from this meta: this keeps the page in step.)
+ * - img-src 'self': only the favicon (header logo); transcript images are kept for export, never shown.
+ * - style-src 'self': the bundled CSS files. React's `style` props and uPlot set styles through
+ *   CSSOM, which a policy without 'unsafe-inline' allows; nothing injects <style> or style attributes.
+ * - font-src 'self': no web fonts today (system font stacks); none from elsewhere.
+ * - object-src 'none': no plugins.
+ * - base-uri 'self': an injected <base> cannot re-point the relative chunk URLs.
+ * - form-action 'none': the app submits no forms anywhere.
+ * Downloads use blob: URLs on <a download>, which no directive governs. frame-ancestors and
+ * report-uri have no effect in a <meta> policy, so they are left to the host's headers.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "worker-src 'self'",
+  "connect-src 'self' http: https:",
+  "img-src 'self'",
+  "style-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+].join('; ')
+
+/**
+ * Adds the policy to the production index.html only: the dev server's React Fast Refresh needs
+ * inline scripts. Prepended to <head> so it precedes every script and stylesheet it governs.
+ */
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'content-security-policy',
+    apply: 'build',
+    transformIndexHtml: () => [
+      {
+        tag: 'meta',
+        attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY },
+        injectTo: 'head-prepend',
+      },
+    ],
+  }
+}
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), contentSecurityPolicy()],
   // Module workers: the default 'iife' format cannot code-split the tokenizer rank tables.
   worker: { format: 'es' },
   test: {
