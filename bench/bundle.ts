@@ -40,8 +40,3 @@ export function mainThreadChunks(distDir: string): ChunkSize[] {
   }
   return out
 }
-
-/** Total gzip bytes of `mainThreadChunks`. */
-export function mainThreadGzipBytes(distDir: string): number {
-  return mainThreadChunks(distDir).reduce((n, c) => n + c.gzipBytes, 0)
-}

@@ -31,7 +31,7 @@ export function loadCase<C = FaultCase>(name: string): C {
 }
 
 /** Absolute path of the large Claude Code session generator (`scripts/gen-large-claude-code.mjs`). */
-export const LARGE_SESSION_GENERATOR = fileURLToPath(
+const LARGE_SESSION_GENERATOR = fileURLToPath(
   new URL('../scripts/gen-large-claude-code.mjs', import.meta.url),
 )
 

@@ -15,7 +15,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { pathToFileURL } from 'node:url'
 
 /** Which protocol a request spoke. */
-export type LlmProtocol = 'openai' | 'anthropic'
+type LlmProtocol = 'openai' | 'anthropic'
 
 /** A request the server received. */
 export interface RecordedRequest {
@@ -40,7 +40,7 @@ export interface RecordedRequest {
 }
 
 /** One scripted answer. Fields combine: e.g. `{delayMs, text}` answers late. */
-export interface LlmAnswer {
+interface LlmAnswer {
   /** The answer text (default: `defaultText`). `''` = an empty answer. */
   text?: string
   /** A non-2xx status: the protocol's error JSON is sent (`errorMessage`). */
@@ -98,7 +98,7 @@ export interface LlmServer {
  * The default answer text: `LLM summary <seq> of <n> message line(s)` where n counts the
  * `[i] role: …` lines of the request's last user text (0 for insert-then-compress).
  */
-export function defaultText(request: RecordedRequest): string {
+function defaultText(request: RecordedRequest): string {
   const lines = request.lastUserText.split('\n').filter((l) => /^\[\d+\] \w+: /.test(l)).length
   return `LLM summary ${request.seq} of ${lines} message line(s)`
 }

@@ -7,7 +7,7 @@ import { useStore } from '../state/store'
 import { getEngine } from './engine-client'
 
 /** A main-thread task over 50 ms as the Long Tasks API reports it (ms, page clock). */
-export interface LongTask {
+interface LongTask {
   start: number
   duration: number
 }

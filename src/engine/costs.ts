@@ -162,10 +162,10 @@ export interface Cost {
 }
 
 /** A usage of nothing. */
-export const NO_USAGE: TokenUsage = { input: 0, cachedInput: 0, output: 0, cacheWrite: 0 }
+const NO_USAGE: TokenUsage = { input: 0, cachedInput: 0, output: 0, cacheWrite: 0 }
 
 /** Sum of usages. */
-export function addUsage(...usages: readonly TokenUsage[]): TokenUsage {
+function addUsage(...usages: readonly TokenUsage[]): TokenUsage {
   const sum = { ...NO_USAGE }
   for (const u of usages) {
     sum.input += u.input
@@ -264,7 +264,7 @@ export function followingTurnsUsage(
 }
 
 /** The token counts of one summarizer call, as `estimateRunCost` needs them. */
-export interface PassTokens {
+interface PassTokens {
   stage: StageId
   pass: number
   /**
@@ -298,7 +298,7 @@ export interface Priced {
 }
 
 /** The cost of one summarizer call, with the alternatives for `insert-then-compress`. */
-export interface PassCost extends Priced {
+interface PassCost extends Priced {
   stage: StageId
   pass: number
   /** `insert-then-compress` only: the same request with a cold cache, and a separate call. */

@@ -35,14 +35,14 @@ export interface ExportContext {
  * `model` of a request body when the source names none: not a real model, so a provider rejects
  * the body until the person sets one (a warning says so) instead of running an arbitrary model.
  */
-export const MODEL_PLACEHOLDER = 'MODEL_NOT_RECORDED'
+const MODEL_PLACEHOLDER = 'MODEL_NOT_RECORDED'
 
 /**
  * `max_tokens` of an Anthropic request body (the Messages API requires it). The output budget is
  * a request setting, not part of a transcript, so no source records it: 4096 tokens is an answer
  * budget every current Claude model accepts.
  */
-export const ANTHROPIC_MAX_TOKENS = 4096
+const ANTHROPIC_MAX_TOKENS = 4096
 
 /** An export: the JSON body to write, and what the target could not carry. */
 export interface ExportResult {

@@ -32,10 +32,10 @@ export type FactKind =
   | 'job'
 
 /** Cap of one pattern fact, in code points. */
-export const FACT_CHAR_CAP = 120
+const FACT_CHAR_CAP = 120
 
 /** Cap of one verbatim line (instruction, TODO, decision, job status), in code points. */
-export const LINE_CHAR_CAP = 400
+const LINE_CHAR_CAP = 400
 
 const FILE_EXTENSIONS =
   'py|ts|tsx|js|jsx|mjs|cjs|json|jsonl|ya?ml|toml|ini|cfg|conf|md|txt|csv|tsv|log|go|rs|rb|java|kt|c|h|cc|cpp|hpp|cs|php|swift|sh|sql|html|css|xml|lock|env|pdf|png|jpe?g|gif|svg'
@@ -46,7 +46,7 @@ const FILE_EXTENSIONS =
  * costs a re-ask. Source: SPEC §3.5 (IDs, order numbers, postal codes, URLs, e-mail
  * addresses, file paths, dates, amounts with units); cases/20 (names, "chapter 7").
  */
-export const FACT_PATTERNS: readonly { kind: FactKind; pattern: RegExp }[] = [
+const FACT_PATTERNS: readonly { kind: FactKind; pattern: RegExp }[] = [
   // URLs before paths and e-mails, so their parts are not taken twice.
   { kind: 'url', pattern: /\bhttps?:\/\/[^\s<>"'`)\]]+[^\s<>"'`)\].,;:!?]/g },
   { kind: 'email', pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g },
@@ -157,11 +157,6 @@ const spanMemo = new Map<string, readonly FactSpan[]>()
 export const messageFactSpans: (m: Message) => readonly FactSpan[] = perMessage((m) =>
   Object.freeze(findFactSpans(messageFactText(m))),
 )
-
-/** The texts of `findFactSpans(text)`. Used by the extractive summarizer. */
-export function factStrings(text: string): string[] {
-  return findFactSpans(text).map((s) => s.fact)
-}
 
 const INSTRUCTION_MARKER =
   /\b(?:don['’]t|do not|never|always|must|mustn['’]t|must not|make sure|avoid|only ever|rules?:|constraints?:)/i
@@ -362,7 +357,7 @@ export type FactQuery = string | RegExp
 export type KeptAs = 'verbatim' | 'summary' | 'pinned'
 
 /** What replaced the last copy of a lost fact. */
-export type Replacement =
+type Replacement =
   | { kind: 'summary'; summaryId: string; text: string }
   | { kind: 'placeholder'; text: string }
   | { kind: 'back-reference'; firstId: string; text: string; targetEvicted: boolean }
@@ -371,7 +366,7 @@ export type Replacement =
   | { kind: 'changed'; text: string }
 
 /** Where one copy of a fact (a before message holding it) was lost. */
-export interface LossEvent {
+interface LossEvent {
   /** The before message whose copy was lost. */
   beforeId: string
   stage: StageId | 'pipeline' | 'recorded'

@@ -45,7 +45,7 @@ function summaryIds(ix: RunIndex): string[] {
  * Goal drift: the goal (first user message) or the current request (latest user message,
  * cases/17) is no longer verbatim anywhere in the after context. Source: seed 004.
  */
-export function checkGoalDrift(run: FactRun | RunIndex): FailureModeWarning[] {
+function checkGoalDrift(run: FactRun | RunIndex): FailureModeWarning[] {
   const ix = 'beforeTexts' in run ? run : indexRun(run)
   const out: FailureModeWarning[] = []
   const before = ix.run.before.messages
@@ -72,7 +72,7 @@ export function checkGoalDrift(run: FactRun | RunIndex): FailureModeWarning[] {
 }
 
 /** Over-compression: a standing rule / instruction line is lost. Source: seed 004, cases/16. */
-export function checkOverCompression(run: FactRun | RunIndex): FailureModeWarning[] {
+function checkOverCompression(run: FactRun | RunIndex): FailureModeWarning[] {
   const ix = 'beforeTexts' in run ? run : indexRun(run)
   const out: FailureModeWarning[] = []
   const lines = new Set<string>()
@@ -106,7 +106,7 @@ export function checkOverCompression(run: FactRun | RunIndex): FailureModeWarnin
  * next pass (summary of a summary losing it). Only facts some summary held are looked at.
  * Source: seed 004 "summary of summary of summary", SPEC §3.5.
  */
-export function checkDoubleCompression(run: FactRun | RunIndex): FailureModeWarning[] {
+function checkDoubleCompression(run: FactRun | RunIndex): FailureModeWarning[] {
   const ix = 'beforeTexts' in run ? run : indexRun(run)
   const out: FailureModeWarning[] = []
   const passes = [...ix.run.passes]
@@ -143,7 +143,7 @@ export function checkDoubleCompression(run: FactRun | RunIndex): FailureModeWarn
  * nowhere in what the pass summarized — the before messages `from`..`upto-1`, the prompt it
  * was given, or an earlier pass's summary. Source: SPEC §3.5, seed 004.
  */
-export function checkFabricatedSummary(run: FactRun | RunIndex): FailureModeWarning[] {
+function checkFabricatedSummary(run: FactRun | RunIndex): FailureModeWarning[] {
   const ix = 'beforeTexts' in run ? run : indexRun(run)
   const out: FailureModeWarning[] = []
   const passes = [...ix.run.passes]

@@ -10,7 +10,7 @@
 export type Role = 'system' | 'user' | 'assistant' | 'tool'
 
 /** A text part (used inside `Part[]` content when a message also carries non-text parts). */
-export interface TextPart {
+interface TextPart {
   type: 'text'
   text: string
 }
@@ -43,7 +43,7 @@ export interface ThinkingPart {
 }
 
 /** Any other block (documents, server-tool blocks, unknown types): kept as raw JSON, opaque. */
-export interface OpaquePart {
+interface OpaquePart {
   type: 'opaque'
   /** The source block's own `type`, e.g. `document`, `server_tool_use`. */
   kind: string
@@ -221,7 +221,7 @@ export type StageId =
  * Who produced a fate or an origin: a simulated stage, or `recorded` — the compaction the agent
  * itself performed and recorded in the source (recorded.ts), shown in the same shape.
  */
-export type ProvenanceStage = StageId | 'recorded'
+type ProvenanceStage = StageId | 'recorded'
 
 /** Params of `dedupe`. Source: seed 000. (No user params: the constants are the seed's.) */
 export type DedupeParams = Record<string, never>
@@ -297,7 +297,7 @@ export interface SlimParams {
 }
 
 /** The parameters of every stage. */
-export interface StageParamsMap {
+interface StageParamsMap {
   dedupe: DedupeParams
   'prune-tool-results': PruneParams
   summarize: SummarizeParams

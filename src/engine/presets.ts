@@ -6,7 +6,7 @@
 import type { PipelineConfig, StageConfig } from './model'
 
 /** Ids of the bundled presets. */
-export type PresetId = 'seed-defaults' | 'clear-tool-uses' | 'codex-insert-then-compress' | 'openhands-keep-first'
+type PresetId = 'seed-defaults' | 'clear-tool-uses' | 'codex-insert-then-compress' | 'openhands-keep-first'
 
 /** One preset: its stage list and where it comes from. */
 export interface PipelinePreset {

@@ -25,13 +25,13 @@ export const SWEEP_PARAMS = {
 export type SweepParam = keyof typeof SWEEP_PARAMS
 
 /** Short names accepted for a parameter (`threshold` is insert-then-compress `threshold_tokens`). */
-export const SWEEP_PARAM_ALIASES: Readonly<Record<string, SweepParam>> = { threshold: 'threshold_tokens' }
+const SWEEP_PARAM_ALIASES: Readonly<Record<string, SweepParam>> = { threshold: 'threshold_tokens' }
 
 /** At most this many values on one axis (a 50 × 50 grid is already 2,500 pipeline runs). */
-export const MAX_AXIS_VALUES = 50
+const MAX_AXIS_VALUES = 50
 
 /** The parameter `name` or its alias names, or undefined. */
-export function sweepParamOf(name: string): SweepParam | undefined {
+function sweepParamOf(name: string): SweepParam | undefined {
   if (Object.hasOwn(SWEEP_PARAMS, name)) return name as SweepParam
   return SWEEP_PARAM_ALIASES[name]
 }

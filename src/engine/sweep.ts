@@ -19,13 +19,9 @@ import { extractiveSummarizer } from './summarizers/extractive'
 export {
   checkAxes,
   configWith,
-  MAX_AXIS_VALUES,
   parseSweepAxis,
-  SWEEP_PARAM_ALIASES,
   SWEEP_PARAMS,
-  sweepParamOf,
   type SweepAxis,
-  type SweepParam,
 } from './sweep-params'
 
 /** A cell the engine ran. Tokens are tokens of the config's encoding. */
@@ -52,7 +48,7 @@ export interface SweepCellResult {
 }
 
 /** A cell whose run failed: a stage refused the settings (e.g. keep_steps 0) or its summarizer failed. */
-export interface SweepCellInvalid {
+interface SweepCellInvalid {
   ok: false
   x: number
   y: number
@@ -145,7 +141,7 @@ function contentIdOf(memo: SummaryMemo, m: Message): number {
  * calling `inner`. Failures are not stored. `scope` separates summarizers sharing one memo (id,
  * endpoint, model). Sound for a deterministic summarizer that reads only its request (ours).
  */
-export function memoizeSummarizer(inner: Summarizer, memo: SummaryMemo, scope: string): Summarizer {
+function memoizeSummarizer(inner: Summarizer, memo: SummaryMemo, scope: string): Summarizer {
   return async (request: SummaryRequest) => {
     const ids = (ms: readonly Message[]) => ms.map((m) => contentIdOf(memo, m)).join(',')
     const key = [

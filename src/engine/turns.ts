@@ -31,7 +31,7 @@ import { countMessageTokens, countToolSchemaTokens, REPLY_PRIMING_TOKENS } from 
  * True when `message` ends a turn: an assistant message with no tool calls (the model answered
  * and handed the conversation back). Source: SPEC §3.2 (the replay's turn ends).
  */
-export function isTurnEnd(message: Message): boolean {
+function isTurnEnd(message: Message): boolean {
   return message.role === 'assistant' && !(message.toolCalls && message.toolCalls.length > 0)
 }
 
@@ -178,7 +178,7 @@ export async function contextAtTurn(
 // ---------------------------------------------------------------------------
 
 /** Default cap of evaluated turns before the timeline samples (plus every turn where a pass fires). */
-export const TIMELINE_MAX_EVALUATED = 300
+const TIMELINE_MAX_EVALUATED = 300
 
 /** A pass of the whole-transcript run, placed on the turn where it fired. */
 export interface TimelinePass {

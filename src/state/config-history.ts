@@ -12,7 +12,7 @@ import type { PipelineConfig } from '../engine/model'
 export const COALESCE_MS = 500
 
 /** At most this many undo steps are kept (the oldest go first). */
-export const HISTORY_LIMIT = 100
+const HISTORY_LIMIT = 100
 
 /** The history: configs before each step (`past`, oldest first) and undone ones (`future`). */
 export interface ConfigHistory {
@@ -30,7 +30,7 @@ export const EMPTY_HISTORY: ConfigHistory = { past: [], future: [], group: null 
  * such changes coalesce. Stage order, on/off, encoding, summarizer and several params at once
  * (a preset, a sweep cell) are always their own step.
  */
-export function changeKey(prev: PipelineConfig, next: PipelineConfig): string | null {
+function changeKey(prev: PipelineConfig, next: PipelineConfig): string | null {
   if (prev.encoding !== next.encoding || prev.summarizer !== next.summarizer) return null
   if (JSON.stringify(prev.summarizerOptions) !== JSON.stringify(next.summarizerOptions)) return null
   if (prev.stages.length !== next.stages.length) return null

@@ -11,7 +11,6 @@ export const selectSamples = (s: StoreState) => s.samples
 export const selectImportFailure = (s: StoreState) => s.importFailure
 export const selectSelection = (s: StoreState) => s.selection
 export const selectTab = (s: StoreState) => s.tab
-export const selectDetails = (s: StoreState) => s.details
 export const selectAfterMode = (s: StoreState) => s.afterMode
 export const selectRecorded = (s: StoreState) => s.recorded
 export const selectImportProgress = (s: StoreState) => s.importProgress
@@ -23,9 +22,7 @@ export const selectImportProgress = (s: StoreState) => s.importProgress
 export const selectShownRun = (s: StoreState) =>
   s.afterMode === 'recorded' && (s.info?.recordedCompactions.length ?? 0) > 0 ? (s.recorded?.view ?? null) : s.run
 export const selectBeforeRows = (s: StoreState) => selectShownRun(s)?.before.rows
-export const selectAfterRows = (s: StoreState) => s.run?.after.rows
 export const selectPasses = (s: StoreState) => selectShownRun(s)?.passes
-export const selectStageReports = (s: StoreState) => s.run?.stages
 
 /** Percentage of tokens saved by the last run (0–100, may be negative), or null. */
 export const selectTokensSavedPercent = (s: StoreState): number | null => {
@@ -33,10 +30,6 @@ export const selectTokensSavedPercent = (s: StoreState): number | null => {
   if (!run || run.before.totals.tokens === 0) return null
   return ((run.before.totals.tokens - run.after.totals.tokens) / run.before.totals.tokens) * 100
 }
-
-/** True when a run finished and no stage changed anything. */
-export const selectNothingFired = (s: StoreState): boolean =>
-  !!s.run && s.run.stages.every((r) => !r.changed) && s.run.passes.length === 0
 
 /**
  * One line for an import error banner: file, where (line / field) and why.

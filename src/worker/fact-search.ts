@@ -12,7 +12,7 @@ import { cutCodePoints } from '../engine/text'
 import type { FactSearch, FactSearchOutcome, FactSideMatches, FactVerdictView } from './protocol'
 
 /** Code points of a replacement text (a summary, a placeholder) the verdict carries at most. */
-export const REPLACEMENT_TEXT_CAP = 300
+const REPLACEMENT_TEXT_CAP = 300
 
 let cached: { result: RunResult; index: RunIndex } | null = null
 
@@ -55,7 +55,7 @@ function matchesOf(texts: Map<string, string>, query: string, re: RegExp | null)
  * only their number is kept) and long replacement texts (cut to `REPLACEMENT_TEXT_CAP` code
  * points). The Before ids are the Before matches' rows.
  */
-export function verdictView(v: FactVerdict): FactVerdictView {
+function verdictView(v: FactVerdict): FactVerdictView {
   const view: FactVerdictView = {
     query: v.query,
     verdict: v.verdict,
@@ -78,7 +78,7 @@ export function verdictView(v: FactVerdict): FactVerdictView {
  * regex that matches empty text (it would match every message). `runId` is echoed so the page
  * can tell which run answered.
  */
-export function searchFactIn(
+function searchFactIn(
   result: RunResult,
   query: string,
   regex: boolean,
@@ -111,7 +111,7 @@ export function searchFactIn(
 }
 
 /** How long a regular expression may take over a run's texts before the search gives up (ms). */
-export const REGEX_DEADLINE_MS = 2_000
+const REGEX_DEADLINE_MS = 2_000
 
 /**
  * Runs regex `source` over `texts` somewhere it may be stopped: `'ok'` when it finished within

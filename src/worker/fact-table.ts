@@ -30,7 +30,7 @@ let last: { result: RunResult; view: Omit<FactTableView, 'runId'> } | null = nul
 let versions = 0
 
 /** The fact index of `messages`, built on first use. */
-export function factIndexOf(messages: readonly Message[]): FactIndex {
+function factIndexOf(messages: readonly Message[]): FactIndex {
   let index = indexes.get(messages)
   if (!index) {
     index = indexFacts(messages)
@@ -84,7 +84,7 @@ function rowView(row: FactRow, key: number, indexOf: Map<string, number>): FactR
 }
 
 /** Shapes an engine `FactTable` into the rows the page renders. Pure. */
-export function buildFactTableView(
+function buildFactTableView(
   table: FactTable,
   before: readonly Message[],
   runId: number,

@@ -11,7 +11,6 @@ import type {
   MessageFlags,
   Origin,
   Pass,
-  PipelineConfig,
   RecordedCompaction,
   Role,
   StageId,
@@ -113,10 +112,10 @@ export interface RunView {
 }
 
 /** A fork off the main line (Claude Code edits/retries), listed but not shown. */
-export type BranchInfo = TranscriptBranch
+type BranchInfo = TranscriptBranch
 
 /** A sub-agent conversation that can be opened as its own transcript. */
-export interface SidechainInfo {
+interface SidechainInfo {
   /** Position in the source transcript's `sidechains`. */
   index: number
   title: string
@@ -330,8 +329,6 @@ export interface FactSearch {
 
 /** Result of `searchFact`: never throws across the boundary (an invalid regex is `ok: false`). */
 export type FactSearchOutcome = { ok: true; search: FactSearch } | { ok: false; error: string }
-
-export type { PipelineConfig }
 
 /** Options of `EngineApi.run`. */
 export interface RunOptions {

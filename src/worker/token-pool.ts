@@ -20,7 +20,7 @@ export interface PoolRequest {
 export type PoolReply = { id: number; counts: number[] } | { id: number; error: string }
 
 /** Most pool workers, whatever the core count (each holds its own MB-sized rank tables). */
-export const MAX_POOL_WORKERS = 4
+const MAX_POOL_WORKERS = 4
 
 /**
  * Code units per batch: large enough that the message overhead vanishes, small enough that the

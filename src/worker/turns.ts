@@ -35,10 +35,10 @@ import type {
 import { sendsRequests, summaryCache } from './summarizers'
 
 /** Text of a turn row is cut here (code points); the copied request body always has all of it. */
-export const TURN_ROW_TEXT_LIMIT = 4000
+const TURN_ROW_TEXT_LIMIT = 4000
 
 /** Why an HTTP summary is missing from a turn view: these views never send requests. */
-export const NOT_SENT =
+const NOT_SENT =
   'summary not fetched yet: the timeline and turn views use cached summaries only — run the pipeline to fetch it'
 
 let memo: { transcript: Transcript; key: string; summarizer: Summarizer } | null = null
@@ -49,7 +49,7 @@ let memo: { transcript: Transcript; key: string; summarizer: Summarizer } | null
  * refuses (`NOT_SENT`) behind the shared summary cache, so a summary the page already fetched is
  * reused and nothing new is sent.
  */
-export function turnSummarizer(transcript: Transcript, config: PipelineConfig): Summarizer {
+function turnSummarizer(transcript: Transcript, config: PipelineConfig): Summarizer {
   const key = JSON.stringify([config.summarizer, config.summarizerOptions ?? null])
   if (memo && memo.transcript === transcript && memo.key === key) return memo.summarizer
   const refuse: FetchLike = () => Promise.reject(new Error(NOT_SENT))
@@ -66,7 +66,7 @@ export function turnSummarizer(transcript: Transcript, config: PipelineConfig): 
 }
 
 /** Pipeline dependencies of a prefix run. */
-export function turnDeps(
+function turnDeps(
   transcript: Transcript,
   config: PipelineConfig,
   counter: CachedCounter,
@@ -101,7 +101,7 @@ function turnRow(m: Message, context: TurnContext): TurnRow {
 }
 
 /** The page's view of a turn context: rows with text cut to `TURN_ROW_TEXT_LIMIT`, passes without prompts. */
-export function buildTurnView(context: TurnContext, requestId: number): TurnView {
+function buildTurnView(context: TurnContext, requestId: number): TurnView {
   return {
     requestId,
     turn: context.turn,
@@ -118,7 +118,7 @@ export function buildTurnView(context: TurnContext, requestId: number): TurnView
 }
 
 /** A plain copy of a (partial) timeline for the page. */
-export function buildTimelineView(timeline: TokenTimeline, timelineId: number, done: boolean): TimelineView {
+function buildTimelineView(timeline: TokenTimeline, timelineId: number, done: boolean): TimelineView {
   return {
     timelineId,
     done,
@@ -135,7 +135,7 @@ export function buildTimelineView(timeline: TokenTimeline, timelineId: number, d
 }
 
 /** Yields to the worker's event loop so other calls are served between two prefix runs. */
-export function macrotask(): Promise<void> {
+function macrotask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0))
 }
 
@@ -145,7 +145,7 @@ let timelineRunning: AbortController | null = null
 let turnRunning: AbortController | null = null
 
 /** `turn` rounded and clamped to 1..T (a scrubber position from another transcript stays usable). */
-export function clampTurn(transcript: Transcript, turn: number): number {
+function clampTurn(transcript: Transcript, turn: number): number {
   const turns = turnEnds(transcript.messages).length
   return Math.min(Math.max(1, Math.round(Number.isFinite(turn) ? turn : turns)), Math.max(1, turns))
 }

@@ -9,7 +9,7 @@ import { collapseWhitespace, codePointLength, cutCodePoints } from '../engine/te
 import type { DetailBlock, MessageDetail, PassMeta, RowMeta, RunView, Side } from './protocol'
 
 /** Longest preview in code points (DESIGN §1). */
-export const PREVIEW_LIMIT = 200
+const PREVIEW_LIMIT = 200
 
 /**
  * Label of an image part, never its base64: `[image, 12 KB]` (bytes / 1024, rounded),
@@ -131,7 +131,7 @@ function baseRow(message: Message, index: number, tokens: number): RowMeta {
 }
 
 /** UTF-8 bytes per token of the estimate shown before exact counts arrive (BENCH.md). */
-export const BYTES_PER_TOKEN_ESTIMATE = 3.4
+const BYTES_PER_TOKEN_ESTIMATE = 3.4
 
 /** UTF-8 length of `text` in bytes, without encoding it. */
 function utf8Bytes(text: string): number {
@@ -171,7 +171,7 @@ export function estimatedBeforeRows(messages: readonly Message[], limit = Infini
 }
 
 /** Before ids an after message stands for, read from its origin (never re-derived). */
-export function beforeIdsOf(origin: Origin | undefined, afterId: string): string[] {
+function beforeIdsOf(origin: Origin | undefined, afterId: string): string[] {
   if (!origin) return [afterId]
   switch (origin.kind) {
     case 'original':

@@ -7,10 +7,10 @@ import { finalizeTranscript, type DraftMessage } from './util'
 const format: FormatId = 'aider'
 
 /** The header aider appends at every launch. Source: formats.md §4.12. */
-export const AIDER_LAUNCH_HEADER = '# aider chat started at'
+const AIDER_LAUNCH_HEADER = '# aider chat started at'
 
 /** Name of the synthesized call for aider's own reports (edits applied, commits, token costs). */
-export const AIDER_REPORT_TOOL = 'aider'
+const AIDER_REPORT_TOOL = 'aider'
 
 /** Only the head is scanned: history files grow for years and detection must stay cheap. */
 const DETECT_CHARS = 65536

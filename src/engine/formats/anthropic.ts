@@ -24,7 +24,7 @@ export interface RootImportOptions {
  * `compaction`, server-tool blocks, unknown types) → an opaque part holding the block untouched.
  * Source: formats.md §4.3 "Blocks", §1 items 11–12.
  */
-export function anthropicBlockToPart(block: unknown): Part {
+function anthropicBlockToPart(block: unknown): Part {
   if (typeof block === 'string') return { type: 'text', text: block }
   if (!isObject(block)) return { type: 'opaque', kind: 'unknown', raw: block }
   switch (block.type) {
@@ -61,7 +61,7 @@ export function anthropicBlockToPart(block: unknown): Part {
  * `anthropicBlockToPart`, text-only arrays joined with "\n"; absent or null → ''. Source:
  * formats.md §1 item 4.
  */
-export function anthropicResultContent(content: unknown): string | Part[] {
+function anthropicResultContent(content: unknown): string | Part[] {
   if (content === undefined || content === null) return ''
   if (typeof content === 'string') return content
   if (Array.isArray(content)) return normalizeParts(content.map(anthropicBlockToPart), '') ?? ''

@@ -37,7 +37,7 @@ const ROLES = new Set<Role>(['system', 'user', 'assistant', 'tool'])
 const THINKING_VARIANTS = new Set(['thinking', 'redacted_thinking', 'reasoning'])
 
 /** True for a parsed JSON root that is a canonical transcript file. */
-export function isCanonicalRoot(root: unknown): root is JsonObject {
+function isCanonicalRoot(root: unknown): root is JsonObject {
   return isObject(root) && root.format === 'canonical' && Array.isArray(root.messages)
 }
 
@@ -82,7 +82,7 @@ function canonicalPart(part: unknown): Part {
  * position; `source` is `{format: 'canonical', line: i + 1}` (+ the record when `keepRaw`). Throws
  * an `ImportFailure` for a bad root or message. Never modifies `root`.
  */
-export function importCanonical(root: unknown, options: ImportOptions = {}): Transcript {
+function importCanonical(root: unknown, options: ImportOptions = {}): Transcript {
   const format: FormatId = 'canonical'
   if (!isCanonicalRoot(root))
     importFailure('expected {"format": "canonical", "messages": [...]}', { field: 'messages' })

@@ -117,7 +117,7 @@ function replacementMessages(
  * `replacement_history` as messages. Never modifies the records. Source: formats.md §4.5, §1
  * items 3, 4, 6, 8, 9, 14.
  */
-export function importCodexRecords(records: readonly JsonlRecord[], keepRaw = true): Transcript {
+function importCodexRecords(records: readonly JsonlRecord[], keepRaw = true): Transcript {
   const b = new ResponsesItemBuilder(builderOptions(keepRaw))
   const events: JsonlRecord[] = []
   const unknown = new Map<string, number>()

@@ -46,7 +46,7 @@ function isResponsesItem(x: JsonObject): boolean {
 }
 
 /** A Claude Code on-disk record: `sessionId` + `uuid` + a `parentUuid` key (possibly null). */
-export function isClaudeCodeRecord(r: JsonObject): boolean {
+function isClaudeCodeRecord(r: JsonObject): boolean {
   return typeof r.sessionId === 'string' && typeof r.uuid === 'string' && 'parentUuid' in r
 }
 

@@ -14,7 +14,6 @@ import type { FormatHint, ImportError } from './types'
 import { isObject } from './util'
 
 export { FORMAT_LABELS } from './labels'
-export { detectJsonlRecords, detectJsonRoot } from './detect-heuristics'
 
 /** The formats this version imports, in detection order (from `FORMAT_IMPORTERS`). */
 export const IMPORTABLE_FORMATS: readonly FormatId[] = [

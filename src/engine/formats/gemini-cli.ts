@@ -206,7 +206,7 @@ function convertMessages(
  * `ConversationRecord{sessionId, projectHash, startTime, messages}`). See `convertMessages`. The
  * legacy JSON records no compaction (formats.md §4.6). Source: formats.md §4.6, §1 items 2, 7.
  */
-export function importGeminiSession(root: unknown, keepRaw = true): Transcript {
+function importGeminiSession(root: unknown, keepRaw = true): Transcript {
   if (!isObject(root) || !Array.isArray(root.messages)) {
     importFailure('expected a Gemini CLI session object with a "messages" array', {
       field: 'messages',
@@ -229,7 +229,7 @@ export function importGeminiSession(root: unknown, keepRaw = true): Transcript {
  * replacing the whole history and `{$rewindTo: id}` dropping that message and everything after it
  * [R: formats.md §4.6]. The folded history is converted like the legacy JSON.
  */
-export function importGeminiJsonl(records: readonly JsonlRecord[], keepRaw = true): Transcript {
+function importGeminiJsonl(records: readonly JsonlRecord[], keepRaw = true): Transcript {
   let order: string[] = []
   const byId = new Map<string, { value: unknown; line: number }>()
   let anon = 0

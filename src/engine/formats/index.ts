@@ -5,13 +5,8 @@ import { importJsonlRecords } from './jsonl-import'
 import { importersInOrder, runImporter, type ImportOptions } from './registry'
 import type { ImportResult } from './types'
 
-export type { ImportError, ImportResult } from './types'
-export type { FormatImporter, ImportOptions } from './registry'
-export { FORMAT_IMPORTERS, ImportFailure, importFailure } from './registry'
-export { importAnthropic } from './anthropic'
-export { importClaudeCode, importClaudeCodeRecords } from './claude-code'
-export { importOpenAIChat } from './openai-chat'
-export { detectFormat, FORMAT_LABELS } from './detect'
+export type { ImportResult } from './types'
+export type { ImportOptions } from './registry'
 export { importJsonlRecords } from './jsonl-import'
 
 /** One importable format, for pickers and the sample gallery. */

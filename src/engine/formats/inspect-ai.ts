@@ -18,13 +18,13 @@ const format: FormatId = 'inspect-ai'
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool'])
 
 /** The reference prefix Inspect's log condensing writes in place of a long string. */
-export const ATTACHMENT_PREFIX = 'attachment://'
+const ATTACHMENT_PREFIX = 'attachment://'
 
 /**
  * Detection (formats.md §2 item 5): an object with a numeric `version`, an `eval` object and
  * `samples` (or `results`). Returns the first missing key otherwise.
  */
-export function detectInspectAI(root: unknown): true | string {
+function detectInspectAI(root: unknown): true | string {
   if (!isObject(root)) return 'not a JSON object with version, eval and samples'
   if (typeof root.version !== 'number') return 'no numeric "version" at the top level'
   if (!isObject(root.eval)) return 'no "eval" object at the top level'

@@ -18,7 +18,7 @@ export interface JsonlStreamResult {
 }
 
 /** Progress so far: UTF-8 bytes of the complete lines consumed, and records parsed from them. */
-export interface JsonlProgress {
+interface JsonlProgress {
   bytes: number
   records: number
 }

@@ -46,7 +46,7 @@ const DUMPD_CLASSES: Readonly<Record<string, string>> = {
  * The opening of the human message LangChain's SummarizationMiddleware puts in place of the
  * messages it summarized. Source: formats.md §4.8 [R].
  */
-export const LANGCHAIN_SUMMARY_PREFIX = 'Here is a summary of the conversation to date:'
+const LANGCHAIN_SUMMARY_PREFIX = 'Here is a summary of the conversation to date:'
 
 /** One serialized message, normalized to `{type, data}` whichever shape it came in. */
 interface LangChainRecord {

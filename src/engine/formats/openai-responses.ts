@@ -53,7 +53,7 @@ const ROLES = {
  * `refusal` → its text; `input_image` → image (`image_url` data URL sized from its base64 length,
  * or the `file_id`); `input_file` and unknown parts → opaque. Source: formats.md §4.2 "Items".
  */
-export function responsesPart(part: unknown): Part {
+function responsesPart(part: unknown): Part {
   if (typeof part === 'string') return { type: 'text', text: part }
   if (!isObject(part)) return { type: 'opaque', kind: 'unknown', raw: part }
   switch (part.type) {
@@ -73,7 +73,7 @@ export function responsesPart(part: unknown): Part {
 }
 
 /** Content `string | parts[]` (message content or a tool output) in the canonical shape. */
-export function responsesContent(content: unknown): string | Part[] {
+function responsesContent(content: unknown): string | Part[] {
   if (typeof content === 'string') return content
   if (Array.isArray(content)) return normalizeParts(content.map(responsesPart), '') ?? ''
   if (content === null || content === undefined) return ''
@@ -85,7 +85,7 @@ export function responsesContent(content: unknown): string | Part[] {
  * `content` texts joined with a blank line become `text`; `encrypted_content` is kept
  * byte-identical in `encrypted`. Source: formats.md §1 item 11, §4.2.
  */
-export function reasoningPart(item: JsonObject): ThinkingPart {
+function reasoningPart(item: JsonObject): ThinkingPart {
   const texts: string[] = []
   for (const list of [item.summary, item.content]) {
     if (!Array.isArray(list)) continue
@@ -344,7 +344,7 @@ function itemLists(root: unknown): { field: string; items: unknown[] }[] {
  * describes. Throws an ImportError-shaped failure when there are no items. Never modifies `root`.
  * Source: formats.md §4.2, §1 items 3, 4, 6, 11, 12; cases/45.
  */
-export function importOpenAIResponses(root: unknown, keepRaw = true): Transcript {
+function importOpenAIResponses(root: unknown, keepRaw = true): Transcript {
   const format: FormatId = 'openai-responses'
   const lists = itemLists(root)
   if (lists.every((l) => l.items.length === 0)) {

@@ -20,8 +20,6 @@ import { sweAgentImporter } from './swe-agent'
 import type { ImportError, ImportResult } from './types'
 import { isObject } from './util'
 
-export { ImportFailure, importFailure } from './failure'
-
 /** Options every importer receives. */
 export interface ImportOptions {
   /** The file's name: `.jsonl` / `.ndjson` selects JSONL parsing directly. */

@@ -56,7 +56,7 @@ export function vercelReasoning(p: JsonObject): ThinkingPart {
  * `error-json` → compact JSON; `execution-denied` → its reason; `content` → text and media parts;
  * v4 `result` (any value) → JSON. `error-*` and `execution-denied` set `isError`.
  */
-export function toolOutput(p: JsonObject): { content: string | Part[]; isError: boolean } {
+function toolOutput(p: JsonObject): { content: string | Part[]; isError: boolean } {
   const output = p.output
   if (!isObject(output) || typeof output.type !== 'string') {
     return { content: jsonText(p.result ?? output), isError: false }
@@ -114,7 +114,7 @@ function contentPart(p: unknown): Part {
  * `output.type` text/json/error-text/error-json handled by `toolOutput`. Never modifies the input.
  * Source: formats.md §4.7, §1 items 2, 3, 5; cases/43.
  */
-export function importVercelModelMessages(root: unknown, keepRaw = true): Transcript {
+function importVercelModelMessages(root: unknown, keepRaw = true): Transcript {
   const list = Array.isArray(root) ? root : isObject(root) ? root.messages : undefined
   if (!Array.isArray(list)) importFailure('expected a ModelMessage array', { field: 'messages' })
   const drafts: DraftMessage[] = []

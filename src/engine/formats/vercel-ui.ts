@@ -57,7 +57,7 @@ function partResult(p: JsonObject): { content: string; isError: boolean } {
  * thinking; `file` → image (data URLs sized, never text) or opaque; `source-*` / `data-*` parts
  * are UI-only and skipped with a count. Never modifies the input. Source: formats.md §4.7.
  */
-export function importVercelUiMessages(root: unknown, keepRaw = true): Transcript {
+function importVercelUiMessages(root: unknown, keepRaw = true): Transcript {
   const list = Array.isArray(root) ? root : isObject(root) ? root.messages : undefined
   if (!Array.isArray(list)) importFailure('expected a UIMessage array', { field: 'messages' })
   const drafts: DraftMessage[] = []

@@ -27,7 +27,7 @@ export const BACK_REFERENCE_PREFIX =
   '[repeated tool output — byte-identical to an earlier result in this conversation; One-line summary: '
 
 /** The back-reference text after the summary. Source: seed 000 (the closing bracket). */
-export const BACK_REFERENCE_SUFFIX = ']'
+const BACK_REFERENCE_SUFFIX = ']'
 
 /**
  * The one-line summary of a tool result: its first line, trimmed (if empty, the first

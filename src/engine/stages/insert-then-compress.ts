@@ -44,7 +44,7 @@ Write the summary now: plain text, starting with <summary> or <analysis>.`
 export const EMPTY_ANSWER_ERROR = 'LLM compression failed: unable to parse compressed messages'
 
 /** Id of the instruction message of the compression request. */
-export const INSTRUCTION_MESSAGE_ID = 'instruction:insert-then-compress'
+const INSTRUCTION_MESSAGE_ID = 'instruction:insert-then-compress'
 
 /** Id of the summary message that replaces the compressed messages. */
 export const COMPRESSED_SUMMARY_ID = `${SUMMARY_ID_PREFIX}insert-then-compress:1`

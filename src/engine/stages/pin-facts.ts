@@ -30,13 +30,13 @@ import type { StageContext, StageOutput } from './types'
 export const PINNED_FACTS_ID = 'pinned:facts'
 
 /** Default cap of pattern facts in the block. */
-export const DEFAULT_MAX_FACTS = 40
+const DEFAULT_MAX_FACTS = 40
 
 /** Caps of the line sections (rules, jobs, done, open items), in lines each. */
-export const MAX_SECTION_LINES = 12
+const MAX_SECTION_LINES = 12
 
 /** Cap of the verbatim goal and current request, in code points. */
-export const PINNED_GOAL_CHAR_CAP = 2000
+const PINNED_GOAL_CHAR_CAP = 2000
 
 /** The first line of the block. */
 export const PINNED_HEADER = '[Pinned facts — copied verbatim, never summarized]'

@@ -24,13 +24,13 @@ export const KEEP_STEPS_ERROR =
   'keep_steps must be at least 1: the model has not acted on the newest results yet'
 
 /** Default of `clear_at_least` (tokens): 0, any saving is enough (the seed has no such floor). */
-export const DEFAULT_CLEAR_AT_LEAST = 0
+const DEFAULT_CLEAR_AT_LEAST = 0
 
 /** Default of `keep_tool_uses`: 0, only `keep_steps` guards (the seed has no such guard). */
-export const DEFAULT_KEEP_TOOL_USES = 0
+const DEFAULT_KEEP_TOOL_USES = 0
 
 /** Tool name used in a placeholder when the answered call cannot be found (an orphan result). */
-export const UNKNOWN_TOOL_NAME = 'the tool'
+const UNKNOWN_TOOL_NAME = 'the tool'
 
 const [PLACEHOLDER_HEAD, PLACEHOLDER_TAIL] = PLACEHOLDER_TEMPLATE.split('%s') as [string, string]
 

@@ -42,7 +42,7 @@ const CURSOR_KEYS = [
 const TOTAL_KEYS = ['total', 'total_count', 'totalCount', 'count']
 
 /** A line counts as a row (and may be dropped as a repeat) from this many code points on. */
-export const MIN_ROW_CHARS = 16
+const MIN_ROW_CHARS = 16
 
 /** Marker of a slimmed error output. */
 export const SLIM_ERROR_NOTE = '[slim: error output cut to its status and first line]'

@@ -288,7 +288,7 @@ export function summaryHeader(fromIndex: number, toIndex: number, pass: number):
 }
 
 /** Id of the summary message written by pass `pass` of `summarize`. Deterministic. */
-export function summaryMessageId(pass: number): string {
+function summaryMessageId(pass: number): string {
   return `${SUMMARY_ID_PREFIX}summarize:${pass}`
 }
 

@@ -22,10 +22,10 @@ import {
 } from './http'
 
 /** The Messages API version header value. */
-export const ANTHROPIC_VERSION = '2023-06-01'
+const ANTHROPIC_VERSION = '2023-06-01'
 
 /** `max_tokens` when the settings give none (the Messages API requires it). */
-export const DEFAULT_MAX_TOKENS = 4096
+const DEFAULT_MAX_TOKENS = 4096
 
 type Json = Record<string, unknown>
 
@@ -56,7 +56,7 @@ function withCacheBreakpoint(message: Json): Json {
  * then the instruction as a user turn (added to a last user message — e.g. one opened by tool
  * results — as a text block, since Anthropic turns alternate). Pure.
  */
-export function anthropicMessages(request: SummaryRequest): Json {
+function anthropicMessages(request: SummaryRequest): Json {
   if (request.stage !== 'insert-then-compress' || !request.conversation) {
     return { messages: [{ role: 'user', content: request.prompt }] }
   }
@@ -90,7 +90,7 @@ export function anthropicMessages(request: SummaryRequest): Json {
  * `anthropic-version`, `anthropic-dangerous-direct-browser-access: true` and — only when
  * `apiKey` is set — `x-api-key`. Pure.
  */
-export function buildAnthropicRequest(
+function buildAnthropicRequest(
   request: SummaryRequest,
   settings: HttpSummarizerSettings,
   apiKey?: string,

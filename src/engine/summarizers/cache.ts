@@ -6,7 +6,7 @@
 import { sha256Hex } from '../hash'
 
 /** Default bound of a cache, in entries (least recently used entries go first). */
-export const DEFAULT_CACHE_ENTRIES = 500
+const DEFAULT_CACHE_ENTRIES = 500
 
 /** A bounded in-memory summary cache. Keys come from `summaryCacheKey`. */
 export interface SummaryCache {

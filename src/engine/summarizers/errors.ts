@@ -94,7 +94,7 @@ export function parseRetryAfter(headers: HeadersLike, now: number): number | und
 }
 
 /** The server's own error message from a JSON error body (`{error: {message}}` or `{message}`). */
-export function serverMessage(bodyText: string): string | undefined {
+function serverMessage(bodyText: string): string | undefined {
   try {
     const v = JSON.parse(bodyText) as unknown
     if (typeof v !== 'object' || v === null) return undefined

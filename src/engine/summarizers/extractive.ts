@@ -6,7 +6,6 @@
  */
 import { contentText } from '../content'
 import {
-  FACT_CHAR_CAP as SHARED_FACT_CHAR_CAP,
   findFactSpansMemo,
   isOrdinaryUser,
   messageFactSpans,
@@ -26,18 +25,15 @@ export const GOAL_CHAR_CAP = 500
 /** At most this many facts, in order of first appearance (previous summary first). */
 export const MAX_FACTS = 40
 
-/** Cap of one fact, in code points (shared with facts.ts). */
-export const FACT_CHAR_CAP = SHARED_FACT_CHAR_CAP
-
 /** At most this many open items. */
-export const MAX_OPEN_ITEMS = 5
+const MAX_OPEN_ITEMS = 5
 
 /** Cap of one open item, in code points. */
-export const OPEN_ITEM_CHAR_CAP = 200
+const OPEN_ITEM_CHAR_CAP = 200
 
 /**
  * Facts in `text`, in order of first appearance, deduplicated, each cut to `FACT_CHAR_CAP`:
- * the shared patterns of facts.ts (`factStrings`), so the summary and the fact finder agree.
+ * the shared patterns of facts.ts (`findFactSpans`), so the summary and the fact finder agree.
  */
 export function extractFacts(text: string): string[] {
   return findFactSpansMemo(text).map((s) => s.fact)

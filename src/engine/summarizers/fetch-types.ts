@@ -13,19 +13,19 @@ export interface HeadersLike {
 }
 
 /** One read of a byte stream. */
-export interface ReadResultLike {
+interface ReadResultLike {
   done: boolean
   value?: Uint8Array
 }
 
 /** The reader of a response body. */
-export interface StreamReaderLike {
+interface StreamReaderLike {
   read(): Promise<ReadResultLike>
   cancel(reason?: unknown): Promise<void>
 }
 
 /** A response body (`ReadableStream<Uint8Array>`). */
-export interface ByteStreamLike {
+interface ByteStreamLike {
   getReader(): StreamReaderLike
 }
 
@@ -40,7 +40,7 @@ export interface ResponseLike {
 }
 
 /** What the summarizers pass to `fetch`: always a POST with a JSON body. */
-export interface FetchInit {
+interface FetchInit {
   method: 'POST'
   headers: Record<string, string>
   /** The exact JSON text sent (the prompt preview shows the same text). */

@@ -34,16 +34,16 @@ import {
 } from './fetch-types'
 
 /** Default time without an answer (or, when streaming, without a chunk), in milliseconds. */
-export const DEFAULT_TIMEOUT_MS = 120_000
+const DEFAULT_TIMEOUT_MS = 120_000
 
 /** Default number of retries after a 429/503/529 answer (so at most 4 requests). */
-export const DEFAULT_MAX_RETRIES = 3
+const DEFAULT_MAX_RETRIES = 3
 
 /** First backoff delay in milliseconds; doubled at each retry. */
-export const DEFAULT_BACKOFF_MS = 1_000
+const DEFAULT_BACKOFF_MS = 1_000
 
 /** A `retry-after` longer than this (ms) is not waited for: the error says when to retry. */
-export const MAX_RETRY_AFTER_MS = 60_000
+const MAX_RETRY_AFTER_MS = 60_000
 
 /** The settings of an HTTP summarizer that may be stored in a pipeline config (no key). */
 export type HttpSummarizerSettings = SummarizerSettings
@@ -436,7 +436,7 @@ export function createHttpSummarizer(
  * `e` with every occurrence of `apiKey` in its message replaced by `<API key>`: a server may echo
  * the key it refused, and messages are shown and logged.
  */
-export function redactKey(e: unknown, apiKey: string | undefined): unknown {
+function redactKey(e: unknown, apiKey: string | undefined): unknown {
   if (!apiKey || !(e instanceof Error) || !e.message.includes(apiKey)) return e
   const message = e.message.split(apiKey).join('<API key>')
   if (!isSummarizerError(e)) return new Error(message)

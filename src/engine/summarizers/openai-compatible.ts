@@ -19,14 +19,14 @@ import {
 } from './http'
 
 /** The request path appended to the base URL. */
-export const CHAT_COMPLETIONS_PATH = '/chat/completions'
+const CHAT_COMPLETIONS_PATH = '/chat/completions'
 
 /**
  * The chat messages (and tools) of a request: `summarize` → `[{role: 'user', content: prompt}]`;
  * `insert-then-compress` → the conversation + instruction through `buildCompressionRequest` and
  * `exportMessages(…, 'openai-chat')`, with the transcript's tool schemas. Pure.
  */
-export function openAIChatMessages(request: SummaryRequest): {
+function openAIChatMessages(request: SummaryRequest): {
   messages: unknown[]
   tools?: unknown[]
 } {
@@ -50,7 +50,7 @@ export function openAIChatMessages(request: SummaryRequest): {
  * `{model, messages, tools?, max_tokens?, stream}`, headers `content-type`, `accept` and —
  * only when `apiKey` is set — `authorization: Bearer <key>`. Pure.
  */
-export function buildOpenAIChatRequest(
+function buildOpenAIChatRequest(
   request: SummaryRequest,
   settings: HttpSummarizerSettings,
   apiKey?: string,

@@ -97,7 +97,7 @@ function protocolOf(id: SummarizerId): Protocol | undefined {
  * → the conversation + the instruction message + the tool schemas. Plus `REPLY_PRIMING_TOKENS`.
  * Source: tokens/count.ts (SPEC §2).
  */
-export function requestTokens(request: SummaryRequest, countText: TextCounter): number {
+function requestTokens(request: SummaryRequest, countText: TextCounter): number {
   let messages: readonly Message[]
   if (request.stage === 'insert-then-compress' && request.conversation) {
     messages = buildCompressionRequest(request.conversation).messages

@@ -17,7 +17,7 @@ export const REPLY_PRIMING_TOKENS = 3
 export const IMAGE_TOKENS = 1843
 
 /** Bytes per token for opaque payloads (encrypted reasoning, unknown blocks): an estimate. */
-export const OPAQUE_BYTES_PER_TOKEN = 4
+const OPAQUE_BYTES_PER_TOKEN = 4
 
 /** Counts the tokens of one string in a given encoding. Must be pure and deterministic. */
 export type TextCounter = (text: string) => number

@@ -11,7 +11,7 @@ const SHOWN: ChangeKind[] = ['kept', 'back-reference', 'placeholder', 'summary',
  * also drops; recorded compactions summaries and re-injected instructions; the pipeline drops
  * empty messages; pin-facts pinned facts; slim slimmed outputs).
  */
-export function producibleKinds(enabled: readonly StageId[], hasRecorded: boolean): Set<ChangeKind> {
+function producibleKinds(enabled: readonly StageId[], hasRecorded: boolean): Set<ChangeKind> {
   const kinds = new Set<ChangeKind>(['kept', 'dropped'])
   if (enabled.includes('dedupe')) kinds.add('back-reference')
   if (enabled.includes('prune-tool-results')) kinds.add('placeholder')

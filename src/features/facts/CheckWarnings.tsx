@@ -6,7 +6,7 @@ import { warningPieces } from './warningText'
 import './CheckWarnings.css'
 
 /** What each failure-mode check is called on the page. Source: SPEC §3.5, seed 004. */
-export const FAILURE_MODE_LABEL: Record<FailureModeWarning['rule'], string> = {
+const FAILURE_MODE_LABEL: Record<FailureModeWarning['rule'], string> = {
   'goal-drift': 'Goal drift',
   'over-compression': 'Over-compression',
   'double-compression': 'Double compression',

@@ -24,7 +24,7 @@ export interface FactRange extends TextRange {
 }
 
 /** A run of text, marked when it is (part of) a match. */
-export interface Segment {
+interface Segment {
   text: string
   mark: boolean
 }

@@ -24,7 +24,7 @@ import type { FactRowView } from '../../worker/protocol'
 import './FactsTable.css'
 
 /** How each fact kind reads in the table. */
-export const FACT_KIND_LABEL: Record<FactKind, string> = {
+const FACT_KIND_LABEL: Record<FactKind, string> = {
   goal: 'goal',
   id: 'ID / order number',
   'postal-code': 'postal code',
@@ -101,7 +101,7 @@ function FinalChip({ row }: { row: Row }) {
 }
 
 /** "11 of 14 facts survive (3 only in a summary)". */
-export function factTotalsText(totals: { text: string; summaryOnly: number; pinned: number }): string {
+function factTotalsText(totals: { text: string; summaryOnly: number; pinned: number }): string {
   const extra = [
     totals.summaryOnly > 0 ? `${formatCount(totals.summaryOnly)} only in a summary` : '',
     totals.pinned > 0 ? `${formatCount(totals.pinned)} only pinned` : '',

@@ -4,7 +4,7 @@ import { selectConfig, selectRun } from '../../state/selectors'
 import { useStore } from '../../state/store'
 
 /** Tool names as typed: split on commas, trimmed, empty ones and repeats dropped. */
-export function parseToolNames(text: string): string[] {
+function parseToolNames(text: string): string[] {
   return [...new Set(text.split(',').map((t) => t.trim()).filter(Boolean))]
 }
 

@@ -5,7 +5,7 @@ import { useStore } from '../../state/store'
 const TEXT_INPUTS = new Set(['text', 'number', 'search', 'url', 'email', 'password', 'tel', ''])
 
 /** True when a key press belongs to a text field (its own undo), not to the page. */
-export function isTextEditing(target: EventTarget | null): boolean {
+function isTextEditing(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false
   if (target.isContentEditable || target instanceof HTMLTextAreaElement) return true
   return target instanceof HTMLInputElement && TEXT_INPUTS.has(target.type)
@@ -15,7 +15,7 @@ export function isTextEditing(target: EventTarget | null): boolean {
  * Which settings command a key press asks for: Ctrl/Cmd+Z undo; Ctrl/Cmd+Shift+Z and Ctrl+Y redo;
  * else null.
  */
-export function undoCommandOf(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>): 'undo' | 'redo' | null {
+function undoCommandOf(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>): 'undo' | 'redo' | null {
   if (!(e.ctrlKey || e.metaKey) || e.altKey) return null
   const key = e.key.toLowerCase()
   if (key === 'z') return e.shiftKey ? 'redo' : 'undo'

@@ -22,10 +22,10 @@
 import type { Encoding, PipelineConfig, StageConfig, StageId, SummarizerId, SummarizerSettings } from '../../engine/model'
 
 /** The current format version (the `v1` segment). */
-export const URL_CONFIG_VERSION = 1
+const URL_CONFIG_VERSION = 1
 
 /** The hash key that holds the settings: `#cfg=…`. */
-export const HASH_KEY = 'cfg'
+const HASH_KEY = 'cfg'
 
 /**
  * How a stage param is written and checked: `number` any finite number (the engine clamps and

@@ -10,7 +10,7 @@ import { useStore } from '../../state/store'
 import { configTextFromHash, decodeConfig, encodeConfig, hashWithConfig, noticeLine } from './url-config'
 
 /** How long the hash waits after the last change before it is rewritten (ms). */
-export const HASH_WRITE_DELAY_MS = 300
+const HASH_WRITE_DELAY_MS = 300
 
 let restored = false
 let pending: ReturnType<typeof setTimeout> | undefined
@@ -62,7 +62,7 @@ function applyHash(asUndoStep: boolean): void {
 }
 
 /** Writes the current config into the hash now (cancels a pending debounced write). */
-export function writeHashNow(): void {
+function writeHashNow(): void {
   if (pending !== undefined) clearTimeout(pending)
   pending = undefined
   const config = useStore.getState().config

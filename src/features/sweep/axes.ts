@@ -17,7 +17,7 @@ export const SWEEP_PAIRS: readonly { id: string; label: string; x: SweepParam; y
 ]
 
 /** Values per axis of a default grid (8 × 8 = 64 cells). */
-export const DEFAULT_AXIS_LENGTH = 8
+const DEFAULT_AXIS_LENGTH = 8
 
 /** A range as the form edits it: from, to and step (whole numbers). */
 export interface AxisRange {

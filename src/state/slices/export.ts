@@ -4,7 +4,7 @@ import type { ExportTarget } from '../../worker/protocol'
 import type { SliceCreator, StoreState } from './types'
 
 /** The last export: what was downloaded and what the target could not carry, or why it failed. */
-export interface ExportNotice {
+interface ExportNotice {
   ok: boolean
   text: string
   warnings: string[]
@@ -27,7 +27,7 @@ export interface ExportSlice {
  * conversation was opened (a new `info`), or the After column switched mode or recorded compaction.
  * A notice about the old one ("Downloaded x.json") would then describe something not on screen.
  */
-export function afterChanged(state: StoreState, prev: StoreState): boolean {
+function afterChanged(state: StoreState, prev: StoreState): boolean {
   return (
     state.info !== prev.info ||
     state.afterMode !== prev.afterMode ||

@@ -3,7 +3,7 @@ import type { FactTableView } from '../../worker/protocol'
 import type { SliceCreator } from './types'
 
 /** `loading` while the worker builds the table (the previous table stays shown meanwhile). */
-export type FactTableStatus = 'idle' | 'loading' | 'done' | 'error'
+type FactTableStatus = 'idle' | 'loading' | 'done' | 'error'
 
 /** The facts table: built in the worker on request, for the run shown. */
 export interface FactTableSlice {

@@ -5,7 +5,7 @@ import type { ImportHead, ImportOutcome, ImportProgress, TranscriptInfo } from '
 import type { SliceCreator } from './types'
 
 /** One entry of public/samples/index.json. */
-export interface SampleEntry {
+interface SampleEntry {
   file: string
   label: string
   format: string
@@ -13,13 +13,13 @@ export interface SampleEntry {
 }
 
 /** Where the current transcript came from, kept so a re-created worker can re-import it. */
-export type TranscriptSource =
+type TranscriptSource =
   | { kind: 'sample'; file: string }
   | { kind: 'file'; file: Blob; fileName: string }
   | { kind: 'text'; text: string; fileName: string }
 
 /** A failed import, shown as a one-line banner; the previous transcript stays loaded. */
-export interface ImportFailure {
+interface ImportFailure {
   fileName: string
   error: ImportError
 }
@@ -30,7 +30,7 @@ export interface LoadProgress extends ImportProgress {
 }
 
 /** The sample that opens on first start (SPEC §6). */
-export const FIRST_SAMPLE = 'claude-code.jsonl'
+const FIRST_SAMPLE = 'claude-code.jsonl'
 
 /** Loading transcripts: samples, files, pasted text. Imports are applied in request order. */
 export interface LoadSlice {

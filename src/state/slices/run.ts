@@ -11,10 +11,10 @@ import { isHttpSummarizer } from './summarizer'
 import type { SliceCreator } from './types'
 
 /** `running` while a run is in flight or queued; `error` when the last run failed. */
-export type RunStatus = 'idle' | 'running' | 'done' | 'error'
+type RunStatus = 'idle' | 'running' | 'done' | 'error'
 
 /** A fetched row detail, or its fetch state. */
-export type DetailEntry = MessageDetail | 'loading' | 'missing'
+type DetailEntry = MessageDetail | 'loading' | 'missing'
 
 /** Runs of the pipeline and their results. "Latest run wins": stale results are dropped. */
 export interface RunSlice {
@@ -52,7 +52,7 @@ export function detailKey(side: Side, id: string): string {
  * Full Before rows per message from the worker: a long transcript's first run sends its rows in
  * pages of this many, each its own message, so none costs the main thread a long task (BENCH B5).
  */
-export const BEFORE_PAGE = 1000
+const BEFORE_PAGE = 1000
 
 /** Resolves in a later task (a macrotask), so the main thread can paint and take input between. */
 function nextTask(): Promise<void> {

@@ -22,10 +22,10 @@ export interface SummarizerDraft {
 }
 
 /** An HTTP summarizer's protocol. */
-export type HttpSummarizerId = Extract<SummarizerId, 'openai-compatible' | 'anthropic'>
+type HttpSummarizerId = Extract<SummarizerId, 'openai-compatible' | 'anthropic'>
 
 /** The endpoint last used with one protocol (base URL and model, as typed). */
-export interface RememberedEndpoint {
+interface RememberedEndpoint {
   baseUrl: string
   model: string
 }
@@ -194,10 +194,10 @@ function writeStorage(key: string, value: string | null): void {
 }
 
 /** Shown after a cancel; true only until a newer result is shown. */
-export const CANCEL_NOTICE = 'Summaries cancelled: the page shows the previous result.'
+const CANCEL_NOTICE = 'Summaries cancelled: the page shows the previous result.'
 
 /** Shown when another transcript opened while an LLM summarizer was in use (`holdForNewTranscript`). */
-export const NEW_TRANSCRIPT_NOTICE =
+const NEW_TRANSCRIPT_NOTICE =
   'Another transcript opened: summaries are offline until you press Send again — nothing is sent unseen.'
 
 export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get, api) => {

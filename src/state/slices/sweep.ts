@@ -6,7 +6,7 @@ import type { SweepAxis, SweepCell, SweepProgress, SweepResult } from '../../wor
 import type { SliceCreator } from './types'
 
 /** `cancelled`: stopped by the person, the grid holds the cells done so far. */
-export type SweepStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'error'
+type SweepStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'error'
 
 /** The metric the heat map colours by. */
 export type SweepMetricId = 'tokensSaved' | 'factsLost' | 'passes'
@@ -48,7 +48,7 @@ function emptyGrid(x: SweepAxis, y: SweepAxis): SweepResult {
 }
 
 /** How often cells that arrived are put on the grid while a sweep runs (ms). */
-export const SWEEP_FLUSH_MS = 100
+const SWEEP_FLUSH_MS = 100
 
 /**
  * `grid` with the cells of `batch` (worker progress reports, oldest first) filled in, and the

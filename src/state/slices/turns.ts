@@ -5,7 +5,7 @@ import type { TimelineView, TurnView } from '../../worker/protocol'
 import type { SliceCreator } from './types'
 
 /** Default context limit drawn on the timeline, in tokens (a 200k-token window). */
-export const DEFAULT_CONTEXT_LIMIT = 200_000
+const DEFAULT_CONTEXT_LIMIT = 200_000
 
 /**
  * Context at turn N and the token timeline. Both are computed

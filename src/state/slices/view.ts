@@ -2,7 +2,7 @@ import type { Side } from '../../worker/protocol'
 import type { SliceCreator } from './types'
 
 /** A selected row: its side and id. */
-export interface Selection {
+interface Selection {
   side: Side
   id: string
   /** Also scroll the selected row itself into view (selection made outside its column). */
