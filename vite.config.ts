@@ -58,9 +58,17 @@ export default defineConfig({
   // Module workers: the default 'iife' format cannot code-split the tokenizer rank tables.
   worker: { format: 'es' },
   test: {
-    // Keep Playwright's e2e/*.spec.ts out of Vitest.
-    include: ['src/**/*.test.{ts,tsx}'],
     environment: 'node',
     testTimeout: 60_000,
+    // `npm run test:unit`: pure in-process tests (seconds). `npm run test:integration`: what starts
+    // processes or builds (CLI processes, the generator, the bundle budget, lint rules). Playwright's
+    // e2e/*.spec.ts stay out of Vitest.
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['src/**/*.test.{ts,tsx}'], exclude: ['src/**/*.integration.test.ts'] },
+      },
+      { extends: true, test: { name: 'integration', include: ['src/**/*.integration.test.ts'] } },
+    ],
   },
 })

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { main } from './main'
@@ -100,22 +99,6 @@ describe('cli sweep', () => {
     expect(llm.code).toBe(2)
     expect(llm.stderr).toMatch(/^error: sweep runs with the offline summarizers/m)
   })
-
-  it('runs as a process (npx tsx src/cli/main.ts sweep …) and prints the JSON grid', () => {
-    const r = spawnSync(
-      'npx',
-      ['tsx', 'src/cli/main.ts', 'sweep', join(SAMPLES, 'openai-chat.json'), '--x', 'keep_last=5..10:5', '--y', 'threshold=3000,6000', '--json'],
-      { cwd: join(__dirname, '../..'), encoding: 'utf8' },
-    )
-    expect(r.stderr).toBe('')
-    expect(r.status).toBe(0)
-    const out = JSON.parse(r.stdout)
-    expect(out.x).toEqual({ param: 'keep_last', values: [5, 10] })
-    expect(out.y).toEqual({ param: 'threshold_tokens', values: [3000, 6000] })
-    // threshold_tokens belongs to insert-then-compress, off by default: the sweep switched it on.
-    expect(out.enabledStages).toEqual(['insert-then-compress'])
-    expect(out.cells.flat()).toHaveLength(4)
-  }, 60_000)
 })
 
 describe('cli compact: clear-tool-uses flags of prune-tool-results', () => {

@@ -1,9 +1,5 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { generateLargeSession } from '../../../test/fixtures'
-import { checkValidity } from '../checks'
 import { contentText } from '../content'
 import type { Part, Transcript } from '../model'
 import { importClaudeCode, importClaudeCodeStream } from './claude-code'
@@ -527,45 +523,6 @@ describe('importClaudeCode as a graph', () => {
     expect(tr.branches).toBeUndefined()
     expect(tr.sidechains).toBeUndefined()
     expect(tr.warnings).toEqual([])
-  })
-})
-
-describe('importClaudeCode on a generated large file with sidechains', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cc-gen-'))
-  const file = join(dir, 'big.jsonl')
-  generateLargeSession(2, file, ['--sidechains'])
-  const raw = readFileSync(file, 'utf8')
-  const records = raw
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>)
-  const tr = imported(raw)
-
-  it('has no orphan tool results and unique ids, in the main line and every sidechain', () => {
-    for (const t of [tr, ...(tr.sidechains ?? [])]) {
-      expect(checkValidity(t.messages).filter((p) => p.rule === 'orphan-tool-result')).toEqual([])
-      expect(new Set(t.messages.map((m) => m.id)).size).toBe(t.messages.length)
-    }
-  })
-
-  it('records one compaction per compact_boundary line', () => {
-    const boundaries = records.filter((r) => r.subtype === 'compact_boundary').length
-    expect(boundaries).toBeGreaterThan(0)
-    expect(tr.recordedCompactions).toHaveLength(boundaries)
-    for (const c of tr.recordedCompactions) expect(c.summaryText).toMatch(/^This session is/)
-  })
-
-  it('returns one sub-agent transcript per agentId, and keeps every main-line message record', () => {
-    const agents = new Set(records.filter((r) => r.isSidechain === true).map((r) => r.agentId))
-    expect(tr.sidechains).toHaveLength(agents.size)
-    // Main-line assistant responses: one message per distinct message.id.
-    const mainIds = new Set(
-      records
-        .filter((r) => r.type === 'assistant' && r.isSidechain !== true)
-        .map((r) => (r.message as { id: string }).id),
-    )
-    expect(tr.messages.filter((m) => m.role === 'assistant')).toHaveLength(mainIds.size)
-    expect(tr.branches).toBeUndefined()
   })
 })
 
