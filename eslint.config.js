@@ -3,6 +3,18 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
+/** UI rooms never import the engine client or worker runtime code; `import type` is allowed. */
+const NO_WORKER_RUNTIME = {
+  group: ['**/app/engine-client', '**/worker/**'],
+  allowTypeImports: true,
+  message: 'UI code reaches the worker through a store action; import worker types with `import type`.',
+}
+/** Shared components take what they show as props. */
+const NO_STORE = {
+  group: ['**/state/**', '**/state'],
+  message: 'src/components has no store access: pass the values in as props.',
+}
+
 export default tseslint.config(
   { ignores: ['dist', 'dist-e2e-*', 'node_modules', 'test-results', 'test-results-*', 'playwright-report', 'bench/out'] },
   js.configs.recommended,
@@ -20,6 +32,21 @@ export default tseslint.config(
   {
     files: ['**/*.{js,mjs}'],
     languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    // Screens talk to the worker only through store actions (DESIGN §2): no engine client, no
+    // worker runtime; the worker's payload types may be imported as types.
+    files: ['src/features/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [NO_WORKER_RUNTIME] }] },
+  },
+  {
+    // Shared presentational pieces: the same, and no store access (they get what they show as props).
+    files: ['src/components/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [NO_WORKER_RUNTIME, NO_STORE] }],
+    },
   },
   {
     // The engine runs unchanged in the worker, in Node tests and in the CLI (DESIGN §2).

@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { createCostsSlice } from './slices/costs'
 import { createExportSlice } from './slices/export'
 import { createFactTableSlice } from './slices/fact-table'
 import { createFactsSlice } from './slices/facts'
@@ -29,4 +30,5 @@ export const useStore = create<StoreState>()((...a) => ({
   ...createFactTableSlice(...a),
   ...createTurnsSlice(...a),
   ...createSweepSlice(...a),
+  ...createCostsSlice(...a),
 }))

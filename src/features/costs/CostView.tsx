@@ -9,9 +9,7 @@ import {
   type FollowingTurns,
   type ModelPrice,
   type Priced,
-  type RunTokens,
 } from '../../engine/costs'
-import { getEngine } from '../../app/engine-client'
 import { useStore } from '../../state/store'
 import { formatDollars, strategyBars } from './strategies'
 import { StrategyChart } from './StrategyChart'
@@ -38,24 +36,16 @@ export function CostView() {
   const model = useStore((s) => s.config?.summarizerOptions?.model)
   const baseUrl = useStore((s) => s.config?.summarizerOptions?.baseUrl)
   const [open, setOpen] = useState(false)
-  const [tokens, setTokens] = useState<RunTokens | null>(null)
+  const requestRunTokens = useStore((s) => s.requestRunTokens)
+  const held = useStore((s) => s.runTokens)
+  const tokens = held && held.runId === run?.runId ? held.tokens : null
   const [prices, setPrices] = useState<ModelPrice[]>(() => DEFAULT_PRICES.map((p) => ({ ...p })))
   const [chosen, setChosen] = useState<string | null>(null)
   const [turns, setTurns] = useState<FollowingTurns>(DEFAULT_FOLLOWING_TURNS)
 
   useEffect(() => {
-    if (!open || !run) return
-    let current = true
-    getEngine()
-      .getRunTokens(run.encoding)
-      .then(
-        (t) => current && setTokens(t),
-        () => current && setTokens(null),
-      )
-    return () => {
-      current = false
-    }
-  }, [open, run])
+    if (open && run) requestRunTokens()
+  }, [open, run, requestRunTokens])
 
   const choice = choosePrice(prices, chosen, model, baseUrl)
   const price = choice?.price

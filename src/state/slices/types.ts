@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand'
+import type { CostsSlice } from './costs'
 import type { ExportSlice } from './export'
 import type { FactTableSlice } from './fact-table'
 import type { FactsSlice } from './facts'
@@ -15,7 +16,7 @@ import type { ViewSlice } from './view'
 /** The whole store: the union of its slices. */
 export type StoreState = LoadSlice & PipelineSlice & RunSlice & ViewSlice & RecordedSlice & ExportSlice &
   SummarizerSlice & FactsSlice & FactTableSlice & TurnsSlice & StagesSlice &
-  SweepSlice
+  SweepSlice & CostsSlice
 
 /** A slice creator over the whole store (zustand slices pattern). */
 export type SliceCreator<T> = StateCreator<StoreState, [], [], T>
