@@ -271,6 +271,28 @@ describe('cli inspect', () => {
     expect(stdout).toMatch(/^warning: 1 branch\(es\)/m)
   })
 
+  it('reads an Inspect AI .eval log (a zip): the first sample, the other listed as a sidechain', async () => {
+    const file = join(__dirname, '../../test/fixtures/formats/inspect-ai-sample.eval')
+    const { code, stdout, stderr } = await runCli(['inspect', file, '--json'])
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    // Counted from the fixture's JSON (formats/inspect-ai.test.ts): sample 1 has 1 system, 1 user,
+    // 4 assistant and 4 tool messages, 4 calls, one compaction event; sample 2 has 6 messages.
+    expect(JSON.parse(stdout)).toMatchObject({
+      format: 'inspect-ai',
+      title: 'fix_rates: sample 1 (epoch 1)',
+      messages: 10,
+      byRole: { system: 1, user: 1, assistant: 4, tool: 4 },
+      toolCalls: 4,
+      toolResults: 4,
+      sidechains: [{ title: 'sample 2 (epoch 1)', messages: 6 }],
+      recordedCompactions: [{ atIndex: 5, atMessageId: 'a2', tokensBefore: 18220, tokensAfter: 4105 }],
+    })
+    const compact = await runCli(['compact', file, '--json'])
+    expect(compact.code).toBe(0)
+    expect(JSON.parse(compact.stdout).format).toBe('inspect-ai')
+  })
+
   it('exits 1 on bad input and 2 on bad usage', async () => {
     expect((await runCli(['inspect', '/nonexistent/x.json'])).code).toBe(1)
     expect((await runCli(['inspect'])).code).toBe(2)

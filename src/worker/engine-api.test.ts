@@ -282,6 +282,43 @@ describe('engineApi: streamed files, recorded compactions, sub-agents, export', 
   })
 })
 
+describe('an Inspect AI .eval log (a zip) dropped on the page', () => {
+  // test/fixtures/formats/inspect-ai-sample.eval: two samples (formats/inspect-ai.test.ts counts
+  // them): sample 1 has 10 messages, sample 2 has 6.
+  const evalBytes = () => readFileSync('test/fixtures/formats/inspect-ai-sample.eval')
+
+  it('importBlob reads it whole and lists the second sample as a conversation to open', async () => {
+    const out = await engineApi.importBlob(new Blob([evalBytes()]), 'inspect-ai-sample.eval')
+    expect(structuredClone(out)).toEqual(out)
+    if (!out.ok) throw new Error(out.error.message)
+    expect(out.info).toMatchObject({
+      format: 'inspect-ai',
+      fileName: 'inspect-ai-sample.eval',
+      title: 'fix_rates: sample 1 (epoch 1)',
+      messageCount: 10,
+      sidechains: [{ index: 0, title: 'sample 2 (epoch 1)', messageCount: 6 }],
+    })
+    expect(out.info.recordedCompactions).toHaveLength(1)
+    const second = engineApi.openConversation(0)
+    expect(second.ok && second.info.messageCount).toBe(6)
+    const view = await runOk(only('dedupe'))
+    expect(view.before.rows.map((r) => r.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant'])
+  })
+
+  it('importFile (transferred bytes) gives the same; a zip that is not a log is a clear error', () => {
+    const bytes = evalBytes()
+    const out = engineApi.importFile(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), 'x.eval')
+    expect(out.ok && [out.info.format, out.info.messageCount]).toEqual(['inspect-ai', 10])
+    // An empty zip archive: the end-of-central-directory record alone.
+    const empty = new Uint8Array(22)
+    empty.set([0x50, 0x4b, 0x05, 0x06])
+    expect(engineApi.importFile(empty.buffer, 'export.zip')).toEqual({
+      ok: false,
+      error: { message: 'a zip archive without header.json: not an Inspect .eval log (it is empty)' },
+    })
+  })
+})
+
 describe('run without the Before previews the client already holds', () => {
   it('leaves them out for the same transcript, and restoreBeforePreviews puts them back', async () => {
     const imported = engineApi.importText(read('claude-code.jsonl'), 'claude-code.jsonl')

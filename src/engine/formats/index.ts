@@ -4,6 +4,7 @@ import { FORMAT_LABELS } from './labels'
 import { importJsonlRecords } from './jsonl-import'
 import { importersInOrder, runImporter, type ImportOptions } from './registry'
 import type { ImportResult } from './types'
+import { importZip, isZipArchive } from './zip'
 
 export type { ImportResult } from './types'
 export type { ImportOptions } from './registry'
@@ -123,12 +124,15 @@ type DecoderConstructor = new (
 ) => Utf8Decoder
 
 /**
- * Decodes file bytes and imports them: UTF-16 files are recognized by their BOM, everything else is
- * decoded as UTF-8 (invalid sequences become U+FFFD, which the binary check counts). A
- * zip/gzip/NUL-bearing file gives "looks like a binary file". Never throws.
+ * Decodes file bytes and imports them: a zip archive (by its `PK` signature, whatever the file's
+ * name) is read by `importZip` (Inspect AI `.eval` logs; raw records kept up to `RAW_MAX_CHARS`
+ * uncompressed bytes); UTF-16 files are recognized by their BOM, everything else is decoded as
+ * UTF-8 (invalid sequences become U+FFFD, which the binary check counts). A gzip/NUL-bearing file
+ * gives "looks like a binary file". Never throws.
  */
 export function importBytes(bytes: Uint8Array, options: ImportOptions = {}): ImportResult {
   if (bytes.length === 0) return fail('the file is empty')
+  if (isZipArchive(bytes)) return importZip(bytes, options, RAW_MAX_CHARS)
   const Decoder = (globalThis as unknown as { TextDecoder?: DecoderConstructor }).TextDecoder
   if (!Decoder) return fail('import failed: this runtime has no TextDecoder')
   let label = 'utf-8'

@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs'
+import { strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
+import { checkValidity } from '../checks'
 import { contentText } from '../content'
+import type { Transcript } from '../model'
+import { importBytes } from './index'
 import { importInspectAIRoot, inspectAIImporter, resolveAttachments } from './inspect-ai'
 import { runImporter } from './registry'
 
@@ -124,14 +128,32 @@ describe('importInspectAIRoot', () => {
     expect(missing.size).toBe(0)
   })
 
-  it('several samples: the first is imported and the warning says how many', () => {
+  it('several samples: the first is open, the others are further conversations', () => {
     const root = log({ messages: [user] })
     const t = importInspectAIRoot({
       ...root,
       samples: [...root.samples, { id: 2, epoch: 1, messages: [sys] }, { id: 3, messages: [] }],
     })
     expect(t.messages.map((m) => m.id)).toEqual(['u'])
-    expect(t.warnings).toEqual(['the log has 3 samples; imported the first (id 1, epoch 1)'])
+    expect(t.title).toBe('demo_task: sample 1 (epoch 1)')
+    expect(t.sidechains?.map((s) => [s.title, s.messages.map((m) => m.id)])).toEqual([
+      ['sample 2 (epoch 1)', ['s']],
+    ])
+    // The third has no messages: skipped, and said.
+    expect(t.warnings).toEqual([
+      'samples[2] has no messages; sample skipped',
+      '2 samples in this file: "demo_task: sample 1 (epoch 1)" is open; ' +
+        'the other one is listed as a further conversation',
+    ])
+  })
+
+  it('a first sample that cannot be imported leaves the next one open', () => {
+    const root = log({ messages: 'x' })
+    const t = importInspectAIRoot({ ...root, samples: [...root.samples, { id: 7, messages: [user] }] })
+    expect(t.title).toBe('demo_task')
+    expect(t.messages.map((m) => m.id)).toEqual(['u'])
+    expect(t.sidechains).toBeUndefined()
+    expect(t.warnings).toEqual(['samples[0].messages is not an array; sample skipped'])
   })
 
   it('places a compaction event after the last message an earlier event refers to', () => {
@@ -233,5 +255,203 @@ describe('Inspect AI bad input', () => {
     expect(t.warnings).toEqual([
       'samples[0].messages[1].role: "critic" is not system/user/assistant/tool, skipped',
     ])
+  })
+})
+
+/** Messages by role, tool calls, tool results and error results of a transcript. */
+function counts(t: Transcript) {
+  const byRole = { system: 0, user: 0, assistant: 0, tool: 0 }
+  for (const m of t.messages) byRole[m.role]++
+  return {
+    byRole,
+    calls: t.messages.reduce((n, m) => n + (m.toolCalls?.length ?? 0), 0),
+    results: t.messages.filter((m) => m.role === 'tool').length,
+    errors: t.messages.filter((m) => m.isError).length,
+  }
+}
+
+const json = (value: unknown) => strToU8(JSON.stringify(value))
+const header = { version: 2, status: 'success', eval: { task: 'demo_task' }, plan: {}, stats: {} }
+
+/** An `.eval` zip of `header.json` (unless `entries` replaces it) and the given entries. */
+function evalZip(entries: Record<string, unknown>, withHeader = true): Uint8Array {
+  const files: Record<string, Uint8Array> = withHeader ? { 'header.json': json(header) } : {}
+  for (const [name, value] of Object.entries(entries))
+    files[name] = value instanceof Uint8Array ? value : json(value)
+  return zipSync(files)
+}
+
+function importedEval(bytes: Uint8Array): Transcript {
+  const r = importBytes(bytes, { fileName: 'log.eval' })
+  if (!r.ok) throw new Error(r.error.message)
+  return r.transcript
+}
+
+describe('Inspect AI .eval logs (zip)', () => {
+  /*
+   * test/fixtures/formats/inspect-ai-sample.eval (scripts/gen-inspect-eval-fixture.mjs), counted
+   * from its JSON: samples/1_epoch_1.json has 10 messages (1 system, 1 user, 4 assistant, 4 tool),
+   * 4 tool_calls (a1 two in parallel, a2, a3), 4 tool messages of which t3 has `error`, and one
+   * `compaction` event right after the tool event of t2 (the 5th message), so its boundary is a2
+   * (index 5). samples/2_epoch_1.json has 6 (2 user, 3 assistant, 1 tool), 2 tool_calls; the
+   * second (toolu_12) gets no result before the user's u2. Entries were written sample 2 first;
+   * Inspect's order (epoch, then id) opens sample 1.
+   */
+  const fixture = readFileSync(
+    new URL('../../../test/fixtures/formats/inspect-ai-sample.eval', import.meta.url),
+  )
+
+  it('the fixture: sample 1 is open, sample 2 is a further conversation, counts as in the file', () => {
+    const t = importedEval(fixture)
+    expect(t.format).toBe('inspect-ai')
+    expect(t.title).toBe('fix_rates: sample 1 (epoch 1)')
+    expect(counts(t)).toEqual({
+      byRole: { system: 1, user: 1, assistant: 4, tool: 4 },
+      calls: 4,
+      results: 4,
+      errors: 1,
+    })
+    expect(t.messages.find((m) => m.id === 't3')?.isError).toBe(true)
+    // attachment://5f1c9a7e2b is the rates.py listing.
+    expect(contentText(t.messages.find((m) => m.id === 't2')?.content ?? '')).toContain(
+      'def rate_for(zone: int, weight_kg: float) -> float:',
+    )
+    expect(t.recordedCompactions).toEqual([
+      {
+        atIndex: 5,
+        atMessageId: 'a2',
+        trigger: 'summary',
+        tokensBefore: 18220,
+        tokensAfter: 4105,
+        summaryText: null,
+        source: 'inspect-ai',
+      },
+    ])
+    expect(checkValidity(t.messages)).toEqual([])
+    expect(t.warnings).toEqual([
+      '2 samples in this file: "fix_rates: sample 1 (epoch 1)" is open; ' +
+        'the other one is listed as a further conversation',
+    ])
+    const [other, ...none] = t.sidechains ?? []
+    expect(none).toEqual([])
+    if (!other) throw new Error('no second sample')
+    expect(other.title).toBe('sample 2 (epoch 1)')
+    expect(counts(other)).toEqual({
+      byRole: { system: 0, user: 2, assistant: 3, tool: 1 },
+      calls: 2,
+      results: 1,
+      errors: 0,
+    })
+    expect(checkValidity(other.messages).map((p) => [p.rule, p.messageIds])).toEqual([
+      ['missing-tool-result', ['a2', 'u2']],
+    ])
+    expect(other.warnings).toEqual([])
+  })
+
+  it('a .eval and the same log in JSON import alike (one sample picker)', () => {
+    const sample = (id: number | string, epoch: number) => ({
+      id,
+      epoch,
+      messages: [
+        { id: `u-${id}`, role: 'user', content: `question ${id}` },
+        { id: `a-${id}`, role: 'assistant', content: `answer ${id}` },
+      ],
+    })
+    // Written in finishing order; Inspect reads them by epoch, then id (numbers as numbers).
+    const samples = [sample(10, 1), sample(2, 1), sample(1, 2)]
+    const fromZip = importedEval(
+      evalZip(Object.fromEntries(samples.map((s) => [`samples/${s.id}_epoch_${s.epoch}.json`, s]))),
+    )
+    const fromJson = importInspectAIRoot({ ...header, samples: [samples[1], samples[0], samples[2]] })
+    const shape = (t: Transcript) => [
+      t.title,
+      t.messages.map((m) => m.content),
+      (t.sidechains ?? []).map((c) => [c.title, c.messages.map((m) => m.content)]),
+    ]
+    expect(shape(fromZip)).toEqual([
+      'demo_task: sample 2 (epoch 1)',
+      ['question 2', 'answer 2'],
+      [
+        ['sample 10 (epoch 1)', ['question 10', 'answer 10']],
+        ['sample 1 (epoch 2)', ['question 1', 'answer 1']],
+      ],
+    ])
+    expect(shape(fromJson)).toEqual(shape(fromZip))
+  })
+
+  it('a log still being written (only _journal/start.json) imports its samples and says so', () => {
+    const t = importedEval(
+      evalZip(
+        {
+          '_journal/start.json': { version: 2, eval: { task: 'live' }, plan: {} },
+          'samples/1_epoch_1.json': { id: 1, epoch: 1, messages: [{ role: 'user', content: 'q' }] },
+        },
+        false,
+      ),
+    )
+    expect(t.title).toBe('live')
+    expect(t.messages).toHaveLength(1)
+    expect(t.warnings).toEqual([
+      'no header.json: the log is unfinished (still running or interrupted); ' +
+        'the samples written so far are imported',
+    ])
+  })
+
+  it('a sample entry with invalid JSON is skipped with a warning naming it', () => {
+    const t = importedEval(
+      evalZip({
+        'samples/1_epoch_1.json': strToU8('{"id": 1, "messages": [\n  oops'),
+        'samples/2_epoch_1.json': { id: 2, epoch: 1, messages: [{ role: 'user', content: 'q' }] },
+      }),
+    )
+    expect(t.title).toBe('demo_task')
+    expect(t.warnings).toHaveLength(1)
+    expect(t.warnings[0]).toMatch(
+      /^samples\/1_epoch_1\.json: invalid JSON at line 2, column 3: .+; sample skipped$/,
+    )
+  })
+
+  it('errors name the entry or the field: no samples, chunked samples, a header not an object', () => {
+    const error = (bytes: Uint8Array) => {
+      const r = importBytes(bytes)
+      if (r.ok) throw new Error('expected an import error')
+      return r.error
+    }
+    expect(error(evalZip({ 'summaries.json': [] }))).toEqual({
+      message: 'the .eval log has no samples (no samples/<id>_epoch_<n>.json entry)',
+      field: 'samples',
+    })
+    expect(error(evalZip({ 'samples/1_epoch_1/sample.json': {} })).message).toMatch(
+      /stored in chunks .*\.eval2 layout/,
+    )
+    expect(error(evalZip({ 'header.json': [1, 2] }, false))).toEqual({
+      message: 'header.json is not a JSON object',
+      field: 'header.json',
+    })
+    expect(error(evalZip({ 'samples/1_epoch_1.json': { id: 1, messages: 'x' } }))).toEqual({
+      message: 'samples/1_epoch_1.json: messages is not an array',
+      field: 'samples/1_epoch_1.json: messages',
+    })
+  })
+
+  it('entries compressed with Zstandard (INSPECT_USE_ZSTD) are a clear error, not a crash', () => {
+    const bytes = evalZip({ 'samples/1_epoch_1.json': { id: 1, messages: [] } })
+    // Mark every entry as method 93 in its central directory record (offset 10 of PK\x01\x02).
+    for (let i = 0; i + 4 <= bytes.length; i++) {
+      if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === 1 && bytes[i + 3] === 2) {
+        bytes[i + 10] = 93
+        bytes[i + 11] = 0
+      }
+    }
+    const r = importBytes(bytes)
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        message:
+          'header.json is compressed with Zstandard, which cannot be read here ' +
+          '(only stored and deflate entries)',
+        field: 'header.json',
+      },
+    })
   })
 })

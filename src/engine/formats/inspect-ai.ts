@@ -1,8 +1,9 @@
 import type { FormatId, Part, Role, SourceRef, ThinkingPart, ToolCall, Transcript } from '../model'
-import { importFailure } from './failure'
+import { ImportFailure, importFailure } from './failure'
 import { FORMAT_LABELS } from './labels'
 import type { FormatImporter, ImportOptions } from './registry'
 import {
+  capWarnings,
   finalizeTranscript,
   imageFromUrl,
   isObject,
@@ -11,7 +12,9 @@ import {
   type DraftCompaction,
   type DraftMessage,
   type JsonObject,
+  withConversations,
 } from './util'
+import type { ZipArchive, ZipEntry } from './zip'
 
 const format: FormatId = 'inspect-ai'
 
@@ -132,52 +135,64 @@ function eventMessageIds(event: JsonObject): string[] {
   return ids
 }
 
+/** Where a sample sits in its file, for warnings and errors. */
+interface SamplePlace {
+  /** The sample itself: `samples[3]` (JSON log) or `samples/3_epoch_1.json` (`.eval` entry). */
+  field: string
+  /** A path inside the sample: `samples[3].messages[2]` / `samples/3_epoch_1.json: messages[2]`. */
+  at(path: string): string
+}
+
+/** One sample to import: where it is and how to get its parsed JSON (may throw ImportFailure). */
+interface SampleSource {
+  place: SamplePlace
+  load(): unknown
+}
+
+/** How a sample is named in the conversation picker: `sample <id> (epoch <n>)`. */
+function sampleLabel(sample: JsonObject): string {
+  const id = sample.id
+  const shown = typeof id === 'string' || typeof id === 'number' ? String(id) : '?'
+  return typeof sample.epoch === 'number'
+    ? `sample ${shown} (epoch ${sample.epoch})`
+    : `sample ${shown}`
+}
+
 /**
- * Imports an Inspect AI eval log (`{version, eval, samples}`, the `.json` log format): the
- * `messages` of `samples[0]` (several samples: the first, with a warning naming how many; no
- * samples: an error naming `samples`, since header-only logs keep them in the `.eval` zip).
- * Every `attachment://<hash>` string is resolved through `sample.attachments` first (unknown
- * hashes warned, kept). Roles map one to one; content string or list (`text`, `reasoning`,
- * `image`; others opaque); old logs' top-level assistant `reasoning` becomes a leading reasoning
- * part. Assistant `tool_calls[].function` + `arguments` (dict → JSON text); tool messages answer
+ * One Inspect `EvalSample` as a transcript: its `messages` (the final conversation). Every
+ * `attachment://<hash>` string is resolved through `sample.attachments` first (unknown hashes
+ * warned, kept). Roles map one to one; content string or list (`text`, `reasoning`, `image`;
+ * others opaque); old logs' top-level assistant `reasoning` becomes a leading reasoning part.
+ * Assistant `tool_calls[].function` + `arguments` (dict → JSON text); tool messages answer
  * `tool_call_id`, are named by `function`, and are errors when `error` (or the old `tool_error`)
  * is set. Each `events[]` entry with `event:"compaction"` becomes a `RecordedCompaction`
  * (`tokens_before` / `tokens_after`, `type` as trigger, no summary text — Inspect records none):
  * its boundary sits after the last message any earlier event (model input/output, tool message)
- * refers to. Ids are the messages' own (`m<index>` when null). Never modifies `root`. Source:
- * formats.md §4.9.
+ * refers to. Ids are the messages' own (`m<index>` when null). Throws an `ImportFailure` naming
+ * the field when the sample is not an object, has no `messages` array or no importable message.
+ * Never modifies `sample`. Source: formats.md §4.9.
  */
-export function importInspectAIRoot(root: unknown, options: ImportOptions = {}): Transcript {
-  const keepRaw = options.keepRaw ?? true
-  if (!isObject(root)) importFailure('expected an Inspect AI eval log object')
-  if (!Array.isArray(root.samples) || root.samples.length === 0) {
-    importFailure(
-      'the log has no samples (header-only logs keep them in the .eval archive under samples/)',
-      { field: 'samples' },
-    )
-  }
-  const warnings: string[] = []
-  const samples = root.samples
-  const sample = samples[0]
-  if (!isObject(sample)) importFailure('samples[0] is not an object', { field: 'samples[0]' })
-  if (samples.length > 1) {
-    warnings.push(
-      `the log has ${samples.length} samples; imported the first ` +
-        `(id ${JSON.stringify(sample.id ?? null)}, epoch ${JSON.stringify(sample.epoch ?? null)})`,
-    )
-  }
+function importSample(
+  sample: unknown,
+  place: SamplePlace,
+  keepRaw: boolean,
+  title: string | undefined,
+): Transcript {
+  if (!isObject(sample)) importFailure(`${place.field} is not an object`, { field: place.field })
   if (!Array.isArray(sample.messages)) {
-    importFailure('samples[0].messages is not an array', { field: 'samples[0].messages' })
+    const field = place.at('messages')
+    importFailure(`${field} is not an array`, { field })
   }
   const attachments = isObject(sample.attachments) ? sample.attachments : {}
   const missing = new Set<string>()
+  const warnings: string[] = []
   const drafts: DraftMessage[] = []
   const toolNames = new Map<string, string>()
   // Source message id → draft position, to place compaction boundaries.
   const positionOf = new Map<string, number>()
 
   sample.messages.forEach((original, i) => {
-    const field = `samples[0].messages[${i}]`
+    const field = place.at(`messages[${i}]`)
     const m = resolveAttachments(original, attachments, missing)
     if (!isObject(m)) {
       warnings.push(`${field}: not an object, skipped`)
@@ -243,13 +258,186 @@ export function importInspectAIRoot(root: unknown, options: ImportOptions = {}):
   })
   if (missing.size > 0) {
     warnings.push(
-      `${missing.size} attachment:// reference(s) not found in samples[0].attachments, kept as is`,
+      `${missing.size} attachment:// reference(s) not found in ${place.at('attachments')}, ` +
+        'kept as is',
     )
   }
-  if (drafts.length === 0)
-    importFailure('samples[0] has no messages', { field: 'samples[0].messages' })
-  const title = isObject(root.eval) ? str(root.eval.task) : undefined
+  if (drafts.length === 0) {
+    const field = place.at('messages')
+    importFailure(`${place.field} has no messages`, { field })
+  }
   return finalizeTranscript(format, drafts, compactions, warnings, title ? { title } : {})
+}
+
+/**
+ * The sample picker of both log formats (JSON and `.eval`), in the order given: every sample
+ * becomes a conversation (`withConversations`: the first good one is opened, the others are
+ * listed by `sample <id> (epoch <n>)`; the opened one's title is the task, with its sample named
+ * when there are several). A sample that cannot be imported (not an object, no messages, invalid
+ * JSON in its entry) is skipped with a warning naming it (at most 20, then a count); when none
+ * can, the first one's error is thrown. Errors thrown while iterating `samples` (an unreadable
+ * archive) are not caught.
+ */
+function importSamples(
+  header: JsonObject,
+  samples: Iterable<SampleSource>,
+  keepRaw: boolean,
+  leadWarnings: readonly string[] = [],
+): Transcript {
+  const task = isObject(header.eval) ? str(header.eval.task) : undefined
+  const conversations: Transcript[] = []
+  const skipped: string[] = []
+  let firstError: unknown
+  for (const source of samples) {
+    try {
+      const sample = source.load()
+      const label = isObject(sample) ? sampleLabel(sample) : source.place.field
+      conversations.push(importSample(sample, source.place, keepRaw, label))
+    } catch (e) {
+      if (!(e instanceof ImportFailure)) throw e
+      firstError ??= e
+      skipped.push(`${e.message}; sample skipped`)
+    }
+  }
+  if (conversations.length === 0) throw firstError ?? new ImportFailure('the log has no samples')
+  const [first, ...rest] = conversations as [Transcript, ...Transcript[]]
+  // Alone, the sample is the log's conversation: the task names it.
+  const title = rest.length === 0 ? task : task ? `${task}: ${first.title}` : first.title
+  const main: Transcript = { ...first }
+  if (title) main.title = title
+  else delete main.title
+  const opened = withConversations([main, ...rest], 'sample')
+  const warnings = [...leadWarnings, ...capWarnings(skipped), ...opened.warnings]
+  return { ...opened, warnings }
+}
+
+/** The place of `samples[k]` in a JSON log. */
+function jsonPlace(k: number): SamplePlace {
+  const field = `samples[${k}]`
+  return { field, at: (path) => `${field}.${path}` }
+}
+
+/**
+ * Imports an Inspect AI eval log in JSON (`{version, eval, samples}`, `inspect eval
+ * --log-format json`): every sample of `samples` (`importSamples`: the first opened, the others
+ * listed as further conversations; each as `importSample` describes). No samples is an error
+ * naming `samples` (header-only logs keep them in the `.eval` archive). Never modifies `root`.
+ * Source: formats.md §4.9.
+ */
+export function importInspectAIRoot(root: unknown, options: ImportOptions = {}): Transcript {
+  const keepRaw = options.keepRaw ?? true
+  if (!isObject(root)) importFailure('expected an Inspect AI eval log object')
+  if (!Array.isArray(root.samples) || root.samples.length === 0) {
+    importFailure(
+      'the log has no samples (header-only logs keep them in the .eval archive under samples/)',
+      { field: 'samples' },
+    )
+  }
+  const list = root.samples
+  const sources = list.map(
+    (sample, k): SampleSource => ({ place: jsonPlace(k), load: () => sample }),
+  )
+  return importSamples(root, sources, keepRaw)
+}
+
+/** A sample entry of an `.eval` zip: `samples/<id>_epoch_<n>.json`. */
+const SAMPLE_ENTRY = /^samples\/([^/]+)\.json$/
+/** The `.eval2` layout: one folder of chunks per sample. */
+const CHUNKED_SAMPLE_ENTRY = /^samples\/[^/]+\/sample\.json$/
+/** Uncompressed bytes decompressed at once while reading an `.eval` log's samples. */
+const EVAL_BATCH_BYTES = 32 * 1024 * 1024
+
+/**
+ * The order Inspect's reader gives samples (`sort_samples`: by epoch, then id, numeric ids
+ * zero-padded to 20 digits), from the entry names `samples/<id>_epoch_<n>.json`; other names
+ * after them, by name.
+ */
+function sampleOrder(name: string): [number, string] {
+  const m = /^samples\/(.+)_epoch_(\d+)\.json$/.exec(name)
+  if (!m) return [Number.MAX_SAFE_INTEGER, name]
+  const id = m[1] as string
+  return [Number(m[2]), /^\d+$/.test(id) ? id.padStart(20, '0') : id]
+}
+
+/** The samples of an `.eval` archive, decompressed in batches of about `EVAL_BATCH_BYTES`. */
+function* evalSamples(archive: ZipArchive, entries: readonly ZipEntry[]): Generator<SampleSource> {
+  for (let i = 0; i < entries.length; ) {
+    const batch: ZipEntry[] = []
+    let size = 0
+    for (; i < entries.length; i++) {
+      const entry = entries[i] as ZipEntry
+      if (batch.length > 0 && size + entry.bytes > EVAL_BATCH_BYTES) break
+      batch.push(entry)
+      size += entry.bytes
+    }
+    const data = archive.read(batch.map((e) => e.name))
+    for (const entry of batch) {
+      const bytes = data.get(entry.name)
+      data.delete(entry.name)
+      const field = entry.name
+      yield {
+        place: { field, at: (path) => `${field}: ${path}` },
+        load: () => {
+          if (!bytes) importFailure(`${field}: the entry cannot be read`, { field })
+          return archive.json(field, bytes)
+        },
+      }
+    }
+  }
+}
+
+/**
+ * Imports an Inspect AI `.eval` log (Inspect's default log format: a zip of `header.json` —
+ * `{version, status, eval, plan, results, stats, error}` —, one `samples/<id>_epoch_<n>.json`
+ * per sample, `summaries.json`, `reductions.json` and the `_journal/` it was written from).
+ * The header is `header.json`, else `_journal/start.json` (`{version, eval, plan}`: a log still
+ * being written or interrupted, said in a warning). Samples are read in Inspect's own order
+ * (epoch, then id) and picked as in JSON logs (`importSamples`), so a `.eval` and its
+ * `inspect log convert --to json` copy import alike; they are decompressed a batch at a time, so
+ * a large log never holds all its samples' JSON at once. Errors: no sample entries (the chunked
+ * `.eval2` layout named as such), a header that is not an object, entries the archive cannot
+ * decompress. `keepRaw` defaults to true. Source: formats.md §4.9;
+ * `UKGovernmentBEIS/inspect_ai: src/inspect_ai/log/_recorders/eval.py`.
+ */
+export function importInspectEval(archive: ZipArchive, options: ImportOptions = {}): Transcript {
+  const keepRaw = options.keepRaw ?? true
+  const latest = new Map<string, ZipEntry>()
+  // A name written twice (an appended archive) is read as its last copy, as zip readers do.
+  for (const e of archive.entries) latest.set(e.name, e)
+  const headerName = latest.has('header.json') ? 'header.json' : '_journal/start.json'
+  const headerBytes = archive.read([headerName]).get(headerName)
+  if (!headerBytes) importFailure(`${headerName} cannot be read`, { field: headerName })
+  const header = archive.json(headerName, headerBytes)
+  if (!isObject(header)) importFailure(`${headerName} is not a JSON object`, { field: headerName })
+  const lead: string[] = []
+  if (headerName !== 'header.json') {
+    lead.push(
+      'no header.json: the log is unfinished (still running or interrupted); ' +
+        'the samples written so far are imported',
+    )
+  }
+  const entries = [...latest.values()].filter((e) => SAMPLE_ENTRY.test(e.name))
+  if (entries.length === 0) {
+    if ([...latest.keys()].some((n) => CHUNKED_SAMPLE_ENTRY.test(n))) {
+      importFailure(
+        'the samples are stored in chunks (samples/<id>_epoch_<n>/, the .eval2 layout), ' +
+          'which cannot be imported yet',
+        { field: 'samples' },
+      )
+    }
+    importFailure('the .eval log has no samples (no samples/<id>_epoch_<n>.json entry)', {
+      field: 'samples',
+    })
+  }
+  const keyed = entries.map((e) => ({ e, key: sampleOrder(e.name) }))
+  keyed.sort((a, b) => {
+    const [epochA, idA] = a.key
+    const [epochB, idB] = b.key
+    if (epochA !== epochB) return epochA - epochB
+    return idA < idB ? -1 : idA > idB ? 1 : 0
+  })
+  const ordered = keyed.map((k) => k.e)
+  return importSamples(header, evalSamples(archive, ordered), keepRaw, lead)
 }
 
 /** The Inspect AI importer for the format registry (formats.md §2 item 5, §4.9). */
@@ -258,8 +446,10 @@ export const inspectAIImporter: FormatImporter = {
   label: FORMAT_LABELS[format],
   container: 'json',
   priority: 5,
-  description: 'Inspect AI eval log in JSON ({version, eval, samples}); the first sample',
-  extensions: ['.json'],
+  description:
+    'Inspect AI eval log: .eval (zip) or JSON ({version, eval, samples}); every sample, one ' +
+    'conversation each',
+  extensions: ['.eval', '.json'],
   detect: detectInspectAI,
   closeness(input) {
     if (!isObject(input)) return 0

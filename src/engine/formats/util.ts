@@ -191,3 +191,24 @@ export function arrayOrWrapped(root: unknown, key: string): unknown[] | undefine
   if (isObject(root) && Array.isArray(root[key])) return root[key] as unknown[]
   return undefined
 }
+
+/**
+ * Several conversations of one file (the samples of an Inspect AI log, the instances of an
+ * OpenHands evaluation output, …) as one transcript: the first is the one opened, the others are
+ * its `sidechains`, which the page's conversation picker (`openConversation`) and the CLI's
+ * report list by title. With more than one, the first one's warnings start by saying so, naming
+ * `noun` (plural: `noun` + "s"). Never modifies the transcripts it is given; `list` must not be
+ * empty.
+ */
+export function withConversations(list: readonly Transcript[], noun: string): Transcript {
+  const [first, ...rest] = list
+  if (!first) throw new Error('withConversations: no conversation')
+  if (rest.length === 0) return first
+  const title = first.title ?? `${noun} 1`
+  const others =
+    rest.length === 1
+      ? 'the other one is listed as a further conversation'
+      : `the other ${rest.length} are listed as further conversations`
+  const note = `${list.length} ${noun}s in this file: "${title}" is open; ${others}`
+  return { ...first, warnings: [note, ...first.warnings], sidechains: rest }
+}
