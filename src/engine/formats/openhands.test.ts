@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { checkValidity } from '../checks'
-import { detectOpenHands, importOpenHandsRoot, openHandsImporter } from './openhands'
+import type { Transcript } from '../model'
+import { importTranscript } from './index'
+import {
+  detectOpenHands,
+  importOpenHandsRoot,
+  openHandsEvalImporter,
+  openHandsImporter,
+} from './openhands'
 import { runImporter } from './registry'
 
 const sampleText = (name: string) =>
@@ -297,6 +304,111 @@ describe('OpenHands bad input', () => {
     expect(r).toEqual({
       ok: false,
       error: { message: 'no conversational OpenHands events found', field: 'items' },
+    })
+  })
+})
+
+/** Messages by role, tool calls, tool results and error results of a transcript. */
+function counts(t: Transcript) {
+  const byRole = { system: 0, user: 0, assistant: 0, tool: 0 }
+  for (const m of t.messages) byRole[m.role]++
+  return {
+    byRole,
+    calls: t.messages.reduce((n, m) => n + (m.toolCalls?.length ?? 0), 0),
+    results: t.messages.filter((m) => m.role === 'tool').length,
+    errors: t.messages.filter((m) => m.isError).length,
+  }
+}
+
+describe('OpenHands evaluation output (output.jsonl)', () => {
+  /*
+   * test/fixtures/formats/openhands-output.jsonl, counted from the file:
+   * - line 1, quote__rates-101: history of 9 events — the `system` action (2 tools), the user
+   *   `message`, 2 `agent_state_changed` (skipped), a `run` and an `edit` action with their own
+   *   `model_response` ids and tool_call_metadata (2 assistant messages, 1 call each), their 2
+   *   observations (tool results, none failed) and `finish` (assistant): 7 messages.
+   * - line 2, quote__rates-102: the older `[action, observation]` pairs — user `message` + null
+   *   observation, `run` + its observation (by `cause`, no metadata), agent `message` + null
+   *   observation: 4 messages; `error` says the run hit its iteration limit.
+   * - line 3, quote__rates-103: `history: null` (the instance never ran): skipped.
+   */
+  const text = readFileSync(
+    new URL('../../../test/fixtures/formats/openhands-output.jsonl', import.meta.url),
+    'utf8',
+  )
+
+  it('each instance is a conversation titled by instance_id; the first is open', () => {
+    for (const options of [{ fileName: 'output.jsonl' }, {}]) {
+      const r = importTranscript(text, options)
+      if (!r.ok) throw new Error(r.error.message)
+      const t = r.transcript
+      expect(t.format).toBe('openhands')
+      expect(t.title).toBe('quote__rates-101')
+      expect(counts(t)).toEqual({
+        byRole: { system: 1, user: 1, assistant: 3, tool: 2 },
+        calls: 2,
+        results: 2,
+        errors: 0,
+      })
+      expect(t.tools?.map((x) => x.name)).toEqual(['execute_bash', 'str_replace_editor'])
+      expect(checkValidity(t.messages)).toEqual([])
+      expect(t.warnings).toEqual([
+        'line 3 (instance quote__rates-103): no history: Maximum retries (5) reached: ' +
+          'AgentRuntimeTimeoutError: sandbox did not start, skipped',
+        '2 instances in this file: "quote__rates-101" is open; ' +
+          'the other one is listed as a further conversation',
+      ])
+      const [second, ...none] = t.sidechains ?? []
+      expect(none).toEqual([])
+      if (!second) throw new Error('no second instance')
+      expect(second.title).toBe('quote__rates-102')
+      expect(counts(second)).toEqual({
+        byRole: { system: 0, user: 1, assistant: 2, tool: 1 },
+        calls: 1,
+        results: 1,
+        errors: 0,
+      })
+      expect(second.messages[2]).toMatchObject({ role: 'tool', toolCallId: 'toolu_11' })
+      expect(checkValidity(second.messages)).toEqual([])
+      expect(second.warnings).toEqual([
+        'line 2 (instance quote__rates-102): the run ended with an error: RuntimeError: Agent ' +
+          'reached maximum iteration in headless mode. Current iteration: 30, max iteration: 30',
+      ])
+    }
+  })
+
+  it('detection wants instance_id and history/test_result on every line', () => {
+    const rec = (line: number, value: Record<string, unknown>) => ({ line, value })
+    expect(openHandsEvalImporter.detect([rec(1, { instance_id: 'a', history: [] })])).toBe(true)
+    expect(openHandsEvalImporter.detect([rec(1, { id: 'a', history: [] })])).toBe(
+      'line 1: no "instance_id"',
+    )
+    expect(
+      openHandsEvalImporter.detect([
+        rec(1, { instance_id: 7, history: null, test_result: {} }),
+        rec(2, { instance_id: 8 }),
+      ]),
+    ).toBe('line 2: neither "history" nor "test_result"')
+    expect(
+      openHandsEvalImporter.detect([rec(3, { instance_id: 7, history: null, test_result: {} })]),
+    ).toBe('line 3: no line has a "history" array')
+  })
+
+  it('no importable instance: the first reason, naming its line', () => {
+    const r = runImporter(
+      openHandsEvalImporter,
+      [
+        { line: 1, value: { instance_id: 'x', history: [stateChanged(1)], test_result: {} } },
+        { line: 2, value: { instance_id: 'y', history: null, error: 'boom', test_result: {} } },
+      ],
+      {},
+    )
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        message: 'line 1 (instance x): no conversational OpenHands events found',
+        line: 1,
+      },
     })
   })
 })

@@ -1,9 +1,11 @@
 import type { FormatId, Part, SourceRef, ToolCall, ToolSchema, Transcript } from '../model'
-import { importFailure } from './failure'
+import { ImportFailure, importFailure } from './failure'
 import { FORMAT_LABELS } from './labels'
+import type { JsonlRecord } from './json'
 import type { FormatImporter, ImportOptions } from './registry'
 import {
   arrayOrWrapped,
+  capWarnings,
   finalizeTranscript,
   imageFromUrl,
   isObject,
@@ -12,6 +14,7 @@ import {
   type DraftCompaction,
   type DraftMessage,
   type JsonObject,
+  withConversations,
 } from './util'
 
 const format: FormatId = 'openhands'
@@ -387,4 +390,110 @@ export const openHandsImporter: FormatImporter = {
     )
   },
   importParsed: importOpenHandsRoot,
+}
+
+/** The `instance_id` of an evaluation output line, as text (benchmarks use strings or numbers). */
+function instanceId(value: JsonObject): string | undefined {
+  const id = value.instance_id
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined
+}
+
+/**
+ * Detection of an OpenHands evaluation `output.jsonl`: every line of the first 50 has an
+ * `instance_id` (string or number) and a `history` key or a `test_result` object, and at least
+ * one has a `history` array. Returns the first mismatch naming the line otherwise.
+ */
+function detectOpenHandsEval(input: unknown): true | string {
+  const head = (input as JsonlRecord[]).slice(0, 50)
+  const first = head[0]
+  if (!first) return 'no readable lines'
+  for (const r of head) {
+    if (instanceId(r.value) === undefined) return `line ${r.line}: no "instance_id"`
+    if (!('history' in r.value) && !isObject(r.value.test_result))
+      return `line ${r.line}: neither "history" nor "test_result"`
+  }
+  if (!head.some((r) => Array.isArray(r.value.history)))
+    return `line ${first.line}: no line has a "history" array`
+  return true
+}
+
+/** One line of an error text, at most 200 characters, for a warning. */
+function shortError(text: string): string {
+  const line = text.trim().split('\n')[0] ?? ''
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line
+}
+
+/**
+ * Imports an OpenHands evaluation output (`output.jsonl` of `evaluation/benchmarks/*`
+ * `run_infer.py`): one `EvalOutput` per line — `{instance_id, instruction?, history, metadata,
+ * test_result, metrics?, error?, instance?}`. Each line's `history` (the instance's serialized
+ * events; older runs stored `[action, observation]` pairs, which are flattened in order) is one
+ * conversation imported as `importOpenHandsRoot` describes, titled by its `instance_id`; the
+ * first is opened and the others are listed as further conversations (`withConversations`).
+ * A line without a usable history (null when the instance failed, only bookkeeping events) is
+ * skipped with a warning naming the line and instance (at most 20, then a count); a run that
+ * ended with `error` says so.
+ * Each conversation's own warnings are prefixed with its line. Throws an ImportError-shaped
+ * object when no line can be imported (the first line's reason). Never modifies the records.
+ * Source: formats.md §4.10; `OpenHands/OpenHands: evaluation/utils/shared.py` (`EvalOutput`).
+ */
+function importOpenHandsEval(records: readonly JsonlRecord[], options: ImportOptions): Transcript {
+  const conversations: Transcript[] = []
+  const skipped: string[] = []
+  let firstError: { message: string; line: number } | undefined
+  const skip = (line: number, message: string) => {
+    firstError ??= { message, line }
+    skipped.push(`${message}, skipped`)
+  }
+  for (const { line, value } of records) {
+    const id = instanceId(value)
+    const where = `line ${line} (instance ${id ?? '?'})`
+    const error = typeof value.error === 'string' && value.error !== '' ? value.error : undefined
+    if (!Array.isArray(value.history)) {
+      const why = error ? `: ${shortError(error)}` : ''
+      skip(line, `${where}: no history${why}`)
+      continue
+    }
+    const events = value.history.flatMap((e) => (Array.isArray(e) ? e : [e]))
+    let t: Transcript
+    try {
+      t = importOpenHandsRoot(events, options)
+    } catch (e) {
+      if (!(e instanceof ImportFailure)) throw e
+      skip(line, `${where}: ${e.message}`)
+      continue
+    }
+    const warnings = t.warnings.map((w) => `line ${line}: ${w}`)
+    if (error) warnings.unshift(`${where}: the run ended with an error: ${shortError(error)}`)
+    const title = id ?? `line ${line}`
+    conversations.push({ ...t, title, warnings })
+  }
+  if (conversations.length === 0) {
+    const e = firstError ?? { message: 'no instances found', line: records[0]?.line ?? 1 }
+    importFailure(e.message, { line: e.line })
+  }
+  const opened = withConversations(conversations, 'instance')
+  return { ...opened, warnings: [...capWarnings(skipped), ...opened.warnings] }
+}
+
+/**
+ * The OpenHands evaluation-output importer for the format registry (JSONL, one instance per
+ * line; formats.md §4.10).
+ */
+export const openHandsEvalImporter: FormatImporter = {
+  id: format,
+  label: 'OpenHands evaluation output (JSONL)',
+  container: 'jsonl',
+  priority: 7,
+  description:
+    'OpenHands evaluation output.jsonl ({instance_id, history, test_result} per line); ' +
+    'one conversation per instance',
+  extensions: ['.jsonl'],
+  detect: detectOpenHandsEval,
+  closeness(input) {
+    const head = (input as JsonlRecord[]).slice(0, 50)
+    if (head.length === 0) return 0
+    return (0.9 * head.filter((r) => 'instance_id' in r.value).length) / head.length
+  },
+  importParsed: (input, options) => importOpenHandsEval(input as JsonlRecord[], options),
 }
