@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { checkValidity } from '../checks'
+import type { Transcript } from '../model'
 import { importTranscript } from './index'
 import { detectLangChain, importLangChainRoot, langchainImporter } from './langchain'
 import { runImporter } from './registry'
@@ -204,7 +207,7 @@ describe('importLangChainRoot', () => {
     ])
     expect(t.messages.map((m) => m.role)).toEqual(['assistant', 'user'])
     expect(t.warnings).toEqual([
-      'items[2]: not a LangChain message ({type, data} or dumpd constructor), skipped',
+      'items[2]: not a LangChain message ({type, data}, {type, content} or dumpd), skipped',
     ])
   })
 
@@ -220,14 +223,19 @@ describe('LangChain bad input', () => {
     expect(detectLangChain([{ type: 'human', data: {} }, { type: 'robot', data: {} }])).toBe(
       'items[1].type is "robot", not human/ai/tool/system/chat/function',
     )
-    expect(detectLangChain([{ type: 'ai', data: 'x' }])).toBe('items[0].data is not an object')
+    expect(detectLangChain([{ type: 'ai', data: 'x' }])).toBe(
+      'items[0] has neither a "data" object nor "content"',
+    )
   })
 
   it('a root without messages is a typed error naming the field, never an exception', () => {
     const r = runImporter(langchainImporter, { foo: 1 }, {})
     expect(r).toEqual({
       ok: false,
-      error: { message: 'expected an array of LangChain messages ({type, data})', field: 'items' },
+      error: {
+        message: 'expected an array of LangChain messages ({type, data} or {type, content})',
+        field: 'items',
+      },
     })
     const empty = runImporter(langchainImporter, [{ x: 1 }], {})
     expect(empty.ok).toBe(false)
@@ -236,5 +244,84 @@ describe('LangChain bad input', () => {
   it('importTranscript detects a messages_to_dict dump', () => {
     const r = importTranscript(JSON.stringify([human('hi'), ai({ content: 'hello' })]))
     expect(r.ok && r.transcript.format).toBe('langchain')
+  })
+})
+
+/** Messages by role, tool calls, tool results and error results of a transcript. */
+function counts(t: Transcript) {
+  const byRole = { system: 0, user: 0, assistant: 0, tool: 0 }
+  for (const m of t.messages) byRole[m.role]++
+  return {
+    byRole,
+    calls: t.messages.reduce((n, m) => n + (m.toolCalls?.length ?? 0), 0),
+    results: t.messages.filter((m) => m.role === 'tool').length,
+    errors: t.messages.filter((m) => m.isError).length,
+  }
+}
+
+function fixture(name: string): Transcript {
+  const text = readFileSync(new URL(`../../../test/fixtures/formats/${name}`, import.meta.url), 'utf8')
+  const r = importTranscript(text, { fileName: name })
+  if (!r.ok) throw new Error(r.error.message)
+  return r.transcript
+}
+
+describe('LangChain flat message dicts (model_dump(), LangGraph state)', () => {
+  it('langchain-model-dump.json: a list of model_dump() dicts', () => {
+    // 6 items: system, human, ai with 2 `tool_calls` (its additional_kwargs copies are the same
+    // calls), 2 tool (the second `status:"error"`), ai.
+    const t = fixture('langchain-model-dump.json')
+    expect(t.format).toBe('langchain')
+    expect(counts(t)).toEqual({
+      byRole: { system: 1, user: 1, assistant: 2, tool: 2 },
+      calls: 2,
+      results: 2,
+      errors: 1,
+    })
+    expect(t.messages[2]?.toolCalls).toEqual([
+      { id: 'call_a1', name: 'lookup_order', arguments: '{"order_id":"A-48213-KQ"}' },
+      { id: 'call_a2', name: 'get_tracking', arguments: '{"tracking_number":"JD0148213DE"}' },
+    ])
+    expect(t.messages.map((m) => m.id)).toEqual([
+      'sys-1',
+      'hum-1',
+      'run--7c1e2f0a-0',
+      'tool-1',
+      'tool-2',
+      'run--7c1e2f0a-1',
+    ])
+    expect(checkValidity(t.messages)).toEqual([])
+    expect(t.warnings).toEqual([])
+  })
+
+  it('langchain-langgraph-state.json: {messages} state after SummarizationMiddleware', () => {
+    // 5 messages: the summary human (`lc_source:"summarization"`), human, ai whose content holds
+    // the `tool_use` block its `tool_calls` also lists (one call), tool, ai.
+    const t = fixture('langchain-langgraph-state.json')
+    expect(t.format).toBe('langchain')
+    expect(counts(t)).toEqual({
+      byRole: { system: 0, user: 2, assistant: 2, tool: 1 },
+      calls: 1,
+      results: 1,
+      errors: 0,
+    })
+    expect(t.messages[2]?.content).toBe('Writing the case notes now.')
+    expect(t.recordedCompactions).toMatchObject([
+      { atIndex: 0, summaryMessageId: 'sum-1', source: 'langchain' },
+    ])
+    expect(t.messages[0]?.flags).toEqual({ compactSummary: true })
+    expect(checkValidity(t.messages)).toEqual([])
+    expect(t.warnings).toEqual([])
+  })
+
+  it('flat and {type, data} items may be mixed; a flat item needs content', () => {
+    const t = importLangChainRoot([human('q'), { type: 'ai', content: 'a', id: 'x' }])
+    expect(t.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'q'],
+      ['assistant', 'a'],
+    ])
+    expect(detectLangChain([{ type: 'ai', id: 'x' }])).toBe(
+      'items[0] has neither a "data" object nor "content"',
+    )
   })
 })

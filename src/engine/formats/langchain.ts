@@ -54,10 +54,26 @@ interface LangChainRecord {
   data: JsonObject
 }
 
+/** A LangChain message `type` (`human`, `ai`, `tool`, `system`, `chat`, `function`). */
+function isMessageType(type: unknown): type is string {
+  return typeof type === 'string' && (type in LANGCHAIN_ROLES || type === 'chat')
+}
+
 /**
- * A `messages_to_dict` item (`{type, data}`) or a `dumpd` constructor
- * (`{lc:1, type:"constructor", id:[…,"AIMessage"], kwargs}`) as `{type, data}`; undefined for
- * anything else. `RemoveMessage` and unknown classes are undefined too.
+ * A flat message dict: the message's own fields with its `type` beside them
+ * (`{type:"ai", content, tool_calls?, id?, …}`), what `BaseMessage.model_dump()` and LangGraph
+ * state (`{"messages": [...]}`) give and `convert_to_messages` accepts. Every message has
+ * `content`; `{type, data}` items are the `messages_to_dict` shape instead.
+ */
+function isFlatMessage(item: JsonObject): boolean {
+  return isMessageType(item.type) && 'content' in item && !isObject(item.data)
+}
+
+/**
+ * A `messages_to_dict` item (`{type, data}`), a flat `model_dump()` dict (`{type, content, …}`,
+ * read as its own `data`) or a `dumpd` constructor (`{lc:1, type:"constructor",
+ * id:[…,"AIMessage"], kwargs}`) as `{type, data}`; undefined for anything else. `RemoveMessage`
+ * and unknown classes are undefined too.
  */
 function asRecord(item: unknown): LangChainRecord | undefined {
   if (!isObject(item)) return undefined
@@ -70,6 +86,7 @@ function asRecord(item: unknown): LangChainRecord | undefined {
   }
   if (typeof item.type === 'string' && isObject(item.data))
     return { type: item.type, data: item.data }
+  if (isFlatMessage(item)) return { type: item.type as string, data: item }
   return undefined
 }
 
@@ -79,13 +96,14 @@ function messageList(root: unknown): unknown[] | undefined {
 }
 
 /**
- * Detection (formats.md §2 item 8): an array (or `{messages}`) whose first 50 items are all
- * `{type, data}` with a LangChain message type, or all `dumpd` message constructors. Returns the
- * first mismatch naming the item otherwise.
+ * Detection (formats.md §2 item 8, §4.8): an array (or `{messages}`, LangGraph state) whose first
+ * 50 items each are `{type, data}` with a LangChain message type, a flat `model_dump()` dict
+ * (`{type, content, …}` with a LangChain message type), or a `dumpd` message constructor.
+ * Returns the first mismatch naming the item otherwise.
  */
 export function detectLangChain(root: unknown): true | string {
   const list = messageList(root)
-  if (!list) return 'not an array of {type, data} LangChain messages'
+  if (!list) return 'not an array (or {messages}) of LangChain messages'
   if (list.length === 0) return 'the array is empty'
   const head = list.slice(0, 50)
   for (let i = 0; i < head.length; i++) {
@@ -96,12 +114,13 @@ export function detectLangChain(root: unknown): true | string {
     }
     if (!isObject(item) || typeof item.type !== 'string')
       return `items[${i}] has no string "type"`
-    if (!(item.type in LANGCHAIN_ROLES) && item.type !== 'chat')
+    if (!isMessageType(item.type))
       return (
         `items[${i}].type is ${JSON.stringify(item.type)}, ` +
         'not human/ai/tool/system/chat/function'
       )
-    if (!isObject(item.data)) return `items[${i}].data is not an object`
+    if (!isObject(item.data) && !isFlatMessage(item))
+      return `items[${i}] has neither a "data" object nor "content"`
   }
   return true
 }
@@ -253,8 +272,10 @@ function summaryTextOf(content: string | Part[] | null): string | null {
 }
 
 /**
- * Imports LangChain messages: the `messages_to_dict` list `[{type, data}]` (or `{messages:[…]}`),
- * and the `dumpd` shape `[{lc:1, type:"constructor", id:[…, "<Class>"], kwargs}]`. Types map
+ * Imports LangChain messages: the `messages_to_dict` list `[{type, data}]`, the flat
+ * `model_dump()` dicts `[{type, content, tool_calls?, tool_call_id?, …}]` (a list, or LangGraph
+ * state `{messages:[…]}`; both shapes may be mixed) and the `dumpd` shape
+ * `[{lc:1, type:"constructor", id:[…, "<Class>"], kwargs}]`. Types map
  * `human` → user, `ai` → assistant, `tool` → tool (`tool_call_id`; `status:"error"` → isError),
  * `system` → system, `chat` → `data.role` (user when it is not a canonical role), `function` →
  * tool answering the oldest open legacy `additional_kwargs.function_call` (pairing by order, ids
@@ -270,7 +291,9 @@ export function importLangChainRoot(root: unknown, options: ImportOptions = {}):
   const keepRaw = options.keepRaw ?? true
   const list = messageList(root)
   if (!list)
-    importFailure('expected an array of LangChain messages ({type, data})', { field: 'items' })
+    importFailure('expected an array of LangChain messages ({type, data} or {type, content})', {
+      field: 'items',
+    })
   const drafts: DraftMessage[] = []
   const compactions: DraftCompaction[] = []
   const warnings: string[] = []
@@ -282,7 +305,7 @@ export function importLangChainRoot(root: unknown, options: ImportOptions = {}):
     const record = asRecord(item)
     if (!record) {
       warnings.push(
-        `${field}: not a LangChain message ({type, data} or dumpd constructor), skipped`,
+        `${field}: not a LangChain message ({type, data}, {type, content} or dumpd), skipped`,
       )
       return
     }
@@ -355,7 +378,9 @@ export const langchainImporter: FormatImporter = {
   label: FORMAT_LABELS[format],
   container: 'json',
   priority: 8,
-  description: 'LangChain messages_to_dict output [{type, data}] or dumpd constructors',
+  description:
+    'LangChain messages: messages_to_dict [{type, data}], model_dump() dicts [{type, content}] ' +
+    '(or LangGraph state {messages}), dumpd constructors',
   extensions: ['.json'],
   detect: detectLangChain,
   closeness(input) {
