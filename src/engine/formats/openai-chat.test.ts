@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { checkValidity } from '../checks'
 import type { Message, Transcript } from '../model'
+import { importTranscript } from './index'
 import { importOpenAIChat } from './openai-chat'
 
 function sample(name: string): unknown {
@@ -279,5 +281,46 @@ describe('importOpenAIChat pitfalls', () => {
       error: { message: 'no messages found in messages', field: 'messages' },
     })
     expect(importOpenAIChat({ prompt: 'x' }).ok).toBe(false)
+  })
+})
+
+describe('one Chat Completions response object', () => {
+  // test/fixtures/formats/openai-chat-completion-response.json: `object:"chat.completion"`, one
+  // choice whose message has `content: null` and 2 `tool_calls` (finish_reason "tool_calls").
+  const text = readFileSync(
+    new URL('../../../test/fixtures/formats/openai-chat-completion-response.json', import.meta.url),
+    'utf8',
+  )
+
+  it('imports its one assistant message, and warns that the request is absent', () => {
+    const r = importTranscript(text)
+    if (!r.ok) throw new Error(r.error.message)
+    const t = r.transcript
+    expect(t.format).toBe('openai-chat')
+    expect(t.model).toBe('gpt-4.1-2025-04-14')
+    expect(t.messages.map((m) => m.role)).toEqual(['assistant'])
+    expect(t.messages[0]?.toolCalls?.map((c) => [c.id, c.name])).toEqual([
+      ['call_r1', 'lookup_order'],
+      ['call_r2', 'get_sla'],
+    ])
+    expect(t.messages.filter((m) => m.role === 'tool')).toHaveLength(0)
+    // The calls await execution at the end: pending, not invalid; Anthropic wants a user first.
+    expect(checkValidity(t.messages)).toEqual([])
+    expect(checkValidity(t.messages, { provider: 'anthropic' }).map((p) => p.rule)).toEqual([
+      'first-not-user',
+    ])
+    expect(t.warnings).toEqual([
+      "this is an API response, not a conversation: only the model's reply " +
+        "(choices[0].message) is in it, the request's messages are not",
+    ])
+  })
+
+  it('several choices: the first, and a warning', () => {
+    const root = JSON.parse(text) as { choices: unknown[] }
+    const second = { index: 1, message: { role: 'assistant', content: 'other' } }
+    const r = importOpenAIChat({ ...root, choices: [...root.choices, second] })
+    if (!r.ok) throw new Error(r.error.message)
+    expect(r.transcript.messages).toHaveLength(1)
+    expect(r.transcript.warnings[1]).toBe('the response has 2 choices; imported choices[0]')
   })
 })

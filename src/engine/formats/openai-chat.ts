@@ -98,6 +98,28 @@ function chatToolCalls(list: unknown): ToolCall[] {
   return calls
 }
 
+/**
+ * The reply of a Chat Completions *response* (`{object:"chat.completion", choices:[{index,
+ * message, finish_reason}], model, usage}`): `choices[0].message` as the only message, plus the
+ * warnings that say what the file lacks. Undefined for anything without `choices[].message`.
+ * Source: formats.md §4.1 pitfalls (a response file has the message shape under `choices`).
+ */
+function responseReply(
+  root: unknown,
+): { messages: unknown[]; field: string; warnings: string[] } | undefined {
+  if (!isObject(root) || !Array.isArray(root.choices)) return undefined
+  const k = root.choices.findIndex((c) => isObject(c) && isObject(c.message))
+  const choice = root.choices[k]
+  if (!isObject(choice)) return undefined
+  const warnings = [
+    'this is an API response, not a conversation: only the model\'s reply ' +
+      `(choices[${k}].message) is in it, the request's messages are not`,
+  ]
+  if (root.choices.length > 1)
+    warnings.push(`the response has ${root.choices.length} choices; imported choices[${k}]`)
+  return { messages: [choice.message], field: `choices[${k}].message`, warnings }
+}
+
 /** The messages array of a chat root: `{messages}` or a bare array. */
 function chatMessages(root: unknown): unknown[] | undefined {
   if (Array.isArray(root)) return root
@@ -106,8 +128,12 @@ function chatMessages(root: unknown): unknown[] | undefined {
 }
 
 /**
- * Imports an OpenAI Chat Completions request body `{messages, tools?, functions?}` or a bare
- * messages array. `developer` → `system`; content string | parts (text-only parts joined with "\n";
+ * Imports an OpenAI Chat Completions request body `{messages, tools?, functions?}`, a bare
+ * messages array, or one response `{object:"chat.completion", choices:[{message}]}`. A response is
+ * imported, not rejected: its one assistant message (text, reasoning, tool calls) is what a person
+ * holding only the response wants to read and count, and a warning says the request's messages are
+ * absent (so there is nothing before it to compact); with several `choices`, the first with a
+ * message, and a warning. `developer` → `system`; content string | parts (text-only parts joined with "\n";
  * images as image parts; audio/files opaque); `tool_calls` (function and custom);
  * `reasoning_content` / `reasoning` → a reasoning thinking part. Legacy function calling: an
  * assistant `function_call` (no id) gets the stable id `fc-<message index>`, and each role
@@ -119,7 +145,8 @@ function chatMessages(root: unknown): unknown[] | undefined {
 export function importOpenAIChat(root: unknown, options: RootImportOptions = {}): ImportResult {
   const format: FormatId = 'openai-chat'
   const keepRaw = options.keepRaw ?? true
-  const list = chatMessages(root)
+  const reply = chatMessages(root) ? undefined : responseReply(root)
+  const list = chatMessages(root) ?? reply?.messages
   if (!list) {
     return {
       ok: false,
@@ -127,13 +154,13 @@ export function importOpenAIChat(root: unknown, options: RootImportOptions = {})
     }
   }
   const drafts: DraftMessage[] = []
-  const warnings: string[] = []
+  const warnings: string[] = [...(reply?.warnings ?? [])]
   const toolNames = new Map<string, string>()
   // Legacy function calls still waiting for their `function` result, oldest first.
   const pendingLegacy: ToolCall[] = []
 
   list.forEach((m, i) => {
-    const field = `messages[${i}]`
+    const field = reply ? reply.field : `messages[${i}]`
     if (!isObject(m)) {
       warnings.push(`${field}: not an object, skipped`)
       return
