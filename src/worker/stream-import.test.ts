@@ -40,6 +40,20 @@ describe('importBlob', () => {
     expect(streamed).toEqual(importTranscript(text, { fileName: file }))
   })
 
+  it.each([
+    'claude-code-2.1-parallel-tools.jsonl',
+    'claude-code-2.1-edit-retry.jsonl',
+    'claude-code-two-sessions.jsonl',
+    'claude-code-web-loglines.json',
+  ])('imports the fixture %s streamed exactly like a text import', async (file) => {
+    const text = readFileSync(`test/fixtures/formats/${file}`, 'utf8')
+    const expected = importTranscript(text, { fileName: file })
+    expect(expected).toMatchObject({ ok: true, transcript: { format: 'claude-code' } })
+    expect(await importBlob(chunkedBlob(new TextEncoder().encode(text), 777), file)).toEqual(expected)
+    // Without a telling name the head decides, and the result is the same.
+    expect(await importBlob(new Blob([text]), 'session')).toEqual(importTranscript(text))
+  })
+
   it('parses JSONL incrementally, reporting bytes and records, with chunks split mid-character', async () => {
     const text = read('claude-code.jsonl')
     const bytes = new TextEncoder().encode(text)
@@ -122,10 +136,15 @@ describe('importBlob', () => {
     expect(await importBlob(new Blob([]), 'empty.json')).toEqual(importTranscript('', { fileName: 'empty.json' }))
   })
 
-  /** `copies` copies of the 184 KB, 69-record Claude Code sample, each its own session (ids suffixed). */
+  /**
+   * `copies` copies of the 184 KB, 69-record Claude Code sample, each its own root (uuids
+   * suffixed) in one session (sessionId kept): the importer's main line is the last copy.
+   */
   const sampleCopies = (copies: number) => {
     const sample = read('claude-code.jsonl')
-    return Array.from({ length: copies }, (_, k) => sample.replace(/"([0-9a-f]{8}-[0-9a-f-]{27})"/g, `"$1-${k}"`)).join('')
+    return Array.from({ length: copies }, (_, k) =>
+      sample.replace(/(?<!"sessionId":)"([0-9a-f]{8}-[0-9a-f-]{27})"/g, `"$1-${k}"`),
+    ).join('')
   }
   const sampleBytes = read('claude-code.jsonl').length
 

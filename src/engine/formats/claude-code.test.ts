@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { checkValidity } from '../checks'
 import { contentText } from '../content'
 import type { Part, Transcript } from '../model'
 import { importClaudeCode, importClaudeCodeStream } from './claude-code'
@@ -331,9 +332,7 @@ describe('importClaudeCode pitfalls', () => {
     const tr = imported(text)
     expect(tr.messages).toHaveLength(1)
     expect(tr.title).toBe('My title')
-    expect(tr.warnings).toEqual([
-      '1 duplicate record(s) (same uuid as an earlier line) skipped',
-    ])
+    expect(tr.warnings).toEqual(['1 duplicate record(s) (same uuid as an earlier line) skipped'])
   })
 
   it('marks isMeta, system reminders, interrupts and API error records', () => {
@@ -566,5 +565,548 @@ describe('importClaudeCode with a pasted screenshot of megabytes', () => {
     expect(content[1]).toMatchObject({ mediaType: 'image/png', bytes: 2_250_000 })
     expect((content[1] as { url: string }).url).toBe(`data:image/png;base64,${data}`)
     expect(contentText(content)).toBe('what is wrong here?')
+  })
+})
+
+// ---------------------------------------------------------------------------
+// Claude Code 2.1: one record per tool_use block, results hanging off their own call's record
+// ---------------------------------------------------------------------------
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../test/fixtures/formats/${name}`, import.meta.url), 'utf8')
+
+/** Messages per role, tool calls and tool results of a transcript. */
+function counts(t: Transcript) {
+  const byRole: Record<string, number> = {}
+  for (const m of t.messages) byRole[m.role] = (byRole[m.role] ?? 0) + 1
+  return {
+    byRole,
+    toolCalls: t.messages.flatMap((m) => m.toolCalls ?? []).length,
+    toolResults: t.messages.filter((m) => m.role === 'tool').length,
+    branches: t.branches?.length ?? 0,
+  }
+}
+
+/** Validity problems of the imported messages, with the shared rules and Anthropic's own. */
+const problems = (t: Transcript) => [
+  ...checkValidity(t.messages),
+  ...checkValidity(t.messages, { provider: 'anthropic' }),
+]
+
+/** A Claude Code 2.1 record with explicit uuid and parent (the shape of formats.md §4.4). */
+function rec(
+  type: string,
+  uuid: string,
+  parentUuid: string | null,
+  body: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    parentUuid,
+    isSidechain: false,
+    userType: 'external',
+    cwd: '/w',
+    sessionId: 'S',
+    version: '2.1.19',
+    type,
+    uuid,
+    ...body,
+    ...extra,
+  }
+}
+const say = (
+  uuid: string,
+  parent: string | null,
+  content: unknown,
+  extra: Record<string, unknown> = {},
+) => rec('user', uuid, parent, { message: { role: 'user', content } }, extra)
+const part = (
+  uuid: string,
+  parent: string | null,
+  id: string,
+  block: unknown,
+  extra: Record<string, unknown> = {},
+) =>
+  rec(
+    'assistant',
+    uuid,
+    parent,
+    {
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        content: [block],
+        usage: { output_tokens: 9 },
+      },
+      requestId: `req_${id}`,
+    },
+    extra,
+  )
+const answer = (uuid: string, parent: string | null, callId: string, text: string) =>
+  say(uuid, parent, [{ type: 'tool_result', tool_use_id: callId, content: text }])
+const progress = (uuid: string, parent: string | null, toolUseID: string) =>
+  rec('progress', uuid, parent, {
+    data: { type: 'hook_progress', hookEvent: 'PostToolUse' },
+    toolUseID,
+    parentToolUseID: toolUseID,
+  })
+const jsonl = (records: readonly Record<string, unknown>[]) =>
+  records.map((r) => JSON.stringify(r)).join('\n') + '\n'
+
+/** A deterministic pseudo-random generator (LCG) for the shape variants below. */
+function lcg(seed: number) {
+  let s = seed >>> 0
+  return (n: number) => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0
+    return s % n
+  }
+}
+
+describe('importClaudeCode on Claude Code 2.1 parallel tool calls', () => {
+  it('keeps sibling calls and their results on the main line (the shape of 2.1)', () => {
+    // The records of the shape described in formats.md §4.4 for 2.1: a2 hangs off a1, each
+    // result off its own call's record, the next turn off the result that came last.
+    const text = jsonl([
+      say('u1', null, 'run two agents'),
+      part('a1', 'u1', 'msg_A', toolUse('t1', 'Agent', { p: 'one' })),
+      part('a2', 'a1', 'msg_A', toolUse('t2', 'Agent', { p: 'two' })),
+      answer('r2', 'a2', 't2', 'two done'),
+      answer('r1', 'a1', 't1', 'one done'),
+      part('a3', 'r1', 'msg_B', { type: 'text', text: 'Both agents returned.' }),
+    ])
+    const tr = imported(text)
+    expect(tr.messages.map((m) => m.id)).toEqual(['u1', 'a1', 'r2', 'r1', 'a3'])
+    expect(tr.messages[1]?.toolCalls?.map((c) => c.id)).toEqual(['t1', 't2'])
+    expect(counts(tr)).toEqual({
+      byRole: { user: 1, assistant: 2, tool: 2 },
+      toolCalls: 2,
+      toolResults: 2,
+      branches: 0,
+    })
+    expect(problems(tr)).toEqual([])
+    expect(tr.warnings).toEqual([])
+  })
+
+  it('imports the 2.1 fixture with parallel calls, progress, thinking and out-of-order results', () => {
+    // Read from claude-code-2.1-parallel-tools.jsonl (29 lines): two prompts; six responses
+    // (msg_…A1 thinking + text + Read + Grep; B2 text + Bash + Read + Grep; C3 Edit; D4 text;
+    // E5 Bash + Bash; F6 text) = 8 tool_use blocks, each answered by its own result record
+    // (results of A1, B2 and E5 written out of call order; the Bash result of B2 hangs off a
+    // bash_progress record, is_error); 2 progress, 2 turn_duration, 2 file-history-snapshot.
+    const tr = imported(fixture('claude-code-2.1-parallel-tools.jsonl'))
+    expect(counts(tr)).toEqual({
+      byRole: { user: 2, assistant: 6, tool: 8 },
+      toolCalls: 8,
+      toolResults: 8,
+      branches: 0,
+    })
+    expect(tr.messages.map((m) => m.role).join(' ')).toBe(
+      'user assistant tool tool assistant tool tool tool assistant tool assistant user assistant tool tool assistant',
+    )
+    const first = tr.messages[1]
+    expect((first?.content as Part[]).map((p) => p.type)).toEqual(['thinking', 'text'])
+    expect(first?.toolCalls?.map((c) => c.name)).toEqual(['Read', 'Grep'])
+    expect(tr.messages[4]?.toolCalls?.map((c) => c.name)).toEqual(['Bash', 'Read', 'Grep'])
+    expect(tr.messages.filter((m) => m.isError).map((m) => m.toolCallId)).toEqual([
+      'toolu_03BashTest',
+    ])
+    expect(tr.model).toBe('claude-sonnet-4-5-20250929')
+    expect(problems(tr)).toEqual([])
+    expect(tr.warnings).toEqual([])
+  })
+
+  it('still lists a real edit as a branch in the 2.1 fixture, and nothing else', () => {
+    // claude-code-2.1-edit-retry.jsonl: the second prompt is sent, answered (Edit + text), then
+    // re-sent edited from the same turn_duration record. Main line: the first prompt, its
+    // response with two parallel calls (results out of order), an Edit response (tool_use
+    // record first, text after) and its result, "Done.", the edited prompt, an Edit response
+    // and its result, the last text: 2 user, 5 assistant, 4 calls, 4 results. The first version
+    // (prompt, text + Edit response, its result, text) is the branch.
+    const tr = imported(fixture('claude-code-2.1-edit-retry.jsonl'))
+    expect(counts(tr)).toEqual({
+      byRole: { user: 2, assistant: 5, tool: 4 },
+      toolCalls: 4,
+      toolResults: 4,
+      branches: 1,
+    })
+    expect(tr.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
+      'Add a --dry-run flag to scripts/deploy.sh.',
+      'Now make it print the rsync command and exit without copying when DRY_RUN is set.',
+    ])
+    expect(tr.branches).toEqual([
+      {
+        id: '5a000000-0000-4000-8000-000000000002',
+        fromMessageId: '6b000000-0000-4000-8000-0000000000a6',
+        messageCount: 4,
+        firstText: 'Now make it print the rsync command.',
+      },
+    ])
+    expect(problems(tr)).toEqual([])
+    expect(tr.warnings).toEqual([
+      '1 branch(es) (edits or retries) are not on the main line; 4 message(s) there are listed as branches',
+    ])
+  })
+
+  it('opens the session with the most messages when a file holds two sessionIds', () => {
+    // claude-code-two-sessions.jsonl: session c1d2… (2 prompts, 4 responses, 3 results: 9
+    // messages), then a short session d5e6… written after it (a prompt and an answer).
+    const tr = imported(fixture('claude-code-two-sessions.jsonl'))
+    expect(counts(tr)).toEqual({
+      byRole: { user: 2, assistant: 4, tool: 3 },
+      toolCalls: 3,
+      toolResults: 3,
+      branches: 0,
+    })
+    expect(tr.messages[0]?.content).toBe('Why does the RSS feed list posts in the wrong order?')
+    expect(problems(tr)).toEqual([])
+    expect(tr.warnings).toEqual([
+      '2 message(s) of 1 other session(s) in this file (sessionId d5e6f7a8-0000-4bbb-8bbb-00000000bbbb) ' +
+        'are not imported: the main line is session c1d2e3f4-0000-4aaa-8aaa-00000000aaaa, the one with the most messages',
+    ])
+  })
+
+  it('keeps one line across sessionIds when a resumed session continues the old one', () => {
+    const text = jsonl([
+      say('u1', null, 'first', { sessionId: 'OLD' }),
+      part('a1', 'u1', 'm1', { type: 'text', text: 'one' }, { sessionId: 'OLD' }),
+      say('u2', 'a1', 'again', { sessionId: 'NEW' }),
+      part('a2', 'u2', 'm2', { type: 'text', text: 'two' }, { sessionId: 'NEW' }),
+    ])
+    const tr = imported(text)
+    expect(tr.messages.map((m) => m.id)).toEqual(['u1', 'a1', 'u2', 'a2'])
+    expect(tr.warnings).toEqual([])
+  })
+
+  it('imports a Claude Code web session export ({"loglines": […]}) as Claude Code', () => {
+    // claude-code-web-loglines.json: one prompt; a response with text + Grep + Glob (results
+    // out of order: items 4 and 5 answer items 3 and 2), a response with text + Edit and its
+    // result, a last text: 7 messages; `source.line` is the 1-based item.
+    const text = fixture('claude-code-web-loglines.json')
+    const r = importTranscript(text, { fileName: 'claude-code-web-loglines.json' })
+    if (!r.ok) throw new Error(r.error.message)
+    const tr = r.transcript
+    expect(tr.format).toBe('claude-code')
+    expect(counts(tr)).toEqual({
+      byRole: { user: 1, assistant: 3, tool: 3 },
+      toolCalls: 3,
+      toolResults: 3,
+      branches: 0,
+    })
+    expect(tr.messages.map((m) => m.source.line)).toEqual([1, 2, 5, 6, 7, 9, 10])
+    expect(problems(tr)).toEqual([])
+    expect(tr.warnings).toEqual([])
+    // The same records as JSONL give the same messages.
+    const records = (JSON.parse(text) as { loglines: unknown[] }).loglines
+    const asJsonl = imported(records.map((x) => JSON.stringify(x)).join('\n'))
+    expect(asJsonl.messages).toEqual(tr.messages)
+  })
+
+  it('names loglines items in warnings and errors of a web export', () => {
+    const lines = [say('u1', null, 'hi'), 7, part('a1', 'gone', 'm1', { type: 'text', text: 'yo' })]
+    const r = importTranscript(JSON.stringify({ loglines: lines }))
+    if (!r.ok) throw new Error(r.error.message)
+    expect(r.transcript.messages.map((m) => m.content)).toEqual(['hi', 'yo'])
+    expect(r.transcript.warnings).toEqual([
+      'loglines[1]: not a JSON object, skipped',
+      'loglines[2]: parentUuid gone is not in this file (a skipped or missing record); joined to the record before it in file order',
+    ])
+    expect(importTranscript('{"loglines": []}')).toMatchObject({
+      ok: false,
+      error: { message: 'the "loglines" array is empty', field: 'loglines' },
+    })
+  })
+
+  it('gives the same transcript streamed as from the text, for every 2.1 fixture', () => {
+    for (const name of [
+      'claude-code-2.1-parallel-tools.jsonl',
+      'claude-code-2.1-edit-retry.jsonl',
+      'claude-code-two-sessions.jsonl',
+    ]) {
+      const text = fixture(name)
+      const bytes = new TextEncoder().encode(text)
+      const parser = createJsonlParser()
+      for (let i = 0; i < bytes.length; i += 333) parser.push(bytes.subarray(i, i + 333))
+      expect(importClaudeCodeStream(parser.end())).toEqual(importClaudeCode(text))
+    }
+  })
+})
+
+describe('importClaudeCode on every shape of parallel calls (kinds)', () => {
+  /**
+   * One prompt, one response of `n` parallel calls (optionally after a thinking and a text
+   * record), each call its own record hanging off the one before; results in a random order,
+   * each hanging off a random call record of the response (or a progress record under it); the
+   * next turn off a random result (or a progress record under it). Expected by construction: 1
+   * user, 2 assistant messages, `n` calls and `n` results, no branch, valid.
+   */
+  function parallelShape(n: number, seed: number, lead: boolean) {
+    const pick = lcg(seed)
+    const records: Record<string, unknown>[] = [say('u1', null, 'go')]
+    const callRecords: string[] = []
+    let prev = 'u1'
+    if (lead) {
+      records.push(
+        part('th', prev, 'msg_A', { type: 'thinking', thinking: 'plan', signature: 'sig' }),
+      )
+      records.push(part('tx', 'th', 'msg_A', { type: 'text', text: 'Running them all.' }))
+      prev = 'tx'
+    }
+    for (let i = 1; i <= n; i++) {
+      records.push(part(`a${i}`, prev, 'msg_A', toolUse(`t${i}`, 'Bash', { i })))
+      callRecords.push(`a${i}`)
+      prev = `a${i}`
+      // Progress records interleaved between the call records.
+      if (pick(3) === 0) records.push(progress(`p${i}`, `a${i}`, `t${i}`))
+    }
+    const order = Array.from({ length: n }, (_, i) => i + 1)
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = pick(i + 1)
+      ;[order[i], order[j]] = [order[j] as number, order[i] as number]
+    }
+    const resultRecords: string[] = []
+    for (const i of order) {
+      let parent = callRecords[pick(callRecords.length)] as string
+      if (pick(4) === 0) {
+        records.push(progress(`q${i}`, parent, `t${i}`))
+        parent = `q${i}`
+      }
+      records.push(answer(`r${i}`, parent, `t${i}`, `out ${i}`))
+      resultRecords.push(`r${i}`)
+    }
+    let from = resultRecords[pick(resultRecords.length)] as string
+    if (pick(2) === 0) {
+      records.push(progress('pn', from, 'none'))
+      from = 'pn'
+    }
+    records.push(part('b1', from, 'msg_B', { type: 'text', text: 'All done.' }))
+    return records
+  }
+
+  const expectOneResponse = (tr: Transcript, n: number) => {
+    expect(counts(tr)).toEqual({
+      byRole: { user: 1, assistant: 2, tool: n },
+      toolCalls: n,
+      toolResults: n,
+      branches: 0,
+    })
+    expect(tr.messages[1]?.toolCalls?.map((c) => c.id)).toEqual(
+      Array.from({ length: n }, (_, i) => `t${i + 1}`),
+    )
+    expect(tr.messages[tr.messages.length - 1]?.content).toBe('All done.')
+    expect(problems(tr)).toEqual([])
+    expect(tr.warnings).toEqual([])
+  }
+
+  for (const n of [2, 3, 5, 10]) {
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      it(`${n} calls, seed ${seed}: results anywhere under the response stay with it`, () => {
+        const records = parallelShape(n, seed * 7919 + n, seed % 2 === 0)
+        expectOneResponse(imported(jsonl(records)), n)
+      })
+    }
+  }
+
+  it('keeps a result written after the next turn started with its call', () => {
+    const text = jsonl([
+      say('u1', null, 'go'),
+      part('a1', 'u1', 'msg_A', toolUse('t1', 'Bash')),
+      part('a2', 'a1', 'msg_A', toolUse('t2', 'Bash')),
+      part('a3', 'a2', 'msg_A', toolUse('t3', 'Bash')),
+      answer('r2', 'a2', 't2', 'two'),
+      answer('r3', 'a3', 't3', 'three'),
+      part('b1', 'r3', 'msg_B', { type: 'text', text: 'All done.' }),
+      // The first call's result comes last, hanging off its call.
+      answer('r1', 'a1', 't1', 'one'),
+    ])
+    const tr = imported(text)
+    expect(tr.messages.map((m) => m.id)).toEqual(['u1', 'a1', 'r2', 'r3', 'r1', 'b1'])
+    expectOneResponse(tr, 3)
+  })
+
+  it('keeps all results of a record answering several calls at once (older shape)', () => {
+    const text = jsonl([
+      say('u1', null, 'go'),
+      part('a1', 'u1', 'msg_A', toolUse('t1', 'Bash')),
+      part('a2', 'a1', 'msg_A', toolUse('t2', 'Bash')),
+      say('r', 'a2', [
+        { type: 'tool_result', tool_use_id: 't2', content: 'two' },
+        { type: 'tool_result', tool_use_id: 't1', content: 'one' },
+      ]),
+      part('b1', 'r', 'msg_B', { type: 'text', text: 'All done.' }),
+    ])
+    const tr = imported(text)
+    // The two results of record r share its uuid: the later one is renamed (one warning).
+    expect(tr.warnings).toEqual([
+      '1 message id(s) occurred twice; later copies got a -2, -3 … suffix',
+    ])
+    expectOneResponse({ ...tr, warnings: [] }, 2)
+  })
+
+  it('records a compact_boundary right after parallel calls, whichever record it names', () => {
+    for (const logical of ['r1', 'a2']) {
+      const text = jsonl([
+        say('u1', null, 'go'),
+        part('a1', 'u1', 'msg_A', toolUse('t1', 'Bash')),
+        part('a2', 'a1', 'msg_A', toolUse('t2', 'Bash')),
+        answer('r2', 'a2', 't2', 'two'),
+        answer('r1', 'a1', 't1', 'one'),
+        rec(
+          'system',
+          'b',
+          null,
+          {
+            subtype: 'compact_boundary',
+            content: 'Conversation compacted',
+            compactMetadata: { trigger: 'auto', preTokens: 170000 },
+          },
+          { logicalParentUuid: logical },
+        ),
+        say('sum', 'b', 'This session is being continued from a previous conversation…', {
+          isCompactSummary: true,
+          isVisibleInTranscriptOnly: true,
+        }),
+        say('u2', 'sum', 'continue'),
+      ])
+      const tr = imported(text)
+      expect(tr.messages.map((m) => m.id)).toEqual(['u1', 'a1', 'r2', 'r1', 'sum', 'u2'])
+      expect(tr.recordedCompactions).toHaveLength(1)
+      expect(tr.recordedCompactions[0]).toMatchObject({ atIndex: 4, tokensBefore: 170000 })
+      expect(problems(tr)).toEqual([])
+      expect(tr.warnings).toEqual([])
+    }
+  })
+
+  it('keeps inline sub-agent records of parallel Agent calls in their own transcripts', () => {
+    const side = { isSidechain: true }
+    const text = jsonl([
+      say('u1', null, 'two agents'),
+      part('a1', 'u1', 'msg_A', toolUse('t1', 'Agent', { prompt: 'x' })),
+      part('a2', 'a1', 'msg_A', toolUse('t2', 'Agent', { prompt: 'y' })),
+      say('x1', null, 'Sub-task x', { ...side, agentId: 'ax' }),
+      say('y1', null, 'Sub-task y', { ...side, agentId: 'ay' }),
+      part('x2', 'x1', 'msg_X', { type: 'text', text: 'x found' }, { ...side, agentId: 'ax' }),
+      part('y2', 'y1', 'msg_Y', { type: 'text', text: 'y found' }, { ...side, agentId: 'ay' }),
+      answer('r2', 'a2', 't2', 'y found'),
+      answer('r1', 'a1', 't1', 'x found'),
+      part('b1', 'r1', 'msg_B', { type: 'text', text: 'All done.' }),
+    ])
+    const tr = imported(text)
+    expect(counts(tr)).toEqual({
+      byRole: { user: 1, assistant: 2, tool: 2 },
+      toolCalls: 2,
+      toolResults: 2,
+      branches: 0,
+    })
+    expect(tr.sidechains?.map((s) => s.messages.length)).toEqual([2, 2])
+    expect(problems(tr)).toEqual([])
+  })
+
+  it('lists a re-sent prompt and a regenerated response as branches, parallel calls or not', () => {
+    const text = jsonl([
+      say('u1', null, 'go'),
+      part('a1', 'u1', 'msg_A', toolUse('t1', 'Bash')),
+      part('a2', 'a1', 'msg_A', toolUse('t2', 'Bash')),
+      answer('r2', 'a2', 't2', 'two'),
+      answer('r1', 'a1', 't1', 'one'),
+      part('b1', 'r1', 'msg_B', { type: 'text', text: 'Both ran.' }),
+      // First version of the next prompt and its answer with parallel calls…
+      say('u2', 'b1', 'now deploy'),
+      part('c1', 'u2', 'msg_C', toolUse('t3', 'Bash')),
+      part('c2', 'c1', 'msg_C', toolUse('t4', 'Bash')),
+      answer('r4', 'c2', 't4', 'four'),
+      answer('r3', 'c1', 't3', 'three'),
+      part('d1', 'r3', 'msg_D', { type: 'text', text: 'Deployed.' }),
+      // …then the prompt re-sent from the same point, and its answer regenerated once.
+      say('u3', 'b1', 'now deploy to staging'),
+      part('e1', 'u3', 'msg_E', { type: 'text', text: 'Deploying to staging (first try).' }),
+      part('f1', 'u3', 'msg_F', { type: 'text', text: 'Deployed to staging.' }),
+    ])
+    const tr = imported(text)
+    expect(tr.messages.map((m) => m.id)).toEqual(['u1', 'a1', 'r2', 'r1', 'b1', 'u3', 'f1'])
+    expect(tr.branches).toEqual([
+      { id: 'u2', fromMessageId: 'b1', messageCount: 5, firstText: 'now deploy' },
+      {
+        id: 'e1',
+        fromMessageId: 'u3',
+        messageCount: 1,
+        firstText: 'Deploying to staging (first try).',
+      },
+    ])
+    expect(tr.warnings).toEqual([
+      '2 branch(es) (edits or retries) are not on the main line; 6 message(s) there are listed as branches',
+    ])
+    expect(problems(tr)).toEqual([])
+  })
+
+  it('skips a second result of an answered call off the main line, saying what it is', () => {
+    const text = jsonl([
+      say('u1', null, 'go'),
+      part('a1', 'u1', 'msg_A', toolUse('t1', 'Bash')),
+      part('a2', 'a1', 'msg_A', toolUse('t2', 'Bash')),
+      answer('r2', 'a2', 't2', 'two'),
+      answer('r1', 'a1', 't1', 'one'),
+      answer('r1again', 'a1', 't1', 'one, written twice'),
+      part('b1', 'r1', 'msg_B', { type: 'text', text: 'All done.' }),
+    ])
+    const tr = imported(text)
+    expectOneResponse({ ...tr, warnings: [] }, 2)
+    expect(tr.branches).toBeUndefined()
+    expect(tr.warnings).toEqual([
+      '1 tool result(s) off the main line answer no call waiting there (answered already, or made elsewhere): skipped',
+    ])
+  })
+
+  it('keeps a resumed copy of the history apart from the original (same message.ids, new uuids)', () => {
+    const history = (suffix: string, root: string | null) => [
+      say(`u1${suffix}`, root, 'go', { sessionId: 'OLD' }),
+      part(`a1${suffix}`, `u1${suffix}`, 'msg_A', toolUse('t1', 'Bash'), { sessionId: 'OLD' }),
+      part(`a2${suffix}`, `a1${suffix}`, 'msg_A', toolUse('t2', 'Bash'), { sessionId: 'OLD' }),
+      answer(`r2${suffix}`, `a2${suffix}`, 't2', 'two'),
+      answer(`r1${suffix}`, `a1${suffix}`, 't1', 'one'),
+      part(
+        `b1${suffix}`,
+        `r1${suffix}`,
+        'msg_B',
+        { type: 'text', text: 'All done.' },
+        { sessionId: 'OLD' },
+      ),
+    ]
+    const text = jsonl([
+      ...history('', null),
+      // The resumed session: the same records again under new uuids, then a new turn.
+      ...history('-copy', null),
+      say('u2', 'b1-copy', 'and now?', { sessionId: 'NEW' }),
+      part('c1', 'u2', 'msg_C', { type: 'text', text: 'Nothing left.' }, { sessionId: 'NEW' }),
+    ])
+    const tr = imported(text)
+    expect(tr.messages.map((m) => m.id)).toEqual([
+      'u1-copy',
+      'a1-copy',
+      'r2-copy',
+      'r1-copy',
+      'b1-copy',
+      'u2',
+      'c1',
+    ])
+    expect(tr.messages[1]?.toolCalls?.map((c) => c.id)).toEqual(['t1', 't2'])
+    expect(problems(tr)).toEqual([])
+    // The original is a second root of the session the main line starts in.
+    expect(tr.branches).toEqual([
+      { id: 'u1', fromMessageId: null, messageCount: 5, firstText: 'go' },
+    ])
+  })
+
+  it('ends the main line at the last message, not at a system record hanging off an earlier one', () => {
+    const text = jsonl([
+      say('u1', null, 'go'),
+      part('a1', 'u1', 'msg_A', toolUse('t1', 'Bash')),
+      part('a2', 'a1', 'msg_A', toolUse('t2', 'Bash')),
+      answer('r2', 'a2', 't2', 'two'),
+      answer('r1', 'a1', 't1', 'one'),
+      part('b1', 'r1', 'msg_B', { type: 'text', text: 'All done.' }),
+      rec('system', 's1', 'a1', { subtype: 'stop_hook_summary', level: 'info' }),
+    ])
+    expectOneResponse(imported(text), 2)
   })
 })

@@ -8,8 +8,12 @@ import type {
 } from '../model'
 import { collapseWhitespace, cutCodePoints } from '../text'
 import { splitAssistantContent, splitUserContent, type RootImportOptions } from './anthropic'
+import { detectJsonRoot } from './detect-heuristics'
+import { ImportFailure } from './failure'
 import { parseJsonl, type JsonlParse, type JsonlRecord } from './json'
 import { toJsonlParse, type JsonlStreamResult } from './jsonl-stream'
+import { FORMAT_LABELS } from './labels'
+import type { FormatImporter } from './registry'
 import type { ImportResult } from './types'
 import {
   capWarnings,
@@ -137,6 +141,7 @@ function convertLine(
   nodes: readonly GraphNode[],
   keepRaw: boolean,
   toolNames: Map<string, string>,
+  where: Where,
 ): LineConversion {
   const format: FormatId = 'claude-code'
   const drafts: DraftMessage[] = []
@@ -168,7 +173,7 @@ function convertLine(
     if (!pendingBoundary) return
     compactions.push(boundaryCompaction(drafts.length, null))
     warnings.push(
-      `line ${pendingBoundary.line}: compact_boundary not followed by a compact summary record`,
+      `${where(pendingBoundary.line)}: compact_boundary not followed by a compact summary record`,
     )
     pendingBoundary = null
   }
@@ -185,7 +190,7 @@ function convertLine(
     if (type !== 'user' && type !== 'assistant') continue
     const message = record.message
     if (!isObject(message)) {
-      warnings.push(`line ${line}: ${type} record without a message object, skipped`)
+      warnings.push(`${where(line)}: ${type} record without a message object, skipped`)
       continue
     }
 
@@ -261,17 +266,6 @@ function convertLine(
   return { drafts, compactions, warnings, messageIdOf }
 }
 
-/** Nodes from the root down to `leaf`, following effective parents (a cycle stops the walk). */
-function pathTo(leaf: GraphNode): GraphNode[] {
-  const path: GraphNode[] = []
-  const seen = new Set<GraphNode>()
-  for (let n: GraphNode | null = leaf; n && !seen.has(n); n = n.parent) {
-    seen.add(n)
-    path.push(n)
-  }
-  return path.reverse()
-}
-
 /** The first text of a line's drafts (a user message's first), cut to 120 code points. */
 function firstTextOf(drafts: readonly DraftMessage[]): string {
   const pick = drafts.find((d) => d.role === 'user') ?? drafts[0]
@@ -280,73 +274,270 @@ function firstTextOf(drafts: readonly DraftMessage[]): string {
   return collapseWhitespace(cutCodePoints(text, 120))
 }
 
-/** A resolved line of a graph scope: its nodes in order plus the forks off it. */
-interface ResolvedScope {
-  line: GraphNode[]
-  /** Branch starts with the node they fork from (null: a second root). */
-  forks: { start: GraphNode; from: GraphNode | null; path: GraphNode[] }[]
+/**
+ * One step of a scope's conversation: the records of one API response, or one other record. A
+ * response is every `assistant` record with its `message.id` (Claude Code writes each content
+ * block as its own record, and since 2.1 each parallel `tool_use` record hangs off the one
+ * before it, not off a common parent) plus every `user` record made only of `tool_result`
+ * blocks answering its calls (each hangs off its own call's record, in any order). Whatever
+ * hangs off any record of a response hangs off the response. Source: formats.md §1 items 1, 2, 10.
+ */
+interface Unit {
+  /** Records in file order; `nodes[0]` (the head) is the earliest, its parent is the unit's. */
+  nodes: GraphNode[]
+  /** The head's position in file order: a unit's parent always has a smaller one. */
+  order: number
+  parent: Unit | null
+  /** Whether a `user` or `assistant` record with a message object is in it. */
+  speaks: boolean
+  /** Whether a conversation record (`user`, `assistant`, `system`) is in it. */
+  conversation: boolean
+  /** Messages it gives: one per response or user record, plus one per attached result record. */
+  messages: number
 }
 
 /**
- * Chooses the main line of one scope — the chain from its root to the last conversation record in
- * file order — and walks every other child of every chosen node as a branch (from that child to
- * the newest record below it), recursively; other roots start branches that fork at the root.
- * Every node is reached: effective parents always come earlier in file order (`linkScope`), so
- * there are no cycles. Source: formats.md §1 item 10.
+ * The `tool_use_id`s of a `user` record whose content is only `tool_result` blocks (at least
+ * one); undefined for any other record.
+ */
+function resultOnlyIds(record: Record<string, unknown>): string[] | undefined {
+  const content = isObject(record.message) ? record.message.content : undefined
+  if (!Array.isArray(content) || content.length === 0) return undefined
+  const ids: string[] = []
+  for (const b of content) {
+    if (!isObject(b) || b.type !== 'tool_result' || typeof b.tool_use_id !== 'string')
+      return undefined
+    ids.push(b.tool_use_id)
+  }
+  return ids
+}
+
+/** Ancestor steps looked through to find the response a record belongs to. */
+const ANCESTOR_STEPS = 64
+
+/**
+ * Groups a scope's nodes (in file order, parents linked) into units: the records of each
+ * response with the result records answering its calls, every other record on its own. An
+ * `assistant` record joins the response of its `message.id` that it hangs off — its parent (or
+ * the nearest conversation record above metadata such as `progress`) is in that response, or it
+ * shares the response's first record's parent; the same `message.id` elsewhere (a resumed
+ * session's copy of its history) is another unit. A result-only `user` record joins the response
+ * holding its calls: the one found above it (within `ANCESTOR_STEPS` records), else the latest
+ * earlier one with those calls unanswered; all its `tool_use_id`s must be calls of that response
+ * not answered yet, otherwise (a second answer, calls of two responses, no call) it stays a unit
+ * of its own. Units come in file order of their heads, so a unit's parent always comes before
+ * it. Source: formats.md §1 items 1, 2, 10, 15.
+ */
+function buildUnits(nodes: readonly GraphNode[]): Unit[] {
+  const units: Unit[] = []
+  const unitOf = new Map<GraphNode, Unit>()
+  const responses = new Map<string, Unit[]>()
+  const owners = new Map<string, Unit[]>()
+  const answered = new Map<Unit, Set<string>>()
+  const add = (n: GraphNode, into: Unit | undefined): Unit => {
+    const speaks = (n.type === 'user' || n.type === 'assistant') && isObject(n.record.message)
+    const u: Unit = into ?? {
+      nodes: [],
+      order: n.order,
+      parent: null,
+      speaks: false,
+      conversation: false,
+      messages: 0,
+    }
+    if (!into) units.push(u)
+    u.nodes.push(n)
+    if (speaks && (!into || n.type === 'user')) u.messages++
+    u.speaks ||= speaks
+    u.conversation ||= CONVERSATION_TYPES.has(n.type)
+    unitOf.set(n, u)
+    return u
+  }
+  /** The nearest conversation record above `n` (metadata records looked through). */
+  const anchorOf = (n: GraphNode): GraphNode | null => {
+    let p = n.parent
+    for (let i = 0; p && i < ANCESTOR_STEPS && !CONVERSATION_TYPES.has(p.type); i++) p = p.parent
+    return p
+  }
+  /** The unit of `candidates` that `n` hangs off (parent, anchor, or the head's sibling). */
+  const hungOff = (n: GraphNode, candidates: readonly Unit[]): Unit | undefined => {
+    const parentUnit = n.parent ? unitOf.get(n.parent) : undefined
+    const anchor = anchorOf(n)
+    const anchorUnit = anchor ? unitOf.get(anchor) : undefined
+    for (let i = candidates.length - 1; i >= 0; i--) {
+      const u = candidates[i] as Unit
+      if (u === parentUnit || u === anchorUnit) return u
+      if (n.parent !== null && u.nodes[0]?.parent === n.parent) return u
+    }
+    return undefined
+  }
+  /** The response holding call `id` that a result record `n` answers, if any. */
+  const ownerFor = (n: GraphNode, id: string): Unit | undefined => {
+    const list = owners.get(id)
+    if (!list) return undefined
+    let p = n.parent
+    for (let i = 0; p && i < ANCESTOR_STEPS; i++, p = p.parent) {
+      const u = unitOf.get(p)
+      if (u && list.includes(u)) return u
+    }
+    for (let i = list.length - 1; i >= 0; i--) {
+      const u = list[i] as Unit
+      if (!answered.get(u)?.has(id)) return u
+    }
+    return undefined
+  }
+  for (const n of nodes) {
+    const message = n.record.message
+    if (n.type === 'assistant' && isObject(message) && typeof message.id === 'string') {
+      const same = responses.get(message.id)
+      const joined = same ? hungOff(n, same) : undefined
+      const u = add(n, joined)
+      if (!joined) {
+        if (same) same.push(u)
+        else responses.set(message.id, [u])
+      }
+      if (Array.isArray(message.content)) {
+        for (const b of message.content) {
+          if (!isObject(b) || b.type !== 'tool_use' || typeof b.id !== 'string') continue
+          const list = owners.get(b.id)
+          if (!list) owners.set(b.id, [u])
+          else if (!list.includes(u)) list.push(u)
+        }
+      }
+      continue
+    }
+    const ids = n.type === 'user' ? resultOnlyIds(n.record) : undefined
+    const owner = ids ? ownerFor(n, ids[0] as string) : undefined
+    const done = owner ? (answered.get(owner) ?? new Set<string>()) : undefined
+    if (
+      ids &&
+      owner &&
+      done &&
+      ids.every((id) => owners.get(id)?.includes(owner) === true && !done.has(id))
+    ) {
+      for (const id of ids) done.add(id)
+      answered.set(owner, done)
+      add(n, owner)
+      continue
+    }
+    add(n, undefined)
+  }
+  for (const u of units) {
+    const p = u.nodes[0]?.parent
+    u.parent = p ? (unitOf.get(p) ?? null) : null
+  }
+  return units
+}
+
+/** Units from the root down to `leaf`, following parents. */
+function pathTo(leaf: Unit): Unit[] {
+  const path: Unit[] = []
+  for (let u: Unit | null = leaf; u; u = u.parent) path.push(u)
+  return path.reverse()
+}
+
+/** The records of a path of units, unit by unit (each unit's records in file order). */
+const recordsOf = (path: readonly Unit[]): GraphNode[] => path.flatMap((u) => u.nodes)
+
+/** A fork off a resolved line: its first record, the record it hangs off, and its records. */
+interface Fork {
+  start: GraphNode
+  /** The record the fork hangs off; null for a second root. */
+  from: GraphNode | null
+  path: GraphNode[]
+}
+
+/** A resolved line of a graph scope: its records in order plus the forks off it. */
+interface ResolvedScope {
+  line: GraphNode[]
+  forks: Fork[]
+}
+
+/**
+ * The unit the main line ends at. The last unit in file order that gives messages, so a system
+ * or metadata record hanging off an earlier point never cuts the conversation short; when the
+ * records name several `sessionId`s (a file holding more than one session), the last such unit of
+ * the session whose line from the root has the most messages (ties: the later one). Then down to
+ * the newest conversation record below it (a trailing `compact_boundary`, `turn_duration`).
+ * Without any message, the last conversation record, else the last record.
+ */
+function mainLeaf(units: readonly Unit[], children: ReadonlyMap<Unit, Unit[]>): Unit | undefined {
+  const onPath = new Map<Unit, number>()
+  const lastOfSession = new Map<string, Unit>()
+  let lastConversation: Unit | undefined
+  for (const u of units) {
+    onPath.set(u, u.messages + (u.parent ? (onPath.get(u.parent) ?? 0) : 0))
+    if (u.conversation) lastConversation = u
+    if (u.speaks) lastOfSession.set(str(u.nodes[0]?.record.sessionId) ?? '', u)
+  }
+  let pick: Unit | undefined
+  for (const u of lastOfSession.values()) {
+    const score = onPath.get(u) ?? 0
+    const best = pick ? (onPath.get(pick) ?? 0) : -1
+    if (!pick || score > best || (score === best && u.order > pick.order)) pick = u
+  }
+  if (!pick) return lastConversation ?? units[units.length - 1]
+  return newestBelow(pick, children)
+}
+
+/** The newest conversation unit in the subtree of `start` (file order), else `start`. */
+function newestBelow(start: Unit, children: ReadonlyMap<Unit, Unit[]>): Unit {
+  let best = start
+  let bestConversation = start.conversation ? start : undefined
+  const stack = [start]
+  while (stack.length > 0) {
+    const u = stack.pop() as Unit
+    if (u.order > best.order) best = u
+    if (u.conversation && u.order > (bestConversation?.order ?? -1)) bestConversation = u
+    for (const c of children.get(u) ?? []) stack.push(c)
+  }
+  return bestConversation ?? best
+}
+
+/**
+ * Resolves one scope: groups its records into units (`buildUnits`), so the parts of a response
+ * and the results of its parallel calls stay together wherever their records hang; the main
+ * line is the chain of units from the root to `mainLeaf`; every other child of a unit on it is a
+ * fork, walked from that child to the newest record below it, recursively; other roots start
+ * forks hanging off nothing. Every record is reached, and no record is on two paths: unit parents
+ * always come earlier in file order, so there are no cycles. Source: formats.md §1 item 10.
  */
 function resolveScope(nodes: readonly GraphNode[]): ResolvedScope {
-  const children = new Map<GraphNode | null, GraphNode[]>()
-  for (const n of nodes) {
-    const list = children.get(n.parent)
-    if (list) list.push(n)
-    else children.set(n.parent, [n])
+  const units = buildUnits(nodes)
+  const children = new Map<Unit | null, Unit[]>()
+  for (const u of units) {
+    const list = children.get(u.parent)
+    if (list) list.push(u)
+    else children.set(u.parent, [u])
   }
-  let leaf: GraphNode | undefined
-  for (const n of nodes) if (CONVERSATION_TYPES.has(n.type)) leaf = n
-  leaf ??= nodes[nodes.length - 1]
+  const kids = children as ReadonlyMap<Unit, Unit[]>
+  const leaf = mainLeaf(units, kids)
   if (!leaf) return { line: [], forks: [] }
   const line = pathTo(leaf)
-  const covered = new Set<GraphNode>(line)
-  const forks: ResolvedScope['forks'] = []
-
-  const newestBelow = (start: GraphNode): GraphNode => {
-    let best = start
-    let bestConversation = CONVERSATION_TYPES.has(start.type) ? start : undefined
-    const stack = [start]
-    const seen = new Set<GraphNode>()
-    while (stack.length > 0) {
-      const n = stack.pop() as GraphNode
-      if (seen.has(n)) continue
-      seen.add(n)
-      if (n.order > best.order) best = n
-      if (CONVERSATION_TYPES.has(n.type) && n.order > (bestConversation?.order ?? -1))
-        bestConversation = n
-      for (const c of children.get(n) ?? []) stack.push(c)
-    }
-    return bestConversation ?? best
-  }
-  const queue: GraphNode[] = [...line]
-  const branchFrom = (start: GraphNode, from: GraphNode | null) => {
-    const full = pathTo(newestBelow(start))
+  const covered = new Set<Unit>(line)
+  const forks: Fork[] = []
+  const queue: Unit[] = [...line]
+  const branchFrom = (start: Unit) => {
+    const full = pathTo(newestBelow(start, kids))
     const path = full.slice(full.indexOf(start))
-    for (const n of path) covered.add(n)
-    forks.push({ start, from, path })
+    for (const u of path) covered.add(u)
+    const head = start.nodes[0] as GraphNode
+    forks.push({ start: head, from: head.parent, path: recordsOf(path) })
     queue.push(...path)
   }
   let next = 0
   const drain = () => {
     while (next < queue.length) {
-      const n = queue[next++] as GraphNode
-      for (const c of children.get(n) ?? []) if (!covered.has(c)) branchFrom(c, n)
+      const u = queue[next++] as Unit
+      for (const c of children.get(u) ?? []) if (!covered.has(c)) branchFrom(c)
     }
   }
   drain()
   for (const root of children.get(null) ?? []) {
     if (covered.has(root)) continue
-    branchFrom(root, null)
+    branchFrom(root)
     drain()
   }
-  return { line, forks }
+  return { line: recordsOf(line), forks }
 }
 
 /** Builds the graph nodes of a scope: effective parents, splices and their warnings. */
@@ -354,6 +545,7 @@ function linkScope(
   nodes: readonly GraphNode[],
   byUuid: ReadonlyMap<string, GraphNode>,
   warnings: string[],
+  where: Where,
 ): void {
   // A file where no record names a parent (hand-written, flattened) is read in file order.
   const flat = nodes.length > 1 && nodes.every((n) => typeof n.record.parentUuid !== 'string')
@@ -371,7 +563,7 @@ function linkScope(
       else if (p && p.scope === n.scope) {
         n.parent = previous
         warnings.push(
-          `line ${n.line}: parentUuid points at a later record (line ${p.line}); ` +
+          `${where(n.line)}: parentUuid points at a later record (${where(p.line)}); ` +
             'joined to the record before it',
         )
       } else if (p && n.scope !== 'main' && p.scope === 'main') {
@@ -379,7 +571,7 @@ function linkScope(
       } else {
         n.parent = previous
         warnings.push(
-          `line ${n.line}: parentUuid ${parentUuid} is not in this ` +
+          `${where(n.line)}: parentUuid ${parentUuid} is not in this ` +
             `${n.scope === 'main' ? 'file' : 'sidechain'} ` +
             '(a skipped or missing record); joined to the record before it in file order',
         )
@@ -391,14 +583,14 @@ function linkScope(
       else if (p && p.scope !== n.scope) {
         n.parent = previous
         warnings.push(
-          `line ${n.line}: logicalParentUuid points into a ` +
-            `${p.scope === 'main' ? 'main-line' : 'sidechain'} record (line ${p.line}); ` +
+          `${where(n.line)}: logicalParentUuid points into a ` +
+            `${p.scope === 'main' ? 'main-line' : 'sidechain'} record (${where(p.line)}); ` +
             'joined to the record before it',
         )
       } else {
         n.parent = previous
         warnings.push(
-          `line ${n.line}: logicalParentUuid ${logical} is not in this file` +
+          `${where(n.line)}: logicalParentUuid ${logical} is not in this file` +
             (previous
               ? '; joined to the record before it in file order'
               : ': the context before this compaction is in another file'),
@@ -411,30 +603,85 @@ function linkScope(
   }
 }
 
+/** Names a record's place for warnings: `line 7` (JSONL), `loglines[6]` (web export). */
+type Where = (line: number) => string
+
+const atLine: Where = (line) => `line ${line}`
+
+/** What the forks off the main line held, counted for the import warnings. */
+interface OffLine {
+  /** Forks listed in `branches` (edits or retries) and their messages. */
+  branches: number
+  branchMessages: number
+  /** Messages of records of other sessions than the main line's, by `sessionId`. */
+  otherSessions: Map<string, number>
+  /** Tool results off the main line that answer no call waiting there (answered, or not on it). */
+  strayResults: number
+}
+
+/**
+ * The import warnings about what is not on the main line, each naming what it is and why it is
+ * not there: edits or retries (listed as branches), another session in the same file (not
+ * imported: the main line is the session with the most messages), tool results answering no
+ * waiting call (skipped). The one place these are worded.
+ */
+function offLineWarnings(off: OffLine, mainSession: string | undefined): string[] {
+  const out: string[] = []
+  if (off.branches > 0) {
+    out.push(
+      `${off.branches} branch(es) (edits or retries) are not on the main line; ` +
+        `${off.branchMessages} message(s) there are listed as branches`,
+    )
+  }
+  if (off.otherSessions.size > 0) {
+    const ids = [...off.otherSessions.keys()]
+    const count = [...off.otherSessions.values()].reduce((a, b) => a + b, 0)
+    out.push(
+      `${count} message(s) of ${ids.length} other session(s) in this file ` +
+        `(sessionId ${ids.join(', ')}) are not imported: ` +
+        `the main line is session ${mainSession ?? '(none)'}, the one with the most messages`,
+    )
+  }
+  if (off.strayResults > 0) {
+    out.push(
+      `${off.strayResults} tool result(s) off the main line answer no call waiting there ` +
+        '(answered already, or made elsewhere): skipped',
+    )
+  }
+  return out
+}
+
 /**
  * Imports Claude Code session records (from `parseJsonl` or the incremental `createJsonlParser`
  * via `toJsonlParse`) as a graph. Every record with a `uuid` is a node; its parent is `parentUuid`.
- * The main line is the chain from the root to the last non-sidechain conversation record in file
- * order. Splices, so nothing before is dropped: a compaction's new root (`parentUuid:null`) hangs
- * from its `logicalParentUuid`; a `parentUuid` that is not in the file (a bad or missing line)
- * joins the record before it in file order (with a warning); a file where no record names a
- * parent is read in file order. A `parentUuid` naming a later record joins the record before it
- * too, so effective parents always come earlier and no record is lost to a cycle (orphans are
- * warned about and kept, never silently dropped). Forks (edits/retries: a record with several
- * children) keep the main line and list each other branch in `branches` (`id` = its first
- * record's uuid, `fromMessageId`, `messageCount`, `firstText`); a second root without
- * `logicalParentUuid` is a branch forking at the root. Sidechains (`isSidechain:true`) are
- * grouped by `agentId` (else by sidechain root) and returned as their own transcripts in
- * `sidechains`; a file made only of sidechain records (a sub-agent file) is its own main line.
- * `summary` records give the title (the one whose `leafUuid` is in the file, else the first);
- * repeated uuids are skipped and counted; metadata records carry no messages. Message
- * conversion: see `convertLine`. Message ids are record uuids; `source.line` is the 1-based line.
- * Never throws; never runs a regex over a whole record (lines of MBs). Source: formats.md §4.4,
- * §1 items 1, 2, 9, 10, 13, 15.
+ * Splices, so nothing before is dropped: a compaction's new root (`parentUuid:null`) hangs from
+ * its `logicalParentUuid`; a `parentUuid` that is not in the file (a bad or missing line) joins
+ * the record before it in file order (with a warning); a file where no record names a parent is
+ * read in file order. A `parentUuid` naming a later record joins the record before it too, so
+ * effective parents always come earlier and no record is lost to a cycle (orphans are warned
+ * about and kept, never silently dropped). The records of one API response (same `message.id`)
+ * and the result records of its calls are one step wherever each hangs (Claude Code 2.1 chains
+ * parallel `tool_use` records one off the other and hangs each result off its own call; the next
+ * turn continues from whichever result came last): see `buildUnits`. The main line runs from the
+ * root to the newest step that gives messages — of the session with the most messages on its
+ * line when the file holds several `sessionId`s (`mainLeaf`). Forks off it, each converted on its
+ * own: an edit or retry (a re-sent user message, a regenerated response) is listed in `branches`
+ * (`id` = its first record's uuid, `fromMessageId`, `messageCount`, `firstText`; a second root
+ * of the same session is a branch forking at the root); another session's records and tool
+ * results answering no call waiting on the main line are not imported; each kind is one warning
+ * (`offLineWarnings`). Sidechains (`isSidechain:true`) are grouped by `agentId` (else by
+ * sidechain root) and returned as their own transcripts in `sidechains`; a file made only of
+ * sidechain records (a sub-agent file) is its own main line. `summary` records give the title
+ * (the one whose `leafUuid` is in the file, else the first); repeated uuids are skipped and
+ * counted; metadata records (`progress`, `attachment`, …) carry no messages. Message conversion:
+ * see `convertLine`. Message ids are record uuids; `source.line` is the record's 1-based line
+ * (`where` names it in warnings). Never throws; never runs a regex over a whole record (lines of
+ * MBs). Source: formats.md §4.4, §1 items 1, 2, 9, 10, 13, 15.
  */
 export function importClaudeCodeRecords(
   parsed: JsonlParse,
   options: RootImportOptions = {},
+  where: Where = atLine,
 ): ImportResult {
   const format: FormatId = 'claude-code'
   const keepRaw = options.keepRaw ?? true
@@ -491,16 +738,26 @@ export function importClaudeCodeRecords(
     else scopes.set(n.scope, [n])
   }
   const mainNodes = scopes.get('main') ?? []
-  linkScope(mainNodes, byUuid, linkWarnings)
+  linkScope(mainNodes, byUuid, linkWarnings, where)
   const main = resolveScope(mainNodes)
   const toolNames = new Map<string, string>()
-  const converted = convertLine(main.line, keepRaw, toolNames)
+  const converted = convertLine(main.line, keepRaw, toolNames, where)
   warnings.push(...converted.warnings)
   warnings.push(...capWarnings(linkWarnings))
 
-  // Branches: each converted on its own to count its messages; fork points named by message id.
+  // The sessions the main line speaks in (a resumed session's line may cross into a new one).
+  const mainSessions = new Set<string>()
+  let mainSession: string | undefined
+  for (const n of main.line) {
+    const id = n.type === 'user' || n.type === 'assistant' ? str(n.record.sessionId) : undefined
+    if (id === undefined) continue
+    mainSession = id
+    mainSessions.add(id)
+  }
+  // Forks: each converted on its own to count its messages; fork points named by message id.
   const messageIdOf = new Map(converted.messageIdOf)
   const branches: TranscriptBranch[] = []
+  const off: OffLine = { branches: 0, branchMessages: 0, otherSessions: new Map(), strayResults: 0 }
   const messageAtOrAbove = (from: GraphNode | null): string | null => {
     for (let n = from; n; n = n.parent) {
       const id = messageIdOf.get(n.uuid)
@@ -509,23 +766,28 @@ export function importClaudeCodeRecords(
     return null
   }
   for (const fork of main.forks) {
-    const c = convertLine(fork.path, false, new Map(toolNames))
+    const c = convertLine(fork.path, false, new Map(toolNames), where)
     for (const [k, v] of c.messageIdOf) messageIdOf.set(k, v)
-    if (c.drafts.length === 0) continue
+    if (c.drafts.length === 0) continue // progress, hooks, telemetry: no messages
+    const session = str(fork.start.record.sessionId)
+    if (session !== undefined && mainSessions.size > 0 && !mainSessions.has(session)) {
+      off.otherSessions.set(session, (off.otherSessions.get(session) ?? 0) + c.drafts.length)
+      continue
+    }
+    if (c.drafts.every((d) => d.role === 'tool')) {
+      off.strayResults += c.drafts.length
+      continue
+    }
     branches.push({
       id: fork.start.uuid,
       fromMessageId: messageAtOrAbove(fork.from),
       messageCount: c.drafts.length,
       firstText: firstTextOf(c.drafts),
     })
+    off.branches++
+    off.branchMessages += c.drafts.length
   }
-  if (branches.length > 0) {
-    warnings.push(
-      `${branches.length} branch(es) (edits or retries) are not on the main line; ` +
-        `${branches.reduce((n, b) => n + b.messageCount, 0)} message(s) there are listed as ` +
-        'branches',
-    )
-  }
+  warnings.push(...offLineWarnings(off, mainSession))
   // Sidechains: one transcript per agent / sidechain root.
   const sidechains: Transcript[] = []
   let sidechainRecords = 0
@@ -533,7 +795,7 @@ export function importClaudeCodeRecords(
     if (scope === 'main') continue
     sidechainRecords += list.length
     const scopeWarnings: string[] = []
-    linkScope(list, byUuid, scopeWarnings)
+    linkScope(list, byUuid, scopeWarnings, where)
     const resolved = resolveScope(list)
     // Without an agentId, each root of the sidechain scope is its own sub-agent conversation.
     const groups =
@@ -541,7 +803,7 @@ export function importClaudeCodeRecords(
         ? [resolved.line, ...resolved.forks.filter((f) => f.from === null).map((f) => f.path)]
         : [resolved.line]
     for (const group of groups) {
-      const c = convertLine(group, keepRaw, new Map(toolNames))
+      const c = convertLine(group, keepRaw, new Map(toolNames), where)
       if (c.drafts.length === 0) continue
       const agent = scope.startsWith('agent:') ? scope.slice(6) : undefined
       const first = firstTextOf(c.drafts)
@@ -574,8 +836,7 @@ export function importClaudeCodeRecords(
     }
   }
   // The title of the conversation leaf that is in this file; any title otherwise.
-  const title =
-    titles.find((t) => t.leafUuid !== undefined && byUuid.has(t.leafUuid)) ?? titles[0]
+  const title = titles.find((t) => t.leafUuid !== undefined && byUuid.has(t.leafUuid)) ?? titles[0]
   const transcript = finalizeTranscript(format, converted.drafts, converted.compactions, warnings, {
     ...(title ? { title: title.summary } : {}),
     model: lastModel(parsed.records),
@@ -646,4 +907,62 @@ export function importClaudeCodeStream(
     }
   }
   return importClaudeCodeRecords(toJsonlParse(result), options)
+}
+
+/**
+ * Imports a Claude Code web session export: one JSON object whose `loglines` array holds the
+ * same records as the session JSONL (`{"loglines": [{type, uuid, parentUuid, sessionId,
+ * message, …}, …]}`), mapped exactly as `importClaudeCodeRecords` maps the JSONL; `source.line`
+ * is the record's 1-based position in `loglines`, and warnings name it `loglines[i]` (0-based).
+ * Items that are not objects are skipped with a warning. Fails (field `loglines`) without the
+ * array or when no item is an object. Never throws. Source: formats.md §4.4 (the records);
+ * the `loglines` wrapper as the Claude Code web sessions API returns it (read by
+ * simonw/claude-code-transcripts).
+ */
+function importClaudeCodeWeb(root: unknown, options: RootImportOptions = {}): ImportResult {
+  const list = isObject(root) ? root.loglines : undefined
+  if (!Array.isArray(list))
+    return {
+      ok: false,
+      error: { message: 'no "loglines" array at the top level', field: 'loglines' },
+    }
+  const records: JsonlRecord[] = []
+  const bad: string[] = []
+  list.forEach((value, i) => {
+    if (isObject(value)) records.push({ line: i + 1, value })
+    else bad.push(`loglines[${i}]: not a JSON object, skipped`)
+  })
+  if (records.length === 0) {
+    const message =
+      list.length === 0
+        ? 'the "loglines" array is empty'
+        : `none of the ${list.length} loglines is a JSON object`
+    return { ok: false, error: { message, field: 'loglines' } }
+  }
+  const where: Where = (line) => `loglines[${line - 1}]`
+  return importClaudeCodeRecords({ records, bad, lines: list.length }, options, where)
+}
+
+/**
+ * The Claude Code web session export importer (`{"loglines": […]}`, JSON container; the JSONL
+ * session importer is in the registry). Detection through `detectJsonRoot`.
+ */
+export const claudeCodeWebImporter: FormatImporter = {
+  id: 'claude-code',
+  label: FORMAT_LABELS['claude-code'],
+  container: 'json',
+  priority: 3,
+  description: 'Claude Code web session export {"loglines": [session records]}',
+  extensions: ['.json'],
+  detect(root) {
+    const v = detectJsonRoot(root)
+    if ('mismatch' in v) return v.mismatch
+    return v.format === 'claude-code' ? true : `looks like ${FORMAT_LABELS[v.format]}`
+  },
+  importParsed(root, options) {
+    const keepRaw = options.keepRaw === undefined ? {} : { keepRaw: options.keepRaw }
+    const r = importClaudeCodeWeb(root, keepRaw)
+    if (!r.ok) throw new ImportFailure(r.error.message, r.error)
+    return r.transcript
+  },
 }
