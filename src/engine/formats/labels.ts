@@ -18,5 +18,7 @@ export const FORMAT_LABELS: Readonly<Record<FormatId, string>> = {
   openhands: 'OpenHands event stream',
   'swe-agent': 'SWE-agent trajectory',
   aider: 'aider chat history (Markdown)',
+  'copilot-cli': 'GitHub Copilot CLI session (JSONL)',
+  'chatgpt-export': 'ChatGPT data export (conversations.json)',
   canonical: 'canonical transcript',
 }
