@@ -1,79 +1,163 @@
-import type { FormatId, SourceRef, Transcript } from '../model'
+import type { FormatId, MessageFlags, SourceRef, Transcript } from '../model'
 import { importFailure } from './failure'
 import { FORMAT_LABELS } from './labels'
 import type { FormatImporter, ImportOptions } from './registry'
-import { finalizeTranscript, type DraftMessage } from './util'
+import { finalizeTranscript, withConversations, type DraftMessage } from './util'
 
 const format: FormatId = 'aider'
 
-/** The header aider appends at every launch. Source: formats.md §4.12. */
+/** The header aider appends at every launch (`InputOutput.__init__`). Source: formats.md §4.12. */
 const AIDER_LAUNCH_HEADER = '# aider chat started at'
-
-/** Name of the synthesized call for aider's own reports (edits applied, commits, token costs). */
-const AIDER_REPORT_TOOL = 'aider'
 
 /** Only the head is scanned: history files grow for years and detection must stay cheap. */
 const DETECT_CHARS = 65536
 
 /**
- * Detection (formats.md §2 item 1): the text starts (after blank lines) with
- * `# aider chat started at`, or its head has both a `#### ` user line and a `> ` output line.
+ * An editor mode line (Emacs `-*- mode: markdown -*-`, Vim `vim: set ft=markdown:`), possibly in
+ * an HTML comment: a setting for the editor, not part of the chat.
+ */
+const MODELINE =
+  /^\s*(?:<!--)?\s*(?:.*-\*-.*-\*-.*|(?:vi|vim|ex):\s*(?:set?\s+)?[\w-]+=\S*.*?)\s*(?:-->)?\s*$/
+
+/** How far a `> ` line without aider's line break may run on before it counts as Markdown. */
+const MAX_ENTRY_LINES = 400
+
+/**
+ * Detection (formats.md §2 item 1): the text starts (after blank lines and an editor mode line)
+ * with `# aider chat started at`, or its head has both a `#### ` user line and a `> ` output line.
  */
 export function detectAider(input: unknown): true | string {
   if (typeof input !== 'string') return 'not a text file'
   const head = input.slice(0, DETECT_CHARS)
-  if (/^\s*# aider chat started at/.test(head)) return true
+  const lead = head.replace(/^\s*/, '')
+  const firstLine = /^[^\r\n]*/.exec(lead)?.[0] ?? ''
+  const rest = MODELINE.test(firstLine) ? lead.slice(firstLine.length).replace(/^\s*/, '') : lead
+  if (rest.startsWith(AIDER_LAUNCH_HEADER)) return true
   if (/^#### /m.test(head) && /^> /m.test(head)) return true
   return 'no "# aider chat started at" header and no "#### " / "> " lines'
 }
 
-type LineKind = 'launch' | 'user' | 'tool' | 'text'
+// ---------------------------------------------------------------------------------------------
+// Lines → blocks
+// ---------------------------------------------------------------------------------------------
 
-/** A run of lines of one kind, with its 1-based first line. */
-interface Block {
-  kind: LineKind
+/**
+ * One write of aider's console log (`tool_output` / `tool_warning` / `tool_error` / a
+ * `confirm_ask` answer): its text without the `> ` prefix and the closing line break. Usually one
+ * line; a message with newlines that aider wrote in one call (a commit message with a body) runs
+ * on over unprefixed lines until the line that carries the break.
+ */
+interface LogEntry {
   line: number
-  lines: string[]
+  text: string
+  raw: string[]
 }
 
-/** The kind of one Markdown line and its text without the aider prefix. */
-function classify(line: string): { kind: LineKind; text: string } {
-  if (line.startsWith(AIDER_LAUNCH_HEADER)) return { kind: 'launch', text: line.slice(2).trim() }
-  // `####` alone is an empty line of a multi-line input; the two trailing spaces are the Markdown
-  // line break aider puts between input lines.
-  if (line === '####' || line.startsWith('#### '))
-    return { kind: 'user', text: line.slice(5).replace(/ {2}$/, '') }
-  // `>>>>>>> REPLACE` (SEARCH/REPLACE edits) is assistant text: only `> ` and a bare `>` quote.
-  if (line === '>' || line.startsWith('> '))
-    return { kind: 'tool', text: line.slice(2).replace(/ {2}$/, '') }
-  return { kind: 'text', text: line }
+/** A run of one kind of content, with its 1-based first line. */
+type Block =
+  | { kind: 'header'; line: number; text: string }
+  | { kind: 'user'; line: number; lines: string[]; raw: string[] }
+  | { kind: 'text'; line: number; lines: string[] }
+  | { kind: 'log'; line: number; entries: LogEntry[] }
+
+/** Ends with the Markdown line break (two spaces) aider puts after each log and user line. */
+const hasBreak = (line: string) => line.endsWith('  ')
+
+const isHeader = (line: string) => line.startsWith(AIDER_LAUNCH_HEADER)
+
+/** `#### ` (or a bare `####`, an empty line of a multi-line input, as older files have it). */
+const isUserPrefix = (line: string) => line.startsWith('#### ') || /^####\s*$/.test(line)
+
+/** `> ` or a bare `>` (aider's empty output line is `>` plus the line break). */
+const isLogPrefix = (line: string) => line.startsWith('> ') || /^>\s*$/.test(line)
+
+/** The text of a user or log line: the prefix and exactly one closing line break removed. */
+function bodyOf(line: string, prefix: number): string {
+  const body = line.slice(prefix)
+  return hasBreak(body) ? body.slice(0, -2) : body
 }
 
 /**
- * Groups lines into blocks: consecutive user lines are one input (a blank line ends it);
- * output lines separated only by blank lines are one output (aider writes each report of a step
- * as its own quote); everything else between is assistant text, trimmed of blank lines.
+ * Which prefixed lines are aider's. aider's writer (`InputOutput.append_chat_history` with
+ * `linebreak=True`, used by `user_input` and every log write) ends each `#### ` and `> ` line with
+ * two spaces; the assistant's reply (`ai_output`) is written as is, so a reply's `#### Heading`
+ * or `> quote` lines lack them. When no line of a kind has the break (an editor stripped
+ * trailing spaces), the prefix alone decides, as aider's own reader does
+ * (`split_chat_history_markdown`).
  */
-function toBlocks(text: string): Block[] {
-  const lines = text.split(/\r?\n/)
+interface Strictness {
+  user: boolean
+  log: boolean
+}
+
+/** Per prefix: does any line of that kind carry aider's line break? */
+function strictnessOf(lines: readonly string[]): Strictness {
+  let user = false
+  let log = false
+  for (const l of lines) {
+    if (!user && isUserPrefix(l) && hasBreak(l)) user = true
+    if (!log && isLogPrefix(l) && hasBreak(l)) log = true
+    if (user && log) break
+  }
+  return { user, log }
+}
+
+/** One classified line (a log entry may span several lines). */
+type Item =
+  | { kind: 'header'; line: number; raw: string }
+  | { kind: 'user'; line: number; raw: string }
+  | { kind: 'log'; entry: LogEntry }
+  | { kind: 'text'; line: number; raw: string }
+
+/** Classifies each line from `start` on: header, user line, log entry, or assistant text. */
+function toItems(lines: readonly string[], strict: Strictness, start: number): Item[] {
+  const items: Item[] = []
+  for (let i = start; i < lines.length; i++) {
+    const raw = lines[i] ?? ''
+    if (isHeader(raw)) items.push({ kind: 'header', line: i + 1, raw })
+    else if (isUserPrefix(raw) && (!strict.user || hasBreak(raw)))
+      items.push({ kind: 'user', line: i + 1, raw })
+    else {
+      const afterLog = items[items.length - 1]?.kind === 'log'
+      const entry = isLogPrefix(raw) ? logEntryAt(lines, i, strict.log, afterLog) : null
+      if (entry) {
+        items.push({ kind: 'log', entry })
+        i += entry.raw.length - 1
+      } else items.push({ kind: 'text', line: i + 1, raw })
+    }
+  }
+  return items
+}
+
+/**
+ * Groups the lines into blocks: a header; a user input (consecutive user lines — aider writes a
+ * blank line before each input, so any other line ends one); a log block (log entries separated
+ * at most by blank lines: nothing else happened between them); assistant text (everything else,
+ * blank lines trimmed at both ends). `start` skips a leading editor mode line.
+ */
+function toBlocks(lines: readonly string[], strict: Strictness, start: number): Block[] {
+  const items = toItems(lines, strict, start)
   const blocks: Block[] = []
-  let current: Block | null = null
-  lines.forEach((raw, i) => {
-    const { kind, text: body } = classify(raw)
-    const blank = kind === 'text' && body.trim() === ''
-    if (blank) {
-      // Blank lines close a user input; inside output and assistant text they may continue it.
-      if (current && current.kind === 'text') current.lines.push('')
-      else if (current && current.kind === 'user') current = null
-      return
-    }
-    if (current && current.kind === kind && kind !== 'launch') {
-      current.lines.push(body)
-      return
-    }
-    current = { kind, line: i + 1, lines: [body] }
-    blocks.push(current)
-  })
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i] as Item
+    const last = blocks[blocks.length - 1]
+    if (it.kind === 'header') {
+      blocks.push({ kind: 'header', line: it.line, text: it.raw.slice(2).trim() })
+    } else if (it.kind === 'user') {
+      const prev = items[i - 1]
+      if (last?.kind === 'user' && prev?.kind === 'user') {
+        last.lines.push(bodyOf(it.raw, 5))
+        last.raw.push(it.raw)
+      } else blocks.push({ kind: 'user', line: it.line, lines: [bodyOf(it.raw, 5)], raw: [it.raw] })
+    } else if (it.kind === 'log') {
+      if (last?.kind === 'log') last.entries.push(it.entry)
+      else blocks.push({ kind: 'log', line: it.entry.line, entries: [it.entry] })
+    } else if (it.raw.trim() === '') {
+      // A blank line: inside assistant text it is kept; elsewhere it separates nothing.
+      if (last?.kind === 'text') last.lines.push('')
+    } else if (last?.kind === 'text' && items[i - 1]?.kind === 'text') last.lines.push(it.raw)
+    else blocks.push({ kind: 'text', line: it.line, lines: [it.raw] })
+  }
   for (const b of blocks) {
     if (b.kind !== 'text') continue
     while (b.lines.length > 0 && (b.lines[b.lines.length - 1] ?? '').trim() === '') b.lines.pop()
@@ -82,119 +166,400 @@ function toBlocks(text: string): Block[] {
 }
 
 /**
- * Imports an aider chat history (`.aider.chat.history.md`). Lines (formats.md §4.12,
- * `split_chat_history_markdown`): `# aider chat started at …` starts a launch; `#### ` lines are
- * the user's input (consecutive lines are one multi-line input; the Markdown line-break double
- * space is stripped); `> ` lines (and a bare `>`) are aider's output, double trailing spaces
- * stripped; everything else is assistant Markdown (SEARCH/REPLACE edits included).
- *
- * aider records no tool calls and no ids, so its output is modelled as a synthesized tool call
- * (`aider-call-<n>`) answered by the very next message, a `tool` result flagged `command`:
- * - output after a slash command (`/run pytest`, `/ls`, `/add`) answers a call named after the
- *   command (`run`, arguments `{"command":"/run pytest"}`) made by a synthesized assistant message
- *   flagged `command` with no text;
- * - output after an answer (edits applied, commits, token costs) answers an `aider` call
- *   (arguments `{}`) added to that answer — its edits are what produced the report — so the
- *   transcript never has two assistant messages in a row (one model turn, as the Responses and
- *   Anthropic exports expect).
- * Why not user-side context: the text was produced by the environment, not typed by the person,
- * and as tool results the command outputs are what dedupe and prune-tool-results work on (the
- * sample's repeated `/ls` listing is a byte-identical tool result); since every call is answered
- * by the next message, the validity checker stays clean. A launch becomes a `user` message flagged
- * `injected` holding the header and the banner printed before the first input: aider's own
- * output, not a system prompt (it never reaches the model, and a later launch would be a
- * mid-conversation system message no Anthropic export can carry). The title is the first launch
- * header. Throws an ImportError-shaped object when nothing conversational is found. Never modifies
- * its input.
+ * The log entry starting at line `i` (a `> ` or `>` line), or null when, under the strict rule,
+ * the line is the assistant's Markdown quote: it has no line break and no later line closes it
+ * before the next prefixed line (`maxLines` at most).
  */
-export function importAiderText(text: string, options: ImportOptions = {}): Transcript {
-  const keepRaw = options.keepRaw ?? true
-  const blocks = toBlocks(text)
+function logEntryAt(
+  lines: readonly string[],
+  i: number,
+  strict: boolean,
+  afterLog: boolean,
+): LogEntry | null {
+  const line = lines[i] ?? ''
+  const first = /^>\s*$/.test(line) ? '' : bodyOf(line, 2)
+  if (!strict || hasBreak(line)) return { line: i + 1, text: first, raw: [line] }
+  // A bare `>` right after a log line is an empty line of that output.
+  if (afterLog && /^>\s*$/.test(line)) return { line: i + 1, text: '', raw: [line] }
+  const end = Math.min(lines.length, i + 1 + MAX_ENTRY_LINES)
+  for (let j = i + 1; j < end; j++) {
+    const next = lines[j] ?? ''
+    if (isHeader(next) || isUserPrefix(next) || isLogPrefix(next)) return null
+    if (hasBreak(next)) {
+      const raw = lines.slice(i, j + 1)
+      const text = [first, ...raw.slice(1, -1), next.slice(0, -2)].join('\n')
+      return { line: i + 1, text, raw }
+    }
+  }
+  return null
+}
+
+// ---------------------------------------------------------------------------------------------
+// What aider sent to the model
+// ---------------------------------------------------------------------------------------------
+
+/** A `confirm_ask` question with its logged answer, e.g. `… (Y)es/(N)o [Yes]: y`. */
+const CONFIRM = /\(Y\)es\/\(N\)o[^\]]*\][^:]*:\s*\S*\s*$/
+
+/**
+ * The answer logged after a question (`Add the output to the chat? y`, or with aider's newer
+ * `(Y)es/(N)o … [Yes]: y` options): true for yes / all (or no answer: aider logs the default it
+ * took), false for no / skip / don't ask again, null when the entry is no question.
+ */
+function confirmed(text: string): boolean | null {
+  const m = /\?(?:\s*\(Y\)es\/\(N\)o[^\]]*\][^:]*:)?\s*(\S*)\s*$/.exec(text)
+  if (!m) return null
+  const a = (m[1] ?? '').toLowerCase()
+  return a === '' || a.startsWith('y') || a.startsWith('a')
+}
+
+/** `cmd_run`: the question whether command output goes into the chat (old and new wording). */
+const ADD_OUTPUT =
+  /^Add (?:the output|command output|[\d.]+k tokens of command output) to the chat\?/
+/** `cmd_run` after the output was added (newer aider). */
+const ADDED_OUTPUT = /^Added \d+ lines? of output to the chat\.?$/
+/** The first line of aider's lint report (`Coder.lint_edited` via the linter). */
+const LINT_REPORT = /^# Fix any errors below, if possible\.?$/
+const LINT_CONFIRM = /^Attempt to fix lint errors\?/
+const TEST_CONFIRM = /^Attempt to fix test errors\?/
+/** `Coder.apply_updates` when the reply's edits could not be parsed. */
+const EDIT_ERROR = /^The LLM did not conform to the edit format\.?$/
+const REFLECTIONS_STOP = /^Only \d+ reflections allowed, stopping\.?$/
+/** aider's documentation links it prints beside errors. */
+const DOCS_URL = /^https?:\/\/aider\.chat\/\S*$/
+
+/**
+ * aider's own status reports: what it prints about its work, never what a command printed.
+ * A backwards scan for command output stops at them.
+ */
+const STATUS = [
+  /^Tokens: /,
+  /^Cost: /,
+  /^Applied edit to /,
+  /^Did not apply edit to /,
+  /^Commit [0-9a-f]{7,} /,
+  /^Committing /,
+  /^You can use \/undo /,
+  /^Added .+ to the chat\.?$/,
+  /^Removed .+ from the chat\.?$/,
+  /^Running /,
+  REFLECTIONS_STOP,
+  DOCS_URL,
+  CONFIRM,
+]
+const isStatus = (text: string) => STATUS.some((re) => re.test(text))
+
+/** Slash commands whose output aider can add to the chat (`/run`, its `!` alias, `/test`). */
+const RUN_COMMAND = /^(?:\/(?:run|test)\b|!)/
+
+/**
+ * What aider sent to the model out of one log block, as user messages: command output the person
+ * added to the chat (the entries before the `Add … output to the chat? y` / `Added N lines of
+ * output` line), a lint report the person asked to fix (`# Fix any errors below …` up to
+ * `Attempt to fix lint errors? y`), and an edit-format error aider reflected to the model (the
+ * entries after `The LLM did not conform to the edit format.`, unless it stopped reflecting).
+ * `afterCommand`: the block follows a `/run`-like input, so every entry before the question is
+ * that command's output. `missing`: output was added but aider did not write it to the file.
+ */
+function sentToModel(
+  entries: readonly LogEntry[],
+  afterCommand: boolean,
+): { sent: { entries: LogEntry[]; flags: MessageFlags }[]; missing: LogEntry | null } {
+  const sent: { entries: LogEntry[]; flags: MessageFlags }[] = []
+  let missing: LogEntry | null = null
+  const texts = entries.map((e) => e.text)
+
+  const addAt = texts.findIndex((t) => ADD_OUTPUT.test(t) || ADDED_OUTPUT.test(t))
+  const anchor = entries[addAt]
+  if (anchor) {
+    const question = ADD_OUTPUT.test(anchor.text) ? confirmed(anchor.text) : true
+    const testConfirm = texts.find((t) => TEST_CONFIRM.test(t))
+    const fixTests = testConfirm === undefined ? true : confirmed(testConfirm) !== false
+    if (question !== false && (afterCommand || fixTests)) {
+      let from = addAt
+      if (afterCommand) from = 0
+      else while (from > 0 && !isStatus(texts[from - 1] ?? '')) from--
+      const output = entries.slice(from, addAt)
+      if (output.some((e) => e.text.trim() !== ''))
+        sent.push({ entries: output, flags: { command: true } })
+      else missing = anchor
+    }
+  }
+
+  const lintAt = texts.findIndex((t) => LINT_REPORT.test(t))
+  if (lintAt >= 0) {
+    const offset = texts.slice(lintAt).findIndex((t) => LINT_CONFIRM.test(t))
+    const confirmAt = offset < 0 ? -1 : lintAt + offset
+    if (confirmAt > lintAt && confirmed(texts[confirmAt] ?? '') === true)
+      sent.push({ entries: entries.slice(lintAt, confirmAt), flags: { command: true } })
+  }
+
+  const errorAt = texts.findIndex((t) => EDIT_ERROR.test(t))
+  if (errorAt >= 0 && !texts.some((t) => REFLECTIONS_STOP.test(t))) {
+    const detail: LogEntry[] = []
+    for (const e of entries.slice(errorAt + 1)) {
+      if (DOCS_URL.test(e.text) || (detail.length === 0 && e.text.trim() === '')) continue
+      if (isStatus(e.text)) break
+      detail.push(e)
+    }
+    if (detail.length > 0) sent.push({ entries: detail, flags: { injected: true } })
+  }
+  return { sent, missing }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sessions
+// ---------------------------------------------------------------------------------------------
+
+/** The main model a startup banner names (`Main model: X with …`, older `Model: X …`). */
+function modelOf(entries: readonly LogEntry[]): string | undefined {
+  for (const e of entries) {
+    const m = /^(?:Main )?[Mm]odel: (\S+)/.exec(e.text)
+    if (m) return m[1]
+  }
+  return undefined
+}
+
+/** `a–b` or `a` for a block's line span. */
+function span(entries: readonly LogEntry[]): string {
+  const first = entries[0]?.line ?? 0
+  const lastEntry = entries[entries.length - 1]
+  const last = lastEntry ? lastEntry.line + lastEntry.raw.length - 1 : first
+  return last > first ? `${first}–${last}` : `${first}`
+}
+
+/** `1 block`, `3 blocks`. */
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
+
+/** Without the empty entries at either end. */
+function trimBlank(entries: readonly LogEntry[]): LogEntry[] {
+  let a = 0
+  let b = entries.length
+  while (a < b && (entries[a]?.text.trim() ?? '') === '') a++
+  while (b > a && (entries[b - 1]?.text.trim() ?? '') === '') b--
+  return entries.slice(a, b)
+}
+
+/** Cuts a notice to `max` code points. */
+function cut(text: string, max: number): string {
+  const chars = [...text]
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`
+}
+
+/** One `# aider chat started at` session, converted. */
+interface Session {
+  header: Extract<Block, { kind: 'header' }> | null
+  /** First line of the session (its header, or its first block). */
+  line: number
+  drafts: DraftMessage[]
+  warnings: string[]
+  model?: string
+  /** Something was said to or by the model (not only slash commands). */
+  conversation: boolean
+}
+
+/**
+ * Converts the blocks of one session. User inputs → `user` messages: slash commands and `!` shell
+ * commands flagged `command` (aider runs them itself; `/ask text` and friends are followed by the
+ * text as its own input, which is the message), `<blank>` inputs and logged answers to aider's
+ * questions skipped, an input repeating the previous reply (architect mode handing its plan to the
+ * editor model) flagged `injected`. Assistant text → `assistant` messages. Log blocks: the
+ * startup banner (the log before the first input) and everything aider only printed become
+ * notices in `warnings`; what aider sent to the model from them becomes user messages
+ * (`sentToModel`).
+ */
+function convertSession(
+  header: Session['header'],
+  blocks: readonly Block[],
+  keepRaw: boolean,
+): Session {
   const drafts: DraftMessage[] = []
   const warnings: string[] = []
-  let title: string | undefined
-  let calls = 0
-  // The system message of the current launch, while its banner may still follow.
-  let launch: DraftMessage | null = null
+  const logBlocks: number[] = []
+  let banner: LogEntry[] = []
+  let started = false
+  let previousUser: DraftMessage | null = null
+  const missing: string[] = []
 
-  const source = (b: Block): SourceRef => {
-    const s: SourceRef = { format, line: b.line }
-    if (keepRaw) s.raw = b.lines.join('\n')
+  const source = (line: number, raw: string[]): SourceRef => {
+    const s: SourceRef = { format, line }
+    if (keepRaw) s.raw = raw.join('\n')
     return s
   }
 
   for (const b of blocks) {
-    const body = b.lines.join('\n')
-    if (b.kind === 'launch') {
-      title ??= body
-      launch = { id: '', role: 'user', content: body, flags: { injected: true }, source: source(b) }
-      drafts.push(launch)
+    if (b.kind === 'header') continue
+    if (b.kind === 'log') {
+      if (!started) {
+        banner = [...banner, ...b.entries]
+        continue
+      }
+      const command =
+        drafts[drafts.length - 1] === previousUser &&
+        previousUser !== null &&
+        RUN_COMMAND.test(String(previousUser.content))
+      const { sent, missing: lost } = sentToModel(b.entries, command)
+      for (const s of sent) {
+        const kept = trimBlank(s.entries)
+        const first = kept[0]
+        if (!first) continue
+        drafts.push({
+          id: '',
+          role: 'user',
+          content: kept.map((e) => e.text).join('\n'),
+          flags: s.flags,
+          source: source(first.line, kept.flatMap((e) => e.raw)),
+        })
+      }
+      if (lost) missing.push(`line ${lost.line}: "${cut(lost.text, 80)}"`)
+      logBlocks.push(b.line)
       continue
     }
-    if (b.kind === 'tool' && launch) {
-      launch.content = `${String(launch.content)}\n\n${body}`
-      if (keepRaw) launch.source.raw = `${String(launch.source.raw)}\n${body}`
-      launch = null
-      continue
-    }
-    launch = null
-    if (b.kind === 'user') {
-      const d: DraftMessage = { id: '', role: 'user', content: body, source: source(b) }
-      if (body.startsWith('/')) d.flags = { command: true }
-      drafts.push(d)
-      continue
-    }
+    started = true
     if (b.kind === 'text') {
-      drafts.push({ id: '', role: 'assistant', content: body, source: source(b) })
+      const content = b.lines.join('\n')
+      drafts.push({ id: '', role: 'assistant', content, source: source(b.line, b.lines) })
       continue
     }
+    const text = b.lines.join('\n')
+    // An empty Enter (`<blank>`) sends nothing; a logged answer to aider's question is its log.
+    if (text.trim() === '<blank>' || text.trim() === '') continue
+    if (b.lines.length === 1 && CONFIRM.test(text)) {
+      logBlocks.push(b.line)
+      continue
+    }
+    const d: DraftMessage = { id: '', role: 'user', content: text, source: source(b.line, b.raw) }
     const previous = drafts[drafts.length - 1]
-    const callId = `aider-call-${++calls}`
-    if (previous?.role === 'assistant' && !previous.flags?.command) {
-      previous.toolCalls = [{ id: callId, name: AIDER_REPORT_TOOL, arguments: '{}' }]
-      drafts.push({
-        id: '',
-        role: 'tool',
-        content: body,
-        toolCallId: callId,
-        toolName: AIDER_REPORT_TOOL,
-        flags: { command: true },
-        source: source(b),
-      })
-      continue
-    }
-    const command =
-      previous?.role === 'user' && previous.flags?.command && typeof previous.content === 'string'
-        ? previous.content
-        : undefined
-    const slash = command !== undefined ? /^\/(\S+)/.exec(command)?.[1] : undefined
-    const name = slash ?? AIDER_REPORT_TOOL
-    drafts.push({
-      id: '',
-      role: 'assistant',
-      content: null,
-      toolCalls: [
-        { id: callId, name, arguments: command !== undefined ? JSON.stringify({ command }) : '{}' },
-      ],
-      flags: { command: true },
-      source: { format, line: b.line },
-    })
-    drafts.push({
-      id: '',
-      role: 'tool',
-      content: body,
-      toolCallId: callId,
-      toolName: name,
-      flags: { command: true },
-      source: source(b),
-    })
+    if (/^[/!]/.test(text)) d.flags = { command: true }
+    else if (previous?.role === 'assistant' && String(previous.content).trim() === text.trim())
+      d.flags = { injected: true }
+    drafts.push(d)
+    previousUser = d
   }
-  // Launch banners alone are aider's output, not a conversation.
-  const said = (d: DraftMessage) =>
-    (d.role === 'user' && !d.flags?.injected) || (d.role === 'assistant' && !d.flags?.command)
-  if (!drafts.some(said))
+
+  const where = header ? `line ${header.line}: ${header.text}` : `line ${blocks[0]?.line ?? 1}`
+  if (banner.length > 0) {
+    const lines = banner.map((e) => e.text.trim()).filter((t) => t !== '')
+    warnings.push(
+      `${where}: aider's startup log (lines ${span(banner)}), not a message: ` +
+        cut(lines.join('; '), 400),
+    )
+  }
+  if (logBlocks.length > 0) {
+    const shown = logBlocks.slice(0, 8).join(', ')
+    warnings.push(
+      `${plural(logBlocks.length, 'block')} of aider's console output ` +
+        `(line${logBlocks.length > 1 ? 's' : ''} ${shown}${logBlocks.length > 8 ? ', …' : ''}) ` +
+        '— its reports of edits, commits, tokens and costs, ' +
+        'listings, questions and answers — printed for the person, not sent to the model: not ' +
+        'messages',
+    )
+  }
+  if (missing.length > 0) {
+    warnings.push(
+      `${plural(missing.length, 'command output')} added to the chat but not in this file ` +
+        `(aider logged only its report: ${missing.slice(0, 5).join('; ')}): not imported`,
+    )
+  }
+  const model = modelOf(banner)
+  const conversation = drafts.some(
+    (d) => d.role === 'assistant' || (d.role === 'user' && !d.flags?.command && !d.flags?.injected),
+  )
+  const session: Session = {
+    header,
+    line: header?.line ?? blocks[0]?.line ?? 1,
+    drafts,
+    warnings,
+    conversation,
+  }
+  if (model !== undefined) session.model = model
+  return session
+}
+
+/** Splits the blocks at each `# aider chat started at` header (text before the first: its own). */
+function splitSessions(blocks: readonly Block[]): { header: Session['header']; blocks: Block[] }[] {
+  const out: { header: Session['header']; blocks: Block[] }[] = []
+  for (const b of blocks) {
+    if (b.kind === 'header') out.push({ header: b, blocks: [b] })
+    else if (out.length === 0) out.push({ header: null, blocks: [b] })
+    else out[out.length - 1]?.blocks.push(b)
+  }
+  return out
+}
+
+/**
+ * Imports an aider chat history (`.aider.chat.history.md`). How aider writes it (`aider/io.py`,
+ * formats.md §4.12): each launch appends `# aider chat started at …`; `user_input` writes the
+ * input as `#### ` lines, each ending with two spaces (consecutive lines are one multi-line input;
+ * `####   ` is an empty line of it); `ai_output` writes the reply as plain Markdown between blank
+ * lines; every console message (`tool_output`, `tool_warning`, `tool_error`, answered questions)
+ * is a `> ` line ending with two spaces (a message with newlines runs on unprefixed until the line
+ * with the two spaces). The two spaces tell aider's lines from a reply's own `#### Heading` or
+ * `> quote` (`strictnessOf`).
+ *
+ * The `> ` log is aider's console, not the conversation: aider's own reader of this file
+ * (`split_chat_history_markdown`, used by `--restore-chat-history`) drops it, and most of it —
+ * the startup banner (version, model, git repo, repo map, files added), `Tokens:`/cost reports,
+ * `Applied edit`, `Commit …`, `/ls` listings, questions and answers — never reaches the model.
+ * So it is not made into messages or tool calls (aider has no tool calls): the session header is
+ * the transcript's `title`, the banner's main model its `model`, and the banner and the count of
+ * other log blocks are notices in `warnings` (shown with the import notes, outside the
+ * summarizer's prompt and the fact search). What aider does send to the model out of its log
+ * becomes a `user` message where it was sent, as aider sends it: command output the person added
+ * (`/run`, `!`, `/test`: `cmd_run` sends it as a user message) and a lint report the person chose
+ * to fix, flagged `command`; an edit-format error aider reflected back, flagged `injected`. Output
+ * that was added but not written to the file (newer aider logs only "Added N lines of output")
+ * is named in a warning.
+ *
+ * Each session is its own conversation (aider starts every launch with an empty chat; a session
+ * run with `--restore-chat-history` had the earlier ones in its context too, which is not
+ * rebuilt): the newest session with a conversation is opened and the others, in file order, are
+ * further conversations (`withConversations`); sessions with no input are left out and
+ * counted. A leading editor mode line is skipped. Throws an ImportError-shaped object when the
+ * file has no message at all. Never modifies its input.
+ */
+export function importAiderText(text: string, options: ImportOptions = {}): Transcript {
+  const keepRaw = options.keepRaw ?? true
+  const lines = text.split(/\r?\n/)
+  let start = 0
+  while (start < lines.length && (lines[start] ?? '').trim() === '') start++
+  if (MODELINE.test(lines[start] ?? '') && !isHeader(lines[start] ?? '')) start++
+  const strict = strictnessOf(lines)
+  const blocks = toBlocks(lines, strict, start)
+
+  const sessions = splitSessions(blocks).map((s) => convertSession(s.header, s.blocks, keepRaw))
+  const withMessages = sessions.filter((s) => s.drafts.length > 0)
+  if (withMessages.length === 0)
     importFailure('no "#### " user input and no assistant text found in the aider history')
-  return finalizeTranscript(format, drafts, [], warnings, title ? { title } : {})
+  const fileWarnings: string[] = []
+  if (!strict.user && blocks.some((b) => b.kind === 'user'))
+    fileWarnings.push(
+      'no "#### " line ends with the two spaces aider writes after each input line (trailing ' +
+        'spaces stripped?): every "#### " line was read as user input, Markdown headings too',
+    )
+  const empty = sessions.filter((s) => s.drafts.length === 0)
+  if (empty.length > 0)
+    fileWarnings.push(
+      `${plural(empty.length, 'aider session')} with no input left out ` +
+        `(line${empty.length > 1 ? 's' : ''} ` +
+        `${empty
+          .slice(0, 8)
+          .map((s) => s.line)
+          .join(', ')}${empty.length > 8 ? ', …' : ''})`,
+    )
+
+  const transcripts = withMessages.map((s) =>
+    finalizeTranscript(format, s.drafts, [], s.warnings, {
+      title: s.header?.text ?? `aider chat without a start header (line ${s.line})`,
+      model: s.model,
+    }),
+  )
+  let open = withMessages.length - 1
+  while (open > 0 && !withMessages[open]?.conversation) open--
+  if (!withMessages[open]?.conversation) open = withMessages.length - 1
+  const chosen = transcripts[open] as Transcript
+  const opened = { ...chosen, warnings: [...fileWarnings, ...chosen.warnings] }
+  return withConversations([opened, ...transcripts.filter((_, i) => i !== open)], 'aider session')
 }
 
 /** The aider importer for the format registry (formats.md §2 item 1, §4.12). */
