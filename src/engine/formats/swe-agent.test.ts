@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { contentText } from '../content'
+import { importTranscript } from './index'
 import { runImporter } from './registry'
 import { detectSweAgent, importSweAgentRoot, sweAgentImporter } from './swe-agent'
 
 const sampleText = (name: string) =>
   readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')
+const fixtureText = (name: string) =>
+  readFileSync(new URL(`../../../test/fixtures/formats/${name}`, import.meta.url), 'utf8')
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -136,11 +139,78 @@ describe('importSweAgentRoot', () => {
   })
 })
 
+describe('SWE-agent history only (a demonstration, or a .traj without steps)', () => {
+  // The fixture is `{history: [...]}`: 1 system_prompt, 1 instance observation (user), then 4
+  // action/observation pairs (find_file, open, edit, submit). Like SWE-agent's demonstrations it
+  // reuses call ids across steps: call_demo_1, call_demo_2, call_demo_1, call_demo_2.
+  const text = fixtureText('swe-agent-history-only.traj')
+  const root = JSON.parse(text) as unknown
+
+  it('is detected and imported through the registry', () => {
+    expect(detectSweAgent(root)).toBe(true)
+    const r = importTranscript(text)
+    expect(r.ok && r.transcript.format).toBe('swe-agent')
+  })
+
+  it('counts: 1 system, 1 user, 4 assistant with one call each, 4 tool results', () => {
+    const t = importSweAgentRoot(deepFreeze(root))
+    expect(t.messages.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+    ])
+    expect(t.messages.flatMap((m) => m.toolCalls ?? []).map((c) => c.name)).toEqual([
+      'find_file',
+      'open',
+      'edit',
+      'submit',
+    ])
+    expect(t.warnings).toEqual([])
+  })
+
+  it('keeps reused call ids as written; each result names the call right before it', () => {
+    const t = importSweAgentRoot(root)
+    const results = t.messages.filter((m) => m.role === 'tool')
+    expect(results.map((m) => m.toolCallId)).toEqual([
+      'call_demo_1',
+      'call_demo_2',
+      'call_demo_1',
+      'call_demo_2',
+    ])
+    expect(results.map((m) => m.toolName)).toEqual(['find_file', 'open', 'edit', 'submit'])
+    t.messages.forEach((m, i) => {
+      if (m.role !== 'tool') return
+      expect(t.messages[i - 1]?.toolCalls?.map((c) => c.id)).toEqual([m.toolCallId])
+    })
+    // A `[{type:"text"}]` observation is text.
+    expect(contentText(results[1]?.content ?? null).startsWith('[File: src/ledger/export.py')).toBe(
+      true,
+    )
+  })
+})
+
 describe('SWE-agent bad input', () => {
-  it('detect names the first missing key', () => {
-    expect(detectSweAgent({ history: [], info: {} })).toBe('no "trajectory" array at the top level')
+  it('detect names the first mismatch', () => {
+    const notItems =
+      'no "trajectory" array, and the "history" items are not SWE-agent history items ' +
+      '(role with message_type or agent)'
+    expect(detectSweAgent({ history: [], info: {} })).toBe(notItems)
+    expect(detectSweAgent({ history: [{ role: 'user', content: 'hi' }] })).toBe(notItems)
+    expect(detectSweAgent({ history: [{ role: 'user', parts: [], agent: 'x' }] })).toBe(notItems)
     expect(detectSweAgent({ trajectory: [], info: {} })).toBe('no "history" array at the top level')
+    expect(detectSweAgent({ trajectory: [], history: [] })).toBe(
+      'no "info", and the "history" items are not SWE-agent history items ' +
+        '(role with message_type or agent)',
+    )
     expect(detectSweAgent(traj([]))).toBe(true)
+    expect(detectSweAgent({ history: [{ role: 'user', content: 'hi', agent: 'main' }] })).toBe(true)
   })
 
   it('an empty history is a typed error naming history', () => {

@@ -15,16 +15,34 @@ const format: FormatId = 'swe-agent'
 
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool'])
 
+/** SWE-agent's own keys on a history item (`HistoryItem.message_type` / `.agent`). */
+const hasSweAgentKey = (x: Record<string, unknown>) =>
+  typeof x.message_type === 'string' || typeof x.agent === 'string'
+
 /**
  * Detection (formats.md §2 item 6): an object with `trajectory` and `history` arrays and an
- * `info` key. Returns the first missing key otherwise.
+ * `info` key (a run's `.traj`), or with only `history` — demonstrations and trajectories written
+ * without steps, which SWE-agent reads the same way (`_add_demonstration_to_history` takes
+ * `["history"]`) — whose items are history items: a string `role`, no Gemini `parts`, and
+ * SWE-agent's `message_type` or `agent` on at least one of the first 50. Returns the first
+ * mismatch otherwise.
  */
 export function detectSweAgent(root: unknown): true | string {
-  if (!isObject(root)) return 'not a JSON object with trajectory, history and info'
+  if (!isObject(root)) return 'not a JSON object with a SWE-agent "history"'
   if (!Array.isArray(root.history)) return 'no "history" array at the top level'
-  if (!Array.isArray(root.trajectory)) return 'no "trajectory" array at the top level'
-  if (!('info' in root)) return 'no "info" at the top level'
-  return true
+  if (Array.isArray(root.trajectory) && 'info' in root) return true
+  const items = root.history.slice(0, 50).filter(isObject)
+  if (
+    items.length > 0 &&
+    items.every((x) => typeof x.role === 'string' && !Array.isArray(x.parts)) &&
+    items.some(hasSweAgentKey)
+  )
+    return true
+  const missing = Array.isArray(root.trajectory) ? 'no "info"' : 'no "trajectory" array'
+  return (
+    `${missing}, and the "history" items are not SWE-agent history items ` +
+    '(role with message_type or agent)'
+  )
 }
 
 /** One history content block: `text` → text, `image_url` → image, anything else opaque. */
@@ -82,15 +100,20 @@ function thinkingParts(list: unknown): Part[] {
 }
 
 /**
- * Imports a SWE-agent trajectory (`.traj`: `{trajectory, history, info, replay_config,
- * environment}`) from its `history` — the message view — and ignores `trajectory[].query`, which
- * repeats the whole prompt at every step (quadratic size; formats.md §1 item 8). Each history item
- * keeps its `role`; `content` string or `[{type:"text"}…]` (text-only lists joined with "\n");
- * assistant `tool_calls` (OpenAI shape, arguments raw) and `thinking_blocks` (kept as opaque
- * thinking parts before the text); tool items answer `tool_call_ids[0]` (several ids: warned, the
- * first used — SWE-agent makes one call per step). Demonstrations (`is_demo:true`) are kept and
- * flagged `injected`. Unknown roles are skipped with a warning naming `history[i]`; an empty
- * history is an error naming `history`. Never modifies `root`. Source: formats.md §4.11.
+ * Imports a SWE-agent trajectory from its `history` — the message view. A run's `.traj`
+ * (`{trajectory, history, info, replay_config, environment}`) and a history-only file
+ * (demonstrations, `{history}` with or without `replay_config`) import the same way;
+ * `trajectory[].query`, which repeats the whole prompt at every step (quadratic size; formats.md
+ * §1 item 8), is ignored. Each history item keeps its `role`; `content` string or
+ * `[{type:"text"}…]` (text-only lists joined with "\n"); assistant `tool_calls` (OpenAI shape,
+ * arguments raw) and `thinking_blocks` (kept as opaque thinking parts before the text); tool items
+ * answer `tool_call_ids[0]` (several ids: warned, the first used — SWE-agent makes one call per
+ * step). Tool-call ids are kept as written: demonstrations reuse ids across steps, and each
+ * result follows the call that made it, so the result's name is the latest call with its id.
+ * Demonstrations put into a run's history (`is_demo:true`) are kept and flagged `injected`.
+ * Unknown roles are skipped with a warning naming `history[i]`; an empty history is an error
+ * naming `history`. Never modifies `root`. Source: formats.md §4.11; SWE-agent
+ * `sweagent/agent/agents.py` (`_add_demonstration_to_history`, `get_trajectory_data`).
  */
 export function importSweAgentRoot(root: unknown, options: ImportOptions = {}): Transcript {
   const keepRaw = options.keepRaw ?? true
@@ -158,7 +181,7 @@ export const sweAgentImporter: FormatImporter = {
   label: FORMAT_LABELS[format],
   container: 'json',
   priority: 6,
-  description: 'SWE-agent trajectory (.traj: {trajectory, history, info}); the history is imported',
+  description: 'SWE-agent trajectory or demonstration (.traj); its history is imported',
   extensions: ['.traj', '.json'],
   detect: detectSweAgent,
   closeness(input) {
