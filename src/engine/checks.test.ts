@@ -1,11 +1,15 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { loadCase } from '../../test/fixtures'
 import { checkValidity, findDanglingBackReferences, pendingToolCallIds } from './checks'
+import { importTranscript } from './formats/index'
 import type { Message } from './model'
+import { DEFAULT_PIPELINE, providerOf, runPipeline } from './pipeline'
 import { backReferenceFor } from './stages/dedupe'
 import { placeholderFor } from './stages/prune-tool-results'
 import {
   assistant,
+  countCodePoints,
   fromCaseChat,
   indexed,
   system,
@@ -13,11 +17,19 @@ import {
   user,
   type CaseChatMessage,
 } from './stages/test-helpers'
+import { cacheCounter } from './tokens/count'
 
 const loadChatCase = (name: string) => loadCase<{ input: CaseChatMessage[] }>(name)
 
 const rules = (messages: readonly Message[], provider?: 'openai' | 'anthropic') =>
   checkValidity(messages, provider ? { provider } : {}).map((p) => p.rule)
+
+const load = (path: string) => {
+  const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+  const r = importTranscript(text, { fileName: path.split('/').pop() })
+  if (!r.ok) throw new Error(r.error.message)
+  return r.transcript
+}
 
 const valid = indexed([
   system('s', 'You are a coding agent.'),
@@ -263,10 +275,10 @@ describe('checkValidity', () => {
     })
   })
 
-  describe('duplicate-system-prompt', () => {
+  describe('duplicate-system-prompt (anthropic)', () => {
     it('fires for two system messages with the same text', () => {
       const m = indexed([system('s1', 'You are a coding agent.'), user('u', 'x'), system('s2', ' You are a coding agent.\n')])
-      expect(checkValidity(m)).toEqual([
+      expect(checkValidity(m, { provider: 'anthropic' })).toEqual([
         {
           rule: 'duplicate-system-prompt',
           messageIds: ['s1', 's2'],
@@ -277,13 +289,18 @@ describe('checkValidity', () => {
 
     it('fires for the leading system prompt repeated as a later message of another role', () => {
       const m = indexed([system('s', 'You are a coding agent.'), user('u', 'You are a coding agent.'), assistant('a', 'ok')])
-      expect(checkValidity(m)).toEqual([
+      expect(checkValidity(m, { provider: 'anthropic' })).toEqual([
         {
           rule: 'duplicate-system-prompt',
           messageIds: ['s', 'u'],
           message: 'user message u repeats the system prompt s',
         },
       ])
+    })
+
+    it('fires for two leading system messages with the same text (the system field holds it twice)', () => {
+      const m = indexed([system('s1', 'Be brief.'), system('s2', 'Be brief.'), user('u', 'x')])
+      expect(rules(m, 'anthropic')).toEqual(['duplicate-system-prompt'])
     })
 
     it('cases/40: a mid-conversation system note with other text is not a duplicate', () => {
@@ -293,8 +310,162 @@ describe('checkValidity', () => {
         { role: 'system', content: 'Reminder: no input received for 30 seconds.' },
         { role: 'user', content: 'The Thai place on Elm Street.' },
       ])
+      expect(checkValidity(m, { provider: 'anthropic' })).toEqual([])
+      expect(checkValidity([system('s', 'A'), system('s2', 'B'), ...m], { provider: 'anthropic' })).toEqual([])
+    })
+
+    it('two identical mid-conversation notes are not the system prompt sent twice', () => {
+      const m = indexed([
+        system('s', 'You are a coding agent.'),
+        user('u', 'x'),
+        system('n1', 'Reminder: tests must pass.'),
+        assistant('a', 'ok'),
+        system('n2', 'Reminder: tests must pass.'),
+        user('u2', 'y'),
+      ])
+      expect(checkValidity(m, { provider: 'anthropic' })).toEqual([])
+    })
+
+    it('is not an OpenAI rule: Chat Completions and Responses accept system/developer messages again anywhere', () => {
+      const m = indexed([
+        system('s1', 'You are a coding agent.'),
+        user('u', 'x'),
+        assistant('a', 'ok'),
+        system('s2', 'You are a coding agent.'),
+        user('u2', 'You are a coding agent.'),
+      ])
       expect(checkValidity(m)).toEqual([])
-      expect(checkValidity([system('s', 'A'), system('s2', 'B'), ...m])).toEqual([])
+      expect(checkValidity(m, { provider: 'openai' })).toEqual([])
+      expect(rules(m, 'anthropic')).toEqual(['duplicate-system-prompt', 'duplicate-system-prompt'])
+    })
+  })
+
+  describe('reused tool-call ids (positional pairing)', () => {
+    // SWE-agent-like: each result directly follows its call; ids repeat across steps.
+    const reused = indexed([
+      system('s', 'You are an autonomous programmer.'),
+      user('u', 'Fix the failing test.'),
+      assistant('a1', 'Look at the file.', [{ id: 'call_0', name: 'str_replace_editor' }]),
+      toolResult('t1', 'call_0', 'OBSERVATION:\nfile text'),
+      assistant('a2', 'Edit it.', [{ id: 'call_0', name: 'str_replace_editor' }]),
+      toolResult('t2', 'call_0', 'OBSERVATION:\nedited'),
+      assistant('a3', 'Run the tests.', [{ id: 'call_0', name: 'bash' }]),
+      toolResult('t3', 'call_0', 'OBSERVATION:\n3 passed'),
+      assistant('a4', 'Done.'),
+    ])
+
+    it('a reused id whose earlier call is answered starts a new pair: valid for OpenAI', () => {
+      expect(checkValidity(reused)).toEqual([])
+      expect(checkValidity(reused, { provider: 'openai' })).toEqual([])
+    })
+
+    it('a result matching no unanswered earlier call is still an orphan', () => {
+      const m = indexed([...reused.slice(0, 8), toolResult('t4', 'call_0', 'again'), assistant('a4', 'Done.')])
+      expect(checkValidity(m)).toEqual([
+        {
+          rule: 'orphan-tool-result',
+          messageIds: ['t4', 't3'],
+          message: 'tool result t4 answers call call_0 again (already answered by t3)',
+        },
+      ])
+    })
+
+    it('the new call with a reused id still needs its own result before the next turn', () => {
+      const m = indexed([...reused.slice(0, 5), user('u2', 'well?'), ...reused.slice(6)])
+      expect(checkValidity(m).map((p) => p.message)).toEqual([
+        'call call_0 (str_replace_editor) in a2 has no result before the next turn (u2)',
+      ])
+    })
+
+    it('a result before the reused call does not answer it', () => {
+      const m = indexed([
+        user('u', 'x'),
+        assistant('a1', null, [{ id: 'c', name: 'grep' }]),
+        toolResult('t1', 'c', 'r'),
+        toolResult('t2', 'c', 'r2'),
+        assistant('a2', null, [{ id: 'c', name: 'grep' }]),
+        user('u2', 'and?'),
+      ])
+      expect(rules(m)).toEqual(['orphan-tool-result', 'missing-tool-result'])
+    })
+
+    it('Anthropic rejects a request whose tool_use ids are not unique: duplicate-tool-call-id', () => {
+      const m = indexed(reused.slice(1))
+      expect(checkValidity(m, { provider: 'anthropic' })).toEqual([
+        {
+          rule: 'duplicate-tool-call-id',
+          messageIds: ['a1', 'a2'],
+          message: 'call id call_0 in a2 was already used by a call in a1 (tool_use ids must be unique)',
+        },
+        {
+          rule: 'duplicate-tool-call-id',
+          messageIds: ['a1', 'a3'],
+          message: 'call id call_0 in a3 was already used by a call in a1 (tool_use ids must be unique)',
+        },
+      ])
+    })
+
+    it('a parallel batch with one id twice: each result answers one call', () => {
+      const m = indexed([
+        user('u', 'x'),
+        assistant('a', null, [
+          { id: 'c', name: 'read' },
+          { id: 'c', name: 'read' },
+        ]),
+        toolResult('t1', 'c', 'one'),
+        toolResult('t2', 'c', 'two'),
+        assistant('a2', 'ok'),
+      ])
+      expect(checkValidity(m)).toEqual([])
+      expect(rules(m, 'anthropic')).toEqual(['duplicate-tool-call-id'])
+    })
+  })
+
+  it('a SWE-agent .traj whose demonstration and run reuse call ids has no problem before', () => {
+    // history: system prompt; demonstration (is_demo): its instance text and 4 steps that all
+    // use call_demo_0; the task; 5 live steps, two reusing call_demo_0 and two toolu_01Lv8RkQ2wT3.
+    const t = load('../../test/fixtures/formats/swe-agent-reused-ids.traj')
+    expect(t.format).toBe('swe-agent')
+    expect(t.messages.map((m) => m.role[0]).join('')).toBe('su' + 'at'.repeat(4) + 'u' + 'at'.repeat(5))
+    expect(t.messages.reduce((n, m) => n + (m.toolCalls?.length ?? 0), 0)).toBe(9)
+    expect(checkValidity(t.messages, { provider: providerOf(t.format) })).toEqual([])
+    // For Anthropic the ids would have to be unique: 6 uses of call_demo_0, 2 of toolu_01Lv8RkQ2wT3.
+    expect(rules(t.messages, 'anthropic')).toEqual(Array(5 + 1).fill('duplicate-tool-call-id'))
+  })
+
+  describe('Codex rollouts re-send developer messages on later turns', () => {
+
+    it('the multi-turn fixture imports as formats.md §4.5 says and its Before has no problem', async () => {
+      // 53 lines: session_meta; the developer <permissions instructions> message, <user_instructions>
+      // and <environment_context>; 4 turns (turn_context, the developer message again on turns
+      // 2–4, a user message, function_call/function_call_output pairs, an assistant answer).
+      const t = load('../../test/fixtures/formats/codex-multi-turn-developer.jsonl')
+      expect(t.format).toBe('codex-rollout')
+      const count = (role: string) => t.messages.filter((m) => m.role === role).length
+      // developer → system: once at the start and once on each of turns 2, 3 and 4.
+      expect(count('system')).toBe(4)
+      // 2 injected context messages + 4 typed messages.
+      expect(count('user')).toBe(6)
+      // Per turn one assistant message per call (the reasoning travels with its call) plus the answer: 2+2+3+2.
+      expect(count('assistant')).toBe(9)
+      expect(count('tool')).toBe(5)
+      expect(t.messages.reduce((n, m) => n + (m.toolCalls?.length ?? 0), 0)).toBe(5)
+      expect(t.messages.length).toBe(24)
+      const systems = t.messages.filter((m) => m.role === 'system').map((m) => m.content)
+      expect(new Set(systems).size).toBe(1)
+
+      expect(providerOf(t.format)).toBe('openai')
+      expect(checkValidity(t.messages, { provider: providerOf(t.format) })).toEqual([])
+      const run = await runPipeline(t, DEFAULT_PIPELINE, { counter: cacheCounter('o200k_base', countCodePoints) })
+      expect(run.checks.before).toEqual([])
+      // The same list sent to Anthropic would carry its system prompt four times.
+      expect(rules(t.messages, 'anthropic')).toContain('duplicate-system-prompt')
+    })
+
+    it('the bundled Codex sample has no problem before', async () => {
+      const t = load('../../public/samples/codex-rollout.jsonl')
+      const run = await runPipeline(t, DEFAULT_PIPELINE, { counter: cacheCounter('o200k_base', countCodePoints) })
+      expect(run.checks.before).toEqual([])
     })
   })
 

@@ -8,20 +8,79 @@ import { contentText, isEmptyMessage } from './content'
 import { backReferenceSummary, MIN_LENGTH, summarizeToolOutput } from './stages/dedupe'
 import { isPlaceholderText } from './stages/prune-tool-results'
 import { codePointLength } from './text'
+import { pairToolResults } from './tool-pairs'
+
+/** A provider whose request rules the checker knows. */
+type Provider = 'openai' | 'anthropic'
 
 /** Options of `checkValidity`. */
 export interface CheckOptions {
   /**
-   * Adds the provider's own rules. `anthropic`: `result-not-adjacent` and `first-not-user`.
-   * Omitted or `openai`: only the rules every provider shares.
+   * Whose rules apply (`RULE_PROVIDERS`): `anthropic` adds `result-not-adjacent`,
+   * `first-not-user`, `duplicate-system-prompt` and `duplicate-tool-call-id`. Omitted or
+   * `openai` (OpenAI Chat Completions, Responses, and the OpenAI-compatible formats): the rules
+   * every provider shares.
    */
-  provider?: 'openai' | 'anthropic'
+  provider?: Provider
   /**
    * Calls known to be long-running (answered later, cases/41 `pending_call_ids`): a missing
    * result for them is not reported.
    */
   pendingCallIds?: readonly string[]
 }
+
+type Rule = ValidityProblem['rule']
+const EVERY: readonly Provider[] = ['openai', 'anthropic']
+
+/**
+ * The providers that reject what each rule reports; a rule is checked only for them. One
+ * definition, read by `checkValidity` (and its doc lists the same):
+ * - Tool pairing (`orphan-tool-result`, `missing-tool-result`) and `empty-message`: every
+ *   provider.
+ * - `duplicate-system-prompt`: Anthropic only. OpenAI Chat Completions and Responses take any
+ *   number of `system` / `developer` messages anywhere in the list, so a prompt sent again is
+ *   accepted (Codex re-sends its `developer` messages on later turns, formats.md §4.5); the
+ *   Anthropic Messages API takes the system prompt once, as the top-level `system` field, and
+ *   has no system role inside `messages` (formats.md §4.3).
+ * - `duplicate-tool-call-id`: Anthropic only (it rejects a request whose `tool_use` ids are not
+ *   unique); Chat Completions logs reuse ids across steps and pair by position (SWE-agent).
+ * - `result-not-adjacent`, `first-not-user`: Anthropic only (formats.md §4.3 "Rules").
+ * Source: SPEC §5; formats.md §4.1–§4.3.
+ */
+const RULE_PROVIDERS: Readonly<Record<Rule, readonly Provider[]>> = {
+  'orphan-tool-result': EVERY,
+  'missing-tool-result': EVERY,
+  'result-not-adjacent': ['anthropic'],
+  'first-not-user': ['anthropic'],
+  'empty-message': EVERY,
+  'duplicate-system-prompt': ['anthropic'],
+  'duplicate-tool-call-id': ['anthropic'],
+}
+
+/** The wording of every problem the checker reports, one line each, by rule and case. */
+const SAY = {
+  noCallId: (result: string) => `tool result ${result} has no tool_call_id`,
+  noCall: (result: string, callId: string) =>
+    `tool result ${result} answers call ${callId}, which no earlier assistant message made`,
+  answeredAgain: (result: string, callId: string, first: string) =>
+    `tool result ${result} answers call ${callId} again (already answered by ${first})`,
+  missing: (callId: string, name: string, at: string, next: string | undefined) =>
+    `call ${callId} (${name}) in ${at} has no result before ` +
+    (next ? `the next turn (${next})` : 'the end of the transcript'),
+  notAdjacent: (result: string, callId: string, call: string, between: Message) =>
+    `tool result ${result} for call ${callId} is not directly after ${call}: ` +
+    `${between.id} (${between.role}) comes between`,
+  firstNotUser: (first: Message) =>
+    `the first non-system message ${first.id} is a ${first.role} message, not a user message`,
+  empty: (m: Message) => `${m.role} message ${m.id} is empty`,
+  systemTwice: (ids: readonly string[]) =>
+    `system prompt duplicated: ${ids.join(', ')} have the same text`,
+  repeatsSystem: (m: Message, prompt: string) =>
+    `${m.role} message ${m.id} repeats the system prompt ${prompt}`,
+  callIdReused: (callId: string, first: string, again: string) =>
+    `call id ${callId} in ${again} was already used by a call in ${first} ` +
+    '(tool_use ids must be unique)',
+} as const
 
 /**
  * Ids of the tool calls awaiting execution at the very end of the transcript: the calls of the
@@ -42,7 +101,10 @@ const isTurn = (m: Message) => m.role === 'user' || m.role === 'assistant'
 
 /**
  * The problems a provider would reject `messages` for, in rule order, each naming the
- * message ids involved and a one-line reason:
+ * message ids involved and a one-line reason. Results pair with calls by position
+ * (`pairToolResults`: a result answers the newest earlier unanswered call with its id, so an id
+ * reused after its call was answered starts a new pair). Which rules apply to which provider:
+ * `RULE_PROVIDERS`.
  * - `orphan-tool-result`: a tool message with no `toolCallId`, answering no call of an
  *   earlier assistant message, or answering a call that already has a result.
  * - `missing-tool-result`: a call with no result before the next turn (the next `user` or
@@ -55,94 +117,85 @@ const isTurn = (m: Message) => m.role === 'user' || m.role === 'assistant'
  * - `empty-message`: `isEmptyMessage` (no text, no parts of substance, no tool calls), except
  *   a tool result whose content is a string (a tool that printed nothing is a valid answer)
  *   and a final assistant message (an optional prefill, cases/34).
- * - `duplicate-system-prompt`: two system messages with the same (trimmed) text, or a later
- *   message of any role whose whole text is a leading system prompt again. A mid-conversation
- *   system note with other text is not a duplicate (cases/40).
+ * - `duplicate-system-prompt` (anthropic): the system prompt (the leading system messages,
+ *   which become the top-level `system`) sent twice: two leading system messages with the
+ *   same (trimmed) text, or a later message of any role whose whole text is a leading system
+ *   prompt again. A mid-conversation system note with other text is not a duplicate
+ *   (cases/40), nor are two such notes with the same text.
+ * - `duplicate-tool-call-id` (anthropic): a call whose id an earlier call already used.
  * Pure; [] means valid. Source: SPEC §5.
  */
 export function checkValidity(
   messages: readonly Message[],
   options: CheckOptions = {},
 ): ValidityProblem[] {
+  const provider = options.provider ?? 'openai'
+  const applies = (rule: Rule) => RULE_PROVIDERS[rule].includes(provider)
   const orphans: ValidityProblem[] = []
   const missing: ValidityProblem[] = []
   const notAdjacent: ValidityProblem[] = []
   const problems: ValidityProblem[] = []
+  const pairs = pairToolResults(messages)
 
   // Pass 1: results against earlier calls.
-  const callAt = new Map<string, number>()
-  const resultOf = new Map<string, string>()
   messages.forEach((m, i) => {
-    if (m.role === 'assistant' && m.toolCalls) {
-      for (const call of m.toolCalls) callAt.set(call.id, i)
-      return
-    }
     if (m.role !== 'tool') return
-    const callId = m.toolCallId
-    if (callId === undefined) {
-      orphans.push({ rule: 'orphan-tool-result', messageIds: [m.id], message: `tool result ${m.id} has no tool_call_id` })
-      return
-    }
-    const at = callAt.get(callId)
-    if (at === undefined) {
+    const why = pairs.unpaired[i]
+    if (why?.kind === 'no-id') {
+      orphans.push({ rule: 'orphan-tool-result', messageIds: [m.id], message: SAY.noCallId(m.id) })
+    } else if (why?.kind === 'no-call') {
       orphans.push({
         rule: 'orphan-tool-result',
         messageIds: [m.id],
-        message: `tool result ${m.id} answers call ${callId}, which no earlier assistant message made`,
+        message: SAY.noCall(m.id, why.callId),
       })
-      return
-    }
-    const first = resultOf.get(callId)
-    if (first !== undefined) {
+    } else if (why?.kind === 'answered') {
+      const first = messages[why.by]!.id
       orphans.push({
         rule: 'orphan-tool-result',
         messageIds: [m.id, first],
-        message: `tool result ${m.id} answers call ${callId} again (already answered by ${first})`,
+        message: SAY.answeredAgain(m.id, why.callId, first),
       })
-      return
     }
-    resultOf.set(callId, m.id)
-    if (options.provider === 'anthropic') {
-      const between = messages.slice(at + 1, i).find((k) => k.role !== 'tool')
-      if (between) {
-        const call = messages[at]!
-        notAdjacent.push({
-          rule: 'result-not-adjacent',
-          messageIds: [m.id, call.id, between.id],
-          message: `tool result ${m.id} for call ${callId} is not directly after ${call.id}: ${between.id} (${between.role}) comes between`,
-        })
-      }
+    const ref = pairs.callOf[i]
+    if (!ref || !applies('result-not-adjacent')) return
+    const between = messages.slice(ref.message + 1, i).find((k) => k.role !== 'tool')
+    if (between) {
+      const call = messages[ref.message]!
+      notAdjacent.push({
+        rule: 'result-not-adjacent',
+        messageIds: [m.id, call.id, between.id],
+        message: SAY.notAdjacent(m.id, m.toolCallId ?? '', call.id, between),
+      })
     }
   })
 
-  // Pass 2: calls against the results before the next turn.
+  // Pass 2: calls against their results before the next turn.
   const pending = new Set([...pendingToolCallIds(messages), ...(options.pendingCallIds ?? [])])
   messages.forEach((m, i) => {
-    if (m.role !== 'assistant' || !m.toolCalls) return
+    const results = pairs.resultOf[i]
+    if (!results || !m.toolCalls) return
     let next = i + 1
     while (next < messages.length && !isTurn(messages[next]!)) next++
-    const answered = new Set(messages.slice(i + 1, next).map((k) => k.toolCallId))
-    for (const call of m.toolCalls) {
-      if (answered.has(call.id) || pending.has(call.id)) continue
+    m.toolCalls.forEach((call, k) => {
+      const at = results[k] ?? -1
+      if ((at >= 0 && at < next) || pending.has(call.id)) return
       const nextTurn = messages[next]
       missing.push({
         rule: 'missing-tool-result',
         messageIds: nextTurn ? [m.id, nextTurn.id] : [m.id],
-        message: `call ${call.id} (${call.name}) in ${m.id} has no result before ${nextTurn ? `the next turn (${nextTurn.id})` : 'the end of the transcript'}`,
+        message: SAY.missing(call.id, call.name, m.id, nextTurn?.id),
       })
-    }
+    })
   })
 
   problems.push(...orphans, ...missing, ...notAdjacent)
 
-  if (options.provider === 'anthropic') {
+  if (applies('first-not-user')) {
     const first = messages.find((m) => m.role !== 'system')
     if (first && first.role !== 'user') {
-      problems.push({
-        rule: 'first-not-user',
-        messageIds: [first.id],
-        message: `the first non-system message ${first.id} is a ${first.role} message, not a user message`,
-      })
+      const message = SAY.firstNotUser(first)
+      problems.push({ rule: 'first-not-user', messageIds: [first.id], message })
     }
   }
 
@@ -150,48 +203,65 @@ export function checkValidity(
     if (m.role === 'tool' && typeof m.content === 'string') return
     if (i === messages.length - 1 && m.role === 'assistant') return
     if (isEmptyMessage(m)) {
-      problems.push({ rule: 'empty-message', messageIds: [m.id], message: `${m.role} message ${m.id} is empty` })
+      problems.push({ rule: 'empty-message', messageIds: [m.id], message: SAY.empty(m) })
     }
   })
 
-  problems.push(...duplicateSystemPrompts(messages))
+  if (applies('duplicate-system-prompt')) problems.push(...duplicateSystemPrompts(messages))
+  if (applies('duplicate-tool-call-id')) problems.push(...reusedCallIds(messages))
   return problems
 }
 
+/** `duplicate-system-prompt` (see `checkValidity`). */
 function duplicateSystemPrompts(messages: readonly Message[]): ValidityProblem[] {
   const problems: ValidityProblem[] = []
+  let lead = 0
+  while (lead < messages.length && messages[lead]!.role === 'system') lead++
   const byText = new Map<string, string[]>()
-  for (const m of messages) {
-    if (m.role !== 'system') continue
+  for (const m of messages.slice(0, lead)) {
     const text = contentText(m.content).trim()
     if (!text) continue
     const ids = byText.get(text)
     if (ids) ids.push(m.id)
     else byText.set(text, [m.id])
   }
+  const repeats: ValidityProblem[] = []
+  for (const m of messages.slice(lead)) {
+    const ids = byText.get(contentText(m.content).trim())
+    if (!ids) continue
+    // A later system message with the prompt's text is the prompt again: grouped with it.
+    if (m.role === 'system') ids.push(m.id)
+    else {
+      const prompt = ids[0]!
+      const message = SAY.repeatsSystem(m, prompt)
+      repeats.push({ rule: 'duplicate-system-prompt', messageIds: [prompt, m.id], message })
+    }
+  }
   for (const ids of byText.values()) {
     if (ids.length < 2) continue
-    problems.push({
-      rule: 'duplicate-system-prompt',
-      messageIds: ids,
-      message: `system prompt duplicated: ${ids.join(', ')} have the same text`,
-    })
+    const message = SAY.systemTwice(ids)
+    problems.push({ rule: 'duplicate-system-prompt', messageIds: ids, message })
   }
+  return [...problems, ...repeats]
+}
 
-  let lead = 0
-  while (lead < messages.length && messages[lead]!.role === 'system') lead++
-  for (const prompt of messages.slice(0, lead)) {
-    const text = contentText(prompt.content).trim()
-    if (!text) continue
-    for (const m of messages.slice(lead)) {
-      if (m.role === 'system') continue // already grouped above
-      if (contentText(m.content).trim() === text) {
-        problems.push({
-          rule: 'duplicate-system-prompt',
-          messageIds: [prompt.id, m.id],
-          message: `${m.role} message ${m.id} repeats the system prompt ${prompt.id}`,
-        })
+/** `duplicate-tool-call-id` (see `checkValidity`): one problem per reuse, naming the first use. */
+function reusedCallIds(messages: readonly Message[]): ValidityProblem[] {
+  const problems: ValidityProblem[] = []
+  const firstAt = new Map<string, string>()
+  for (const m of messages) {
+    if (m.role !== 'assistant') continue
+    for (const call of m.toolCalls ?? []) {
+      const first = firstAt.get(call.id)
+      if (first === undefined) {
+        firstAt.set(call.id, m.id)
+        continue
       }
+      problems.push({
+        rule: 'duplicate-tool-call-id',
+        messageIds: first === m.id ? [m.id] : [first, m.id],
+        message: SAY.callIdReused(call.id, first, m.id),
+      })
     }
   }
   return problems

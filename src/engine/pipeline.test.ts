@@ -5,7 +5,7 @@ import type { Message, PipelineConfig, StageConfig, Transcript } from './model'
 import { DEFAULT_PIPELINE, providerOf, runPipeline } from './pipeline'
 import { backReferenceFor } from './stages/dedupe'
 import { COMPRESSED_SUMMARY_ID } from './stages/insert-then-compress'
-import { KEEP_STEPS_ERROR } from './stages/prune-tool-results'
+import { KEEP_STEPS_ERROR, placeholderFor } from './stages/prune-tool-results'
 import {
   assistant,
   countCodePoints,
@@ -465,5 +465,54 @@ describe('runPipeline: one token basis for triggers, reports and totals (cases/2
       .filter((m) => m.index > first.atMessage)
       .reduce((n, m) => n + (summarized.before.tokensById[m.id] ?? NaN), 0)
     expect(first.tokensBefore).toBe(summarized.before.totals.tokens - later)
+  })
+})
+
+describe('runPipeline: tool-call ids reused across steps (SWE-agent demonstrations)', () => {
+  // SWE-agent's history: a demonstration whose steps all reuse one call id, then the live run,
+  // which reuses it again; each result directly follows the call that made it (formats.md §4.11).
+  const observation = (step: number) =>
+    `OBSERVATION:\n[File: /repo/src/tide.py (400 lines total)]\n` +
+    Array.from({ length: 40 }, (_, k) => `${step * 100 + k}: line ${k} seen at step ${step}`).join('\n')
+  const step = (n: number, callId: string, name: string): Message[] => [
+    assistant(`a${n}`, `Step ${n}: ${name === 'bash' ? 'run it' : 'look at the file'}.`, [
+      { id: callId, name, arguments: `{"command":"step ${n}"}` },
+    ]),
+    toolResult(`t${n}`, callId, observation(n)),
+  ]
+  const demo = [1, 2, 3, 4, 5, 6].flatMap((n) => step(n, 'call_demo', n % 2 ? 'str_replace_editor' : 'bash'))
+  const live = Array.from({ length: 18 }, (_, k) => k + 7).flatMap((n) =>
+    step(n, n % 3 === 0 ? 'call_demo' : `call_${n}`, n % 2 ? 'str_replace_editor' : 'bash'),
+  )
+  const messages = indexed([
+    system('sys', 'You are an autonomous programmer working in a terminal. Use one tool call per step.'),
+    { ...user('demo', 'Here is a demonstration of how to solve an issue.'), flags: { injected: true } },
+    ...demo.map((m) => ({ ...m, flags: { injected: true } })),
+    user('task', 'Now fix the leap-day offset in src/tide.py.'),
+    ...live,
+    assistant('done', 'Submitted.'),
+  ])
+
+  it('the default pipeline pairs them by position: valid before and after, and compaction passes the demo', async () => {
+    const transcript = transcriptOf(messages, { format: 'swe-agent' })
+    const result = await runPipeline(transcript, DEFAULT_PIPELINE, { counter: counter() })
+    expect(result.checks.before).toEqual([])
+    expect(result.checks.after).toEqual([])
+    expect(result.stages.map((s) => [s.stage, s.changed])).toEqual([
+      ['dedupe', false],
+      ['prune-tool-results', true],
+      ['summarize', true],
+    ])
+    // The summary reaches past every demonstration step (calls with the id used before it).
+    const lastDemoCall = messages.findIndex((m) => m.id === 'a6')
+    expect(Math.max(...result.passes.map((p) => p.upto))).toBeGreaterThan(lastDemoCall)
+    // A pruned result's placeholder names the call it answers (paired by position).
+    const pruned = Object.entries(result.fates).filter(([, f]) => f.kind === 'pruned')
+    expect(pruned.length).toBeGreaterThan(0)
+    for (const [id, fate] of pruned) {
+      const at = messages.findIndex((m) => m.id === id)
+      const name = messages[at - 1]!.toolCalls![0]!.name
+      expect(fate).toEqual({ kind: 'pruned', stage: 'prune-tool-results', placeholder: placeholderFor(name) })
+    }
   })
 })

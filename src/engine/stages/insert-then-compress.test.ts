@@ -121,6 +121,21 @@ describe('recentStart', () => {
     expect(recentStart(convo, 0)).toBe(10)
     expect(recentStart(convo, 50)).toBe(0)
   })
+
+  it('a reused call id pulls back only to its own call, not to the first call with that id', () => {
+    // SWE-agent reuses ids across steps: t6 answers the call in a5, not the one in a1.
+    const reused = indexed([
+      user('u0', 'go'),
+      assistant('a1', null, [{ id: 'call_0', name: 'bash' }]),
+      toolResult('t2', 'call_0', 'one'),
+      assistant('a3', 'next'),
+      user('u4', 'again'),
+      assistant('a5', null, [{ id: 'call_0', name: 'bash' }]),
+      toolResult('t6', 'call_0', 'two'),
+      assistant('a7', 'done'),
+    ])
+    expect(recentStart(reused, 2)).toBe(5)
+  })
 })
 
 describe('buildCompressionRequest (cases/48)', () => {
@@ -228,6 +243,9 @@ describe('insertThenCompress', () => {
     expect(out.messages.map((m) => m.id)).toEqual(['sys', COMPRESSED_SUMMARY_ID, 'u10'])
     expect(out.fates.sys2).toMatchObject({ kind: 'dropped', stage: 'insert-then-compress' })
     expect(checkValidity(out.messages)).toEqual([])
+    // The duplicate rule is Anthropic's (OpenAI accepts a system message again).
+    const anthropic = checkValidity(out.messages, { provider: 'anthropic' })
+    expect(anthropic.filter((p) => p.rule === 'duplicate-system-prompt')).toEqual([])
   })
 
   it('works without a system message', async () => {

@@ -6,6 +6,7 @@
  * Source: seed 003 (Clacky `MessageCompressor`), SPEC §3.4, cases/48.
  */
 import type { Fate, InsertThenCompressParams, Message, Origin, Pass } from '../model'
+import { pairToolResults } from '../tool-pairs'
 import { SUMMARY_ID_PREFIX, unchangedOutput } from './output'
 import type { StageContext, StageOutput } from './types'
 
@@ -86,17 +87,13 @@ export function normalizeInsertParams(
  */
 export function recentStart(messages: readonly Message[], keepRecent: number): number {
   let start = Math.max(0, messages.length - keepRecent)
-  const callAt = new Map<string, number>()
-  messages.forEach((m, i) => {
-    for (const c of m.toolCalls ?? []) if (!callAt.has(c.id)) callAt.set(c.id, i)
-  })
+  // Results pair with calls by position, so a reused call id pulls back only to its own call.
+  const { callOf } = pairToolResults(messages)
   // The earliest call answered by a result in the recent part pulls the start back to it.
   for (;;) {
     let earliest = start
     for (let i = start; i < messages.length; i++) {
-      const m = messages[i] as Message
-      if (m.role !== 'tool' || m.toolCallId === undefined) continue
-      const at = callAt.get(m.toolCallId)
+      const at = callOf[i]?.message
       if (at !== undefined && at < earliest) earliest = at
     }
     while (earliest > 0 && messages[earliest]?.role === 'tool') earliest--

@@ -6,6 +6,7 @@
  */
 import type { Fate, Message, Origin, PruneParams } from '../model'
 import { codePointLength } from '../text'
+import { pairToolResults } from '../tool-pairs'
 import { MIN_LENGTH, backReferenceSummary, summarizeToolOutput } from './dedupe'
 import { unchangedOutput } from './output'
 import type { StageContext, StageOutput } from './types'
@@ -113,28 +114,26 @@ function unchanged(messages: readonly Message[], note: string, error?: string): 
 
 /**
  * Index of each tool message → index of the assistant message holding the call it answers
- * (the nearest earlier call with that id), and the tool name for its placeholder.
+ * (paired by position, `pairToolResults`: a reused id answers its newest unanswered call), and
+ * the tool name for its placeholder.
  */
 function resolveCalls(messages: readonly Message[]) {
-  const callAt = new Map<string, { index: number; name: string; ordinal: number }>()
+  const pairs = pairToolResults(messages)
   const answered = new Map<number, number>()
   const names = new Map<number, string>()
   /** Tool message index → position of the call it answers among all calls (0 = oldest). */
   const callOrdinal = new Map<number, number>()
-  let calls = 0
   messages.forEach((m, i) => {
-    if (m.role === 'assistant' && m.toolCalls) {
-      for (const call of m.toolCalls) callAt.set(call.id, { index: i, name: call.name, ordinal: calls++ })
-    } else if (m.role === 'tool') {
-      const call = m.toolCallId === undefined ? undefined : callAt.get(m.toolCallId)
-      if (call) {
-        answered.set(i, call.index)
-        callOrdinal.set(i, call.ordinal)
-      }
-      names.set(i, call?.name || m.toolName || UNKNOWN_TOOL_NAME)
+    if (m.role !== 'tool') return
+    const ref = pairs.callOf[i]
+    const call = ref ? messages[ref.message]!.toolCalls![ref.call] : undefined
+    if (ref) {
+      answered.set(i, ref.message)
+      callOrdinal.set(i, ref.ordinal)
     }
+    names.set(i, call?.name || m.toolName || UNKNOWN_TOOL_NAME)
   })
-  return { answered, names, callOrdinal, calls }
+  return { answered, names, callOrdinal, calls: pairs.calls }
 }
 
 /**

@@ -183,6 +183,26 @@ describe('planCompaction (seed 001 plan)', () => {
     })
   })
 
+  it('a reused call id: the later call is answered by its own result, not pending', () => {
+    // SWE-agent reuses ids across steps; each result directly follows the call that made it.
+    const messages = indexed([
+      user('u0', 'go'),
+      assistant('a1', null, [{ id: 'call_0', name: 'bash' }]),
+      toolResult('t2', 'call_0', 'one'),
+      assistant('a3', null, [{ id: 'call_0', name: 'bash' }]),
+      toolResult('t4', 'call_0', 'two'),
+      assistant('a5', 'done'),
+      user('u6', 'next'),
+      assistant('a7', 'ok'),
+    ])
+    // upto = 8 - 2 = 6; a3's call reaches t4 at 4 < 6, so nothing retreats.
+    expect(planCompaction(messages, null, { keep_last: 2, compact_after: 2 })).toEqual({
+      from: 0,
+      upto: 6,
+      count: 6,
+    })
+  })
+
   it('a result separated from its call pulls the boundary before the call', () => {
     const messages = indexed([
       user('u0', 'go'),

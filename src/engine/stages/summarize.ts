@@ -8,6 +8,7 @@
 import type { Fate, Message, Origin, Pass, SummarizeParams } from '../model'
 import { perMessage } from '../memo'
 import { codePointLength, collapseWhitespace, cutCodePoints, elideMiddle } from '../text'
+import { pairToolResults } from '../tool-pairs'
 import { SUMMARY_ID_PREFIX, unchangedOutput } from './output'
 import type { StageContext, StageOutput } from './types'
 
@@ -130,22 +131,18 @@ export interface CompactionPlan {
 /**
  * For each position, the furthest position a tool call made there reaches: the index of the
  * last result answering one of its calls, or `Infinity` when a call has no result (pending).
- * -1 for messages without tool calls.
+ * -1 for messages without tool calls. Results pair with calls by position
+ * (`pairToolResults`), so a result recorded before its call never answers it, and an id reused
+ * after its call was answered reaches the result of the new call, not the old one.
  */
 function callReach(messages: readonly Message[]): number[] {
-  const resultAt = new Map<string, number>()
-  messages.forEach((m, i) => {
-    if (m.role === 'tool' && m.toolCallId !== undefined && !resultAt.has(m.toolCallId)) {
-      resultAt.set(m.toolCallId, i)
-    }
-  })
-  return messages.map((m, i) => {
-    if (m.role !== 'assistant' || !m.toolCalls || m.toolCalls.length === 0) return -1
+  const { resultOf } = pairToolResults(messages)
+  return messages.map((_, i) => {
+    const results = resultOf[i]
+    if (!results) return -1
     let reach = i
-    for (const call of m.toolCalls) {
-      const r = resultAt.get(call.id)
-      // A result recorded before its call is not an answer to it: treat the call as pending.
-      reach = r === undefined || r < i ? Infinity : Math.max(reach, r)
+    for (const r of results) {
+      reach = r < 0 ? Infinity : Math.max(reach, r)
       if (reach === Infinity) break
     }
     return reach
@@ -155,7 +152,8 @@ function callReach(messages: readonly Message[]): number[] {
 /**
  * `callReach` of the prefix `messages[0..length-1]`, from the reach of the whole list: a result
  * at or after `length` is not in the prefix, so a call reaching it is pending there (Infinity).
- * The first result of an id in the prefix is its first result overall when that lies inside.
+ * Pairing by position looks only backwards, so the prefix pairs its results as the whole list
+ * does.
  */
 function prefixReachAt(full: readonly number[], length: number, i: number): number {
   const r = full[i] ?? -1
