@@ -7,8 +7,11 @@
  * The engine holds no API keys, so none can appear. Source: SPEC §1, formats.md
  * §4.1–§4.3.
  */
+import { serverResultContent } from './formats/anthropic'
 import { CANONICAL_VERSION, type CanonicalFile } from './formats/canonical'
-import type { FormatId, Message, Part, ToolSchema, Transcript } from './model'
+import { computerOutputContent, hostedOutput } from './formats/openai-responses'
+import type { FormatId, Message, Part, ToolCall, ToolSchema, Transcript } from './model'
+import { pairToolResults, type ToolPairs } from './tool-pairs'
 
 /** The export targets. `anthropic` = an Anthropic Messages request body. */
 export type ExportTarget = 'canonical' | 'openai-chat' | 'anthropic' | 'openai-responses'
@@ -77,6 +80,26 @@ function textOf(content: Message['content']): string {
     .filter((p): p is Extract<Part, { type: 'text' }> => p.type === 'text')
     .map((p) => p.text)
     .join('\n')
+}
+
+/** A plain JSON object (a source block or item kept in `native`). */
+function isJson(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Whether a stage left a result's content as the importer derived it from the source. */
+function sameContent(a: Message['content'], b: Message['content']): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
+}
+
+/** The call a tool message answers (paired by position), if any. */
+function answeredCall(
+  messages: readonly Message[],
+  pairs: ToolPairs,
+  i: number,
+): ToolCall | undefined {
+  const ref = pairs.callOf[i]
+  return ref ? messages[ref.message]?.toolCalls?.[ref.call] : undefined
 }
 
 /** `data:<type>;base64,<data>` split into its media type and payload, or undefined. */
@@ -276,10 +299,82 @@ function anthropicContent(
   return anthropicBlocks(content, ctx, losses, role)
 }
 
+/**
+ * The blocks of an assistant message for Anthropic: its content, then its calls in order. A
+ * server-tool call of an Anthropic source (`native.hosted`) is written back as its own block,
+ * followed (after the run of server calls it belongs to) by its result block from the `tool`
+ * message that answers it: the block as it was when the content is untouched; with the new
+ * content when a stage replaced it and the block takes text (`mcp_tool_result`); otherwise the
+ * call and its result give way to one text block holding the new content (warned: a
+ * `web_search_tool_result` has no place for a placeholder). `hosted` says whether any such
+ * call was written (the next assistant message continues this one).
+ */
+function anthropicAssistantBlocks(
+  messages: readonly Message[],
+  i: number,
+  pairs: ToolPairs,
+  ctx: ExportContext,
+  losses: Losses,
+): { blocks: Json[]; hosted: boolean } {
+  const m = messages[i]!
+  const family = ctx.format !== undefined && ANTHROPIC_FAMILY.includes(ctx.format)
+  const blocks = anthropicContent(m.content, ctx, losses, 'assistant')
+  let waiting: Json[] = []
+  let hosted = false
+  const flushWaiting = () => {
+    blocks.push(...waiting)
+    waiting = []
+  }
+  ;(m.toolCalls ?? []).forEach((c, k) => {
+    const native = family && c.native?.hosted ? c.native : undefined
+    if (native && isJson(native.raw)) {
+      hosted = true
+      const at = pairs.resultOf[i]?.[k] ?? -1
+      const result = at >= 0 ? messages[at] : undefined
+      const block = native.result
+      if (!result || !isJson(block)) {
+        blocks.push(native.raw)
+        return
+      }
+      if (sameContent(result.content, serverResultContent(block).content)) {
+        blocks.push(native.raw)
+        waiting.push(block)
+        return
+      }
+      const takesText =
+        typeof block.content === 'string' ||
+        (Array.isArray(block.content) &&
+          block.content.every((b) => isJson(b) && b.type === 'text'))
+      if (takesText) {
+        blocks.push(native.raw)
+        const content =
+          typeof result.content === 'string'
+            ? result.content
+            : anthropicContent(result.content, ctx, losses, 'user')
+        waiting.push({ ...block, content })
+        return
+      }
+      losses.add(
+        `server tool result(s) replaced by a stage sent as text with their call dropped ` +
+          `(a ${String(block.type)} block has no place for it)`,
+      )
+      waiting.push({ type: 'text', text: textOf(result.content) })
+      return
+    }
+    flushWaiting()
+    const input = argumentsObject(c.arguments, losses)
+    blocks.push({ type: 'tool_use', id: c.id, name: c.name, input })
+  })
+  flushWaiting()
+  return { blocks, hosted }
+}
+
 function toAnthropic(messages: readonly Message[], ctx: ExportContext, losses: Losses): Json {
   let lead = 0
   while (lead < messages.length && messages[lead]?.role === 'system') lead++
   const systems = messages.slice(0, lead).map((m) => textOf(m.content))
+  const family = ctx.format !== undefined && ANTHROPIC_FAMILY.includes(ctx.format)
+  const pairs = pairToolResults(messages)
   const out: Json[] = []
   // tool_result blocks waiting for the next user message (they must open it, before any text).
   let results: Json[] = []
@@ -288,8 +383,15 @@ function toAnthropic(messages: readonly Message[], ctx: ExportContext, losses: L
     out.push({ role: 'user', content: results })
     results = []
   }
-  for (const m of messages.slice(lead)) {
+  // The blocks of the last assistant message when it wrote server-tool results: the next
+  // assistant message continues it (the source had them in one message).
+  let open: Json[] | null = null
+  for (let i = lead; i < messages.length; i++) {
+    const m = messages[i]!
     if (m.role === 'tool') {
+      // A server-tool result is written inside its call's message.
+      if (family && answeredCall(messages, pairs, i)?.native?.hosted) continue
+      open = null
       const block: Json = { type: 'tool_result', tool_use_id: m.toolCallId ?? '' }
       block.content =
         typeof m.content === 'string'
@@ -300,6 +402,7 @@ function toAnthropic(messages: readonly Message[], ctx: ExportContext, losses: L
       continue
     }
     if (m.role === 'user' || m.role === 'system') {
+      open = null
       if (m.role === 'system')
         losses.add(
           'system message(s) after the first turn sent as user text ' +
@@ -317,16 +420,15 @@ function toAnthropic(messages: readonly Message[], ctx: ExportContext, losses: L
       continue
     }
     flushResults()
-    if (typeof m.content === 'string' && !(m.toolCalls && m.toolCalls.length > 0)) {
+    if (!open && typeof m.content === 'string' && !(m.toolCalls && m.toolCalls.length > 0)) {
       out.push({ role: 'assistant', content: m.content })
       continue
     }
-    const blocks = anthropicContent(m.content, ctx, losses, 'assistant')
-    for (const c of m.toolCalls ?? []) {
-      const input = argumentsObject(c.arguments, losses)
-      blocks.push({ type: 'tool_use', id: c.id, name: c.name, input })
-    }
-    out.push({ role: 'assistant', content: blocks })
+    const { blocks, hosted } = anthropicAssistantBlocks(messages, i, pairs, ctx, losses)
+    if (open) open.push(...blocks)
+    else out.push({ role: 'assistant', content: blocks })
+    const written: Json[] = open ?? blocks
+    open = hosted ? written : null
   }
   flushResults()
   const body: Json = { model: modelOf(ctx, losses), max_tokens: ANTHROPIC_MAX_TOKENS }
@@ -361,6 +463,53 @@ function responsesParts(parts: readonly Part[], kind: 'input' | 'output', losses
   return out
 }
 
+/** The URL of the first image part of `content`, if any (a `computer_call_output` screenshot). */
+function imageUrlOf(content: Message['content']): string | undefined {
+  if (content == null || typeof content === 'string') return undefined
+  for (const p of content) if (p.type === 'image' && p.url !== undefined) return p.url
+  return undefined
+}
+
+/**
+ * A call of a Responses source written as its own item (`native`), or undefined for a plain
+ * `function_call`. A hosted item (`mcp_call`, `web_search_call`, …) holds its output: as it was
+ * when the `tool` message answering it is untouched; an `mcp_call` gets the new text as its
+ * `output`; any other becomes an assistant message with the new text (warned: the item has no
+ * field for it). A `computer_call` is written as it was, unless its screenshot was replaced by
+ * text: then it and its output give way to an assistant message with the text (warned). `skip`
+ * gets the tool messages written here.
+ */
+function responsesNativeCall(
+  call: ToolCall,
+  result: Message | undefined,
+  at: number,
+  skip: Set<number>,
+  losses: Losses,
+): Json | undefined {
+  const native = call.native
+  if (!native || !isJson(native.raw)) return undefined
+  const item = native.raw
+  const asText = (what: string): Json => {
+    losses.add(`${what} replaced by a stage sent as assistant text (the item has no field for it)`)
+    const text = textOf(result?.content ?? null)
+    return { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }
+  }
+  if (native.hosted) {
+    if (result) skip.add(at)
+    if (!result || sameContent(result.content, hostedOutput(item).content)) return item
+    if (native.kind === 'mcp_call') return { ...item, output: textOf(result.content), error: null }
+    return asText(`${native.kind} output(s)`)
+  }
+  if (native.kind === 'computer_call' && result && imageUrlOf(result.content) === undefined) {
+    const out = native.result
+    if (!isJson(out) || !sameContent(result.content, computerOutputContent(out))) {
+      skip.add(at)
+      return asText('computer_call screenshot(s)')
+    }
+  }
+  return item
+}
+
 function toResponses(messages: readonly Message[], ctx: ExportContext, losses: Losses): Json {
   const family = ctx.format !== undefined && RESPONSES_FAMILY.includes(ctx.format)
   let lead = 0
@@ -368,10 +517,27 @@ function toResponses(messages: readonly Message[], ctx: ExportContext, losses: L
   const input: Json[] = []
   const content = (c: Message['content'], kind: 'input' | 'output'): string | Json[] =>
     c == null ? '' : typeof c === 'string' ? c : responsesParts(c, kind, losses)
-  for (const m of messages.slice(lead)) {
+  const pairs = pairToolResults(messages)
+  // Tool messages already written with their call (hosted outputs, replaced screenshots).
+  const skip = new Set<number>()
+  for (let i = lead; i < messages.length; i++) {
+    const m = messages[i]!
     if (m.role === 'system' || m.role === 'user') {
       input.push({ type: 'message', role: m.role, content: content(m.content, 'input') })
     } else if (m.role === 'tool') {
+      if (skip.has(i)) continue
+      const native = family ? answeredCall(messages, pairs, i)?.native : undefined
+      if (native?.kind === 'computer_call') {
+        const out = native.result
+        if (isJson(out) && sameContent(m.content, computerOutputContent(out))) input.push(out)
+        else {
+          const output = { type: 'computer_screenshot', image_url: imageUrlOf(m.content) ?? '' }
+          const callId = m.toolCallId ?? ''
+          const base = isJson(out) ? out : {}
+          input.push({ ...base, type: 'computer_call_output', call_id: callId, output })
+        }
+        continue
+      }
       if (m.isError)
         losses.add('tool error flag(s) not representable in Responses (the error text stays)')
       const output = content(m.content, 'input')
@@ -411,9 +577,12 @@ function toResponses(messages: readonly Message[], ctx: ExportContext, losses: L
         } else text.push(p)
       }
       flushText()
-      for (const c of m.toolCalls ?? []) {
-        input.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.arguments })
-      }
+      ;(m.toolCalls ?? []).forEach((c, k) => {
+        const at = pairs.resultOf[i]?.[k] ?? -1
+        const own = family ? responsesNativeCall(c, messages[at], at, skip, losses) : undefined
+        const plain = { type: 'function_call', call_id: c.id, name: c.name, arguments: c.arguments }
+        input.push(own ?? plain)
+      })
     }
   }
   const body: Json = { model: modelOf(ctx, losses) }
@@ -450,10 +619,15 @@ function toResponses(messages: readonly Message[], ctx: ExportContext, losses: L
  *   `ANTHROPIC_MAX_TOKENS`); leading system messages → `system`; tool calls → `tool_use`
  *   (arguments parsed into `input`); consecutive results → `tool_result` blocks opening the next
  *   user message (before its text); `is_error` kept; thinking /
- *   redacted_thinking blocks byte-identical with their signatures; images as base64 sources.
+ *   redacted_thinking blocks byte-identical with their signatures; images as base64 sources;
+ *   server-tool calls of an Anthropic source back in their assistant message with their result
+ *   blocks (`anthropicAssistantBlocks`), the messages the import cut at them joined again.
  * - `openai-responses`: `{model, instructions?, input, tools?}`; leading system messages →
  *   `instructions`; an assistant message → its `reasoning` items (encrypted_content kept), its
- *   `message` item and its `function_call`s in order; results → `function_call_output`.
+ *   `message` item and its `function_call`s in order; results → `function_call_output`; for a
+ *   Responses source, hosted items and `computer_call`s as they were, with their outputs
+ *   (`responsesNativeCall`).
+ * Results pair with calls by position (`pairToolResults`).
  * Opaque blocks pass through only to their own provider family (else dropped, warned). Pure;
  * never mutates `messages`. Source: formats.md §4.1–§4.3.
  */

@@ -78,9 +78,10 @@ function canonicalPart(part: unknown): Part {
  * Imports a canonical transcript file. Each message needs a `role` of system/user/assistant/tool
  * (else the import fails naming `messages[i].role`); `content` is a string, null or parts (text,
  * image, thinking, opaque; unknown part types kept opaque); `toolCalls` keep their raw
- * `arguments` (a non-string is re-serialized); ids are kept (made unique), `index` is the
- * position; `source` is `{format: 'canonical', line: i + 1}` (+ the record when `keepRaw`). Throws
- * an `ImportFailure` for a bad root or message. Never modifies `root`.
+ * `arguments` (a non-string is re-serialized) and their `native` source form; ids are kept
+ * (made unique), `index` is the position; `source` is `{format: 'canonical', line: i + 1}` (+ the
+ * record when `keepRaw`). Throws an `ImportFailure` for a bad root or message. Never modifies
+ * `root`.
  */
 function importCanonical(root: unknown, options: ImportOptions = {}): Transcript {
   const format: FormatId = 'canonical'
@@ -111,12 +112,21 @@ function importCanonical(root: unknown, options: ImportOptions = {}): Transcript
       source: keepRaw ? { format, line: i + 1, raw: m } : { format, line: i + 1 },
     }
     if (Array.isArray(m.toolCalls)) {
-      const calls: ToolCall[] = m.toolCalls.filter(isObject).map((c) => ({
-        id: str(c.id) ?? '',
-        name: str(c.name) ?? '',
-        arguments:
-          typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
-      }))
+      const calls: ToolCall[] = m.toolCalls.filter(isObject).map((c) => {
+        const call: ToolCall = {
+          id: str(c.id) ?? '',
+          name: str(c.name) ?? '',
+          arguments:
+            typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}),
+        }
+        const native = c.native
+        if (isObject(native) && typeof native.kind === 'string') {
+          call.native = { kind: native.kind, raw: native.raw }
+          if (native.hosted === true) call.native.hosted = true
+          if (native.result !== undefined) call.native.result = native.result
+        }
+        return call
+      })
       if (calls.length > 0) d.toolCalls = calls
     }
     if (typeof m.toolCallId === 'string') d.toolCallId = m.toolCallId
