@@ -59,6 +59,34 @@ export interface ToolCall {
   id: string
   name: string
   arguments: string
+  /** Set when the source wrote the call as something other than its plain function call. */
+  native?: NativeToolCall
+}
+
+/**
+ * A tool call as the source wrote it, when that is not the format's plain function call, kept
+ * so export can write it back unchanged. Source: formats.md §4.2 "Items", §4.3 "Blocks".
+ */
+interface NativeToolCall {
+  /**
+   * The block's or item's `type`: `server_tool_use` / `mcp_tool_use` (Anthropic), `mcp_call`,
+   * `web_search_call`, `file_search_call`, `code_interpreter_call`, `image_generation_call`,
+   * `computer_call` (Responses).
+   */
+  kind: string
+  /** The call block or item, untouched. */
+  raw: unknown
+  /**
+   * The provider ran the tool itself and its result came back in the model's own output (the
+   * same assistant message, or the same Responses item); the importer puts that result in a
+   * `tool` message right after the call's message.
+   */
+  hosted?: true
+  /**
+   * The result block or item, untouched, when its shape is not the format's plain tool result
+   * (Anthropic `web_search_tool_result`, `mcp_tool_result`, …; Responses `computer_call_output`).
+   */
+  result?: unknown
 }
 
 /** Where a message came from, for "show original". `line` is 1-based (JSONL line or JSON array item). */
@@ -117,6 +145,8 @@ export type FormatId =
   | 'openhands'
   | 'swe-agent'
   | 'aider'
+  | 'copilot-cli'
+  | 'chatgpt-export'
   | 'canonical'
 
 /**
@@ -409,6 +439,7 @@ export interface ValidityProblem {
     | 'first-not-user'
     | 'empty-message'
     | 'duplicate-system-prompt'
+    | 'duplicate-tool-call-id'
   /** The messages involved (ids). */
   messageIds: string[]
   message: string

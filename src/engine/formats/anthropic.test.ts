@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { checkValidity } from '../checks'
 import type { Part, Transcript } from '../model'
 import { importAnthropic } from './anthropic'
+import { importTranscript } from './index'
 
 type Root = {
   system: { text: string }[]
@@ -191,7 +193,7 @@ describe('importAnthropic pitfalls', () => {
   })
 
   it('joins text-only assistant blocks with "\\n" and keeps unknown blocks raw', () => {
-    const server = { type: 'server_tool_use', id: 's', name: 'web_search', input: { query: 'x' } }
+    const upload = { type: 'container_upload', file_id: 'file_011' }
     const tr = imported([
       { role: 'user', content: 'q' },
       {
@@ -202,13 +204,37 @@ describe('importAnthropic pitfalls', () => {
         ],
       },
       { role: 'user', content: 'q2' },
-      { role: 'assistant', content: [server, { type: 'text', text: 'done' }] },
+      { role: 'assistant', content: [upload, { type: 'text', text: 'done' }] },
     ])
     expect(tr.messages[1]?.content).toBe('one\ntwo')
     expect(tr.messages[3]?.content).toEqual([
-      { type: 'opaque', kind: 'server_tool_use', raw: server },
+      { type: 'opaque', kind: 'container_upload', raw: upload },
       { type: 'text', text: 'done' },
     ])
+  })
+
+  it('a server tool call and its result in one message: a call, a tool message, the rest', () => {
+    const server = { type: 'server_tool_use', id: 's', name: 'web_search', input: { query: 'x' } }
+    const result = { type: 'web_search_tool_result', tool_use_id: 's', content: [] }
+    const tr = imported([
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: [server, result, { type: 'text', text: 'done' }] },
+    ])
+    expect(tr.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'q'],
+      ['assistant', null],
+      ['tool', ''],
+      ['assistant', 'done'],
+    ])
+    expect(tr.messages[1]?.toolCalls).toEqual([
+      {
+        id: 's',
+        name: 'web_search',
+        arguments: '{"query":"x"}',
+        native: { kind: 'server_tool_use', raw: server, hosted: true, result },
+      },
+    ])
+    expect(tr.messages[2]).toMatchObject({ toolCallId: 's', toolName: 'web_search' })
   })
 
   it('treats a compaction block with null content as a failed no-op compaction', () => {
@@ -246,5 +272,41 @@ describe('importAnthropic pitfalls', () => {
       ok: false,
       error: { message: 'no messages found in messages', field: 'messages' },
     })
+  })
+})
+
+describe('one Messages API response object', () => {
+  // test/fixtures/formats/anthropic-message-response.json: `type:"message"`, role assistant,
+  // content thinking + text + one tool_use, `stop_reason:"tool_use"`.
+  const text = readFileSync(
+    new URL('../../../test/fixtures/formats/anthropic-message-response.json', import.meta.url),
+    'utf8',
+  )
+
+  it('imports its one assistant message, and warns that the request is absent', () => {
+    const r = importTranscript(text)
+    if (!r.ok) throw new Error(r.error.message)
+    const t = r.transcript
+    expect(t.format).toBe('anthropic-messages')
+    expect(t.model).toBe('claude-sonnet-4-5-20250929')
+    expect(t.messages.map((m) => m.role)).toEqual(['assistant'])
+    expect(t.messages[0]?.toolCalls?.map((c) => [c.id, c.name])).toEqual([
+      ['toolu_01R7', 'lookup_order'],
+    ])
+    const parts = t.messages[0]?.content as Part[]
+    expect(parts.map((p) => p.type)).toEqual(['thinking', 'text'])
+    expect(checkValidity(t.messages)).toEqual([])
+    expect(checkValidity(t.messages, { provider: 'anthropic' }).map((p) => p.rule)).toEqual([
+      'first-not-user',
+    ])
+    expect(t.warnings).toEqual([
+      "this is an API response, not a conversation: only the model's reply is in it, " +
+        "the request's messages are not",
+    ])
+  })
+
+  it('a request body gets no such warning', () => {
+    const r = importAnthropic({ messages: [{ role: 'user', content: 'hi' }] })
+    expect(r.ok && r.transcript.warnings).toEqual([])
   })
 })

@@ -145,6 +145,149 @@ export function splitAssistantContent(content: unknown): AnthropicAssistantConte
   return { content: normalizeParts(parts, null), toolCalls, compactions }
 }
 
+/**
+ * A server-tool call block inside assistant content: `server_tool_use` (web search, web fetch,
+ * code execution, tool search…), `mcp_tool_use` (MCP connector), or any later `*_tool_use` with
+ * an `id`. Anthropic runs these tools itself. Source: formats.md §4.3 "Blocks"; the Messages API
+ * content block types (`ServerToolUseBlock`, `BetaMCPToolUseBlock`).
+ */
+function isServerCall(block: unknown): block is JsonObject {
+  return (
+    isObject(block) &&
+    typeof block.type === 'string' &&
+    block.type.endsWith('_tool_use') &&
+    typeof block.id === 'string'
+  )
+}
+
+/**
+ * A server-tool result block inside assistant content: `web_search_tool_result`,
+ * `web_fetch_tool_result`, `code_execution_tool_result`, `bash_code_execution_tool_result`,
+ * `text_editor_code_execution_tool_result`, `tool_search_tool_result`, `mcp_tool_result`, or any
+ * later `*_tool_result` with a `tool_use_id` (the client's own `tool_result` is not one).
+ */
+function isServerResult(block: unknown): block is JsonObject {
+  return (
+    isObject(block) &&
+    typeof block.type === 'string' &&
+    block.type.endsWith('_tool_result') &&
+    typeof block.tool_use_id === 'string'
+  )
+}
+
+/**
+ * The canonical content of a server-tool result block, as the `tool` message holding it
+ * carries it: its `content` string or block array through `anthropicBlockToPart` (text-only →
+ * one string; `web_search_result` blocks stay opaque parts), an object content (`web_fetch_result`,
+ * `code_execution_result`, an `*_error`) as one opaque part of its own `type`; absent → ''.
+ * `isError`: `is_error: true`, or an error content (`type` ending in `_error`). Pure, so export
+ * can tell an untouched result from a replaced one. Source: formats.md §4.3 "Blocks".
+ */
+export function serverResultContent(block: JsonObject): {
+  content: string | Part[]
+  isError: boolean
+} {
+  const c = block.content
+  const errorContent = isObject(c) && typeof c.type === 'string' && c.type.endsWith('_error')
+  const content: string | Part[] =
+    c === undefined || c === null
+      ? ''
+      : typeof c === 'string' || Array.isArray(c)
+        ? anthropicResultContent(c)
+        : [{ type: 'opaque', kind: str(isObject(c) ? c.type : undefined) ?? 'unknown', raw: c }]
+  return { content, isError: block.is_error === true || errorContent }
+}
+
+/** A server-tool result split out of assistant content. */
+interface ServerResult {
+  toolCallId: string
+  content: string | Part[]
+  isError: boolean
+  block: JsonObject
+}
+
+/** One assistant message of the canonical model cut from an Anthropic assistant message. */
+interface AssistantTurn extends AnthropicAssistantContent {
+  /** Results of this turn's server-tool calls, in block order: `tool` messages right after it. */
+  results: ServerResult[]
+}
+
+/**
+ * Splits Anthropic assistant content into canonical assistant messages, each followed by the
+ * results of its server-tool calls. Anthropic runs server tools (web search, web fetch, code
+ * execution, MCP connector) itself and returns call and result in the SAME assistant message
+ * (`server_tool_use`, then `web_search_tool_result`, then more text); in the canonical model a
+ * call is a tool call and its result a `tool` message right after the call's message, so they
+ * count, pair and prune like any other. A server call → a tool call with `native: {kind, raw,
+ * hosted: true, result}` (`arguments` = `JSON.stringify(input)`); each run of result blocks
+ * ends the current message, its results become `tool` messages (`serverResultContent`), and
+ * what follows opens the next message. Client `tool_use` calls go to the last message (their
+ * `tool_result`s open the next user message), a repeated `tool_use` id is dropped, and
+ * `compaction` blocks are reported as in `splitAssistantContent`. Content without server-tool
+ * blocks gives one message, as `splitAssistantContent` does. `hosted` (server calls by id, shared
+ * by the messages of one transcript) gets this content's server calls, so a result block in a
+ * later message (a turn resumed after `pause_turn`) finds its call. Source: formats.md §4.3
+ * "Blocks".
+ */
+function splitAssistantTurns(content: unknown, hosted: Map<string, ToolCall>): AssistantTurn[] {
+  if (typeof content === 'string') return [{ content, toolCalls: [], compactions: [], results: [] }]
+  const blocks = Array.isArray(content) ? content : content == null ? [] : [content]
+  const turns: AssistantTurn[] = []
+  let parts: Part[] = []
+  let calls: ToolCall[] = []
+  let compactions: (string | null)[] = []
+  let results: ServerResult[] = []
+  const clientCalls: ToolCall[] = []
+  const seen = new Set<string>()
+  const close = () => {
+    turns.push({ content: normalizeParts(parts, null), toolCalls: calls, compactions, results })
+    parts = []
+    calls = []
+    compactions = []
+    results = []
+  }
+  for (const block of blocks) {
+    if (isServerResult(block)) {
+      const toolCallId = str(block.tool_use_id) ?? ''
+      const call = hosted.get(toolCallId)
+      if (call?.native) call.native.result = block
+      results.push({ toolCallId, ...serverResultContent(block), block })
+      continue
+    }
+    // Anything after a run of results opens the next message.
+    if (results.length > 0) close()
+    if (isObject(block) && block.type === 'tool_use') {
+      const id = str(block.id) ?? ''
+      if (id !== '' && seen.has(id)) continue
+      seen.add(id)
+      const args = block.input === undefined ? '{}' : JSON.stringify(block.input)
+      clientCalls.push({ id, name: str(block.name) ?? '', arguments: args })
+      continue
+    }
+    if (isServerCall(block)) {
+      const id = str(block.id) ?? ''
+      const args = block.input === undefined ? '{}' : JSON.stringify(block.input)
+      const kind = str(block.type) ?? 'server_tool_use'
+      const call: ToolCall = {
+        id,
+        name: str(block.name) ?? '',
+        arguments: args,
+        native: { kind, raw: block, hosted: true },
+      }
+      hosted.set(id, call)
+      calls.push(call)
+      continue
+    }
+    if (isObject(block) && block.type === 'compaction') {
+      compactions.push(typeof block.content === 'string' ? block.content : null)
+    }
+    parts.push(anthropicBlockToPart(block))
+  }
+  if (results.length > 0 || turns.length === 0 || parts.length > 0 || calls.length > 0) close()
+  turns[turns.length - 1]!.toolCalls.push(...clientCalls)
+  return turns
+}
+
 /** Top-level `system` (string or text blocks) as one string; '' when absent. */
 function systemText(system: unknown): string {
   if (typeof system === 'string') return system
@@ -183,10 +326,29 @@ function anthropicMessages(root: unknown): unknown[] | undefined {
 }
 
 /**
+ * Whether a root is one Messages API *response* (`{id, type:"message", role:"assistant", content,
+ * stop_reason, usage}`), not a request body. Source: formats.md §4.3 "Response".
+ */
+function isResponseMessage(root: unknown): boolean {
+  return (
+    isObject(root) &&
+    !Array.isArray(root.messages) &&
+    root.type === 'message' &&
+    root.role === 'assistant'
+  )
+}
+
+/**
  * Imports an Anthropic Messages request body (or a bare messages array, or one response message).
+ * A response is imported, not rejected: its one assistant message (text, thinking, tool calls) is
+ * what a person holding only the response wants to read and count, and a warning says the
+ * request's messages are absent (so there is nothing before it to compact).
  * Top-level `system` → a leading `system` message; each `tool_result` block → one `tool` message in
  * order (`is_error` → `isError`, tool name resolved from the `tool_use`), then the user message's
- * other blocks as one `user` message; `thinking` / `redacted_thinking` kept as opaque thinking
+ * other blocks as one `user` message; server tools (`server_tool_use` / `mcp_tool_use` and their
+ * result blocks, in the assistant message) → a tool call and a `tool` message right after it,
+ * the message's text after the result continuing as another assistant message
+ * (`splitAssistantTurns`); `thinking` / `redacted_thinking` kept as opaque thinking
  * parts; a beta `compaction` block → a `RecordedCompaction` at its message (summaryText = its
  * `content`). An inline `system` role message is kept as a system message; messages that are not
  * objects or have another role are skipped with a warning naming `messages[i]`. Never throws; never
@@ -205,7 +367,14 @@ export function importAnthropic(root: unknown, options: RootImportOptions = {}):
   const drafts: DraftMessage[] = []
   const compactions: DraftCompaction[] = []
   const warnings: string[] = []
+  if (isResponseMessage(root)) {
+    warnings.push(
+      'this is an API response, not a conversation: only the model\'s reply is in it, ' +
+        "the request's messages are not",
+    )
+  }
   const toolNames = new Map<string, string>()
+  const hostedCalls = new Map<string, ToolCall>()
   const src = (line: number | undefined, raw: unknown): SourceRef => {
     const s: SourceRef = { format }
     if (line !== undefined) s.line = line
@@ -244,25 +413,42 @@ export function importAnthropic(root: unknown, options: RootImportOptions = {}):
       if (user !== null) drafts.push({ id: '', role: 'user', content: user, source: src(i + 1, m) })
       imported++
     } else if (role === 'assistant') {
-      const split = splitAssistantContent(m.content)
-      for (const call of split.toolCalls) toolNames.set(call.id, call.name)
-      const at = drafts.length
-      const d: DraftMessage = {
-        id: '',
-        role: 'assistant',
-        content: split.content,
-        source: src(i + 1, m),
-      }
-      if (split.toolCalls.length > 0) d.toolCalls = split.toolCalls
-      drafts.push(d)
-      for (const summary of split.compactions) {
-        if (summary === null) {
-          warnings.push(
-            `${field}: compaction block with null content (a failed compaction), kept as is`,
-          )
-          continue
+      for (const turn of splitAssistantTurns(m.content, hostedCalls)) {
+        for (const call of turn.toolCalls) toolNames.set(call.id, call.name)
+        const at = drafts.length
+        // A turn that is only server-tool results (no call before them in this message).
+        if (turn.content !== null || turn.toolCalls.length > 0 || turn.results.length === 0) {
+          const d: DraftMessage = {
+            id: '',
+            role: 'assistant',
+            content: turn.content,
+            source: src(i + 1, m),
+          }
+          if (turn.toolCalls.length > 0) d.toolCalls = turn.toolCalls
+          drafts.push(d)
         }
-        compactions.push({ atIndex: at, summaryText: summary, source: format })
+        for (const r of turn.results) {
+          const d: DraftMessage = {
+            id: '',
+            role: 'tool',
+            content: r.content,
+            toolCallId: r.toolCallId,
+            source: src(i + 1, r.block),
+          }
+          const name = toolNames.get(r.toolCallId)
+          if (name !== undefined) d.toolName = name
+          if (r.isError) d.isError = true
+          drafts.push(d)
+        }
+        for (const summary of turn.compactions) {
+          if (summary === null) {
+            warnings.push(
+              `${field}: compaction block with null content (a failed compaction), kept as is`,
+            )
+            continue
+          }
+          compactions.push({ atIndex: at, summaryText: summary, source: format })
+        }
       }
       imported++
     } else if (role === 'system') {

@@ -19,6 +19,13 @@ const ANTHROPIC_BLOCKS = new Set([
   'thinking',
   'redacted_thinking',
   'compaction',
+  // Server tools (formats.md §4.3 "Blocks").
+  'server_tool_use',
+  'mcp_tool_use',
+  'mcp_tool_result',
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+  'code_execution_tool_result',
 ])
 const OPENAI_PARTS = new Set(['image_url', 'input_audio', 'file', 'refusal'])
 const LANGCHAIN_TYPES = new Set(['human', 'ai', 'tool', 'system', 'chat', 'function'])
@@ -98,7 +105,8 @@ function classifyMessages(
 }
 
 /**
- * Detects the format of a parsed JSON document. Recognizes (formats.md §2) Gemini CLI, Inspect AI,
+ * Detects the format of a parsed JSON document. Recognizes (formats.md §2) a Claude Code web
+ * session export (`{loglines: [records]}`, formats.md §4.4), Gemini CLI, Inspect AI,
  * SWE-agent, OpenHands, LangChain, Vercel, OpenAI Responses — reported as not importable yet — and
  * Anthropic Messages / OpenAI Chat Completions (`{messages}`, a bare array, or one Anthropic
  * response message). Pure.
@@ -133,6 +141,12 @@ export function detectJsonRoot(root: unknown): Verdict {
   }
   if (typeof root.sessionId === 'string' && typeof root.projectHash === 'string')
     return { format: 'gemini-cli' }
+  // Claude Code web session export: the session's JSONL records in one `loglines` array.
+  if (Array.isArray(root.loglines)) {
+    const head = root.loglines.slice(0, 50)
+    if (head.length === 0 || head.some((r) => isObject(r) && isClaudeCodeRecord(r)))
+      return { format: 'claude-code' }
+  }
   if (
     typeof root.version === 'number' &&
     'eval' in root &&
@@ -175,6 +189,9 @@ export function detectJsonRoot(root: unknown): Verdict {
   ) {
     return { format: 'anthropic-messages' }
   }
+  // One Chat Completions response (`{object:"chat.completion", choices:[{message}]}`, §4.1).
+  if (Array.isArray(root.choices) && root.choices.some((c) => isObject(c) && isObject(c.message)))
+    return { format: 'openai-chat' }
   const keys = Object.keys(root).slice(0, 8).join(', ')
   return { mismatch: `no "messages" array at the top level (keys: ${keys || 'none'})` }
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { checkValidity } from '../checks'
 import type { Transcript } from '../model'
 import { importTranscript } from './index'
 
@@ -132,5 +133,32 @@ describe('OpenAI Responses importer', () => {
   it('reports an empty request as an error, not an empty transcript', () => {
     const r = importTranscript('{"model": "gpt-5", "input": []}')
     expect(r).toEqual({ ok: false, error: { message: 'no items found in input/output', field: 'input' } })
+  })
+})
+
+describe('one Responses API response object', () => {
+  // test/fixtures/formats/openai-responses-response.json: `object:"response"` with the echoed
+  // `instructions`, no `input`, output reasoning + message + one function_call, one tool.
+  const text = readFileSync(
+    new URL('../../../test/fixtures/formats/openai-responses-response.json', import.meta.url),
+    'utf8',
+  )
+
+  it('imports instructions and the one output turn, and warns that the input is absent', () => {
+    const t = load(JSON.parse(text))
+    expect(t.messages.map((m) => m.role)).toEqual(['system', 'assistant'])
+    expect(t.messages[1]?.toolCalls?.map((c) => [c.id, c.name])).toEqual([
+      ['call_x1', 'lookup_order'],
+    ])
+    expect(t.tools?.map((x) => x.name)).toEqual(['lookup_order'])
+    expect(checkValidity(t.messages)).toEqual([])
+    expect(t.warnings).toEqual([
+      "this is an API response, not a conversation: only the model's output is in it, " +
+        "the request's input is not",
+    ])
+  })
+
+  it('a compact result (the whole compacted context) gets no such warning', () => {
+    expect(load(JSON.parse(read('openai-responses-compacted.json'))).warnings).toEqual([])
   })
 })

@@ -101,6 +101,110 @@ function reasoningPart(item: JsonObject): ThinkingPart {
   return part
 }
 
+/**
+ * Items of tools OpenAI runs itself: one item holds the call and its output (`mcp_call`:
+ * `arguments` + `output`/`error`; `web_search_call`: `action`, results not recorded except
+ * `action.sources`; `file_search_call`: `queries` + `results`; `code_interpreter_call`: `code` +
+ * `outputs`; `image_generation_call`: `result`). Source: formats.md §4.2 "Items"; openai-python
+ * `response_input_item_param.py` and the `response_*_tool_call_param.py` types.
+ */
+const HOSTED_TYPES = new Set([
+  'mcp_call',
+  'web_search_call',
+  'file_search_call',
+  'code_interpreter_call',
+  'image_generation_call',
+])
+
+/** The tool name a hosted item stands for: `mcp_call` its `name`, else the tool's own name. */
+function hostedName(item: JsonObject, type: string): string {
+  if (type === 'mcp_call') return str(item.name) ?? 'mcp'
+  return type.slice(0, -'_call'.length)
+}
+
+/** A hosted item's input as raw text: `arguments`, `action`, `queries`, `code`; '{}' if none. */
+function hostedArguments(item: JsonObject, type: string): string {
+  const input =
+    type === 'mcp_call'
+      ? item.arguments
+      : type === 'web_search_call'
+        ? item.action
+        : type === 'file_search_call'
+          ? { queries: item.queries ?? [] }
+          : type === 'code_interpreter_call'
+            ? item.code
+            : undefined
+  if (typeof input === 'string') return input
+  return input === undefined || input === null ? '{}' : JSON.stringify(input)
+}
+
+/**
+ * The output a hosted item holds, as the content of the `tool` message that stands for it:
+ * `mcp_call` its `output` (else its `error`, `isError`); `web_search_call` the `action.sources`
+ * URLs one per line ('' when the item records none); `file_search_call` each result's file name
+ * and text; `code_interpreter_call` its `logs` as text and `image` outputs as images;
+ * `image_generation_call` its base64 `result` as an image. `isError` also for `status:
+ * "failed"`. Pure, so export can tell an untouched output from a replaced one. Source:
+ * openai-python `response_input_item_param.py` (`McpCall`, `ImageGenerationCall`),
+ * `response_function_web_search_param.py`, `response_file_search_tool_call_param.py`,
+ * `response_code_interpreter_tool_call_param.py`.
+ */
+export function hostedOutput(item: JsonObject): { content: string | Part[]; isError: boolean } {
+  const type = itemType(item)
+  let isError = item.status === 'failed'
+  let content: string | Part[] = ''
+  if (type === 'mcp_call') {
+    const error = item.error
+    if (typeof item.output === 'string') content = item.output
+    else if (error !== undefined && error !== null) {
+      content = typeof error === 'string' ? error : JSON.stringify(error)
+      isError = true
+    }
+  } else if (type === 'web_search_call') {
+    const sources = isObject(item.action) ? item.action.sources : undefined
+    if (Array.isArray(sources)) {
+      content = sources.map((x) => (isObject(x) ? (str(x.url) ?? '') : String(x))).join('\n')
+    }
+  } else if (type === 'file_search_call') {
+    if (Array.isArray(item.results)) {
+      content = item.results
+        .filter(isObject)
+        .map((r) => `${str(r.filename) ?? str(r.file_id) ?? ''}\n${str(r.text) ?? ''}`)
+        .join('\n\n')
+    }
+  } else if (type === 'code_interpreter_call') {
+    if (Array.isArray(item.outputs)) {
+      const parts: Part[] = item.outputs.filter(isObject).map((o): Part => {
+        if (o.type === 'logs') return { type: 'text', text: str(o.logs) ?? '' }
+        const url = str(o.url)
+        if (o.type === 'image' && url !== undefined) return imageFromUrl(url)
+        return { type: 'opaque', kind: str(o.type) ?? 'unknown', raw: o }
+      })
+      content = normalizeParts(parts, '') ?? ''
+    }
+  } else if (type === 'image_generation_call') {
+    if (typeof item.result === 'string' && item.result !== '') {
+      const format = str(item.output_format) ?? 'png'
+      content = [imageFromUrl(`data:image/${format};base64,${item.result}`)]
+    }
+  }
+  return { content, isError }
+}
+
+/**
+ * A `computer_call_output`'s `output` as content: a `computer_screenshot` → an image (its
+ * `image_url`, else its `file_id`); anything else as a tool output is read. Pure (export compares
+ * with it). Source: openai-python `response_input_item_param.py` (`ComputerCallOutput`).
+ */
+export function computerOutputContent(item: JsonObject): string | Part[] {
+  const output = item.output
+  if (isObject(output) && output.type === 'computer_screenshot') {
+    const url = str(output.image_url) ?? str(output.file_id)
+    return [url !== undefined ? imageFromUrl(url) : { type: 'image' }]
+  }
+  return responsesContent(output)
+}
+
 /** The item's `type`; an EasyInputMessage (`{role, content}` without `type`) is a `message`. */
 export function itemType(item: JsonObject): string {
   if (typeof item.type === 'string') return item.type
@@ -144,7 +248,11 @@ interface AssistantAcc {
  * (cases/45: a reasoning item and its function_call are a linked pair); a reasoning item or an
  * assistant message after a call starts a new assistant message. Tool outputs pair on `call_id`
  * (not the `fc_…` item `id`, formats.md §1 item 6) and are kept as text even when they hold JSON.
- * A `compaction` item becomes an assistant message holding it as an opaque part
+ * A `computer_call` is a call (`computer`) and its `computer_call_output` screenshot the result
+ * (kept on the call's `native.result`). A hosted tool item (`mcp_call`, `web_search_call`,
+ * `file_search_call`, `code_interpreter_call`, `image_generation_call`) is a call and a result in
+ * one: a tool call ending its assistant message and a `tool` message right after it
+ * (`addHosted`). A `compaction` item becomes an assistant message holding it as an opaque part
  * (`flags.compactSummary`) and a recorded compaction with `summaryText: null` (encrypted).
  */
 export class ResponsesItemBuilder {
@@ -152,6 +260,8 @@ export class ResponsesItemBuilder {
   readonly compactions: DraftCompaction[] = []
   readonly warnings: string[] = []
   private readonly toolNames = new Map<string, string>()
+  /** The newest call per `call_id`, so a `computer_call_output` can be kept on its call. */
+  private readonly calls = new Map<string, ToolCall>()
   private acc: AssistantAcc | null = null
   private readonly opts: ItemBuilderOptions
 
@@ -213,14 +323,17 @@ export class ResponsesItemBuilder {
       this.assistant(item, at).parts.push(reasoningPart(item))
       return
     }
-    if (CALL_TYPES.has(type)) {
+    if (CALL_TYPES.has(type) || type === 'computer_call') {
       const call = toolCallOf(item, type)
       if (call.id === '') this.warnings.push(`${at.field}: ${type} without call_id`)
       this.toolNames.set(call.id, call.name)
+      this.calls.set(call.id, call)
       this.assistant(item, at).toolCalls.push(call)
       return
     }
-    if (OUTPUT_TYPES.has(type)) return this.addOutput(item, type, at)
+    if (OUTPUT_TYPES.has(type) || type === 'computer_call_output')
+      return this.addOutput(item, type, at)
+    if (HOSTED_TYPES.has(type)) return this.addHosted(item, type, at)
     if (type === 'compaction' || type === 'compaction_summary') {
       this.flush()
       const at2 = this.drafts.length
@@ -247,7 +360,7 @@ export class ResponsesItemBuilder {
       )
       return
     }
-    // Server-side tool items (web_search_call, mcp_call, …) are model output: kept opaque.
+    // Other server-side items (mcp_list_tools, mcp_approval_request, …): model output, opaque.
     this.assistant(item, at).parts.push({ type: 'opaque', kind: type, raw: item })
   }
 
@@ -280,25 +393,76 @@ export class ResponsesItemBuilder {
   private addOutput(item: JsonObject, type: string, at: ItemOrigin): void {
     this.flush()
     const callId = str(item.call_id) ?? ''
+    const computer = type === 'computer_call_output'
     const d: DraftMessage = {
       id: str(item.id) ?? '',
       role: 'tool',
-      content: this.opts.unwrapOutput?.(item.output) ?? responsesContent(item.output),
+      content: computer
+        ? computerOutputContent(item)
+        : (this.opts.unwrapOutput?.(item.output) ?? responsesContent(item.output)),
       toolCallId: callId,
       source: this.src(at.line, item),
     }
     const name = this.toolNames.get(callId)
     if (name !== undefined) d.toolName = name
     else this.warnings.push(`${at.field}: ${type} ${callId} answers no earlier call`)
+    const call = this.calls.get(callId)
+    if (computer && call?.native?.kind === 'computer_call') call.native.result = item
+    this.drafts.push(d)
+  }
+
+  /**
+   * A hosted tool item (`HOSTED_TYPES`): the call joins the current assistant message and ends
+   * it (`native: {kind, raw, hosted: true}`, id = the item `id`, name and arguments from
+   * `hostedName` / `hostedArguments`), and the output it holds becomes the `tool` message right
+   * after it (`hostedOutput`).
+   */
+  private addHosted(item: JsonObject, type: string, at: ItemOrigin): void {
+    const id = str(item.id) ?? ''
+    if (id === '') this.warnings.push(`${at.field}: ${type} without id`)
+    const name = hostedName(item, type)
+    const call: ToolCall = {
+      id,
+      name,
+      arguments: hostedArguments(item, type),
+      native: { kind: type, raw: item, hosted: true },
+    }
+    this.toolNames.set(id, name)
+    this.calls.set(id, call)
+    this.assistant(item, at).toolCalls.push(call)
+    this.flush()
+    const output = hostedOutput(item)
+    const d: DraftMessage = {
+      id: '',
+      role: 'tool',
+      content: output.content,
+      toolCallId: id,
+      toolName: name,
+      source: this.src(at.line, item),
+    }
+    if (output.isError) d.isError = true
     this.drafts.push(d)
   }
 }
 
-/** A call item as a tool call: `arguments` (function) or `input` (custom, freeform) kept raw. */
+/**
+ * A call item as a tool call: `arguments` (function) or `input` (custom, freeform) kept raw; a
+ * `computer_call` (computer use: the model's action, the client's screenshot answers it) named
+ * `computer` with its `action` (or `actions`) as arguments and `native` holding the item.
+ */
 function toolCallOf(item: JsonObject, type: string): ToolCall {
   const id = str(item.call_id) ?? str(item.id) ?? ''
   if (type === 'local_shell_call') {
     return { id, name: 'local_shell', arguments: JSON.stringify(item.action ?? null) }
+  }
+  if (type === 'computer_call') {
+    const action = item.action ?? item.actions ?? null
+    return {
+      id,
+      name: 'computer',
+      arguments: JSON.stringify(action),
+      native: { kind: type, raw: item },
+    }
   }
   const raw = type === 'custom_tool_call' ? item.input : item.arguments
   const args = typeof raw === 'string' ? raw : raw === undefined ? '' : JSON.stringify(raw)
@@ -341,7 +505,10 @@ function itemLists(root: unknown): { field: string; items: unknown[] }[] {
  * Imports an OpenAI Responses request `{instructions?, input: string | items, tools?}`, a response
  * `{object:"response", output}`, a compact result `{object:"response.compaction", output}` or a
  * bare item array. `instructions` → a leading system message; items as `ResponsesItemBuilder`
- * describes. Throws an ImportError-shaped failure when there are no items. Never modifies `root`.
+ * describes. A response without `input` is imported, not rejected: its output turn (text,
+ * reasoning, calls) is what a person holding only the response wants to read and count, and a
+ * warning says the request's input is absent (a compact result is the whole compacted context, so
+ * it gets none). Throws an ImportError-shaped failure when there are no items. Never modifies `root`.
  * Source: formats.md §4.2, §1 items 3, 4, 6, 11, 12; cases/45.
  */
 function importOpenAIResponses(root: unknown, keepRaw = true): Transcript {
@@ -359,6 +526,12 @@ function importOpenAIResponses(root: unknown, keepRaw = true): Transcript {
     b.flush()
   }
   const warnings = [...b.warnings]
+  if (isObject(root) && root.object === 'response' && root.input === undefined) {
+    warnings.unshift(
+      'this is an API response, not a conversation: only the model\'s output is in it, ' +
+        "the request's input is not",
+    )
+  }
   if (isObject(root) && (root.previous_response_id || root.conversation)) {
     warnings.push(
       'previous_response_id/conversation: earlier history lives on the server; ' +

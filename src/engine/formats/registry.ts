@@ -1,8 +1,10 @@
 import type { FormatId, Transcript } from '../model'
 import { importAnthropic } from './anthropic'
 import { canonicalImporter } from './canonical'
-import { importClaudeCodeRecords } from './claude-code'
+import { claudeCodeWebImporter, importClaudeCodeRecords } from './claude-code'
 import { codexRolloutImporter } from './codex'
+import { chatgptExportImporter } from './chatgpt-export'
+import { copilotCliImporter } from './copilot-cli'
 import { detectJsonlRecords, detectJsonRoot } from './detect-heuristics'
 import type { JsonlRecord } from './json'
 import { ImportFailure } from './failure'
@@ -15,7 +17,7 @@ import { vercelUiImporter } from './vercel-ui'
 import { aiderImporter } from './aider'
 import { inspectAIImporter } from './inspect-ai'
 import { langchainImporter } from './langchain'
-import { openHandsImporter } from './openhands'
+import { openHandsEvalImporter, openHandsImporter } from './openhands'
 import { sweAgentImporter } from './swe-agent'
 import type { ImportError, ImportResult } from './types'
 import { isObject } from './util'
@@ -143,6 +145,7 @@ function rootOptions(options: ImportOptions): { keepRaw?: boolean } {
 export const FORMAT_IMPORTERS: FormatImporter[] = [
   canonicalImporter,
   claudeCodeImporter,
+  claudeCodeWebImporter,
   anthropicImporter,
   openaiChatImporter,
   openaiResponsesImporter,
@@ -154,8 +157,11 @@ export const FORMAT_IMPORTERS: FormatImporter[] = [
   langchainImporter,
   inspectAIImporter,
   openHandsImporter,
+  openHandsEvalImporter,
   sweAgentImporter,
   aiderImporter,
+  copilotCliImporter,
+  chatgptExportImporter,
 ]
 
 /** The registered importers in detection order (priority, then registration order). */
