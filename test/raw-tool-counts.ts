@@ -1,0 +1,334 @@
+/**
+ * Tool calls and tool results counted straight from a transcript file, by each format's own
+ * documentation (docs/formats.md §4), without the importers: the check that an importer neither
+ * drops nor invents a call or a result. Node only (tests).
+ *
+ * Each counter reads the part of the file the importer opens (the main session, the first sample
+ * or conversation) and counts the format's call and result blocks; a result is anything that
+ * carries a tool's output back to the model.
+ */
+
+import { strFromU8, unzipSync } from 'fflate'
+
+/** Calls and results counted in a file. */
+export interface RawToolCounts {
+  calls: number
+  results: number
+}
+
+type Json = unknown
+type Obj = Record<string, unknown>
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
+const jsonl = (text: string): Obj[] =>
+  text
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .flatMap((l) => {
+      try {
+        const v = JSON.parse(l) as Json
+        return isObj(v) ? [v] : []
+      } catch {
+        return [] // a cut-off or garbage line: the importer skips it too
+      }
+    })
+
+/** Anthropic content blocks that are a tool call (client, server and MCP tools). */
+const ANTHROPIC_CALLS = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use'])
+/** Anthropic content blocks that carry a tool's output: `tool_result`, `mcp_tool_result`, `*_tool_result`. */
+const isAnthropicResult = (type: unknown) =>
+  typeof type === 'string' && (type === 'tool_result' || type.endsWith('_tool_result'))
+
+function countAnthropicBlocks(messages: unknown[]): RawToolCounts {
+  let calls = 0
+  let results = 0
+  for (const m of messages) {
+    if (!isObj(m)) continue
+    for (const b of arr(m.content)) {
+      if (!isObj(b)) continue
+      if (ANTHROPIC_CALLS.has(b.type as string)) calls++
+      else if (isAnthropicResult(b.type)) results++
+    }
+  }
+  return { calls, results }
+}
+
+/** Responses / Codex items that are a call, and those that are a call's output. */
+const RESPONSES_CALLS = new Set(['function_call', 'custom_tool_call', 'local_shell_call', 'computer_call'])
+const RESPONSES_RESULTS = new Set([
+  'function_call_output',
+  'custom_tool_call_output',
+  'local_shell_call_output',
+  'computer_call_output',
+])
+/** Hosted tools: one item holds the call and what it returned. */
+const RESPONSES_HOSTED = new Set([
+  'mcp_call',
+  'web_search_call',
+  'file_search_call',
+  'code_interpreter_call',
+  'image_generation_call',
+])
+
+function countResponsesItems(items: unknown[]): RawToolCounts {
+  let calls = 0
+  let results = 0
+  for (const it of items) {
+    if (!isObj(it)) continue
+    if (RESPONSES_CALLS.has(it.type as string)) calls++
+    else if (RESPONSES_RESULTS.has(it.type as string)) results++
+    else if (RESPONSES_HOSTED.has(it.type as string)) {
+      calls++
+      results++
+    }
+  }
+  return { calls, results }
+}
+
+/** OpenAI chat-shaped messages (OpenAI, Inspect): `tool_calls[]`, legacy `function_call`; role tool/function. */
+function countChatMessages(messages: unknown[]): RawToolCounts {
+  let calls = 0
+  let results = 0
+  for (const m of messages) {
+    if (!isObj(m)) continue
+    calls += arr(m.tool_calls).length + (isObj(m.function_call) ? 1 : 0)
+    if (m.role === 'tool' || m.role === 'function') results++
+  }
+  return { calls, results }
+}
+
+/**
+ * Claude Code: unique `tool_use` ids and unique `tool_result` targets of the main session's records
+ * (the session with the most records), leaving out the subtrees of `branchRoots` (the uuids of the
+ * forks the importer lists as branches: an edit or retry is not on the main line).
+ */
+function countClaudeCode(records: Obj[], branchRoots: readonly string[]): RawToolCounts {
+  const children = new Map<string, string[]>()
+  for (const r of records) {
+    if (typeof r.uuid !== 'string' || typeof r.parentUuid !== 'string') continue
+    children.set(r.parentUuid, [...(children.get(r.parentUuid) ?? []), r.uuid])
+  }
+  const offLine = new Set<string>()
+  const stack = [...branchRoots]
+  while (stack.length > 0) {
+    const id = stack.pop() as string
+    if (offLine.has(id)) continue
+    offLine.add(id)
+    stack.push(...(children.get(id) ?? []))
+  }
+  const sessions = new Map<string, number>()
+  for (const r of records) if (typeof r.sessionId === 'string') sessions.set(r.sessionId, (sessions.get(r.sessionId) ?? 0) + 1)
+  const main = [...sessions].sort((a, b) => b[1] - a[1])[0]?.[0]
+  const calls = new Set<string>()
+  const results = new Set<string>()
+  for (const r of records) {
+    if (r.isSidechain === true || (main !== undefined && r.sessionId !== main)) continue
+    if (typeof r.uuid === 'string' && offLine.has(r.uuid)) continue
+    const message = r.message
+    if (!isObj(message)) continue
+    for (const b of arr(message.content)) {
+      if (!isObj(b)) continue
+      if (ANTHROPIC_CALLS.has(b.type as string) && typeof b.id === 'string') calls.add(b.id)
+      else if (isAnthropicResult(b.type) && typeof b.tool_use_id === 'string') results.add(b.tool_use_id)
+    }
+  }
+  return { calls: calls.size, results: results.size }
+}
+
+/** What a counter may need besides the file: the branch roots the importer listed (Claude Code). */
+export interface RawCountContext {
+  branchRoots: readonly string[]
+}
+
+/** The file's text; a zip archive (Inspect `.eval`) is not text. */
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
+
+/**
+ * Inspect `.eval` (a zip, docs/formats.md §4.9): the sample entries `samples/<id>_epoch_<n>.json`,
+ * the first in Inspect's order (epoch, then id) — the one the importer opens.
+ */
+function firstEvalSample(bytes: Uint8Array): Obj | undefined {
+  const entries = unzipSync(bytes)
+  const samples = Object.keys(entries)
+    .map((name) => ({ name, m: /^samples\/(.+)_epoch_(\d+)\.json$/.exec(name) }))
+    .filter((e) => e.m !== null)
+    .map((e) => ({ name: e.name, id: e.m?.[1] ?? '', epoch: Number(e.m?.[2]) }))
+    .sort((a, b) => a.epoch - b.epoch || a.id.localeCompare(b.id, undefined, { numeric: true }))
+  const first = samples[0]
+  return first ? (JSON.parse(strFromU8(entries[first.name] as Uint8Array)) as Obj) : undefined
+}
+
+const isZip = (b: Uint8Array) => b[0] === 0x50 && b[1] === 0x4b && (b[2] === 0x03 || b[2] === 0x05)
+
+/** A JSON root's messages: a list, `{messages}`, or a single response object (one message). */
+function rootMessages(root: Json, single: (o: Obj) => unknown[] | undefined): unknown[] {
+  if (Array.isArray(root)) return root
+  if (!isObj(root)) return []
+  if (Array.isArray(root.messages)) return root.messages
+  return single(root) ?? []
+}
+
+/** Counters by format id (the importers' ids), over the file's bytes. */
+export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawCountContext) => RawToolCounts> = {
+  'openai-chat': (bytes) =>
+    // A chat completion response: its first choice's message (the importer opens the first).
+    countChatMessages(
+      rootMessages(JSON.parse(text(bytes)), (o) => {
+        const choice = arr(o.choices)[0]
+        return isObj(choice) ? [choice.message] : undefined
+      }),
+    ),
+  'anthropic-messages': (bytes) =>
+    countAnthropicBlocks(rootMessages(JSON.parse(text(bytes)), (o) => (o.type === 'message' ? [o] : undefined))),
+  'openai-responses': (bytes) => {
+    const root = JSON.parse(text(bytes)) as Json
+    if (Array.isArray(root)) return countResponsesItems(root)
+    if (!isObj(root)) return { calls: 0, results: 0 }
+    return countResponsesItems([...arr(root.input), ...arr(root.output)])
+  },
+  'codex-rollout': (bytes) =>
+    countResponsesItems(
+      jsonl(text(bytes))
+        .filter((r) => r.type === 'response_item')
+        .map((r) => r.payload),
+    ),
+  'claude-code': (bytes, { branchRoots }) => {
+    const t = text(bytes)
+    // The web export wraps the same records in one JSON object: {"loglines": [...]}.
+    let root: Json
+    try {
+      root = JSON.parse(t)
+    } catch {
+      root = undefined // several lines: JSONL
+    }
+    const records = isObj(root) && Array.isArray(root.loglines) ? root.loglines.filter(isObj) : jsonl(t)
+    return countClaudeCode(records, branchRoots)
+  },
+  'gemini-cli': (bytes) => {
+    const root = JSON.parse(text(bytes)) as Json
+    const messages = isObj(root) ? arr(root.messages) : []
+    let calls = 0
+    let results = 0
+    for (const m of messages) {
+      if (!isObj(m)) continue
+      for (const c of arr(m.toolCalls)) {
+        calls++
+        if (isObj(c) && c.result !== undefined) results++
+      }
+    }
+    return { calls, results }
+  },
+  'vercel-ui': (bytes) => {
+    const root = JSON.parse(text(bytes)) as Json
+    let calls = 0
+    let results = 0
+    for (const m of Array.isArray(root) ? root : isObj(root) ? arr(root.messages) : []) {
+      if (!isObj(m)) continue
+      for (const p of arr(m.parts)) {
+        if (!isObj(p) || typeof p.type !== 'string') continue
+        if (!p.type.startsWith('tool-') && p.type !== 'dynamic-tool') continue
+        calls++
+        if (p.state === 'output-available' || p.state === 'output-error') results++
+      }
+    }
+    return { calls, results }
+  },
+  'vercel-model': (bytes) => {
+    const root = JSON.parse(text(bytes)) as Json
+    let calls = 0
+    let results = 0
+    for (const m of Array.isArray(root) ? root : isObj(root) ? arr(root.messages) : []) {
+      if (!isObj(m)) continue
+      for (const p of arr(m.content)) {
+        if (!isObj(p)) continue
+        if (p.type === 'tool-call') calls++
+        else if (p.type === 'tool-result') results++
+      }
+    }
+    return { calls, results }
+  },
+  langchain: (bytes) => {
+    const root = JSON.parse(text(bytes)) as Json
+    let calls = 0
+    let results = 0
+    for (const m of Array.isArray(root) ? root : isObj(root) ? arr(root.messages) : []) {
+      if (!isObj(m)) continue
+      const data = isObj(m.data) ? m.data : m
+      calls += arr(data.tool_calls).length
+      if (m.type === 'tool' || data.type === 'tool') results++
+    }
+    return { calls, results }
+  },
+  'inspect-ai': (bytes) => {
+    const sample = isZip(bytes)
+      ? firstEvalSample(bytes)
+      : ((root: Json) => (isObj(root) ? arr(root.samples)[0] : undefined))(JSON.parse(text(bytes)))
+    return countChatMessages(isObj(sample) ? arr(sample.messages) : [])
+  },
+  openhands: (bytes) => {
+    const t = text(bytes)
+    let events: unknown[]
+    if (t.trimStart().startsWith('[')) events = JSON.parse(t) as unknown[]
+    else {
+      // Evaluation output (output.jsonl): the first line with a history; older histories hold
+      // [action, observation] pairs.
+      const line = jsonl(t).find((r) => Array.isArray(r.history) && r.history.length > 0)
+      events = arr(line?.history).flatMap((e) => (Array.isArray(e) ? e : [e]))
+    }
+    let calls = 0
+    let results = 0
+    for (const e of events) {
+      if (!isObj(e) || !isObj(e.tool_call_metadata)) continue
+      if (typeof e.action === 'string') calls++
+      else if (typeof e.observation === 'string') results++
+    }
+    return { calls, results }
+  },
+  'swe-agent': (bytes) => {
+    // The message view SWE-agent itself replays (docs/formats.md §4.11): `history`.
+    const root = JSON.parse(text(bytes)) as Json
+    return countChatMessages(isObj(root) ? arr(root.history) : [])
+  },
+  aider: () => ({ calls: 0, results: 0 }),
+  // Copilot CLI (formats.md §4.13): the main agent's events (no agentId, no data.parentToolCallId).
+  'copilot-cli': (bytes) => {
+    let calls = 0
+    let results = 0
+    for (const e of jsonl(text(bytes))) {
+      const data = isObj(e.data) ? e.data : {}
+      if (e.agentId !== undefined || data.parentToolCallId !== undefined) continue
+      if (e.type === 'assistant.message') calls += arr(data.toolRequests).length
+      else if (e.type === 'tool.execution_complete') results++
+    }
+    return { calls, results }
+  },
+  // ChatGPT export (formats.md §4.14): the first conversation's current branch; an assistant
+  // message addressed to a tool is a call, a run of replies from one tool is one result.
+  'chatgpt-export': (bytes) => {
+    const root = JSON.parse(text(bytes)) as Json
+    const list = Array.isArray(root) ? root : isObj(root) ? arr(root.conversations ?? [root]) : []
+    const conv = list[0]
+    if (!isObj(conv) || !isObj(conv.mapping)) return { calls: 0, results: 0 }
+    const mapping = conv.mapping
+    const branch: Obj[] = []
+    for (let id = conv.current_node; typeof id === 'string' && isObj(mapping[id]); ) {
+      const node = mapping[id] as Obj
+      if (isObj(node.message)) branch.unshift(node.message)
+      id = node.parent
+    }
+    let calls = 0
+    let results = 0
+    let lastTool: unknown
+    for (const m of branch) {
+      const author = isObj(m.author) ? m.author : {}
+      const type = isObj(m.content) ? m.content.content_type : undefined
+      const tool = author.role === 'tool' ? author.name : undefined
+      const addressed = m.recipient !== 'all' && m.recipient != null
+      if (author.role === 'assistant' && addressed && type !== 'thoughts') calls++
+      if (tool !== undefined && tool !== lastTool) results++
+      lastTool = tool
+    }
+    return { calls, results }
+  },
+}
