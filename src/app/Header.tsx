@@ -78,6 +78,18 @@ export function Header() {
                 ⎇ {recorded} recorded compaction{recorded > 1 ? 's' : ''} in source
               </span>
             )}
+            {info.notes.length > 0 && (
+              <details className="warnings" data-testid="import-notes">
+                <summary className="pill">
+                  {info.notes.length} note{info.notes.length > 1 ? 's' : ''} on this file
+                </summary>
+                <ul>
+                  {info.notes.map((n, i) => (
+                    <li key={i}>{n}</li>
+                  ))}
+                </ul>
+              </details>
+            )}
             {info.warnings.length > 0 && (
               <details className="warnings">
                 <summary className="pill pill--warn">

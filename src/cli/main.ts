@@ -265,6 +265,8 @@ export interface InspectReport {
   branches: number
   sidechains: { title?: string; messages: number }[]
   warnings: string[]
+  /** `Transcript.notes`: what the import noticed that is not a problem. */
+  notes: string[]
 }
 
 /**
@@ -315,6 +317,7 @@ export function inspectTranscript(t: Transcript): InspectReport {
       return x
     }),
     warnings: t.warnings,
+    notes: t.notes ?? [],
   }
   if (t.title !== undefined) report.title = t.title
   return report
@@ -346,6 +349,7 @@ function inspectText(name: string, r: InspectReport): string {
   lines.push(`branches          ${r.branches}`)
   lines.push(`sidechains        ${r.sidechains.length}`)
   for (const sc of r.sidechains) lines.push(`  ${sc.title ?? '(untitled)'}: ${sc.messages} messages`)
+  for (const n of r.notes) lines.push(`note: ${n}`)
   for (const w of r.warnings) lines.push(`warning: ${w}`)
   return lines.join('\n')
 }

@@ -203,6 +203,12 @@ export interface Transcript {
   recordedCompactions: RecordedCompaction[]
   /** Human-readable import warnings, each naming the line/field and the reason (skipped lines etc.). */
   warnings: string[]
+  /**
+   * What the import noticed that is not a problem, one sentence each: the file's other
+   * conversations, a tool's own log that is not a message (aider's startup banner and console
+   * output). Shown apart from the warnings; never part of a message, a prompt or the facts.
+   */
+  notes?: string[]
   /** Tool schemas sent with every request (request bodies only); part of the overhead. */
   tools?: ToolSchema[]
   /**

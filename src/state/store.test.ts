@@ -49,6 +49,7 @@ const okImport = (fileName: string): ImportOutcome => ({
     messageCount: 1,
     recordedCompactions: [],
     warnings: [],
+    notes: [],
     branches: [],
     sidechains: [],
     open: 'main',

@@ -132,6 +132,7 @@ function infoOf(root: Transcript, open: 'main' | number, fileName: string): Tran
     // Replacement histories can be long and only the worker uses them.
     recordedCompactions: transcript.recordedCompactions.map(({ replacementHistory: _history, ...c }) => c),
     warnings: [...transcript.warnings],
+    notes: [...(transcript.notes ?? [])],
     branches: (transcript.branches ?? []).map((b) => ({ ...b })),
     sidechains: (root.sidechains ?? []).map((t, index) => ({
       index,

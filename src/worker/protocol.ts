@@ -130,6 +130,8 @@ export interface TranscriptInfo {
   messageCount: number
   recordedCompactions: RecordedCompaction[]
   warnings: string[]
+  /** What the import noticed that is not a problem (engine `Transcript.notes`). */
+  notes: string[]
   /** Forks not on the main line (Claude Code). */
   branches: BranchInfo[]
   /** Sub-agents of the imported file (Claude Code); empty for other formats. */

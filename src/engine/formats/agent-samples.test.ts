@@ -36,8 +36,8 @@ interface Row {
   calls: number
   errors: number
   compactions: number
-  /** Import notes the transcript carries (default none). */
-  warnings?: number
+  /** Import notes the transcript carries (default none); it has no warnings. */
+  notes?: number
 }
 
 /**
@@ -56,8 +56,8 @@ interface Row {
  * - aider.chat.history.md: 2 launches; the first (opened) has 18 `#### ` inputs (user) and 5 /run
  *   outputs the person added to the chat (`… [Yes]: y`, user messages flagged command) and 7
  *   assistant text blocks; its other `> ` blocks are aider's log (no messages, no calls). The
- *   second launch (2 inputs) is a further conversation. Warnings: the sessions note, the startup
- *   log and the log-blocks notice.
+ *   second launch (2 inputs) is a further conversation. No warnings; notes: the sessions note,
+ *   the startup log and the log-blocks notice.
  */
 const TABLE: Row[] = [
   {
@@ -99,7 +99,7 @@ const TABLE: Row[] = [
     calls: 0,
     errors: 0,
     compactions: 0,
-    warnings: 3,
+    notes: 3,
   },
 ]
 
@@ -116,8 +116,8 @@ describe('agent-format samples import with the right counts', () => {
       expect(t.messages.reduce((n, m) => n + (m.toolCalls?.length ?? 0), 0)).toBe(row.calls)
       expect(t.messages.filter((m) => m.isError)).toHaveLength(row.errors)
       expect(t.recordedCompactions).toHaveLength(row.compactions)
-      if (row.warnings === undefined) expect(t.warnings).toEqual([])
-      else expect(t.warnings).toHaveLength(row.warnings)
+      expect(t.warnings).toEqual([])
+      expect(t.notes ?? []).toHaveLength(row.notes ?? 0)
       expect(new Set(t.messages.map((m) => m.id)).size).toBe(total)
       t.messages.forEach((m, i) => expect(m.index).toBe(i))
     }

@@ -353,6 +353,8 @@ interface Session {
   line: number
   drafts: DraftMessage[]
   warnings: string[]
+  /** aider's own log that is not a message: the startup banner, what it only printed. */
+  notes: string[]
   model?: string
   /** Something was said to or by the model (not only slash commands). */
   conversation: boolean
@@ -365,7 +367,7 @@ interface Session {
  * questions skipped, an input repeating the previous reply (architect mode handing its plan to the
  * editor model) flagged `injected`. Assistant text → `assistant` messages. Log blocks: the
  * startup banner (the log before the first input) and everything aider only printed become
- * notices in `warnings`; what aider sent to the model from them becomes user messages
+ * `notes`; what aider sent to the model from them becomes user messages
  * (`sentToModel`).
  */
 function convertSession(
@@ -375,6 +377,7 @@ function convertSession(
 ): Session {
   const drafts: DraftMessage[] = []
   const warnings: string[] = []
+  const notes: string[] = []
   const logBlocks: number[] = []
   let banner: LogEntry[] = []
   let started = false
@@ -440,14 +443,14 @@ function convertSession(
   const where = header ? `line ${header.line}: ${header.text}` : `line ${blocks[0]?.line ?? 1}`
   if (banner.length > 0) {
     const lines = banner.map((e) => e.text.trim()).filter((t) => t !== '')
-    warnings.push(
+    notes.push(
       `${where}: aider's startup log (lines ${span(banner)}), not a message: ` +
         cut(lines.join('; '), 400),
     )
   }
   if (logBlocks.length > 0) {
     const shown = logBlocks.slice(0, 8).join(', ')
-    warnings.push(
+    notes.push(
       `${plural(logBlocks.length, 'block')} of aider's console output ` +
         `(line${logBlocks.length > 1 ? 's' : ''} ${shown}${logBlocks.length > 8 ? ', …' : ''}) ` +
         '— its reports of edits, commits, tokens and costs, ' +
@@ -470,6 +473,7 @@ function convertSession(
     line: header?.line ?? blocks[0]?.line ?? 1,
     drafts,
     warnings,
+    notes,
     conversation,
   }
   if (model !== undefined) session.model = model
@@ -503,7 +507,7 @@ function splitSessions(blocks: readonly Block[]): { header: Session['header']; b
  * `Applied edit`, `Commit …`, `/ls` listings, questions and answers — never reaches the model.
  * So it is not made into messages or tool calls (aider has no tool calls): the session header is
  * the transcript's `title`, the banner's main model its `model`, and the banner and the count of
- * other log blocks are notices in `warnings` (shown with the import notes, outside the
+ * other log blocks are the transcript's `notes` (shown apart from the warnings, outside the
  * summarizer's prompt and the fact search). What aider does send to the model out of its log
  * becomes a `user` message where it was sent, as aider sends it: command output the person added
  * (`/run`, `!`, `/test`: `cmd_run` sends it as a user message) and a lint report the person chose
@@ -532,6 +536,7 @@ export function importAiderText(text: string, options: ImportOptions = {}): Tran
   if (withMessages.length === 0)
     importFailure('no "#### " user input and no assistant text found in the aider history')
   const fileWarnings: string[] = []
+  const fileNotes: string[] = []
   if (!strict.user && blocks.some((b) => b.kind === 'user'))
     fileWarnings.push(
       'no "#### " line ends with the two spaces aider writes after each input line (trailing ' +
@@ -539,7 +544,7 @@ export function importAiderText(text: string, options: ImportOptions = {}): Tran
     )
   const empty = sessions.filter((s) => s.drafts.length === 0)
   if (empty.length > 0)
-    fileWarnings.push(
+    fileNotes.push(
       `${plural(empty.length, 'aider session')} with no input left out ` +
         `(line${empty.length > 1 ? 's' : ''} ` +
         `${empty
@@ -552,13 +557,18 @@ export function importAiderText(text: string, options: ImportOptions = {}): Tran
     finalizeTranscript(format, s.drafts, [], s.warnings, {
       title: s.header?.text ?? `aider chat without a start header (line ${s.line})`,
       model: s.model,
+      notes: s.notes,
     }),
   )
   let open = withMessages.length - 1
   while (open > 0 && !withMessages[open]?.conversation) open--
   if (!withMessages[open]?.conversation) open = withMessages.length - 1
   const chosen = transcripts[open] as Transcript
-  const opened = { ...chosen, warnings: [...fileWarnings, ...chosen.warnings] }
+  const opened = {
+    ...chosen,
+    warnings: [...fileWarnings, ...chosen.warnings],
+    notes: [...fileNotes, ...(chosen.notes ?? [])],
+  }
   return withConversations([opened, ...transcripts.filter((_, i) => i !== open)], 'aider session')
 }
 

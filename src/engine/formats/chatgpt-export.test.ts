@@ -59,8 +59,10 @@ describe('ChatGPT export importer', () => {
     expect(t.recordedCompactions).toEqual([])
     expect(t.model).toBe('gpt-4o')
     expect(checkValidity(t.messages)).toEqual([])
-    expect(t.warnings).toEqual([
+    expect(t.notes).toEqual([
       '2 conversations in this file: "Shipping quote for ORD-58213" is open; the other one is listed as a further conversation',
+    ])
+    expect(t.warnings).toEqual([
       '1 "reasoning_recap" message(s) skipped: UI labels, not model context',
       '1 branch(es) (edited messages or regenerated answers) are not on the current branch; ' +
         '2 message(s) there are listed as branches',

@@ -140,8 +140,8 @@ describe('importInspectAIRoot', () => {
       ['sample 2 (epoch 1)', ['s']],
     ])
     // The third has no messages: skipped, and said.
-    expect(t.warnings).toEqual([
-      'samples[2] has no messages; sample skipped',
+    expect(t.warnings).toEqual(['samples[2] has no messages; sample skipped'])
+    expect(t.notes).toEqual([
       '2 samples in this file: "demo_task: sample 1 (epoch 1)" is open; ' +
         'the other one is listed as a further conversation',
     ])
@@ -328,7 +328,8 @@ describe('Inspect AI .eval logs (zip)', () => {
       },
     ])
     expect(checkValidity(t.messages)).toEqual([])
-    expect(t.warnings).toEqual([
+    expect(t.warnings).toEqual([])
+    expect(t.notes).toEqual([
       '2 samples in this file: "fix_rates: sample 1 (epoch 1)" is open; ' +
         'the other one is listed as a further conversation',
     ])

@@ -355,6 +355,8 @@ describe('OpenHands evaluation output (output.jsonl)', () => {
       expect(t.warnings).toEqual([
         'line 3 (instance quote__rates-103): no history: Maximum retries (5) reached: ' +
           'AgentRuntimeTimeoutError: sandbox did not start, skipped',
+      ])
+      expect(t.notes).toEqual([
         '2 instances in this file: "quote__rates-101" is open; ' +
           'the other one is listed as a further conversation',
       ])

@@ -95,6 +95,8 @@ export interface TranscriptExtras {
   tools?: Transcript['tools']
   /** The model the source names; an empty string counts as none. */
   model?: string | undefined
+  /** `Transcript.notes`; an empty list counts as none. */
+  notes?: string[]
 }
 
 /**
@@ -145,6 +147,7 @@ export function finalizeTranscript(
   if (extras.title !== undefined) transcript.title = extras.title
   if (extras.tools !== undefined) transcript.tools = extras.tools
   if (extras.model) transcript.model = extras.model
+  if (extras.notes && extras.notes.length > 0) transcript.notes = extras.notes
   return transcript
 }
 
@@ -196,7 +199,7 @@ export function arrayOrWrapped(root: unknown, key: string): unknown[] | undefine
  * Several conversations of one file (the samples of an Inspect AI log, the instances of an
  * OpenHands evaluation output, …) as one transcript: the first is the one opened, the others are
  * its `sidechains`, which the page's conversation picker (`openConversation`) and the CLI's
- * report list by title. With more than one, the first one's warnings start by saying so, naming
+ * report list by title. With more than one, the first one's notes start by saying so, naming
  * `noun` (plural: `noun` + "s"). Never modifies the transcripts it is given; `list` must not be
  * empty.
  */
@@ -210,5 +213,5 @@ export function withConversations(list: readonly Transcript[], noun: string): Tr
       ? 'the other one is listed as a further conversation'
       : `the other ${rest.length} are listed as further conversations`
   const note = `${list.length} ${noun}s in this file: "${title}" is open; ${others}`
-  return { ...first, warnings: [note, ...first.warnings], sidechains: rest }
+  return { ...first, notes: [note, ...(first.notes ?? [])], sidechains: rest }
 }

@@ -35,6 +35,7 @@ const imported = (fileName: string, compactions = 0): ImportOutcome => ({
       source: 'claude-code' as const,
     })),
     warnings: [],
+    notes: [],
     branches: [],
     sidechains: [{ index: 0, title: 'sub-agent', messageCount: 2 }],
     open: 'main',

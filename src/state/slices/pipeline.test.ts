@@ -161,6 +161,7 @@ describe('pipeline slice: undo/redo of settings', () => {
         messageCount: 1,
         recordedCompactions: [],
         warnings: [],
+        notes: [],
         branches: [],
         sidechains: [],
         open: 'main',
