@@ -3,7 +3,12 @@ import { LoadControls } from '../features/loader/LoadControls'
 import { useStore } from '../state/store'
 import { selectInfo } from '../state/selectors'
 
-/** The file's main conversation or one of its sub-agents (Claude Code sidechains), opened as its own transcript. */
+/**
+ * The file's main conversation or one of its others (Claude Code sub-agents, the further samples,
+ * instances, sessions or conversations of one file), opened as its own transcript.
+ */
+const clip = (title: string) => (title.length > 80 ? `${title.slice(0, 79)}…` : title)
+
 function ConversationPicker() {
   const info = useStore(selectInfo)
   const openConversation = useStore((s) => s.openConversation)
@@ -16,10 +21,10 @@ function ConversationPicker() {
         value={info.open === 'main' ? 'main' : String(info.open)}
         onChange={(e) => void openConversation(e.target.value === 'main' ? 'main' : Number(e.target.value))}
       >
-        <option value="main">Main conversation</option>
+        <option value="main">{info.mainTitle ? clip(info.mainTitle) : 'Main conversation'}</option>
         {info.sidechains.map((c) => (
           <option key={c.index} value={c.index}>
-            {c.title.length > 80 ? `${c.title.slice(0, 79)}…` : c.title} ({formatCountOf(c.messageCount, 'message')})
+            {clip(c.title)} ({formatCountOf(c.messageCount, 'message')})
           </option>
         ))}
       </select>

@@ -143,6 +143,7 @@ function infoOf(root: Transcript, open: 'main' | number, fileName: string): Tran
     exportTargets: exportTargetsFor(transcript.format),
   }
   if (transcript.title !== undefined) info.title = transcript.title
+  if (root.title !== undefined) info.mainTitle = root.title
   return info
 }
 

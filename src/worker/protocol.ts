@@ -132,6 +132,8 @@ export interface TranscriptInfo {
   warnings: string[]
   /** What the import noticed that is not a problem (engine `Transcript.notes`). */
   notes: string[]
+  /** Title of the file's first conversation (the one opened first), when the source names one. */
+  mainTitle?: string
   /** Forks not on the main line (Claude Code). */
   branches: BranchInfo[]
   /** Sub-agents of the imported file (Claude Code); empty for other formats. */
