@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs'
 import { defineConfig, devices } from '@playwright/test'
 
-// E2E_PORT lets two checkouts run their suites side by side on one machine.
-const port = Number(process.env.E2E_PORT) || 4173
+// A port of the suite's own (not `npm run preview`'s 4173); E2E_PORT lets two checkouts run
+// their suites side by side on one machine.
+const port = Number(process.env.E2E_PORT) || 4317
 // Side-by-side runs in one working tree also need their own build folder and results folder.
 const dist = process.env.E2E_PORT ? `dist-e2e-${port}` : 'dist'
 // Browser downloads are impossible on these machines: drive Debian's Chromium when present
@@ -45,7 +46,9 @@ export default defineConfig({
     command: `npx vite build --outDir ${dist} --emptyOutDir && npx vite preview --outDir ${dist} --host 127.0.0.1 --port ${port} --strictPort`,
     cwd: '..',
     url: `http://127.0.0.1:${port}`,
-    reuseExistingServer: !process.env.CI,
+    // Always this checkout's fresh build: a server already on the port (an older build, another
+    // checkout) makes the run fail with "already used" instead of testing the wrong page.
+    reuseExistingServer: false,
     timeout: 120_000,
   },
 })

@@ -669,6 +669,11 @@ function recordedText(recorded: RecordedRun | null, result: RunResult): string {
 
 // Run when executed directly (tsx src/cli/main.ts), not when imported by tests.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // A reader that stops early (`| head`) closes the pipe: that ends the output, it is no error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e
+    process.exit(0)
+  })
   main(process.argv.slice(2), (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`), (s) =>
     process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
   ).then((code) => {
