@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import type { Transcript } from '../src/engine/model'
 
 /**
  * One fault case (`test/fixtures/cases/README.md`): `kind` is the fault's general kind,
@@ -45,4 +46,20 @@ export function generateLargeSession(megabytes: number, outFile: string, flags: 
   execFileSync(process.execPath, [LARGE_SESSION_GENERATOR, String(megabytes), ...seeded, `--out=${outFile}`], {
     stdio: 'ignore',
   })
+}
+
+/**
+ * Messages by role, tool calls (over all messages' `toolCalls`), tool results (`tool` messages)
+ * and error results of a transcript: what the format fixtures' count tests compare with the
+ * counts read off the file.
+ */
+export function transcriptCounts(t: Transcript) {
+  const byRole = { system: 0, user: 0, assistant: 0, tool: 0 }
+  for (const m of t.messages) byRole[m.role]++
+  return {
+    byRole,
+    calls: t.messages.reduce((n, m) => n + (m.toolCalls?.length ?? 0), 0),
+    results: t.messages.filter((m) => m.role === 'tool').length,
+    errors: t.messages.filter((m) => m.isError).length,
+  }
 }

@@ -199,12 +199,8 @@ export function serverResultContent(block: JsonObject): {
 }
 
 /** A server-tool result split out of assistant content. */
-interface ServerResult {
-  toolCallId: string
-  content: string | Part[]
-  isError: boolean
-  block: JsonObject
-}
+/** A server tool's result block, in the same shape as a client tool's `tool_result`. */
+type ServerResult = AnthropicToolResult
 
 /** One assistant message of the canonical model cut from an Anthropic assistant message. */
 interface AssistantTurn extends AnthropicAssistantContent {
@@ -381,6 +377,20 @@ export function importAnthropic(root: unknown, options: RootImportOptions = {}):
     if (keepRaw) s.raw = raw
     return s
   }
+  /** A tool message for a client or server tool result of message `i`. */
+  const pushResult = (r: AnthropicToolResult, i: number) => {
+    const d: DraftMessage = {
+      id: '',
+      role: 'tool',
+      content: r.content,
+      toolCallId: r.toolCallId,
+      source: src(i + 1, r.block),
+    }
+    const name = toolNames.get(r.toolCallId)
+    if (name !== undefined) d.toolName = name
+    if (r.isError) d.isError = true
+    drafts.push(d)
+  }
 
   if (isObject(root) && root.system !== undefined) {
     const text = systemText(root.system)
@@ -397,19 +407,7 @@ export function importAnthropic(root: unknown, options: RootImportOptions = {}):
     const role = m.role
     if (role === 'user') {
       const { results, user } = splitUserContent(m.content)
-      for (const r of results) {
-        const d: DraftMessage = {
-          id: '',
-          role: 'tool',
-          content: r.content,
-          toolCallId: r.toolCallId,
-          source: src(i + 1, r.block),
-        }
-        const name = toolNames.get(r.toolCallId)
-        if (name !== undefined) d.toolName = name
-        if (r.isError) d.isError = true
-        drafts.push(d)
-      }
+      for (const r of results) pushResult(r, i)
       if (user !== null) drafts.push({ id: '', role: 'user', content: user, source: src(i + 1, m) })
       imported++
     } else if (role === 'assistant') {
@@ -427,19 +425,7 @@ export function importAnthropic(root: unknown, options: RootImportOptions = {}):
           if (turn.toolCalls.length > 0) d.toolCalls = turn.toolCalls
           drafts.push(d)
         }
-        for (const r of turn.results) {
-          const d: DraftMessage = {
-            id: '',
-            role: 'tool',
-            content: r.content,
-            toolCallId: r.toolCallId,
-            source: src(i + 1, r.block),
-          }
-          const name = toolNames.get(r.toolCallId)
-          if (name !== undefined) d.toolName = name
-          if (r.isError) d.isError = true
-          drafts.push(d)
-        }
+        for (const r of turn.results) pushResult(r, i)
         for (const summary of turn.compactions) {
           if (summary === null) {
             warnings.push(

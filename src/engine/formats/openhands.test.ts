@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { transcriptCounts } from '../../../test/fixtures'
 import { checkValidity } from '../checks'
-import type { Transcript } from '../model'
 import { importTranscript } from './index'
 import {
   detectOpenHands,
@@ -308,17 +308,7 @@ describe('OpenHands bad input', () => {
   })
 })
 
-/** Messages by role, tool calls, tool results and error results of a transcript. */
-function counts(t: Transcript) {
-  const byRole = { system: 0, user: 0, assistant: 0, tool: 0 }
-  for (const m of t.messages) byRole[m.role]++
-  return {
-    byRole,
-    calls: t.messages.reduce((n, m) => n + (m.toolCalls?.length ?? 0), 0),
-    results: t.messages.filter((m) => m.role === 'tool').length,
-    errors: t.messages.filter((m) => m.isError).length,
-  }
-}
+const counts = transcriptCounts
 
 describe('OpenHands evaluation output (output.jsonl)', () => {
   /*
