@@ -20,6 +20,7 @@ export const SCENARIO: Record<string, string[]> = {
   'swe-agent.traj': CODING,
   'aider.chat.history.md': CODING,
   'inspect-ai-eval.json': CODING,
+  'copilot-cli-events.jsonl': CODING,
   'openai-chat.json': SUPPORT,
   'openai-chat-legacy-functions.json': SUPPORT,
   'openai-responses.json': SUPPORT,
@@ -28,6 +29,7 @@ export const SCENARIO: Record<string, string[]> = {
   'vercel-ai-ui-messages.json': SUPPORT,
   'vercel-ai-model-messages.json': SUPPORT,
   'langchain-messages.json': SUPPORT,
+  'chatgpt-export-conversations.json': SUPPORT,
 }
 
 /** File names of the bundled samples, as public/samples/index.json lists them. */

@@ -12,7 +12,8 @@ const read = (name: string) =>
  * tool message per `*_output` item, plus `instructions` as a system message. Gemini: 19 user/gemini
  * records plus one tool message per embedded result. Vercel UI: one assistant message per step.
  * Copilot CLI: one message per user.message / assistant.message / tool.execution_complete event.
- * ChatGPT export: the current branch, custom instructions as one system message.
+ * ChatGPT export: the current branch, custom instructions as one system message, empty system
+ * nodes dropped.
  */
 const TABLE: [file: string, format: string, messages: number, calls: number, results: number][] = [
   ['openai-responses.json', 'openai-responses', 34, 14, 14],
@@ -21,8 +22,8 @@ const TABLE: [file: string, format: string, messages: number, calls: number, res
   ['gemini-cli-session.json', 'gemini-cli', 38, 19, 19],
   ['vercel-ai-ui-messages.json', 'vercel-ui', 33, 14, 14],
   ['vercel-ai-model-messages.json', 'vercel-model', 34, 14, 14],
-  ['copilot-cli-events.jsonl', 'copilot-cli', 12, 5, 5],
-  ['chatgpt-export-conversations.json', 'chatgpt-export', 9, 2, 2],
+  ['copilot-cli-events.jsonl', 'copilot-cli', 46, 21, 21],
+  ['chatgpt-export-conversations.json', 'chatgpt-export', 45, 13, 13],
 ]
 
 describe('bundled samples import with the right counts', () => {
