@@ -222,7 +222,8 @@ describe('LangChain bad input', () => {
   it('detect names the first mismatching item', () => {
     expect(detectLangChain({ a: 1 })).toMatch(/not an array/)
     expect(detectLangChain([{ type: 'human', data: {} }, { type: 'robot', data: {} }])).toBe(
-      'items[1].type is "robot", not human/ai/tool/system/chat/function',
+      'items[1].type is "robot", not a LangChain message type (human/ai/tool/system/chat/' +
+        'function, a *MessageChunk class, user/assistant/developer or remove)',
     )
     expect(detectLangChain([{ type: 'ai', data: 'x' }])).toBe(
       'items[0] has neither a "data" object nor "content"',
@@ -314,5 +315,97 @@ describe('LangChain flat message dicts (model_dump(), LangGraph state)', () => {
     expect(detectLangChain([{ type: 'ai', id: 'x' }])).toBe(
       'items[0] has neither a "data" object nor "content"',
     )
+  })
+
+  it('langchain-langgraph-stream-chunks.json: LangGraph state holding streamed AIMessageChunks', () => {
+    // 4 flat messages: human, AIMessageChunk with one tool call (plus its tool_call_chunks copy),
+    // tool answering it, AIMessageChunk with the answer.
+    const t = fixture('langchain-langgraph-stream-chunks.json')
+    expect(t.format).toBe('langchain')
+    expect(counts(t)).toEqual({
+      byRole: { system: 0, user: 1, assistant: 2, tool: 1 },
+      calls: 1,
+      results: 1,
+      errors: 0,
+    })
+    expect(t.messages[3]?.content).toBe('INV-2031 totals EUR 1,190.00.')
+    expect(checkValidity(t.messages)).toEqual([])
+    expect(t.warnings).toEqual([])
+  })
+
+  it('reads every chunk class and convert_to_messages type, {type, data} and flat alike', () => {
+    const chunk = (type: string, extra: Record<string, unknown> = {}) => ({
+      type,
+      data: { content: `${type} text`, type, ...extra },
+    })
+    const list = [
+      chunk('SystemMessageChunk'),
+      { type: 'human', data: { content: 'Total of invoice INV-2031?', type: 'human' } },
+      chunk('AIMessageChunk', {
+        tool_calls: [{ name: 'get_invoice', args: {}, id: 'c1' }],
+        invalid_tool_calls: [],
+        tool_call_chunks: [],
+      }),
+      chunk('ToolMessageChunk', { tool_call_id: 'c1' }),
+      chunk('HumanMessageChunk'),
+      chunk('ChatMessageChunk', { role: 'assistant' }),
+      chunk('FunctionMessageChunk', { name: 'f' }),
+      { type: 'developer', content: 'developer text' },
+      { type: 'user', content: 'user text' },
+      { type: 'assistant', content: 'assistant text' },
+    ]
+    expect(detectLangChain(list)).toBe(true)
+    const t = importLangChainRoot(list)
+    expect(t.messages.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'user',
+      'assistant',
+      'tool',
+      'system',
+      'user',
+      'assistant',
+    ])
+    expect(t.messages[3]?.toolCallId).toBe('c1')
+    expect(t.messages[2]?.toolCalls?.map((c) => c.id)).toEqual(['c1'])
+  })
+
+  it('accepts the QA repro of a {type, data} AIMessageChunk', () => {
+    const list = [
+      { type: 'human', data: { content: 'Total of invoice INV-2031?', type: 'human' } },
+      {
+        type: 'AIMessageChunk',
+        data: {
+          content: 'INV-2031 totals EUR 1,190.00.',
+          type: 'AIMessageChunk',
+          tool_calls: [],
+          invalid_tool_calls: [],
+          tool_call_chunks: [],
+        },
+      },
+    ]
+    const r = importTranscript(JSON.stringify(list), { fileName: 'state.json' })
+    if (!r.ok) throw new Error(r.error.message)
+    expect(r.transcript.format).toBe('langchain')
+    expect(r.transcript.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Total of invoice INV-2031?'],
+      ['assistant', 'INV-2031 totals EUR 1,190.00.'],
+    ])
+  })
+
+  it('skips a RemoveMessage (not content) with a warning, flat, {type, data} and dumpd', () => {
+    const list = [
+      { type: 'remove', id: '__remove_all__' },
+      { type: 'remove', data: { id: 'm-old', content: '', type: 'remove' } },
+      { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', 'RemoveMessage'], kwargs: { id: 'm-2' } },
+      human('Here is a summary of the conversation to date:\n\nInvoice INV-2031 was discussed.'),
+    ]
+    expect(detectLangChain(list)).toBe(true)
+    const t = importLangChainRoot(list)
+    expect(t.messages.map((m) => m.role)).toEqual(['user'])
+    expect(t.warnings).toHaveLength(3)
+    expect(t.warnings[0]).toContain('items[0]: a RemoveMessage')
   })
 })

@@ -17,7 +17,7 @@ import {
 
 const format: FormatId = 'langchain'
 
-/** LangChain message `type` → canonical role (`chat` takes its role from `data.role`). */
+/** Canonical LangChain message kind (after `canonicalType`) → role (`chat` takes `data.role`). */
 const LANGCHAIN_ROLES: Readonly<Record<string, Role>> = {
   human: 'user',
   ai: 'assistant',
@@ -26,7 +26,38 @@ const LANGCHAIN_ROLES: Readonly<Record<string, Role>> = {
   function: 'tool',
 }
 
-/** `dumpd` class names (the last element of `id`) → `messages_to_dict` types. */
+/**
+ * Every message `type` LangChain itself reads back, mapped to its canonical kind:
+ * `_message_from_dict` (`messages_from_dict`) accepts `human`, `ai`, `system`, `chat`, `function`,
+ * `tool`, `remove` and the chunk classes by class name (`AIMessageChunk`, `HumanMessageChunk`,
+ * `SystemMessageChunk`, `ToolMessageChunk`, `FunctionMessageChunk`, `ChatMessageChunk` — a chunk's
+ * own `type` field is its class name, so `model_dump()` of a streamed message carries it too);
+ * `convert_to_messages` also accepts `user`, `assistant` and `developer` (a system message sent
+ * with the OpenAI `developer` role). `remove` is LangGraph's `RemoveMessage` (an instruction to the
+ * state reducer, no content). Source: langchain-ai/langchain
+ * `libs/core/langchain_core/messages/utils.py` (`_message_from_dict`,
+ * `_create_message_from_message_type`); formats.md §4.8.
+ */
+const LANGCHAIN_TYPES: Readonly<Record<string, string>> = {
+  human: 'human',
+  user: 'human',
+  HumanMessageChunk: 'human',
+  ai: 'ai',
+  assistant: 'ai',
+  AIMessageChunk: 'ai',
+  system: 'system',
+  developer: 'system',
+  SystemMessageChunk: 'system',
+  tool: 'tool',
+  ToolMessageChunk: 'tool',
+  function: 'function',
+  FunctionMessageChunk: 'function',
+  chat: 'chat',
+  ChatMessageChunk: 'chat',
+  remove: 'remove',
+}
+
+/** `dumpd` class names (the last element of `id`) → canonical kinds (as `LANGCHAIN_TYPES`). */
 const DUMPD_CLASSES: Readonly<Record<string, string>> = {
   HumanMessage: 'human',
   HumanMessageChunk: 'human',
@@ -40,6 +71,14 @@ const DUMPD_CLASSES: Readonly<Record<string, string>> = {
   ChatMessageChunk: 'chat',
   FunctionMessage: 'function',
   FunctionMessageChunk: 'function',
+  RemoveMessage: 'remove',
+}
+
+/** The canonical kind of a serialized message `type` (see `LANGCHAIN_TYPES`), else undefined. */
+function canonicalType(type: unknown): string | undefined {
+  return typeof type === 'string' && Object.hasOwn(LANGCHAIN_TYPES, type)
+    ? LANGCHAIN_TYPES[type]
+    : undefined
 }
 
 /**
@@ -54,9 +93,9 @@ interface LangChainRecord {
   data: JsonObject
 }
 
-/** A LangChain message `type` (`human`, `ai`, `tool`, `system`, `chat`, `function`). */
+/** A message `type` LangChain reads back (any key of `LANGCHAIN_TYPES`). */
 function isMessageType(type: unknown): type is string {
-  return typeof type === 'string' && (type in LANGCHAIN_ROLES || type === 'chat')
+  return canonicalType(type) !== undefined
 }
 
 /**
@@ -72,8 +111,9 @@ function isFlatMessage(item: JsonObject): boolean {
 /**
  * A `messages_to_dict` item (`{type, data}`), a flat `model_dump()` dict (`{type, content, …}`,
  * read as its own `data`) or a `dumpd` constructor (`{lc:1, type:"constructor",
- * id:[…,"AIMessage"], kwargs}`) as `{type, data}`; undefined for anything else. `RemoveMessage`
- * and unknown classes are undefined too.
+ * id:[…,"AIMessage"], kwargs}`) as `{type, data}` with `type` the canonical kind (`human`, `ai`,
+ * `tool`, `system`, `chat`, `function`, `remove`); undefined for anything else (unknown types and
+ * classes too). A `RemoveMessage` flat dict has `id` but may lack `content`.
  */
 function asRecord(item: unknown): LangChainRecord | undefined {
   if (!isObject(item)) return undefined
@@ -84,9 +124,11 @@ function asRecord(item: unknown): LangChainRecord | undefined {
     if (!type) return undefined
     return { type, data: isObject(item.kwargs) ? item.kwargs : {} }
   }
-  if (typeof item.type === 'string' && isObject(item.data))
-    return { type: item.type, data: item.data }
-  if (isFlatMessage(item)) return { type: item.type as string, data: item }
+  const type = canonicalType(item.type)
+  if (type === undefined) return undefined
+  if (isObject(item.data)) return { type, data: item.data }
+  if (isFlatMessage(item) || (type === 'remove' && typeof item.id === 'string'))
+    return { type, data: item }
   return undefined
 }
 
@@ -117,9 +159,10 @@ export function detectLangChain(root: unknown): true | string {
     if (!isMessageType(item.type))
       return (
         `items[${i}].type is ${JSON.stringify(item.type)}, ` +
-        'not human/ai/tool/system/chat/function'
+        'not a LangChain message type (human/ai/tool/system/chat/function, a *MessageChunk ' +
+        'class, user/assistant/developer or remove)'
       )
-    if (!isObject(item.data) && !isFlatMessage(item))
+    if (!isObject(item.data) && !isFlatMessage(item) && !asRecord(item))
       return `items[${i}] has neither a "data" object nor "content"`
   }
   return true
@@ -275,7 +318,9 @@ function summaryTextOf(content: string | Part[] | null): string | null {
  * Imports LangChain messages: the `messages_to_dict` list `[{type, data}]`, the flat
  * `model_dump()` dicts `[{type, content, tool_calls?, tool_call_id?, …}]` (a list, or LangGraph
  * state `{messages:[…]}`; both shapes may be mixed) and the `dumpd` shape
- * `[{lc:1, type:"constructor", id:[…, "<Class>"], kwargs}]`. Types map
+ * `[{lc:1, type:"constructor", id:[…, "<Class>"], kwargs}]`. Every type LangChain reads back is
+ * accepted (`LANGCHAIN_TYPES`: the `*MessageChunk` class names of streamed messages,
+ * `user`/`assistant`/`developer`); a `remove` (RemoveMessage) is skipped with a warning. Types map
  * `human` → user, `ai` → assistant, `tool` → tool (`tool_call_id`; `status:"error"` → isError),
  * `system` → system, `chat` → `data.role` (user when it is not a canonical role), `function` →
  * tool answering the oldest open legacy `additional_kwargs.function_call` (pairing by order, ids
@@ -310,6 +355,13 @@ export function importLangChainRoot(root: unknown, options: ImportOptions = {}):
       return
     }
     const { type, data } = record
+    if (type === 'remove') {
+      warnings.push(
+        `${field}: a RemoveMessage (id ${JSON.stringify(str(data.id) ?? '')}) is an instruction ` +
+          'to the LangGraph state reducer, not a message; skipped',
+      )
+      return
+    }
     let role: Role | undefined = LANGCHAIN_ROLES[type]
     if (type === 'chat') {
       const r = str(data.role)
