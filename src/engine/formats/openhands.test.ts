@@ -404,3 +404,100 @@ describe('OpenHands evaluation output (output.jsonl)', () => {
     })
   })
 })
+
+describe('OpenHands before function calling (actions without tool_call_metadata)', () => {
+  const fixture = (name: string) =>
+    readFileSync(new URL(`../../../test/fixtures/formats/${name}`, import.meta.url), 'utf8')
+
+  /*
+   * test/fixtures/formats/openhands-events-no-function-calling.json, counted from the file: a user
+   * `message` (1), an agent `run` with `args.command` + `thought` and no metadata (1 assistant,
+   * 1 call), its `run` observation naming it by `cause: 2` (1 tool result), and `finish`
+   * (1 assistant): user 1, assistant 2, tool 1.
+   */
+  it('an action an observation answers by cause is a call under a synthetic id', () => {
+    const r = importTranscript(fixture('openhands-events-no-function-calling.json'))
+    if (!r.ok) throw new Error(r.error.message)
+    const t = r.transcript
+    expect(t.format).toBe('openhands')
+    expect(counts(t)).toEqual({
+      byRole: { system: 0, user: 1, assistant: 2, tool: 1 },
+      calls: 1,
+      results: 1,
+      errors: 0,
+    })
+    expect(t.messages[1]).toMatchObject({
+      role: 'assistant',
+      content: 'Find the parser.',
+      toolCalls: [
+        {
+          id: 'openhands-action-2',
+          name: 'run',
+          arguments: '{"command":"grep -n argparse cli.py","background":false}',
+        },
+      ],
+    })
+    expect(t.messages[2]).toMatchObject({
+      role: 'tool',
+      content: '3:import argparse',
+      toolCallId: 'openhands-action-2',
+      toolName: 'run',
+    })
+    expect(t.messages[2]?.flags?.injected).toBeUndefined()
+    expect(t.messages[3]).toMatchObject({ role: 'assistant', content: 'Done: --verbose added.' })
+    expect(checkValidity(t.messages)).toEqual([])
+    expect(t.warnings).toEqual([])
+  })
+
+  /*
+   * test/fixtures/formats/openhands-output-no-function-calling.jsonl, one instance in the old
+   * `[action, observation]` pairs, none with metadata: user `message` + `null` observation (1
+   * user); `read` (thought), `run_ipython` (thought) and `run` (empty thought), each answered by
+   * `cause` (3 assistant, 3 calls, 3 results; none has `success:false`); agent `message` + `null`
+   * observation (1 assistant).
+   */
+  it('older [action, observation] pairs keep every agent action as a call', () => {
+    const r = importTranscript(fixture('openhands-output-no-function-calling.jsonl'), {
+      fileName: 'output.jsonl',
+    })
+    if (!r.ok) throw new Error(r.error.message)
+    const t = r.transcript
+    expect(t.title).toBe('report__csv-7')
+    expect(counts(t)).toEqual({
+      byRole: { system: 0, user: 1, assistant: 4, tool: 3 },
+      calls: 3,
+      results: 3,
+      errors: 0,
+    })
+    expect(t.messages.map((m) => m.toolCalls?.map((c) => [c.id, c.name]))).toEqual([
+      undefined,
+      [['openhands-action-3', 'read']],
+      undefined,
+      [['openhands-action-5', 'run_ipython']],
+      undefined,
+      [['openhands-action-7', 'run']],
+      undefined,
+      undefined,
+    ])
+    expect(t.messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId)).toEqual([
+      'openhands-action-3',
+      'openhands-action-5',
+      'openhands-action-7',
+    ])
+    expect(checkValidity(t.messages)).toEqual([])
+  })
+
+  it('an unanswered tool-less action and a user-side action stay skipped', () => {
+    const t = importOpenHandsRoot([
+      userMsg(1, 'go'),
+      { id: 2, source: 'agent', action: 'run', args: { command: 'ls', thought: 'Look.' } },
+      { id: 3, source: 'user', action: 'run', args: { command: 'pwd' } },
+      { id: 4, source: 'user', cause: 3, observation: 'run', content: '/workspace' },
+    ])
+    expect(t.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'go'],
+      ['user', '/workspace'],
+    ])
+    expect(t.warnings).toEqual(['2 action "run" event(s) without a tool call skipped'])
+  })
+})

@@ -159,6 +159,25 @@ function forgottenIds(args: JsonObject): Set<number> {
   return out
 }
 
+/**
+ * The ids of the actions some observation answers: the numeric `cause` of every observation that
+ * is not bookkeeping (`null`, `agent_state_changed`, …). Source: formats.md §4.10 (observations
+ * link to actions by `cause`).
+ */
+function answeredActions(list: readonly unknown[]): Set<number> {
+  const out = new Set<number>()
+  for (const e of list) {
+    if (!isObject(e) || typeof e.observation !== 'string' || NOISE.has(e.observation)) continue
+    if (typeof e.cause === 'number') out.add(e.cause)
+  }
+  return out
+}
+
+/** The synthetic call id of a pre-function-calling action: `openhands-action-<event id>`. */
+function legacyCallId(eventId: number): string {
+  return `openhands-action-${eventId}`
+}
+
 /** A draft plus the event ids it came from (for condensation's forgotten ids). */
 interface Tracked {
   draft: DraftMessage
@@ -176,6 +195,12 @@ interface Tracked {
  *   model's content (else the first action's `thought`), also when OpenHands interleaved their
  *   observations.
  * - `finish` without metadata → assistant text (`final_thought`, else `thought`, else `message`).
+ * - other agent actions without metadata (OpenHands before function calling: the model wrote the
+ *   action as text, and only `args` + the observation's `cause` record it) that an observation
+ *   answers by `cause` → an assistant message with `args.thought` as text and the action as one
+ *   tool call: id `openhands-action-<event id>` (synthetic; the log has none), name the `action`
+ *   (`run`, `read`, `write`, …), arguments `args` without bookkeeping — so the observation is its
+ *   tool result and pruning sees a call/result pair.
  * - observations answering a call (`tool_call_metadata.tool_call_id`, else `cause` → the action's
  *   call) → tool messages, `isError` when `success:false` or `observation:"error"`; other
  *   observations with content (errors the runtime reports) → user messages flagged `injected`.
@@ -183,8 +208,9 @@ interface Tracked {
  *   shows the model an `AgentCondensationObservation`) and a `RecordedCompaction` at it whose
  *   `keptMessageIds` are the earlier messages not among `forgotten_event_ids` / the
  *   `forgotten_events_start_id`…`end_id` range; without a summary, only the compaction.
- * - `agent_state_changed`, `recall`, `null`, `change_agent_state`, … are skipped; other agent
- *   actions without a tool call are skipped with one counted warning per kind.
+ * - `agent_state_changed`, `recall`, `null`, `change_agent_state`, … are skipped; other actions
+ *   without a tool call (no metadata and no observation answering them, or `source:"user"`) are
+ *   skipped with one counted warning per kind.
  * Message ids are `event-<id>`. Never modifies `root`; throws an ImportError-shaped object when
  * there is no event list.
  */
@@ -214,6 +240,7 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
     return item
   }
   const skip = (kind: string) => skipped.set(kind, (skipped.get(kind) ?? 0) + 1)
+  const answered = answeredActions(list)
 
   list.forEach((e, i) => {
     if (!isObject(e)) {
@@ -298,6 +325,19 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
       if (action === 'finish') {
         const text = str(args.final_thought) || str(args.thought) || message
         push({ id, role: 'assistant', content: text, source: source(i, e) }, eventId)
+        return
+      }
+      if (eventId !== undefined && e.source !== 'user' && answered.has(eventId)) {
+        // Before function calling the model wrote the action as text; it is kept as a call
+        // under a synthetic id, answered by the observation whose `cause` names it.
+        const callId = legacyCallId(eventId)
+        const rest: JsonObject = {}
+        for (const [k, v] of Object.entries(args)) if (!BOOKKEEPING_ARGS.has(k)) rest[k] = v
+        const call: ToolCall = { id: callId, name: action, arguments: JSON.stringify(rest) }
+        callOfAction.set(eventId, callId)
+        toolNames.set(callId, action)
+        const content = str(args.thought) ?? ''
+        push({ id, role: 'assistant', content, toolCalls: [call], source: source(i, e) }, eventId)
         return
       }
       skip(`action "${action}"`)
