@@ -129,7 +129,7 @@ describe('ChatGPT export importer', () => {
     expect(checkValidity(b?.messages ?? [])).toEqual([])
   })
 
-  it('joins a second reply of the same tool, flags failed runs and keeps orphan replies', () => {
+  it('joins a second reply of the same tool, flags failed runs and makes a reply to no call injected context', () => {
     const t = load(
       JSON.stringify([
         chain([
@@ -144,19 +144,72 @@ describe('ChatGPT export importer', () => {
         ]),
       ]),
     )
-    expect(t.messages.map((m) => m.role)).toEqual(['tool', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant'])
-    expect(t.messages[0]).toMatchObject({ toolCallId: 'call_n0-orphan', toolName: 'myfiles_browser' })
+    expect(t.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant'])
+    expect(t.messages[0]).toMatchObject({
+      role: 'system',
+      flags: { injected: true },
+      content: 'All the files uploaded by the user have been fully loaded.',
+    })
+    expect(t.messages[0]?.toolCallId).toBeUndefined()
     expect(t.messages[3]?.content).toEqual([
       { type: 'image', url: 'sediment://file_01', bytes: 9 },
       { type: 'text', text: 'DALL·E displayed 1 images.' },
     ])
     expect(t.messages[5]).toMatchObject({ toolCallId: 'call_n5', isError: true })
-    // The orphan reply is the one problem a provider would reject.
-    expect(checkValidity(t.messages).map((p) => p.rule)).toEqual(['orphan-tool-result'])
-    expect(t.warnings).toEqual([
-      '1 tool message(s) answer no earlier assistant call (the export records no call for them); ' +
-        'kept with a synthetic tool_call_id',
-    ])
+    // The system-run file loading answers no call: context, not an orphan result.
+    expect(checkValidity(t.messages)).toEqual([])
+    expect(t.warnings).toEqual([])
+  })
+
+  it('chatgpt-uploaded-file-instructions.json: instructions once, "files loaded" as context', () => {
+    // Placeholder system (empty, dropped), custom instructions (content fields and the metadata
+    // copy of the same text), user with an attached PDF, myfiles_browser "files loaded" (hidden,
+    // answers no call), assistant answer.
+    const t = load(
+      readFileSync(
+        new URL('../../../test/fixtures/formats/chatgpt-uploaded-file-instructions.json', import.meta.url),
+        'utf8',
+      ),
+    )
+    expect(t.messages.map((m) => m.role)).toEqual(['system', 'user', 'system', 'assistant'])
+    expect(calls(t)).toBe(0)
+    expect(count(t, 'tool')).toBe(0)
+    const instructions = t.messages[0]?.content as string
+    expect(instructions.match(/Preferred name: Jana/g)).toHaveLength(1)
+    expect(instructions.match(/Antworte auf Deutsch und knapp\./g)).toHaveLength(1)
+    expect(instructions).toMatch(/^The user provided the following information about themselves\./)
+    expect(instructions).toMatch(/```Antworte auf Deutsch und knapp\.```$/)
+    expect(t.messages[2]).toMatchObject({
+      role: 'system',
+      flags: { injected: true },
+      content: "All the files uploaded by the user have been fully loaded. Searching won't provide additional information.",
+    })
+    expect(checkValidity(t.messages)).toEqual([])
+    expect(t.warnings).toEqual([])
+  })
+
+  it('takes custom instructions from metadata only where the content fields are absent', () => {
+    const ctx = (content: Record<string, unknown>) =>
+      load(
+        JSON.stringify([
+          chain([
+            {
+              role: 'system',
+              content: { content_type: 'user_editable_context', ...content },
+              metadata: {
+                is_user_system_message: true,
+                user_context_message_data: { about_user_message: 'Jana, Leipzig', about_model_message: 'Kurz.' },
+              },
+            },
+            { role: 'user', content: text('Hallo') },
+          ]),
+        ]),
+      ).messages[0]?.content
+    expect(ctx({})).toBe('Jana, Leipzig\n\nKurz.')
+    expect(ctx({ user_profile: 'Profile: Jana, Leipzig' })).toBe('Profile: Jana, Leipzig\n\nKurz.')
+    expect(ctx({ user_profile: 'Profile: Jana', user_instructions: 'Instr: Kurz.' })).toBe(
+      'Profile: Jana\n\nInstr: Kurz.',
+    )
   })
 
   it('reads one conversation object, skips unreadable ones and falls back without current_node', () => {

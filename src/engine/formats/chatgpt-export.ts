@@ -58,21 +58,24 @@ function partsText(content: JsonObject): string {
 }
 
 /**
- * The text of custom instructions / memory: `user_profile` + `user_instructions` (newer exports),
- * else `metadata.user_context_message_data` `about_user_message` + `about_model_message`, else
- * `model_set_context` (memory), else `text` / `parts`. Empty when none holds text.
+ * The text of custom instructions / memory, each piece once: the profile is
+ * `content.user_profile`, else `metadata.user_context_message_data.about_user_message`; the
+ * instructions are `content.user_instructions`, else `…about_model_message` (real exports carry
+ * both copies of the same text, the content one wrapped in ChatGPT's preamble, which is what the
+ * model was sent); then `content.model_set_context` (memory); else `text` / `parts`. Empty when
+ * none holds text. Source: docs/formats.md §4.14.
  */
 function contextText(content: JsonObject, metadata: JsonObject): string {
   const data = isObject(metadata.user_context_message_data)
     ? metadata.user_context_message_data
     : {}
+  const filled = (...xs: unknown[]): string | undefined =>
+    xs.find((x): x is string => typeof x === 'string' && x.trim() !== '')
   const pieces = [
-    str(content.user_profile),
-    str(content.user_instructions),
-    str(data.about_user_message),
-    str(data.about_model_message),
-    str(content.model_set_context),
-  ].filter((s): s is string => typeof s === 'string' && s.trim() !== '')
+    filled(content.user_profile, data.about_user_message),
+    filled(content.user_instructions, data.about_model_message),
+    filled(content.model_set_context),
+  ].filter((s): s is string => s !== undefined)
   if (pieces.length > 0) return pieces.join('\n\n')
   return str(content.text) ?? partsText(content)
 }
@@ -202,9 +205,11 @@ interface OpenAssistant {
  *   has no call ids: the id is synthetic and stable, `call_<node id>`;
  * - a tool message (`author.role: "tool"`, `author.name` e.g. `python`, `browser`,
  *   `dalle.text2im`) answers the oldest open call to the same tool (else the oldest open call);
- *   a second reply of the same tool right after (no open call left) joins that result; a reply
- *   with no open call at all keeps a synthetic `tool_call_id` `call_<node id>-orphan` and is
- *   counted in a warning;
+ *   a second reply of the same tool right after (no open call left) joins that result; a tool
+ *   message that answers no call at all (ChatGPT ran the tool itself: `myfiles_browser` "All the
+ *   files uploaded by the user have been fully loaded", memory, …) is context the system put in
+ *   front of the model, not a result: a system message flagged `injected` (no call is invented,
+ *   so call and result counts stay what the model did; no warning: nothing is lost);
  * - `metadata.is_visually_hidden_from_conversation` → `flags.injected`;
  * - `reasoning_recap` ("Thought for 6s", a UI label) is skipped and counted.
  * `model` is the newest assistant `metadata.model_slug`.
@@ -217,7 +222,6 @@ function convertPath(path: readonly ExportNode[], keepRaw: boolean): ConvertedPa
   const ui = new Map<string, number>()
   const pending: ToolCall[] = []
   let open: OpenAssistant | null = null
-  let orphans = 0
   let model: string | undefined
 
   const src = (raw: unknown): SourceRef => {
@@ -332,15 +336,16 @@ function convertPath(path: readonly ExportNode[], keepRaw: boolean): ConvertedPa
         content: normalizeParts(parts, '') ?? '',
         source: src(m),
       }
-      if (k >= 0) {
-        const call = pending.splice(k, 1)[0] as ToolCall
-        d.toolCallId = call.id
-        d.toolName = call.name
-      } else {
-        orphans++
-        d.toolCallId = `call_${node.id}-orphan`
-        if (name !== '') d.toolName = name
+      if (k < 0) {
+        // The system ran the tool itself (no assistant call): injected context, not a result.
+        d.role = 'system'
+        d.flags = { injected: true }
+        push(d, node.id)
+        continue
       }
+      const call = pending.splice(k, 1)[0] as ToolCall
+      d.toolCallId = call.id
+      d.toolName = call.name
       if (failed) d.isError = true
       if (flags) d.flags = flags
       push(d, node.id)
@@ -356,12 +361,6 @@ function convertPath(path: readonly ExportNode[], keepRaw: boolean): ConvertedPa
 
   for (const [type, n] of ui)
     warnings.push(`${n} "${type}" message(s) skipped: UI labels, not model context`)
-  if (orphans > 0) {
-    warnings.push(
-      `${orphans} tool message(s) answer no earlier assistant call ` +
-        '(the export records no call for them); kept with a synthetic tool_call_id',
-    )
-  }
   if (unknown.size > 0) {
     const list = [...unknown].map(([t, n]) => `${t} ×${n}`).join(', ')
     warnings.push(`content kept as opaque parts or skipped (unknown type): ${list}`)
