@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { checkValidity } from '../checks'
 import { contentText } from '../content'
+import { exportTranscript } from '../export'
 import type { Part, Transcript } from '../model'
 import { importClaudeCode, importClaudeCodeStream } from './claude-code'
 import { createJsonlParser } from './jsonl-stream'
@@ -335,13 +336,12 @@ describe('importClaudeCode pitfalls', () => {
     expect(tr.warnings).toEqual(['1 duplicate record(s) (same uuid as an earlier line) skipped'])
   })
 
-  it('marks isMeta, system reminders, interrupts and API error records', () => {
+  it('marks isMeta, system reminders and interrupts as injected', () => {
     const text = [
       user('real question'),
       user('<system-reminder>todo list is empty</system-reminder>'),
       user('Caveat', { isMeta: true }),
       user([{ type: 'text', text: '[Request interrupted by user]' }]),
-      assistant('m', { type: 'text', text: 'API Error: 529' }, { isApiErrorMessage: true }),
     ].join('\n')
     const tr = imported(text)
     expect(tr.messages.map((m) => m.flags ?? null)).toEqual([
@@ -349,8 +349,63 @@ describe('importClaudeCode pitfalls', () => {
       { injected: true },
       { injected: true },
       { injected: true },
-      { apiError: true },
     ])
+  })
+
+  it('leaves isApiErrorMessage records out of the messages and exports, with a note', () => {
+    // A prompt, Claude Code's synthetic "API Error: 529" record (model <synthetic>, never model
+    // output), the human's retry and the real answer: 2 user + 1 assistant messages remain.
+    const synthetic = { model: '<synthetic>', stop_reason: 'stop_sequence' }
+    const text = jsonl([
+      say('u1', null, 'Summarize the README.'),
+      rec('assistant', 'e1', 'u1', {
+        message: {
+          id: 'f0e1d2c3-0000-4000-8000-000000000001',
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'text', text: 'API Error: 529 {"type":"overloaded_error"}' }],
+          ...synthetic,
+        },
+        isApiErrorMessage: true,
+        error: 'unknown',
+      }),
+      say('u2', 'e1', 'try again'),
+      part('a1', 'u2', 'msg_1', { type: 'text', text: 'The README explains the build.' }),
+    ])
+    const tr = imported(text)
+    expect(tr.messages.map((m) => [m.role, m.id])).toEqual([
+      ['user', 'u1'],
+      ['user', 'u2'],
+      ['assistant', 'a1'],
+    ])
+    expect(tr.warnings).toEqual([])
+    expect(tr.notes).toEqual([
+      '1 API error notice(s) Claude Code wrote in place of a response ' +
+        '(isApiErrorMessage: true; not model output, never sent to the model) are left out of the messages',
+    ])
+    const body = exportTranscript(tr, 'anthropic').body as { messages: { role: string }[] }
+    expect(JSON.stringify(body)).not.toContain('API Error')
+    expect(body.messages.filter((m) => m.role === 'assistant')).toHaveLength(1)
+  })
+
+  it('treats records of any type that carry no message as metadata, warning only about others', () => {
+    // Real 2.1.98 metadata (permission-mode, last-prompt) and a made-up future type without a
+    // message are silent; an unknown type that carries a message is warned about, once.
+    const text = [
+      '{"type":"permission-mode","permissionMode":"default","sessionId":"s1"}',
+      '{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1","timestamp":"2026-04-02T10:00:00.000Z","userType":"external","cwd":"/w","sessionId":"s1","version":"2.1.98"}',
+      '{"parentUuid":"u1","isSidechain":false,"message":{"model":"claude-opus-4-6","id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"hello"}],"stop_reason":"end_turn"},"type":"assistant","uuid":"a1","timestamp":"2026-04-02T10:00:01.000Z","userType":"external","cwd":"/w","sessionId":"s1","version":"2.1.98"}',
+      '{"type":"last-prompt","lastPrompt":"hi","sessionId":"s1"}',
+      '{"type":"worktree-state","worktree":{"path":"/w"},"sessionId":"s1"}',
+    ].join('\n')
+    const tr = imported(text)
+    expect(counts(tr).byRole).toEqual({ user: 1, assistant: 1 })
+    expect(tr.warnings).toEqual([])
+    const withContent = imported(
+      text +
+        '\n{"type":"assistant-draft","message":{"role":"assistant","content":"x"},"uuid":"d1","parentUuid":"a1","sessionId":"s1"}',
+    )
+    expect(withContent.warnings).toEqual(['records of unknown type ignored: assistant-draft ×1'])
   })
 
   it('fails with a clear message when no line is usable or no record is a message', () => {
@@ -748,7 +803,7 @@ describe('importClaudeCode on Claude Code 2.1 parallel tool calls', () => {
     ])
   })
 
-  it('opens the session with the most messages when a file holds two sessionIds', () => {
+  it('opens the session with the most messages and lists the other as a further conversation', () => {
     // claude-code-two-sessions.jsonl: session c1d2… (2 prompts, 4 responses, 3 results: 9
     // messages), then a short session d5e6… written after it (a prompt and an answer).
     const tr = imported(fixture('claude-code-two-sessions.jsonl'))
@@ -760,9 +815,58 @@ describe('importClaudeCode on Claude Code 2.1 parallel tool calls', () => {
     })
     expect(tr.messages[0]?.content).toBe('Why does the RSS feed list posts in the wrong order?')
     expect(problems(tr)).toEqual([])
-    expect(tr.warnings).toEqual([
-      '2 message(s) of 1 other session(s) in this file (sessionId d5e6f7a8-0000-4bbb-8bbb-00000000bbbb) ' +
-        'are not imported: the main line is session c1d2e3f4-0000-4aaa-8aaa-00000000aaaa, the one with the most messages',
+    expect(tr.warnings).toEqual([])
+    expect(tr.notes).toEqual([
+      '1 other session(s) in this file (sessionId d5e6f7a8-0000-4bbb-8bbb-00000000bbbb: 2 message(s)) ' +
+        'are listed as further conversations; the open one is session ' +
+        'c1d2e3f4-0000-4aaa-8aaa-00000000aaaa, the one with the most messages',
+    ])
+    expect(tr.sidechains).toHaveLength(1)
+    const other = tr.sidechains?.[0] as Transcript
+    expect(other.title).toBe(
+      'Session d5e6f7a8-0000-4bbb-8bbb-00000000bbbb: Which Node version does this repo use?',
+    )
+    expect(counts(other)).toEqual({
+      byRole: { user: 1, assistant: 1 },
+      toolCalls: 0,
+      toolResults: 0,
+      branches: 0,
+    })
+    expect(other.messages.map((m) => contentText(m.content))).toEqual([
+      'Which Node version does this repo use?',
+      'Node 22, per the engines field in package.json.',
+    ])
+    expect(other.warnings).toEqual([])
+    expect(problems(other)).toEqual([])
+  })
+
+  it('lists every other session, each with its own edits as branches', () => {
+    // Session A (3 messages) is opened; B (a prompt, an answer, then the prompt re-sent edited
+    // and answered: 2 messages on its line, a 2-message branch) and C (1 prompt, 1 answer).
+    const text = jsonl([
+      say('a1', null, 'A first', { sessionId: 'A' }),
+      part('a2', 'a1', 'mA1', { type: 'text', text: 'A answer' }, { sessionId: 'A' }),
+      say('a3', 'a2', 'A second', { sessionId: 'A' }),
+      say('b1', null, 'B first', { sessionId: 'B' }),
+      part('b2', 'b1', 'mB1', { type: 'text', text: 'B answer' }, { sessionId: 'B' }),
+      say('b3', null, 'B first, edited', { sessionId: 'B' }),
+      part('b4', 'b3', 'mB2', { type: 'text', text: 'B answer 2' }, { sessionId: 'B' }),
+      say('c1', null, 'C only', { sessionId: 'C' }),
+      part('c2', 'c1', 'mC1', { type: 'text', text: 'C answer' }, { sessionId: 'C' }),
+    ])
+    const tr = imported(text)
+    expect(tr.messages.map((m) => m.id)).toEqual(['a1', 'a2', 'a3'])
+    expect(tr.warnings).toEqual([])
+    expect(tr.sidechains?.map((s) => [s.title, s.messages.map((m) => m.id)])).toEqual([
+      ['Session B: B first, edited', ['b3', 'b4']],
+      ['Session C: C only', ['c1', 'c2']],
+    ])
+    expect(tr.sidechains?.[0]?.branches).toEqual([
+      { id: 'b1', fromMessageId: null, messageCount: 2, firstText: 'B first' },
+    ])
+    expect(tr.notes).toEqual([
+      '2 other session(s) in this file (sessionId B: 2 message(s), C: 2 message(s)) ' +
+        'are listed as further conversations; the open one is session A, the one with the most messages',
     ])
   })
 

@@ -24,7 +24,11 @@ import {
   type DraftMessage,
 } from './util'
 
-/** Record types that carry no model context and are skipped silently. Source: formats.md §4.4. */
+/**
+ * Record types known to carry no model context, skipped silently. Claude Code keeps adding such
+ * types; any record without a `message` is treated the same way (`carriesMessage`). Source:
+ * formats.md §4.4.
+ */
 const METADATA_TYPES = new Set([
   'file-history-snapshot',
   'queue-operation',
@@ -33,7 +37,18 @@ const METADATA_TYPES = new Set([
   'custom-title',
   'ai-title',
   'mode',
+  'permission-mode',
+  'last-prompt',
 ])
+
+/**
+ * Whether a record carries conversation content: a `message` field that is not null. Records of
+ * an unknown type are only worth a warning when they do; the others are metadata (titles, modes,
+ * the last prompt, snapshots). Source: formats.md §4.4 (every message record holds `message`).
+ */
+function carriesMessage(record: Record<string, unknown>): boolean {
+  return record.message !== undefined && record.message !== null
+}
 
 /**
  * Tags Claude Code wraps around slash-command echoes and local command output (formats.md §1 item
@@ -126,6 +141,8 @@ interface LineConversion {
   warnings: string[]
   /** Record uuid → id of the message it contributed to (merged assistant records share one). */
   messageIdOf: Map<string, string>
+  /** `isApiErrorMessage` assistant records left out (Claude Code's own notices, not model output). */
+  apiErrors: number
 }
 
 /**
@@ -135,7 +152,10 @@ interface LineConversion {
  * record's uuid is its id; a later record with the same `message.id` appends its block even after
  * interleaved tool results — formats.md §1 item 1); `system` `compact_boundary` + the following
  * `isCompactSummary` record → a compaction (trigger, `compactMetadata.preTokens` / `postTokens`),
- * the summary kept as a user message with `flags.compactSummary`. Other records are skipped.
+ * the summary kept as a user message with `flags.compactSummary`. An `isApiErrorMessage`
+ * assistant record ("API Error: 529 …", model `<synthetic>`) is written by Claude Code in place of
+ * a response, never sent by the model nor to it: left out and counted (`apiErrors`). Other records
+ * are skipped. Source: formats.md §4.4 (pitfalls: `isApiErrorMessage` records are synthetic).
  */
 function convertLine(
   nodes: readonly GraphNode[],
@@ -151,6 +171,7 @@ function convertLine(
   const accs: AssistantAcc[] = []
   const byMessageId = new Map<string, AssistantAcc>()
   let pendingBoundary: { record: Record<string, unknown>; line: number } | null = null
+  let apiErrors = 0
 
   const src = (line: number, raw: unknown): SourceRef => {
     const s: SourceRef = { format, line }
@@ -194,6 +215,10 @@ function convertLine(
       continue
     }
 
+    if (type === 'assistant' && record.isApiErrorMessage === true) {
+      apiErrors++
+      continue
+    }
     if (type === 'assistant') {
       const blocks = Array.isArray(message.content) ? message.content : [message.content]
       for (const b of blocks) {
@@ -215,7 +240,6 @@ function convertLine(
         content: null,
         source: { format, line },
       }
-      if (record.isApiErrorMessage === true) draft.flags = { apiError: true }
       const acc: AssistantAcc = { draft, blocks: [...blocks], records: [record] }
       accs.push(acc)
       if (messageId !== undefined) byMessageId.set(messageId, acc)
@@ -263,7 +287,7 @@ function convertLine(
     if (split.toolCalls.length > 0) acc.draft.toolCalls = split.toolCalls
     if (keepRaw) acc.draft.source.raw = acc.records.length === 1 ? acc.records[0] : acc.records
   }
-  return { drafts, compactions, warnings, messageIdOf }
+  return { drafts, compactions, warnings, messageIdOf, apiErrors }
 }
 
 /** The first text of a line's drafts (a user message's first), cut to 120 code points. */
@@ -613,33 +637,23 @@ interface OffLine {
   /** Forks listed in `branches` (edits or retries) and their messages. */
   branches: number
   branchMessages: number
-  /** Messages of records of other sessions than the main line's, by `sessionId`. */
-  otherSessions: Map<string, number>
+  /** Records of forks starting in another session than the main line's, by `sessionId`. */
+  otherSessions: Map<string, GraphNode[]>
   /** Tool results off the main line that answer no call waiting there (answered, or not on it). */
   strayResults: number
 }
 
 /**
  * The import warnings about what is not on the main line, each naming what it is and why it is
- * not there: edits or retries (listed as branches), another session in the same file (not
- * imported: the main line is the session with the most messages), tool results answering no
- * waiting call (skipped). The one place these are worded.
+ * not there: edits or retries (listed as branches), tool results answering no waiting call
+ * (skipped). Other sessions are no problem: `otherSessionsNote`. The one place these are worded.
  */
-function offLineWarnings(off: OffLine, mainSession: string | undefined): string[] {
+function offLineWarnings(off: OffLine): string[] {
   const out: string[] = []
   if (off.branches > 0) {
     out.push(
       `${off.branches} branch(es) (edits or retries) are not on the main line; ` +
         `${off.branchMessages} message(s) there are listed as branches`,
-    )
-  }
-  if (off.otherSessions.size > 0) {
-    const ids = [...off.otherSessions.keys()]
-    const count = [...off.otherSessions.values()].reduce((a, b) => a + b, 0)
-    out.push(
-      `${count} message(s) of ${ids.length} other session(s) in this file ` +
-        `(sessionId ${ids.join(', ')}) are not imported: ` +
-        `the main line is session ${mainSession ?? '(none)'}, the one with the most messages`,
     )
   }
   if (off.strayResults > 0) {
@@ -649,6 +663,87 @@ function offLineWarnings(off: OffLine, mainSession: string | undefined): string[
     )
   }
   return out
+}
+
+/** A further conversation of the file: another session, with its message count. */
+interface OtherSession {
+  id: string
+  transcript: Transcript
+}
+
+/**
+ * The note on the file's other sessions: how many, their ids and message counts, that they are
+ * listed as further conversations, and which session is open (the one with the most messages).
+ */
+function otherSessionsNote(others: readonly OtherSession[], mainSession: string | undefined): string {
+  const list = others.map((o) => `${o.id}: ${o.transcript.messages.length} message(s)`).join(', ')
+  return (
+    `${others.length} other session(s) in this file (sessionId ${list}) are listed as further ` +
+    `conversations; the open one is session ${mainSession ?? '(none)'}, the one with the most messages`
+  )
+}
+
+/** The note on `isApiErrorMessage` records left out of a conversation (none → none). */
+function apiErrorNotes(count: number): string[] {
+  if (count === 0) return []
+  return [
+    `${count} API error notice(s) Claude Code wrote in place of a response ` +
+      '(isApiErrorMessage: true; not model output, never sent to the model) are left out of the messages',
+  ]
+}
+
+/** The leaf-named `summary` title of the first of `nodes` it names, if any. */
+function titleWithin(
+  titles: readonly { summary: string; leafUuid?: string }[],
+  uuids: ReadonlySet<string>,
+): string | undefined {
+  return titles.find((t) => t.leafUuid !== undefined && uuids.has(t.leafUuid))?.summary
+}
+
+/**
+ * One other session of the file as its own conversation: its records (forks off the main line
+ * that start in that session) resolved like the main line, its own forks listed as `branches`.
+ * Titled by its `summary` title, else `Session <sessionId>: <first prompt>`. Undefined when it
+ * gives no message.
+ */
+function otherSessionTranscript(
+  id: string,
+  nodes: GraphNode[],
+  keepRaw: boolean,
+  toolNames: ReadonlyMap<string, string>,
+  titles: readonly { summary: string; leafUuid?: string }[],
+  where: Where,
+): OtherSession | undefined {
+  nodes.sort((a, b) => a.order - b.order)
+  const resolved = resolveScope(nodes)
+  const c = convertLine(resolved.line, keepRaw, new Map(toolNames), where)
+  if (c.drafts.length === 0) return undefined
+  const branches: TranscriptBranch[] = []
+  const ids = new Map(c.messageIdOf)
+  for (const fork of resolved.forks) {
+    const f = convertLine(fork.path, false, new Map(toolNames), where)
+    for (const [k, v] of f.messageIdOf) ids.set(k, v)
+    if (f.drafts.length === 0) continue
+    let from: string | null = null
+    for (let n = fork.from; n && from === null; n = n.parent) from = ids.get(n.uuid) ?? null
+    branches.push({
+      id: fork.start.uuid,
+      fromMessageId: from,
+      messageCount: f.drafts.length,
+      firstText: firstTextOf(f.drafts),
+    })
+  }
+  const title =
+    titleWithin(titles, new Set(nodes.map((n) => n.uuid))) ??
+    `Session ${id}: ${firstTextOf(c.drafts)}`
+  const t = finalizeTranscript('claude-code', c.drafts, c.compactions, c.warnings, {
+    title,
+    model: lastModel(nodes.map((n) => ({ line: n.line, value: n.record }))),
+  })
+  const notes = apiErrorNotes(c.apiErrors)
+  if (notes.length > 0) t.notes = notes
+  if (branches.length > 0) t.branches = branches
+  return { id, transcript: t }
 }
 
 /**
@@ -667,14 +762,17 @@ function offLineWarnings(off: OffLine, mainSession: string | undefined): string[
  * line when the file holds several `sessionId`s (`mainLeaf`). Forks off it, each converted on its
  * own: an edit or retry (a re-sent user message, a regenerated response) is listed in `branches`
  * (`id` = its first record's uuid, `fromMessageId`, `messageCount`, `firstText`; a second root
- * of the same session is a branch forking at the root); another session's records and tool
- * results answering no call waiting on the main line are not imported; each kind is one warning
- * (`offLineWarnings`). Sidechains (`isSidechain:true`) are grouped by `agentId` (else by
- * sidechain root) and returned as their own transcripts in `sidechains`; a file made only of
+ * of the same session is a branch forking at the root); tool results answering no call waiting
+ * on the main line are not imported (one warning each kind, `offLineWarnings`). Each other
+ * session of the file is a further conversation in `sidechains`, listed first
+ * (`otherSessionTranscript`), with a note (`notes`) naming them. Sidechains (`isSidechain:true`)
+ * are grouped by `agentId` (else by sidechain root) and returned after them as their own
+ * transcripts in `sidechains`; a file made only of
  * sidechain records (a sub-agent file) is its own main line. `summary` records give the title
  * (the one whose `leafUuid` is in the file, else the first); repeated uuids are skipped and
- * counted; metadata records (`progress`, `attachment`, …) carry no messages. Message conversion:
- * see `convertLine`. Message ids are record uuids; `source.line` is the record's 1-based line
+ * counted; metadata records (`progress`, `attachment`, …, and any record without a `message`)
+ * carry no messages; only an unknown type carrying a `message` is warned about. API error notices
+ * are left out with a note. Message conversion: see `convertLine`. Message ids are record uuids; `source.line` is the record's 1-based line
  * (`where` names it in warnings). Never throws; never runs a regex over a whole record (lines of
  * MBs). Source: formats.md §4.4, §1 items 1, 2, 9, 10, 13, 15.
  */
@@ -703,7 +801,8 @@ export function importClaudeCodeRecords(
       }
       continue
     }
-    const known = CONVERSATION_TYPES.has(type) || METADATA_TYPES.has(type)
+    const known =
+      CONVERSATION_TYPES.has(type) || METADATA_TYPES.has(type) || !carriesMessage(record)
     if (!known) unknownTypes.set(type || '(none)', (unknownTypes.get(type || '(none)') ?? 0) + 1)
     let uuid = str(record.uuid) ?? ''
     if (uuid === '') {
@@ -771,7 +870,9 @@ export function importClaudeCodeRecords(
     if (c.drafts.length === 0) continue // progress, hooks, telemetry: no messages
     const session = str(fork.start.record.sessionId)
     if (session !== undefined && mainSessions.size > 0 && !mainSessions.has(session)) {
-      off.otherSessions.set(session, (off.otherSessions.get(session) ?? 0) + c.drafts.length)
+      const list = off.otherSessions.get(session)
+      if (list) list.push(...fork.path)
+      else off.otherSessions.set(session, [...fork.path])
       continue
     }
     if (c.drafts.every((d) => d.role === 'tool')) {
@@ -787,9 +888,18 @@ export function importClaudeCodeRecords(
     off.branches++
     off.branchMessages += c.drafts.length
   }
-  warnings.push(...offLineWarnings(off, mainSession))
+  warnings.push(...offLineWarnings(off))
+  // Other sessions: further conversations, listed first.
+  const others: OtherSession[] = []
+  for (const [id, list] of off.otherSessions) {
+    const o = otherSessionTranscript(id, list, keepRaw, toolNames, titles, where)
+    if (o) others.push(o)
+  }
+  const notes = apiErrorNotes(converted.apiErrors)
+  if (others.length > 0) notes.push(otherSessionsNote(others, mainSession))
   // Sidechains: one transcript per agent / sidechain root.
-  const sidechains: Transcript[] = []
+  const sidechains: Transcript[] = others.map((o) => o.transcript)
+  let subAgents = 0
   let sidechainRecords = 0
   for (const [scope, list] of scopes) {
     if (scope === 'main') continue
@@ -810,13 +920,16 @@ export function importClaudeCodeRecords(
       const title = `Sub-agent${agent !== undefined ? ` ${agent}` : ''}: ${first}`
       const w = [...scopeWarnings, ...c.warnings]
       const t = finalizeTranscript(format, c.drafts, c.compactions, w, { title })
+      const scopeNotes = apiErrorNotes(c.apiErrors)
+      if (scopeNotes.length > 0) t.notes = scopeNotes
       sidechains.push(t)
+      subAgents++
     }
   }
-  if (sidechains.length > 0) {
+  if (subAgents > 0) {
     warnings.push(
       `${sidechainRecords} sidechain record(s) (isSidechain: true, sub-agent work) are in ` +
-        `${sidechains.length} separate sub-agent transcript(s), not in the main line`,
+        `${subAgents} separate sub-agent transcript(s), not in the main line`,
     )
   }
   if (duplicates > 0)
@@ -835,12 +948,23 @@ export function importClaudeCodeRecords(
       },
     }
   }
-  // The title of the conversation leaf that is in this file; any title otherwise.
-  const title = titles.find((t) => t.leafUuid !== undefined && byUuid.has(t.leafUuid)) ?? titles[0]
+  // The title of a leaf on the main line, else of a leaf in this file (not another session's),
+  // else the first title.
+  const onOthers = new Set(others.length > 0 ? [...off.otherSessions.values()].flat() : [])
+  const title =
+    titleWithin(titles, new Set(main.line.map((n) => n.uuid))) ??
+    titles.find(
+      (t) =>
+        t.leafUuid !== undefined &&
+        byUuid.has(t.leafUuid) &&
+        !onOthers.has(byUuid.get(t.leafUuid) as GraphNode),
+    )?.summary ??
+    (others.length > 0 ? undefined : titles[0]?.summary)
   const transcript = finalizeTranscript(format, converted.drafts, converted.compactions, warnings, {
-    ...(title ? { title: title.summary } : {}),
+    ...(title !== undefined ? { title } : {}),
     model: lastModel(parsed.records),
   })
+  if (notes.length > 0) transcript.notes = notes
   if (branches.length > 0) transcript.branches = branches
   if (sidechains.length > 0) transcript.sidechains = sidechains
   return { ok: true, transcript }
