@@ -90,6 +90,13 @@ describe('importInspectAIRoot', () => {
       }),
     )
     expect(t.messages.map((m) => m.isError)).toEqual([undefined, undefined, true, true])
+    // The text Inspect's providers send in place of the content: `Error: <message>`.
+    expect(t.messages.map((m) => m.content)).toEqual([
+      'Fix it.',
+      '',
+      'Error: took too long',
+      'Error: permission denied',
+    ])
     // Null ids become m<index>.
     expect(t.messages.map((m) => m.id)).toEqual(['u', 'm1', 'm2', 'm3'])
   })
@@ -302,7 +309,11 @@ describe('Inspect AI .eval logs (zip)', () => {
       results: 4,
       errors: 1,
     })
-    expect(t.messages.find((m) => m.id === 't3')?.isError).toBe(true)
+    // t3 has content '' and error.message 'Command timed out before completing.'.
+    expect(t.messages.find((m) => m.id === 't3')).toMatchObject({
+      isError: true,
+      content: 'Error: Command timed out before completing.',
+    })
     // attachment://5f1c9a7e2b is the rates.py listing.
     expect(contentText(t.messages.find((m) => m.id === 't2')?.content ?? '')).toContain(
       'def rate_for(zone: int, weight_kg: float) -> float:',
@@ -445,5 +456,105 @@ describe('Inspect AI .eval logs (zip)', () => {
         field: 'header.json',
       },
     })
+  })
+})
+
+describe('Inspect AI server-side tool use and tool errors', () => {
+  /*
+   * test/fixtures/formats/inspect-ai-server-tool-use.json, counted from the file: u1 (user); a1
+   * with content [text, tool_use web_search ws_123 (result "Kein Rückruf gefunden."), text] and
+   * tool_calls [call_b]: split at the tool use into an assistant message (text + the hosted call
+   * ws_123), its tool message, and an assistant message (the second text + call_b); t answers
+   * call_b with `error` (content ''); a2 (assistant). Roles: user 1, assistant 3 + 1, tool 2;
+   * calls 2, results 2, errors 1.
+   */
+  const fixture = readFileSync(
+    new URL('../../../test/fixtures/formats/inspect-ai-server-tool-use.json', import.meta.url),
+    'utf8',
+  )
+
+  it('a tool_use part is a hosted call with its result right after; an error is its text', () => {
+    const r = importBytes(new TextEncoder().encode(fixture), { fileName: 'log.json' })
+    if (!r.ok) throw new Error(r.error.message)
+    const t = r.transcript
+    expect(t.format).toBe('inspect-ai')
+    expect(counts(t)).toEqual({
+      byRole: { system: 0, user: 1, assistant: 3, tool: 2 },
+      calls: 2,
+      results: 2,
+      errors: 1,
+    })
+    const [, first, result, second, error, last] = t.messages
+    expect(first).toMatchObject({ id: 'a1', role: 'assistant', content: 'Ich suche nach Rückrufen.' })
+    expect(first?.toolCalls).toEqual([
+      {
+        id: 'ws_123',
+        name: 'web_search',
+        arguments: '{"query": "WK-200 Rückruf"}',
+        native: {
+          kind: 'tool_use',
+          hosted: true,
+          raw: {
+            type: 'tool_use',
+            tool_type: 'web_search',
+            id: 'ws_123',
+            name: 'web_search',
+            arguments: '{"query": "WK-200 Rückruf"}',
+            result: 'Kein Rückruf gefunden.',
+          },
+        },
+      },
+    ])
+    expect(result).toMatchObject({
+      role: 'tool',
+      toolCallId: 'ws_123',
+      toolName: 'web_search',
+      content: 'Kein Rückruf gefunden.',
+    })
+    expect(result?.isError).toBeUndefined()
+    expect(second).toMatchObject({
+      role: 'assistant',
+      content: 'Ich prüfe noch die Reservierungen.',
+      toolCalls: [{ id: 'call_b', name: 'reservations', arguments: '{"model":"WK-200"}' }],
+    })
+    expect(error).toMatchObject({
+      id: 't',
+      role: 'tool',
+      toolCallId: 'call_b',
+      isError: true,
+      content: 'Error: reservations API: 403 Forbidden',
+    })
+    expect(last).toMatchObject({ id: 'a2', role: 'assistant' })
+    expect(checkValidity(t.messages)).toEqual([])
+  })
+
+  it('a tool_use with an error and no result is an error result carrying the error', () => {
+    const t = importInspectAIRoot(
+      log({
+        messages: [
+          { role: 'user', content: 'q' },
+          {
+            role: 'assistant',
+            content: [
+              {
+                type: 'tool_use',
+                tool_type: 'mcp_call',
+                id: 'mcp_1',
+                name: 'lookup',
+                context: 'recalls-server',
+                arguments: '{}',
+                result: '',
+                error: 'server unavailable',
+              },
+            ],
+          },
+        ],
+      }),
+    )
+    expect(t.messages.map((m) => [m.role, m.content, m.isError])).toEqual([
+      ['user', 'q', undefined],
+      ['assistant', '', undefined],
+      ['tool', 'server unavailable', true],
+    ])
   })
 })

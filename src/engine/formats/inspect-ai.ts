@@ -67,7 +67,8 @@ export function resolveAttachments(
  * One Inspect content item as a canonical part: `text` → text (a `refusal` counts as text);
  * `reasoning` → a reasoning thinking part (readable `reasoning` as text, `signature` kept; when
  * `redacted`, the reasoning string is the provider's encrypted payload); `image` → image (data
- * URL bytes from the base64 length); audio, video, document, data and server `tool_use` → opaque.
+ * URL bytes from the base64 length); audio, video, document, data → opaque (a server `tool_use`
+ * in an assistant message is split off first, see `assistantTurns`; elsewhere it stays opaque).
  * Source: formats.md §4.9 (`_util/content.py`).
  */
 function contentItemToPart(item: unknown): Part {
@@ -100,6 +101,91 @@ function contentOf(content: unknown): string | Part[] | null {
   if (typeof content === 'string') return content
   if (Array.isArray(content)) return normalizeParts(content.map(contentItemToPart), '')
   return [{ type: 'opaque', kind: 'unknown', raw: content }]
+}
+
+/** The result of a server-side tool use, as the tool message that follows its call. */
+interface ServerResult {
+  toolCallId: string
+  name: string
+  content: string
+  isError: boolean
+}
+
+/** One assistant message of an Inspect assistant message split at its server tool uses. */
+interface AssistantTurn {
+  content: string | Part[] | null
+  toolCalls: ToolCall[]
+  results: ServerResult[]
+}
+
+/**
+ * An assistant `content` split at its server-side tool uses (`ContentToolUse{type:"tool_use",
+ * tool_type: "web_search"|"mcp_call"|"code_execution", id, name, context?, arguments: str,
+ * result: str, error?}` — the provider ran the tool and the result came back in the model's own
+ * output). Each run of tool uses ends a turn: its calls (hosted, `native` keeps the part for
+ * export) go on the turn with the content before them, and their results (the `result` text, else
+ * the `error`; `isError` when `error` is set) become tool messages right after it; content after
+ * them opens the next turn. As the Anthropic importer does with server tools. Without tool uses:
+ * one turn with `contentOf(content)`. Source: formats.md §4.9 (`_util/content.py`).
+ */
+function assistantTurns(content: unknown): AssistantTurn[] {
+  if (!Array.isArray(content) || !content.some(isServerToolUse)) {
+    return [{ content: contentOf(content), toolCalls: [], results: [] }]
+  }
+  const turns: AssistantTurn[] = []
+  let parts: Part[] = []
+  let calls: ToolCall[] = []
+  let results: ServerResult[] = []
+  const close = () => {
+    turns.push({ content: normalizeParts(parts, ''), toolCalls: calls, results })
+    parts = []
+    calls = []
+    results = []
+  }
+  for (const item of content) {
+    if (isServerToolUse(item)) {
+      const id = str(item.id) ?? ''
+      const name = str(item.name) ?? ''
+      const args = item.arguments
+      calls.push({
+        id,
+        name,
+        arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+        native: { kind: 'tool_use', raw: item, hosted: true },
+      })
+      const error = str(item.error)
+      const result = str(item.result) ?? ''
+      results.push({
+        toolCallId: id,
+        name,
+        content: result !== '' ? result : (error ?? ''),
+        isError: error !== undefined,
+      })
+      continue
+    }
+    if (results.length > 0) close()
+    parts.push(contentItemToPart(item))
+  }
+  if (results.length > 0 || parts.length > 0 || turns.length === 0) close()
+  return turns
+}
+
+/** A server-side tool use part (`ContentToolUse`, `type:"tool_use"`). */
+function isServerToolUse(item: unknown): item is JsonObject {
+  return isObject(item) && item.type === 'tool_use'
+}
+
+/**
+ * The text a model was sent for a tool message with `error` (or the old `tool_error` string):
+ * `Error: <message>`, which replaces the message's own content, as Inspect's OpenAI, Mistral,
+ * Azure AI and chat-API providers send it (`f"Error: {message.error.message}" if message.error
+ * else message.text`); undefined when there is no error. Source: `UKGovernmentBEIS/inspect_ai:
+ * src/inspect_ai/model/_openai.py`, `_providers/mistral.py`, `_providers/util/chatapi.py`.
+ */
+function toolErrorText(m: JsonObject): string | undefined {
+  if (isObject(m.error)) return `Error: ${str(m.error.message) ?? ''}`
+  if (typeof m.tool_error === 'string' && m.tool_error !== '') return `Error: ${m.tool_error}`
+  return undefined
 }
 
 /** `tool_calls[]` (`{id, function, arguments: dict}`) with arguments as JSON text. */
@@ -163,9 +249,11 @@ function sampleLabel(sample: JsonObject): string {
  * `attachment://<hash>` string is resolved through `sample.attachments` first (unknown hashes
  * warned, kept). Roles map one to one; content string or list (`text`, `reasoning`, `image`;
  * others opaque); old logs' top-level assistant `reasoning` becomes a leading reasoning part.
- * Assistant `tool_calls[].function` + `arguments` (dict → JSON text); tool messages answer
- * `tool_call_id`, are named by `function`, and are errors when `error` (or the old `tool_error`)
- * is set. Each `events[]` entry with `event:"compaction"` becomes a `RecordedCompaction`
+ * Assistant `tool_calls[].function` + `arguments` (dict → JSON text), on the message's last part
+ * when server-side `tool_use` parts split it (`assistantTurns`: each becomes a hosted call plus a
+ * tool message with its result); tool messages answer `tool_call_id`, are named by `function`,
+ * and when `error` (or the old `tool_error`) is set are errors whose content is the
+ * `Error: <message>` text the model was sent in their place (`toolErrorText`). Each `events[]` entry with `event:"compaction"` becomes a `RecordedCompaction`
  * (`tokens_before` / `tokens_after`, `type` as trigger, no summary text — Inspect records none):
  * its boundary sits after the last message any earlier event (model input/output, tool message)
  * refers to. Ids are the messages' own (`m<index>` when null). Throws an `ImportFailure` naming
@@ -209,33 +297,63 @@ function importSample(
     const source: SourceRef = { format, line: i + 1 }
     if (keepRaw) source.raw = original
     const id = str(m.id) ?? ''
-    const d: DraftMessage = { id, role: role as Role, content: contentOf(m.content), source }
     if (role === 'assistant') {
+      const turns = assistantTurns(m.content)
       const reasoning = str(m.reasoning)
+      const first = turns[0] as AssistantTurn
       if (reasoning !== undefined && reasoning !== '') {
-        const rest = d.content
+        const rest = first.content
         const parts: Part[] =
           typeof rest === 'string'
             ? rest === ''
               ? []
               : [{ type: 'text', text: rest }]
             : (rest ?? [])
-        d.content = [{ type: 'thinking', variant: 'reasoning', text: reasoning }, ...parts]
+        first.content = [{ type: 'thinking', variant: 'reasoning', text: reasoning }, ...parts]
       }
       const calls = toolCallsOf(m.tool_calls)
-      for (const c of calls) toolNames.set(c.id, c.name)
-      if (calls.length > 0) d.toolCalls = calls
-    } else if (role === 'tool') {
-      const callId = str(m.tool_call_id) ?? ''
-      if (callId === '') warnings.push(`${field}.tool_call_id: missing`)
-      d.toolCallId = callId
-      const name = toolNames.get(callId) ?? str(m.function)
-      if (name !== undefined) d.toolName = name
-      if (isObject(m.error) || (typeof m.tool_error === 'string' && m.tool_error !== ''))
-        d.isError = true
+      ;(turns[turns.length - 1] as AssistantTurn).toolCalls.push(...calls)
+      turns.forEach((turn, k) => {
+        const d: DraftMessage = {
+          id: k === 0 ? id : '',
+          role: 'assistant',
+          content: turn.content,
+          source: k === 0 ? source : { ...source },
+        }
+        for (const c of turn.toolCalls) toolNames.set(c.id, c.name)
+        if (turn.toolCalls.length > 0) d.toolCalls = turn.toolCalls
+        drafts.push(d)
+        for (const r of turn.results) {
+          const t: DraftMessage = {
+            id: '',
+            role: 'tool',
+            content: r.content,
+            toolCallId: r.toolCallId,
+            toolName: r.name,
+            source: { ...source },
+          }
+          if (r.isError) t.isError = true
+          drafts.push(t)
+        }
+      })
+    } else {
+      const d: DraftMessage = { id, role: role as Role, content: contentOf(m.content), source }
+      if (role === 'tool') {
+        const callId = str(m.tool_call_id) ?? ''
+        if (callId === '') warnings.push(`${field}.tool_call_id: missing`)
+        d.toolCallId = callId
+        const name = toolNames.get(callId) ?? str(m.function)
+        if (name !== undefined) d.toolName = name
+        const error = toolErrorText(m)
+        if (error !== undefined) {
+          d.content = error
+          d.isError = true
+        }
+      }
+      drafts.push(d)
     }
-    if (id !== '') positionOf.set(id, drafts.length)
-    drafts.push(d)
+    // The boundary of a compaction after this message sits after every draft it became.
+    if (id !== '') positionOf.set(id, drafts.length - 1)
   })
 
   const compactions: DraftCompaction[] = []
