@@ -200,3 +200,42 @@ describe('Codex rollout importer', () => {
     })
   })
 })
+
+describe('hosted items without id and injected context', () => {
+  // codex-rs skips serializing a WebSearchCall's id: every rollout web search has none.
+  const search = (query: string) =>
+    line('response_item', {
+      type: 'web_search_call',
+      status: 'completed',
+      action: { type: 'search', query },
+    })
+
+  it('a web_search_call without id gets a stable id per position, no warning', () => {
+    const text = [meta, user('find it'), search('express health endpoint'), search('koa health'), say('done')].join('\n')
+    const t = load(text)
+    expect(t.warnings).toEqual([])
+    const calls = t.messages.flatMap((m) => m.toolCalls ?? [])
+    expect(calls.map((c) => c.id)).toEqual(['web_search_call@line-3', 'web_search_call@line-4'])
+    const results = t.messages.filter((m) => m.role === 'tool')
+    expect(results.map((m) => m.toolCallId)).toEqual(['web_search_call@line-3', 'web_search_call@line-4'])
+    expect(load(text).messages.flatMap((m) => m.toolCalls ?? []).map((c) => c.id)).toEqual(calls.map((c) => c.id))
+  })
+
+  it('flags every context wrapper Codex injects as a user message', () => {
+    const injected = [
+      '# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nUse pnpm.\n</INSTRUCTIONS>',
+      '# AGENTS.md instructions\n\n<INSTRUCTIONS>\nUse pnpm.\n</INSTRUCTIONS>',
+      '<environment_context>\n  <cwd>/w</cwd>\n</environment_context>',
+      '<skill>\n<name>tdd</name>\n</skill>',
+      '<user_shell_command>\n<command>ls</command>\n</user_shell_command>',
+      '<turn_aborted>\nThe user interrupted.\n</turn_aborted>',
+      '<subagent_notification>{}</subagent_notification>',
+      '<user_instructions>\nBe brief.\n</user_instructions>',
+      '  <ENVIRONMENT_CONTEXT>x</ENVIRONMENT_CONTEXT>',
+    ]
+    const t = load([meta, ...injected.map(user), user('Add a health endpoint'), say('ok')].join('\n'))
+    const users = t.messages.filter((m) => m.role === 'user')
+    expect(users.filter((m) => m.flags?.injected).length).toBe(9)
+    expect(users.filter((m) => !m.flags?.injected).map((m) => m.content)).toEqual(['Add a health endpoint'])
+  })
+})

@@ -18,17 +18,32 @@ const ENVELOPE_TYPES = new Set([
 ])
 
 /**
- * Tags Codex wraps around context it injects as role-`user` (or `developer`) messages: AGENTS.md
- * instructions and the environment description. Source: formats.md §1 item 9, §4.5 "Pitfalls".
+ * How every context message Codex injects as a role-`user` (or `developer`) message begins, one
+ * list: the AGENTS.md instructions (`# AGENTS.md instructions for <cwd>` + `<INSTRUCTIONS>…`, and
+ * the older heading without ` for <cwd>`), `<environment_context>`, a skill's `<skill>`, the
+ * result of a command the user ran with `!` (`<user_shell_command>`), the note an interrupted turn
+ * leaves (`<turn_aborted>`), a child agent's status (`<subagent_notification>`), and the older
+ * builds' `<user_instructions>` and `<permissions instructions>`. Matched at the start of the
+ * (left-trimmed) text, ignoring case, as codex-rs does. Source: formats.md §1 item 9, §4.5
+ * "Pitfalls"; codex-rs `core/src/contextual_user_message.rs` (`CONTEXTUAL_USER_FRAGMENTS`).
  */
-const INJECTED_TAGS = ['<user_instructions>', '<environment_context>', '<permissions instructions>']
+const INJECTED_PREFIXES = [
+  '# agents.md instructions',
+  '<environment_context>',
+  '<skill>',
+  '<user_shell_command>',
+  '<turn_aborted>',
+  '<subagent_notification>',
+  '<user_instructions>',
+  '<permissions instructions>',
+]
 
 /** Codex's summary prefix ("Another language model started to solve this problem…", §4.5). */
 const SUMMARY_PREFIX = 'Another language model started to solve this problem'
 
 function injectedFlags(_role: 'user' | 'system', text: string): MessageFlags | undefined {
-  const head = text.trimStart()
-  return INJECTED_TAGS.some((t) => head.startsWith(t)) ? { injected: true } : undefined
+  const head = text.trimStart().slice(0, 40).toLowerCase()
+  return INJECTED_PREFIXES.some((t) => head.startsWith(t)) ? { injected: true } : undefined
 }
 
 /**
@@ -110,8 +125,9 @@ function replacementMessages(
  * turn form one assistant message; outputs pair on `call_id`; JSON-in-string outputs are unwrapped
  * to their text, `unwrapCodexOutput`). The newest `turn_context` names `model`.
  * `event_msg` records duplicate it (`user_message`, `agent_message`, `agent_reasoning`) and are
- * never extra messages; only a file with no message items at all falls back to them. Injected
- * `<user_instructions>` / `<environment_context>` messages get `flags.injected`. Session
+ * never extra messages; only a file with no message items at all falls back to them. Context
+ * Codex injects as user messages (`INJECTED_PREFIXES`: AGENTS.md, environment, …) gets
+ * `flags.injected`. Session
  * `instructions` → a leading system message. A `compacted` line → a recorded compaction at the
  * next message with `summaryText` = its `message` and `replacementHistory` = its
  * `replacement_history` as messages. Never modifies the records. Source: formats.md §4.5, §1

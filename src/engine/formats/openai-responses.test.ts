@@ -162,3 +162,22 @@ describe('one Responses API response object', () => {
     expect(load(JSON.parse(read('openai-responses-compacted.json'))).warnings).toEqual([])
   })
 })
+
+describe('hosted items without id', () => {
+  it('pair on a synthetic id from their position, without a warning', () => {
+    const t = load({
+      input: [
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Search twice.' }] },
+        { type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'a' } },
+        { type: 'file_search_call', status: 'completed', queries: ['b'], results: [] },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] },
+      ],
+    })
+    expect(t.warnings).toEqual([])
+    expect(t.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant'])
+    const ids = t.messages.flatMap((m) => m.toolCalls ?? []).map((c) => c.id)
+    expect(ids).toEqual(['web_search_call@input-1', 'file_search_call@input-2'])
+    expect(t.messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId)).toEqual(ids)
+    expect(checkValidity(t.messages)).toEqual([])
+  })
+})

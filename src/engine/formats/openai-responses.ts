@@ -415,11 +415,11 @@ export class ResponsesItemBuilder {
    * A hosted tool item (`HOSTED_TYPES`): the call joins the current assistant message and ends
    * it (`native: {kind, raw, hosted: true}`, id = the item `id`, name and arguments from
    * `hostedName` / `hostedArguments`), and the output it holds becomes the `tool` message right
-   * after it (`hostedOutput`).
+   * after it (`hostedOutput`). An item without `id` (Codex never writes a `web_search_call`'s
+   * id) gets `hostedId`, without a warning: call and output are one item, nothing to pair.
    */
   private addHosted(item: JsonObject, type: string, at: ItemOrigin): void {
-    const id = str(item.id) ?? ''
-    if (id === '') this.warnings.push(`${at.field}: ${type} without id`)
+    const id = str(item.id) || hostedId(type, at)
     const name = hostedName(item, type)
     const call: ToolCall = {
       id,
@@ -443,6 +443,18 @@ export class ResponsesItemBuilder {
     if (output.isError) d.isError = true
     this.drafts.push(d)
   }
+}
+
+/**
+ * The stable id of a hosted item that has none: its type and where it is, e.g.
+ * `web_search_call@line-17` or `web_search_call@input-3` (`at.field`, runs of other characters as
+ * `-`), so it is the same on every import and unique within the file. Source: codex-rs
+ * `protocol/src/models.rs` (`WebSearchCall` declares `id` `#[serde(default, skip_serializing)]`,
+ * so rollouts never carry it).
+ */
+function hostedId(type: string, at: ItemOrigin): string {
+  const where = at.field.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')
+  return `${type}@${where}`
 }
 
 /**
