@@ -515,3 +515,26 @@ describe('findDanglingBackReferences (cases/47)', () => {
     expect(findDanglingBackReferences(m, { t2: 't1' })).toEqual([])
   })
 })
+
+describe('a response without its request', () => {
+  // Both fixtures are one API response: an assistant reply whose last message ends in a call
+  // that the absent next request would answer (pending, not missing). Nothing the file holds is
+  // invalid; what precedes the reply (the user turn) is in the request, not in the file.
+  const counter = cacheCounter('o200k_base', countCodePoints)
+  for (const file of ['anthropic-message-response.json', 'openai-chat-completion-response.json']) {
+    it(`${file}: no problem before or after, and the transcript says it is a response`, async () => {
+      const t = load(`../../test/fixtures/formats/${file}`)
+      expect(t.messages[0]!.role).toBe('assistant')
+      const run = await runPipeline(t, DEFAULT_PIPELINE, { counter })
+      expect(run.checks.before).toEqual([])
+      expect(run.checks.after).toEqual([])
+      if (t.format === 'anthropic-messages') expect(t.responseOnly).toBe(true)
+    })
+  }
+
+  it('the same assistant-first list as a request is still first-not-user', () => {
+    const m = indexed([assistant('a', 'hi'), user('u', 'x')])
+    expect(checkValidity(m, { provider: 'anthropic' }).map((p) => p.rule)).toEqual(['first-not-user'])
+    expect(checkValidity(m, { provider: 'anthropic', responseOnly: true })).toEqual([])
+  })
+})

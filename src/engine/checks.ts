@@ -3,7 +3,7 @@
  * after side alike; a stage that creates a violation is a bug. Pure functions over the
  * canonical model. Source: SPEC §5.
  */
-import type { Message, ValidityProblem } from './model'
+import type { Message, Transcript, ValidityProblem } from './model'
 import { contentText, isEmptyMessage } from './content'
 import { backReferenceSummary, MIN_LENGTH, summarizeToolOutput } from './stages/dedupe'
 import { isPlaceholderText } from './stages/prune-tool-results'
@@ -27,6 +27,22 @@ export interface CheckOptions {
    * result for them is not reported.
    */
   pendingCallIds?: readonly string[]
+  /**
+   * The messages are one API response without its request (`Transcript.responseOnly`): the
+   * rules about the request's start (`first-not-user`) are not checked, the request is absent.
+   */
+  responseOnly?: boolean
+}
+
+/**
+ * The checker's options for a transcript's messages under `provider`: `responseOnly` from
+ * `Transcript.responseOnly`. The one place a run (pipeline, recorded views) derives them.
+ */
+export function checkOptionsFor(
+  transcript: Pick<Transcript, 'responseOnly'>,
+  provider: Provider,
+): CheckOptions {
+  return transcript.responseOnly ? { provider, responseOnly: true } : { provider }
 }
 
 type Rule = ValidityProblem['rule']
@@ -113,7 +129,8 @@ const isTurn = (m: Message) => m.role === 'user' || m.role === 'assistant'
  * - `result-not-adjacent` (anthropic): a result not inside the run of tool messages that
  *   directly follows its call's assistant message (the `tool_result` blocks must open the
  *   very next user message).
- * - `first-not-user` (anthropic): the first non-system message is not a `user` message.
+ * - `first-not-user` (anthropic): the first non-system message is not a `user` message; not
+ *   checked for a response without its request (`options.responseOnly`).
  * - `empty-message`: `isEmptyMessage` (no text, no parts of substance, no tool calls), except
  *   a tool result whose content is a string (a tool that printed nothing is a valid answer)
  *   and a final assistant message (an optional prefill, cases/34).
@@ -191,7 +208,7 @@ export function checkValidity(
 
   problems.push(...orphans, ...missing, ...notAdjacent)
 
-  if (applies('first-not-user')) {
+  if (applies('first-not-user') && !options.responseOnly) {
     const first = messages.find((m) => m.role !== 'system')
     if (first && first.role !== 'user') {
       const message = SAY.firstNotUser(first)

@@ -226,6 +226,12 @@ export interface Transcript {
    * sidechain root), each its own transcript with the same format.
    */
   sidechains?: Transcript[]
+  /**
+   * The file is one API response (the model's reply), not a conversation: the request's messages
+   * are not in it (the importer warns). The checker does not report what belongs to the absent
+   * request (`checkOptionsFor`).
+   */
+  responseOnly?: true
 }
 
 /** A fork that is not on the transcript's main line. Source: formats.md §1 item 10. */

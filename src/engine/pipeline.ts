@@ -6,7 +6,7 @@ import { isEmptyMessage } from './content'
  * deterministic; never mutates the transcript. Source: SPEC §3 (pipeline), §4 (provenance),
  * §5 (validity); DESIGN §1.
  */
-import { checkValidity, findDanglingBackReferences } from './checks'
+import { checkOptionsFor, checkValidity, findDanglingBackReferences, type CheckOptions } from './checks'
 import type {
   Fate,
   FormatId,
@@ -323,8 +323,8 @@ export async function runPipeline(
     passes,
     stages,
     checks: {
-      before: deps.skipChecks ? [] : beforeValidity(before, provider),
-      after: deps.skipChecks ? [] : checkValidity(after, { provider }),
+      before: deps.skipChecks ? [] : beforeValidity(before, checkOptionsFor(transcript, provider)),
+      after: deps.skipChecks ? [] : checkValidity(after, checkOptionsFor(transcript, provider)),
     },
     warnings,
   }
@@ -349,11 +349,12 @@ function messageCountsOf(counter: CachedCounter): WeakMap<Message, number> {
 /** The Before's validity problems per messages array and provider: the same on every re-plan. */
 const validityOfBefore = new WeakMap<readonly Message[], Map<string, RunResult['checks']['before']>>()
 
-function beforeValidity(before: readonly Message[], provider: 'anthropic' | 'openai'): RunResult['checks']['before'] {
+function beforeValidity(before: readonly Message[], options: CheckOptions): RunResult['checks']['before'] {
   let byProvider = validityOfBefore.get(before)
   if (!byProvider) validityOfBefore.set(before, (byProvider = new Map()))
-  let problems = byProvider.get(provider)
-  if (!problems) byProvider.set(provider, (problems = checkValidity(before, { provider })))
+  const key = `${options.provider ?? 'openai'}${options.responseOnly ? ' response' : ''}`
+  let problems = byProvider.get(key)
+  if (!problems) byProvider.set(key, (problems = checkValidity(before, options)))
   // A copy: callers own the RunResult they get.
   return problems.map((p) => ({ ...p, messageIds: [...p.messageIds] }))
 }

@@ -8,7 +8,7 @@
  * the transcript. Source: SPEC §1 (recorded compaction), §3.6 (`recorded`), §4;
  * design/formats.md §3 "Recorded compaction", §4.2–§4.5.
  */
-import { checkValidity } from './checks'
+import { checkOptionsFor, checkValidity } from './checks'
 import { contentText } from './content'
 import type {
   Fate,
@@ -230,8 +230,8 @@ export function recordedView(
     fates,
     origins,
     checks: {
-      before: checkValidity(before, { provider }),
-      after: checkValidity(messages, { provider }),
+      before: checkValidity(before, checkOptionsFor(transcript, provider)),
+      after: checkValidity(messages, checkOptionsFor(transcript, provider)),
     },
     warnings,
   }

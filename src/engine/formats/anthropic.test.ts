@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { checkValidity } from '../checks'
+import { exportTranscript } from '../export'
 import type { Part, Transcript } from '../model'
 import { importAnthropic } from './anthropic'
 import { importTranscript } from './index'
@@ -308,5 +309,53 @@ describe('one Messages API response object', () => {
   it('a request body gets no such warning', () => {
     const r = importAnthropic({ messages: [{ role: 'user', content: 'hi' }] })
     expect(r.ok && r.transcript.warnings).toEqual([])
+  })
+})
+
+describe('citation-split text', () => {
+  // The API returns one answer as several text blocks around its cited spans; read as written
+  // they are one text: "Der Rhein steht bei " + "3,12 m." (cited) + " Tendenz fallend."
+  const cited = {
+    type: 'text',
+    text: '3,12 m.',
+    citations: [{ type: 'char_location', cited_text: 'Pegel Köln: 3,12 m', document_index: 0, start_char_index: 0, end_char_index: 18 }],
+  }
+  it('joins text blocks next to a cited one as they are, in assistant, user and tool_result content', () => {
+    const t = imported({
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Pegel? ' }, { ...cited, text: 'Köln' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Der Rhein steht bei ', citations: null },
+            cited,
+            { type: 'text', text: ' Tendenz fallend.' },
+            { type: 'tool_use', id: 'toolu_1', name: 'pegel', input: {} },
+          ],
+        },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'Köln ' }, cited] }],
+        },
+      ],
+    })
+    expect(t.messages.map((m) => m.content)).toEqual([
+      'Pegel? Köln',
+      'Der Rhein steht bei 3,12 m. Tendenz fallend.',
+      'Köln 3,12 m.',
+    ])
+    // Exported, the answer is the text the blocks spell, with nothing inserted.
+    const body = exportTranscript(t, 'anthropic').body as { messages: { content: unknown }[] }
+    expect(body.messages[1]!.content).toEqual([
+      { type: 'text', text: 'Der Rhein steht bei 3,12 m. Tendenz fallend.' },
+      { type: 'tool_use', id: 'toolu_1', name: 'pegel', input: {} },
+    ])
+  })
+
+  it('keeps uncited adjacent text blocks on lines of their own', () => {
+    const t = imported({
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }],
+    })
+    expect(t.messages[0]!.content).toBe('a\nb')
   })
 })

@@ -56,6 +56,49 @@ function anthropicBlockToPart(block: unknown): Part {
   }
 }
 
+/** A `text` block that carries citations (a non-empty `citations` array). */
+function isCitedText(block: unknown): boolean {
+  return (
+    isObject(block) &&
+    block.type === 'text' &&
+    Array.isArray(block.citations) &&
+    block.citations.length > 0
+  )
+}
+
+/**
+ * Appends `block` (the block right after `prev` in its content array) to `parts` as
+ * `anthropicBlockToPart` does, except that a `text` block right after a `text` block, where
+ * either carries `citations`, is appended to that block's text part as is: the API splits one
+ * answer into several text blocks around its cited spans, and they read as one text when
+ * concatenated without a separator ("Der Rhein steht bei " + "3,12 m." with a citation is
+ * "Der Rhein steht bei 3,12 m."). Other adjacent text blocks stay parts of their own (joined
+ * with "\n" by `normalizeParts`). Source: formats.md §4.3 "Blocks"; Anthropic Citations docs
+ * (response `content` is text blocks, the cited ones with `citations`).
+ */
+function pushBlockPart(parts: Part[], block: unknown, prev: unknown): void {
+  const last = parts[parts.length - 1]
+  if (
+    last?.type === 'text' &&
+    isObject(block) &&
+    block.type === 'text' &&
+    isObject(prev) &&
+    prev.type === 'text' &&
+    (isCitedText(block) || isCitedText(prev))
+  ) {
+    parts[parts.length - 1] = { type: 'text', text: last.text + (str(block.text) ?? '') }
+    return
+  }
+  parts.push(anthropicBlockToPart(block))
+}
+
+/** A block array as parts (`pushBlockPart`: citation-split text is one text part). */
+function blocksToParts(blocks: readonly unknown[]): Part[] {
+  const parts: Part[] = []
+  blocks.forEach((b, i) => pushBlockPart(parts, b, blocks[i - 1]))
+  return parts
+}
+
 /**
  * `tool_result.content` in the canonical shape: a string as is; a block array through
  * `anthropicBlockToPart`, text-only arrays joined with "\n"; absent or null → ''. Source:
@@ -64,7 +107,7 @@ function anthropicBlockToPart(block: unknown): Part {
 function anthropicResultContent(content: unknown): string | Part[] {
   if (content === undefined || content === null) return ''
   if (typeof content === 'string') return content
-  if (Array.isArray(content)) return normalizeParts(content.map(anthropicBlockToPart), '') ?? ''
+  if (Array.isArray(content)) return normalizeParts(blocksToParts(content), '') ?? ''
   return [{ type: 'opaque', kind: 'unknown', raw: content }]
 }
 
@@ -91,7 +134,7 @@ export function splitUserContent(content: unknown): {
     return { results: [], user: content == null ? '' : [anthropicBlockToPart(content)] }
   const results: AnthropicToolResult[] = []
   const rest: Part[] = []
-  for (const block of content) {
+  content.forEach((block: unknown, i) => {
     if (isObject(block) && block.type === 'tool_result') {
       results.push({
         toolCallId: str(block.tool_use_id) ?? '',
@@ -100,9 +143,9 @@ export function splitUserContent(content: unknown): {
         block,
       })
     } else {
-      rest.push(anthropicBlockToPart(block))
+      pushBlockPart(rest, block, content[i - 1])
     }
-  }
+  })
   return { results, user: rest.length > 0 ? normalizeParts(rest, '') : null }
 }
 
@@ -128,7 +171,7 @@ export function splitAssistantContent(content: unknown): AnthropicAssistantConte
   const toolCalls: ToolCall[] = []
   const compactions: (string | null)[] = []
   const seen = new Set<string>()
-  for (const block of blocks) {
+  for (const [i, block] of blocks.entries()) {
     if (isObject(block) && block.type === 'tool_use') {
       const id = str(block.id) ?? ''
       if (id !== '' && seen.has(id)) continue
@@ -140,7 +183,7 @@ export function splitAssistantContent(content: unknown): AnthropicAssistantConte
     if (isObject(block) && block.type === 'compaction') {
       compactions.push(typeof block.content === 'string' ? block.content : null)
     }
-    parts.push(anthropicBlockToPart(block))
+    pushBlockPart(parts, block, blocks[i - 1])
   }
   return { content: normalizeParts(parts, null), toolCalls, compactions }
 }
@@ -242,7 +285,7 @@ function splitAssistantTurns(content: unknown, hosted: Map<string, ToolCall>): A
     compactions = []
     results = []
   }
-  for (const block of blocks) {
+  for (const [i, block] of blocks.entries()) {
     if (isServerResult(block)) {
       const toolCallId = str(block.tool_use_id) ?? ''
       const call = hosted.get(toolCallId)
@@ -277,7 +320,7 @@ function splitAssistantTurns(content: unknown, hosted: Map<string, ToolCall>): A
     if (isObject(block) && block.type === 'compaction') {
       compactions.push(typeof block.content === 'string' ? block.content : null)
     }
-    parts.push(anthropicBlockToPart(block))
+    pushBlockPart(parts, block, blocks[i - 1])
   }
   if (results.length > 0 || turns.length === 0 || parts.length > 0 || calls.length > 0) close()
   turns[turns.length - 1]!.toolCalls.push(...clientCalls)
@@ -455,11 +498,10 @@ export function importAnthropic(root: unknown, options: RootImportOptions = {}):
     return { ok: false, error: { message: 'no messages found in messages', field: 'messages' } }
   }
   const tools = isObject(root) ? anthropicTools(root.tools) : undefined
-  return {
-    ok: true,
-    transcript: finalizeTranscript(format, drafts, compactions, warnings, {
-      ...(tools ? { tools } : {}),
-      model: isObject(root) ? str(root.model) : undefined,
-    }),
-  }
+  const transcript = finalizeTranscript(format, drafts, compactions, warnings, {
+    ...(tools ? { tools } : {}),
+    model: isObject(root) ? str(root.model) : undefined,
+  })
+  if (isResponseMessage(root)) transcript.responseOnly = true
+  return { ok: true, transcript }
 }
