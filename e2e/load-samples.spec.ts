@@ -44,14 +44,14 @@ test('the sample gallery opens a sample', async ({ page }) => {
   expect(errors).toEqual([])
 })
 
-/** The aider sample (the last in the gallery) is shown whole: its format, all 30 messages, a finished run. */
+/** The aider sample (the last in the gallery) is shown whole: its format, all 20 messages, a finished run. */
 async function expectAiderShown(page: Page): Promise<void> {
   await expect(page.getByTestId('file-info')).toContainText('aider.chat.history.md')
   await expect(page.getByTestId('file-format')).toHaveText('aider')
   await expect(page.getByTestId('loading')).toHaveCount(0)
-  // aider sample's first session: 23 user + 7 assistant messages (src/engine/formats/agent-samples.test.ts).
-  await expect(page.getByTestId('message-count')).toHaveText('30 messages')
-  await expect(page.getByTestId('messages-before')).toHaveText('30')
+  // aider sample's first session: 12 user + 8 assistant messages (src/engine/formats/agent-samples.test.ts).
+  await expect(page.getByTestId('message-count')).toHaveText('20 messages')
+  await expect(page.getByTestId('messages-before')).toHaveText('20')
   await expect(page.getByTestId('messages-after')).toHaveText(/^[1-9]\d*$/)
   await expect(page.getByTestId('import-error')).toHaveCount(0)
   await expect(page.getByTestId('run-error')).toHaveCount(0)

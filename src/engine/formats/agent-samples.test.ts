@@ -53,11 +53,12 @@ interface Row {
  *   them (3 with `success:false`); 7 `agent_state_changed` skipped.
  * - swe-agent.traj: history has 42 items (1 system, 1 user, 20 assistant with one tool call each,
  *   20 tool).
- * - aider.chat.history.md: 2 launches; the first (opened) has 18 `#### ` inputs (user) and 5 /run
- *   outputs the person added to the chat (`… [Yes]: y`, user messages flagged command) and 7
- *   assistant text blocks; its other `> ` blocks are aider's log (no messages, no calls). The
- *   second launch (2 inputs) is a further conversation. No warnings; notes: the sessions note,
- *   the startup log and the log-blocks notice.
+ * - aider.chat.history.md: 2 launches; the first (opened) has 19 `#### ` inputs: 7 requests (user)
+ *   and 12 slash commands aider handles itself (a note, not messages), plus 5 /run outputs the
+ *   person added to the chat (`… [Yes]: y`, user messages flagged command) and 8 assistant text
+ *   blocks; its other `> ` blocks are aider's log (no messages, no calls). The second launch has
+ *   only commands: left out. No warnings; notes: the left-out session, the startup log, the
+ *   log-blocks notice and the commands notice.
  */
 const TABLE: Row[] = [
   {
@@ -95,11 +96,11 @@ const TABLE: Row[] = [
   {
     file: 'aider.chat.history.md',
     format: 'aider',
-    roles: { system: 0, user: 23, assistant: 7, tool: 0 },
+    roles: { system: 0, user: 12, assistant: 8, tool: 0 },
     calls: 0,
     errors: 0,
     compactions: 0,
-    notes: 3,
+    notes: 4,
   },
 ]
 

@@ -56,23 +56,20 @@ describe('aider: assistant headings, multi-line input, log, /run, two sessions',
   })
 
   it('counts: no tool messages, no tool calls', () => {
-    expect(roles(t)).toEqual({ system: 0, user: 6, assistant: 5, tool: 0 })
-    expect(roles(older)).toEqual({ system: 0, user: 7, assistant: 3, tool: 0 })
+    // Commands (`/run` ×2, `/exit`; `/ask`, `/test`) are notes, not messages.
+    expect(roles(t)).toEqual({ system: 0, user: 4, assistant: 5, tool: 0 })
+    expect(roles(older)).toEqual({ system: 0, user: 4, assistant: 3, tool: 0 })
     expect(calls(t) + calls(older)).toBe(0)
     expect(kinds(older.messages)).toEqual([
       'user',
       'assistant',
       'command',
-      'command',
       'user',
       'assistant',
       'command',
       'assistant',
-      'command',
-      'command',
     ])
     expect(kinds(t.messages)).toEqual([
-      'command',
       'user',
       'assistant',
       'user',
@@ -81,7 +78,6 @@ describe('aider: assistant headings, multi-line input, log, /run, two sessions',
       'assistant',
       'injected',
       'assistant',
-      'command',
       'assistant',
     ])
   })
@@ -120,9 +116,6 @@ describe('aider: assistant headings, multi-line input, log, /run, two sessions',
 
   it('command output the person added is a user message flagged command, after its /run', () => {
     expect(older.messages[2]).toMatchObject({
-      content: '/run python -m pytest -q tests/test_export.py',
-    })
-    expect(older.messages[3]).toMatchObject({
       role: 'user',
       flags: { command: true },
       source: { line: 51 },
@@ -132,13 +125,15 @@ describe('aider: assistant headings, multi-line input, log, /run, two sessions',
         "AssertionError: assert '' == 'date,account,amount\\n'\n" +
         '1 failed, 2 passed in 0.12s',
     })
-    // `/run git status` was answered `n`: nothing went to the model.
-    expect(older.messages[8]).toMatchObject({ content: '/run git status --short' })
-    expect(older.messages[9]).toMatchObject({ content: '/exit' })
+    // `/run git status` was answered `n`: nothing went to the model; the commands are a note.
+    expect(texts(older).some((x) => /^\/|git status/.test(x))).toBe(false)
+    expect(older.notes).toContainEqual(
+      expect.stringMatching(/^3 aider commands \(\/run, \/exit; lines 50, 99, 104\) — handled by aider/),
+    )
   })
 
   it('a lint report the person chose to fix is sent as a user message before the fix', () => {
-    expect(older.messages[6]).toMatchObject({
+    expect(older.messages[5]).toMatchObject({
       role: 'user',
       flags: { command: true },
       source: { line: 75 },
@@ -150,12 +145,13 @@ describe('aider: assistant headings, multi-line input, log, /run, two sessions',
   })
 
   it('architect mode: the plan handed to the editor and the reflected edit error: injected', () => {
+    // `/ask X` is followed by X as its own input: X is the message, once.
     expect(t.messages[0]).toMatchObject({
-      content: '/ask Which function formats the amount column?',
+      content: 'Which function formats the amount column?',
+      source: { line: 117 },
     })
-    expect(t.messages[1]).toMatchObject({ content: 'Which function formats the amount column?' })
-    expect(t.messages[5]?.content).toBe(t.messages[4]?.content)
-    expect(t.messages[7]).toMatchObject({
+    expect(t.messages[4]?.content).toBe(t.messages[3]?.content)
+    expect(t.messages[6]).toMatchObject({
       content: 'No filename provided before ``` in file listing',
       source: { line: 140 },
     })
@@ -165,7 +161,7 @@ describe('aider: assistant headings, multi-line input, log, /run, two sessions',
     expect(t.notes).toEqual([
       '2 aider sessions in this file: "aider chat started at 2025-07-03 09:40:27" is open; the ' +
         'other one is listed as a further conversation',
-      '1 aider session with no input left out (line 2)',
+      '1 aider session with no message (no input, or only aider commands) left out (line 2)',
       expect.stringMatching(
         new RegExp(
           "^line 106: aider chat started at 2025-07-03 09:40:27: aider's startup log " +
@@ -176,6 +172,7 @@ describe('aider: assistant headings, multi-line input, log, /run, two sessions',
       expect.stringMatching(
         /^6 blocks of aider's console output \(lines 121, 127, 137, 151, 157, 161\)/,
       ),
+      expect.stringMatching(/^2 aider commands \(\/ask, \/test; lines 115, 156\)/),
     ])
     expect(t.warnings).toEqual([
       expect.stringMatching(/^1 command output added to the chat but not in this file .*line 157/),
@@ -185,6 +182,7 @@ describe('aider: assistant headings, multi-line input, log, /run, two sessions',
         /^line 6: aider chat started at 2025-07-02 14:05:11: aider's startup log \(lines 8–14\)/,
       ),
       expect.stringMatching(/^5 blocks of aider's console output \(lines 43, 51, 71, 95, 100\)/),
+      expect.stringMatching(/^3 aider commands/),
     ])
   })
 
@@ -231,19 +229,26 @@ describe('aider: a session that used no tools', () => {
 })
 
 describe('aider: the bundled sample', () => {
-  // Two sessions. The first (line 2): 18 `#### ` inputs — 6 requests and 12 commands (4 /ls,
-  // 5 /run, 2 /add, /exit) — and 5 command outputs added to the chat (each /run output ends with
-  // `… [Yes]: y`): 23 user messages; 7 replies. The second (line 703): `/run git log` (not added,
-  // `: n`) and `/exit`: 2 user messages.
+  // Two sessions. The first (line 2): 19 `#### ` inputs — 7 requests and 12 commands (4 /ls,
+  // 5 /run, 2 /add, /exit: a note, not messages) — and 5 command outputs added to the chat (each
+  // /run output ends with `… [Yes]: y`): 12 user messages; 8 replies. The second (line 709):
+  // `/run git log` (not added, `: n`) and `/exit`: no message, left out.
   const t = importAiderText(sampleText('aider.chat.history.md'))
 
-  it('opens the first session (the second has only commands) and lists the second', () => {
-    expect(roles(t)).toEqual({ system: 0, user: 23, assistant: 7, tool: 0 })
-    expect(t.messages.filter((m) => m.flags?.command)).toHaveLength(17)
+  it('opens the first session; the second (only commands) is left out', () => {
+    expect(roles(t)).toEqual({ system: 0, user: 12, assistant: 8, tool: 0 })
+    expect(t.messages.filter((m) => m.flags?.command)).toHaveLength(5)
     expect(calls(t)).toBe(0)
     expect(t.title).toBe('aider chat started at 2025-06-24 09:12:03')
-    const second = t.sidechains?.[0] as Transcript
-    expect(texts(second)).toEqual(['/run git log --oneline -4', '/exit'])
+    expect(t.sidechains).toBeUndefined()
+    expect(t.notes).toEqual([
+      '1 aider session with no message (no input, or only aider commands) left out (line 709)',
+      expect.stringMatching(/^line 2: aider chat started at 2025-06-24 09:12:03: aider's startup/),
+      expect.stringMatching(/^\d+ blocks of aider's console output/),
+      expect.stringMatching(
+        /^12 aider commands \(\/ls, \/run, \/add, \/exit; lines 13, 47, 155, 177, 203, 332, 437, 463, …\)/,
+      ),
+    ])
     expect(checkValidity(t.messages)).toEqual([])
   })
 
@@ -300,7 +305,6 @@ describe('aider: other shapes of the file', () => {
     ].join('\n')
     const t = importAiderText(text)
     expect(t.messages.map((m) => [m.role, m.content, m.flags])).toEqual([
-      ['user', '/run ls', { command: true }],
       ['user', 'a.py\nb.py', { command: true }],
       ['assistant', 'Both files are Python.', undefined],
     ])
@@ -349,5 +353,116 @@ describe('aider detection and bad input', () => {
       ok: false,
       error: { message: 'no "#### " user input and no assistant text found in the aider history' },
     })
+  })
+})
+
+describe('aider: questions, commands, /clear, headings under a reply', () => {
+  it('aider 0.5x /run: the question wraps, the added output follows it', () => {
+    const text = [
+      '# aider chat started at 2025-03-10 08:03:40',
+      '',
+      `> Aider v0.59.1${BR}`,
+      '',
+      `#### /run pytest -q${BR}`,
+      '> Add the output to the chat?',
+      `(Y)es/(n)o/message with instructions:${BR}`,
+      `> FAILED test_lager.py::test_abgang_zu_viel - KeyError${BR}`,
+      `> 1 failed, 1 passed in 0.05s${BR}`,
+      '',
+      'The test fails with `KeyError`; use `bestand.get(sku, 0)`.',
+      '',
+    ].join('\n')
+    const t = importAiderText(text)
+    expect(t.messages.map((m) => [m.role, m.content, m.source.line])).toEqual([
+      ['user', 'FAILED test_lager.py::test_abgang_zu_viel - KeyError\n1 failed, 1 passed in 0.05s', 8],
+      ['assistant', 'The test fails with `KeyError`; use `bestand.get(sku, 0)`.', 11],
+    ])
+    expect(t.messages[0]?.flags).toEqual({ command: true })
+    expect(t.warnings).toEqual([])
+    expect(t.notes).toContainEqual(expect.stringMatching(/^1 aider command \(\/run; line 5\)/))
+  })
+
+  it.each([
+    ['Add the output to the chat?\n(Y)es/(n)o/message with instructions: n', false],
+    ['Add 0.1k tokens of command output to the chat? (Y)es/(N)o [Yes]: n', false],
+    ['Add the output to the chat? (y)es/(n)o [yes]: No', false],
+    ['Add the output to the chat? (y/n) [y]: n', false],
+    ['Add the output to the chat? n', false],
+    ['Add the output to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on\'t ask again [Yes]: s', false],
+    ['Add the output to the chat? (Y)es/(N)o [Yes]: y', true],
+    ['Add the output to the chat? (Y)es/(N)o/(A)ll/(S)kip all [Yes]: a', true],
+  ])('answer %j: output sent = %s', (question, sent) => {
+    const [first, ...rest] = question.split('\n')
+    const qLines = rest.length === 0 ? [`> ${first}${BR}`] : [`> ${first}`, `${rest.join('\n')}${BR}`]
+    const text = [
+      '# aider chat started at 2025-03-10 08:03:40',
+      '',
+      `#### /run ls${BR}`,
+      `> a.py${BR}`,
+      ...qLines,
+      '',
+      `#### Which files?${BR}`,
+      '',
+      'Only a.py.',
+      '',
+    ].join('\n')
+    const t = importAiderText(text)
+    expect(texts(t)).toEqual([...(sent ? ['a.py'] : []), 'Which files?', 'Only a.py.'])
+    expect(t.warnings).toEqual([])
+  })
+
+  it('/clear is a note naming its line and what left the context; /ask without echo sends its text', () => {
+    const text = [
+      '# aider chat started at 2025-03-10 08:03:40',
+      '',
+      `#### Rename the helper.${BR}`,
+      '',
+      'Renamed.',
+      '',
+      `#### /tokens${BR}`,
+      `> Tokens: 1k${BR}`,
+      '',
+      `#### /clear${BR}`,
+      '',
+      `#### /ask Is it used anywhere else?${BR}`,
+      '',
+      'No.',
+      '',
+      `#### /drop helper.py${BR}`,
+      `> Removed helper.py from the chat${BR}`,
+      '',
+    ].join('\n')
+    const t = importAiderText(text)
+    expect(t.messages.map((m) => [m.role, m.content, m.source.line])).toEqual([
+      ['user', 'Rename the helper.', 3],
+      ['assistant', 'Renamed.', 5],
+      ['user', 'Is it used anywhere else?', 12],
+      ['assistant', 'No.', 14],
+    ])
+    expect(t.notes).toContainEqual(
+      expect.stringMatching(/^4 aider commands \(\/tokens, \/clear, \/ask, \/drop; lines 7, 10, 12, 16\)/),
+    )
+    expect(t.notes).toContainEqual(
+      "line 10: /clear — aider emptied its chat history here: the 2 messages before it were no " +
+        "longer in the model's context",
+    )
+  })
+
+  it('a `#### ` line with a break right under a line of the reply is the reply’s heading', () => {
+    const text = [
+      '# aider chat started at 2025-03-10 08:03:40',
+      '',
+      `#### Plan the fix.${BR}`,
+      '',
+      'Two steps:',
+      `#### Fix the test helper${BR}`,
+      'Then rerun the suite.',
+      '',
+    ].join('\n')
+    const t = importAiderText(text)
+    expect(t.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Plan the fix.'],
+      ['assistant', `Two steps:\n#### Fix the test helper${BR}\nThen rerun the suite.`],
+    ])
   })
 })

@@ -114,8 +114,12 @@ function toItems(lines: readonly string[], strict: Strictness, start: number): I
   const items: Item[] = []
   for (let i = start; i < lines.length; i++) {
     const raw = lines[i] ?? ''
+    const prev = items[items.length - 1]
+    // aider writes each input as `\n#### …`: its first line always follows a blank line, so a
+    // `#### ` line right under a line of the reply is the reply's own (a heading with a break).
+    const underReply = prev?.kind === 'text' && (lines[i - 1] ?? '').trim() !== ''
     if (isHeader(raw)) items.push({ kind: 'header', line: i + 1, raw })
-    else if (isUserPrefix(raw) && (!strict.user || hasBreak(raw)))
+    else if (isUserPrefix(raw) && (!strict.user || hasBreak(raw)) && !underReply)
       items.push({ kind: 'user', line: i + 1, raw })
     else {
       const afterLog = items[items.length - 1]?.kind === 'log'
@@ -198,19 +202,31 @@ function logEntryAt(
 // What aider sent to the model
 // ---------------------------------------------------------------------------------------------
 
-/** A `confirm_ask` question with its logged answer, e.g. `… (Y)es/(N)o [Yes]: y`. */
-const CONFIRM = /\(Y\)es\/\(N\)o[^\]]*\][^:]*:\s*\S*\s*$/
+/**
+ * The options aider's `confirm_ask` appends to a question, any case, up to the colon before the
+ * answer: `(y/n) [y]:`, `(Y)es/(N)o [Yes]:`, `(Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again
+ * [Yes]:`, `(Y)es/(n)o/message with instructions:` (which a long question wraps onto its own
+ * unprefixed line). Source: aider/io.py `confirm_ask`, as seen in history files of 0.2x–0.8x.
+ */
+const OPTIONS = String.raw`\?\s*(?:\(y\/n\)|\(y\)es\/\(n\)o)[^\[:]*(?:\[[^\]]*\])?\s*:`
+/** A `confirm_ask` question with its options (and the logged answer, if any). */
+const CONFIRM = new RegExp(OPTIONS, 'i')
 
 /**
- * The answer logged after a question (`Add the output to the chat? y`, or with aider's newer
- * `(Y)es/(N)o … [Yes]: y` options): true for yes / all (or no answer: aider logs the default it
- * took), false for no / skip / don't ask again, null when the entry is no question.
+ * The answer logged after a question: after its options (`… (Y)es/(N)o [Yes]: y`, `… (Y)es/(n)o/
+ * message with instructions: n`) or, in older aider, right after the `?` (`Add the output to the
+ * chat? y`). True for yes / all / instructions typed in place of an answer (or no answer: aider
+ * logs the default it took), false for no / skip / don't ask again, null when the entry is no
+ * question.
  */
 function confirmed(text: string): boolean | null {
-  const m = /\?(?:\s*\(Y\)es\/\(N\)o[^\]]*\][^:]*:)?\s*(\S*)\s*$/.exec(text)
+  const m =
+    new RegExp(`${OPTIONS}\\s*(.*?)\\s*$`, 'is').exec(text) ?? /\?\s*(\S*)\s*$/.exec(text)
   if (!m) return null
   const a = (m[1] ?? '').toLowerCase()
-  return a === '' || a.startsWith('y') || a.startsWith('a')
+  if (a === '') return true
+  if (/^(?:n|no|s|skip|skip all|d|don't ask again)$/.test(a)) return false
+  return true
 }
 
 /** `cmd_run`: the question whether command output goes into the chat (old and new wording). */
@@ -253,6 +269,16 @@ const isStatus = (text: string) => STATUS.some((re) => re.test(text))
 const RUN_COMMAND = /^(?:\/(?:run|test)\b|!)/
 
 /**
+ * Commands that send their argument to the model as the person's message (`cmd_ask`, `cmd_code`,
+ * `cmd_architect`, `cmd_context` run `coder.run(with_message=args)`, which logs the argument as
+ * its own `#### ` input). Source: aider/commands.py.
+ */
+const MESSAGE_COMMAND = /^\/(?:ask|code|architect|context)\s+(\S[\s\S]*)$/
+
+/** `/clear` and `/reset` (`/drop` of every file plus `/clear`): they empty aider's chat history. */
+const CLEAR_COMMAND = /^\/(?:clear|reset)\s*$/
+
+/**
  * What aider sent to the model out of one log block, as user messages: command output the person
  * added to the chat (the entries before the `Add … output to the chat? y` / `Added N lines of
  * output` line), a lint report the person asked to fix (`# Fix any errors below …` up to
@@ -279,7 +305,15 @@ function sentToModel(
       let from = addAt
       if (afterCommand) from = 0
       else while (from > 0 && !isStatus(texts[from - 1] ?? '')) from--
-      const output = entries.slice(from, addAt)
+      let output = entries.slice(from, addAt)
+      // aider 0.5x prints the output only once added: after the question, up to its next report.
+      if (afterCommand && !output.some((e) => e.text.trim() !== '')) {
+        output = []
+        for (const e of entries.slice(addAt + 1)) {
+          if (isStatus(e.text) || LINT_REPORT.test(e.text) || EDIT_ERROR.test(e.text)) break
+          output.push(e)
+        }
+      }
       if (output.some((e) => e.text.trim() !== ''))
         sent.push({ entries: output, flags: { command: true } })
       else missing = anchor
@@ -361,14 +395,20 @@ interface Session {
 }
 
 /**
- * Converts the blocks of one session. User inputs → `user` messages: slash commands and `!` shell
- * commands flagged `command` (aider runs them itself; `/ask text` and friends are followed by the
- * text as its own input, which is the message), `<blank>` inputs and logged answers to aider's
- * questions skipped, an input repeating the previous reply (architect mode handing its plan to the
- * editor model) flagged `injected`. Assistant text → `assistant` messages. Log blocks: the
- * startup banner (the log before the first input) and everything aider only printed become
- * `notes`; what aider sent to the model from them becomes user messages
- * (`sentToModel`).
+ * Converts the blocks of one session. User inputs → `user` messages, except: slash commands and
+ * `!` shell commands, which aider handles itself and never sends to the model (aider/commands.py),
+ * are counted in a note (names and lines), not messages — what they put into the context stays a
+ * message: the text of `/ask text` (`/code`, `/architect`, `/context`; aider logs it as its own
+ * next input, which is then the message, else the text is taken from the command line), `/run`
+ * output the person added (`sentToModel`); `/add`-ed file contents are not in the file. `/clear`
+ * and `/reset` also get a note naming their line and how many messages were in the session before
+ * them: aider empties its chat history there, so those were no longer in the model's context
+ * afterwards (the messages stay in one conversation, in file order, so the inspector still shows
+ * them). `<blank>` inputs and logged answers to aider's questions are skipped; an input repeating
+ * the previous reply (architect mode handing its plan to the editor model) is flagged `injected`.
+ * Assistant text → `assistant` messages. Log blocks: the startup banner (the log before the first
+ * input) and everything aider only printed become `notes`; what aider sent to the model from them
+ * becomes user messages (`sentToModel`).
  */
 function convertSession(
   header: Session['header'],
@@ -381,7 +421,10 @@ function convertSession(
   const logBlocks: number[] = []
   let banner: LogEntry[] = []
   let started = false
-  let previousUser: DraftMessage | null = null
+  /** The last input, when it was a command and no message followed it yet. */
+  let lastCommand: string | null = null
+  const commands: { line: number; name: string }[] = []
+  const clears: string[] = []
   const missing: string[] = []
 
   const source = (line: number, raw: string[]): SourceRef => {
@@ -397,11 +440,9 @@ function convertSession(
         banner = [...banner, ...b.entries]
         continue
       }
-      const command =
-        drafts[drafts.length - 1] === previousUser &&
-        previousUser !== null &&
-        RUN_COMMAND.test(String(previousUser.content))
+      const command = lastCommand !== null && RUN_COMMAND.test(lastCommand)
       const { sent, missing: lost } = sentToModel(b.entries, command)
+      if (sent.length > 0) lastCommand = null
       for (const s of sent) {
         const kept = trimBlank(s.entries)
         const first = kept[0]
@@ -420,6 +461,7 @@ function convertSession(
     }
     started = true
     if (b.kind === 'text') {
+      lastCommand = null
       const content = b.lines.join('\n')
       drafts.push({ id: '', role: 'assistant', content, source: source(b.line, b.lines) })
       continue
@@ -431,13 +473,30 @@ function convertSession(
       logBlocks.push(b.line)
       continue
     }
+    if (/^[/!]/.test(text)) {
+      // aider handles the command itself; what it sends the model is a message of its own.
+      commands.push({ line: b.line, name: text.startsWith('!') ? '!' : (/^\/\S*/.exec(text)?.[0] ?? text) })
+      lastCommand = text
+      if (CLEAR_COMMAND.test(text.trim())) {
+        const before = drafts.length
+        clears.push(
+          `line ${b.line}: ${text.trim()} — aider emptied its chat history here: the ` +
+            `${plural(before, 'message')} before it were no longer in the model's context`,
+        )
+      }
+      const asked = MESSAGE_COMMAND.exec(text.trim())?.[1]
+      if (asked !== undefined && !echoFollows(blocks, blocks.indexOf(b), asked)) {
+        drafts.push({ id: '', role: 'user', content: asked, source: source(b.line, b.raw) })
+        lastCommand = null
+      }
+      continue
+    }
+    lastCommand = null
     const d: DraftMessage = { id: '', role: 'user', content: text, source: source(b.line, b.raw) }
     const previous = drafts[drafts.length - 1]
-    if (/^[/!]/.test(text)) d.flags = { command: true }
-    else if (previous?.role === 'assistant' && String(previous.content).trim() === text.trim())
+    if (previous?.role === 'assistant' && String(previous.content).trim() === text.trim())
       d.flags = { injected: true }
     drafts.push(d)
-    previousUser = d
   }
 
   const where = header ? `line ${header.line}: ${header.text}` : `line ${blocks[0]?.line ?? 1}`
@@ -458,6 +517,19 @@ function convertSession(
         'messages',
     )
   }
+  if (commands.length > 0) {
+    const names = [...new Set(commands.map((c) => c.name))].slice(0, 8).join(', ')
+    const shown = commands
+      .slice(0, 8)
+      .map((c) => c.line)
+      .join(', ')
+    notes.push(
+      `${plural(commands.length, 'aider command')} (${names}; ` +
+        `line${commands.length > 1 ? 's' : ''} ${shown}${commands.length > 8 ? ', …' : ''}) ` +
+        '— handled by aider itself, the command line never sent to the model: not messages',
+    )
+  }
+  notes.push(...clears)
   if (missing.length > 0) {
     warnings.push(
       `${plural(missing.length, 'command output')} added to the chat but not in this file ` +
@@ -478,6 +550,19 @@ function convertSession(
   }
   if (model !== undefined) session.model = model
   return session
+}
+
+/**
+ * Whether the input right after block `at` (only log in between) is `text`: aider logs the
+ * argument of `/ask text` as its own input when it sends it.
+ */
+function echoFollows(blocks: readonly Block[], at: number, text: string): boolean {
+  for (let i = at + 1; i < blocks.length; i++) {
+    const b = blocks[i]
+    if (b?.kind === 'log') continue
+    return b?.kind === 'user' && b.lines.join('\n').trim() === text.trim()
+  }
+  return false
 }
 
 /** Splits the blocks at each `# aider chat started at` header (text before the first: its own). */
@@ -501,6 +586,12 @@ function splitSessions(blocks: readonly Block[]): { header: Session['header']; b
  * with the two spaces). The two spaces tell aider's lines from a reply's own `#### Heading` or
  * `> quote` (`strictnessOf`).
  *
+ * Slash commands and `!` commands are aider's own, not messages (`convertSession`): a note counts
+ * them, `/clear` gets a note of its own; sessions with no message left (no input, or only
+ * commands) are left out and counted. A `#### ` line right under a non-blank line of a reply is
+ * the reply's (aider writes a blank line before every input); a `#### ` line after a blank line
+ * inside a reply's fenced code block stays ambiguous and is read as input, as aider's reader does.
+ *
  * The `> ` log is aider's console, not the conversation: aider's own reader of this file
  * (`split_chat_history_markdown`, used by `--restore-chat-history`) drops it, and most of it —
  * the startup banner (version, model, git repo, repo map, files added), `Tokens:`/cost reports,
@@ -510,7 +601,8 @@ function splitSessions(blocks: readonly Block[]): { header: Session['header']; b
  * other log blocks are the transcript's `notes` (shown apart from the warnings, outside the
  * summarizer's prompt and the fact search). What aider does send to the model out of its log
  * becomes a `user` message where it was sent, as aider sends it: command output the person added
- * (`/run`, `!`, `/test`: `cmd_run` sends it as a user message) and a lint report the person chose
+ * (`/run`, `!`, `/test`: `cmd_run` sends it as a user message; written before the question in
+ * newer aider, after it in aider 0.5x, where the question may wrap onto an unprefixed line) and a lint report the person chose
  * to fix, flagged `command`; an edit-format error aider reflected back, flagged `injected`. Output
  * that was added but not written to the file (newer aider logs only "Added N lines of output")
  * is named in a warning.
@@ -545,7 +637,8 @@ export function importAiderText(text: string, options: ImportOptions = {}): Tran
   const empty = sessions.filter((s) => s.drafts.length === 0)
   if (empty.length > 0)
     fileNotes.push(
-      `${plural(empty.length, 'aider session')} with no input left out ` +
+      `${plural(empty.length, 'aider session')} with no message (no input, or only aider ` +
+        `commands) left out ` +
         `(line${empty.length > 1 ? 's' : ''} ` +
         `${empty
           .slice(0, 8)
