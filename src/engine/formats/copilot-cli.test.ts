@@ -210,9 +210,64 @@ describe('GitHub Copilot CLI importer', () => {
     )
     expect(t.messages.map((m) => m.content)).toEqual(['a', 'part one\npart two', 'src', '$ date\nTue', 'c'])
     expect(t.messages[1]?.toolCalls?.map((c) => c.id)).toEqual(['c1'])
+    // The rewound user message and its answer (ev-6, ev-7) are a branch forking after ev-5.
+    expect(t.branches).toEqual([{ id: 'ev-6', fromMessageId: 'ev-5', messageCount: 2, firstText: 'b' }])
     expect(t.warnings).toEqual([
       '1 tool result(s) answer no toolRequest of an assistant message (user-requested tools or a lost line)',
+      'line 8: session.snapshot_rewind removed 2 event(s) from ev-6 on (2 message(s)); they are listed as a branch',
     ])
+  })
+
+  it('lists every rewound part as its own branch; a rewind of no message adds only a warning', () => {
+    seq = 0
+    const t = load(
+      [
+        start(), // ev-1
+        user('first question'), // ev-2
+        say('answer one', [request('c1', 'view', { path: 'a.py' })]), // ev-3
+        done('c1', 'print(1)'), // ev-4
+        say('done'), // ev-5: rewound by the first rewind
+        ev('session.snapshot_rewind', { upToEventId: 'ev-5', eventsRemoved: 1 }), // ev-6
+        user('second try'), // ev-7
+        say('second answer'), // ev-8
+        ev('session.info', { infoType: 'x', message: 'y' }), // ev-9
+        ev('session.snapshot_rewind', { upToEventId: 'ev-7', eventsRemoved: 3 }), // ev-10
+        ev('session.info', { infoType: 'x', message: 'y' }), // ev-11
+        ev('session.snapshot_rewind', { upToEventId: 'ev-11', eventsRemoved: 1 }), // ev-12
+        user('third try'), // ev-13
+      ].join('\n'),
+    )
+    expect(t.messages.map((m) => m.id)).toEqual(['ev-2', 'ev-3', 'ev-4', 'ev-13'])
+    expect(t.branches).toEqual([
+      { id: 'ev-5', fromMessageId: 'ev-4', messageCount: 1, firstText: 'done' },
+      { id: 'ev-7', fromMessageId: 'ev-4', messageCount: 2, firstText: 'second try' },
+    ])
+    expect(t.warnings).toEqual([
+      'line 6: session.snapshot_rewind removed 1 event(s) from ev-5 on (1 message(s)); they are listed as a branch',
+      'line 10: session.snapshot_rewind removed 3 event(s) from ev-7 on (2 message(s)); they are listed as a branch',
+      'line 12: session.snapshot_rewind removed 1 event(s) from ev-11 on (0 message(s)); none was a message',
+    ])
+    expect(checkValidity(t.messages)).toEqual([])
+  })
+
+  it('imports the transformedContent the model got, the typed content when there is none', () => {
+    seq = 0
+    const wrapped = '<current_datetime>2025-10-21T08:14:05Z</current_datetime>\n\nFix the rates test'
+    const t = load(
+      [
+        start(),
+        ev('user.message', { content: 'Fix the rates test', transformedContent: wrapped, attachments: [] }),
+        say('On it.'),
+        ev('user.message', { content: 'Thanks', transformedContent: '', attachments: [] }),
+        user('Bye'),
+      ].join('\n'),
+    )
+    expect(t.messages.map((m) => m.content)).toEqual([wrapped, 'On it.', 'Thanks', 'Bye'])
+    // The fixture's first user.message (line 3) carries a <current_datetime> transformedContent.
+    const f = load(fixture)
+    expect(f.messages[0]?.content).toMatch(
+      /^<current_datetime>2025-10-21T08:14:05Z<\/current_datetime>\n\ntests\/test_rates\.py fails/,
+    )
   })
 
   it('fails with a clear error when the log has no messages', () => {

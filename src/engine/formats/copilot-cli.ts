@@ -1,4 +1,14 @@
-import type { FormatId, Part, SourceRef, ThinkingPart, ToolCall, Transcript } from '../model'
+import { contentText } from '../content'
+import type {
+  FormatId,
+  Part,
+  SourceRef,
+  ThinkingPart,
+  ToolCall,
+  Transcript,
+  TranscriptBranch,
+} from '../model'
+import { collapseWhitespace, cutCodePoints } from '../text'
 import { importFailure } from './failure'
 import type { JsonlRecord } from './json'
 import { FORMAT_LABELS } from './labels'
@@ -230,9 +240,11 @@ interface Converted {
 
 /**
  * Converts one conversation's events (file order) to drafts:
- * - `system.message` → system (role `developer` too); `user.message` → user (`content`, the
- *   text as typed and shown; attachments as parts; `isAutopilotContinuation` →
- *   `flags.injected`);
+ * - `system.message` → system (role `developer` too); `user.message` → user: its text is
+ *   `transformedContent` when present (what the model was sent: the typed text wrapped or with
+ *   context such as `<current_datetime>` added — the typed text stays visible inside it), else
+ *   `content` (the text as typed); attachments as parts; `isAutopilotContinuation` →
+ *   `flags.injected`;
  * - `assistant.message` → assistant: thinking (`reasoningText`, else the `assistant.reasoning`
  *   events just before it), `content`, `toolRequests` → tool calls (`arguments` object as JSON
  *   text); consecutive messages of one API call (`apiCallId`) with nothing between are one message;
@@ -298,7 +310,8 @@ function convertEvents(events: readonly JsonlRecord[], keepRaw: boolean): Conver
       }
       case 'user.message': {
         const parts: Part[] = []
-        const text = str(data.content) ?? ''
+        // The model got `transformedContent`; `content` is only what the person typed.
+        const text = str(data.transformedContent) || (str(data.content) ?? '')
         if (text !== '') parts.push({ type: 'text', text })
         parts.push(...attachmentParts(data.attachments))
         const d: DraftMessage = {
@@ -487,12 +500,30 @@ function convertEvents(events: readonly JsonlRecord[], keepRaw: boolean): Conver
   return out
 }
 
+/** The events one `session.snapshot_rewind` removed, to list them as a branch. */
+interface Rewound {
+  /** `upToEventId`: the first removed event. */
+  target: string
+  /** 1-based line of the rewind event. */
+  line: number
+  /** The removed events, file order. */
+  records: JsonlRecord[]
+  /** Ids of the events still kept before the removed ones, newest last. */
+  before: string[]
+}
+
 /**
  * Applies `session.snapshot_rewind` events: each removes the event named by `upToEventId` and
- * every event after it (up to the rewind itself). A rewind naming an unknown event is a warning.
+ * every event after it (up to the rewind itself); the removed events are returned in `rewound`
+ * (listed as branches by the caller). A rewind naming an unknown event is a warning.
+ * Source: docs/formats.md §4.13 (`session.snapshot_rewind {upToEventId, eventsRemoved}`).
  */
-function applyRewinds(records: readonly JsonlRecord[], warnings: string[]): JsonlRecord[] {
+function applyRewinds(
+  records: readonly JsonlRecord[],
+  warnings: string[],
+): { kept: JsonlRecord[]; rewound: Rewound[] } {
   const kept: JsonlRecord[] = []
+  const rewound: Rewound[] = []
   for (const rec of records) {
     const r = rec.value
     if (r.type !== 'session.snapshot_rewind') {
@@ -501,10 +532,47 @@ function applyRewinds(records: readonly JsonlRecord[], warnings: string[]): Json
     }
     const target = str(dataOf(r).upToEventId)
     const at = target === undefined ? -1 : kept.findIndex((k) => k.value.id === target)
-    if (at >= 0) kept.splice(at)
-    else warnings.push(`line ${rec.line}: session.snapshot_rewind names an event not in the log`)
+    if (target !== undefined && at >= 0) {
+      const before = kept.slice(0, at).map((k) => str(k.value.id) ?? '')
+      rewound.push({ target, line: rec.line, records: kept.splice(at), before })
+    } else warnings.push(`line ${rec.line}: session.snapshot_rewind names an event not in the log`)
   }
-  return kept
+  return { kept, rewound }
+}
+
+/**
+ * The rewound parts of the main conversation as branches (`TranscriptBranch`: id = the first
+ * removed event, forking from the newest main-line message before it, its message count and first
+ * user text), plus one warning per rewind naming its line and what it removed. Sub-agent events
+ * among the removed ones are counted, not converted.
+ */
+function rewindBranches(
+  rewound: readonly Rewound[],
+  t: Transcript,
+  warnings: string[],
+): TranscriptBranch[] {
+  const ids = new Set(t.messages.map((m) => m.id))
+  const branches: TranscriptBranch[] = []
+  for (const rw of rewound) {
+    const main = rw.records.filter((rec) => scopeOf(rec.value, dataOf(rec.value)) === MAIN)
+    const c = convertEvents(main, false)
+    const from = [...rw.before].reverse().find((id) => ids.has(id)) ?? null
+    const n = c.drafts.length
+    warnings.push(
+      `line ${rw.line}: session.snapshot_rewind removed ${rw.records.length} event(s) from ` +
+        `${rw.target} on (${n} message(s)); ` +
+        (n > 0 ? 'they are listed as a branch' : 'none was a message'),
+    )
+    if (n === 0) continue
+    const pick = c.drafts.find((d) => d.role === 'user') ?? c.drafts[0]
+    branches.push({
+      id: rw.target,
+      fromMessageId: from,
+      messageCount: n,
+      firstText: pick ? collapseWhitespace(cutCodePoints(contentText(pick.content), 120)) : '',
+    })
+  }
+  return branches
 }
 
 /** Finalizes one converted conversation and resolves what its truncations dropped to ids. */
@@ -527,7 +595,8 @@ function toTranscript(c: Converted, extraWarnings: string[]): Transcript {
 
 /**
  * Imports a GitHub Copilot CLI session log (see `convertEvents` for the message mapping).
- * `session.snapshot_rewind` events drop the events they rewound first. Events of sub-agents
+ * `session.snapshot_rewind` events drop the events they rewound first; the rewound messages of
+ * the main conversation are listed in `branches` (`rewindBranches`), with a warning. Events of sub-agents
  * (envelope `agentId`, or the deprecated `data.parentToolCallId`) are not in the main line: each
  * sub-agent becomes its own transcript in `sidechains`, titled by the `agentDisplayName` of the
  * `subagent.started` for its tool call (`toolCallId` = its `parentToolCallId`, or an `agentId`
@@ -538,7 +607,7 @@ function toTranscript(c: Converted, extraWarnings: string[]): Transcript {
  */
 function importCopilotRecords(records: readonly JsonlRecord[], keepRaw = true): Transcript {
   const warnings: string[] = []
-  const events = applyRewinds(records, warnings)
+  const { kept: events, rewound } = applyRewinds(records, warnings)
   const scopes = new Map<string, JsonlRecord[]>()
   const names = new Map<string, string>()
   // An event carrying both an agentId and the deprecated parentToolCallId links the two keys.
@@ -587,6 +656,8 @@ function importCopilotRecords(records: readonly JsonlRecord[], keepRaw = true): 
     )
   }
   const transcript = toTranscript(main, warnings)
+  const branches = rewindBranches(rewound, transcript, transcript.warnings)
+  if (branches.length > 0) transcript.branches = branches
   if (sidechains.length > 0) transcript.sidechains = sidechains
   return transcript
 }
