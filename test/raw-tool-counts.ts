@@ -264,7 +264,20 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     const sample = isZip(bytes)
       ? firstEvalSample(bytes)
       : ((root: Json) => (isObj(root) ? arr(root.samples)[0] : undefined))(JSON.parse(text(bytes)))
-    return countChatMessages(isObj(sample) ? arr(sample.messages) : [])
+    const messages = isObj(sample) ? arr(sample.messages) : []
+    const counts = countChatMessages(messages)
+    // A server-side tool use (`ContentToolUse`, a content part `type:"tool_use"`, formats.md §4.9)
+    // carries its own `result`: one call and one result.
+    for (const m of messages) {
+      if (!isObj(m)) continue
+      for (const p of arr(m.content)) {
+        if (isObj(p) && p.type === 'tool_use') {
+          counts.calls++
+          counts.results++
+        }
+      }
+    }
+    return counts
   },
   openhands: (bytes) => {
     const t = text(bytes)
@@ -276,12 +289,31 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
       const line = jsonl(t).find((r) => Array.isArray(r.history) && r.history.length > 0)
       events = arr(line?.history).flatMap((e) => (Array.isArray(e) ? e : [e]))
     }
-    let calls = 0
+    // Function-calling runs: an action or observation with `tool_call_metadata` is a call or its
+    // result. Before function calling (no metadata) an agent action other than `message`, `finish`,
+    // `system` or `condensation` is a call when an observation names it by `cause`, and that
+    // observation is its result; `null` and state-change observations answer nothing
+    // (formats.md §4.10: observations link to actions by `cause`).
+    const bookkeeping = new Set(['null', 'agent_state_changed', 'recall', 'change_agent_state'])
+    const causes = new Set<unknown>()
+    for (const e of events) {
+      if (isObj(e) && typeof e.observation === 'string' && !bookkeeping.has(e.observation)) causes.add(e.cause)
+    }
+    const legacyCalls = new Set<unknown>()
+    for (const e of events) {
+      if (!isObj(e) || isObj(e.tool_call_metadata) || typeof e.action !== 'string') continue
+      if (e.source === 'user' || typeof e.id !== 'number') continue
+      if (['message', 'finish', 'system', 'condensation'].includes(e.action)) continue
+      if (causes.has(e.id)) legacyCalls.add(e.id)
+    }
+    let calls = legacyCalls.size
     let results = 0
     for (const e of events) {
-      if (!isObj(e) || !isObj(e.tool_call_metadata)) continue
-      if (typeof e.action === 'string') calls++
-      else if (typeof e.observation === 'string') results++
+      if (!isObj(e)) continue
+      if (isObj(e.tool_call_metadata)) {
+        if (typeof e.action === 'string') calls++
+        else if (typeof e.observation === 'string') results++
+      } else if (typeof e.observation === 'string' && legacyCalls.has(e.cause)) results++
     }
     return { calls, results }
   },
@@ -304,7 +336,9 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     return { calls, results }
   },
   // ChatGPT export (formats.md §4.14): the first conversation's current branch; an assistant
-  // message addressed to a tool is a call, a run of replies from one tool is one result.
+  // message addressed to a tool is a call, a run of replies from one tool is one result; a tool
+  // reply while no call is open answers no call ("some tool messages answer no call",
+  // myfiles_browser "files loaded") and is no result.
   'chatgpt-export': (bytes) => {
     const root = JSON.parse(text(bytes)) as Json
     const list = Array.isArray(root) ? root : isObj(root) ? arr(root.conversations ?? [root]) : []
@@ -326,7 +360,7 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
       const tool = author.role === 'tool' ? author.name : undefined
       const addressed = m.recipient !== 'all' && m.recipient != null
       if (author.role === 'assistant' && addressed && type !== 'thoughts') calls++
-      if (tool !== undefined && tool !== lastTool) results++
+      if (tool !== undefined && tool !== lastTool && results < calls) results++
       lastTool = tool
     }
     return { calls, results }
