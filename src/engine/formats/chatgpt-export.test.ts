@@ -226,6 +226,28 @@ describe('ChatGPT export importer', () => {
     expect(r).toEqual({ ok: false, error: { message: '[0].mapping has no nodes', field: '[0].mapping' } })
   })
 
+  it('a parent chain that loops is read up to the loop, with a warning naming it (never an endless walk)', () => {
+    const conv = chain([
+      { role: 'user', content: text('one') },
+      { role: 'assistant', content: text('two') },
+      { role: 'user', content: text('three') },
+      { role: 'assistant', content: text('four') },
+    ])
+    // n1's parent becomes n3: walking up from n3 goes n3 → n2 → n1 → n3 …; n0, cut off from the
+    // current branch, still hangs off the root and is listed as a branch (nothing lost).
+    const mapping = conv.mapping as Record<string, { parent: string | null }>
+    ;(mapping.n1 as { parent: string }).parent = 'n3'
+    const t = load(JSON.stringify(conv))
+    expect(t.messages.map((m) => m.content)).toEqual(['two', 'three', 'four'])
+    expect(t.warnings).toEqual([
+      'conversation.mapping: the parent chain of the current branch loops (node n1 has an ancestor ' +
+        'that is also its descendant); the current branch is read from the loop down',
+      '1 branch(es) (edited messages or regenerated answers) are not on the current branch; ' +
+        '1 message(s) there are listed as branches',
+    ])
+    expect(t.branches?.map((b) => [b.messageCount, b.firstText])).toEqual([[1, 'one']])
+  })
+
   it('is detected as its format, and no bundled sample is taken for it', () => {
     expect(detectFormat(fixture)).toMatchObject({ ok: true, format: 'chatgpt-export' })
     expect(detectFormat(fixture, { fileName: 'conversations.json' })).toMatchObject({

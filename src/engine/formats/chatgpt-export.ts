@@ -374,16 +374,27 @@ function convertPath(path: readonly ExportNode[], keepRaw: boolean): ConvertedPa
 const parentOf = (n: ExportNode, nodes: ReadonlyMap<string, ExportNode>) =>
   n.parent === null ? undefined : nodes.get(n.parent)
 
-/** Nodes from the root down to `leaf` (a cycle or a missing parent stops the walk). */
-function pathTo(leaf: ExportNode, nodes: ReadonlyMap<string, ExportNode>): ExportNode[] {
+/**
+ * Nodes from the root down to `leaf` (a cycle or a missing parent stops the walk). `loopsAt`: the
+ * node whose parent chain came back to a node already on the path (a broken export), if any.
+ */
+function pathWithLoop(
+  leaf: ExportNode,
+  nodes: ReadonlyMap<string, ExportNode>,
+): { path: ExportNode[]; loopsAt?: string } {
   const path: ExportNode[] = []
   const seen = new Set<string>()
-  for (let n: ExportNode | undefined = leaf; n && !seen.has(n.id); n = parentOf(n, nodes)) {
+  let n: ExportNode | undefined = leaf
+  for (; n && !seen.has(n.id); n = parentOf(n, nodes)) {
     seen.add(n.id)
     path.push(n)
   }
-  return path.reverse()
+  const loop = n ? path[path.length - 1]?.id : undefined
+  return loop === undefined ? { path: path.reverse() } : { path: path.reverse(), loopsAt: loop }
 }
+
+/** Nodes from the root down to `leaf` (a cycle or a missing parent stops the walk). */
+const pathTo = (leaf: ExportNode, nodes: ReadonlyMap<string, ExportNode>) => pathWithLoop(leaf, nodes).path
 
 /** The newest node at or below `start` (largest `create_time`; ties: the later one visited). */
 function newestBelow(start: ExportNode, nodes: ReadonlyMap<string, ExportNode>): ExportNode {
@@ -454,7 +465,12 @@ function importConversation(conv: unknown, field: string, keepRaw: boolean): Tra
         'the newest leaf is taken as the current branch',
     )
   }
-  const line = pathTo(leaf, nodes)
+  const { path: line, loopsAt } = pathWithLoop(leaf, nodes)
+  if (loopsAt !== undefined)
+    warnings.push(
+      `${field}.mapping: the parent chain of the current branch loops (node ${loopsAt} has an ` +
+        'ancestor that is also its descendant); the current branch is read from the loop down',
+    )
   const converted = convertPath(line, keepRaw)
   if (converted.drafts.length === 0) {
     importFailure(`${field} has no messages on its current branch`, { field })
@@ -467,7 +483,9 @@ function importConversation(conv: unknown, field: string, keepRaw: boolean): Tra
   const queue = [...line]
   const branches: TranscriptBranch[] = []
   const messageAtOrAbove = (from: ExportNode | undefined): string | null => {
-    for (let n = from; n; n = parentOf(n, nodes)) {
+    const seen = new Set<string>()
+    for (let n = from; n && !seen.has(n.id); n = parentOf(n, nodes)) {
+      seen.add(n.id)
       const id = messageIdOf.get(n.id)
       if (id !== undefined) return id
     }
@@ -475,7 +493,9 @@ function importConversation(conv: unknown, field: string, keepRaw: boolean): Tra
   }
   const branchFrom = (start: ExportNode, from: ExportNode | undefined) => {
     const full = pathTo(newestBelow(start, nodes), nodes)
-    const path = full.slice(full.indexOf(start))
+    // A loop in the parent chain can keep `start` off the path up from its newest leaf.
+    const at = full.indexOf(start)
+    const path = at >= 0 ? full.slice(at) : [start]
     for (const n of path) covered.add(n.id)
     queue.push(...path)
     const c = convertPath(path, false)
