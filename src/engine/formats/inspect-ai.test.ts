@@ -414,6 +414,26 @@ describe('Inspect AI .eval logs (zip)', () => {
     )
   })
 
+  it('a sample entry whose compressed bytes are damaged is skipped with a warning naming it; the others import', () => {
+    const long = { id: 2, epoch: 1, messages: [{ role: 'user', content: 'padding '.repeat(400) }] }
+    const bytes = evalZip({
+      'samples/1_epoch_1.json': { id: 1, epoch: 1, messages: [{ role: 'user', content: 'q' }] },
+      'samples/2_epoch_1.json': long,
+    })
+    // The entry's data starts after its local header (30 bytes, the name, the extra field);
+    // 0xff opens a deflate block of the reserved type 3, which no inflater accepts.
+    const name = strToU8('samples/2_epoch_1.json')
+    const at = bytes.findIndex((_, i) => name.every((b, j) => bytes[i + j] === b))
+    const header = at - 30
+    const extra = (bytes[header + 28] as number) | ((bytes[header + 29] as number) << 8)
+    bytes[at + name.length + extra] = 0xff
+    const t = importedEval(bytes)
+    expect(t.messages.map((m) => m.content)).toEqual(['q'])
+    expect(t.sidechains).toBeUndefined()
+    expect(t.warnings).toHaveLength(1)
+    expect(t.warnings[0]).toMatch(/^samples\/2_epoch_1\.json: the entry cannot be decompressed \(.+\); sample skipped$/)
+  })
+
   it('errors name the entry or the field: no samples, chunked samples, a header not an object', () => {
     const error = (bytes: Uint8Array) => {
       const r = importBytes(bytes)

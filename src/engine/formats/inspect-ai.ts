@@ -477,6 +477,17 @@ function sampleOrder(name: string): [number, string] {
   return [Number(m[2]), /^\d+$/.test(id) ? id.padStart(20, '0') : id]
 }
 
+/** One entry of `archive`, decompressed alone; a damaged entry is an error naming it. */
+function readAlone(archive: ZipArchive, field: string): Uint8Array | undefined {
+  try {
+    return archive.read([field]).get(field)
+  } catch (e) {
+    return importFailure(`${field}: the entry cannot be decompressed (${e instanceof Error ? e.message : String(e)})`, {
+      field,
+    })
+  }
+}
+
 /** The samples of an `.eval` archive, decompressed in batches of about `EVAL_BATCH_BYTES`. */
 function* evalSamples(archive: ZipArchive, entries: readonly ZipEntry[]): Generator<SampleSource> {
   for (let i = 0; i < entries.length; ) {
@@ -488,16 +499,24 @@ function* evalSamples(archive: ZipArchive, entries: readonly ZipEntry[]): Genera
       batch.push(entry)
       size += entry.bytes
     }
-    const data = archive.read(batch.map((e) => e.name))
+    // One damaged entry fails the whole batch's read: then each entry is read on its own, so
+    // only the damaged one fails (and is skipped with a warning naming it).
+    let data: Map<string, Uint8Array> | null
+    try {
+      data = archive.read(batch.map((e) => e.name))
+    } catch {
+      data = null
+    }
     for (const entry of batch) {
-      const bytes = data.get(entry.name)
-      data.delete(entry.name)
       const field = entry.name
+      const bytes = data?.get(field)
+      data?.delete(field)
       yield {
         place: { field, at: (path) => `${field}: ${path}` },
         load: () => {
-          if (!bytes) importFailure(`${field}: the entry cannot be read`, { field })
-          return archive.json(field, bytes)
+          const read = bytes ?? (data === null ? readAlone(archive, field) : undefined)
+          if (!read) importFailure(`${field}: the entry cannot be read`, { field })
+          return archive.json(field, read)
         },
       }
     }
