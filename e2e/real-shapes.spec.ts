@@ -13,6 +13,8 @@ const SHAPES: { file: string; format: string; messages: number; more?: string }[
   { file: 'openhands-output.jsonl', format: 'openhands', messages: 7 },
   // SWE-agent demonstration holding only `history`: system, user, 4 × (assistant call, tool result).
   { file: 'swe-agent-history-only.traj', format: 'swe-agent', messages: 10 },
+  // The same as YAML (`sweagent traj-to-demo`): system, user, 2 × (assistant call, tool result).
+  { file: 'swe-agent-demo.demo.yaml', format: 'swe-agent', messages: 6 },
   // LangChain flat dicts (model_dump()): system, user, 2 assistant, 2 tool.
   { file: 'langchain-model-dump.json', format: 'langchain', messages: 6 },
   // LangGraph state {messages: [...]}: 2 user, 2 assistant, 1 tool.

@@ -9,6 +9,7 @@
  */
 
 import { strFromU8, unzipSync } from 'fflate'
+import { parse as parseYaml } from 'yaml'
 
 /** Calls and results counted in a file. */
 export interface RawToolCounts {
@@ -318,8 +319,10 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     return { calls, results }
   },
   'swe-agent': (bytes) => {
-    // The message view SWE-agent itself replays (docs/formats.md §4.11): `history`.
-    const root = JSON.parse(text(bytes)) as Json
+    // The message view SWE-agent itself replays (docs/formats.md §4.11): `history` — of a JSON
+    // .traj, or of a demonstration in YAML.
+    const t = text(bytes)
+    const root = (/^\s*[[{]/.test(t) ? JSON.parse(t) : parseYaml(t)) as Json
     return countChatMessages(isObj(root) ? arr(root.history) : [])
   },
   aider: () => ({ calls: 0, results: 0 }),

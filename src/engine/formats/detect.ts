@@ -12,6 +12,7 @@ import { FORMAT_LABELS } from './labels'
 import { importerFor, importersInOrder, type FormatImporter } from './registry'
 import type { FormatHint, ImportError } from './types'
 import { isObject } from './util'
+import { parse as parseYaml } from 'yaml'
 
 export { FORMAT_LABELS } from './labels'
 
@@ -185,5 +186,32 @@ export function detectFormat(text: string, options: { fileName?: string } = {}):
     return { ok: false, error: unknown(attempts, root, detectJsonRoot(root)) }
   }
   if (looksLikeJsonl(body)) return detectJsonl(parseJsonl(body))
+  const yaml = yamlRoot(body, options.fileName)
+  if (yaml !== undefined) {
+    const attempts = attempt('json', yaml)
+    const hit = attempts.find((a) => a.verdict === true)
+    if (hit) return { ok: true, format: hit.importer.id, importer: hit.importer, input: yaml }
+    return { ok: false, error: unknown(attempts, yaml, detectJsonRoot(yaml)) }
+  }
   return { ok: false, error: jsonError(parsed) }
+}
+
+/**
+ * The value of a YAML document holding a transcript's JSON shape (SWE-agent writes its
+ * demonstrations as YAML: `sweagent traj-to-demo`), or undefined when `body` is no such document.
+ * Tried only after JSON failed, on a `.yaml`/`.yml` file or a text that opens with a `key:` line,
+ * never on text starting with `{` or `[` (a cut-off JSON file keeps its JSON error). Parsed by the
+ * `yaml` package (YAML 1.2, no custom tags); the value must be an object or an array.
+ */
+function yamlRoot(body: string, fileName: string | undefined): unknown {
+  if (/^\s*[[{]/.test(body)) return undefined
+  const named = fileName !== undefined && /\.ya?ml$/i.test(fileName)
+  const firstLine = body.split('\n').find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'))
+  if (!named && !/^[A-Za-z_][\w-]*:(\s|$)/.test(firstLine ?? '')) return undefined
+  try {
+    const value: unknown = parseYaml(body)
+    return isObject(value) || Array.isArray(value) ? value : undefined
+  } catch {
+    return undefined
+  }
 }

@@ -196,6 +196,33 @@ describe('SWE-agent history only (a demonstration, or a .traj without steps)', (
   })
 })
 
+describe('SWE-agent demonstration in YAML (sweagent traj-to-demo)', () => {
+  // The fixture: `history:` with 1 system_prompt, 1 user observation, 2 action/observation pairs
+  // (open, submit), each call with its id.
+  const text = fixtureText('swe-agent-demo.demo.yaml')
+
+  it('imports with and without its file name: 1 system, 1 user, 2 assistant calls, 2 results', () => {
+    for (const options of [{ fileName: 'fix-rates.demo.yaml' }, {}]) {
+      const r = importTranscript(text, options)
+      if (!r.ok) throw new Error(r.error.message)
+      const t = r.transcript
+      expect(t.format).toBe('swe-agent')
+      expect(t.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool'])
+      expect(t.messages.flatMap((m) => m.toolCalls ?? []).map((c) => c.name)).toEqual(['open', 'submit'])
+      expect(contentText(t.messages[3]?.content ?? '')).toContain('1:ZONE_RATES = {1: 4.10, 2: 4.85}')
+      expect(t.warnings).toEqual([])
+    }
+  })
+
+  it('a cut-off JSON file still says so; YAML that is no transcript is an unknown format', () => {
+    const cut = importTranscript('{"history": [{"role": "user",', { fileName: 'x.traj' })
+    expect(cut.ok).toBe(false)
+    if (!cut.ok) expect(cut.error.message).toMatch(/ends unexpectedly|truncated/)
+    const other = importTranscript('name: build\nsteps:\n  - run: make\n', { fileName: 'ci.yml' })
+    expect(other.ok).toBe(false)
+  })
+})
+
 describe('SWE-agent bad input', () => {
   it('detect names the first mismatch', () => {
     const notItems =

@@ -15,7 +15,7 @@ export function LoadControls() {
           type="file"
           className="visually-hidden"
           aria-label="Open transcript…"
-          accept=".json,.jsonl,.ndjson,.txt,.md,.traj,.eval,.zip,application/json"
+          accept=".json,.jsonl,.ndjson,.txt,.md,.traj,.yaml,.yml,.eval,.zip,application/json"
           onChange={(e) => {
             const file = e.target.files?.[0]
             if (file) void loadFile(file)
