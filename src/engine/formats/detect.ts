@@ -197,16 +197,26 @@ export function detectFormat(text: string, options: { fileName?: string } = {}):
 }
 
 /**
+ * Longest text (UTF-16 code units) tried as YAML: demonstrations are small, and a large log that
+ * merely opens with `key:` should get its error at once, not after a slow YAML parse.
+ */
+const YAML_MAX_CHARS = 4_000_000
+
+/**
  * The value of a YAML document holding a transcript's JSON shape (SWE-agent writes its
  * demonstrations as YAML: `sweagent traj-to-demo`), or undefined when `body` is no such document.
  * Tried only after JSON failed, on a `.yaml`/`.yml` file or a text that opens with a `key:` line,
- * never on text starting with `{` or `[` (a cut-off JSON file keeps its JSON error). Parsed by the
+ * never on text starting with `{` or `[` (a cut-off JSON file keeps its JSON error) nor on one
+ * longer than `YAML_MAX_CHARS`. Parsed by the
  * `yaml` package (YAML 1.2, no custom tags); the value must be an object or an array.
  */
 function yamlRoot(body: string, fileName: string | undefined): unknown {
-  if (/^\s*[[{]/.test(body)) return undefined
+  if (/^\s*[[{]/.test(body) || body.length > YAML_MAX_CHARS) return undefined
   const named = fileName !== undefined && /\.ya?ml$/i.test(fileName)
-  const firstLine = body.split('\n').find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'))
+  const firstLine = body
+    .slice(0, 4096)
+    .split('\n')
+    .find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'))
   if (!named && !/^[A-Za-z_][\w-]*:(\s|$)/.test(firstLine ?? '')) return undefined
   try {
     const value: unknown = parseYaml(body)
