@@ -224,7 +224,7 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     const root = JSON.parse(text(bytes)) as Json
     let calls = 0
     let results = 0
-    for (const m of Array.isArray(root) ? root : isObj(root) ? arr(root.messages) : []) {
+    for (const m of rootMessages(root, () => undefined)) {
       if (!isObj(m)) continue
       for (const p of arr(m.parts)) {
         if (!isObj(p) || typeof p.type !== 'string') continue
@@ -239,7 +239,7 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     const root = JSON.parse(text(bytes)) as Json
     let calls = 0
     let results = 0
-    for (const m of Array.isArray(root) ? root : isObj(root) ? arr(root.messages) : []) {
+    for (const m of rootMessages(root, () => undefined)) {
       if (!isObj(m)) continue
       for (const p of arr(m.content)) {
         if (!isObj(p)) continue
@@ -253,7 +253,7 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     const root = JSON.parse(text(bytes)) as Json
     let calls = 0
     let results = 0
-    for (const m of Array.isArray(root) ? root : isObj(root) ? arr(root.messages) : []) {
+    for (const m of rootMessages(root, () => undefined)) {
       if (!isObj(m)) continue
       const data = isObj(m.data) ? m.data : m
       calls += arr(data.tool_calls).length

@@ -32,6 +32,27 @@ function ConversationPicker() {
   )
 }
 
+/** A collapsed pill listing the import's notes or warnings, one sentence each; nothing when empty. */
+function ImportList(props: {
+  items: string[]
+  label: (count: number) => string
+  pillClass?: string
+  testId?: string
+}) {
+  const { items, label, pillClass, testId } = props
+  if (items.length === 0) return null
+  return (
+    <details className="warnings" data-testid={testId}>
+      <summary className={pillClass ? `pill ${pillClass}` : 'pill'}>{label(items.length)}</summary>
+      <ul>
+        {items.map((text, i) => (
+          <li key={i}>{text}</li>
+        ))}
+      </ul>
+    </details>
+  )
+}
+
 /** Product name, the loaded transcript (file, format, messages, recorded compactions) and load controls. */
 export function Header() {
   const info = useStore(selectInfo)
@@ -83,30 +104,16 @@ export function Header() {
                 ⎇ {recorded} recorded compaction{recorded > 1 ? 's' : ''} in source
               </span>
             )}
-            {info.notes.length > 0 && (
-              <details className="warnings" data-testid="import-notes">
-                <summary className="pill">
-                  {info.notes.length} note{info.notes.length > 1 ? 's' : ''} on this file
-                </summary>
-                <ul>
-                  {info.notes.map((n, i) => (
-                    <li key={i}>{n}</li>
-                  ))}
-                </ul>
-              </details>
-            )}
-            {info.warnings.length > 0 && (
-              <details className="warnings">
-                <summary className="pill pill--warn">
-                  {info.warnings.length} import warning{info.warnings.length > 1 ? 's' : ''}
-                </summary>
-                <ul>
-                  {info.warnings.map((w, i) => (
-                    <li key={i}>{w}</li>
-                  ))}
-                </ul>
-              </details>
-            )}
+            <ImportList
+              items={info.notes}
+              label={(n) => `${n} note${n > 1 ? 's' : ''} on this file`}
+              testId="import-notes"
+            />
+            <ImportList
+              items={info.warnings}
+              label={(n) => `${n} import warning${n > 1 ? 's' : ''}`}
+              pillClass="pill--warn"
+            />
           </>
         ) : (
           <span className="muted">No transcript loaded</span>
