@@ -1,4 +1,5 @@
 import type { ImportError } from '../engine/formats/types'
+import type { TranscriptInfo } from '../worker/protocol'
 import type { StoreState } from './store'
 
 export const selectInfo = (s: StoreState) => s.info
@@ -29,6 +30,31 @@ export const selectTokensSavedPercent = (s: StoreState): number | null => {
   const run = selectShownRun(s)
   if (!run || run.before.totals.tokens === 0) return null
   return ((run.before.totals.tokens - run.after.totals.tokens) / run.before.totals.tokens) * 100
+}
+
+/** What a view of a worker-made result (facts table, timeline, turn context) shows. */
+export type ShownResult<T> =
+  | { kind: 'error'; error: string }
+  | { kind: 'result'; value: T; updating: boolean }
+  | { kind: 'waiting' }
+
+/**
+ * What a view of a worker-made result shows, decided the same way for every such view: its own
+ * error when its last request failed (never the rows an earlier request left), the result when it
+ * was made for the transcript now open (`of` is the `info` of the import it was requested under,
+ * compared by identity: every import makes a new one), else nothing yet. `status` is the slice's
+ * request status; `updating` is true while a newer request for the same transcript runs.
+ */
+export function shownResult<T>(
+  value: T | null,
+  of: TranscriptInfo | null,
+  status: string,
+  error: string | null,
+  info: TranscriptInfo | null,
+): ShownResult<T> {
+  if (status === 'error') return { kind: 'error', error: error ?? 'unknown error' }
+  if (value === null || of === null || of !== info) return { kind: 'waiting' }
+  return { kind: 'result', value, updating: status === 'loading' || status === 'running' }
 }
 
 /**

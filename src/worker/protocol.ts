@@ -122,6 +122,9 @@ interface SidechainInfo {
   messageCount: number
 }
 
+/** At most this many forks cross to the page in `TranscriptInfo.branches` (the header lists them). */
+export const BRANCHES_LISTED = 200
+
 /** What the UI keeps about the loaded transcript. */
 export interface TranscriptInfo {
   fileName: string
@@ -134,8 +137,13 @@ export interface TranscriptInfo {
   notes: string[]
   /** Title of the file's first conversation (the one opened first), when the source names one. */
   mainTitle?: string
-  /** Forks not on the main line (Claude Code). */
+  /**
+   * Forks not on the main line (Claude Code): the first `BRANCHES_LISTED` of them, in file order;
+   * `branchCount` says how many there are (a file can hold tens of thousands).
+   */
   branches: BranchInfo[]
+  /** How many forks are not on the main line. */
+  branchCount: number
   /** Sub-agents of the imported file (Claude Code); empty for other formats. */
   sidechains: SidechainInfo[]
   /** Which conversation of the file is open: the main one, or a sidechain by index. */

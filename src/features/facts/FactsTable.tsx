@@ -19,6 +19,7 @@ import { SortableHeaderRows } from '../../components/SortableHeader'
 import { formatCount } from '../../components/format'
 import { passName } from '../../components/kinds'
 import type { FactKind, KeptAs, PassState } from '../../engine/facts'
+import { shownResult } from '../../state/selectors'
 import { useStore } from '../../state/store'
 import type { FactRowView } from '../../worker/protocol'
 import './FactsTable.css'
@@ -115,9 +116,13 @@ function factTotalsText(totals: { text: string; summaryOnly: number; pinned: num
  */
 export function FactsTable() {
   const runId = useStore((s) => s.run?.runId)
-  const table = useStore((s) => s.factTable)
+  const held = useStore((s) => s.factTable)
+  const of = useStore((s) => s.factTableOf)
+  const info = useStore((s) => s.info)
   const status = useStore((s) => s.factTableStatus)
   const error = useStore((s) => s.factTableError)
+  const shown = shownResult(held, of, status, error, info)
+  const table = shown.kind === 'result' ? shown.value : null
   const requestFactTable = useStore((s) => s.requestFactTable)
   const [onlyLost, setOnlyLost] = useState(false)
 
@@ -205,10 +210,16 @@ export function FactsTable() {
 
   if (!table) {
     return (
-      <div className="facts facts--empty" aria-busy={status === 'loading'}>
-        <p className="muted" data-testid="facts-status">
-          {status === 'error' ? `No facts table: ${error ?? 'unknown error'}` : 'Finding the facts of the Before transcript…'}
-        </p>
+      <div className="facts facts--empty" aria-busy={shown.kind === 'waiting'}>
+        {shown.kind === 'error' ? (
+          <p className="banner banner--error" role="alert" data-testid="facts-status">
+            No facts table: {shown.error}
+          </p>
+        ) : (
+          <p className="muted" data-testid="facts-status">
+            Finding the facts of the Before transcript…
+          </p>
+        )}
       </div>
     )
   }

@@ -1,4 +1,5 @@
 import './summarizer.css'
+import { SecretInput } from '../../components/SecretInput'
 import type { SummarizerId } from '../../engine/model'
 import { endpointKey, isHttpSummarizer } from '../../state/slices/summarizer'
 import { useStore } from '../../state/store'
@@ -113,13 +114,12 @@ export function SummarizerSettings() {
           </label>
           <div className="field">
             <label htmlFor="summarizer-key">API key</label>
-            <input
+            <SecretInput
               id="summarizer-key"
-              type="password"
               autoComplete="off"
               value={apiKey}
               placeholder="not needed for a local server"
-              onChange={(e) => setApiKey(e.target.value)}
+              onValue={setApiKey}
             />
           </div>
           <label className="checkbox">

@@ -3,6 +3,7 @@ import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import { formatCount, formatCountOf } from '../../components/format'
 import { passName } from '../../components/kinds'
+import { shownResult } from '../../state/selectors'
 import { useStore } from '../../state/store'
 import type { TimelineView as Timeline } from '../../worker/protocol'
 import { showTurnMarkers } from './chart-options'
@@ -196,9 +197,13 @@ function lastValue(values: (number | null)[]): number | null {
  * hover reads a turn out, a click opens that turn's context.
  */
 export function TimelineView() {
-  const timeline = useStore((s) => s.timeline)
+  const held = useStore((s) => s.timeline)
+  const of = useStore((s) => s.timelineOf)
+  const info = useStore((s) => s.info)
   const status = useStore((s) => s.timelineStatus)
   const error = useStore((s) => s.timelineError)
+  const result = shownResult(held, of, status, error, info)
+  const timeline = result.kind === 'result' ? result.value : null
   const config = useStore((s) => s.config)
   const runId = useStore((s) => s.run?.runId)
   const limit = useStore((s) => s.contextLimit)
@@ -216,7 +221,13 @@ export function TimelineView() {
   if (!timeline) {
     return (
       <div className="timeline-view" data-testid="timeline-view">
-        <p className="muted">{status === 'error' ? `Could not build the timeline: ${error}` : 'Building the timeline…'}</p>
+        {result.kind === 'error' ? (
+          <p className="banner banner--error" role="alert">
+            Could not build the timeline: {result.error}
+          </p>
+        ) : (
+          <p className="muted">Building the timeline…</p>
+        )}
       </div>
     )
   }

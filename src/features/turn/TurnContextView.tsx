@@ -5,6 +5,7 @@ import { formatCount, formatCountOf } from '../../components/format'
 import { originChip, passName } from '../../components/kinds'
 import { RoleBadge } from '../../components/RoleBadge'
 import type { RequestShape } from '../../engine/turns'
+import { shownResult } from '../../state/selectors'
 import { useStore } from '../../state/store'
 import type { TurnRow } from '../../worker/protocol'
 import './turn.css'
@@ -47,9 +48,13 @@ function Row({ row }: { row: TurnRow }) {
  * messages the model had in context there under the current pipeline, made in the worker.
  */
 export function TurnContextView() {
-  const view = useStore((s) => s.turnView)
+  const held = useStore((s) => s.turnView)
+  const of = useStore((s) => s.turnViewOf)
+  const info = useStore((s) => s.info)
   const status = useStore((s) => s.turnStatus)
   const error = useStore((s) => s.turnError)
+  const result = shownResult(held, of, status, error, info)
+  const view = result.kind === 'result' ? result.value : null
   const config = useStore((s) => s.config)
   const runId = useStore((s) => s.run?.runId)
   const turn = useStore((s) => s.turn)
@@ -76,7 +81,13 @@ export function TurnContextView() {
   if (!view) {
     return (
       <div className="turn-view" data-testid="turn-view">
-        <p className="muted">{status === 'error' ? `Could not build the context: ${error}` : 'Building the context…'}</p>
+        {result.kind === 'error' ? (
+          <p className="banner banner--error" role="alert">
+            Could not build the context: {result.error}
+          </p>
+        ) : (
+          <p className="muted">Building the context…</p>
+        )}
       </div>
     )
   }

@@ -1,5 +1,5 @@
 import { getEngine } from '../../app/engine-client'
-import type { FactTableView } from '../../worker/protocol'
+import type { FactTableView, TranscriptInfo } from '../../worker/protocol'
 import type { SliceCreator } from './types'
 
 /** `loading` while the worker builds the table (the previous table stays shown meanwhile). */
@@ -9,6 +9,8 @@ type FactTableStatus = 'idle' | 'loading' | 'done' | 'error'
 export interface FactTableSlice {
   /** The last table received; its `runId` says which run it belongs to. */
   factTable: FactTableView | null
+  /** The `info` of the import `factTable` was made for (views show it only for that transcript). */
+  factTableOf: TranscriptInfo | null
   factTableStatus: FactTableStatus
   factTableError: string | null
   /**
@@ -24,6 +26,7 @@ export const createFactTableSlice: SliceCreator<FactTableSlice> = (set, get) => 
 
   return {
     factTable: null,
+    factTableOf: null,
     factTableStatus: 'idle',
     factTableError: null,
     requestFactTable: () => {
@@ -32,12 +35,14 @@ export const createFactTableSlice: SliceCreator<FactTableSlice> = (set, get) => 
       const held = get().factTable
       if (held?.runId === runId && get().factTableStatus === 'done') return
       asked = runId
+      const of = get().info
       set({ factTableStatus: 'loading', factTableError: null })
       const done = () => {
         if (asked === runId) asked = null
       }
       getEngine()
-        .getFactTable(runId, held?.version)
+        // A table of another transcript is never reused: its version is not sent.
+        .getFactTable(runId, get().factTableOf === of ? held?.version : undefined)
         .then(
           (out) => {
             done()
@@ -48,7 +53,7 @@ export const createFactTableSlice: SliceCreator<FactTableSlice> = (set, get) => 
               const table = get().factTable
               if (table?.version === out.version) set({ factTable: { ...table, runId }, factTableStatus: 'done' })
               else get().requestFactTable()
-            } else set({ factTable: out.table, factTableStatus: 'done' })
+            } else set({ factTable: out.table, factTableOf: of, factTableStatus: 'done' })
           },
           (e: unknown) => {
             done()

@@ -1,7 +1,7 @@
 import { proxy } from 'comlink'
 import { getEngine } from '../../app/engine-client'
 import type { RequestShape } from '../../engine/turns'
-import type { TimelineView, TurnView } from '../../worker/protocol'
+import type { TimelineView, TranscriptInfo, TurnView } from '../../worker/protocol'
 import type { SliceCreator } from './types'
 
 /** Default context limit drawn on the timeline, in tokens (a 200k-token window). */
@@ -16,9 +16,13 @@ export interface TurnsSlice {
   /** The turn the scrubber is on (1-based); null = the last turn. */
   turn: number | null
   turnView: TurnView | null
+  /** The `info` of the import `turnView` was made for. */
+  turnViewOf: TranscriptInfo | null
   turnStatus: 'idle' | 'loading' | 'done' | 'error'
   turnError: string | null
   timeline: TimelineView | null
+  /** The `info` of the import `timeline` was made for. */
+  timelineOf: TranscriptInfo | null
   timelineStatus: 'idle' | 'running' | 'done' | 'error'
   timelineError: string | null
   /** Context limit line of the timeline, tokens. */
@@ -42,9 +46,11 @@ export const createTurnsSlice: SliceCreator<TurnsSlice> = (set, get) => {
   return {
     turn: null,
     turnView: null,
+    turnViewOf: null,
     turnStatus: 'idle',
     turnError: null,
     timeline: null,
+    timelineOf: null,
     timelineStatus: 'idle',
     timelineError: null,
     contextLimit: DEFAULT_CONTEXT_LIMIT,
@@ -59,6 +65,7 @@ export const createTurnsSlice: SliceCreator<TurnsSlice> = (set, get) => {
       const config = get().config
       if (!config || !get().info) return
       const id = ++turnRequest
+      const of = get().info
       set({ turnStatus: 'loading' })
       const wanted = get().turn ?? Number.MAX_SAFE_INTEGER
       getEngine()
@@ -66,7 +73,7 @@ export const createTurnsSlice: SliceCreator<TurnsSlice> = (set, get) => {
         .then(
           (outcome) => {
             if (id !== turnRequest) return
-            if (outcome.ok) set({ turnView: outcome.view, turnStatus: 'done', turnError: null })
+            if (outcome.ok) set({ turnView: outcome.view, turnViewOf: of, turnStatus: 'done', turnError: null })
             else if (!outcome.cancelled) set({ turnStatus: 'error', turnError: outcome.error })
           },
           (e: unknown) => {
@@ -78,20 +85,21 @@ export const createTurnsSlice: SliceCreator<TurnsSlice> = (set, get) => {
       const config = get().config
       if (!config || !get().info) return
       const id = ++timelineRequest
+      const of = get().info
       set({ timelineStatus: 'running' })
       const onProgress = proxy((view: TimelineView) => {
         if (id !== timelineRequest) return
         // A finished timeline of the same transcript stays until the new one finishes: the chart
         // never falls back to a coarse partial (the caption says it is updating).
-        const shown = get().timeline
-        if (!shown?.done || shown.turns !== view.turns) set({ timeline: view })
+        const shown = get().timelineOf === of ? get().timeline : null
+        if (!shown?.done || shown.turns !== view.turns) set({ timeline: view, timelineOf: of })
       })
       getEngine()
         .runTimeline(config, id, onProgress)
         .then(
           (outcome) => {
             if (id !== timelineRequest) return
-            if (outcome.ok) set({ timeline: outcome.view, timelineStatus: 'done', timelineError: null })
+            if (outcome.ok) set({ timeline: outcome.view, timelineOf: of, timelineStatus: 'done', timelineError: null })
             else if (!outcome.cancelled) set({ timelineStatus: 'error', timelineError: outcome.error })
           },
           (e: unknown) => {
@@ -100,7 +108,7 @@ export const createTurnsSlice: SliceCreator<TurnsSlice> = (set, get) => {
         )
     },
     showTurn: (turn) => {
-      const end = get().timeline?.endIndex[turn - 1]
+      const end = get().timelineOf === get().info ? get().timeline?.endIndex[turn - 1] : undefined
       const row = end === undefined ? undefined : get().run?.before.rows[end]
       if (row) get().selectRow({ side: 'before', id: row.id, reveal: true })
       set({ tab: 'turn' })
@@ -109,7 +117,8 @@ export const createTurnsSlice: SliceCreator<TurnsSlice> = (set, get) => {
     turnRequestText: async (shape) => {
       const config = get().config
       if (!config) return { ok: false, error: 'no pipeline yet' }
-      const turn = get().turnView?.turn ?? get().turn ?? Number.MAX_SAFE_INTEGER
+      const held = get().turnViewOf === get().info ? get().turnView : null
+      const turn = held?.turn ?? get().turn ?? Number.MAX_SAFE_INTEGER
       const outcome = await getEngine().turnRequestBody(config, turn, shape)
       return outcome.ok ? { ok: true, text: outcome.text } : { ok: false, error: outcome.error }
     },
