@@ -1,7 +1,9 @@
+import { useState } from 'react'
 import { formatCount, formatCountOf } from '../components/format'
 import { LoadControls } from '../features/loader/LoadControls'
 import { useStore } from '../state/store'
 import { selectInfo } from '../state/selectors'
+import type { TranscriptInfo } from '../worker/protocol'
 
 /**
  * The file's main conversation or one of its others (Claude Code sub-agents, the further samples,
@@ -40,15 +42,55 @@ function ImportList(props: {
   testId?: string
 }) {
   const { items, label, pillClass, testId } = props
+  // The list is rendered only while open: an import can say thousands of things.
+  const [open, setOpen] = useState(false)
   if (items.length === 0) return null
   return (
-    <details className="warnings" data-testid={testId}>
+    <details className="warnings" data-testid={testId} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className={pillClass ? `pill ${pillClass}` : 'pill'}>{label(items.length)}</summary>
-      <ul>
-        {items.map((text, i) => (
-          <li key={i}>{text}</li>
-        ))}
-      </ul>
+      {open && (
+        <ul>
+          {items.map((text, i) => (
+            <li key={i}>{text}</li>
+          ))}
+        </ul>
+      )}
+    </details>
+  )
+}
+
+/**
+ * The forks off the main line, as a pill that opens their list. The list is rendered only while
+ * open, and holds the first `BRANCHES_LISTED` (the worker sends no more): a file can hold tens of
+ * thousands.
+ */
+function BranchList({ info }: { info: TranscriptInfo }) {
+  const [open, setOpen] = useState(false)
+  const count = info.branchCount
+  return (
+    <details className="branches" data-testid="branches" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary className="pill">
+        {formatCount(count)} other branch{count > 1 ? 'es' : ''}
+      </summary>
+      {open && (
+        <div className="branches__list">
+          <p className="muted">
+            Forks off the main line (edits or retries). The main line is the one that reaches the last message.
+            {count > info.branches.length && ` The first ${formatCount(info.branches.length)} of ${formatCount(count)} are listed.`}
+          </p>
+          <ul>
+            {info.branches.map((b) => (
+              <li key={b.id}>
+                <span className="muted">
+                  {b.fromMessageId ? `from ${b.fromMessageId}` : 'from the start'} · {formatCount(b.messageCount)}{' '}
+                  message{b.messageCount === 1 ? '' : 's'}
+                </span>{' '}
+                {b.firstText}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
     </details>
   )
 }
@@ -76,29 +118,7 @@ export function Header() {
               {formatCountOf(info.messageCount, 'message')}
             </span>
             {info.sidechains.length > 0 && <ConversationPicker />}
-            {info.branches.length > 0 && (
-              <details className="branches" data-testid="branches">
-                <summary className="pill">
-                  {info.branches.length} other branch{info.branches.length > 1 ? 'es' : ''}
-                </summary>
-                <div className="branches__list">
-                  <p className="muted">
-                    Forks off the main line (edits or retries). The main line is the one that reaches the last message.
-                  </p>
-                  <ul>
-                    {info.branches.map((b) => (
-                      <li key={b.id}>
-                        <span className="muted">
-                          {b.fromMessageId ? `from ${b.fromMessageId}` : 'from the start'} · {formatCount(b.messageCount)}{' '}
-                          message{b.messageCount === 1 ? '' : 's'}
-                        </span>{' '}
-                        {b.firstText}
-                      </li>
-                    ))}
-                  </ul>
-                </div>
-              </details>
-            )}
+            {info.branchCount > 0 && <BranchList info={info} />}
             {recorded > 0 && (
               <span className="pill pill--recorded" data-testid="recorded-compactions">
                 ⎇ {recorded} recorded compaction{recorded > 1 ? 's' : ''} in source

@@ -51,6 +51,7 @@ const okImport = (fileName: string): ImportOutcome => ({
     warnings: [],
     notes: [],
     branches: [],
+    branchCount: 0,
     sidechains: [],
     open: 'main',
     exportTargets: ['canonical', 'openai-chat'],

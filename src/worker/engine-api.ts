@@ -9,6 +9,7 @@
  */
 import { releaseProxy } from 'comlink'
 import { exportTranscript, type ExportTarget } from '../engine/export'
+import { failureText } from '../engine/failure-text'
 import { findFactSpans, messageFactText } from '../engine/facts'
 import { importBytes, importTranscript } from '../engine/formats'
 import type { ImportResult } from '../engine/formats/types'
@@ -44,7 +45,7 @@ import type {
   TranscriptInfo,
 } from './protocol'
 import { searchFactGuarded, workerRegexProbe } from './fact-search'
-import { STAGE_ROW_PREFIX } from './protocol'
+import { BRANCHES_LISTED, STAGE_ROW_PREFIX } from './protocol'
 import { factTableOutcome } from './fact-table'
 import { importBlob } from './stream-import'
 import { cancelSweep, runSweep } from './sweep'
@@ -119,9 +120,8 @@ const runIds = new WeakMap<RunResult, number>()
 /** Runs the fact finder's regexes in a worker it can stop (a regex must not hang the page). */
 const regexProbe = workerRegexProbe()
 
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e)
-}
+/** One line for a failure the page shows (engine-api answers `{ ok: false, error }`). */
+const errorText = failureText
 
 function infoOf(root: Transcript, open: 'main' | number, fileName: string): TranscriptInfo {
   const transcript = open === 'main' ? root : (root.sidechains?.[open] ?? root)
@@ -133,7 +133,8 @@ function infoOf(root: Transcript, open: 'main' | number, fileName: string): Tran
     recordedCompactions: transcript.recordedCompactions.map(({ replacementHistory: _history, ...c }) => c),
     warnings: [...transcript.warnings],
     notes: [...(transcript.notes ?? [])],
-    branches: (transcript.branches ?? []).map((b) => ({ ...b })),
+    branches: (transcript.branches ?? []).slice(0, BRANCHES_LISTED).map((b) => ({ ...b })),
+    branchCount: transcript.branches?.length ?? 0,
     sidechains: (root.sidechains ?? []).map((t, index) => ({
       index,
       title: t.title ?? `Sub-agent ${index + 1}`,

@@ -37,6 +37,7 @@ const imported = (fileName: string, compactions = 0): ImportOutcome => ({
     warnings: [],
     notes: [],
     branches: [],
+    branchCount: 0,
     sidechains: [{ index: 0, title: 'sub-agent', messageCount: 2 }],
     open: 'main',
     exportTargets: ['canonical', 'anthropic'],

@@ -163,6 +163,7 @@ describe('pipeline slice: undo/redo of settings', () => {
         warnings: [],
         notes: [],
         branches: [],
+        branchCount: 0,
         sidechains: [],
         open: 'main',
         exportTargets: ['canonical'],
