@@ -1,23 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatCount, formatCountOf, formatNumbersIn, formatPercentChange } from './format'
-
-describe('formatPercentChange', () => {
-  it('rounds to whole percents in the middle', () => {
-    expect(formatPercentChange(42.4)).toBe('−42%')
-    expect(formatPercentChange(-3.2)).toBe('+3%')
-  })
-  it('keeps one decimal near 100 so 99.86 does not read as everything gone', () => {
-    expect(formatPercentChange(99.86)).toBe('−99.8%')
-    expect(formatPercentChange(99.5)).toBe('−99.5%')
-    expect(formatPercentChange(100)).toBe('−100%')
-  })
-  it('keeps one decimal under 1 so a small change is not 0%', () => {
-    expect(formatPercentChange(0.43)).toBe('−0.4%')
-    expect(formatPercentChange(-0.25)).toBe('+0.3%')
-    expect(formatPercentChange(0.01)).toBe('0%')
-    expect(formatPercentChange(0)).toBe('0%')
-  })
-})
+import { formatCount, formatCountOf, formatNumbersIn } from './format'
 
 describe('counts', () => {
   it('separates thousands and pluralizes', () => {

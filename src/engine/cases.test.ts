@@ -35,12 +35,13 @@ import type {
 import { EMPTY_MESSAGE_REASON, providerOf, runPipeline } from './pipeline'
 import { BACK_REFERENCE_PREFIX, backReferenceFor, summarizeToolOutput } from './stages/dedupe'
 import { COMPRESSED_SUMMARY_ID, COMPRESSION_INSTRUCTION } from './stages/insert-then-compress'
-import { PINNED_FACTS_ID, PINNED_HEADER } from './stages/pin-facts'
+import { checkFailureModes } from './failure-modes'
+import { PINNED_FACTS_ID, PINNED_HEADER, pinFacts } from './stages/pin-facts'
 import { KEEP_STEPS_ERROR } from './stages/prune-tool-results'
 import type { Summarizer, SummaryRequest } from './stages/types'
 import { extractiveSummarizer } from './summarizers/extractive'
 import { cutCodePoints, firstLine } from './text'
-import { IMAGE_TOKENS, loadCounter, MESSAGE_OVERHEAD_TOKENS } from './tokens/count'
+import { countMessageTokens, IMAGE_TOKENS, loadCounter, MESSAGE_OVERHEAD_TOKENS } from './tokens/count'
 
 
 /** The case as a request body of its format, imported by the real importer. */
@@ -622,17 +623,42 @@ describe('fault cases: pinned facts (16, 17, 19, 20; pins: auto)', () => {
   const pinned = (r: RunResult) => r.after.messages.find((m) => m.id === PINNED_FACTS_ID)
   const pinnedText = (r: RunResult) => String(pinned(r)?.content ?? '')
 
-  /** Runs the case with summarize + pin-facts; the pinned block sits right after the summary. */
+  /**
+   * Runs the case with summarize + pin-facts. These cases are short: the pinned block costs more
+   * than the summary saves, and the compaction never grows the context (seed 001), so the
+   * pipeline undoes it and every message, facts included, stays verbatim. What the block would
+   * carry is then checked on the stage itself, over summarize's own result (`result`: that run
+   * with the block placed, as the pipeline places it when it fits).
+   */
   async function runPins(c: FaultCase, summarizer: Summarizer, keep?: number, after?: number) {
     const t = importCase(c)
-    const result = await run(
-      t,
-      pipeline(
-        summarizeStage(keep ?? (c.params.keep_last as number), after ?? (c.params.compact_after as number)),
-        pinStage,
-      ),
-      summarizer,
-    )
+    const summarizeOnly = summarizeStage(keep ?? (c.params.keep_last as number), after ?? (c.params.compact_after as number))
+    const full = await run(t, pipeline(summarizeOnly, pinStage), summarizer)
+    expect(full.after.totals.tokens).toBeLessThanOrEqual(full.before.totals.tokens)
+    const summarized = await run(t, pipeline(summarizeOnly), summarizer)
+    let result = summarized
+    if (full.after.messages.some((m) => m.id === PINNED_FACTS_ID)) result = full
+    else {
+      const counter = await loadCounter('o200k_base')
+      const count = (m: Message) => countMessageTokens(m, counter.count)
+      const stage = pinFacts(summarized.after.messages, { original: t.messages }, {
+        countMessage: count,
+        countText: counter.count,
+        summarize: () => Promise.reject(new Error('not called')),
+      })
+      if (stage.changed) {
+        const block = stage.messages.find((m) => m.id === PINNED_FACTS_ID) as Message
+        // Undone: the Before is kept as it was, and the note gives the figures.
+        expect(full.after.messages).toEqual(t.messages)
+        expect(full.stages[1]?.note).toBe(
+          `the pinned block (${count(block)} tokens) would make the context larger than before (${full.before.totals.tokens} → ${summarized.after.totals.tokens + count(block)} tokens); the compaction was undone, every message stays verbatim`,
+        )
+        const messages = stage.messages.map((m, index) => ({ ...m, index }))
+        result = { ...summarized, after: { ...summarized.after, messages }, origins: { ...summarized.origins } }
+        result.origins[PINNED_FACTS_ID] = stage.origins[PINNED_FACTS_ID]!
+        result.checks = { ...summarized.checks, failureModes: checkFailureModes(result) }
+      }
+    }
     expect(checkValidity(result.after.messages, { provider: providerOf(t.format) })).toEqual([])
     const at = result.after.messages.findIndex((m) => m.id === PINNED_FACTS_ID)
     if (at !== -1) {

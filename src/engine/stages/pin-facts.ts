@@ -70,13 +70,16 @@ function positive(value: unknown, fallback: number): number {
  * - Placement: a `user` message `PINNED_FACTS_ID` right after the last summary message, else
  *   after the leading system messages; an earlier pinned block is replaced, never stacked.
  * - No change when nothing was compacted or nothing is left to pin.
+ * - Bounded by its caps, the block may still cost more than the compaction saved. The pipeline
+ *   then refuses it (the context may not end larger than the Before; pipeline.ts
+ *   `growthRefusal`): it undoes the compaction, or leaves the block out when nothing else changed.
  * Provenance: origin `pinned-facts` with the source ids; no fates (nothing is removed).
  * Never mutates its input.
  */
 export function pinFacts(
   messages: readonly Message[],
   params: PinFactsStageParams | undefined,
-  ctx: StageContext,
+  _ctx: StageContext,
 ): StageOutput {
   const maxFacts = positive(params?.max_facts, DEFAULT_MAX_FACTS)
   const context = messages.filter((m) => m.id !== PINNED_FACTS_ID)
@@ -199,17 +202,7 @@ export function pinFacts(
   const origins: Record<string, Origin> = {
     [PINNED_FACTS_ID]: { kind: 'pinned-facts', stage: 'pin-facts', sourceIds: [...sources] },
   }
-  const warnings: string[] = []
-  const tokens = (ms: readonly Message[]) => ms.reduce((n, m) => n + ctx.countMessage(m), 0)
-  const afterTokens = tokens(out)
-  const originalTokens = tokens(original)
-  // Bounded by its caps, the block may still outgrow a tiny transcript: say so, do not hide it.
-  if (afterTokens > originalTokens)
-    warnings.push(
-      'the pinned block makes the context larger than the original ' +
-        `(${afterTokens} > ${originalTokens} tokens)`,
-    )
-  return { messages: out, changed: true, fates: {}, origins, passes: [], warnings }
+  return { messages: out, changed: true, fates: {}, origins, passes: [], warnings: [] }
 }
 
 /** A summary pasted back as a user turn (`[summary]` first, cases/20). */

@@ -1,4 +1,5 @@
 import { formatCount, formatCountOf, formatNumbersIn } from '../../components/format'
+import { formatTokenDelta } from '../../engine/delta'
 import type { Encoding, StageConfig, StageReport } from '../../engine/model'
 import { useStore } from '../../state/store'
 import { selectConfig, selectInfo, selectRun } from '../../state/selectors'
@@ -138,13 +139,12 @@ function StageReportLine({ enabled, report }: { enabled: boolean; report: StageR
       </p>
     )
   }
-  const saved = report.tokensBefore - report.tokensAfter
   if (!report.changed) {
     return <p className="report report--idle">{report.note ? formatNumbersIn(report.note) : 'no change'}</p>
   }
   return (
     <p className="report report--saved">
-      <strong>−{formatCount(saved)} tokens</strong>
+      <strong>{formatTokenDelta(report.tokensBefore, report.tokensAfter)} tokens</strong>
       <span className="muted">
         {' '}
         · {formatCount(report.messagesBefore)} → {formatCountOf(report.messagesAfter, 'message')}

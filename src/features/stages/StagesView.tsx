@@ -1,6 +1,7 @@
 import './stages.css'
 import { useCallback, useEffect, useMemo, useRef } from 'react'
-import { formatCount, formatCountOf, formatPercentChange } from '../../components/format'
+import { formatCount, formatCountOf } from '../../components/format'
+import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
 import type { StageId, StageReport } from '../../engine/model'
 import { useStore } from '../../state/store'
 import { selectRun, selectSelection } from '../../state/selectors'
@@ -10,12 +11,10 @@ import { MessageColumn, type ColumnHandle } from '../compare/MessageColumn'
 
 const links = (rows: readonly RowMeta[]) => new Map(rows.map((r) => [r.id, r.counterpartIds]))
 
-/** `−1,234 tokens (−7%)` saved from `before` to `after`; `no change` when equal. */
+/** `−1,234 tokens (−7.0%)` from `before` to `after` (`+…` for a growth); `no change` when equal. */
 function savedText(before: number, after: number): string {
   if (before === after) return 'no change'
-  const percent = before === 0 ? 0 : ((before - after) / before) * 100
-  const sign = before > after ? '−' : '+'
-  return `${sign}${formatCount(Math.abs(before - after))} tokens (${formatPercentChange(percent)})`
+  return `${formatTokenDelta(before, after)} tokens (${formatPercentDelta(before, after)})`
 }
 
 /**

@@ -1,5 +1,6 @@
 import { useState, type CSSProperties } from 'react'
 import { formatCount } from '../../components/format'
+import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
 import type { PipelineConfig } from '../../engine/model'
 import type { SweepCellResult } from '../../engine/sweep'
 import { configWith, SWEEP_PARAMS, type SweepAxis, type SweepParam } from '../../engine/sweep-params'
@@ -258,7 +259,7 @@ function describeCell(result: SweepResult, cell: SweepCell): string {
   const at = `${result.x.param} ${formatCount(cell.x)}, ${result.y.param} ${formatCount(cell.y)}`
   if (!cell.ok) return `${at}: invalid — ${cell.reason}`
   const text =
-    `${at}: ${formatCount(cell.tokensAfter)} tokens after (−${formatCount(cell.tokensSaved)}, ${cell.percentSaved}%), ` +
+    `${at}: ${formatCount(cell.tokensAfter)} tokens after (${formatTokenDelta(cell.tokensAfter + cell.tokensSaved, cell.tokensAfter)}, ${formatPercentDelta(cell.tokensAfter + cell.tokensSaved, cell.tokensAfter)}), ` +
     `${cell.passes} pass${cell.passes === 1 ? '' : 'es'}, ${cell.factsLost} of ${result.factsTotal} facts lost`
   return cell.note ? `${text}. ${cell.note}` : text
 }
