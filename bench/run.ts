@@ -24,6 +24,7 @@ import type { PipelineConfig, Transcript } from '../src/engine/model'
 import { DEFAULT_PIPELINE, runPipeline } from '../src/engine/pipeline'
 import { cacheCounter, loadTextCounter, textsToCount } from '../src/engine/tokens/count'
 import { generateLargeSession } from '../test/fixtures'
+import { base64Text, proseText } from '../test/hostile'
 import { mainThreadChunks } from './bundle'
 
 // ------------------------------------------------------------------ options
@@ -141,6 +142,46 @@ async function b2(files: string[]): Promise<void> {
     target: 'identical (0)',
     pass: differ === 0,
   })
+}
+
+/**
+ * B13: the counter on 1 MB of one repeated character, 1 MB of base64 and 1 MB of prose, side by
+ * side (fresh strings each run, so the counter's merge cache starts cold on every text).
+ */
+async function b13(): Promise<void> {
+  log('B13: counting 1 MB of one character / base64 / prose')
+  const count = await loadTextCounter('o200k_base')
+  const size = 1 << 20
+  const inputs = {
+    'one character': (i: number) => String.fromCharCode(0x41 + i).repeat(size),
+    base64: (i: number) => base64Text(size, 3 + i),
+    prose: (i: number) => proseText(size, 5 + i),
+  }
+  const ms: Record<string, number[]> = {}
+  for (const [name, make] of Object.entries(inputs)) {
+    ms[name] = []
+    for (let i = 0; i < RUNS; i++) {
+      const text = make(i)
+      const t = performance.now()
+      count(text)
+      ms[name].push(performance.now() - t)
+    }
+  }
+  const prose = stat(ms.prose as number[])
+  for (const name of ['one character', 'base64']) {
+    const measured = stat(ms[name] as number[])
+    const ratio = measured.median / prose.median
+    rows.push({
+      id: 'B13',
+      what: `token counting of 1 MB of ${name} vs 1 MB of prose`,
+      unit: 'ms',
+      measured,
+      reference: prose,
+      ratio,
+      target: '≤ 2×',
+      pass: ratio <= 2,
+    })
+  }
 }
 
 /** B4 (Node share) and B9: re-plans and an 8×8 sweep with one warm counter; tokenizer calls per text. */
@@ -688,6 +729,8 @@ async function main(): Promise<void> {
   b6(big)
   save()
   await b9(mid)
+  save()
+  await b13()
   save()
   await b2([...samples, ...files])
   const text = save()

@@ -475,12 +475,26 @@ export interface TokenTotals {
   messages: number
   tokens: number
   overheadTokens: number
+  /** Set when a count summed here is an estimate (a run counted in chunks, tokens/count.ts). */
+  estimate?: true
+}
+
+/** One side (Before or After) of a run: its messages, their totals and per-message tokens. */
+interface RunSide {
+  messages: Message[]
+  totals: TokenTotals
+  tokensById: Record<string, number>
+  /**
+   * Messages whose count is an estimate, by id: the length in UTF-16 code units of the longest
+   * run counted in chunks (`chunkedRunLength`, tokens/count.ts). Absent when every count is exact.
+   */
+  estimateById?: Record<string, number>
 }
 
 /** The result of running a pipeline over a transcript. Plain data. */
 export interface RunResult {
-  before: { messages: Message[]; totals: TokenTotals; tokensById: Record<string, number> }
-  after: { messages: Message[]; totals: TokenTotals; tokensById: Record<string, number> }
+  before: RunSide
+  after: RunSide
   /** Keyed by before-message id. */
   fates: Record<string, Fate>
   /** Keyed by after-message id. */

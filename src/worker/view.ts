@@ -204,6 +204,8 @@ function push(map: Map<string, string[]>, key: string, value: string): void {
 export function buildRunView(result: RunResult, runId: number, encoding: Encoding): RunView {
   const afterRows = result.after.messages.map((m, i) => {
     const row = baseRow(m, i, result.after.tokensById[m.id] ?? 0)
+    const run = result.after.estimateById?.[m.id]
+    if (run !== undefined) row.chunkedRun = run
     const origin = result.origins[m.id]
     row.origin = origin ?? { kind: 'original', beforeId: m.id, changed: false }
     row.counterpartIds = beforeIdsOf(origin, m.id)
@@ -221,6 +223,8 @@ export function buildRunView(result: RunResult, runId: number, encoding: Encodin
 
   const beforeRows = result.before.messages.map((m) => {
     const row = baseRow(m, m.index, result.before.tokensById[m.id] ?? 0)
+    const run = result.before.estimateById?.[m.id]
+    if (run !== undefined) row.chunkedRun = run
     const fate = result.fates[m.id] ?? { kind: 'kept', changed: false }
     row.fate = fate
     let ids = byBefore.get(m.id) ?? []

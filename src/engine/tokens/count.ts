@@ -82,11 +82,157 @@ const counters = new Map<Encoding, Promise<CachedCounter>>()
 const loaded = new Set<CachedCounter>()
 
 /**
+ * Longest run, in UTF-16 code units, that the counter hands to the tokenizer whole. A run is a
+ * maximal stretch of letters and marks (`[\p{L}\p{M}]`), of punctuation and symbols
+ * (`[^\s\p{L}\p{N}]`, marks included), or of whitespace (`\s`): what the o200k and cl100k
+ * pre-tokenizers keep as one pre-token (digits they split in 1–3 themselves). Byte-pair merging is
+ * quadratic in a pre-token's length: measured with gpt-tokenizer o200k, runs of 1,000 cost about
+ * what runs of 128 do per character (unspaced CJK ≈ 2×), 4,000 cost 2–4× that and 16,000 ≈ 20×
+ * ('A' × 16,000: 0.4 s; 1 MB of one character did not finish in 120 s).
+ */
+const RUN_BOUND = 1000
+
+/**
+ * Length, in code units, of the chunks a run longer than `RUN_BOUND` is cut into and counted
+ * one by one. A power of two: a run of one repeated character then counts what it counts whole
+ * ('A' × 1 MB: 131,072 tokens both ways), since its merges are powers of two long.
+ */
+const RUN_CHUNK = 512
+
+/** Class bits of a code point for the run scan: letter or mark, punctuation or symbol, space. */
+const LETTER = 1
+const PUNCT = 2
+const SPACE = 4
+const LETTER_RE = /[\p{L}\p{M}]/u
+const PUNCT_RE = /[^\s\p{L}\p{N}]/u
+const SPACE_RE = /\s/u
+/** Class bits + 8 (0: not classified yet) of every BMP code unit met so far. */
+const bmpClass = new Uint8Array(65536)
+
+function classOf(ch: string): number {
+  return (LETTER_RE.test(ch) ? LETTER : 0) | (PUNCT_RE.test(ch) ? PUNCT : 0) | (SPACE_RE.test(ch) ? SPACE : 0)
+}
+
+/**
+ * Calls `onRun(start, end)` (code-unit offsets, end exclusive) for every maximal run of each
+ * class (see `RUN_BOUND`) longer than `RUN_BOUND`. One pass, O(length); a mark belongs to both
+ * the letter and the punctuation runs around it, so runs of two classes may overlap.
+ */
+function scanLongRuns(text: string, onRun: (start: number, end: number) => void): void {
+  const n = text.length
+  // Start of the current run of each class, -1 outside one.
+  let letters = -1
+  let puncts = -1
+  let spaces = -1
+  for (let i = 0; i < n; ) {
+    const c = text.charCodeAt(i)
+    let width = 1
+    let cls: number
+    if ((c & 0xfc00) === 0xd800 && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      width = 2
+      cls = classOf(text.slice(i, i + 2))
+    } else {
+      let b = bmpClass[c] as number
+      if (b === 0) bmpClass[c] = b = classOf(String.fromCharCode(c)) + 8
+      cls = b - 8
+    }
+    if (cls & LETTER) {
+      if (letters < 0) letters = i
+    } else if (letters >= 0) {
+      if (i - letters > RUN_BOUND) onRun(letters, i)
+      letters = -1
+    }
+    if (cls & PUNCT) {
+      if (puncts < 0) puncts = i
+    } else if (puncts >= 0) {
+      if (i - puncts > RUN_BOUND) onRun(puncts, i)
+      puncts = -1
+    }
+    if (cls & SPACE) {
+      if (spaces < 0) spaces = i
+    } else if (spaces >= 0) {
+      if (i - spaces > RUN_BOUND) onRun(spaces, i)
+      spaces = -1
+    }
+    i += width
+  }
+  for (const start of [letters, puncts, spaces]) if (start >= 0 && n - start > RUN_BOUND) onRun(start, n)
+}
+
+/**
+ * Length, in UTF-16 code units, of the longest run in `text` (a maximal stretch of letters and
+ * marks, of punctuation and symbols, or of whitespace) longer than the bound the counter hands
+ * to the tokenizer whole (1,000 code units); 0 when there is none. Non-zero means the counter
+ * cut that run into 512-code-unit chunks and counted each: the count is an estimate (a few tokens
+ * per chunk off at most). The same answer in both encodings (cl100k splits letters from marks,
+ * so it may be exact where this says estimate). Linear in `text.length`; O(1) for texts of up
+ * to 1,000 code units.
+ */
+export function chunkedRunLength(text: string): number {
+  if (text.length <= RUN_BOUND) return 0
+  let longest = 0
+  scanLongRuns(text, (start, end) => {
+    longest = Math.max(longest, end - start)
+  })
+  return longest
+}
+
+/**
+ * Whether the counter's count of `text` is an estimate (a run of more than 1,000 code units
+ * counted in chunks; see `chunkedRunLength`) rather than the tokenizer's exact count.
+ */
+export function isTokenEstimate(text: string): boolean {
+  return chunkedRunLength(text) > 0
+}
+
+/**
+ * The one wording of a chunked-run estimate, for every consumer (page and CLI). With `run` (the
+ * longest run's length in code units, `chunkedRunLength`): the note of one message's count;
+ * without: the note of a total that sums such a count.
+ */
+export function tokenEstimateNote(run?: number): string {
+  return run === undefined
+    ? `≈ estimate: includes a run of over ${RUN_BOUND.toLocaleString('en-US')} characters counted in chunks`
+    : `≈ estimate: this message holds a run of ${run.toLocaleString('en-US')} characters counted in chunks`
+}
+
+/**
+ * `raw` bounded in time on any text: a text with a run longer than `RUN_BOUND` is cut inside
+ * each such run every `RUN_CHUNK` code units (never between the two halves of a surrogate
+ * pair) and the pieces counted one by one; any other text is counted whole, exactly.
+ */
+function boundedCounter(raw: TextCounter): TextCounter {
+  return (text) => {
+    if (text.length <= RUN_BOUND) return raw(text)
+    const cuts: number[] = []
+    scanLongRuns(text, (start, end) => {
+      for (let at = start + RUN_CHUNK; at < end; at += RUN_CHUNK) {
+        const lowHalf = (text.charCodeAt(at) & 0xfc00) === 0xdc00 && (text.charCodeAt(at - 1) & 0xfc00) === 0xd800
+        cuts.push(lowHalf ? at + 1 : at)
+      }
+    })
+    if (cuts.length === 0) return raw(text)
+    // Overlapping runs (marks) give cuts out of order.
+    cuts.sort((a, b) => a - b)
+    let n = 0
+    let from = 0
+    for (const at of cuts) {
+      if (at <= from || at >= text.length) continue
+      n += raw(text.slice(from, at))
+      from = at
+    }
+    return n + raw(text.slice(from))
+  }
+}
+
+/**
  * The raw fast counter (gpt-tokenizer `countTokens`, no content cache) for an encoding: what
  * `loadCounter` wraps, and what a pool of tokenizer workers runs (their texts are already
  * distinct, a cache there would only hold memory). Rank tables are MBs: worker, CLI or tests
- * only. Special-token strings (`<|endoftext|>`) count as plain text. Source: BENCH.md "Tuning
- * facts for the counter" (merge cache at 1000 entries, options object made once).
+ * only. Special-token strings (`<|endoftext|>`) count as plain text. Bounded in time on any
+ * text: a run of more than 1,000 code units is counted in chunks, an estimate
+ * (`chunkedRunLength`); every other text gets the exact count. Source: BENCH.md "Tuning facts
+ * for the counter" (merge cache at 1000 entries, options object made once).
  */
 export async function loadTextCounter(encoding: Encoding): Promise<TextCounter> {
   const mod =
@@ -96,7 +242,7 @@ export async function loadTextCounter(encoding: Encoding): Promise<TextCounter> 
   mod.setMergeCacheSize(1000)
   // Created once: an empty disallowed set makes special-token strings count as text.
   const options = { disallowedSpecial: new Set<string>() }
-  return (text) => mod.countTokens(text, options)
+  return boundedCounter((text) => mod.countTokens(text, options))
 }
 
 /**
@@ -157,6 +303,27 @@ export function countMessageTokens(message: Message, count: TextCounter): number
   else if (c) for (const p of c) n += partTokens(p, count)
   if (message.toolCalls) for (const call of message.toolCalls) n += count(call.name) + count(call.arguments)
   return n
+}
+
+/** `messageChunkedRun` per message object (messages are immutable). */
+const messageRuns = new WeakMap<Message, number>()
+
+/**
+ * The longest run (`chunkedRunLength`, code units) among the texts `countMessageTokens` counts
+ * for `message`; 0 when its count is exact (images and opaque payloads have their own flat
+ * estimates and are not looked at). Cached per message object.
+ */
+export function messageChunkedRun(message: Message): number {
+  let run = messageRuns.get(message)
+  if (run === undefined) {
+    let longest = 0
+    countMessageTokens(message, (text) => {
+      longest = Math.max(longest, chunkedRunLength(text))
+      return 0
+    })
+    messageRuns.set(message, (run = longest))
+  }
+  return run
 }
 
 /**

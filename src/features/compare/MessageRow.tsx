@@ -2,6 +2,7 @@ import { memo, useCallback, useEffect } from 'react'
 import { Chip } from '../../components/Chip'
 import { RoleBadge } from '../../components/RoleBadge'
 import { formatCount } from '../../components/format'
+import { tokenEstimateNote } from '../../engine/tokens/count'
 import { explainFate, explainOrigin, fateChip, originChip } from '../../components/kinds'
 import { useStore } from '../../state/store'
 import { detailKey } from '../../state/slices/run'
@@ -75,6 +76,10 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
         {chip && <Chip kind={chip.kind} label={chip.label} title={title} />}
         {row.estimated ? (
           <span className="msg__tokens msg__tokens--estimate" title="≈ estimate (UTF-8 bytes / 3.4) until exact counts arrive">
+            ≈ {formatCount(row.tokens)} tok
+          </span>
+        ) : row.chunkedRun !== undefined ? (
+          <span className="msg__tokens msg__tokens--estimate" title={tokenEstimateNote(row.chunkedRun)}>
             ≈ {formatCount(row.tokens)} tok
           </span>
         ) : (
