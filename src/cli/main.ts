@@ -30,6 +30,7 @@ import type {
   Transcript,
 } from '../engine/model'
 import { factTable, findFact, indexRun, type FactVerdict } from '../engine/facts'
+import { formatPercentDelta, formatTokenDelta } from '../engine/delta'
 import { DEFAULT_PIPELINE, runPipeline, type PipelineDeps } from '../engine/pipeline'
 import { hostOf } from '../engine/summarizers/errors'
 import type { FetchLike } from '../engine/summarizers/fetch-types'
@@ -40,7 +41,7 @@ import {
 } from '../engine/recorded'
 import { KEEP_STEPS_ERROR } from '../engine/stages/prune-tool-results'
 import { parseSweepAxis, sweep, type SweepAxis } from '../engine/sweep'
-import { loadCounter } from '../engine/tokens/count'
+import { loadCounter, tokenEstimateNote } from '../engine/tokens/count'
 import { sweepJson, sweepText } from './sweep'
 
 const STAGE_IDS: readonly StageId[] = [
@@ -207,11 +208,6 @@ function readInput(path: string): { bytes: Uint8Array; name: string } {
   }
 }
 
-function pct(before: number, after: number): string {
-  if (before === 0) return '0%'
-  return `${(((after - before) / before) * 100).toFixed(1)}%`
-}
-
 /** The short human report (SPEC §7 "Without --json"). */
 function report(name: string, transcript: Transcript, result: RunResult): string {
   const b = result.before.totals
@@ -219,15 +215,16 @@ function report(name: string, transcript: Transcript, result: RunResult): string
   const lines = [
     `${name}: ${transcript.format}${transcript.title ? ` — ${transcript.title}` : ''}`,
     `messages ${b.messages} → ${a.messages}`,
-    `tokens   ${b.tokens} → ${a.tokens} (${pct(b.tokens, a.tokens)}; overhead ${a.overheadTokens} not compactable)`,
-    `passes   ${result.passes.length}`,
+    `tokens   ${b.estimate ? '≈ ' : ''}${b.tokens} → ${a.estimate ? '≈ ' : ''}${a.tokens} (${formatPercentDelta(b.tokens, a.tokens)}; overhead ${a.overheadTokens} not compactable)`,
   ]
+  if (b.estimate || a.estimate) lines.push(`         ${tokenEstimateNote()}`)
+  lines.push(`passes   ${result.passes.length}`)
   for (const p of result.passes) {
     lines.push(`  pass ${p.pass} (${p.stage}) at message ${p.atMessage}: messages ${p.from}–${p.upto - 1} → summary`)
   }
   lines.push('stages')
   for (const s of result.stages) {
-    const what = s.error ? `error: ${s.error}` : s.changed ? `${s.tokensBefore} → ${s.tokensAfter} tokens (−${s.tokensBefore - s.tokensAfter})` : `no change${s.note ? ` (${s.note})` : ''}`
+    const what = s.error ? `error: ${s.error}` : s.changed ? `${s.tokensBefore} → ${s.tokensAfter} tokens (${formatTokenDelta(s.tokensBefore, s.tokensAfter)})` : `no change${s.note ? ` (${s.note})` : ''}`
     lines.push(`  ${s.stage.padEnd(22)} ${what}`)
   }
   const problems = [...result.checks.after]

@@ -23,7 +23,7 @@ import type {
 import { checkFailureModes } from './failure-modes'
 import { dedupe } from './stages/dedupe'
 import { insertThenCompress } from './stages/insert-then-compress'
-import { pinFacts } from './stages/pin-facts'
+import { PINNED_FACTS_ID, pinFacts } from './stages/pin-facts'
 import { slim } from './stages/slim'
 import { pruneToolResults } from './stages/prune-tool-results'
 import { summarize } from './stages/summarize'
@@ -37,8 +37,10 @@ import type {
 import { createSummarizer, type SummarizerRuntime } from './summarizers/create'
 import { extractiveSummarizer } from './summarizers/extractive'
 import {
+  chunkedRunLength,
   countMessageTokens,
   countToolSchemaTokens,
+  messageChunkedRun,
   REPLY_PRIMING_TOKENS,
   type CachedCounter,
 } from './tokens/count'
@@ -148,6 +150,9 @@ function beforeIdsOf(l: Lineage | undefined, fallbackId: string): string[] {
  * Runs the enabled stages of `config` in order over `transcript`.
  *
  * - Tokens: `countMessageTokens` over `deps.counter.count`, cached per message object.
+ *   A message whose count is an estimate (a run counted in chunks, `messageChunkedRun`) is in
+ *   `estimateById`, and the totals of a side holding one (or tool schemas holding one) say
+ *   `estimate: true`.
  *   Totals: `tokens` = all messages + tool schemas + `REPLY_PRIMING_TOKENS`; `overheadTokens`
  *   = leading system messages + tool schemas (not compactable, cases/28).
  * - Stages: `dedupe`, `prune-tool-results` (given dedupe's back-reference map), `summarize`,
@@ -156,6 +161,11 @@ function beforeIdsOf(l: Lineage | undefined, fallbackId: string): string[] {
  *   before messages, to see what was compacted). A stage error (returned or thrown)
  *   becomes `StageReport.error`, and the stage's input passes through; nothing throws out.
  *   When `deps.signal` aborts, the remaining stages report `cancelled` and pass through.
+ * - A stage's change that would grow the context is refused: its input passes through, the
+ *   refusal is its `note` and a warning (see `growthRefusal`). A pinned block that would make
+ *   the context larger than the Before undoes the whole compaction instead (the facts it
+ *   carries stay verbatim where they were; the earlier stages' notes say `undone`). So After
+ *   tokens ≤ Before tokens.
  * - After a stage, a back-reference whose first occurrence is no longer whole in context
  *   (summarized away) is reported in `warnings` (see `warnDanglingBackReferences`).
  * - Provenance: `fates` keyed by before id (`kept` when untouched; a later stage's fate wins;
@@ -184,20 +194,28 @@ export async function runPipeline(
     return n
   }
   const schemaTokens = countToolSchemaTokens(transcript.tools, countText)
+  let schemaEstimate = false
+  countToolSchemaTokens(transcript.tools, (text) => {
+    schemaEstimate ||= chunkedRunLength(text) > 0
+    return 0
+  })
   const totalsOf = (messages: readonly Message[]): TokenTotals => {
     let tokens = 0
     let lead = 0
     let leading = true
+    let estimate = schemaEstimate
     for (const m of messages) {
       const n = countMessage(m)
       tokens += n
       if (leading && m.role === 'system') lead += n
       else leading = false
+      if (!estimate && messageChunkedRun(m) > 0) estimate = true
     }
     return {
       messages: messages.length,
       tokens: tokens + schemaTokens + REPLY_PRIMING_TOKENS,
       overheadTokens: lead + schemaTokens,
+      ...(estimate ? { estimate: true as const } : {}),
     }
   }
 
@@ -242,6 +260,8 @@ export async function runPipeline(
   for (const m of before) lineage.set(m.id, { kind: 'original', beforeId: m.id, changed: false })
 
   let current: Message[] = before.slice()
+  const beforeTokens = totalsOf(before).tokens
+  const warningsBeforeStages = warnings.length
   const passes: RunResult['passes'] = []
   const stages: StageReport[] = []
   let cancelled = false
@@ -276,6 +296,36 @@ export async function runPipeline(
     }
     if (output.note !== undefined) report.note = output.note
     if (output.overBudget) compactionNeeded = true
+    const applies = output.changed && output.error === undefined
+    const tokensAfter = applies ? totalsOf(output.messages).tokens : tokensBefore
+    const refusal = applies
+      ? growthRefusal(stage.id, output.messages, tokensBefore, tokensAfter, beforeTokens, countMessage)
+      : undefined
+    if (refusal !== undefined) {
+      // The change is not applied: its warnings (and passes, fates, origins) describe nothing shown.
+      const undo = stage.id === 'pin-facts' && stages.some((r) => r.changed)
+      if (undo) {
+        // The facts the earlier stages took out cannot ride along for less than those stages
+        // saved, and leaving them out would lose them: the compaction is undone, every message
+        // stays verbatim (the context is the Before, never larger).
+        current = before.slice()
+        fates.clear()
+        lineage.clear()
+        for (const m of before) lineage.set(m.id, { kind: 'original', beforeId: m.id, changed: false })
+        passes.length = 0
+        warnings.length = warningsBeforeStages
+        for (const r of stages) {
+          if (!r.changed) continue
+          r.changed = false
+          r.note = `undone (${r.tokensBefore} → ${r.tokensAfter} tokens): the pinned block would cost more than the compaction saved`
+          r.tokensAfter = r.tokensBefore
+          r.messagesAfter = r.messagesBefore
+        }
+      }
+      report.note = undo ? `${refusal}; the compaction was undone, every message stays verbatim` : `${refusal}; left out`
+      warnings.push(`${stage.id}: ${report.note}`)
+      continue
+    }
     for (const w of output.warnings) warnings.push(`${stage.id}: ${w}`)
     if (output.error !== undefined) {
       // A summarizer request aborted by the signal surfaces as a stage error: it is a cancel.
@@ -289,9 +339,9 @@ export async function runPipeline(
     composeProvenance(output, fates, lineage, beforeIndex)
     current = output.messages
     warnDanglingBackReferences(current, lineage, stage.id, warnings)
-    passes.push(...output.passes)
+    for (const item of output.passes) passes.push(item)
     report.changed = true
-    report.tokensAfter = totalsOf(current).tokens
+    report.tokensAfter = tokensAfter
     report.messagesAfter = current.length
   }
 
@@ -310,14 +360,21 @@ export async function runPipeline(
   const fateRecord: Record<string, Fate> = {}
   for (const m of before) fateRecord[m.id] = fates.get(m.id) ?? { kind: 'kept', changed: false }
 
-  const tokensById = (ms: readonly Message[]) => {
-    const out: Record<string, number> = {}
-    for (const m of ms) out[m.id] = countMessage(m)
-    return out
+  const side = (ms: Message[]): RunResult['before'] => {
+    const tokensById: Record<string, number> = {}
+    const estimateById: Record<string, number> = {}
+    let estimates = false
+    for (const m of ms) {
+      tokensById[m.id] = countMessage(m)
+      const run = messageChunkedRun(m)
+      if (run > 0) estimateById[m.id] = run
+      estimates ||= run > 0
+    }
+    return { messages: ms, totals: totalsOf(ms), tokensById, ...(estimates ? { estimateById } : {}) }
   }
   const result: RunResult = {
-    before: { messages: before, totals: totalsOf(before), tokensById: tokensById(before) },
-    after: { messages: after, totals: totalsOf(after), tokensById: tokensById(after) },
+    before: side(before),
+    after: side(after),
     fates: fateRecord,
     origins,
     passes,
@@ -332,6 +389,34 @@ export async function runPipeline(
   result.checks.failureModes =
     !deps.skipChecks && stages.some((s) => s.changed) ? checkFailureModes(result) : []
   return result
+}
+
+/**
+ * Why a stage's change is refused because it would grow the context (a clause ending with the
+ * token totals), or undefined when it may
+ * stand. Compaction never grows the context it exists to shrink (seed 001): a stage's output
+ * may not be larger (tokens, context totals) than its input (`tokensBefore`), except
+ * `pin-facts`, which adds a block by design and may spend what the earlier stages saved, but
+ * not more: its output may not be larger than the run's Before (`beforeTokens`). Stages guard
+ * their own steps (a summary pass, a placeholder, a back-reference) where their seeds promise
+ * it; this is the rule for the whole change.
+ */
+function growthRefusal(
+  stage: StageId,
+  output: readonly Message[],
+  tokensBefore: number,
+  tokensAfter: number,
+  beforeTokens: number,
+  countMessage: (m: Message) => number,
+): string | undefined {
+  if (stage === 'pin-facts') {
+    if (tokensAfter <= beforeTokens) return undefined
+    const block = output.find((m) => m.id === PINNED_FACTS_ID)
+    const size = block ? ` (${countMessage(block)} tokens)` : ''
+    return `the pinned block${size} would make the context larger than before (${beforeTokens} → ${tokensAfter} tokens)`
+  }
+  if (tokensAfter <= tokensBefore) return undefined
+  return `its change would make the context larger than before this stage (${tokensBefore} → ${tokensAfter} tokens)`
 }
 
 /**
@@ -467,8 +552,13 @@ function toLineage(
       const indices = coveredIds
         .map((id) => beforeIndex.get(id))
         .filter((n): n is number => n !== undefined)
-      const range =
-        indices.length > 0 ? { fromIndex: Math.min(...indices), toIndex: Math.max(...indices) } : {}
+      let fromIndex = Infinity
+      let toIndex = -Infinity
+      for (const n of indices) {
+        if (n < fromIndex) fromIndex = n
+        if (n > toIndex) toIndex = n
+      }
+      const range = indices.length > 0 ? { fromIndex, toIndex } : {}
       return { kind: 'derived', coveredIds, origin: { ...origin, coveredIds, ...range } }
     }
     case 'pinned-facts': {

@@ -25,13 +25,6 @@ export const selectShownRun = (s: StoreState) =>
 export const selectBeforeRows = (s: StoreState) => selectShownRun(s)?.before.rows
 export const selectPasses = (s: StoreState) => selectShownRun(s)?.passes
 
-/** Percentage of tokens saved by the last run (0–100, may be negative), or null. */
-export const selectTokensSavedPercent = (s: StoreState): number | null => {
-  const run = selectShownRun(s)
-  if (!run || run.before.totals.tokens === 0) return null
-  return ((run.before.totals.tokens - run.after.totals.tokens) / run.before.totals.tokens) * 100
-}
-
 /** What a view of a worker-made result (facts table, timeline, turn context) shows. */
 export type ShownResult<T> =
   | { kind: 'error'; error: string }

@@ -69,6 +69,11 @@ export interface RowMeta {
   counterpartIds: string[]
   /** `tokens` is an estimate (UTF-8 bytes / 3.4, BENCH.md) shown until exact counts arrive. */
   estimated?: true
+  /**
+   * `tokens` is an estimate: the message holds a run of this many UTF-16 code units counted in
+   * chunks (`RunResult` `estimateById`, engine/tokens/count.ts).
+   */
+  chunkedRun?: number
 }
 
 /** A pass without its (possibly large) prompt. */

@@ -1,9 +1,14 @@
-import { formatCount, formatCountOf, formatPercentChange } from '../../components/format'
+import { formatCount, formatCountOf } from '../../components/format'
+import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
 import type { ValidityProblem } from '../../engine/model'
+import { tokenEstimateNote } from '../../engine/tokens/count'
 import type { Side } from '../../worker/protocol'
 import { useStore } from '../../state/store'
-import { selectAfterMode, selectInfo, selectRecorded, selectShownRun, selectTokensSavedPercent } from '../../state/selectors'
+import { selectAfterMode, selectInfo, selectRecorded, selectShownRun } from '../../state/selectors'
 import { PassList } from './PassList'
+
+/** Title of a total that sums an estimate. */
+const TOTAL_ESTIMATE = tokenEstimateNote()
 
 /**
  * Tokens and messages before → after, % saved, per-stage contribution, passes, validity. In
@@ -13,7 +18,6 @@ import { PassList } from './PassList'
 export function TotalsBar() {
   const run = useStore(selectShownRun)
   const mode = useStore(selectAfterMode)
-  const percent = useStore(selectTokensSavedPercent)
   if (!run) return null
   const showsRecorded = mode === 'recorded' && run.stages.length === 0
   const { before, after } = run
@@ -25,15 +29,21 @@ export function TotalsBar() {
   return (
     <section className="totals" data-testid="totals" aria-label="Totals">
       <div className={`badge ${saved > 0 ? 'badge--saved' : 'badge--none'}`} data-testid="tokens-saved">
-        {formatPercentChange(percent ?? 0)} tokens{showsRecorded ? ' (recorded)' : ''}
+        {formatPercentDelta(before.totals.tokens, after.totals.tokens)} tokens{showsRecorded ? ' (recorded)' : ''}
       </div>
       <dl className="totals__grid">
         <div>
           <dt>Tokens</dt>
           <dd>
-            <span data-testid="tokens-before">{formatCount(before.totals.tokens)}</span>
+            <span data-testid="tokens-before" title={before.totals.estimate ? TOTAL_ESTIMATE : undefined}>
+              {before.totals.estimate ? '≈ ' : ''}
+              {formatCount(before.totals.tokens)}
+            </span>
             <span className="arrow"> → </span>
-            <strong data-testid="tokens-after">{formatCount(after.totals.tokens)}</strong>
+            <strong data-testid="tokens-after" title={after.totals.estimate ? TOTAL_ESTIMATE : undefined}>
+              {after.totals.estimate ? '≈ ' : ''}
+              {formatCount(after.totals.tokens)}
+            </strong>
           </dd>
         </div>
         <div>
@@ -80,7 +90,7 @@ export function TotalsBar() {
               {contributions.map((c) => (
                 <li key={c.stage}>
                   <span className={`dot dot--${c.stage}`} aria-hidden="true" />
-                  {c.stage} <strong>{c.saved > 0 ? '−' : '+'}{formatCount(Math.abs(c.saved))}</strong>
+                  {c.stage} <strong>{formatTokenDelta(c.saved, 0)}</strong>
                 </li>
               ))}
             </ul>
