@@ -1,12 +1,15 @@
 import type { FormatId } from '../model'
 import { detectJsonlRecords, detectJsonRoot, type Verdict } from './detect-heuristics'
 import {
+  findTooDeep,
   jsonError,
   looksLikeJsonl,
   parseJson,
   parseJsonl,
+  tooDeepReason,
   type JsonlParse,
   type JsonlRecord,
+  type TooDeep,
 } from './json'
 import { FORMAT_LABELS } from './labels'
 import { importerFor, importersInOrder, type FormatImporter } from './registry'
@@ -185,8 +188,16 @@ export function detectFormat(text: string, options: { fileName?: string } = {}):
     }
     return { ok: false, error: unknown(attempts, root, detectJsonRoot(root)) }
   }
+  // A text that parsed but nests too deep is JSON: neither JSONL nor YAML.
+  if (parsed.tooDeep) return { ok: false, error: jsonError(parsed) }
   if (looksLikeJsonl(body)) return detectJsonl(parseJsonl(body))
-  const yaml = yamlRoot(body, options.fileName)
+  const yamlDoc = yamlRoot(body, options.fileName)
+  if (yamlDoc && 'tooDeep' in yamlDoc) {
+    const error: ImportError = { message: `this file ${tooDeepReason(yamlDoc.tooDeep)}` }
+    if (yamlDoc.tooDeep.path !== '') error.field = yamlDoc.tooDeep.path.replace(/…$/, '')
+    return { ok: false, error }
+  }
+  const yaml = yamlDoc?.value
   if (yaml !== undefined) {
     const attempts = attempt('json', yaml)
     const hit = attempts.find((a) => a.verdict === true)
@@ -208,9 +219,13 @@ const YAML_MAX_CHARS = 4_000_000
  * Tried only after JSON failed, on a `.yaml`/`.yml` file or a text that opens with a `key:` line,
  * never on text starting with `{` or `[` (a cut-off JSON file keeps its JSON error) nor on one
  * longer than `YAML_MAX_CHARS`. Parsed by the
- * `yaml` package (YAML 1.2, no custom tags); the value must be an object or an array.
+ * `yaml` package (YAML 1.2, no custom tags); the value must be an object or an array, and is
+ * refused (`tooDeep`) when it nests deeper than `MAX_NESTING`.
  */
-function yamlRoot(body: string, fileName: string | undefined): unknown {
+function yamlRoot(
+  body: string,
+  fileName: string | undefined,
+): { value: unknown } | { tooDeep: TooDeep } | undefined {
   if (/^\s*[[{]/.test(body) || body.length > YAML_MAX_CHARS) return undefined
   const named = fileName !== undefined && /\.ya?ml$/i.test(fileName)
   const firstLine = body
@@ -220,7 +235,9 @@ function yamlRoot(body: string, fileName: string | undefined): unknown {
   if (!named && !/^[A-Za-z_][\w-]*:(\s|$)/.test(firstLine ?? '')) return undefined
   try {
     const value: unknown = parseYaml(body)
-    return isObject(value) || Array.isArray(value) ? value : undefined
+    if (!isObject(value) && !Array.isArray(value)) return undefined
+    const deep = findTooDeep(value)
+    return deep ? { tooDeep: deep } : { value }
   } catch {
     return undefined
   }

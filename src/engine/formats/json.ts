@@ -7,7 +7,115 @@ import type { ImportError } from './types'
  */
 export type JsonParse =
   | { ok: true; value: unknown }
-  | { ok: false; reason: string; line?: number; column?: number; truncated?: boolean }
+  | {
+      ok: false
+      reason: string
+      line?: number
+      column?: number
+      truncated?: boolean
+      /** Set when the text parsed but nests deeper than `MAX_NESTING` (see `findTooDeep`). */
+      tooDeep?: TooDeep
+    }
+
+/**
+ * Deepest nesting of arrays and objects a parsed file (or JSONL line, or YAML document) may have:
+ * every walk over a parsed value (importers, renderers, `JSON.stringify`, `structuredClone`) is
+ * then safe from stack overflow. Real transcripts nest a few dozen levels; 1,000 leaves room for
+ * any tool's JSON output and refuses only generated or hostile files.
+ */
+export const MAX_NESTING = 1000
+
+/** Past this depth `findTooDeep` stops counting and reports "more than" it. */
+const NESTING_COUNT_CAP = 1_000_000
+
+/**
+ * A value nested deeper than `MAX_NESTING`: `depth` is the number of nested arrays/objects on
+ * its deepest path (the root counts 1), `capped` when counting stopped (`depth` is then
+ * `NESTING_COUNT_CAP` and the real depth is larger); `path` is where the limit is crossed, shortened to its first few
+ * steps (`messages[2].content[0].content…`; empty for the root).
+ */
+export interface TooDeep {
+  depth: number
+  capped: boolean
+  path: string
+}
+
+/** A walk frame: one array or object and the next child to visit. */
+interface DepthFrame {
+  value: object
+  keys: string[] | undefined
+  next: number
+  /** The key or index this value has in its parent (undefined for the root). */
+  at: string | number | undefined
+}
+
+/** Steps of a too-deep path that are named; the rest is shown as `…`. */
+const PATH_STEPS = 8
+
+/** `messages[2].content` from frames' keys (first `PATH_STEPS`, then `…`). */
+function framePath(frames: DepthFrame[]): string {
+  let out = ''
+  let steps = 0
+  for (const f of frames) {
+    if (f.at === undefined) continue
+    if (++steps > PATH_STEPS) return `${out}…`
+    out += typeof f.at === 'number' ? `[${f.at}]` : out === '' ? f.at : `.${f.at}`
+  }
+  return out
+}
+
+/**
+ * Whether a parsed JSON (or YAML) value nests deeper than `MAX_NESTING`, found by an iterative
+ * walk (no recursion, so any depth is safe): undefined when it does not, else the real depth
+ * (counted up to `NESTING_COUNT_CAP`) and where the limit is first crossed. Cost: one visit per
+ * array element and object property.
+ */
+export function findTooDeep(root: unknown): TooDeep | undefined {
+  if (typeof root !== 'object' || root === null) return undefined
+  const frames: DepthFrame[] = []
+  const enter = (value: object, at: string | number | undefined) =>
+    frames.push({ value, keys: Array.isArray(value) ? undefined : Object.keys(value), next: 0, at })
+  enter(root, undefined)
+  let found: TooDeep | undefined
+  while (frames.length > 0) {
+    const top = frames[frames.length - 1] as DepthFrame
+    const size = top.keys ? top.keys.length : (top.value as unknown[]).length
+    if (top.next >= size) {
+      frames.pop()
+      continue
+    }
+    const i = top.next++
+    const at = top.keys ? (top.keys[i] as string) : i
+    const child = (top.value as Record<string | number, unknown>)[at]
+    if (typeof child !== 'object' || child === null) continue
+    enter(child, at)
+    const depth = frames.length
+    if (depth <= MAX_NESTING) continue
+    if (!found) found = { depth, capped: false, path: framePath(frames) }
+    else if (depth > found.depth) found.depth = depth
+    if (depth > NESTING_COUNT_CAP) {
+      found.depth = NESTING_COUNT_CAP
+      found.capped = true
+      return found
+    }
+  }
+  return found
+}
+
+/** `20005` → `20,005`. */
+function grouped(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+}
+
+/**
+ * The words for a too-deep value: `nests 20,005 levels deep at messages[2].content…; the limit is
+ * 1,000` (`more than 1,000,000 levels` when counting stopped).
+ */
+export function tooDeepReason(deep: TooDeep): string {
+  const levels = deep.capped ? `more than ${grouped(deep.depth)}` : grouped(deep.depth)
+  const where = deep.path === '' ? '' : ` at ${deep.path}`
+  return `nests ${levels} levels deep${where}; the limit is ${grouped(MAX_NESTING)}`
+}
 
 /**
  * 1-based line and column of a UTF-16 offset in `text` (lines end at `\n`; a `\r` before it is part
@@ -59,11 +167,16 @@ const END_OF_INPUT = /unexpected end|end of data|unexpected EOF/i
  * column in `text`: from the engine when it reports them (V8: `position N` or `line L column C`;
  * Firefox: `line L column C`), else from `locateJsonError`. A text that ends inside its value
  * (the error sits at or past the last non-whitespace character, or the engine says the input
- * ended) is `truncated`, placed just after its last non-whitespace character.
+ * ended) is `truncated`, placed just after its last non-whitespace character. A text that parses
+ * but nests deeper than `MAX_NESTING` fails with `tooDeep` set (reason from `tooDeepReason`).
  */
 export function parseJson(text: string): JsonParse {
   try {
-    return { ok: true, value: JSON.parse(text) }
+    const value: unknown = JSON.parse(text)
+    // A text this short cannot open MAX_NESTING + 1 containers.
+    const deep = text.length > 2 * MAX_NESTING ? findTooDeep(value) : undefined
+    if (deep) return { ok: false, reason: tooDeepReason(deep), tooDeep: deep }
+    return { ok: true, value }
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e)
     const reason = cleanReason(message)
@@ -228,6 +341,7 @@ export function badJsonlLine(
   parsed: Extract<JsonParse, { ok: false }>,
   last: boolean,
 ): string {
+  if (parsed.tooDeep) return `line ${line}: this line ${parsed.reason}, skipped`
   if (parsed.truncated && last)
     return (
       `line ${line}: half-written last line (it ends unexpectedly; the session may still be ` +
@@ -304,9 +418,16 @@ export function looksLikeJsonl(text: string): boolean {
 /**
  * The `ImportError` for a JSON text that does not parse: a cut-off text says so and names its last
  * real line ("the file ends unexpectedly at line 125 — is it truncated?"); any other syntax error
- * names its exact line and column and the engine's reason. `line` is set for both.
+ * names its exact line and column and the engine's reason. `line` is set for both. A text nested
+ * too deep says how deep and where (`this file nests 20,005 levels deep at messages[2]…; the limit
+ * is 1,000`, `field` the path).
  */
 export function jsonError(parsed: Extract<JsonParse, { ok: false }>): ImportError {
+  if (parsed.tooDeep) {
+    const error: ImportError = { message: `this file ${parsed.reason}` }
+    if (parsed.tooDeep.path !== '') error.field = parsed.tooDeep.path.replace(/…$/, '')
+    return error
+  }
   if (parsed.truncated && parsed.line !== undefined) {
     return {
       message: `the file ends unexpectedly at line ${parsed.line} — is it truncated?`,
