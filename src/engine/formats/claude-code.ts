@@ -22,6 +22,7 @@ import {
   str,
   type DraftCompaction,
   type DraftMessage,
+  notAnArray,
 } from './util'
 
 /**
@@ -160,7 +161,7 @@ interface LineConversion {
 function convertLine(
   nodes: readonly GraphNode[],
   keepRaw: boolean,
-  toolNames: Map<string, string>,
+  toolNames: ToolNames,
   where: Where,
 ): LineConversion {
   const format: FormatId = 'claude-code'
@@ -228,7 +229,7 @@ function convertLine(
       const messageId = str(message.id)
       const existing = messageId !== undefined ? byMessageId.get(messageId) : undefined
       if (existing) {
-        existing.blocks.push(...blocks)
+        for (const item of blocks) existing.blocks.push(item)
         existing.records.push(record)
         messageIdOf.set(uuid, existing.draft.id)
         continue
@@ -452,11 +453,37 @@ function buildUnits(nodes: readonly GraphNode[]): Unit[] {
   return units
 }
 
-/** Units from the root down to `leaf`, following parents. */
-function pathTo(leaf: Unit): Unit[] {
+/**
+ * Units from the root (or from `top`, an ancestor of `leaf`) down to `leaf`, following parents:
+ * a fork's path costs its own length, not its depth in the graph.
+ */
+function pathTo(leaf: Unit, top?: Unit): Unit[] {
   const path: Unit[] = []
-  for (let u: Unit | null = leaf; u; u = u.parent) path.push(u)
+  for (let u: Unit | null = leaf; u; u = u.parent) {
+    path.push(u)
+    if (u === top) break
+  }
   return path.reverse()
+}
+
+/** Tool names by call id, as `convertLine` reads and records them. */
+interface ToolNames {
+  get(id: string): string | undefined
+  set(id: string, name: string): void
+}
+
+/**
+ * A view of `base` whose `set`s stay its own: a fork's calls never leak into the line it hangs
+ * off, and no copy of `base` is made per fork (that was forks × tools).
+ */
+function overlay(base: ReadonlyMap<string, string>): ToolNames {
+  const local = new Map<string, string>()
+  return {
+    get: (id) => local.get(id) ?? base.get(id),
+    set: (id, name) => {
+      local.set(id, name)
+    },
+  }
 }
 
 /** The records of a path of units, unit by unit (each unit's records in file order). */
@@ -518,6 +545,31 @@ function newestBelow(start: Unit, children: ReadonlyMap<Unit, Unit[]>): Unit {
 }
 
 /**
+ * `newestBelow` of every unit at once, in one pass from the last unit to the first (a unit's
+ * parent always comes earlier), so resolving many forks costs the graph's size once, not once
+ * per fork.
+ */
+function newestBelowAll(units: readonly Unit[]): Map<Unit, Unit> {
+  const newest = new Map<Unit, Unit>()
+  const conversation = new Map<Unit, Unit>()
+  for (let i = units.length - 1; i >= 0; i--) {
+    const u = units[i] as Unit
+    const best = newest.get(u) ?? u
+    const bestConversation = conversation.get(u) ?? (u.conversation ? u : undefined)
+    newest.set(u, best)
+    if (bestConversation) conversation.set(u, bestConversation)
+    const p = u.parent
+    if (!p) continue
+    if (best.order > (newest.get(p) ?? p).order) newest.set(p, best)
+    const pc = conversation.get(p) ?? (p.conversation ? p : undefined)
+    if (bestConversation && bestConversation.order > (pc?.order ?? -1)) conversation.set(p, bestConversation)
+  }
+  const out = new Map<Unit, Unit>()
+  for (const u of units) out.set(u, conversation.get(u) ?? (newest.get(u) as Unit))
+  return out
+}
+
+/**
  * Resolves one scope: groups its records into units (`buildUnits`), so the parts of a response
  * and the results of its parallel calls stay together wherever their records hang; the main
  * line is the chain of units from the root to `mainLeaf`; every other child of a unit on it is a
@@ -540,13 +592,13 @@ function resolveScope(nodes: readonly GraphNode[]): ResolvedScope {
   const covered = new Set<Unit>(line)
   const forks: Fork[] = []
   const queue: Unit[] = [...line]
+  const newest = newestBelowAll(units)
   const branchFrom = (start: Unit) => {
-    const full = pathTo(newestBelow(start, kids))
-    const path = full.slice(full.indexOf(start))
+    const path = pathTo(newest.get(start) ?? start, start)
     for (const u of path) covered.add(u)
     const head = start.nodes[0] as GraphNode
     forks.push({ start: head, from: head.parent, path: recordsOf(path) })
-    queue.push(...path)
+    for (const item of path) queue.push(item)
   }
   let next = 0
   const drain = () => {
@@ -716,12 +768,12 @@ function otherSessionTranscript(
 ): OtherSession | undefined {
   nodes.sort((a, b) => a.order - b.order)
   const resolved = resolveScope(nodes)
-  const c = convertLine(resolved.line, keepRaw, new Map(toolNames), where)
+  const c = convertLine(resolved.line, keepRaw, overlay(toolNames), where)
   if (c.drafts.length === 0) return undefined
   const branches: TranscriptBranch[] = []
   const ids = new Map(c.messageIdOf)
   for (const fork of resolved.forks) {
-    const f = convertLine(fork.path, false, new Map(toolNames), where)
+    const f = convertLine(fork.path, false, overlay(toolNames), where)
     for (const [k, v] of f.messageIdOf) ids.set(k, v)
     if (f.drafts.length === 0) continue
     let from: string | null = null
@@ -841,8 +893,8 @@ export function importClaudeCodeRecords(
   const main = resolveScope(mainNodes)
   const toolNames = new Map<string, string>()
   const converted = convertLine(main.line, keepRaw, toolNames, where)
-  warnings.push(...converted.warnings)
-  warnings.push(...capWarnings(linkWarnings))
+  for (const item of converted.warnings) warnings.push(item)
+  for (const item of capWarnings(linkWarnings)) warnings.push(item)
 
   // The sessions the main line speaks in (a resumed session's line may cross into a new one).
   const mainSessions = new Set<string>()
@@ -865,13 +917,13 @@ export function importClaudeCodeRecords(
     return null
   }
   for (const fork of main.forks) {
-    const c = convertLine(fork.path, false, new Map(toolNames), where)
+    const c = convertLine(fork.path, false, overlay(toolNames), where)
     for (const [k, v] of c.messageIdOf) messageIdOf.set(k, v)
     if (c.drafts.length === 0) continue // progress, hooks, telemetry: no messages
     const session = str(fork.start.record.sessionId)
     if (session !== undefined && mainSessions.size > 0 && !mainSessions.has(session)) {
       const list = off.otherSessions.get(session)
-      if (list) list.push(...fork.path)
+      if (list) for (const item of fork.path) list.push(item)
       else off.otherSessions.set(session, [...fork.path])
       continue
     }
@@ -888,7 +940,7 @@ export function importClaudeCodeRecords(
     off.branches++
     off.branchMessages += c.drafts.length
   }
-  warnings.push(...offLineWarnings(off))
+  for (const item of offLineWarnings(off)) warnings.push(item)
   // Other sessions: further conversations, listed first.
   const others: OtherSession[] = []
   for (const [id, list] of off.otherSessions) {
@@ -913,7 +965,7 @@ export function importClaudeCodeRecords(
         ? [resolved.line, ...resolved.forks.filter((f) => f.from === null).map((f) => f.path)]
         : [resolved.line]
     for (const group of groups) {
-      const c = convertLine(group, keepRaw, new Map(toolNames), where)
+      const c = convertLine(group, keepRaw, overlay(toolNames), where)
       if (c.drafts.length === 0) continue
       const agent = scope.startsWith('agent:') ? scope.slice(6) : undefined
       const first = firstTextOf(c.drafts)
@@ -1048,7 +1100,12 @@ function importClaudeCodeWeb(root: unknown, options: RootImportOptions = {}): Im
   if (!Array.isArray(list))
     return {
       ok: false,
-      error: { message: 'no "loglines" array at the top level', field: 'loglines' },
+      error: {
+        message: isObject(root)
+          ? notAnArray(root, 'loglines', ' at the top level')
+          : 'no "loglines" array at the top level',
+        field: 'loglines',
+      },
     }
   const records: JsonlRecord[] = []
   const bad: string[] = []
