@@ -609,7 +609,9 @@ export async function main(
       err(`error: ${e.message}`)
       return 1
     }
-    err(`error: ${(e as Error).message}`)
+    // An overflow anywhere is reported as what happened, not as the engine's words for it.
+    const overflow = e instanceof RangeError && /call stack/i.test(e.message)
+    err(`error: ${overflow ? 'the input is nested or chained too deeply to process (the call stack overflowed)' : (e as Error).message}`)
     return 1
   }
 }

@@ -206,7 +206,7 @@ export function checkValidity(
     })
   })
 
-  problems.push(...orphans, ...missing, ...notAdjacent)
+  for (const list of [orphans, missing, notAdjacent]) for (const item of list) problems.push(item)
 
   if (applies('first-not-user') && !options.responseOnly) {
     const first = messages.find((m) => m.role !== 'system')
@@ -224,8 +224,8 @@ export function checkValidity(
     }
   })
 
-  if (applies('duplicate-system-prompt')) problems.push(...duplicateSystemPrompts(messages))
-  if (applies('duplicate-tool-call-id')) problems.push(...reusedCallIds(messages))
+  if (applies('duplicate-system-prompt')) for (const item of duplicateSystemPrompts(messages)) problems.push(item)
+  if (applies('duplicate-tool-call-id')) for (const item of reusedCallIds(messages)) problems.push(item)
   return problems
 }
 

@@ -165,7 +165,7 @@ export interface Cost {
 const NO_USAGE: TokenUsage = { input: 0, cachedInput: 0, output: 0, cacheWrite: 0 }
 
 /** Sum of usages. */
-function addUsage(...usages: readonly TokenUsage[]): TokenUsage {
+function addUsage(usages: readonly TokenUsage[]): TokenUsage {
   const sum = { ...NO_USAGE }
   for (const u of usages) {
     sum.input += u.input
@@ -357,7 +357,7 @@ export function estimateRunCost(
       ...priced(separateCallUsage(p.promptTokens, p.outputTokens), price),
     }
   })
-  const summarization = priced(addUsage(...passes.map((p) => p.usage)), price)
+  const summarization = priced(addUsage(passes.map((p) => p.usage)), price)
   const without = priced(followingTurnsUsage(tokens.contextBefore, true, assumptions), price)
   const compacted = tokens.contextAfter !== tokens.contextBefore || passes.length > 0
   const withC = priced(followingTurnsUsage(tokens.contextAfter, !compacted, assumptions), price)

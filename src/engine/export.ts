@@ -322,7 +322,7 @@ function anthropicAssistantBlocks(
   let waiting: Json[] = []
   let hosted = false
   const flushWaiting = () => {
-    blocks.push(...waiting)
+    for (const item of waiting) blocks.push(item)
     waiting = []
   }
   ;(m.toolCalls ?? []).forEach((c, k) => {
@@ -425,7 +425,7 @@ function toAnthropic(messages: readonly Message[], ctx: ExportContext, losses: L
       continue
     }
     const { blocks, hosted } = anthropicAssistantBlocks(messages, i, pairs, ctx, losses)
-    if (open) open.push(...blocks)
+    if (open) for (const item of blocks) open.push(item)
     else out.push({ role: 'assistant', content: blocks })
     const written: Json[] = open ?? blocks
     open = hosted ? written : null

@@ -529,7 +529,7 @@ function convertSession(
         '— handled by aider itself, the command line never sent to the model: not messages',
     )
   }
-  notes.push(...clears)
+  for (const item of clears) notes.push(item)
   if (missing.length > 0) {
     warnings.push(
       `${plural(missing.length, 'command output')} added to the chat but not in this file ` +

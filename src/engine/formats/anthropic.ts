@@ -323,7 +323,7 @@ function splitAssistantTurns(content: unknown, hosted: Map<string, ToolCall>): A
     pushBlockPart(parts, block, blocks[i - 1])
   }
   if (results.length > 0 || turns.length === 0 || parts.length > 0 || calls.length > 0) close()
-  turns[turns.length - 1]!.toolCalls.push(...clientCalls)
+  for (const item of clientCalls) turns[turns.length - 1]!.toolCalls.push(item)
   return turns
 }
 

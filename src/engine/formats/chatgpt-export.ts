@@ -104,14 +104,14 @@ function contentParts(content: JsonObject, unknown: Map<string, number>): Part[]
     case 'multimodal_text': {
       const out: Part[] = []
       for (const p of Array.isArray(content.parts) ? content.parts : []) {
-        if (typeof p === 'string') out.push(...text(p))
+        if (typeof p === 'string') for (const item of text(p)) out.push(item)
         else if (isObject(p) && p.content_type === 'image_asset_pointer') {
           const url = str(p.asset_pointer)
           const image: ImagePart = { type: 'image' }
           if (url !== undefined) image.url = url
           if (typeof p.size_bytes === 'number') image.bytes = p.size_bytes
           out.push(image)
-        } else if (isObject(p) && typeof p.text === 'string') out.push(...text(p.text))
+        } else if (isObject(p) && typeof p.text === 'string') for (const item of text(p.text)) out.push(item)
         else if (isObject(p)) {
           const kind = str(p.content_type) ?? 'part'
           out.push({ type: 'opaque', kind, raw: p })
@@ -475,7 +475,7 @@ function importConversation(conv: unknown, field: string, keepRaw: boolean): Tra
   if (converted.drafts.length === 0) {
     importFailure(`${field} has no messages on its current branch`, { field })
   }
-  warnings.push(...converted.warnings)
+  for (const item of converted.warnings) warnings.push(item)
 
   // Forks: every child of a covered node that is not covered yet starts a branch.
   const messageIdOf = new Map(converted.messageIdOf)
@@ -497,7 +497,7 @@ function importConversation(conv: unknown, field: string, keepRaw: boolean): Tra
     const at = full.indexOf(start)
     const path = at >= 0 ? full.slice(at) : [start]
     for (const n of path) covered.add(n.id)
-    queue.push(...path)
+    for (const item of path) queue.push(item)
     const c = convertPath(path, false)
     for (const [k, v] of c.messageIdOf) messageIdOf.set(k, v)
     if (c.drafts.length === 0) return
@@ -587,7 +587,7 @@ function importChatGPTExport(root: unknown, keepRaw = true): Transcript {
     if (firstError) throw firstError
     importFailure('the export holds no conversations')
   }
-  first.warnings.unshift(...skipped)
+  first.warnings = [...skipped, ...first.warnings]
   return withConversations(transcripts, 'conversation')
 }
 

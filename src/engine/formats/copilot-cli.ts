@@ -313,7 +313,7 @@ function convertEvents(events: readonly JsonlRecord[], keepRaw: boolean): Conver
         // The model got `transformedContent`; `content` is only what the person typed.
         const text = str(data.transformedContent) || (str(data.content) ?? '')
         if (text !== '') parts.push({ type: 'text', text })
-        parts.push(...attachmentParts(data.attachments))
+        for (const item of attachmentParts(data.attachments)) parts.push(item)
         const d: DraftMessage = {
           id,
           role: 'user',
@@ -355,7 +355,7 @@ function convertEvents(events: readonly JsonlRecord[], keepRaw: boolean): Conver
         if (open !== null && sameCall && open.draft === last) {
           // One API response written as several events: one message.
           const acc: { draft: DraftMessage; apiCallId: string; parts: Part[] } = open
-          acc.parts.push(...all)
+          for (const item of all) acc.parts.push(item)
           acc.draft.content = normalizeParts(acc.parts, null)
           if (calls.length > 0) acc.draft.toolCalls = [...(acc.draft.toolCalls ?? []), ...calls]
           if (keepRaw) {

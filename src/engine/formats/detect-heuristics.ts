@@ -1,7 +1,7 @@
 import type { FormatId } from '../model'
 import type { JsonlRecord } from './json'
 import { OPENAI_CHAT_ROLES } from './openai-chat'
-import { isObject, type JsonObject } from './util'
+import { isObject, notAnArray, type JsonObject } from './util'
 
 /*
  * Structural recognizers of formats.md §2 for JSON roots and JSONL records. They name every format
@@ -192,6 +192,8 @@ export function detectJsonRoot(root: unknown): Verdict {
   // One Chat Completions response (`{object:"chat.completion", choices:[{message}]}`, §4.1).
   if (Array.isArray(root.choices) && root.choices.some((c) => isObject(c) && isObject(c.message)))
     return { format: 'openai-chat' }
+  if (Object.prototype.hasOwnProperty.call(root, 'messages'))
+    return { mismatch: notAnArray(root, 'messages') }
   const keys = Object.keys(root).slice(0, 8).join(', ')
   return { mismatch: `no "messages" array at the top level (keys: ${keys || 'none'})` }
 }

@@ -12,6 +12,7 @@ import {
   str,
   type DraftMessage,
   type JsonObject,
+  notAnArray,
 } from './util'
 
 const format: FormatId = 'gemini-cli'
@@ -165,7 +166,7 @@ function convertMessages(
         if (p) parts.push(p)
       }
     }
-    parts.push(...contentParts(m.content))
+    for (const item of contentParts(m.content)) parts.push(item)
     const calls = Array.isArray(m.toolCalls) ? m.toolCalls.filter(isObject) : []
     const toolCalls: ToolCall[] = calls.map((c, k) => ({
       id: str(c.id) ?? `${id}-call${k + 1}`,
@@ -273,7 +274,7 @@ export const geminiCliImporter: FormatImporter = {
     if (!isObject(root)) return 'not a JSON object'
     if (typeof root.sessionId !== 'string') return 'no "sessionId" string'
     if (typeof root.projectHash !== 'string') return 'no "projectHash" string'
-    if (!Array.isArray(root.messages)) return 'no "messages" array'
+    if (!Array.isArray(root.messages)) return notAnArray(root, 'messages')
     return true
   },
   closeness: (root) => {

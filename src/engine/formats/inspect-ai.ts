@@ -312,7 +312,7 @@ function importSample(
         first.content = [{ type: 'thinking', variant: 'reasoning', text: reasoning }, ...parts]
       }
       const calls = toolCallsOf(m.tool_calls)
-      ;(turns[turns.length - 1] as AssistantTurn).toolCalls.push(...calls)
+      for (const item of calls) (turns[turns.length - 1] as AssistantTurn).toolCalls.push(item)
       turns.forEach((turn, k) => {
         const d: DraftMessage = {
           id: k === 0 ? id : '',

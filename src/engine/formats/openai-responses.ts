@@ -378,7 +378,7 @@ export class ResponsesItemBuilder {
       const acc = this.assistant(item, at)
       if (typeof content === 'string') {
         if (content !== '') acc.parts.push({ type: 'text', text: content })
-      } else acc.parts.push(...content)
+      } else for (const item of content) acc.parts.push(item)
       return
     }
     this.flush()

@@ -9,6 +9,7 @@ import {
   normalizeParts,
   str,
   type DraftMessage,
+  notAnArray,
 } from './util'
 
 const format: FormatId = 'swe-agent'
@@ -29,7 +30,7 @@ const hasSweAgentKey = (x: Record<string, unknown>) =>
  */
 export function detectSweAgent(root: unknown): true | string {
   if (!isObject(root)) return 'not a JSON object with a SWE-agent "history"'
-  if (!Array.isArray(root.history)) return 'no "history" array at the top level'
+  if (!Array.isArray(root.history)) return notAnArray(root, 'history', ' at the top level')
   if (Array.isArray(root.trajectory) && 'info' in root) return true
   const items = root.history.slice(0, 50).filter(isObject)
   if (

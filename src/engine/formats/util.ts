@@ -18,6 +18,25 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/** What a JSON value is, in words: `a string`, `an object`, `an array`, `null`, `a number`. */
+export function jsonTypeName(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'object') return 'an object'
+  return `a ${typeof value}`
+}
+
+/**
+ * Why `root[key]` is not the array a format looks for, naming the field and what it is instead:
+ * `"messages" is a string, not an array` when the key is there, else
+ * `no "messages" array` + `where` (e.g. ` at the top level`).
+ */
+export function notAnArray(root: JsonObject, key: string, where = ''): string {
+  if (Object.prototype.hasOwnProperty.call(root, key))
+    return `"${key}" is ${jsonTypeName(root[key])}, not an array`
+  return `no "${key}" array${where}`
+}
+
 /** `value` when it is a string, else undefined. */
 export function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined
