@@ -19,7 +19,7 @@ export function isObject(value: unknown): value is JsonObject {
 }
 
 /** What a JSON value is, in words: `a string`, `an object`, `an array`, `null`, `a number`. */
-export function jsonTypeName(value: unknown): string {
+function jsonTypeName(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
   if (typeof value === 'object') return 'an object'
