@@ -211,3 +211,22 @@ export function claudeCodeForks(forks: number): string {
   }
   return lines.join('\n') + '\n'
 }
+
+/**
+ * An OpenAI chat of one long turn: a user request, then `calls` tool calls each answered by its
+ * tool result (so `2 * calls + 2` messages), then one final answer. The rolling replay has one
+ * turn end, so its one pass folds all but the kept tail into a single summary: 100,000 calls
+ * make a summary covering about 200,000 messages.
+ */
+export function longToolTurn(calls: number): string {
+  const parts: string[] = ['{"messages":[{"role":"user","content":"Check every module and report."}']
+  for (let i = 0; i < calls; i++) {
+    const args = JSON.stringify(JSON.stringify({ path: `src/mod${i % 97}/file${i}.ts` }))
+    parts.push(
+      `,{"role":"assistant","content":null,"tool_calls":[{"id":"call_${i}","type":"function","function":{"name":"read","arguments":${args}}}]}`,
+      `,{"role":"tool","tool_call_id":"call_${i}","content":"ok ${i}"}`,
+    )
+  }
+  parts.push(',{"role":"assistant","content":"All modules checked."}]}')
+  return parts.join('')
+}

@@ -110,22 +110,59 @@ export interface FactSpan {
  * (names excepted) so plain words never count. Pure.
  */
 export function findFactSpans(text: string): FactSpan[] {
-  const hits: { at: number; end: number; fact: string; kind: FactKind }[] = []
+  // Spans taken so far, sorted by start and pairwise disjoint (an overlapping match is never
+  // taken), so one binary search tells whether a match overlaps any: O(matches · log matches).
+  let taken: { at: number; end: number; fact: string; kind: FactKind }[] = []
   for (const { kind, pattern } of FACT_PATTERNS) {
+    const fresh: typeof taken = []
     for (const m of text.matchAll(pattern)) {
       const at = m.index ?? 0
       const end = at + m[0].length
       // A span already taken by an earlier kind (an ID inside a URL) is not a second fact.
-      if (hits.some((h) => at < h.end && end > h.at)) continue
+      if (overlapsTaken(taken, at, end)) continue
+      // Matches of one pattern come in order of start, so the last one taken is the only one
+      // of this pattern a later match can overlap.
+      const last = fresh[fresh.length - 1]
+      if (last && at < last.end && end > last.at) continue
       const fact = m[0].trim()
       if (fact.length < 2 || (kind !== 'name' && !/\d|[/.@]/.test(fact))) continue
-      hits.push({ at, end, fact: cutCodePoints(fact, FACT_CHAR_CAP), kind })
+      fresh.push({ at, end, fact: cutCodePoints(fact, FACT_CHAR_CAP), kind })
     }
+    if (fresh.length > 0) taken = mergeByStart(taken, fresh)
   }
-  hits.sort((a, b) => a.at - b.at)
   const out: FactSpan[] = []
-  for (const h of hits)
-    if (!out.some((o) => o.fact === h.fact)) out.push({ fact: h.fact, kind: h.kind })
+  const seen = new Set<string>()
+  for (const h of taken) {
+    if (seen.has(h.fact)) continue
+    seen.add(h.fact)
+    out.push({ fact: h.fact, kind: h.kind })
+  }
+  return out
+}
+
+/** Whether [at, end) overlaps a span of `spans` (sorted by start, pairwise disjoint). */
+function overlapsTaken(spans: readonly { at: number; end: number }[], at: number, end: number) {
+  // The last span starting before `end` is the only candidate: earlier ones end before it starts.
+  let lo = 0
+  let hi = spans.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((spans[mid] as { at: number }).at < end) lo = mid + 1
+    else hi = mid
+  }
+  const candidate = spans[lo - 1]
+  return candidate !== undefined && at < candidate.end
+}
+
+/** The spans of two lists sorted by start, merged into one sorted list (ties: `a` first). */
+function mergeByStart<T extends { at: number }>(a: readonly T[], b: readonly T[]): T[] {
+  const out: T[] = []
+  let i = 0
+  let j = 0
+  while (i < a.length && j < b.length)
+    out.push((b[j] as T).at < (a[i] as T).at ? (b[j++] as T) : (a[i++] as T))
+  while (i < a.length) out.push(a[i++] as T)
+  while (j < b.length) out.push(b[j++] as T)
   return out
 }
 
@@ -185,7 +222,62 @@ export function instructionLines(text: string): string[] {
  * `cmd/sync.go` and `7.1` stay whole; a line break always ends one.
  */
 function sentences(text: string): string[] {
-  return text.match(/(?:[^.!?\n]|[.!?](?=[^\s.!?]))+[.!?]*/g) ?? []
+  // The matches of /(?:[^.!?\n]|[.!?](?=[^\s.!?]))+[.!?]*/g, found by one forward scan: the
+  // regex's backtracking stack overflowed on ~10 MB without an end mark, and its alternatives
+  // never compete, so the greedy scan is its exact match.
+  const out: string[] = []
+  const n = text.length
+  let i = 0
+  while (i < n) {
+    const start = i
+    for (;;) {
+      const c = text.charCodeAt(i)
+      if (i >= n || c === NEWLINE) break
+      if (isEndMark(c)) {
+        const next = text.charCodeAt(i + 1)
+        if (i + 1 >= n || isEndMark(next) || WHITESPACE.test(text.charAt(i + 1))) break
+      }
+      i++
+    }
+    if (i === start) {
+      i++
+      continue
+    }
+    while (i < n && isEndMark(text.charCodeAt(i))) i++
+    out.push(text.slice(start, i))
+  }
+  return out
+}
+
+const NEWLINE = 0x0a
+
+/** `.`, `!` or `?`. */
+function isEndMark(c: number): boolean {
+  return c === 0x2e || c === 0x21 || c === 0x3f
+}
+
+const WHITESPACE = /\s/
+
+/**
+ * Questions in `text`: each run of characters other than `.`, `!`, `?` and line breaks that a
+ * `?` ends, with that `?`, untrimmed: the matches of /[^.!?\n]*\?/g, in order, found in one
+ * forward scan (the regex retried every start of a long run without a `?`: quadratic).
+ */
+export function questionRuns(text: string): string[] {
+  const out: string[] = []
+  const n = text.length
+  let start = 0
+  while (start < n) {
+    let end = start
+    while (end < n) {
+      const c = text.charCodeAt(end)
+      if (c === NEWLINE || isEndMark(c)) break
+      end++
+    }
+    if (end < n && text.charCodeAt(end) === 0x3f) out.push(text.slice(start, end + 1))
+    start = end + 1
+  }
+  return out
 }
 
 const TODO_MARKER = /\b(?:TODO|FIXME|open question|still (?:need|missing|pending))\b/i
@@ -316,12 +408,21 @@ export function latestRequest(messages: readonly Message[]): Message | undefined
 export function extractFacts(messages: readonly Message[]): CandidateFact[] {
   const facts: CandidateFact[] = []
   const byKey = new Map<string, CandidateFact>()
+  const idSets = new Map<CandidateFact, Set<string>>()
   const add = (fact: string, kind: FactKind, id: string) => {
     if (!fact) return
     const key = `${kind}\u0000${fact}`
     const found = byKey.get(key)
     if (found) {
-      if (!found.messageIds.includes(id)) found.messageIds.push(id)
+      // Messages are read in order, so a repeat from the same message is the last id; a
+      // transcript repeating an id elsewhere is caught by the per-fact id set.
+      const ids = found.messageIds
+      if (ids[ids.length - 1] === id) return
+      let seen = idSets.get(found)
+      if (!seen) idSets.set(found, (seen = new Set(ids)))
+      if (seen.has(id)) return
+      seen.add(id)
+      ids.push(id)
       return
     }
     const c: CandidateFact = { fact, kind, messageIds: [id] }
@@ -408,6 +509,11 @@ export interface RunIndex {
   beforeTexts: Map<string, string>
   afterTexts: Map<string, string>
   beforeIndex: Map<string, number>
+  /**
+   * One more than the largest before `Message.index` (0 without messages, or when that exceeds
+   * twice the message count: per-index tables are then not built).
+   */
+  beforeIndexLimit: number
   /** Stage id → position in the pipeline (stages that ran). */
   stageOrder: Map<string, number>
   passesByStage: Map<string, Pass[]>
@@ -418,6 +524,11 @@ export function indexRun(run: FactRun): RunIndex {
   const beforeTexts = new Map(run.before.messages.map((m) => [m.id, messageFactText(m)]))
   const afterTexts = new Map(run.after.messages.map((m) => [m.id, messageFactText(m)]))
   const beforeIndex = new Map(run.before.messages.map((m) => [m.id, m.index]))
+  let beforeIndexLimit = 0
+  for (const m of run.before.messages)
+    if (Number.isInteger(m.index) && m.index >= beforeIndexLimit) beforeIndexLimit = m.index + 1
+  // Indices far beyond the message count (a hand-made run) get no per-index tables.
+  if (beforeIndexLimit > 2 * run.before.messages.length + 1024) beforeIndexLimit = 0
   const stageOrder = new Map<string, number>()
   ;(run.stages ?? []).forEach((s, i) => stageOrder.set(s.stage, i))
   // Without stage reports, passes give the order.
@@ -430,7 +541,7 @@ export function indexRun(run: FactRun): RunIndex {
     passesByStage.set(p.stage, list)
   }
   for (const list of passesByStage.values()) list.sort((a, b) => a.pass - b.pass)
-  return { run, beforeTexts, afterTexts, beforeIndex, stageOrder, passesByStage }
+  return { run, beforeTexts, afterTexts, beforeIndex, beforeIndexLimit, stageOrder, passesByStage }
 }
 
 function keptAs(run: FactRun, id: string): KeptAs {
@@ -456,48 +567,156 @@ function eventKey(ix: RunIndex, e: { stage: string; pass?: number }): Key {
 /**
  * The summaries a before message's content went through, in order: the pass that first folded
  * it, the later passes of that stage (each folds the previous summary: seed 001 rolling), then
- * the pass of a later stage that folded that summary (the message's final fate).
+ * the pass of a later stage that folded that summary (the message's final fate). Held as a
+ * view — `list[start..]`, then `extra` — so a message folded by the first of P passes costs
+ * O(1), not a copy of P passes; null when the message went through no pass.
  */
-function summaryChain(ix: RunIndex, beforeId: string): Pass[] {
+interface Chain {
+  list: readonly Pass[]
+  start: number
+  extra?: Pass
+}
+
+function summaryChain(ix: RunIndex, beforeId: string): Chain | null {
   // The chain depends on the message alone, and the facts table asks once per fact it holds.
   let cache = chainCache.get(ix)
   if (!cache) chainCache.set(ix, (cache = new Map()))
   let chain = cache.get(beforeId)
-  if (!chain) cache.set(beforeId, (chain = walkSummaryChain(ix, beforeId)))
+  if (chain === undefined) cache.set(beforeId, (chain = walkSummaryChain(ix, beforeId)))
   return chain
 }
 
-const chainCache = new WeakMap<RunIndex, Map<string, Pass[]>>()
+const chainCache = new WeakMap<RunIndex, Map<string, Chain | null>>()
 
-function walkSummaryChain(ix: RunIndex, beforeId: string): Pass[] {
+/** Per stage that recorded passes: its passes, by pass number, and by the index they cover. */
+interface StagePasses {
+  passes: readonly Pass[]
+  /** Pass number → position in `passes` of the first pass with it. */
+  byNumber: Map<number, number>
+  /** Before index → position of the first pass whose [from, upto) holds it; built on demand. */
+  covering?: Int32Array
+}
+
+/** The stages that recorded passes, in pipeline order, each with its lookups. Once per run. */
+function stagePasses(ix: RunIndex): { stage: string; passes: StagePasses }[] {
+  let out = stagePassCache.get(ix)
+  if (!out) {
+    const stages = [...ix.passesByStage.keys()].sort(
+      (a, b) => (ix.stageOrder.get(a) ?? 0) - (ix.stageOrder.get(b) ?? 0),
+    )
+    out = stages.map((stage) => {
+      const passes = ix.passesByStage.get(stage) ?? []
+      const byNumber = new Map<number, number>()
+      passes.forEach((p, k) => {
+        if (!byNumber.has(p.pass)) byNumber.set(p.pass, k)
+      })
+      return { stage, passes: { passes, byNumber } }
+    })
+    stagePassCache.set(ix, out)
+  }
+  return out
+}
+
+const stagePassCache = new WeakMap<RunIndex, { stage: string; passes: StagePasses }[]>()
+
+/**
+ * Position of the first of `sp.passes` with `from <= index < upto`, or -1: a table over the
+ * before indices filled once per stage (each index assigned once, skipping assigned runs), so
+ * a run of P passes over N messages costs O(N + P), not O(P) per message.
+ */
+function firstCovering(ix: RunIndex, sp: StagePasses, index: number): number {
+  const size = ix.beforeIndexLimit
+  if (!Number.isInteger(index) || index < 0 || index >= size)
+    return sp.passes.findIndex((p) => p.from <= index && index < p.upto)
+  if (!sp.covering) {
+    const covering = new Int32Array(size).fill(-1)
+    // nextFree[i]: a lower bound of the first unassigned index ≥ i (size: none left).
+    const nextFree = new Int32Array(size + 1)
+    for (let i = 0; i <= size; i++) nextFree[i] = i
+    const find = (i: number) => {
+      let r = i
+      while ((nextFree[r] as number) !== r) r = nextFree[r] as number
+      while ((nextFree[i] as number) !== r) {
+        const up = nextFree[i] as number
+        nextFree[i] = r
+        i = up
+      }
+      return r
+    }
+    sp.passes.forEach((p, k) => {
+      const lo = Math.max(0, Math.ceil(p.from))
+      const hi = Math.min(size, Math.ceil(p.upto))
+      if (!(lo < hi)) return
+      for (let i = find(lo); i < hi; i = find(i)) {
+        covering[i] = k
+        nextFree[i] = i + 1
+      }
+    })
+    sp.covering = covering
+  }
+  return sp.covering[index] as number
+}
+
+function walkSummaryChain(ix: RunIndex, beforeId: string): Chain | null {
   const fate = ix.run.fates[beforeId]
-  if (fate?.kind !== 'summarized') return []
+  if (fate?.kind !== 'summarized') return null
   const index = ix.beforeIndex.get(beforeId) ?? -1
-  const chain: Pass[] = []
-  const stages = [...ix.passesByStage.keys()].sort(
-    (a, b) => (ix.stageOrder.get(a) ?? 0) - (ix.stageOrder.get(b) ?? 0),
-  )
-  for (const stage of stages) {
-    const passes = ix.passesByStage.get(stage) ?? []
-    if (chain.length === 0) {
+  let chain: Chain | null = null
+  for (const { stage, passes: sp } of stagePasses(ix)) {
+    if (!chain) {
       // Pass from/upto are before-transcript indices for original messages.
       const first =
-        stage === fate.stage
-          ? passes.findIndex((p) => p.pass === fate.pass)
-          : passes.findIndex((p) => p.from <= index && index < p.upto)
+        stage === fate.stage ? (sp.byNumber.get(fate.pass) ?? -1) : firstCovering(ix, sp, index)
       if (first === -1) continue
-      chain.push(...passes.slice(first))
+      chain = { list: sp.passes, start: first }
     } else if (stage === fate.stage) {
-      const p = passes.find((x) => x.pass === fate.pass)
-      if (p) chain.push(p)
+      const k = sp.byNumber.get(fate.pass)
+      if (k !== undefined) chain.extra = sp.passes[k] as Pass
     }
     if (stage === fate.stage) break
   }
   return chain
 }
 
+/**
+ * The first pass of `chain` whose summary `holds` rejects, or undefined. `memo` (one per
+ * `holds`) remembers, per pass list and position, the first rejected position at or after it,
+ * so many messages folded into the same passes walk each pass once.
+ */
+function firstOmitting(
+  chain: Chain,
+  holds: (t: string) => boolean,
+  memo: Map<readonly Pass[], Map<number, number>>,
+): Pass | undefined {
+  const { list } = chain
+  let known = memo.get(list)
+  if (!known) memo.set(list, (known = new Map()))
+  let k = chain.start
+  const walked: number[] = []
+  let found: number | undefined
+  while (k < list.length) {
+    found = known.get(k)
+    if (found !== undefined) break
+    walked.push(k)
+    if (!holds((list[k] as Pass).summary)) {
+      found = k
+      break
+    }
+    k++
+  }
+  const miss = found ?? list.length
+  for (const w of walked) known.set(w, miss)
+  if (miss < list.length) return list[miss]
+  return chain.extra && !holds(chain.extra.summary) ? chain.extra : undefined
+}
+
 /** The loss of the copy held by before message `beforeId`, or null when no loss is recorded. */
-function lossOf(ix: RunIndex, beforeId: string, holds: (t: string) => boolean): LossEvent | null {
+function lossOf(
+  ix: RunIndex,
+  beforeId: string,
+  holds: (t: string) => boolean,
+  memo: Map<readonly Pass[], Map<number, number>>,
+): LossEvent | null {
   const fate = ix.run.fates[beforeId]
   const afterText = ix.afterTexts.get(beforeId)
   if (!fate) return null
@@ -537,7 +756,9 @@ function lossOf(ix: RunIndex, beforeId: string, holds: (t: string) => boolean): 
       return { beforeId, stage: fate.stage, replacedBy: { kind: 'dropped', reason: fate.reason } }
     case 'summarized': {
       const chain = summaryChain(ix, beforeId)
-      const losing = chain.find((p) => !holds(p.summary)) ?? chain[chain.length - 1]
+      const losing = chain
+        ? (firstOmitting(chain, holds, memo) ?? chain.extra ?? chain.list[chain.list.length - 1])
+        : undefined
       if (!losing) {
         return {
           beforeId,
@@ -646,8 +867,9 @@ function verdictOf(
       explanation: `"${label}" survives ${how} (${where.map((w) => w.id).join(', ')})`,
     }
   }
+  const memo = new Map<readonly Pass[], Map<number, number>>()
   const events = beforeIds
-    .map((id) => lossOf(ix, id, holds))
+    .map((id) => lossOf(ix, id, holds, memo))
     .filter((e): e is LossEvent => e !== null)
     .sort((a, b) => compareKeys(eventKey(ix, a), eventKey(ix, b)))
   const lost = events[events.length - 1]
@@ -702,12 +924,34 @@ function orderedPasses(ix: RunIndex): Pass[] {
   return [...ix.run.passes].sort((a, b) => compareKeys(eventKey(ix, a), eventKey(ix, b)))
 }
 
+/**
+ * `row` with `passes` computed by `states` on first read (then an ordinary property, in the
+ * same key position): a table holds facts × passes states, and most readers (totals, verdicts,
+ * the sweep) never read them.
+ */
+function lazyPasses(row: FactRow, states: () => PassState[]): FactRow {
+  const settle = (value: PassState[]) =>
+    Object.defineProperty(row, 'passes', { value, enumerable: true, writable: true, configurable: true })
+  Object.defineProperty(row, 'passes', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const value = states()
+      settle(value)
+      return value
+    },
+    set: settle,
+  })
+  return row
+}
+
 /** When before message `id` stopped being verbatim: its first loss or fold, or null. */
 function verbatimUntil(ix: RunIndex, id: string): Key | null {
   const fate = ix.run.fates[id]
   if (!fate || fate.kind === 'kept') return null
   if (fate.kind === 'summarized') {
-    const first = summaryChain(ix, id)[0]
+    const chain = summaryChain(ix, id)
+    const first = chain ? chain.list[chain.start] : undefined
     return first ? eventKey(ix, first) : eventKey(ix, fate)
   }
   return eventKey(ix, { stage: fate.stage })
@@ -762,7 +1006,8 @@ export function indexFacts(
  * `facts` defaults to `extractFacts(run.before.messages)`; pass a `FactIndex` of
  * `run.before.messages` (`indexFacts`) to skip extracting and scanning the Before again (an
  * index of other messages is rebuilt from its facts). Every text is scanned once for all facts
- * (`createStringSetMatcher`), never once per fact. Pure.
+ * (`createStringSetMatcher`), never once per fact. A row's `passes` (one state per pass, so
+ * facts × passes in all) is computed when first read. Pure.
  */
 export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactIndex): FactTable {
   const fi =
@@ -801,6 +1046,8 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
     return u
   }
   const passKeys = passes.map((p) => eventKey(ix, p))
+  const passRolling = passes.map((p) => p.stage === 'summarize')
+  const passHits = passes.map((p) => textHits.get(p.summary) as Set<number>)
   const rows: FactRow[] = fi.facts.map((f, i) => {
     const holds = (text: string) => {
       const hits = textHits.get(text)
@@ -808,21 +1055,32 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
     }
     const carriers = fi.holders[i] ?? []
     const verdict = verdictOf(ix, f.fact, holds, [...carriers], afterHolders[i] ?? [])
-    const states = passes.map((p, k): PassState => {
-      const key = passKeys[k] as Key
-      const rolling = p.stage === 'summarize'
-      let present = false
-      for (const id of carriers) {
-        if (rolling && (ix.beforeIndex.get(id) ?? 0) > p.atMessage) continue
-        present = true
-        const u = until(id)
-        if (!u || after(u, key)) return 'verbatim'
+    // Each carrier's before index and first loss, read once per fact rather than once per pass.
+    const states = (): PassState[] => {
+      const at = carriers.map((id) => ix.beforeIndex.get(id) ?? 0)
+      const lost = carriers.map(until)
+      const out: PassState[] = new Array<PassState>(passes.length)
+      for (let k = 0; k < passes.length; k++) {
+        const key = passKeys[k] as Key
+        const rolling = passRolling[k] as boolean
+        const atMessage = (passes[k] as Pass).atMessage
+        let state: PassState = 'not-yet'
+        for (let c = 0; c < carriers.length; c++) {
+          if (rolling && (at[c] as number) > atMessage) continue
+          state = 'lost'
+          const u = lost[c]
+          if (!u || after(u, key)) {
+            state = 'verbatim'
+            break
+          }
+        }
+        if (state === 'lost' && (passHits[k] as Set<number>).has(i)) state = 'summary'
+        out[k] = state
       }
-      if (!present) return 'not-yet'
-      return holds(p.summary) ? 'summary' : 'lost'
-    })
+      return out
+    }
     const final: KeptAs | 'lost' = verdict.where[0]?.as ?? 'lost'
-    return { ...f, passes: states, final, verdict }
+    return lazyPasses({ ...f, passes: [], final, verdict }, states)
   })
   const count = (k: KeptAs | 'lost') => rows.filter((r) => r.final === k).length
   const survive = rows.length - count('lost')

@@ -181,26 +181,36 @@ export function planCompaction(
   params: Partial<SummarizeParams> | undefined,
 ): CompactionPlan | null {
   let reach: number[] | undefined
-  return planWithReach(messages, state, params, (i) => (reach ??= callReach(messages))[i] ?? -1)
+  return planWithReach(
+    messages,
+    messages.length,
+    state,
+    params,
+    (i) => (reach ??= callReach(messages))[i] ?? -1,
+  )
 }
 
 /**
- * `planCompaction` with the call reach of `messages` given as a lookup (`reachAt(i)`, see
- * `callReach`): the rolling replay computes it once for the whole conversation and narrows it to
- * each prefix (`prefixReachAt`) instead of rescanning every prefix (quadratic on long sessions).
+ * `planCompaction` of the prefix `messages[0..length)`, with the call reach of that prefix given
+ * as a lookup (`reachAt(i)`, see `callReach`): the rolling replay computes it once for the whole
+ * conversation and narrows it to each prefix (`prefixReachAt`) instead of rescanning every
+ * prefix, and passes the prefix by length instead of copying it (both quadratic on long
+ * sessions). Only `messages[0..length)` is read.
  */
 function planWithReach(
   messages: readonly Message[],
+  length: number,
   state: CompactionState | null | undefined,
   params: Partial<SummarizeParams> | undefined,
   reachAt: (i: number) => number,
 ): CompactionPlan | null {
   const { keep_last, compact_after } = normalizeParams(params)
   const from = Math.max(0, Math.trunc(state?.upto ?? 0))
-  if (!(messages.length - from > compact_after)) return null
+  if (!(length - from > compact_after)) return null
+  const at = (i: number) => (i < length ? messages[i] : undefined)
 
-  let upto = messages.length - keep_last
-  while (upto > from && messages[upto]?.role === 'tool') upto -= 1
+  let upto = length - keep_last
+  while (upto > from && at(upto)?.role === 'tool') upto -= 1
 
   // Furthest reach of any call in [from, b) for every b: a boundary b is safe when that reach < b.
   const maxReach: number[] = []
@@ -211,7 +221,7 @@ function planWithReach(
   }
   while (
     upto > from &&
-    ((maxReach[upto - 1 - from] ?? -1) >= upto || messages[upto]?.role === 'tool')
+    ((maxReach[upto - 1 - from] ?? -1) >= upto || at(upto)?.role === 'tool')
   ) {
     upto -= 1
   }
@@ -421,8 +431,10 @@ export async function summarize(
 
   for (const k of turnEnds) {
     if (ctx.signal?.aborted) return unchanged('cancelled', { error: 'cancelled' })
-    const prefix = conv.slice(0, k + 1)
-    const plan = planWithReach(prefix, state, params, (i) => prefixReachAt((fullReach ??= callReach(conv)), k + 1, i))
+    // The conversation as it was at turn end k: conv[0..k].
+    const plan = planWithReach(conv, k + 1, state, params, (i) =>
+      prefixReachAt((fullReach ??= callReach(conv)), k + 1, i),
+    )
     if (!plan) continue
     planned = true
     const previous = state?.summary
@@ -476,11 +488,11 @@ export async function summarize(
       continue
     }
 
-    const tail = prefix.slice(plan.upto)
+    const tail = conv.slice(plan.upto, k + 1)
     const tokensBefore =
       systemTokens +
       (previousMessage ? ctx.countMessage(previousMessage) : 0) +
-      tokensOf(prefix.slice(plan.from)) +
+      tokensOf(conv.slice(plan.from, k + 1)) +
       fixed
     const tokensAfter = systemTokens + summaryTokens + tokensOf(tail) + fixed
     for (let i = plan.from; i < plan.upto; i++) passOf[i] = pass

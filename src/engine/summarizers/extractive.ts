@@ -10,6 +10,7 @@ import {
   isOrdinaryUser,
   messageFactSpans,
   isSummaryMessage,
+  questionRuns,
   todoSentences,
 } from '../facts'
 import type { Message } from '../model'
@@ -57,7 +58,7 @@ function openItems(slice: readonly Message[]): string[] {
   for (const m of slice) {
     if (m.role === 'tool') continue
     // The sentence that holds the marker, not its whole line.
-    items.push(...todoSentences(contentText(m.content)))
+    for (const s of todoSentences(contentText(m.content))) items.push(s)
   }
   const lastUser = [...slice].reverse().findIndex(isOrdinaryUser)
   if (lastUser !== -1) {
@@ -65,15 +66,16 @@ function openItems(slice: readonly Message[]): string[] {
     // Answered when any assistant message follows it inside the slice.
     const answered = slice.slice(slice.length - lastUser).some((x) => x.role === 'assistant')
     if (!answered) {
-      for (const q of contentText(m.content).match(/[^.!?\n]*\?/g) ?? []) items.push(q.trim())
+      for (const q of questionRuns(contentText(m.content))) items.push(q.trim())
     }
   }
   const out: string[] = []
   for (const item of items) {
+    if (out.length === MAX_OPEN_ITEMS) break
     const cut = cutCodePoints(item.replace(/\s+/g, ' '), OPEN_ITEM_CHAR_CAP)
     if (cut && !out.includes(cut)) out.push(cut)
   }
-  return out.slice(0, MAX_OPEN_ITEMS)
+  return out
 }
 
 /**
@@ -104,9 +106,13 @@ export function summarizeExtractive(slice: readonly Message[], previous?: string
 
   const facts: string[] = []
   const goalFacts = new Set(goal ? extractFacts(goal) : [])
+  const listed = new Set<string>()
   const add = (fact: string) => {
-    // A fact already quoted in the goal is not repeated.
-    if (!goalFacts.has(fact) && !facts.includes(fact)) facts.push(fact)
+    // A fact already quoted in the goal is not repeated; only the first MAX_FACTS are shown.
+    if (facts.length < MAX_FACTS && !goalFacts.has(fact) && !listed.has(fact)) {
+      listed.add(fact)
+      facts.push(fact)
+    }
   }
   if (previous) {
     const factsLine = previousLine(previous, 'Facts')
@@ -115,7 +121,7 @@ export function summarizeExtractive(slice: readonly Message[], previous?: string
   }
   // A message's text and tool-call arguments, scanned once per message (shared with re-plans).
   for (const m of slice) for (const s of messageFactSpans(m)) add(s.fact)
-  if (facts.length > 0) lines.push(`Facts: ${facts.slice(0, MAX_FACTS).join('; ')}`)
+  if (facts.length > 0) lines.push(`Facts: ${facts.join('; ')}`)
 
   const tools = new Map<string, number>()
   for (const entry of previousLine(previous, 'Tools used')?.split(', ') ?? []) {
