@@ -29,6 +29,7 @@ import type {
   SummarizerId,
   Transcript,
 } from '../engine/model'
+import { failureText } from '../engine/failure-text'
 import { factTable, findFact, indexRun, type FactVerdict } from '../engine/facts'
 import { formatPercentDelta, formatTokenDelta } from '../engine/delta'
 import { DEFAULT_PIPELINE, runPipeline, type PipelineDeps } from '../engine/pipeline'
@@ -609,9 +610,8 @@ export async function main(
       err(`error: ${e.message}`)
       return 1
     }
-    // An overflow anywhere is reported as what happened, not as the engine's words for it.
-    const overflow = e instanceof RangeError && /call stack/i.test(e.message)
-    err(`error: ${overflow ? 'the input is nested or chained too deeply to process (the call stack overflowed)' : (e as Error).message}`)
+    // An overflow or a string too long is reported as what it means for the input.
+    err(`error: ${failureText(e)}`)
     return 1
   }
 }

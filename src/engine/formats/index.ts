@@ -1,3 +1,4 @@
+import { failureText } from '../failure-text'
 import type { FormatId } from '../model'
 import { detectFormat } from './detect'
 import { FORMAT_LABELS } from './labels'
@@ -110,9 +111,7 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
     return runImporter(detection.importer, detection.input, { ...options, keepRaw })
   } catch (e) {
     // A bug in an importer must still reach the page as a message, not an exception.
-    if (e instanceof RangeError && /call stack/i.test(e.message))
-      return fail('import failed: the file is nested or chained too deeply to read (the call stack overflowed)')
-    return fail(`import failed: ${e instanceof Error ? e.message : String(e)}`)
+    return fail(`import failed: ${failureText(e)}`)
   }
 }
 
