@@ -1,4 +1,5 @@
-import type { Fate, Origin } from '../engine/model'
+import type { Fate } from '../engine/model'
+import type { OriginView } from '../worker/protocol'
 
 /** The visual kinds of change: one colour, one icon, one label each (DESIGN §4). */
 export type ChangeKind =
@@ -71,7 +72,7 @@ export function fateChip(fate: Fate): { kind: ChangeKind; label: string } {
 }
 
 /** The kind and chip label of an after message's origin. */
-export function originChip(origin: Origin): { kind: ChangeKind; label: string } {
+export function originChip(origin: OriginView): { kind: ChangeKind; label: string } {
   switch (origin.kind) {
     case 'original':
       return origin.changed ? { kind: 'changed', label: 'changed' } : { kind: 'kept', label: 'kept' }
@@ -115,7 +116,7 @@ export function explainFate(fate: Fate): string {
 }
 
 /** Why an after message is there, in one sentence (tooltip text). */
-export function explainOrigin(origin: Origin): string {
+export function explainOrigin(origin: OriginView): string {
   switch (origin.kind) {
     case 'original':
       return origin.changed ? `Message ${origin.beforeId}, edited.` : `Message ${origin.beforeId}, unchanged.`

@@ -42,6 +42,15 @@ export type Side = 'before' | 'after' | 'recorded'
  */
 export const STAGE_ROW_PREFIX = 'stage-view:'
 
+/**
+ * An After row's origin as the page gets it: the engine's `Origin` without a summary's
+ * `coveredIds` (a summary of 60,000 messages would carry their ids twice; the row's
+ * `counterpartIds` already lists them). Any `Origin` is one.
+ */
+export type OriginView =
+  | Exclude<Origin, { kind: 'summary' }>
+  | Omit<Extract<Origin, { kind: 'summary' }>, 'coveredIds'>
+
 /** Row metadata of one message on one side (no full content). */
 export interface RowMeta {
   id: string
@@ -64,7 +73,7 @@ export interface RowMeta {
   /** Before side only. */
   fate?: Fate
   /** After side only. */
-  origin?: Origin
+  origin?: OriginView
   /** Ids on the other side: for a before row the after row(s) carrying it; for an after row its before id(s). */
   counterpartIds: string[]
   /** `tokens` is an estimate (UTF-8 bytes / 3.4, BENCH.md) shown until exact counts arrive. */

@@ -6,7 +6,7 @@ import type { ExportTarget } from '../engine/export'
 import type { Encoding, FormatId, Message, Origin, Part, RunResult } from '../engine/model'
 import { perMessage } from '../engine/memo'
 import { collapseWhitespace, codePointLength, cutCodePoints } from '../engine/text'
-import type { DetailBlock, MessageDetail, PassMeta, RowMeta, RunView, Side } from './protocol'
+import type { DetailBlock, MessageDetail, OriginView, PassMeta, RowMeta, RunView, Side } from './protocol'
 
 /** Longest preview in code points (DESIGN §1). */
 const PREVIEW_LIMIT = 200
@@ -187,11 +187,18 @@ function beforeIdsOf(origin: Origin | undefined, afterId: string): string[] {
   }
 }
 
-function push(map: Map<string, string[]>, key: string, value: string): void {
-  const list = map.get(key)
-  if (list) {
-    if (!list.includes(value)) list.push(value)
-  } else map.set(key, [value])
+/** `origin` as a row carries it (`OriginView`: a summary without its `coveredIds`). */
+function originView(origin: Origin): OriginView {
+  if (origin.kind !== 'summary') return origin
+  const { coveredIds: _covered, ...rest } = origin
+  return rest
+}
+
+/** Adds `value` to the set under `key` (insertion order kept: the lists become row counterparts). */
+function push(map: Map<string, Set<string>>, key: string, value: string): void {
+  const set = map.get(key)
+  if (set) set.add(value)
+  else map.set(key, new Set([value]))
 }
 
 /**
@@ -207,16 +214,16 @@ export function buildRunView(result: RunResult, runId: number, encoding: Encodin
     const run = result.after.estimateById?.[m.id]
     if (run !== undefined) row.chunkedRun = run
     const origin = result.origins[m.id]
-    row.origin = origin ?? { kind: 'original', beforeId: m.id, changed: false }
+    row.origin = origin ? originView(origin) : { kind: 'original', beforeId: m.id, changed: false }
     row.counterpartIds = beforeIdsOf(origin, m.id)
     return row
   })
   const afterIds = new Set(afterRows.map((r) => r.id))
-  const byBefore = new Map<string, string[]>()
+  const byBefore = new Map<string, Set<string>>()
   for (const row of afterRows) for (const b of row.counterpartIds) push(byBefore, b, row.id)
   const summaries = afterRows.filter((r) => r.origin?.kind === 'summary')
   // An original tool output also points at the later back-references that name it as firstId.
-  const backRefsOf = new Map<string, string[]>()
+  const backRefsOf = new Map<string, Set<string>>()
   for (const row of afterRows) {
     if (row.origin?.kind === 'back-reference') push(backRefsOf, row.origin.firstId, row.id)
   }
@@ -227,7 +234,7 @@ export function buildRunView(result: RunResult, runId: number, encoding: Encodin
     if (run !== undefined) row.chunkedRun = run
     const fate = result.fates[m.id] ?? { kind: 'kept', changed: false }
     row.fate = fate
-    let ids = byBefore.get(m.id) ?? []
+    let ids = [...(byBefore.get(m.id) ?? [])]
     if (ids.length === 0 && fate.kind === 'summarized' && afterIds.has(fate.summaryId)) {
       ids = [fate.summaryId]
     }
@@ -237,7 +244,10 @@ export function buildRunView(result: RunResult, runId: number, encoding: Encodin
         .map((s) => s.id)
     }
     const refs = backRefsOf.get(m.id)
-    if (refs) ids = [...ids, ...refs.filter((id) => !ids.includes(id))]
+    if (refs) {
+      const seen = new Set(ids)
+      for (const id of refs) if (!seen.has(id)) ids.push(id)
+    }
     row.counterpartIds = ids
     return row
   })

@@ -96,7 +96,6 @@ const run: RunView = {
           pass: 2,
           fromIndex: 0,
           toIndex: 21,
-          coveredIds: [],
         },
       }),
       row('u41', 1, { origin: { kind: 'original', beforeId: 'u41', changed: false } }),
