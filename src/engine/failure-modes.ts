@@ -17,6 +17,7 @@ import {
   type FactRun,
   type RunIndex,
 } from './facts'
+import { createStringSetMatcher } from './fact-index'
 import type { FailureModeWarning, Pass } from './model'
 import { cutCodePoints } from './text'
 
@@ -153,18 +154,28 @@ function checkFabricatedSummary(run: FactRun | RunIndex): FailureModeWarning[] {
   // Before messages normally sit at their own index: a pass's range is then a slice, not a scan
   // of the whole transcript per pass (quadratic on long sessions).
   const positional = before.every((m, i) => m.index === i)
+  // Per checked fact, the first pass (in this order) whose summary holds it, found in one scan
+  // of each summary for all facts: asking every earlier summary again at every pass was
+  // quadratic in the passes of a long rolling replay.
+  const checked = passes.map((p) =>
+    findFactSpansMemo(p.summary).filter((span) => CHECKED_KINDS.has(span.kind)),
+  )
+  const factId = new Map<string, number>()
+  for (const spans of checked)
+    for (const span of spans) if (!factId.has(span.fact)) factId.set(span.fact, factId.size)
+  const matcher = createStringSetMatcher([...factId.keys()])
+  const firstHolder = new Array<number>(factId.size).fill(Infinity)
+  passes.forEach((p, k) => {
+    for (const f of matcher.find(p.summary)) if ((firstHolder[f] as number) > k) firstHolder[f] = k
+  })
   passes.forEach((p, k) => {
     const covered = positional
       ? before.slice(Math.max(0, p.from), Math.max(0, p.upto))
       : before.filter((m) => m.index >= p.from && m.index < p.upto)
-    const sources = [
-      p.prompt,
-      ...passes.slice(0, k).map((x) => x.summary),
-      ...covered.map((m) => ix.beforeTexts.get(m.id) ?? ''),
-    ]
-    for (const span of findFactSpansMemo(p.summary)) {
-      if (!CHECKED_KINDS.has(span.kind)) continue
-      if (sources.some((s) => s.includes(span.fact))) continue
+    for (const span of checked[k] ?? []) {
+      if (p.prompt.includes(span.fact)) continue
+      if ((firstHolder[factId.get(span.fact) as number] as number) < k) continue
+      if (covered.some((m) => (ix.beforeTexts.get(m.id) ?? '').includes(span.fact))) continue
       out.push({
         rule: 'fabricated-summary',
         message:
