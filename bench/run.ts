@@ -19,12 +19,13 @@ import { Tiktoken } from 'js-tiktoken/lite'
 import o200k_base from 'js-tiktoken/ranks/o200k_base'
 import { chromium, type Page } from '@playwright/test'
 import { build } from 'vite'
-import { importBytes } from '../src/engine/formats'
+import { importBytes, importTranscript } from '../src/engine/formats'
 import type { PipelineConfig, Transcript } from '../src/engine/model'
 import { DEFAULT_PIPELINE, runPipeline } from '../src/engine/pipeline'
 import { cacheCounter, loadTextCounter, textsToCount } from '../src/engine/tokens/count'
 import { generateLargeSession } from '../test/fixtures'
-import { base64Text, proseText } from '../test/hostile'
+import { base64Text, chatWithToolOutput, claudeCodeForks, findOutput, longChat, proseText } from '../test/hostile'
+import { factTable } from '../src/engine/facts'
 import { mainThreadChunks } from './bundle'
 
 // ------------------------------------------------------------------ options
@@ -180,6 +181,92 @@ async function b13(): Promise<void> {
       ratio,
       target: '≤ 2×',
       pass: ratio <= 2,
+    })
+  }
+}
+
+/**
+ * B16, B17: fact extraction + facts table (totals and verdicts; the per-pass states are computed when
+ * a row's `passes` is read) over `find .` output, and the default pipeline (rolling summarize
+ * replay) + facts table over plain chats, each per unit at a large size vs a size 10× smaller.
+ */
+async function b16(): Promise<void> {
+  log('B16, B17: facts over find output, rolling replay + facts over long chats')
+  const counter = cacheCounter('o200k_base', await loadTextCounter('o200k_base'))
+  const transcriptOf = (text: string) => {
+    const r = importBytes(new TextEncoder().encode(text), { fileName: 'bench.json' })
+    if (!r.ok) throw new Error(r.error.message)
+    return r.transcript
+  }
+  const facts = (paths: number) => {
+    const t = transcriptOf(chatWithToolOutput(findOutput(paths)))
+    return async () => {
+      const run = await runPipeline(t, DEFAULT_PIPELINE, { counter })
+      const start = performance.now()
+      factTable(run)
+      return performance.now() - start
+    }
+  }
+  const replay = (messages: number) => {
+    const t = transcriptOf(longChat(messages))
+    return async () => {
+      const start = performance.now()
+      factTable(await runPipeline(t, DEFAULT_PIPELINE, { counter }))
+      return performance.now() - start
+    }
+  }
+  const cases = [
+    { id: 'B16', what: 'facts table of a `find .` output of 40,000 paths in one tool result', unit: 'ms per 1,000 paths', big: facts(40_000), small: facts(4_000), n: 40 },
+    { id: 'B17', what: 'default pipeline (rolling summarize replay) + facts table, 100,000-message chat', unit: 'ms per 1,000 messages', big: replay(100_000), small: replay(10_000), n: 100 },
+  ]
+  for (const c of cases) {
+    const big: number[] = []
+    const small: number[] = []
+    for (let i = 0; i < Math.min(RUNS, 2); i++) {
+      big.push((await c.big()) / c.n)
+      small.push((await c.small()) / (c.n / 10))
+    }
+    const measured = stat(big)
+    const reference = stat(small)
+    const ratio = measured.median / reference.median
+    rows.push({ id: c.id, what: c.what, unit: c.unit, measured, reference, ratio, target: '≤ 1.5× (linear)', pass: ratio <= 1.5 })
+  }
+}
+
+/**
+ * B18: import (parse + normalize) of 60,000 Claude Code forks and of a 1,000,000-message JSON
+ * chat against 10 × the import of a tenth of each: linear time means a ratio near 1.
+ */
+function b18(): void {
+  log('B18: import of 60,000 forks / 1,000,000 messages vs a tenth of each')
+  const cases = [
+    { name: 'Claude Code forks', full: 60_000, make: (n: number) => claudeCodeForks(n), fileName: 'session.jsonl' },
+    { name: 'JSON chat messages', full: 1_000_000, make: (n: number) => longChat(n), fileName: 'chat.json' },
+  ]
+  for (const c of cases) {
+    const times = (n: number, runs: number) => {
+      const text = c.make(n)
+      const ms: number[] = []
+      for (let i = 0; i < runs; i++) {
+        const t = performance.now()
+        const r = importTranscript(text, { fileName: c.fileName })
+        ms.push(performance.now() - t)
+        if (!r.ok) throw new Error(`B18 ${c.name}: ${r.error.message}`)
+      }
+      return ms
+    }
+    const reference = stat(times(c.full / 10, 3).map((m) => m * 10))
+    const measured = stat(times(c.full, 1))
+    const ratio = measured.median / reference.median
+    rows.push({
+      id: 'B18',
+      what: `import of ${c.full.toLocaleString('en-US')} ${c.name} (Node) vs 10 × the import of a tenth`,
+      unit: 'ms',
+      measured,
+      reference,
+      ratio,
+      target: '≤ 1.5× (linear)',
+      pass: ratio <= 1.5,
     })
   }
 }
@@ -668,7 +755,7 @@ function fmt(n: number): string {
 }
 
 function table(): string {
-  const order = ['B1', 'B2', 'B3', 'B4', 'B5', 'B6', 'B7', 'B8', 'B9', 'B10']
+  const order = ['B1', 'B2', 'B3', 'B4', 'B5', 'B6', 'B7', 'B8', 'B9', 'B10', 'B16', 'B17', 'B18']
   const lines = [
     '| id | measured median (min–max) | reference median | ratio | target | result |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -731,6 +818,10 @@ async function main(): Promise<void> {
   await b9(mid)
   save()
   await b13()
+  save()
+  b18()
+  save()
+  await b16()
   save()
   await b2([...samples, ...files])
   const text = save()
