@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { base64Text } from '../test/hostile'
 import { openApp, rows, watchErrors } from './helpers'
 
 const cases = [
@@ -70,9 +71,9 @@ test('an unknown format says why in one line and folds the supported formats int
 test('Cancel on a run slow to count keeps the transcript and runs again only when asked', async ({ page }) => {
   const errors = watchErrors(page)
   await openApp(page)
-  // One long run of a single letter (as in base64 of zeroed data): BPE merging makes it take tens
-  // of seconds to count, whatever the machine.
-  const slow = JSON.stringify([{ role: 'user', content: 'A'.repeat(200_000) }, { role: 'assistant', content: 'ok' }])
+  // 8 MB of base64 in one message: byte-pair merging of its many distinct short pre-tokens
+  // takes seconds to count (≈ 1.5 s per MB here), well past the point where Cancel is offered.
+  const slow = JSON.stringify([{ role: 'user', content: base64Text(8_000_000) }, { role: 'assistant', content: 'ok' }])
   await page.getByLabel('Open transcript').setInputFiles({ name: 'slow.json', mimeType: 'application/json', buffer: Buffer.from(slow) })
   const loading = page.getByTestId('loading')
   await loading.getByRole('button', { name: 'Cancel' }).click()

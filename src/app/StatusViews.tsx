@@ -13,24 +13,28 @@ import {
   selectRunStatus,
 } from '../state/selectors'
 
-/** Runs longer than this offer a hard cancel (terminate and re-create the worker). */
+/** Imports and runs longer than this offer a hard cancel (terminate and re-create the worker). */
 const SLOW_RUN_MS = 1500
 
-/** Loading with progress text, floating (no layout shift); a cancel button once a run is slow. */
+/** Loading with progress text, floating (no layout shift); a cancel button once an import or a run is slow. */
 export function LoadingBar() {
   const loading = useStore(selectLoading)
   const progress = useStore(selectImportProgress)
   const status = useStore(selectRunStatus)
   const startedAt = useStore((s) => s.runStartedAt)
   const cancelRun = useStore((s) => s.cancelRun)
-  // The start time of the run that has become slow; a newer run starts un-slow.
-  const [slowRun, setSlowRun] = useState<number | null>(null)
+  const importStartedAt = useStore((s) => s.importStartedAt)
+  const cancelImport = useStore((s) => s.cancelImport)
+  // An import (any phase: reading, parsing, building) or a run in flight, once it has become slow.
+  const since = importStartedAt ?? (status === 'running' ? startedAt : null)
+  // The start time of the import or run that has become slow; a newer one starts un-slow.
+  const [slowSince, setSlowSince] = useState<number | null>(null)
   useEffect(() => {
-    if (startedAt === null) return
-    const timer = setTimeout(() => setSlowRun(startedAt), Math.max(0, startedAt + SLOW_RUN_MS - Date.now()))
+    if (since === null) return
+    const timer = setTimeout(() => setSlowSince(since), Math.max(0, since + SLOW_RUN_MS - Date.now()))
     return () => clearTimeout(timer)
-  }, [startedAt])
-  const slow = startedAt !== null && slowRun === startedAt
+  }, [since])
+  const slow = since !== null && slowSince === since
   // A run waiting for an LLM has its own banner with a Cancel (SummarizerStatus): no second one here.
   const llmRun = useStore((s) => s.config?.summarizer === 'openai-compatible' || s.config?.summarizer === 'anthropic')
   const text = loading ?? (status === 'running' && !llmRun ? 'Running the pipeline…' : null)
@@ -39,8 +43,12 @@ export function LoadingBar() {
     <div className="loading" role="status" data-testid="loading">
       {progress ? <ImportProgressBar progress={progress} /> : <span className="loading__bar" aria-hidden="true" />}
       <span>{text}</span>
-      {status === 'running' && startedAt !== null && slow && (
-        <button type="button" className="button button--small" onClick={() => void cancelRun()}>
+      {slow && (
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => void (importStartedAt !== null ? cancelImport() : cancelRun())}
+        >
           Cancel
         </button>
       )}

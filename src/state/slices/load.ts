@@ -47,6 +47,14 @@ export interface LoadSlice {
    * shown instead of the columns until the first run of that file arrives; else null (BENCH B10).
    */
   importHead: (ImportHead & { fileName: string }) | null
+  /** When the import in flight started (ms since epoch), to offer its Cancel; null when none is. */
+  importStartedAt: number | null
+  /**
+   * Cancels the import in flight at any point (reading, parsing or building): the worker is
+   * terminated and re-created, and the transcript that was open before is imported and run again.
+   * The banner names the cancelled file. Nothing happens when no import is in flight.
+   */
+  cancelImport: () => Promise<void>
   /** First start: fetch the gallery and the defaults, then open the Claude Code sample. */
   start: () => Promise<void>
   loadSample: (file: string) => Promise<void>
@@ -105,17 +113,28 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
     get().requestRun()
   }
 
+  // The import in flight: its file and how to end its wait when it is cancelled.
+  let inFlight: { fileName: string; cancel: () => void } | null = null
+
   /** Reads, imports and applies one source; failures never throw out of the store. */
   const load = (fileName: string, source: TranscriptSource, read: () => Promise<ImportOutcome>) =>
     enqueue(async () => {
       // Any new load (even one that fails) makes a "Downloaded …" notice old news.
-      set({ exportNotice: null })
+      set({ exportNotice: null, importStartedAt: Date.now() })
+      // A terminated worker never answers: a cancel ends the wait instead.
+      const cancelled = new Promise<'cancelled'>((resolve) => {
+        inFlight = { fileName, cancel: () => resolve('cancelled') }
+      })
       try {
         await ensureDefaults()
-        apply(fileName, source, await read())
+        const outcome = await Promise.race([read(), cancelled])
+        if (outcome !== 'cancelled') apply(fileName, source, outcome)
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e)
         set({ loading: null, importProgress: null, importHead: null, importFailure: { fileName, error: { message } } })
+      } finally {
+        inFlight = null
+        set({ importStartedAt: null })
       }
     })
 
@@ -144,6 +163,15 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
       .finally(() => {
         live = false
       })
+  }
+
+  /** Imports `source` again (into a fresh worker) and returns to the conversation that was open. */
+  const reopen = async (source: TranscriptSource, open: 'main' | number) => {
+    if (source.kind === 'sample') await get().loadSample(source.file)
+    else if (source.kind === 'file') await load(source.fileName, source, () => readBlob(source.file, source.fileName))
+    else await get().loadText(source.text, source.fileName)
+    // A fresh worker opens the main line: return to the sub-agent that was open.
+    if (open !== 'main') await get().openConversation(open)
   }
 
   const readSample = async (file: string): Promise<ImportOutcome> => {
@@ -183,6 +211,21 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
         return getEngine().importText(text, fileName)
       }),
     dismissImportError: () => set({ importFailure: null }),
+    importStartedAt: null,
+    cancelImport: async () => {
+      const current = inFlight
+      if (!current) return
+      get().resetEngine()
+      current.cancel()
+      const message = 'import cancelled; the transcript that was open before is open again'
+      set({ loading: null, importProgress: null, importHead: null, importFailure: { fileName: current.fileName, error: { message } } })
+      // The fresh worker holds nothing: the previous transcript comes back whole, and runs.
+      const previous = get().source
+      if (!previous) return
+      const failure = get().importFailure
+      await reopen(previous, get().info?.open ?? 'main')
+      if (!get().importFailure) set({ importFailure: failure })
+    },
     openConversation: (which) => {
       const source = get().source
       const fileName = get().info?.fileName
@@ -194,15 +237,10 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
     },
     reimport: async () => {
       const source = get().source
-      const open = get().info?.open ?? 'main'
       if (!source) return
       reimporting = true
       try {
-        if (source.kind === 'sample') await get().loadSample(source.file)
-        else if (source.kind === 'file') await load(source.fileName, source, () => readBlob(source.file, source.fileName))
-        else await get().loadText(source.text, source.fileName)
-        // A fresh worker opens the main line: return to the sub-agent that was open.
-        if (open !== 'main') await get().openConversation(open)
+        await reopen(source, get().info?.open ?? 'main')
       } finally {
         reimporting = false
       }

@@ -32,6 +32,11 @@ export interface RunSlice {
   requestRun: () => void
   /** Hard cancel: terminate and re-create the worker, then re-import the current transcript. */
   cancelRun: () => Promise<void>
+  /**
+   * Terminates and re-creates the worker, and forgets the run in flight (its answers would come
+   * from the old worker): what a hard cancel of a run or of an import starts with.
+   */
+  resetEngine: () => void
   /** Fetches a row's full content once per run. */
   fetchDetail: (side: Side, id: string) => void
   /** Exact summarizer prompts of the current run's passes, keyed `stage:pass`. */
@@ -164,11 +169,14 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
       if (get().runStatus !== 'running') set({ runStatus: 'running', runStartedAt: Date.now() })
       void pump()
     },
-    cancelRun: async () => {
+    resetEngine: () => {
       generation++
       inFlight = false
       progressOf = null
       restartEngine()
+    },
+    cancelRun: async () => {
+      get().resetEngine()
       set({ summaryProgress: null, runStatus: 'idle', runStartedAt: null, loading: null, runError: CANCELLED_RUN })
       await get().reimport()
     },
