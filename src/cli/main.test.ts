@@ -191,7 +191,9 @@ describe('cli find: verdicts, where a fact is and which pass lost it', () => {
     expect(out.facts.passes.length).toBe(out.passes.length)
     const row = out.facts.rows.find((r: { fact: string }) => r.fact === 'A-48213-KQ')
     expect(row.kind).toBe('id')
-    expect(row.passes).toHaveLength(out.passes.length)
+    // Its state through the passes as runs: from the first pass to the last.
+    expect(row.passRuns[0].from).toBe(0)
+    expect(row.passRuns.at(-1).to).toBe(out.passes.length - 1)
     expect(Array.isArray(out.failureModes)).toBe(true)
     expect(out.failureModes).toEqual(out.checks.failureModes)
   })

@@ -224,14 +224,20 @@ describe('findFact: verdicts from provenance', () => {
     expect(table.passes.map((p) => p.pass)).toEqual([1, 2])
     const row = (fact: string) => table.rows.find((r) => r.fact === fact)
     // u0 folded by pass 1 (summary keeps the date), pass 2's summary drops it.
-    expect(row('2025-06-27')?.passes).toEqual(['summary', 'lost'])
+    expect(row('2025-06-27')?.passRuns).toEqual([
+      { state: 'summary', from: 0, to: 0 },
+      { state: 'lost', from: 1, to: 1 },
+    ])
     expect(row('2025-06-27')?.final).toBe('lost')
     // ORD-58213 is in u6 (index 6), beyond pass 2's atMessage 5 but before it in u0.
-    expect(row('ORD-58213')?.passes).toEqual(['summary', 'summary'])
+    expect(row('ORD-58213')?.passRuns).toEqual([{ state: 'summary', from: 0, to: 1 }])
     expect(row('ORD-58213')?.final).toBe('verbatim')
     // t2 (index 2 ≤ pass 1's atMessage 2) is verbatim after pass 1; pass 2 folds and drops it.
     // The postal-code pattern keeps its label: the fact is "postal code 94107".
-    expect(row('postal code 94107')?.passes).toEqual(['verbatim', 'lost'])
+    expect(row('postal code 94107')?.passRuns).toEqual([
+      { state: 'verbatim', from: 0, to: 0 },
+      { state: 'lost', from: 1, to: 1 },
+    ])
     const lost = table.rows.filter((r) => r.final === 'lost').length
     expect(table.totals.facts).toBe(table.rows.length)
     expect(table.totals.lost).toBe(lost)

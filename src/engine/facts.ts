@@ -7,6 +7,7 @@
  * The finder and the table only read a run's provenance (fates, origins, passes): they never
  * re-run compaction. Source: SPEC §3.5, seed 004.
  */
+import { factPassRuns, passTimeline, type PassRun } from './pass-runs'
 import { contentText } from './content'
 import type { Message, Pass, RunResult, StageId } from './model'
 import { SUMMARY_ID_PREFIX } from './stages/output'
@@ -891,13 +892,11 @@ function verdictOf(
 // The facts table: each fact's fate through every pass
 // ---------------------------------------------------------------------------
 
-/** A fact's state right after one pass. `not-yet`: the rolling replay had not reached it. */
-export type PassState = 'verbatim' | 'summary' | 'lost' | 'not-yet'
 
 /** One row of the facts table. */
 export interface FactRow extends CandidateFact {
-  /** State after each pass, in `FactTable.passes` order. */
-  passes: PassState[]
+  /** Its state through the passes, as runs over `FactTable.passes` positions. */
+  passRuns: PassRun[]
   /** Its fate in the final context. */
   final: KeptAs | 'lost'
   verdict: FactVerdict
@@ -922,27 +921,6 @@ export interface FactTable {
 
 function orderedPasses(ix: RunIndex): Pass[] {
   return [...ix.run.passes].sort((a, b) => compareKeys(eventKey(ix, a), eventKey(ix, b)))
-}
-
-/**
- * `row` with `passes` computed by `states` on first read (then an ordinary property, in the
- * same key position): a table holds facts × passes states, and most readers (totals, verdicts,
- * the sweep) never read them.
- */
-function lazyPasses(row: FactRow, states: () => PassState[]): FactRow {
-  const settle = (value: PassState[]) =>
-    Object.defineProperty(row, 'passes', { value, enumerable: true, writable: true, configurable: true })
-  Object.defineProperty(row, 'passes', {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      const value = states()
-      settle(value)
-      return value
-    },
-    set: settle,
-  })
-  return row
 }
 
 /** When before message `id` stopped being verbatim: its first loss or fold, or null. */
@@ -1006,8 +984,8 @@ export function indexFacts(
  * `facts` defaults to `extractFacts(run.before.messages)`; pass a `FactIndex` of
  * `run.before.messages` (`indexFacts`) to skip extracting and scanning the Before again (an
  * index of other messages is rebuilt from its facts). Every text is scanned once for all facts
- * (`createStringSetMatcher`), never once per fact. A row's `passes` (one state per pass, so
- * facts × passes in all) is computed when first read. Pure.
+ * (`createStringSetMatcher`), never once per fact. A row's states through the passes are
+ * runs (`factPassRuns`), so the table grows with facts + passes, never facts × passes. Pure.
  */
 export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactIndex): FactTable {
   const fi =
@@ -1046,8 +1024,27 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
     return u
   }
   const passKeys = passes.map((p) => eventKey(ix, p))
-  const passRolling = passes.map((p) => p.stage === 'summarize')
-  const passHits = passes.map((p) => textHits.get(p.summary) as Set<number>)
+  const timeline = passTimeline(
+    passes.map((p) => p.stage === 'summarize'),
+    passes.map((p) => p.atMessage),
+  )
+  // The positions whose summary holds each fact, ascending: one walk over every summary's hits.
+  const summaryAt: number[][] = fi.facts.map(() => [])
+  passes.forEach((p, k) => {
+    for (const i of textHits.get(p.summary) ?? []) summaryAt[i]?.push(k)
+  })
+  // The first position at or after a loss key: passes are in key order.
+  const firstAtOrAfter = (u: Key | null) => {
+    if (!u) return passes.length
+    let lo = 0
+    let hi = passes.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (after(u, passKeys[mid] as Key)) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
   const rows: FactRow[] = fi.facts.map((f, i) => {
     const holds = (text: string) => {
       const hits = textHits.get(text)
@@ -1055,32 +1052,13 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
     }
     const carriers = fi.holders[i] ?? []
     const verdict = verdictOf(ix, f.fact, holds, [...carriers], afterHolders[i] ?? [])
-    // Each carrier's before index and first loss, read once per fact rather than once per pass.
-    const states = (): PassState[] => {
-      const at = carriers.map((id) => ix.beforeIndex.get(id) ?? 0)
-      const lost = carriers.map(until)
-      const out: PassState[] = new Array<PassState>(passes.length)
-      for (let k = 0; k < passes.length; k++) {
-        const key = passKeys[k] as Key
-        const rolling = passRolling[k] as boolean
-        const atMessage = (passes[k] as Pass).atMessage
-        let state: PassState = 'not-yet'
-        for (let c = 0; c < carriers.length; c++) {
-          if (rolling && (at[c] as number) > atMessage) continue
-          state = 'lost'
-          const u = lost[c]
-          if (!u || after(u, key)) {
-            state = 'verbatim'
-            break
-          }
-        }
-        if (state === 'lost' && (passHits[k] as Set<number>).has(i)) state = 'summary'
-        out[k] = state
-      }
-      return out
-    }
+    const passRuns = factPassRuns(
+      timeline,
+      carriers.map((id) => ({ at: ix.beforeIndex.get(id) ?? 0, until: firstAtOrAfter(until(id)) })),
+      summaryAt[i] ?? [],
+    )
     const final: KeptAs | 'lost' = verdict.where[0]?.as ?? 'lost'
-    return lazyPasses({ ...f, passes: [], final, verdict }, states)
+    return { ...f, passRuns, final, verdict }
   })
   const count = (k: KeptAs | 'lost') => rows.filter((r) => r.final === k).length
   const survive = rows.length - count('lost')

@@ -38,7 +38,12 @@ describe('getFactTable: the facts table rows for the page', () => {
     if (first === 'unchanged') throw new Error('a first table is never unchanged')
     expect(first.runId).toBe(1)
     expect(first.passes.length).toBe(run1.view.passes.length)
-    expect(first.rows.every((r) => r.passes.length === first.passes.length)).toBe(true)
+    // Each row's runs cover every pass once, in order.
+    for (const r of first.rows) {
+      expect(r.passRuns[0]?.from).toBe(0)
+      expect(r.passRuns.at(-1)?.to).toBe(first.passes.length - 1)
+      r.passRuns.forEach((run, i) => i > 0 && expect(run.from).toBe((r.passRuns[i - 1]?.to ?? -2) + 1))
+    }
     expect(first.totals.survive + first.totals.lost).toBe(first.rows.length)
     expect(first.totals.text).toBe(`${first.totals.survive} of ${first.rows.length} facts survive`)
     const ids = new Set(run1.view.before.rows.map((r) => r.id))

@@ -70,7 +70,7 @@ function rowView(row: FactRow, key: number, indexOf: Map<string, number>): FactR
     kind: row.kind,
     firstSeen: { id: first, index: indexOf.get(first) ?? -1 },
     messages: row.verdict.beforeIds.length,
-    passes: [...row.passes],
+    passRuns: row.passRuns.map((r) => ({ ...r })),
     final: row.final,
     verdict: row.verdict.verdict,
     explanation: row.verdict.explanation,

@@ -20,7 +20,8 @@ import type {
   ValidityProblem,
 } from '../engine/model'
 import type { ExportTarget } from '../engine/export'
-import type { FactKind, FactTable, KeptAs, PassState } from '../engine/facts'
+import type { FactKind, FactTable, KeptAs } from '../engine/facts'
+import type { PassRun } from '../engine/pass-runs'
 import type { FactVerdict } from '../engine/facts'
 import type { ImportError } from '../engine/formats/types'
 import type { RecordedComparison } from '../engine/recorded'
@@ -217,8 +218,8 @@ export interface FactRowView {
   firstSeen: { id: string; index: number }
   /** Before messages holding it verbatim. */
   messages: number
-  /** Its state after each pass, in `FactTableView.passes` order. */
-  passes: PassState[]
+  /** Its state through the passes, as runs over `FactTableView.passes` positions. */
+  passRuns: PassRun[]
   /** How the final context holds it. */
   final: KeptAs | 'lost'
   verdict: 'survives' | 'lost' | 'never-present'

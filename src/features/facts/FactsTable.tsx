@@ -18,7 +18,8 @@ import { Chip } from '../../components/Chip'
 import { SortableHeaderRows } from '../../components/SortableHeader'
 import { formatCount } from '../../components/format'
 import { passName } from '../../components/kinds'
-import type { FactKind, KeptAs, PassState } from '../../engine/facts'
+import type { FactKind, KeptAs } from '../../engine/facts'
+import { passStateAt, type PassRun, type PassState } from '../../engine/pass-runs'
 import { shownResult } from '../../state/selectors'
 import { useStore } from '../../state/store'
 import type { FactRowView } from '../../worker/protocol'
@@ -41,6 +42,12 @@ const FACT_KIND_LABEL: Record<FactKind, string> = {
   decision: 'decision',
   job: 'job status',
 }
+
+/**
+ * Up to this many passes get a column each; a run with more (a long session under a small
+ * `compact_after` makes thousands) shows each fact's runs of passes in one column instead.
+ */
+const PASS_COLUMNS = 24
 
 /** Above this many rows the list is virtualized. */
 const VIRTUALIZE_ABOVE = 200
@@ -88,6 +95,28 @@ function PassChip({ state }: { state: PassState | undefined }) {
         </span>
       )
   }
+}
+
+/**
+ * A fact's runs of passes in one cell, for runs with more passes than `PASS_COLUMNS`: each run
+ * as its state's chip and the passes it spans ("summary pass 4–pass 812").
+ */
+function PassRunsCell({ runs, passes }: { runs: readonly PassRun[]; passes: readonly { stage: string; pass: number }[] }) {
+  const name = (k: number) => {
+    const p = passes[k]
+    return p ? passName(p.stage, p.pass) : `#${k + 1}`
+  }
+  const text = runs.map((r) => `${r.state} ${name(r.from)}${r.to > r.from ? `–${name(r.to)}` : ''}`).join(' · ')
+  return (
+    <span className="facts__runs" title={text}>
+      {runs.map((r) => (
+        <span key={r.from} className="facts__run">
+          <PassChip state={r.state} /> {name(r.from)}
+          {r.to > r.from && `–${name(r.to)}`}
+        </span>
+      ))}
+    </span>
+  )
 }
 
 /** The final fate, with the step that lost it. */
@@ -175,15 +204,25 @@ export function FactsTable() {
             )
           },
         }),
-        ...(passes ?? []).map((p, i) =>
-          column.accessor((r) => r.passes[i] ?? 'not-yet', {
-            id: `pass-${i}`,
-            header: passName(p.stage, p.pass),
-            size: 120,
-            enableSorting: false,
-            cell: (c) => <PassChip state={c.getValue()} />,
-          }),
-        ),
+        ...((passes?.length ?? 0) <= PASS_COLUMNS
+          ? (passes ?? []).map((p, i) =>
+              column.accessor((r) => r.passRuns, {
+                id: `pass-${i}`,
+                header: passName(p.stage, p.pass),
+                size: 120,
+                enableSorting: false,
+                cell: (c) => <PassChip state={passStateAt(c.getValue(), i)} />,
+              }),
+            )
+          : [
+              column.accessor((r) => r.passRuns, {
+                id: 'pass-runs',
+                header: `Through ${formatCount(passes?.length ?? 0)} passes`,
+                size: 420,
+                enableSorting: false,
+                cell: (c) => <PassRunsCell runs={c.getValue()} passes={passes ?? []} />,
+              }),
+            ]),
         column.accessor('finalRank', {
           header: 'Final',
           size: 200,
