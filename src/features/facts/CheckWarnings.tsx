@@ -27,11 +27,16 @@ interface Target {
  * Where a message a warning names lives: a Before row (sources) or an After row (summaries,
  * the pinned block), labelled like the columns label rows.
  */
-function targets(run: RunView): Map<string, Target> {
+function targets(run: RunView, warnings: readonly FailureModeWarning[]): Map<string, Target> {
   const map = new Map<string, Target>()
-  for (const r of run.after.rows) map.set(r.id, { side: 'after', label: `after #${r.index} ${r.role}`, short: `after #${r.index}` })
+  // Only the ids the warnings name: a Before of 60,000 rows needs no 60,000 labels.
+  const named = new Set<string>()
+  for (const w of warnings) for (const id of w.messageIds) named.add(id)
+  if (named.size === 0) return map
+  for (const r of run.after.rows)
+    if (named.has(r.id)) map.set(r.id, { side: 'after', label: `after #${r.index} ${r.role}`, short: `after #${r.index}` })
   // Before wins: a kept message has the same id on both sides, and its source is the Before row.
-  for (const r of run.before.rows) map.set(r.id, { side: 'before', label: `#${r.index}`, short: `#${r.index}` })
+  for (const r of run.before.rows) if (named.has(r.id)) map.set(r.id, { side: 'before', label: `#${r.index}`, short: `#${r.index}` })
   return map
 }
 
@@ -99,7 +104,7 @@ function WarningItem({ warning, where }: { warning: FailureModeWarning; where: M
 export function CheckWarnings() {
   const run = useStore((s) => s.run)
   const warnings = run?.checks.failureModes
-  const where = useMemo(() => (run ? targets(run) : new Map<string, Target>()), [run])
+  const where = useMemo(() => (run ? targets(run, warnings ?? []) : new Map<string, Target>()), [run, warnings])
   if (!run || !warnings || warnings.length === 0) return null
   const rules = [...new Set(warnings.map((w) => FAILURE_MODE_LABEL[w.rule].toLowerCase()))]
   return (
