@@ -755,18 +755,17 @@ function fmt(n: number): string {
 }
 
 function table(): string {
-  const order = ['B1', 'B2', 'B3', 'B4', 'B5', 'B6', 'B7', 'B8', 'B9', 'B10', 'B16', 'B17', 'B18']
   const lines = [
-    '| id | measured median (min–max) | reference median | ratio | target | result |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| id | what | measured median (min–max) | reference median | ratio | target | result |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
   ]
-  for (const id of order) {
-    const r = rows.find((x) => x.id === id)
-    if (!r) continue
+  // Every row, by id number (a stable sort keeps an id's rows in the order they ran).
+  const rank = (id: string) => Number(id.slice(1))
+  for (const r of [...rows].sort((a, b) => rank(a.id) - rank(b.id))) {
     const m = r.measured
     const range = m.samples.length > 1 ? ` (${fmt(m.min)}–${fmt(m.max)})` : ''
     lines.push(
-      `| ${r.id} | ${fmt(m.median)} ${r.unit}${range} | ${r.reference ? `${fmt(r.reference.median)} ${r.unit}` : '—'} | ${r.reference ? `${fmt(r.ratio)}×` : fmt(r.ratio)} | ${r.target} | ${r.pass ? 'pass' : 'MISS'} |`,
+      `| ${r.id} | ${r.what} | ${fmt(m.median)} ${r.unit}${range} | ${r.reference ? `${fmt(r.reference.median)} ${r.unit}` : '—'} | ${r.reference ? `${fmt(r.ratio)}×` : fmt(r.ratio)} | ${r.target} | ${r.pass ? 'pass' : 'MISS'} |`,
     )
   }
   return lines.join('\n')
