@@ -434,6 +434,29 @@ describe('Inspect AI .eval logs (zip)', () => {
     expect(t.warnings[0]).toMatch(/^samples\/2_epoch_1\.json: the entry cannot be decompressed \(.+\); sample skipped$/)
   })
 
+  it('a sample entry declaring more than 256 MB (a zip bomb) is skipped unread, with its size; one nested too deep says so', () => {
+    const bytes = evalZip({
+      'samples/1_epoch_1.json': { id: 1, epoch: 1, messages: [{ role: 'user', content: 'q' }] },
+      'samples/2_epoch_1.json': { id: 2, epoch: 1, messages: [{ role: 'user', content: 'r' }] },
+      'samples/3_epoch_1.json': strToU8(`{"id":3,"epoch":1,"messages":[],"x":${'['.repeat(1200)}${']'.repeat(1200)}}`),
+    })
+    // The central directory's uncompressed size (offset 24 of its file header) of sample 2 says
+    // 700 MiB, as a few hundred KB of deflated spaces would.
+    const name = strToU8('samples/2_epoch_1.json')
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    for (let i = 0; i + 46 < bytes.length; i++) {
+      if (view.getUint32(i, true) !== 0x02014b50) continue
+      const nameAt = i + 46
+      if (name.every((b, j) => bytes[nameAt + j] === b)) view.setUint32(i + 24, 700 * 1024 * 1024, true)
+    }
+    const t = importedEval(bytes)
+    expect(t.messages.map((m) => m.content)).toEqual(['q'])
+    expect(t.warnings).toEqual([
+      'samples/2_epoch_1.json is 700 MB uncompressed; the limit for one entry is 256 MB; sample skipped',
+      'samples/3_epoch_1.json: nests 1,201 levels deep at x[0][0][0][0][0][0][0]…; the limit is 1,000; sample skipped',
+    ])
+  })
+
   it('errors name the entry or the field: no samples, chunked samples, a header not an object', () => {
     const error = (bytes: Uint8Array) => {
       const r = importBytes(bytes)

@@ -482,7 +482,10 @@ function readAlone(archive: ZipArchive, field: string): Uint8Array | undefined {
   try {
     return archive.read([field]).get(field)
   } catch (e) {
-    return importFailure(`${field}: the entry cannot be decompressed (${e instanceof Error ? e.message : String(e)})`, {
+    // A refusal that already names the entry (too large, an unreadable method) says it all.
+    if (e instanceof ImportFailure && e.field === field) throw e
+    const why = e instanceof Error || e instanceof ImportFailure ? e.message : String(e)
+    return importFailure(`${field}: the entry cannot be decompressed (${why})`, {
       field,
     })
   }

@@ -62,6 +62,15 @@ export function isZipArchive(bytes: Uint8Array): boolean {
 const reason = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
 /**
+ * Largest uncompressed size of one entry read, in bytes (256 MiB): a few hundred KB of deflate
+ * can declare gigabytes of spaces (a zip bomb), and an entry's text must fit one string (V8's
+ * limit is about 512 MB of UTF-16). Inspect samples are MBs to tens of MBs.
+ */
+const MAX_ENTRY_BYTES = 256 * 1024 * 1024
+
+const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024)).toLocaleString('en-US')} MB`
+
+/**
  * Opens a zip archive: reads its central directory (nothing is decompressed yet). Throws an
  * `ImportFailure` when the bytes are not a readable zip (truncated, no central directory).
  */
@@ -83,6 +92,13 @@ function openZipArchive(bytes: Uint8Array): ZipArchive {
     read(names) {
       const wanted = new Set(names.filter((n) => byName.has(n)))
       for (const name of wanted) {
+        const size = byName.get(name)?.bytes ?? 0
+        if (size > MAX_ENTRY_BYTES) {
+          throw new ImportFailure(
+            `${name} is ${megabytes(size)} uncompressed; the limit for one entry is ${megabytes(MAX_ENTRY_BYTES)}`,
+            { field: name },
+          )
+        }
         const method = byName.get(name)?.compression ?? 0
         if (method !== 0 && method !== 8) {
           const label = METHOD_NAMES[method] ?? `method ${method}`
@@ -111,6 +127,8 @@ function entryJson(name: string, data: Uint8Array): unknown {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
   const parsed = parseJson(text)
   if (parsed.ok) return parsed.value
+  // Valid JSON nested too deep is not "invalid": its reason says what it is.
+  if (parsed.tooDeep) throw new ImportFailure(`${name}: ${parsed.reason}`, { field: name })
   const at = parsed.line !== undefined ? ` at line ${parsed.line}, column ${parsed.column}` : ''
   throw new ImportFailure(`${name}: invalid JSON${at}: ${parsed.reason}`, { field: name })
 }
