@@ -18,9 +18,10 @@ describe('formatPercentDelta', () => {
     expect(formatPercentDelta(464, 531)).toBe('+14.4%')
     expect(formatPercentDelta(531, 464)).toBe('−12.6%') // 67 / 531 = 12.62 %
   })
-  it('0% for no change, an empty before, or under 0.05 %', () => {
+  it('0% for no change or under 0.05 %; a growth from nothing has no percentage', () => {
     expect(formatPercentDelta(100, 100)).toBe('0%')
-    expect(formatPercentDelta(0, 5)).toBe('0%')
+    expect(formatPercentDelta(0, 0)).toBe('0%')
+    expect(formatPercentDelta(0, 5)).toBe('—')
     expect(formatPercentDelta(10000, 10004)).toBe('0%') // 0.04 %
   })
   it('−100% only when everything went', () => {

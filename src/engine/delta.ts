@@ -18,11 +18,12 @@ export function formatTokenDelta(before: number, after: number): string {
 
 /**
  * `(after − before) / before` in percent, signed, one decimal: `−14.4%`, `+14.4%`, `0%` (no
- * change, a change under 0.05 %, or an empty `before`). Truncated rather than rounded up to 100,
+ * change, or a change under 0.05 %); `—` for a growth from an empty `before` (no percentage of
+ * nothing). Truncated rather than rounded up to 100,
  * so `−99.96%` reads `−99.9%`: `−100%` only when everything went (`+100%`, `+250.0%` for growths).
  */
 export function formatPercentDelta(before: number, after: number): string {
-  if (before === 0) return '0%'
+  if (before === 0) return after === 0 ? '0%' : '—'
   const percent = ((after - before) / before) * 100
   const abs = Math.abs(percent)
   const text = abs >= 99.95 && abs < 100 ? (Math.floor(abs * 10) / 10).toFixed(1) : abs.toFixed(1)
