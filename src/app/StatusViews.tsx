@@ -134,7 +134,7 @@ export function NothingFired() {
   const config = useStore(selectConfig)
   const mode = useStore((s) => s.afterMode)
   if (!run || !config || mode !== 'simulated') return null
-  if (run.stages.some((r) => r.changed) || run.passes.length > 0) return null
+  if (run.stages.some((r) => r.changed) || run.passes.length > 0 || run.cleanup) return null
   const tokens = run.before.totals.tokens
   const messages = run.before.totals.messages
   const reasons: string[] = []

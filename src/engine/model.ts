@@ -511,4 +511,10 @@ export interface RunResult {
     failureModes?: FailureModeWarning[]
   }
   warnings: string[]
+  /**
+   * What the send-ready cleanup removed after the stages (pipeline.ts: messages left empty,
+   * which providers reject, dropped once any stage changed the context or found it over budget):
+   * messages dropped and their tokens. Absent when it removed nothing. Source: cases/34.
+   */
+  cleanup?: { messages: number; tokens: number }
 }

@@ -516,3 +516,31 @@ describe('runPipeline: tool-call ids reused across steps (SWE-agent demonstratio
     }
   })
 })
+
+describe('runPipeline: the send-ready cleanup says what it dropped', () => {
+  const blank = transcriptOf(indexed([user('u1', ' '.repeat(50)), assistant('a2', 'ok')]))
+  const prune = (target: number): StageConfig => ({
+    id: 'prune-tool-results',
+    enabled: true,
+    params: { target, keep_steps: 1, min_tokens: 200 },
+  })
+
+  it('over budget with nothing to prune: the blank message goes, and the run reports it', async () => {
+    const r = await runPipeline(blank, config(prune(10)), { counter: counter() })
+    expect(r.after.messages.map((m) => m.id)).toEqual(['a2'])
+    expect(r.fates.u1).toEqual({ kind: 'dropped', stage: 'pipeline', reason: 'empty message: providers reject empty content' })
+    // 50 spaces counted one token per code point by the test counter, plus the message framing.
+    const tokens = 50 + MESSAGE_OVERHEAD_TOKENS
+    expect(r.cleanup).toEqual({ messages: 1, tokens })
+    expect(r.warnings).toContain(
+      `send-ready cleanup: 1 empty message(s) dropped before sending (empty message: providers reject empty content), ${tokens} tokens`,
+    )
+    expect(r.before.totals.tokens - r.after.totals.tokens).toBe(tokens)
+  })
+
+  it('under budget nothing fires: the context stays as it came, and there is no cleanup', async () => {
+    const r = await runPipeline(blank, config(prune(1000)), { counter: counter() })
+    expect(r.after.messages).toEqual(blank.messages)
+    expect(r.cleanup).toBeUndefined()
+  })
+})

@@ -348,7 +348,18 @@ export async function runPipeline(
   // A compacted context is about to be sent: providers reject empty messages, so once any
   // stage changed the context (or found it over budget), empty ones left over from the source are dropped (cases/34).
   // When nothing fired the context stays byte-identical to the input (cases/09, 15).
-  if (compactionNeeded || stages.some((s) => s.changed)) current = dropEmptyMessages(current, fates, lineage)
+  let cleanup: RunResult['cleanup']
+  if (compactionNeeded || stages.some((s) => s.changed)) {
+    const sent = dropEmptyMessages(current, fates, lineage)
+    if (sent !== current) {
+      const tokens = totalsOf(current).tokens - totalsOf(sent).tokens
+      cleanup = { messages: current.length - sent.length, tokens }
+      warnings.push(
+        `send-ready cleanup: ${cleanup.messages} empty message(s) dropped before sending (${EMPTY_MESSAGE_REASON}), ${tokens} tokens`,
+      )
+      current = sent
+    }
+  }
 
   const after = current.map((m, i) => (m.index === i ? m : { ...m, index: i }))
   const origins: Record<string, Origin> = {}
@@ -384,6 +395,7 @@ export async function runPipeline(
       after: deps.skipChecks ? [] : checkValidity(after, checkOptionsFor(transcript, provider)),
     },
     warnings,
+    ...(cleanup ? { cleanup } : {}),
   }
   // Nothing changed → nothing can drift, be lost or be invented; skip the scan.
   result.checks.failureModes =

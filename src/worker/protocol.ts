@@ -13,6 +13,7 @@ import type {
   Pass,
   RecordedCompaction,
   Role,
+  RunResult,
   StageId,
   StageReport,
   TokenTotals,
@@ -124,6 +125,8 @@ export interface RunView {
    */
   checks: { before: ValidityProblem[]; after: ValidityProblem[]; failureModes?: FailureModeWarning[] }
   warnings: string[]
+  /** What the send-ready cleanup dropped after the stages (engine `RunResult.cleanup`). */
+  cleanup?: RunResult['cleanup']
 }
 
 /** A fork off the main line (Claude Code edits/retries), listed but not shown. */

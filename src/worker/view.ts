@@ -270,6 +270,7 @@ export function buildRunView(result: RunResult, runId: number, encoding: Encodin
       failureModes: (result.checks.failureModes ?? []).map((w) => ({ ...w, messageIds: [...w.messageIds] })),
     },
     warnings: [...result.warnings],
+    ...(result.cleanup ? { cleanup: { ...result.cleanup } } : {}),
   }
 }
 

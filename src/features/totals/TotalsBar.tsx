@@ -72,7 +72,11 @@ export function TotalsBar() {
         {showsRecorded ? (
           <RecordedNote />
         ) : contributions.length === 0 ? (
-          <span className="muted">No stage saved tokens.</span>
+          <span className="muted">
+            No stage saved tokens.
+            {run.cleanup &&
+              ` The send-ready cleanup dropped ${formatCountOf(run.cleanup.messages, 'empty message')} (${formatTokenDelta(run.cleanup.tokens, 0)} tokens): providers reject empty content.`}
+          </span>
         ) : (
           <>
             <div className="stackbar" aria-hidden="true">
