@@ -102,12 +102,28 @@ test('Cancel during an import returns to the transcript that was open', async ({
   await page.getByLabel('Open transcript').setInputFiles(files.million)
   const loading = page.getByTestId('loading')
   await loading.getByRole('button', { name: 'Cancel' }).click({ timeout: 60_000 })
-  await expect(page.getByTestId('import-error')).toContainText(
-    'million-messages.json: import cancelled; the transcript that was open before is open again',
-  )
   await expect(page.getByTestId('loading')).toHaveCount(0, { timeout: 60_000 })
+  await expect(page.getByTestId('import-error')).toContainText(
+    'Import cancelled. million-messages.json: stopped before it finished — still showing claude-code.jsonl.',
+  )
   await expect(page.getByTestId('file-info')).toContainText('claude-code.jsonl')
   await expect(rows(page, 'before').first()).toHaveAttribute('data-id', firstRow ?? '')
   await expect(rows(page, 'after').first()).toBeVisible()
+  expect(errors).toEqual([])
+})
+
+test('Cancel during an import opens the file chosen meanwhile, not the one before', async ({ page }) => {
+  test.setTimeout(300_000)
+  const errors = watchErrors(page)
+  await openApp(page)
+  await page.getByLabel('Open transcript').setInputFiles(files.million)
+  await expect(page.getByTestId('loading')).toContainText('million-messages.json')
+  // Chosen while the big one still reads: it waits its turn.
+  const small = JSON.stringify({ messages: [{ role: 'user', content: 'Ship order 5521.' }, { role: 'assistant', content: 'Shipped.' }] })
+  await page.getByLabel('Open transcript').setInputFiles({ name: 'chosen-next.json', mimeType: 'application/json', buffer: Buffer.from(small) })
+  await page.getByTestId('loading').getByRole('button', { name: 'Cancel' }).click({ timeout: 60_000 })
+  await expect(page.getByTestId('file-info')).toContainText('chosen-next.json', { timeout: 60_000 })
+  await expect(page.getByTestId('loading')).toHaveCount(0, { timeout: 60_000 })
+  await expect(page.getByTestId('message-count')).toHaveText('2 messages')
   expect(errors).toEqual([])
 })

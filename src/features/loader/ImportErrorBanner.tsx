@@ -19,13 +19,23 @@ export function ImportErrorBanner() {
   const line: ImportError = error.reason !== undefined ? { ...error, message: error.reason, tried: [] } : error
   const closest = formats.find((f) => error.reason?.includes(`closest match ${f.label}:`))
   return (
-    <div className="banner banner--error import-error" role="alert" data-testid="import-error">
-      <span className="banner__icon" aria-hidden="true">⚠</span>
+    <div
+      className={failure.cancelled ? 'banner import-error' : 'banner banner--error import-error'}
+      role={failure.cancelled ? 'status' : 'alert'}
+      data-testid="import-error"
+    >
+      <span className="banner__icon" aria-hidden="true">{failure.cancelled ? 'ⓘ' : '⚠'}</span>
       <span className="banner__text" title={formatImportError(failure.fileName, line)}>
-        <strong>Could not import.</strong> {formatImportError(failure.fileName, line)}
+        <strong>{failure.cancelled ? 'Import cancelled.' : 'Could not import.'}</strong>{' '}
+        {formatImportError(failure.fileName, line)}
         {info && <span className="muted"> — still showing {info.fileName}.</span>}
       </span>
-      <button type="button" className="icon-button" aria-label="Dismiss error" onClick={dismiss}>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={failure.cancelled ? 'Dismiss notice' : 'Dismiss error'}
+        onClick={dismiss}
+      >
         ✕
       </button>
       {formats.length > 0 && (

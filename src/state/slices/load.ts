@@ -18,10 +18,12 @@ type TranscriptSource =
   | { kind: 'file'; file: Blob; fileName: string }
   | { kind: 'text'; text: string; fileName: string }
 
-/** A failed import, shown as a one-line banner; the previous transcript stays loaded. */
+/** A failed (or cancelled) import, shown as a one-line banner; the previous transcript stays loaded. */
 interface ImportFailure {
   fileName: string
   error: ImportError
+  /** The person cancelled it (`cancelImport`): a notice, not an error. */
+  cancelled?: true
 }
 
 /** Progress of a streamed import, for the progress bar. */
@@ -51,8 +53,10 @@ export interface LoadSlice {
   importStartedAt: number | null
   /**
    * Cancels the import in flight at any point (reading, parsing or building): the worker is
-   * terminated and re-created, and the transcript that was open before is imported and run again.
-   * The banner names the cancelled file. Nothing happens when no import is in flight.
+   * terminated and re-created, and the transcript that was open before is imported and run again
+   * (unless a file chosen meanwhile is about to open; a re-import after a run's hard cancel comes
+   * back without running). The notice names the cancelled file. Nothing happens when no import is
+   * in flight.
    */
   cancelImport: () => Promise<void>
   /** First start: fetch the gallery and the defaults, then open the Claude Code sample. */
@@ -113,17 +117,21 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
     get().requestRun()
   }
 
-  // The import in flight: its file and how to end its wait when it is cancelled.
-  let inFlight: { fileName: string; cancel: () => void } | null = null
+  // The import in flight: its file, whether it re-imports after a hard cancel, and how to end its
+  // wait when it is cancelled; and how many loads wait behind it.
+  let inFlight: { fileName: string; reimport: boolean; cancel: () => void } | null = null
+  let waiting = 0
 
   /** Reads, imports and applies one source; failures never throw out of the store. */
-  const load = (fileName: string, source: TranscriptSource, read: () => Promise<ImportOutcome>) =>
-    enqueue(async () => {
+  const load = (fileName: string, source: TranscriptSource, read: () => Promise<ImportOutcome>) => {
+    waiting++
+    return enqueue(async () => {
+      waiting--
       // Any new load (even one that fails) makes a "Downloaded …" notice old news.
       set({ exportNotice: null, importStartedAt: Date.now() })
       // A terminated worker never answers: a cancel ends the wait instead.
       const cancelled = new Promise<'cancelled'>((resolve) => {
-        inFlight = { fileName, cancel: () => resolve('cancelled') }
+        inFlight = { fileName, reimport: reimporting, cancel: () => resolve('cancelled') }
       })
       try {
         await ensureDefaults()
@@ -137,6 +145,7 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
         set({ importStartedAt: null })
       }
     })
+  }
 
   /**
    * Streams a Blob into the worker, which reads and parses it there (the page never holds its
@@ -217,14 +226,26 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
       if (!current) return
       get().resetEngine()
       current.cancel()
-      const message = 'import cancelled; the transcript that was open before is open again'
-      set({ loading: null, importProgress: null, importHead: null, importFailure: { fileName: current.fileName, error: { message } } })
+      set({ loading: null, importProgress: null, importHead: null })
+      // A re-import after a hard cancel of a run: the transcript comes back without running, as
+      // that cancel left it (its banner still offers "Run again").
+      if (current.reimport) {
+        await get().reimport()
+        return
+      }
+      const notice: ImportFailure = {
+        fileName: current.fileName,
+        error: { message: 'stopped before it finished' },
+        cancelled: true,
+      }
+      set({ importFailure: notice })
+      // A file chosen meanwhile opens next, into the fresh worker: it replaces what was open.
+      if (waiting > 0) return
       // The fresh worker holds nothing: the previous transcript comes back whole, and runs.
       const previous = get().source
       if (!previous) return
-      const failure = get().importFailure
       await reopen(previous, get().info?.open ?? 'main')
-      if (!get().importFailure) set({ importFailure: failure })
+      if (!get().importFailure) set({ importFailure: notice })
     },
     openConversation: (which) => {
       const source = get().source
