@@ -93,6 +93,16 @@ describe('HTTP status errors', () => {
     expect(e.message).not.toContain('right-key')
   })
 
+  it('an answer that repeats the key never carries it, whole or streamed', async () => {
+    server.enqueue({ text: 'Summary. Authorization: Bearer right-key (echoed by a proxy).' })
+    expect(await openai()(summarizeRequest)).toBe('Summary. Authorization: Bearer <API key> (echoed by a proxy).')
+    const pieces: string[] = []
+    server.enqueue({ text: 'Key right-key seen.', chunkSize: 100 })
+    const streamed = await openai({ stream: true, onToken: (t) => pieces.push(t) })(summarizeRequest)
+    expect(streamed).toBe('Key <API key> seen.')
+    expect(pieces.join('')).toBe('Key <API key> seen.')
+  })
+
   it('403: also a key problem (no access)', async () => {
     server.enqueue({ status: 403, errorMessage: 'no access to this model' })
     const e = await failure(openai()(summarizeRequest))

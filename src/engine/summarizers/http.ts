@@ -404,13 +404,14 @@ export function createHttpSummarizer(
           let answer: string
           if (settings.stream) {
             answer = await readStream(response, attempt, protocol, ctx, request.stage, (t) =>
-              options.onToken?.(t, request),
+              options.onToken?.(redactKeyIn(t, options.apiKey), request),
             )
           } else {
             const bodyText = await attempt.race(response.text())
             answer = readJsonAnswer(bodyText, protocol, ctx, request.stage)
           }
-          const summary = stripThinking(answer).trim()
+          // An answer that repeats the key (a proxy echoing headers) never shows it.
+          const summary = redactKeyIn(stripThinking(answer), options.apiKey).trim()
           if (summary === '') {
             const besides = answer.trim() ? ' besides a <think> block' : ''
             throw emptyAnswerError(
@@ -432,13 +433,18 @@ export function createHttpSummarizer(
     ask(request).catch((e: unknown) => Promise.reject(redactKey(e, options.apiKey)))
 }
 
+/** `text` with every occurrence of `apiKey` replaced by `<API key>` (answers are shown and exported). */
+function redactKeyIn(text: string, apiKey: string | undefined): string {
+  return apiKey && text.includes(apiKey) ? text.split(apiKey).join('<API key>') : text
+}
+
 /**
  * `e` with every occurrence of `apiKey` in its message replaced by `<API key>`: a server may echo
  * the key it refused, and messages are shown and logged.
  */
 function redactKey(e: unknown, apiKey: string | undefined): unknown {
   if (!apiKey || !(e instanceof Error) || !e.message.includes(apiKey)) return e
-  const message = e.message.split(apiKey).join('<API key>')
+  const message = redactKeyIn(e.message, apiKey)
   if (!isSummarizerError(e)) return new Error(message)
   const extra: { status?: number; retryAfterMs?: number } = {}
   if (e.status !== undefined) extra.status = e.status
