@@ -1072,7 +1072,7 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
       pinned: count('pinned'),
       summaryOnly: count('summary'),
       lost: count('lost'),
-      text: `${survive} of ${rows.length} facts survive`,
+      text: `${survive.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} facts survive`,
     },
   }
 }

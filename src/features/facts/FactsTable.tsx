@@ -174,7 +174,7 @@ export function FactsTable() {
       column.columns([
         column.accessor('fact', {
           header: 'Fact',
-          size: 420,
+          size: 300,
           filterFn: 'includesString',
           sortFn: 'alphanumeric',
           cell: (c) => (

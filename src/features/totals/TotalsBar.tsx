@@ -56,7 +56,7 @@ export function TotalsBar() {
         </div>
         <div>
           <dt>Passes</dt>
-          <dd data-testid="passes">{run.passes.length}</dd>
+          <dd data-testid="passes">{formatCount(run.passes.length)}</dd>
         </div>
         <div>
           <dt>Validity</dt>
