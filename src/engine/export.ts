@@ -10,11 +10,12 @@
 import { serverResultContent } from './formats/anthropic'
 import { CANONICAL_VERSION, type CanonicalFile } from './formats/canonical'
 import { computerOutputContent, hostedOutput } from './formats/openai-responses'
+import { REQUEST_FORMAT, type RequestFormat } from './formats/request-format'
 import type { FormatId, Message, Part, ToolCall, ToolSchema, Transcript } from './model'
 import { pairToolResults, type ToolPairs } from './tool-pairs'
 
 /** The export targets. `anthropic` = an Anthropic Messages request body. */
-export type ExportTarget = 'canonical' | 'openai-chat' | 'anthropic' | 'openai-responses'
+export type ExportTarget = 'canonical' | RequestFormat
 
 /** Every export target, for pickers and the CLI. */
 export const EXPORT_TARGETS: readonly ExportTarget[] = [
@@ -58,8 +59,9 @@ export interface ExportResult {
 
 type Json = Record<string, unknown>
 
-const ANTHROPIC_FAMILY: readonly FormatId[] = ['anthropic-messages', 'claude-code']
-const RESPONSES_FAMILY: readonly FormatId[] = ['openai-responses', 'codex-rollout']
+/** Whether `format`'s own requests are `request` bodies (its fields carry over unchanged). */
+const sameFamily = (format: FormatId | undefined, request: RequestFormat) =>
+  format !== undefined && REQUEST_FORMAT[format] === request
 
 /** Collects warnings once per kind, with a count. */
 class Losses {
@@ -251,7 +253,7 @@ function anthropicBlocks(
   role: 'user' | 'assistant',
 ): Json[] {
   const out: Json[] = []
-  const family = ctx.format !== undefined && ANTHROPIC_FAMILY.includes(ctx.format)
+  const family = sameFamily(ctx.format, 'anthropic')
   for (const p of parts) {
     switch (p.type) {
       case 'text':
@@ -317,7 +319,7 @@ function anthropicAssistantBlocks(
   losses: Losses,
 ): { blocks: Json[]; hosted: boolean } {
   const m = messages[i]!
-  const family = ctx.format !== undefined && ANTHROPIC_FAMILY.includes(ctx.format)
+  const family = sameFamily(ctx.format, 'anthropic')
   const blocks = anthropicContent(m.content, ctx, losses, 'assistant')
   let waiting: Json[] = []
   let hosted = false
@@ -373,7 +375,7 @@ function toAnthropic(messages: readonly Message[], ctx: ExportContext, losses: L
   let lead = 0
   while (lead < messages.length && messages[lead]?.role === 'system') lead++
   const systems = messages.slice(0, lead).map((m) => textOf(m.content))
-  const family = ctx.format !== undefined && ANTHROPIC_FAMILY.includes(ctx.format)
+  const family = sameFamily(ctx.format, 'anthropic')
   const pairs = pairToolResults(messages)
   const out: Json[] = []
   // tool_result blocks waiting for the next user message (they must open it, before any text).
@@ -511,7 +513,7 @@ function responsesNativeCall(
 }
 
 function toResponses(messages: readonly Message[], ctx: ExportContext, losses: Losses): Json {
-  const family = ctx.format !== undefined && RESPONSES_FAMILY.includes(ctx.format)
+  const family = sameFamily(ctx.format, 'openai-responses')
   let lead = 0
   while (lead < messages.length && messages[lead]?.role === 'system') lead++
   const input: Json[] = []

@@ -1,4 +1,5 @@
 import { isEmptyMessage } from './content'
+import { REQUEST_FORMAT } from './formats/request-format'
 /**
  * The pipeline: runs the enabled stages in the configured order over a transcript, counts
  * tokens, composes every stage's provenance into one before → after mapping, and runs the
@@ -106,14 +107,12 @@ export interface PipelineDeps {
   skipChecks?: boolean
 }
 
-/** Formats whose provider is Anthropic (its extra validity rules apply). */
-const ANTHROPIC_FORMATS: readonly FormatId[] = ['anthropic-messages', 'claude-code']
-
 /**
- * The validity provider of a transcript format: `anthropic` for Anthropic Messages and Claude Code.
+ * The validity provider of a transcript format: `anthropic` for formats whose requests are
+ * Anthropic Messages (`REQUEST_FORMAT`: Anthropic Messages, Claude Code), else `openai`.
  */
 export function providerOf(format: FormatId): 'anthropic' | 'openai' {
-  return ANTHROPIC_FORMATS.includes(format) ? 'anthropic' : 'openai'
+  return REQUEST_FORMAT[format] === 'anthropic' ? 'anthropic' : 'openai'
 }
 
 /**

@@ -3,6 +3,7 @@
  * No worker or DOM APIs here, so it is unit-tested directly.
  */
 import type { ExportTarget } from '../engine/export'
+import { REQUEST_FORMAT } from '../engine/formats/request-format'
 import type { Encoding, FormatId, Message, Origin, Part, RunResult } from '../engine/model'
 import { perMessage } from '../engine/memo'
 import { collapseWhitespace, codePointLength, cutCodePoints } from '../engine/text'
@@ -329,22 +330,9 @@ export function buildMessageDetail(message: Message, side: Side): MessageDetail 
   return detail
 }
 
-/**
- * The request format of a source, where it has one: OpenAI chat files are Chat Completions bodies,
- * Anthropic Messages and Claude Code sessions are Anthropic Messages, Responses and Codex rollouts
- * are Responses input. Source: export.ts provider families.
- */
-const NATIVE_TARGET: Partial<Record<FormatId, ExportTarget>> = {
-  'openai-chat': 'openai-chat',
-  'anthropic-messages': 'anthropic',
-  'claude-code': 'anthropic',
-  'openai-responses': 'openai-responses',
-  'codex-rollout': 'openai-responses',
-}
-
 /** Export targets offered for a source format: canonical JSON, then its own request format. */
 export function exportTargetsFor(format: FormatId): ExportTarget[] {
-  const native = NATIVE_TARGET[format]
+  const native = REQUEST_FORMAT[format]
   return native ? ['canonical', native] : ['canonical']
 }
 
