@@ -1,5 +1,6 @@
 import { isEmptyMessage } from './content'
 import { REQUEST_FORMAT } from './formats/request-format'
+import { SEED_STAGES } from './presets'
 /**
  * The pipeline: runs the enabled stages in the configured order over a transcript, counts
  * tokens, composes every stage's provenance into one before → after mapping, and runs the
@@ -47,42 +48,13 @@ import {
 } from './tokens/count'
 
 /**
- * The default pipeline: `dedupe` → `prune-tool-results` → `summarize`, with `slim`,
- * `insert-then-compress` and `pin-facts` present but off.
- *
- * - `summarize`: seed 001's `keep_last` 20 / `compact_after` 40.
- * - `prune-tool-results`: seed 002's `keep_steps` 1 / `min_tokens` 200; `target` 12,000 tokens
- *   (the seed has no default). The bundled samples are ≈2k–20k tokens (o200k_base) and tool
- *   results are what makes the big ones big. On the Claude Code sample (the first-start one,
- *   ≈17k after dedupe) 12,000 replaces the oldest bulky results and stops before the original
- *   of its last back-reference, so the first view shows all three kinds of change
- *   (back-reference, placeholder, summary); a lower target (8,000) would prune that original
- *   too and turn its back-reference into a placeholder. The OpenAI and Anthropic samples
- *   (≈8k after dedupe) are under it: their back-references stay and "no change" shows.
- * - `insert-then-compress`: `threshold_tokens` 5,000. It runs last, on what the other stages
- *   left: the Claude Code sample (≈6k after summarize) and the two API samples (≈8k after
- *   dedupe) are over it, so switching it on visibly fires; the small legacy sample (≈2k) stays
- *   under it. `keep_recent` 10 (half of `keep_last`: its summary sees the whole conversation).
+ * The default pipeline: the seeds' stage list (`SEED_STAGES` in presets.ts, where its values are
+ * explained) with `o200k_base` and the offline extractive summarizer.
  */
 export const DEFAULT_PIPELINE: PipelineConfig = {
   encoding: 'o200k_base',
   summarizer: 'extractive',
-  stages: [
-    { id: 'dedupe', enabled: true, params: {} },
-    { id: 'slim', enabled: false, params: { keep: 5 } },
-    {
-      id: 'prune-tool-results',
-      enabled: true,
-      params: { target: 12000, keep_steps: 1, min_tokens: 200 },
-    },
-    { id: 'summarize', enabled: true, params: { keep_last: 20, compact_after: 40 } },
-    {
-      id: 'insert-then-compress',
-      enabled: false,
-      params: { threshold_tokens: 5000, keep_recent: 10 },
-    },
-    { id: 'pin-facts', enabled: false, params: { max_facts: 40 } },
-  ],
+  stages: SEED_STAGES.map((s) => ({ ...s, params: { ...s.params } }) as StageConfig),
 }
 
 /** Dependencies of a pipeline run. */

@@ -27,10 +27,26 @@ function cloneJson<T>(value: T): T {
 }
 
 /**
- * The seeds' stage list: `DEFAULT_PIPELINE` (pipeline.ts) written out, so the page can hold the
- * presets without loading the engine's pipeline code (a test checks the two are equal).
+ * The seeds' stage list, the one definition of the default stages (`DEFAULT_PIPELINE` in
+ * pipeline.ts is built from it; kept here, with no run code, so the page holds the presets
+ * without the engine's pipeline): `dedupe` → `prune-tool-results` → `summarize`, with `slim`,
+ * `insert-then-compress` and `pin-facts` present but off.
+ *
+ * - `summarize`: seed 001's `keep_last` 20 / `compact_after` 40.
+ * - `prune-tool-results`: seed 002's `keep_steps` 1 / `min_tokens` 200; `target` 12,000 tokens
+ *   (the seed has no default). The bundled samples are ≈2k–20k tokens (o200k_base) and tool
+ *   results are what makes the big ones big. On the Claude Code sample (the first-start one,
+ *   ≈17k after dedupe) 12,000 replaces the oldest bulky results and stops before the original
+ *   of its last back-reference, so the first view shows all three kinds of change
+ *   (back-reference, placeholder, summary); a lower target (8,000) would prune that original
+ *   too and turn its back-reference into a placeholder. The OpenAI and Anthropic samples
+ *   (≈8k after dedupe) are under it: their back-references stay and "no change" shows.
+ * - `insert-then-compress`: `threshold_tokens` 5,000. It runs last, on what the other stages
+ *   left: the Claude Code sample (≈6k after summarize) and the two API samples (≈8k after
+ *   dedupe) are over it, so switching it on visibly fires; the small legacy sample (≈2k) stays
+ *   under it. `keep_recent` 10 (half of `keep_last`: its summary sees the whole conversation).
  */
-const SEED_STAGES: readonly StageConfig[] = [
+export const SEED_STAGES: readonly StageConfig[] = [
   { id: 'dedupe', enabled: true, params: {} },
   { id: 'slim', enabled: false, params: { keep: 5 } },
   { id: 'prune-tool-results', enabled: true, params: { target: 12000, keep_steps: 1, min_tokens: 200 } },
