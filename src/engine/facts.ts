@@ -14,6 +14,7 @@ import { SUMMARY_ID_PREFIX } from './stages/output'
 import { createStringSetMatcher, type StringSetMatcher } from './fact-index'
 import { perMessage } from './memo'
 import { cutCodePoints } from './text'
+import { partitionPoint } from './search'
 
 /** What kind of fact a candidate is. Source: SPEC §3.5 (plus cases/19 jobs, cases/20 names). */
 export type FactKind =
@@ -144,14 +145,7 @@ export function findFactSpans(text: string): FactSpan[] {
 /** Whether [at, end) overlaps a span of `spans` (sorted by start, pairwise disjoint). */
 function overlapsTaken(spans: readonly { at: number; end: number }[], at: number, end: number) {
   // The last span starting before `end` is the only candidate: earlier ones end before it starts.
-  let lo = 0
-  let hi = spans.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((spans[mid] as { at: number }).at < end) lo = mid + 1
-    else hi = mid
-  }
-  const candidate = spans[lo - 1]
+  const candidate = spans[partitionPoint(0, spans.length, (i) => (spans[i] as { at: number }).at >= end) - 1]
   return candidate !== undefined && at < candidate.end
 }
 
@@ -1034,17 +1028,8 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
     for (const i of textHits.get(p.summary) ?? []) summaryAt[i]?.push(k)
   })
   // The first position at or after a loss key: passes are in key order.
-  const firstAtOrAfter = (u: Key | null) => {
-    if (!u) return passes.length
-    let lo = 0
-    let hi = passes.length
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (after(u, passKeys[mid] as Key)) lo = mid + 1
-      else hi = mid
-    }
-    return lo
-  }
+  const firstAtOrAfter = (u: Key | null) =>
+    u ? partitionPoint(0, passes.length, (k) => !after(u, passKeys[k] as Key)) : passes.length
   const rows: FactRow[] = fi.facts.map((f, i) => {
     const holds = (text: string) => {
       const hits = textHits.get(text)

@@ -3,6 +3,7 @@
  * table holds per row (facts.ts `factTable`) and the page renders. Kept apart from facts.ts so
  * the page can read runs without bundling fact extraction. Pure.
  */
+import { partitionPoint } from './search'
 
 /** A fact's state right after one pass. `not-yet`: the rolling replay had not reached it. */
 export type PassState = 'verbatim' | 'summary' | 'lost' | 'not-yet'
@@ -21,16 +22,8 @@ export interface PassRun {
 
 /** The state at pass position `k` of runs covering it (binary search); `not-yet` outside them. */
 export function passStateAt(runs: readonly PassRun[], k: number): PassState {
-  let lo = 0
-  let hi = runs.length - 1
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1
-    const r = runs[mid] as PassRun
-    if (k < r.from) hi = mid - 1
-    else if (k > r.to) lo = mid + 1
-    else return r.state
-  }
-  return 'not-yet'
+  const r = runs[partitionPoint(0, runs.length, (i) => (runs[i] as PassRun).to >= k)]
+  return r && r.from <= k ? r.state : 'not-yet'
 }
 
 /**
@@ -107,16 +100,8 @@ export function factPassRuns(
   }
   const { rollFrom, rollTo } = block
   // First rolling position whose atMessage reaches `at` (rollTo + 1 when none does).
-  const reaches = (at: number) => {
-    let lo = rollFrom
-    let hi = rollTo + 1
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if ((timeline.atMessage[mid] as number) >= at) hi = mid
-      else lo = mid + 1
-    }
-    return lo
-  }
+  const reaches = (at: number) =>
+    partitionPoint(rollFrom, rollTo + 1, (k) => (timeline.atMessage[k] as number) >= at)
   // Verbatim positions as intervals [start, end): outside the rolling block, any carrier that is
   // still verbatim; inside it, each carrier from the pass that reached it until its loss.
   const intervals: [number, number][] = []

@@ -23,6 +23,7 @@ import type {
   Transcript,
 } from './model'
 import { runPipeline, type PipelineDeps } from './pipeline'
+import { partitionPoint } from './search'
 import { normalizeParams } from './stages/summarize'
 import type { CancelSignal, Summarizer, SummaryRequest } from './stages/types'
 import { countMessageTokens, countToolSchemaTokens, REPLY_PRIMING_TOKENS } from './tokens/count'
@@ -265,14 +266,8 @@ function coarseToFine(n: number): number[] {
 
 /** The turn (1-based) holding message `index`: the first turn whose end is at or after it. */
 function turnOfIndex(ends: readonly number[], index: number): number {
-  let lo = 0
-  let hi = ends.length - 1
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if ((ends[mid] ?? -1) >= index) hi = mid
-    else lo = mid + 1
-  }
-  return lo + 1
+  // Over all but the last turn: a message past every end is in the last one.
+  return partitionPoint(0, Math.max(0, ends.length - 1), (i) => (ends[i] ?? -1) >= index) + 1
 }
 
 /** `count` turns spread evenly over 1..turns, first and last included. */
