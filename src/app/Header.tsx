@@ -1,5 +1,5 @@
-import { useState } from 'react'
 import { formatCount, formatCountOf } from '../components/format'
+import { LazyDetails } from '../components/LazyDetails'
 import { LoadControls } from '../features/loader/LoadControls'
 import { useStore } from '../state/store'
 import { selectInfo } from '../state/selectors'
@@ -42,20 +42,18 @@ function ImportList(props: {
   testId?: string
 }) {
   const { items, label, pillClass, testId } = props
-  // The list is rendered only while open: an import can say thousands of things.
-  const [open, setOpen] = useState(false)
   if (items.length === 0) return null
+  // The list is rendered only while open: an import can say thousands of things.
   return (
-    <details className="warnings" data-testid={testId} onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary className={pillClass ? `pill ${pillClass}` : 'pill'}>{label(items.length)}</summary>
-      {open && (
+    <LazyDetails className="warnings" testId={testId} summary={label(items.length)} summaryClassName={pillClass ? `pill ${pillClass}` : 'pill'}>
+      {() => (
         <ul>
           {items.map((text, i) => (
             <li key={i}>{text}</li>
           ))}
         </ul>
       )}
-    </details>
+    </LazyDetails>
   )
 }
 
@@ -65,14 +63,15 @@ function ImportList(props: {
  * thousands.
  */
 function BranchList({ info }: { info: TranscriptInfo }) {
-  const [open, setOpen] = useState(false)
   const count = info.branchCount
   return (
-    <details className="branches" data-testid="branches" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary className="pill">
-        {formatCount(count)} other branch{count > 1 ? 'es' : ''}
-      </summary>
-      {open && (
+    <LazyDetails
+      className="branches"
+      testId="branches"
+      summary={`${formatCount(count)} other branch${count > 1 ? 'es' : ''}`}
+      summaryClassName="pill"
+    >
+      {() => (
         <div className="branches__list">
           <p className="muted">
             Forks off the main line (edits or retries). The main line is the one that reaches the last message.
@@ -91,7 +90,7 @@ function BranchList({ info }: { info: TranscriptInfo }) {
           </ul>
         </div>
       )}
-    </details>
+    </LazyDetails>
   )
 }
 

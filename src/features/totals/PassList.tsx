@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { formatCount, formatCountOf } from '../../components/format'
+import { LazyDetails } from '../../components/LazyDetails'
 import { passName } from '../../components/kinds'
 import { useStore } from '../../state/store'
 import { selectPasses } from '../../state/selectors'
@@ -13,21 +14,21 @@ import type { PassMeta } from '../../worker/protocol'
  */
 export function PassList() {
   const passes = useStore(selectPasses)
-  const [open, setOpen] = useState(false)
   if (!passes || passes.length === 0) return null
   return (
-    <details className="passes" data-testid="pass-list" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>
-        {formatCountOf(passes.length, 'compaction pass', 'compaction passes')} — see each prompt and summary
-      </summary>
-      {open && (
+    <LazyDetails
+      className="passes"
+      testId="pass-list"
+      summary={`${formatCountOf(passes.length, 'compaction pass', 'compaction passes')} — see each prompt and summary`}
+    >
+      {() => (
         <ol>
           {passes.map((p) => (
             <PassItem key={`${p.stage}:${p.pass}`} pass={p} />
           ))}
         </ol>
       )}
-    </details>
+    </LazyDetails>
   )
 }
 
