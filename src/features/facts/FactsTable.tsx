@@ -286,10 +286,10 @@ export function FactsTable() {
   )
 
   return (
-    <div className="table-view facts" aria-busy={status === 'loading'}>
+    <div className="table-view facts" aria-busy={shown.kind === 'result' && shown.updating}>
       <div className="facts__totals" data-testid="facts-totals">
         <strong>{factTotalsText(table.totals)}</strong>
-        {status === 'loading' && <span className="muted"> · updating…</span>}
+        {shown.kind === 'result' && shown.updating && <span className="muted"> · updating…</span>}
       </div>
       <div className="table-view__toolbar">
         <label>

@@ -236,7 +236,7 @@ export function TimelineView() {
   const lastBefore = timeline.before[timeline.before.length - 1] ?? 0
   const top = yMax(timeline, levels)
   const compactAfter = timeline.thresholds.find((t) => t.kind === 'messages')
-  const running = !timeline.done || status === 'running'
+  const running = !timeline.done || (result.kind === 'result' && result.updating)
 
   return (
     <div className="timeline-view" data-testid="timeline-view">

@@ -173,7 +173,7 @@ export function TurnContextView() {
             ? 'No pass had fired by this turn'
             : `Passes fired by then: ${view.passes.map((p) => `${passName(p.stage, p.pass)} (messages ${p.from}–${p.upto - 1})`).join(', ')}`}
         </span>
-        {status === 'loading' && <span className="muted">updating…</span>}
+        {result.kind === 'result' && result.updating && <span className="muted">updating…</span>}
       </div>
       {errors.map((s) => (
         <p key={s.stage} className="turn-view__error">
