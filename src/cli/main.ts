@@ -30,7 +30,7 @@ import type {
   Transcript,
 } from '../engine/model'
 import { failureText } from '../engine/failure-text'
-import { factTable, findFact, indexRun, type FactVerdict } from '../engine/facts'
+import { factTable, findFact, indexRun, type FactVerdict } from '../engine/facts/facts'
 import { formatPercentDelta, formatTokenDelta } from '../engine/delta'
 import { DEFAULT_PIPELINE, runPipeline, type PipelineDeps } from '../engine/pipeline'
 import { hostOf } from '../engine/summarizers/errors'
@@ -39,9 +39,9 @@ import {
   compareRecordedVsSimulated,
   recordedRunResult,
   type RecordedRun,
-} from '../engine/recorded'
+} from '../engine/analysis/recorded'
 import { KEEP_STEPS_ERROR } from '../engine/stages/prune-tool-results'
-import { parseSweepAxis, sweep, type SweepAxis } from '../engine/sweep'
+import { parseSweepAxis, sweep, type SweepAxis } from '../engine/analysis/sweep'
 import { loadCounter, tokenEstimateNote } from '../engine/tokens/count'
 import { sweepJson, sweepText } from './sweep'
 

@@ -3,7 +3,7 @@
  * Parsing the axes is the engine's (`parseSweepAxis`); running them is `sweep`.
  */
 import type { Transcript } from '../engine/model'
-import { SWEEP_PARAMS, type SweepCellResult, type SweepResult } from '../engine/sweep'
+import { SWEEP_PARAMS, type SweepCellResult, type SweepResult } from '../engine/analysis/sweep'
 
 /** The `--json` object: `{format, x, y, cells, tokensBefore, factsTotal, enabledStages}`. */
 export function sweepJson(transcript: Transcript, result: SweepResult) {

@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { loadCase } from '../../test/fixtures'
-import { checkValidity } from './checks'
+import { checkValidity } from './analysis/checks'
 import { importTranscript } from './formats/index'
 import type { Message, PipelineConfig, RunResult, StageConfig, Transcript } from './model'
 import { runPipeline } from './pipeline'

@@ -22,7 +22,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { loadCase, type FaultCase } from '../../test/fixtures'
-import { checkValidity, findDanglingBackReferences } from './checks'
+import { checkValidity, findDanglingBackReferences } from './analysis/checks'
 import { importTranscript } from './formats/index'
 import type {
   Message,
@@ -35,12 +35,12 @@ import type {
 import { EMPTY_MESSAGE_REASON, providerOf, runPipeline } from './pipeline'
 import { BACK_REFERENCE_PREFIX, backReferenceFor, summarizeToolOutput } from './stages/dedupe'
 import { COMPRESSED_SUMMARY_ID, COMPRESSION_INSTRUCTION } from './stages/insert-then-compress'
-import { checkFailureModes } from './failure-modes'
+import { checkFailureModes } from './analysis/failure-modes'
 import { PINNED_FACTS_ID, PINNED_HEADER, pinFacts } from './stages/pin-facts'
 import { KEEP_STEPS_ERROR } from './stages/prune-tool-results'
 import type { Summarizer, SummaryRequest } from './stages/types'
 import { extractiveSummarizer } from './summarizers/extractive'
-import { cutCodePoints, firstLine } from './text'
+import { cutCodePoints, firstLine } from './util/text'
 import { countMessageTokens, IMAGE_TOKENS, loadCounter, MESSAGE_OVERHEAD_TOKENS } from './tokens/count'
 
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { checkValidity } from './checks'
+import { checkValidity } from './analysis/checks'
 import { exportMessages, exportTranscript, EXPORT_TARGETS, type ExportTarget } from './export'
 import { importTranscript } from './formats/index'
 import type { Message, Part, Transcript } from './model'

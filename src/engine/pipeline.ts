@@ -8,7 +8,7 @@ import { SEED_STAGES } from './presets'
  * deterministic; never mutates the transcript. Source: SPEC §3 (pipeline), §4 (provenance),
  * §5 (validity); DESIGN §1.
  */
-import { checkOptionsFor, checkValidity, findDanglingBackReferences, type CheckOptions } from './checks'
+import { checkOptionsFor, checkValidity, findDanglingBackReferences, type CheckOptions } from './analysis/checks'
 import type {
   Fate,
   FormatId,
@@ -22,7 +22,7 @@ import type {
   TokenTotals,
   Transcript,
 } from './model'
-import { checkFailureModes } from './failure-modes'
+import { checkFailureModes } from './analysis/failure-modes'
 import { dedupe } from './stages/dedupe'
 import { insertThenCompress } from './stages/insert-then-compress'
 import { PINNED_FACTS_ID, pinFacts } from './stages/pin-facts'

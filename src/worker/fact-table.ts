@@ -12,9 +12,9 @@ import {
   type FactIndex,
   type FactRow,
   type FactTable,
-} from '../engine/facts'
+} from '../engine/facts/facts'
 import type { Message, RunResult } from '../engine/model'
-import { codePointLength, cutCodePoints } from '../engine/text'
+import { codePointLength, cutCodePoints } from '../engine/util/text'
 import {
   FACT_VIEW_LIMIT,
   type FactRowView,

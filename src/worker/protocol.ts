@@ -21,14 +21,14 @@ import type {
   ValidityProblem,
 } from '../engine/model'
 import type { ExportTarget } from '../engine/export'
-import type { FactKind, FactTable, KeptAs } from '../engine/facts'
-import type { PassRun } from '../engine/pass-runs'
-import type { FactVerdict } from '../engine/facts'
+import type { FactKind, FactTable, KeptAs } from '../engine/facts/facts'
+import type { PassRun } from '../engine/facts/pass-runs'
+import type { FactVerdict } from '../engine/facts/facts'
 import type { ImportError } from '../engine/formats/types'
-import type { RecordedComparison } from '../engine/recorded'
+import type { RecordedComparison } from '../engine/analysis/recorded'
 import type { SummaryPlan } from '../engine/summarizers/preview'
-import type { SweepResult } from '../engine/sweep'
-import type { TimelinePass, TimelineThreshold } from '../engine/turns'
+import type { SweepResult } from '../engine/analysis/sweep'
+import type { TimelinePass, TimelineThreshold } from '../engine/analysis/turns'
 
 /**
  * Which column a row belongs to: the Before, the simulated After, or the After the agent recorded
@@ -475,7 +475,7 @@ export type TimelineOutcome =
   | { ok: true; view: TimelineView }
   | { ok: false; error: string; cancelled?: boolean }
 
-export type { SweepAxis, SweepCell, SweepProgress, SweepResult } from '../engine/sweep'
+export type { SweepAxis, SweepCell, SweepProgress, SweepResult } from '../engine/analysis/sweep'
 
 /**
  * `engineApi.sweep`: the grid — partial (`result.complete: false`) after `cancelSweep` — with a

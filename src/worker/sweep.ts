@@ -5,7 +5,7 @@
  * cancel or a pipeline run gets through.
  */
 import type { PipelineConfig, Transcript } from '../engine/model'
-import { createSummaryMemo, sweep, type SummaryMemo, type SweepAxis, type SweepProgress } from '../engine/sweep'
+import { createSummaryMemo, sweep, type SummaryMemo, type SweepAxis, type SweepProgress } from '../engine/analysis/sweep'
 import { loadCounter } from '../engine/tokens/count'
 import type { SweepOutcome } from './protocol'
 

@@ -11,7 +11,7 @@ import type { Summarizer } from '../engine/stages/types'
 import { createSummarizer } from '../engine/summarizers/create'
 import { extractiveSummarizer } from '../engine/summarizers/extractive'
 import type { FetchLike } from '../engine/summarizers/fetch-types'
-import { codePointLength, cutCodePoints } from '../engine/text'
+import { codePointLength, cutCodePoints } from '../engine/util/text'
 import { loadCounter, type CachedCounter } from '../engine/tokens/count'
 import {
   contextAtTurn,
@@ -23,7 +23,7 @@ import {
   type RequestShape,
   type TokenTimeline,
   type TurnContext,
-} from '../engine/turns'
+} from '../engine/analysis/turns'
 import type {
   TimelineOutcome,
   TimelineView,

@@ -5,8 +5,8 @@
 import type { ExportTarget } from '../engine/export'
 import { REQUEST_FORMAT } from '../engine/formats/request-format'
 import type { Encoding, FormatId, Message, Origin, Part, RunResult } from '../engine/model'
-import { perMessage } from '../engine/memo'
-import { collapseWhitespace, codePointLength, cutCodePoints } from '../engine/text'
+import { perMessage } from '../engine/util/memo'
+import { collapseWhitespace, codePointLength, cutCodePoints } from '../engine/util/text'
 import type { DetailBlock, MessageDetail, OriginView, PassMeta, RowMeta, RunView, Side } from './protocol'
 
 /** Longest preview in code points (DESIGN §1). */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { checkValidity } from '../checks'
+import { checkValidity } from '../analysis/checks'
 import type { Transcript } from '../model'
 import { detectFormat } from './detect'
 import { importTranscript } from './index'

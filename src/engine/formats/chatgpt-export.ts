@@ -8,7 +8,7 @@ import type {
   Transcript,
   TranscriptBranch,
 } from '../model'
-import { collapseWhitespace, cutCodePoints } from '../text'
+import { collapseWhitespace, cutCodePoints } from '../util/text'
 import { ImportFailure, importFailure } from './failure'
 import { FORMAT_LABELS } from './labels'
 import type { FormatImporter } from './registry'

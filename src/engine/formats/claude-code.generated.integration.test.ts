@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { generateLargeSession } from '../../../test/fixtures'
-import { checkValidity } from '../checks'
+import { checkValidity } from '../analysis/checks'
 import { importClaudeCode } from './claude-code'
 
 describe('importClaudeCode on a generated large file with sidechains', () => {

@@ -6,7 +6,7 @@ import type {
   Transcript,
   TranscriptBranch,
 } from '../model'
-import { collapseWhitespace, cutCodePoints } from '../text'
+import { collapseWhitespace, cutCodePoints } from '../util/text'
 import { splitAssistantContent, splitUserContent, type RootImportOptions } from './anthropic'
 import { detectJsonRoot } from './detect-heuristics'
 import { ImportFailure } from './failure'

@@ -8,7 +8,7 @@ import type {
   Transcript,
   TranscriptBranch,
 } from '../model'
-import { collapseWhitespace, cutCodePoints } from '../text'
+import { collapseWhitespace, cutCodePoints } from '../util/text'
 import { importFailure } from './failure'
 import type { JsonlRecord } from './json'
 import { FORMAT_LABELS } from './labels'

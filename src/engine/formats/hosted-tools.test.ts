@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { checkValidity } from '../checks'
+import { checkValidity } from '../analysis/checks'
 import { exportTranscript } from '../export'
 import type { Message, Transcript } from '../model'
 import { DEFAULT_PIPELINE, providerOf, runPipeline } from '../pipeline'

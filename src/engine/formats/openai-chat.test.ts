@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { checkValidity } from '../checks'
+import { checkValidity } from '../analysis/checks'
 import type { Message, Transcript } from '../model'
 import { importTranscript } from './index'
 import { importOpenAIChat } from './openai-chat'

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { transcriptCounts } from '../../../test/fixtures'
-import { checkValidity } from '../checks'
+import { checkValidity } from '../analysis/checks'
 import { importTranscript } from './index'
 import {
   detectOpenHands,

@@ -4,8 +4,8 @@
  * Source: seed 000 (Insika `ToolOutputCompressor.compress_transcript`), SPEC §3.1.
  */
 import type { DedupeParams, Fate, Message, Origin } from '../model'
-import { sha256Hex } from '../hash'
-import { codePointLength, cutCodePoints, firstLine } from '../text'
+import { sha256Hex } from '../util/hash'
+import { codePointLength, cutCodePoints, firstLine } from '../util/text'
 import type { StageContext, StageOutput } from './types'
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { loadCase } from '../../../test/fixtures'
-import { checkValidity } from '../checks'
+import { checkValidity } from '../analysis/checks'
 import type { Message } from '../model'
 import {
   COMPRESSED_SUMMARY_ID,

@@ -20,9 +20,9 @@ import {
   latestRequest,
   messageFactText,
   todoSentences,
-} from '../facts'
+} from '../facts/facts'
 import type { Message, Origin, PinFactsParams } from '../model'
-import { cutCodePoints } from '../text'
+import { cutCodePoints } from '../util/text'
 import { unchangedOutput } from './output'
 import type { StageContext, StageOutput } from './types'
 

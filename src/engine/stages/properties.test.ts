@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { checkValidity, findDanglingBackReferences } from '../checks'
+import { checkValidity, findDanglingBackReferences } from '../analysis/checks'
 import type { Message } from '../model'
 import type { TextCounter } from '../tokens/count'
 import { dedupe } from './dedupe'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { loadCase } from '../../../test/fixtures'
-import { checkValidity, findDanglingBackReferences } from '../checks'
+import { checkValidity, findDanglingBackReferences } from '../analysis/checks'
 import type { Message } from '../model'
 import { backReferenceFor, dedupe } from './dedupe'
 import {

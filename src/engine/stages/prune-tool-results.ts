@@ -5,7 +5,7 @@
  * Source: seed 002 (Brute `Compaction::Middleware::ToolResults#rewrite`), SPEC §3.3.
  */
 import type { Fate, Message, Origin, PruneParams } from '../model'
-import { codePointLength } from '../text'
+import { codePointLength } from '../util/text'
 import { pairToolResults } from '../tool-pairs'
 import { MIN_LENGTH, backReferenceSummary, summarizeToolOutput } from './dedupe'
 import { unchangedOutput } from './output'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkValidity } from '../checks'
+import { checkValidity } from '../analysis/checks'
 import type { Message } from '../model'
 import { DEFAULT_SLIM_KEEP, SLIM_ERROR_NOTE, dropRepeatedRows, slim, slimError, slimJsonList } from './slim'
 import { assistant, countCodePoints, deepFreeze, indexed, makeContext, toolResult, user } from './test-helpers'

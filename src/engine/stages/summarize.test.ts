@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { checkValidity } from '../checks'
+import { checkValidity } from '../analysis/checks'
 import type { Message, SummarizeParams } from '../model'
-import { codePointLength } from '../text'
+import { codePointLength } from '../util/text'
 import {
   DEFAULT_COMPACT_AFTER,
   DEFAULT_KEEP_LAST,

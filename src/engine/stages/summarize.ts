@@ -6,8 +6,8 @@
  * and the fault cases named on each guard.
  */
 import type { Fate, Message, Origin, Pass, SummarizeParams } from '../model'
-import { perMessage } from '../memo'
-import { codePointLength, collapseWhitespace, cutCodePoints, elideMiddle } from '../text'
+import { perMessage } from '../util/memo'
+import { codePointLength, collapseWhitespace, cutCodePoints, elideMiddle } from '../util/text'
 import { pairToolResults } from '../tool-pairs'
 import { SUMMARY_ID_PREFIX, unchangedOutput } from './output'
 import type { StageContext, StageOutput } from './types'

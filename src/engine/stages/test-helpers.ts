@@ -3,7 +3,7 @@
  * short message builders. Not part of the engine's public surface (only tests import it).
  */
 import type { Message, ToolCall } from '../model'
-import { codePointLength } from '../text'
+import { codePointLength } from '../util/text'
 import { countMessageTokens, MESSAGE_OVERHEAD_TOKENS, type TextCounter } from '../tokens/count'
 import type { StageContext, Summarizer } from './types'
 

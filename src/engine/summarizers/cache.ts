@@ -3,7 +3,7 @@
  * moving a slider back re-uses the answer instead of asking the model again — a cache hit never
  * calls `fetch`. Source: SPEC §3.6 "Summaries are cached by (summarizer, model, prompt hash)".
  */
-import { sha256Hex } from '../hash'
+import { sha256Hex } from '../util/hash'
 
 /** Default bound of a cache, in entries (least recently used entries go first). */
 const DEFAULT_CACHE_ENTRIES = 500

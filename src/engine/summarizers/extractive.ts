@@ -12,9 +12,9 @@ import {
   isSummaryMessage,
   questionRuns,
   todoSentences,
-} from '../facts'
+} from '../facts/facts'
 import type { Message } from '../model'
-import { cutCodePoints } from '../text'
+import { cutCodePoints } from '../util/text'
 import type { Summarizer, SummaryRequest } from '../stages/types'
 
 /** The first line of every extractive summary, so no one mistakes it for a model's prose. */

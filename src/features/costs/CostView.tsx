@@ -9,7 +9,7 @@ import {
   type FollowingTurns,
   type ModelPrice,
   type Priced,
-} from '../../engine/costs'
+} from '../../engine/analysis/costs'
 import { useStore } from '../../state/store'
 import { formatDollars, strategyBars } from './strategies'
 import { StrategyChart } from './StrategyChart'

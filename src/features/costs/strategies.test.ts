@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { estimateRunCost, type ModelPrice, type RunTokens } from '../../engine/costs'
+import { estimateRunCost, type ModelPrice, type RunTokens } from '../../engine/analysis/costs'
 import { formatDollars, strategyBars } from './strategies'
 
 // $1 / $0.10 / $2 per million tokens: every figure below is recomputed by hand.

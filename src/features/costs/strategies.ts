@@ -1,4 +1,4 @@
-import type { RunCost } from '../../engine/costs'
+import type { RunCost } from '../../engine/analysis/costs'
 
 /** One bar of the strategy chart: a name and its dollars. */
 export interface StrategyBar {

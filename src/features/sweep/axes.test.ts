@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SweepCell } from '../../engine/sweep'
+import type { SweepCell } from '../../engine/analysis/sweep'
 import { axisOf, defaultRange, metricRange, shade } from './axes'
 
 // The Claude Code sample: 44 messages, 19,526 tokens (o200k_base).

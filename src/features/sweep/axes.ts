@@ -7,8 +7,8 @@ import {
   SWEEP_PARAMS,
   type SweepAxis,
   type SweepParam,
-} from '../../engine/sweep-params'
-import type { SweepCell, SweepCellResult } from '../../engine/sweep'
+} from '../../engine/analysis/sweep-params'
+import type { SweepCell, SweepCellResult } from '../../engine/analysis/sweep'
 
 /** The pairs offered as one click: the summarize pair (the default) and the prune pair. */
 export const SWEEP_PAIRS: readonly { id: string; label: string; x: SweepParam; y: SweepParam }[] = [

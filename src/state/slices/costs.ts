@@ -1,5 +1,5 @@
 import { getEngine } from '../../app/engine-client'
-import type { RunTokens } from '../../engine/costs'
+import type { RunTokens } from '../../engine/analysis/costs'
 import type { SliceCreator } from './types'
 
 /** The cost view's token counts: fetched from the worker on request, for the run shown. */

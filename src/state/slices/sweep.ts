@@ -1,7 +1,7 @@
 import { proxy } from 'comlink'
 import { getEngine } from '../../app/engine-client'
 import type { PipelineConfig } from '../../engine/model'
-import { configWith } from '../../engine/sweep-params'
+import { configWith } from '../../engine/analysis/sweep-params'
 import type { SweepAxis, SweepCell, SweepProgress, SweepResult } from '../../worker/protocol'
 import type { SliceCreator } from './types'
 

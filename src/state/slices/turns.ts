@@ -1,6 +1,6 @@
 import { proxy } from 'comlink'
 import { getEngine } from '../../app/engine-client'
-import type { RequestShape } from '../../engine/turns'
+import type { RequestShape } from '../../engine/analysis/turns'
 import type { TimelineView, TranscriptInfo, TurnView } from '../../worker/protocol'
 import type { SliceCreator } from './types'
 

@@ -6,9 +6,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { checkFailureModes } from './failure-modes'
-import { findFactSpans, messageFactText, type FactRun } from './facts'
-import type { Message, Pass } from './model'
-import { assistant, indexed } from './stages/test-helpers'
+import { findFactSpans, messageFactText, type FactRun } from '../facts/facts'
+import type { Message, Pass } from '../model'
+import { assistant, indexed } from '../stages/test-helpers'
 
 const CHECKED = new Set(['id', 'postal-code', 'url', 'email', 'file-path', 'date', 'amount', 'reference'])
 

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { exportMessages } from './export'
-import { importTranscript } from './formats/index'
-import type { Message, PipelineConfig, Transcript } from './model'
-import { DEFAULT_PIPELINE, runPipeline } from './pipeline'
-import { assistant, countCodePoints, deepFreeze, indexed, system, toolResult, user } from './stages/test-helpers'
-import type { SummaryRequest } from './stages/types'
-import { extractiveSummarizer } from './summarizers/extractive'
-import { cacheCounter, loadCounter } from './tokens/count'
+import { exportMessages } from '../export'
+import { importTranscript } from '../formats/index'
+import type { Message, PipelineConfig, Transcript } from '../model'
+import { DEFAULT_PIPELINE, runPipeline } from '../pipeline'
+import { assistant, countCodePoints, deepFreeze, indexed, system, toolResult, user } from '../stages/test-helpers'
+import type { SummaryRequest } from '../stages/types'
+import { extractiveSummarizer } from '../summarizers/extractive'
+import { cacheCounter, loadCounter } from '../tokens/count'
 import {
   ANTHROPIC_DEFAULT_MAX_TOKENS,
   contextAtTurn,

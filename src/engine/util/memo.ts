@@ -1,4 +1,4 @@
-import type { Message } from './model'
+import type { Message } from '../model'
 
 /**
  * `derive` memoized per message object, in a WeakMap: messages are immutable and a re-plan passes

@@ -4,7 +4,7 @@
  * read the run's provenance (facts.ts) and never re-run compaction. Source: SPEC §3.5, seed
  * 004 "Failure modes".
  */
-import { contentText } from './content'
+import { contentText } from '../content'
 import {
   findFact,
   findFactSpansMemo,
@@ -16,10 +16,10 @@ import {
   type FactKind,
   type FactRun,
   type RunIndex,
-} from './facts'
-import { createStringSetMatcher } from './fact-index'
-import type { FailureModeWarning, Pass } from './model'
-import { cutCodePoints } from './text'
+} from '../facts/facts'
+import { createStringSetMatcher } from '../facts/fact-index'
+import type { FailureModeWarning, Pass } from '../model'
+import { cutCodePoints } from '../util/text'
 
 /** Fact kinds a summary may only repeat, never invent (fabricated summary). */
 const CHECKED_KINDS: ReadonlySet<FactKind> = new Set<FactKind>([

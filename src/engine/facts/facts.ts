@@ -8,13 +8,13 @@
  * re-run compaction. Source: SPEC §3.5, seed 004.
  */
 import { factPassRuns, passTimeline, type PassRun } from './pass-runs'
-import { contentText } from './content'
-import type { Message, Pass, RunResult, StageId } from './model'
-import { SUMMARY_ID_PREFIX } from './stages/output'
+import { contentText } from '../content'
+import type { Message, Pass, RunResult, StageId } from '../model'
+import { SUMMARY_ID_PREFIX } from '../stages/output'
 import { createStringSetMatcher, type StringSetMatcher } from './fact-index'
-import { perMessage } from './memo'
-import { cutCodePoints } from './text'
-import { partitionPoint } from './search'
+import { perMessage } from '../util/memo'
+import { cutCodePoints } from '../util/text'
+import { partitionPoint } from '../util/search'
 
 /** What kind of fact a candidate is. Source: SPEC §3.5 (plus cases/19 jobs, cases/20 names). */
 export type FactKind =

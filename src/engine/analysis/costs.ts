@@ -6,15 +6,15 @@
  * Pure arithmetic over token counts; `runTokens` derives the counts from a `RunResult`.
  * Source: SPEC §3.4 (cost view), seed 003 (cache reuse).
  */
-import type { Message, Pass, RunResult, StageId, ToolSchema } from './model'
-import { buildCompressionRequest } from './stages/insert-then-compress'
-import { buildPrompt, DEFAULT_RULES, messageLine } from './stages/summarize'
+import type { Message, Pass, RunResult, StageId, ToolSchema } from '../model'
+import { buildCompressionRequest } from '../stages/insert-then-compress'
+import { buildPrompt, DEFAULT_RULES, messageLine } from '../stages/summarize'
 import {
   countMessageTokens,
   countToolSchemaTokens,
   REPLY_PRIMING_TOKENS,
   type TextCounter,
-} from './tokens/count'
+} from '../tokens/count'
 
 /** Prices of one model in US dollars per million tokens. Edit freely: the table is data. */
 export interface ModelPrice {

@@ -9,7 +9,7 @@
  * design/formats.md §3 "Recorded compaction", §4.2–§4.5.
  */
 import { checkOptionsFor, checkValidity } from './checks'
-import { contentText } from './content'
+import { contentText } from '../content'
 import type {
   Fate,
   Message,
@@ -19,14 +19,14 @@ import type {
   TokenTotals,
   Transcript,
   ValidityProblem,
-} from './model'
-import { providerOf } from './pipeline'
+} from '../model'
+import { providerOf } from '../pipeline'
 import {
   countMessageTokens,
   countToolSchemaTokens,
   REPLY_PRIMING_TOKENS,
   type CachedCounter,
-} from './tokens/count'
+} from '../tokens/count'
 
 /** Content of the marker that stands for a compaction whose summary the source did not keep. */
 export const OPAQUE_SUMMARY_MARKER =

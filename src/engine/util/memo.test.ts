@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { perMessage } from './memo'
-import type { Message } from './model'
+import type { Message } from '../model'
 
 const msg = (content: string): Message => ({ id: 'm', index: 0, role: 'user', content, source: { format: 'canonical' } })
 

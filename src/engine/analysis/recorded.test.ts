@@ -1,19 +1,19 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { importClaudeCode } from './formats/claude-code'
-import type { FormatId, Message, Part, RecordedCompaction, Transcript } from './model'
-import { DEFAULT_PIPELINE, runPipeline } from './pipeline'
+import { importClaudeCode } from '../formats/claude-code'
+import type { FormatId, Message, Part, RecordedCompaction, Transcript } from '../model'
+import { DEFAULT_PIPELINE, runPipeline } from '../pipeline'
 import {
   compareRecordedVsSimulated,
   OPAQUE_SUMMARY_MARKER,
   recordedRunResult,
   recordedView,
 } from './recorded'
-import { cacheCounter, REPLY_PRIMING_TOKENS } from './tokens/count'
-import { countCodePoints } from './stages/test-helpers'
+import { cacheCounter, REPLY_PRIMING_TOKENS } from '../tokens/count'
+import { countCodePoints } from '../stages/test-helpers'
 
 const SAMPLE = readFileSync(
-  new URL('../../public/samples/claude-code.jsonl', import.meta.url),
+  new URL('../../../public/samples/claude-code.jsonl', import.meta.url),
   'utf8',
 )
 

@@ -5,12 +5,12 @@
  */
 import { describe, expect, it } from 'vitest'
 import { extractFacts, factTable, findFact, findFactSpans, indexFacts } from './facts'
-import type { Message, PipelineConfig, RunResult, Transcript } from './model'
-import { runPipeline } from './pipeline'
-import { assistant, indexed, system, toolResult, user } from './stages/test-helpers'
-import { extractiveSummarizer } from './summarizers/extractive'
-import type { Summarizer } from './stages/types'
-import { loadCounter } from './tokens/count'
+import type { Message, PipelineConfig, RunResult, Transcript } from '../model'
+import { runPipeline } from '../pipeline'
+import { assistant, indexed, system, toolResult, user } from '../stages/test-helpers'
+import { extractiveSummarizer } from '../summarizers/extractive'
+import type { Summarizer } from '../stages/types'
+import { loadCounter } from '../tokens/count'
 
 const LISTING = Array.from({ length: 40 }, (_, i) => `src/mod${i}/file${i}.py  ${i * 7} lines`).join('\n')
 

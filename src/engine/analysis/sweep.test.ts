@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { extractFacts, factTable } from './facts'
-import { importTranscript } from './formats/index'
-import type { PipelineConfig, Transcript } from './model'
-import { DEFAULT_PIPELINE, runPipeline } from './pipeline'
-import { KEEP_STEPS_ERROR } from './stages/prune-tool-results'
-import type { Summarizer } from './stages/types'
-import { extractiveSummarizer } from './summarizers/extractive'
+import { extractFacts, factTable } from '../facts/facts'
+import { importTranscript } from '../formats/index'
+import type { PipelineConfig, Transcript } from '../model'
+import { DEFAULT_PIPELINE, runPipeline } from '../pipeline'
+import { KEEP_STEPS_ERROR } from '../stages/prune-tool-results'
+import type { Summarizer } from '../stages/types'
+import { extractiveSummarizer } from '../summarizers/extractive'
 import {
   checkAxes,
   createSummaryMemo,
@@ -18,10 +18,10 @@ import {
   type SweepCell,
   type SweepProgress,
 } from './sweep'
-import { cacheCounter, loadCounter } from './tokens/count'
+import { cacheCounter, loadCounter } from '../tokens/count'
 
 function sample(file: string): Transcript {
-  const text = readFileSync(new URL(`../../public/samples/${file}`, import.meta.url), 'utf8')
+  const text = readFileSync(new URL(`../../../public/samples/${file}`, import.meta.url), 'utf8')
   const imported = importTranscript(text, { fileName: file })
   if (!imported.ok) throw new Error(imported.error.message)
   return imported.transcript

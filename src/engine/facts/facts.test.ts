@@ -9,8 +9,8 @@ import {
   jobStatusLines,
   type FactRun,
 } from './facts'
-import type { Message, Pass } from './model'
-import { assistant, indexed, system, toolResult, user } from './stages/test-helpers'
+import type { Message, Pass } from '../model'
+import { assistant, indexed, system, toolResult, user } from '../stages/test-helpers'
 
 const totals = { messages: 0, tokens: 0, overheadTokens: 0 }
 const side = (messages: Message[]) => ({ messages, totals, tokensById: {} })

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { loadCase } from '../../test/fixtures'
+import { loadCase } from '../../../test/fixtures'
 import { checkValidity, findDanglingBackReferences, pendingToolCallIds } from './checks'
-import { importTranscript } from './formats/index'
-import type { Message } from './model'
-import { DEFAULT_PIPELINE, providerOf, runPipeline } from './pipeline'
-import { backReferenceFor } from './stages/dedupe'
-import { placeholderFor } from './stages/prune-tool-results'
+import { importTranscript } from '../formats/index'
+import type { Message } from '../model'
+import { DEFAULT_PIPELINE, providerOf, runPipeline } from '../pipeline'
+import { backReferenceFor } from '../stages/dedupe'
+import { placeholderFor } from '../stages/prune-tool-results'
 import {
   assistant,
   countCodePoints,
@@ -16,8 +16,8 @@ import {
   toolResult,
   user,
   type CaseChatMessage,
-} from './stages/test-helpers'
-import { cacheCounter } from './tokens/count'
+} from '../stages/test-helpers'
+import { cacheCounter } from '../tokens/count'
 
 const loadChatCase = (name: string) => loadCase<{ input: CaseChatMessage[] }>(name)
 
@@ -424,7 +424,7 @@ describe('checkValidity', () => {
   it('a SWE-agent .traj whose demonstration and run reuse call ids has no problem before', () => {
     // history: system prompt; demonstration (is_demo): its instance text and 4 steps that all
     // use call_demo_0; the task; 5 live steps, two reusing call_demo_0 and two toolu_01Lv8RkQ2wT3.
-    const t = load('../../test/fixtures/formats/swe-agent-reused-ids.traj')
+    const t = load('../../../test/fixtures/formats/swe-agent-reused-ids.traj')
     expect(t.format).toBe('swe-agent')
     expect(t.messages.map((m) => m.role[0]).join('')).toBe('su' + 'at'.repeat(4) + 'u' + 'at'.repeat(5))
     expect(t.messages.reduce((n, m) => n + (m.toolCalls?.length ?? 0), 0)).toBe(9)
@@ -439,7 +439,7 @@ describe('checkValidity', () => {
       // 53 lines: session_meta; the developer <permissions instructions> message, <user_instructions>
       // and <environment_context>; 4 turns (turn_context, the developer message again on turns
       // 2–4, a user message, function_call/function_call_output pairs, an assistant answer).
-      const t = load('../../test/fixtures/formats/codex-multi-turn-developer.jsonl')
+      const t = load('../../../test/fixtures/formats/codex-multi-turn-developer.jsonl')
       expect(t.format).toBe('codex-rollout')
       const count = (role: string) => t.messages.filter((m) => m.role === role).length
       // developer → system: once at the start and once on each of turns 2, 3 and 4.
@@ -463,7 +463,7 @@ describe('checkValidity', () => {
     })
 
     it('the bundled Codex sample has no problem before', async () => {
-      const t = load('../../public/samples/codex-rollout.jsonl')
+      const t = load('../../../public/samples/codex-rollout.jsonl')
       const run = await runPipeline(t, DEFAULT_PIPELINE, { counter: cacheCounter('o200k_base', countCodePoints) })
       expect(run.checks.before).toEqual([])
     })
@@ -523,7 +523,7 @@ describe('a response without its request', () => {
   const counter = cacheCounter('o200k_base', countCodePoints)
   for (const file of ['anthropic-message-response.json', 'openai-chat-completion-response.json']) {
     it(`${file}: no problem before or after, and the transcript says it is a response`, async () => {
-      const t = load(`../../test/fixtures/formats/${file}`)
+      const t = load(`../../../test/fixtures/formats/${file}`)
       expect(t.messages[0]!.role).toBe('assistant')
       const run = await runPipeline(t, DEFAULT_PIPELINE, { counter })
       expect(run.checks.before).toEqual([])

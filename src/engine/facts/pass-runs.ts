@@ -3,7 +3,7 @@
  * table holds per row (facts.ts `factTable`) and the page renders. Kept apart from facts.ts so
  * the page can read runs without bundling fact extraction. Pure.
  */
-import { partitionPoint } from './search'
+import { partitionPoint } from '../util/search'
 
 /** A fact's state right after one pass. `not-yet`: the rolling replay had not reached it. */
 export type PassState = 'verbatim' | 'summary' | 'lost' | 'not-yet'

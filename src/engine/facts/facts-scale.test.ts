@@ -18,9 +18,9 @@ import {
   type FactRun,
   type FactSpan,
 } from './facts'
-import type { Message, Pass } from './model'
-import { assistant, indexed } from './stages/test-helpers'
-import { cutCodePoints } from './text'
+import type { Message, Pass } from '../model'
+import { assistant, indexed } from '../stages/test-helpers'
+import { cutCodePoints } from '../util/text'
 
 // ---------------------------------------------------------------------------
 // Oracles: the plain formulations (quadratic or recursive on big inputs, exact on small ones)

@@ -6,15 +6,15 @@
  * memo (a summarizer request the grid has already answered is not asked again). Pure over its
  * inputs; the summarizer is the only I/O. Source: SPEC §6 "sweep heat map".
  */
-import { extractFacts, messageFactText, type CandidateFact } from './facts'
-import type { Message, PipelineConfig, StageConfig, StageId, Transcript } from './model'
+import { extractFacts, messageFactText, type CandidateFact } from '../facts/facts'
+import type { Message, PipelineConfig, StageConfig, StageId, Transcript } from '../model'
 import { checkAxes, configWith, SWEEP_PARAMS, type SweepAxis, type SweepParam } from './sweep-params'
-import { runPipeline, type PipelineDeps } from './pipeline'
-import { normalizeInsertParams } from './stages/insert-then-compress'
-import { normalizeParams } from './stages/summarize'
-import type { CancelSignal, Summarizer, SummaryRequest } from './stages/types'
-import { createSummarizer } from './summarizers/create'
-import { extractiveSummarizer } from './summarizers/extractive'
+import { runPipeline, type PipelineDeps } from '../pipeline'
+import { normalizeInsertParams } from '../stages/insert-then-compress'
+import { normalizeParams } from '../stages/summarize'
+import type { CancelSignal, Summarizer, SummaryRequest } from '../stages/types'
+import { createSummarizer } from '../summarizers/create'
+import { extractiveSummarizer } from '../summarizers/extractive'
 
 export {
   checkAxes,

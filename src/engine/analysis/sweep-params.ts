@@ -3,7 +3,7 @@
  * checking an axis, and the config of one cell. No pipeline code, so the page can use it without
  * loading the engine; `sweep.ts` runs the grid.
  */
-import type { PipelineConfig, StageId } from './model'
+import type { PipelineConfig, StageId } from '../model'
 
 /**
  * The parameters a sweep can vary: the stage each belongs to and its unit. Source: SPEC §3.2–3.4

@@ -10,7 +10,7 @@
  * counter caches counts by text, and `memoizeSummarizer` answers a summary request it has seen
  * before without asking the summarizer again.
  */
-import { exportMessages, type ExportContext } from './export'
+import { exportMessages, type ExportContext } from '../export'
 import type {
   FormatId,
   Message,
@@ -21,12 +21,12 @@ import type {
   StageReport,
   ToolSchema,
   Transcript,
-} from './model'
-import { runPipeline, type PipelineDeps } from './pipeline'
-import { partitionPoint } from './search'
-import { normalizeParams } from './stages/summarize'
-import type { CancelSignal, Summarizer, SummaryRequest } from './stages/types'
-import { countMessageTokens, countToolSchemaTokens, REPLY_PRIMING_TOKENS } from './tokens/count'
+} from '../model'
+import { runPipeline, type PipelineDeps } from '../pipeline'
+import { partitionPoint } from '../util/search'
+import { normalizeParams } from '../stages/summarize'
+import type { CancelSignal, Summarizer, SummaryRequest } from '../stages/types'
+import { countMessageTokens, countToolSchemaTokens, REPLY_PRIMING_TOKENS } from '../tokens/count'
 
 /**
  * True when `message` ends a turn: an assistant message with no tool calls (the model answered

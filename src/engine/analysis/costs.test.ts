@@ -16,10 +16,10 @@ import {
   type FollowingTurns,
   type ModelPrice,
 } from './costs'
-import type { Message, RunResult } from './model'
-import { COMPRESSION_INSTRUCTION } from './stages/insert-then-compress'
-import { DEFAULT_RULES, SLICE_HEADING } from './stages/summarize'
-import { countCodePoints, user, assistant } from './stages/test-helpers'
+import type { Message, RunResult } from '../model'
+import { COMPRESSION_INSTRUCTION } from '../stages/insert-then-compress'
+import { DEFAULT_RULES, SLICE_HEADING } from '../stages/summarize'
+import { countCodePoints, user, assistant } from '../stages/test-helpers'
 
 const price: ModelPrice = {
   model: 'm',

@@ -6,13 +6,13 @@
  * from the fates the run recorded, independently of the finder's walk over summary chains.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SAMPLE_FILES, SCENARIO, loadSample } from '../../test/sample-scenarios'
-import { startLlmServer, type LlmServer, type RecordedRequest } from '../../test/llm-server'
+import { SAMPLE_FILES, SCENARIO, loadSample } from '../../../test/sample-scenarios'
+import { startLlmServer, type LlmServer, type RecordedRequest } from '../../../test/llm-server'
 import { findFact, findFactSpans, messageFactText } from './facts'
-import type { PipelineConfig, RunResult, Transcript } from './model'
-import { DEFAULT_PIPELINE, runPipeline } from './pipeline'
-import type { FetchLike } from './summarizers/fetch-types'
-import { loadCounter } from './tokens/count'
+import type { PipelineConfig, RunResult, Transcript } from '../model'
+import { DEFAULT_PIPELINE, runPipeline } from '../pipeline'
+import type { FetchLike } from '../summarizers/fetch-types'
+import { loadCounter } from '../tokens/count'
 
 
 const nodeFetch: FetchLike = (url, init) => fetch(url, init as RequestInit)

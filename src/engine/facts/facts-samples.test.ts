@@ -6,13 +6,13 @@
  * finder's own walk.
  */
 import { describe, expect, it } from 'vitest'
-import { CODING, SAMPLE_FILES, SCENARIO, SUPPORT, loadSample } from '../../test/sample-scenarios'
+import { CODING, SAMPLE_FILES, SCENARIO, SUPPORT, loadSample } from '../../../test/sample-scenarios'
 import { findFact, messageFactText } from './facts'
-import type { PipelineConfig, RunResult, Transcript } from './model'
-import { DEFAULT_PIPELINE, runPipeline } from './pipeline'
-import type { Summarizer } from './stages/types'
-import { extractiveSummarizer } from './summarizers/extractive'
-import { loadCounter } from './tokens/count'
+import type { PipelineConfig, RunResult, Transcript } from '../model'
+import { DEFAULT_PIPELINE, runPipeline } from '../pipeline'
+import type { Summarizer } from '../stages/types'
+import { extractiveSummarizer } from '../summarizers/extractive'
+import { loadCounter } from '../tokens/count'
 
 
 async function run(t: Transcript, config: PipelineConfig, summarizer: Summarizer): Promise<RunResult> {

@@ -3,12 +3,12 @@
  * after side alike; a stage that creates a violation is a bug. Pure functions over the
  * canonical model. Source: SPEC §5.
  */
-import type { Message, Transcript, ValidityProblem } from './model'
-import { contentText, isEmptyMessage } from './content'
-import { backReferenceSummary, MIN_LENGTH, summarizeToolOutput } from './stages/dedupe'
-import { isPlaceholderText } from './stages/prune-tool-results'
-import { codePointLength } from './text'
-import { pairToolResults } from './tool-pairs'
+import type { Message, Transcript, ValidityProblem } from '../model'
+import { contentText, isEmptyMessage } from '../content'
+import { backReferenceSummary, MIN_LENGTH, summarizeToolOutput } from '../stages/dedupe'
+import { isPlaceholderText } from '../stages/prune-tool-results'
+import { codePointLength } from '../util/text'
+import { pairToolResults } from '../tool-pairs'
 
 /** A provider whose request rules the checker knows. */
 type Provider = 'openai' | 'anthropic'
