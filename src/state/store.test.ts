@@ -173,6 +173,27 @@ describe('store', () => {
     expect(useStore.getState().importFailure).toBeNull()
   })
 
+  it('another transcript clears the run shown, its fetched rows and prompts and the selection, and runs', async () => {
+    await useStore.getState().loadText('{}', 'a.json')
+    await flush()
+    fake.pending[0]!.resolve({ ok: true, view: viewFor(fake.pending[0]!.runId) })
+    await flush()
+    useStore.setState({ details: { 'before:m1': 'missing' }, prompts: { 'summarize:1': 'missing' }, tab: 'facts' })
+    useStore.getState().selectRow({ side: 'before', id: 'm1' })
+
+    await useStore.getState().loadText('{}', 'b.json')
+    const s = useStore.getState()
+    expect(s.info?.fileName).toBe('b.json')
+    expect(s.run).toBeNull()
+    expect(s.details).toEqual({})
+    expect(s.prompts).toEqual({})
+    expect(s.selection).toBeNull()
+    // The tab is the person's choice, not the transcript's.
+    expect(s.tab).toBe('facts')
+    expect(s.runStatus).toBe('running')
+    expect(fake.run).toHaveBeenCalledTimes(2)
+  })
+
   it('reorders and toggles stages as intents', async () => {
     useStore.setState({
       config: {

@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { createStoreEvents } from './events'
 import { createCostsSlice } from './slices/costs'
 import { createExportSlice } from './slices/export'
 import { createFactTableSlice } from './slices/fact-table'
@@ -16,19 +17,25 @@ import { createViewSlice } from './slices/view'
 
 export type { StoreState } from './slices/types'
 
-/** The one bound store of the app, built from typed slices. */
-export const useStore = create<StoreState>()((...a) => ({
-  ...createLoadSlice(...a),
-  ...createPipelineSlice(...a),
-  ...createRunSlice(...a),
-  ...createViewSlice(...a),
-  ...createRecordedSlice(...a),
-  ...createExportSlice(...a),
-  ...createSummarizerSlice(...a),
-  ...createStagesSlice(...a),
-  ...createFactsSlice(...a),
-  ...createFactTableSlice(...a),
-  ...createTurnsSlice(...a),
-  ...createSweepSlice(...a),
-  ...createCostsSlice(...a),
-}))
+/**
+ * The one bound store of the app, built from typed slices. The slices share one set of events
+ * (`transcriptChanged`…), each answering with its own reset; answers run in the order below.
+ */
+export const useStore = create<StoreState>()((set, get, api) => {
+  const a = [set, get, api, createStoreEvents()] as const
+  return {
+    ...createLoadSlice(...a),
+    ...createPipelineSlice(...a),
+    ...createRunSlice(...a),
+    ...createViewSlice(...a),
+    ...createRecordedSlice(...a),
+    ...createExportSlice(...a),
+    ...createSummarizerSlice(...a),
+    ...createStagesSlice(...a),
+    ...createFactsSlice(...a),
+    ...createFactTableSlice(...a),
+    ...createTurnsSlice(...a),
+    ...createSweepSlice(...a),
+    ...createCostsSlice(...a),
+  }
+})

@@ -79,7 +79,7 @@ function samplesUrl(file: string): string {
   return `${import.meta.env.BASE_URL}samples/${file}`
 }
 
-export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
+export const createLoadSlice: SliceCreator<LoadSlice> = (set, get, _api, events) => {
   // Imports run one after another, so the UI and the worker agree on the loaded transcript.
   let queue: Promise<void> = Promise.resolve()
   let started = false
@@ -106,15 +106,10 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get) => {
       loading: reimporting ? null : 'Counting tokens and running the pipeline…',
       importProgress: null,
       importFailure: null,
-      run: null,
-      details: {},
-      prompts: {},
-      selection: null,
     })
-    get().resetRecorded(outcome.info.recordedCompactions.length > 0)
-    if (reimporting) return
-    get().holdForNewTranscript()
-    get().requestRun()
+    // Every slice forgets what belonged to the transcript before, each its own fields.
+    events.transcriptChanged({ info: outcome.info, reimport: reimporting })
+    if (!reimporting) get().requestRun()
   }
 
   // The import in flight: its file, whether it re-imports after a hard cancel, and how to end its

@@ -20,17 +20,29 @@ export interface RecordedSlice {
   setAfterMode: (mode: AfterMode) => void
   /** Chooses a recorded compaction (0-based) and fetches its view. */
   setRecordedCompaction: (compaction: number) => void
-  /** Fetches the recorded view for the current transcript, compaction and encoding. */
-  requestRecorded: () => void
   /**
-   * Forgets the recorded view (a new transcript was opened). `available`: whether the new one
-   * records compactions; if it does not, the After column goes back to the simulation.
+   * Fetches the recorded view for the current transcript, compaction and encoding. When another
+   * transcript opens the view is forgotten; if the new one records no compaction, the After
+   * column goes back to the simulation, else the mode stays and its view is fetched again.
    */
-  resetRecorded: (available: boolean) => void
+  requestRecorded: () => void
 }
 
-export const createRecordedSlice: SliceCreator<RecordedSlice> = (set, get) => {
+export const createRecordedSlice: SliceCreator<RecordedSlice> = (set, get, _api, events) => {
   let latest = 0 // id of the newest request: older answers are dropped
+
+  events.onTranscriptChanged(({ info }) => {
+    const available = info.recordedCompactions.length > 0
+    latest++
+    set({
+      recorded: null,
+      recordedStatus: 'idle',
+      recordedError: null,
+      recordedCompaction: null,
+      ...(available ? {} : { afterMode: 'simulated' as const }),
+    })
+    if (available && get().afterMode !== 'simulated') get().requestRecorded()
+  })
 
   return {
     afterMode: 'simulated',
@@ -67,17 +79,6 @@ export const createRecordedSlice: SliceCreator<RecordedSlice> = (set, get) => {
           (e: unknown) =>
             done({ recordedStatus: 'error', recordedError: e instanceof Error ? e.message : String(e) }),
         )
-    },
-    resetRecorded: (available) => {
-      latest++
-      set({
-        recorded: null,
-        recordedStatus: 'idle',
-        recordedError: null,
-        recordedCompaction: null,
-        ...(available ? {} : { afterMode: 'simulated' as const }),
-      })
-      if (available && get().afterMode !== 'simulated') get().requestRecorded()
     },
   }
 }

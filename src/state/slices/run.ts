@@ -81,11 +81,14 @@ async function fetchBeforePages(view: RunView): Promise<boolean> {
   return true
 }
 
-export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
+export const createRunSlice: SliceCreator<RunSlice> = (set, get, _api, events) => {
   let wanted = 0 // id of the newest requested run
   let inFlight = false
   let generation = 0 // bumped by a hard cancel: a pump of an older worker must stop
   let progressOf: number | null = null // the run whose summarizer progress may be shown
+
+  // The run shown and its fetched rows and prompts were of the transcript before.
+  events.onTranscriptChanged(() => set({ run: null, details: {}, prompts: {} }))
 
   const pump = async () => {
     if (inFlight) return

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { create } from 'zustand'
 import { DEFAULT_PIPELINE } from '../../engine/pipeline'
+import type { TranscriptInfo } from '../../worker/protocol'
+import { createStoreEvents, type StoreEvents } from '../events'
 import {
   API_KEY_STORAGE_KEY,
   applyDraft,
@@ -57,7 +59,7 @@ function fakeStorage(): Storage & { entries: Map<string, string> } {
 
 /** A store holding only the summarizer slice (as after a page load: it reads storage once). */
 function load() {
-  return create<StoreState>()((...a) => ({ ...createSummarizerSlice(...a) }) as StoreState)
+  return create<StoreState>()((...a) => ({ ...createSummarizerSlice(...a, createStoreEvents()) }) as StoreState)
 }
 
 describe('summarizer settings survive a reload (localStorage), the key only by opt-in', () => {
@@ -149,10 +151,14 @@ describe('an endpoint left after Send stops receiving requests (and the key type
   /** The summarizer slice plus the two run-slice fields it drives: a config and a run counter. */
   function page() {
     let runs = 0
+    const events: StoreEvents = createStoreEvents()
     const store = create<StoreState>()(
-      (...a) => ({ ...createSummarizerSlice(...a), config: DEFAULT_PIPELINE, info: {}, requestRun: () => void runs++ }) as unknown as StoreState,
+      (...a) =>
+        ({ ...createSummarizerSlice(...a, events), config: DEFAULT_PIPELINE, info: {}, requestRun: () => void runs++ }) as unknown as StoreState,
     )
-    return { store, runs: () => runs }
+    /** Another transcript opens, as the load slice announces it. */
+    const open = (reimport = false) => events.transcriptChanged({ info: {} as TranscriptInfo, reimport })
+    return { store, runs: () => runs, open }
   }
 
   it('editing the base URL, the model or the protocol after Send falls back to the offline summarizer', () => {
@@ -176,11 +182,14 @@ describe('an endpoint left after Send stops receiving requests (and the key type
   })
 
   it('another transcript needs a new send step: its text was never shown in one', () => {
-    const { store } = page()
+    const { store, open } = page()
     store.getState().setDraft({ summarizer: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' })
     store.getState().confirmSend()
     expect(store.getState().config?.summarizer).toBe('openai-compatible')
-    store.getState().holdForNewTranscript()
+    // The same transcript back in a fresh worker after a hard cancel was already shown: it stays.
+    open(true)
+    expect(store.getState().config?.summarizer).toBe('openai-compatible')
+    open()
     expect(store.getState().config?.summarizer).toBe('extractive')
     expect(store.getState().config).not.toHaveProperty('summarizerOptions')
     expect(store.getState().allowedEndpoints).toEqual([])
@@ -196,8 +205,8 @@ describe('an endpoint left after Send stops receiving requests (and the key type
   })
 
   it('with the offline summarizer a new transcript changes nothing', () => {
-    const { store } = page()
-    store.getState().holdForNewTranscript()
+    const { store, open } = page()
+    open()
     expect(store.getState().config).toBe(DEFAULT_PIPELINE)
     expect(store.getState().summarizerNotice).toBeNull()
   })
@@ -213,7 +222,7 @@ describe('an endpoint left after Send stops receiving requests (and the key type
 
 describe('the cancel notice', () => {
   it('stays while the previous result is shown and goes once a newer result is', async () => {
-    const store = create<StoreState>()((...a) => ({ ...createSummarizerSlice(...a), run: null }) as unknown as StoreState)
+    const store = create<StoreState>()((...a) => ({ ...createSummarizerSlice(...a, createStoreEvents()), run: null }) as unknown as StoreState)
     const shown = { runId: 1 }
     store.setState({ run: shown } as unknown as Partial<StoreState>)
     store.setState({ summarizerNotice: 'Summaries cancelled: the page shows the previous result.' })

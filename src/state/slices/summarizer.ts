@@ -167,11 +167,6 @@ export interface SummarizerSlice {
   closePlan: () => void
   /** Aborts the summaries in flight; the previous result stays on screen. */
   cancelSummaries: () => Promise<void>
-  /**
-   * Another transcript (or conversation) opened: its text was never shown in a send step, so an
-   * HTTP summarizer in use falls back to the offline one and every endpoint must be sent to again.
-   */
-  holdForNewTranscript: () => void
   /** Hides the summarizer notice. */
   dismissSummarizerNotice: () => void
 }
@@ -196,11 +191,11 @@ function writeStorage(key: string, value: string | null): void {
 /** Shown after a cancel; true only until a newer result is shown. */
 const CANCEL_NOTICE = 'Summaries cancelled: the page shows the previous result.'
 
-/** Shown when another transcript opened while an LLM summarizer was in use (`holdForNewTranscript`). */
+/** Shown when another transcript opened while an LLM summarizer was in use (a new send step is needed). */
 const NEW_TRANSCRIPT_NOTICE =
   'Another transcript opened: summaries are offline until you press Send again — nothing is sent unseen.'
 
-export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get, api) => {
+export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get, api, events) => {
   // "The page shows the previous result" is only true until a newer result is shown: a slider
   // moved after a cancel runs again, and a notice left behind would then be false.
   api.subscribe((state, previous) => {
@@ -215,6 +210,25 @@ export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get, a
     const value: StoredSummarizerSettings = { version: 1, summarizer: draft.summarizer, stream: draft.stream, endpoints }
     writeStorage(SETTINGS_STORAGE_KEY, JSON.stringify(value))
   }
+
+  // Another transcript (or conversation) opened: its text was never shown in a send step, so an
+  // HTTP summarizer in use falls back to the offline one and every endpoint must be sent to again.
+  // A re-import after a hard cancel brings back the same text: nothing new to allow.
+  events.onTranscriptChanged(({ reimport }) => {
+    if (reimport) return
+    const config = get().config
+    const inUse = config !== null && isHttpSummarizer(config.summarizer)
+    if (!inUse && get().allowedEndpoints.length === 0) return
+    set({
+      allowedEndpoints: [],
+      ...(inUse
+        ? {
+            config: applyDraft(config, { ...get().draft, summarizer: 'extractive' }),
+            summarizerNotice: NEW_TRANSCRIPT_NOTICE,
+          }
+        : {}),
+    })
+  })
 
   const apply = () => {
     const config = get().config
@@ -304,20 +318,6 @@ export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get, a
       set({ plan: null, planStatus: 'idle', planError: null })
     },
     dismissSummarizerNotice: () => set({ summarizerNotice: null }),
-    holdForNewTranscript: () => {
-      const config = get().config
-      const inUse = config !== null && isHttpSummarizer(config.summarizer)
-      if (!inUse && get().allowedEndpoints.length === 0) return
-      set({
-        allowedEndpoints: [],
-        ...(inUse
-          ? {
-              config: applyDraft(config, { ...get().draft, summarizer: 'extractive' }),
-              summarizerNotice: NEW_TRANSCRIPT_NOTICE,
-            }
-          : {}),
-      })
-    },
     cancelSummaries: async () => {
       const cancelled = await getEngine().cancelSummaries()
       if (cancelled) set({ summarizerNotice: CANCEL_NOTICE })

@@ -1,4 +1,5 @@
-import type { StateCreator } from 'zustand'
+import type { StoreApi } from 'zustand'
+import type { StoreEvents } from '../events'
 import type { CostsSlice } from './costs'
 import type { ExportSlice } from './export'
 import type { FactTableSlice } from './fact-table'
@@ -18,5 +19,13 @@ export type StoreState = LoadSlice & PipelineSlice & RunSlice & ViewSlice & Reco
   SummarizerSlice & FactsSlice & FactTableSlice & TurnsSlice & StagesSlice &
   SweepSlice & CostsSlice
 
-/** A slice creator over the whole store (zustand slices pattern). */
-export type SliceCreator<T> = StateCreator<StoreState, [], [], T>
+/**
+ * A slice creator over the whole store (zustand slices pattern): `set`, `get` and the store API,
+ * plus the store's events, which a slice answers by resetting its own fields.
+ */
+export type SliceCreator<T> = (
+  set: StoreApi<StoreState>['setState'],
+  get: StoreApi<StoreState>['getState'],
+  api: StoreApi<StoreState>,
+  events: StoreEvents,
+) => T

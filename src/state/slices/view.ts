@@ -21,9 +21,13 @@ export interface ViewSlice {
   setTab: (tab: MainTab) => void
 }
 
-export const createViewSlice: SliceCreator<ViewSlice> = (set) => ({
-  selection: null,
-  tab: 'compare',
-  selectRow: (selection) => set({ selection }),
-  setTab: (tab) => set({ tab }),
-})
+export const createViewSlice: SliceCreator<ViewSlice> = (set, _get, _api, events) => {
+  // The selected row was a row of the transcript before; the tab shown stays.
+  events.onTranscriptChanged(() => set({ selection: null }))
+  return {
+    selection: null,
+    tab: 'compare',
+    selectRow: (selection) => set({ selection }),
+    setTab: (tab) => set({ tab }),
+  }
+}
