@@ -1,5 +1,6 @@
 import { getEngine } from '../../app/engine-client'
 import type { FactSearch, Side } from '../../worker/protocol'
+import { latestRequest } from '../latest'
 import type { SliceCreator } from './types'
 
 /** Wait after the last keystroke before the worker searches (ms). */
@@ -52,7 +53,7 @@ export interface FactsSlice {
 
 export const createFactsSlice: SliceCreator<FactsSlice> = (set, get) => {
   let timer: ReturnType<typeof setTimeout> | undefined
-  let asked = 0 // id of the newest search asked: older answers are dropped
+  const searches = latestRequest()
 
   const selectMatch = (cursor: number, search: FactSearch | null) => {
     const match = factWalk(search)[cursor]
@@ -62,7 +63,7 @@ export const createFactsSlice: SliceCreator<FactsSlice> = (set, get) => {
   const search = async () => {
     clearTimeout(timer)
     timer = undefined
-    const id = ++asked
+    const ticket = searches.next()
     const { factQuery: query, factRegex: regex } = get()
     if (query === '' || !get().run) {
       set({ factSearch: null, factError: null, factCursor: -1 })
@@ -74,7 +75,7 @@ export const createFactsSlice: SliceCreator<FactsSlice> = (set, get) => {
     } catch (e) {
       outcome = { ok: false as const, error: e instanceof Error ? e.message : String(e) }
     }
-    if (id !== asked) return
+    if (!ticket.isLatest()) return
     if (!outcome.ok) {
       set({ factSearch: null, factError: outcome.error, factCursor: -1 })
       return

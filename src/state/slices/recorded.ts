@@ -1,5 +1,6 @@
 import { getEngine } from '../../app/engine-client'
 import type { RecordedRunView } from '../../worker/protocol'
+import { latestRequest } from '../latest'
 import type { SliceCreator } from './types'
 
 /**
@@ -29,11 +30,11 @@ export interface RecordedSlice {
 }
 
 export const createRecordedSlice: SliceCreator<RecordedSlice> = (set, get, _api, events) => {
-  let latest = 0 // id of the newest request: older answers are dropped
+  const requests = latestRequest()
 
   events.onTranscriptChanged(({ info }) => {
     const available = info.recordedCompactions.length > 0
-    latest++
+    requests.drop()
     set({
       recorded: null,
       recordedStatus: 'idle',
@@ -62,10 +63,10 @@ export const createRecordedSlice: SliceCreator<RecordedSlice> = (set, get, _api,
     requestRecorded: () => {
       const { info, config, recordedCompaction } = get()
       if (!info || info.recordedCompactions.length === 0 || !config) return
-      const id = ++latest
+      const ticket = requests.next()
       set({ recordedStatus: 'running' })
       const done = (patch: Partial<RecordedSlice>) => {
-        if (id === latest) set(patch)
+        if (ticket.isLatest()) set(patch)
       }
       getEngine()
         .runRecorded(config.encoding, recordedCompaction ?? undefined)

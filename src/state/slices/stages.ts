@@ -1,6 +1,7 @@
 import { getEngine } from '../../app/engine-client'
 import type { StageId } from '../../engine/model'
 import { restoreBeforePreviews, type RunView } from '../../worker/protocol'
+import { latestRequest } from '../latest'
 import type { SliceCreator } from './types'
 
 /**
@@ -24,18 +25,18 @@ export interface StagesSlice {
 }
 
 export const createStagesSlice: SliceCreator<StagesSlice> = (set, get) => {
-  let latest = 0 // id of the newest fetch: older answers are dropped
+  const fetches = latestRequest()
 
   const fetchView = (stage: StageId) => {
     const { run, config, apiKey } = get()
     if (!run || !config) return
-    const id = ++latest
+    const ticket = fetches.next()
     set({ stageView: null, stageViewOf: { runId: run.runId, stage }, stageViewError: null })
     const options = { ...(run.transcriptKey ? { previewsOf: run.transcriptKey } : {}), ...(apiKey ? { apiKey } : {}) }
     const ask = (withPreviews: boolean) =>
       getEngine().runUpTo(config, stage, run.runId, withPreviews ? (apiKey ? { apiKey } : {}) : options)
     const done = (patch: Partial<StagesSlice>) => {
-      if (id === latest) set(patch)
+      if (ticket.isLatest()) set(patch)
     }
     void (async () => {
       try {
@@ -59,7 +60,7 @@ export const createStagesSlice: SliceCreator<StagesSlice> = (set, get) => {
       if (stage === get().stageShown) return
       set({ stageShown: stage, selection: null })
       if (stage === null) {
-        latest++
+        fetches.drop()
         set({ stageView: null, stageViewOf: null, stageViewError: null })
       } else fetchView(stage)
     },

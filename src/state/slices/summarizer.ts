@@ -2,6 +2,7 @@ import { getEngine } from '../../app/engine-client'
 import type { PipelineConfig, StageId, SummarizerId } from '../../engine/model'
 import type { SummaryPlan } from '../../engine/summarizers/preview'
 import type { SummaryProgress } from '../../worker/protocol'
+import { latestRequest } from '../latest'
 import type { SliceCreator } from './types'
 
 /** The localStorage key of an API key the person chose to remember on this device. */
@@ -203,7 +204,7 @@ export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get, a
   })
   const stored = readStorage(API_KEY_STORAGE_KEY)
   const settings = parseStoredSettings(readStorage(SETTINGS_STORAGE_KEY))
-  let planRequest = 0
+  const plans = latestRequest()
 
   const persist = () => {
     const { draft, endpoints } = get()
@@ -294,15 +295,15 @@ export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get, a
     previewSend: async () => {
       const config = get().config
       if (!config) return
-      const id = ++planRequest
+      const ticket = plans.next()
       set({ planStatus: 'loading', planError: null, plan: null })
       try {
         const outcome = await getEngine().planSummaries(applyDraft(config, get().draft), get().apiKey !== '')
-        if (id !== planRequest) return
+        if (!ticket.isLatest()) return
         if (outcome.ok) set({ plan: outcome.plan, planStatus: 'idle' })
         else set({ planStatus: 'error', planError: outcome.error })
       } catch (e) {
-        if (id === planRequest) set({ planStatus: 'error', planError: e instanceof Error ? e.message : String(e) })
+        if (ticket.isLatest()) set({ planStatus: 'error', planError: e instanceof Error ? e.message : String(e) })
       }
     },
     confirmSend: () => {
@@ -314,7 +315,7 @@ export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get, a
       apply()
     },
     closePlan: () => {
-      planRequest++
+      plans.drop()
       set({ plan: null, planStatus: 'idle', planError: null })
     },
     dismissSummarizerNotice: () => set({ summarizerNotice: null }),

@@ -3,6 +3,7 @@ import { getEngine } from '../../app/engine-client'
 import type { PipelineConfig } from '../../engine/model'
 import { configWith } from '../../engine/analysis/sweep-params'
 import type { SweepAxis, SweepCell, SweepProgress, SweepResult } from '../../worker/protocol'
+import { latestRequest } from '../latest'
 import type { SliceCreator } from './types'
 
 /** `cancelled`: stopped by the person, the grid holds the cells done so far. */
@@ -74,7 +75,7 @@ export function withProgress(
 }
 
 export const createSweepSlice: SliceCreator<SweepSlice> = (set, get) => {
-  let latest = 0 // id of the newest sweep: progress and answers of older ones are dropped
+  const sweeps = latestRequest() // progress and answers of older sweeps are dropped
 
   return {
     sweepStatus: 'idle',
@@ -88,7 +89,7 @@ export const createSweepSlice: SliceCreator<SweepSlice> = (set, get) => {
     runSweep: (x, y) => {
       const config = get().config
       if (!config || !get().info) return
-      const id = ++latest
+      const ticket = sweeps.next()
       set({
         sweepStatus: 'running',
         sweepProgress: { done: 0, total: x.values.length * y.values.length },
@@ -106,14 +107,14 @@ export const createSweepSlice: SliceCreator<SweepSlice> = (set, get) => {
         timer = undefined
         const batch = pending
         pending = []
-        if (id !== latest) return
+        if (!ticket.isLatest()) return
         set((s) => {
           const next = s.sweepResult && withProgress(s.sweepResult, batch)
           return next ? { sweepResult: next.grid, sweepProgress: next.progress } : {}
         })
       }
       const onProgress = (p: SweepProgress) => {
-        if (id !== latest) return
+        if (!ticket.isLatest()) return
         pending.push(p)
         timer ??= setTimeout(flush, SWEEP_FLUSH_MS)
       }
@@ -126,7 +127,7 @@ export const createSweepSlice: SliceCreator<SweepSlice> = (set, get) => {
         .sweep(config, x, y, proxy(onProgress))
         .then(
           (outcome) => {
-            if (id !== latest) return
+            if (!ticket.isLatest()) return
             // A cancel keeps the cells done so far: those still waiting go on the grid first.
             if (timer !== undefined) {
               clearTimeout(timer)
@@ -147,7 +148,7 @@ export const createSweepSlice: SliceCreator<SweepSlice> = (set, get) => {
           },
           (e: unknown) => {
             settle()
-            if (id === latest) set({ sweepStatus: 'error', sweepError: e instanceof Error ? e.message : String(e) })
+            if (ticket.isLatest()) set({ sweepStatus: 'error', sweepError: e instanceof Error ? e.message : String(e) })
           },
         )
     },

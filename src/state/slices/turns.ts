@@ -2,6 +2,7 @@ import { proxy } from 'comlink'
 import { getEngine } from '../../app/engine-client'
 import type { RequestShape } from '../../engine/analysis/turns'
 import type { TimelineView, TranscriptInfo, TurnView } from '../../worker/protocol'
+import { latestRequest } from '../latest'
 import type { SliceCreator } from './types'
 
 /** Default context limit drawn on the timeline, in tokens (a 200k-token window). */
@@ -41,8 +42,8 @@ export interface TurnsSlice {
 }
 
 export const createTurnsSlice: SliceCreator<TurnsSlice> = (set, get) => {
-  let turnRequest = 0
-  let timelineRequest = 0
+  const turnRequests = latestRequest()
+  const timelineRequests = latestRequest()
   return {
     turn: null,
     turnView: null,
@@ -64,46 +65,46 @@ export const createTurnsSlice: SliceCreator<TurnsSlice> = (set, get) => {
     requestTurn: () => {
       const config = get().config
       if (!config || !get().info) return
-      const id = ++turnRequest
+      const ticket = turnRequests.next()
       const of = get().info
       set({ turnStatus: 'loading' })
       const wanted = get().turn ?? Number.MAX_SAFE_INTEGER
       getEngine()
-        .getTurnContext(config, wanted, id)
+        .getTurnContext(config, wanted, ticket.id)
         .then(
           (outcome) => {
-            if (id !== turnRequest) return
+            if (!ticket.isLatest()) return
             if (outcome.ok) set({ turnView: outcome.view, turnViewOf: of, turnStatus: 'done', turnError: null })
             else if (!outcome.cancelled) set({ turnStatus: 'error', turnError: outcome.error })
           },
           (e: unknown) => {
-            if (id === turnRequest) set({ turnStatus: 'error', turnError: String(e) })
+            if (ticket.isLatest()) set({ turnStatus: 'error', turnError: String(e) })
           },
         )
     },
     requestTimeline: () => {
       const config = get().config
       if (!config || !get().info) return
-      const id = ++timelineRequest
+      const ticket = timelineRequests.next()
       const of = get().info
       set({ timelineStatus: 'running' })
       const onProgress = proxy((view: TimelineView) => {
-        if (id !== timelineRequest) return
+        if (!ticket.isLatest()) return
         // A finished timeline of the same transcript stays until the new one finishes: the chart
         // never falls back to a coarse partial (the caption says it is updating).
         const shown = get().timelineOf === of ? get().timeline : null
         if (!shown?.done || shown.turns !== view.turns) set({ timeline: view, timelineOf: of })
       })
       getEngine()
-        .runTimeline(config, id, onProgress)
+        .runTimeline(config, ticket.id, onProgress)
         .then(
           (outcome) => {
-            if (id !== timelineRequest) return
+            if (!ticket.isLatest()) return
             if (outcome.ok) set({ timeline: outcome.view, timelineOf: of, timelineStatus: 'done', timelineError: null })
             else if (!outcome.cancelled) set({ timelineStatus: 'error', timelineError: outcome.error })
           },
           (e: unknown) => {
-            if (id === timelineRequest) set({ timelineStatus: 'error', timelineError: String(e) })
+            if (ticket.isLatest()) set({ timelineStatus: 'error', timelineError: String(e) })
           },
         )
     },
