@@ -25,7 +25,7 @@ import { DEFAULT_PIPELINE, runPipeline } from '../src/engine/pipeline'
 import { cacheCounter, loadTextCounter, textsToCount } from '../src/engine/tokens/count'
 import { generateLargeSession } from '../test/fixtures'
 import { base64Text, chatWithToolOutput, claudeCodeForks, findOutput, longChat, proseText } from '../test/hostile'
-import { factTable } from '../src/engine/facts/facts'
+import { factTable } from '../src/engine/facts/table'
 import { mainThreadChunks } from './bundle'
 
 // ------------------------------------------------------------------ options

@@ -30,7 +30,10 @@ import type {
   Transcript,
 } from '../engine/model'
 import { failureText } from '../engine/failure-text'
-import { factTable, findFact, indexRun, type FactVerdict } from '../engine/facts/facts'
+import { findFact } from '../engine/facts/finder'
+import { indexRun } from '../engine/facts/run-index'
+import { factTable } from '../engine/facts/table'
+import type { FactVerdict } from '../engine/facts/verdict'
 import { formatPercentDelta, formatTokenDelta } from '../engine/delta'
 import { DEFAULT_PIPELINE, runPipeline, type PipelineDeps } from '../engine/pipeline'
 import { hostOf } from '../engine/summarizers/errors'

@@ -10,7 +10,7 @@
 import { releaseProxy } from 'comlink'
 import { exportTranscript, type ExportTarget } from '../engine/export'
 import { failureText } from '../engine/failure-text'
-import { findFactSpans, messageFactText } from '../engine/facts/facts'
+import { findFactSpans, messageFactText } from '../engine/facts/patterns'
 import { importBytes, importTranscript } from '../engine/formats'
 import type { ImportResult } from '../engine/formats/types'
 import type { Encoding, Message, PipelineConfig, RunResult, StageId, Transcript } from '../engine/model'

@@ -6,7 +6,9 @@
  * The run's `RunIndex` (texts per message) is built once per RunResult and reused while the
  * person types, so each keystroke costs one scan of the texts (a few ms at 5,000 messages).
  */
-import { findFact, indexRun, type FactVerdict, type RunIndex } from '../engine/facts/facts'
+import { findFact } from '../engine/facts/finder'
+import { indexRun, type RunIndex } from '../engine/facts/run-index'
+import type { FactVerdict } from '../engine/facts/verdict'
 import type { RunResult } from '../engine/model'
 import { cutCodePoints } from '../engine/util/text'
 import type { FactSearch, FactSearchOutcome, FactSideMatches, FactVerdictView } from './protocol'

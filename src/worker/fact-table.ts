@@ -5,14 +5,8 @@
  * transcript, and a run that changed nothing deciding a fact's fate (same Before, fates,
  * origins, passes and After texts) reuses the last rows under the same version.
  */
-import {
-  factTable,
-  indexFacts,
-  messageFactText,
-  type FactIndex,
-  type FactRow,
-  type FactTable,
-} from '../engine/facts/facts'
+import { messageFactText } from '../engine/facts/patterns'
+import { factTable, indexFacts, type FactIndex, type FactRow, type FactTable } from '../engine/facts/table'
 import type { Message, RunResult } from '../engine/model'
 import { codePointLength, cutCodePoints } from '../engine/util/text'
 import {

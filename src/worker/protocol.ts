@@ -21,9 +21,11 @@ import type {
   ValidityProblem,
 } from '../engine/model'
 import type { ExportTarget } from '../engine/export'
-import type { FactKind, FactTable, KeptAs } from '../engine/facts/facts'
+import type { FactKind } from '../engine/facts/patterns'
+import type { FactTable } from '../engine/facts/table'
+import type { KeptAs } from '../engine/facts/verdict'
 import type { PassRun } from '../engine/facts/pass-runs'
-import type { FactVerdict } from '../engine/facts/facts'
+import type { FactVerdict } from '../engine/facts/verdict'
 import type { ImportError } from '../engine/formats/types'
 import type { RecordedComparison } from '../engine/analysis/recorded'
 import type { SummaryPlan } from '../engine/summarizers/preview'

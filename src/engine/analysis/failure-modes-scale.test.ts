@@ -6,7 +6,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { checkFailureModes } from './failure-modes'
-import { findFactSpans, messageFactText, type FactRun } from '../facts/facts'
+import { findFactSpans, messageFactText } from '../facts/patterns'
+import type { FactRun } from '../facts/run-index'
 import type { Message, Pass } from '../model'
 import { assistant, indexed } from '../stages/test-helpers'
 

@@ -5,18 +5,10 @@
  * 004 "Failure modes".
  */
 import { contentText } from '../content'
-import {
-  findFact,
-  findFactSpansMemo,
-  goalMessage,
-  indexRun,
-  instructionLines,
-  isOrdinaryUser,
-  latestRequest,
-  type FactKind,
-  type FactRun,
-  type RunIndex,
-} from '../facts/facts'
+import { goalMessage, isOrdinaryUser, latestRequest } from '../facts/classify'
+import { findFact } from '../facts/finder'
+import { findFactSpansMemo, instructionLines, type FactKind } from '../facts/patterns'
+import { indexRun, type FactRun, type RunIndex } from '../facts/run-index'
 import { createStringSetMatcher } from '../facts/fact-index'
 import type { FailureModeWarning, Pass } from '../model'
 import { cutCodePoints } from '../util/text'

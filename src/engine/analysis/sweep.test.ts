@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { extractFacts, factTable } from '../facts/facts'
+import { extractFacts } from '../facts/patterns'
+import { factTable } from '../facts/table'
 import { importTranscript } from '../formats/index'
 import type { PipelineConfig, Transcript } from '../model'
 import { DEFAULT_PIPELINE, runPipeline } from '../pipeline'

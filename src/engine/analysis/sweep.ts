@@ -6,7 +6,7 @@
  * memo (a summarizer request the grid has already answered is not asked again). Pure over its
  * inputs; the summarizer is the only I/O. Source: SPEC §6 "sweep heat map".
  */
-import { extractFacts, messageFactText, type CandidateFact } from '../facts/facts'
+import { extractFacts, messageFactText, type CandidateFact } from '../facts/patterns'
 import type { Message, PipelineConfig, StageConfig, StageId, Transcript } from '../model'
 import { checkAxes, configWith, SWEEP_PARAMS, type SweepAxis, type SweepParam } from './sweep-params'
 import { runPipeline, type PipelineDeps } from '../pipeline'

@@ -4,7 +4,9 @@
  * pruned, back-referenced, pinned, kept.
  */
 import { describe, expect, it } from 'vitest'
-import { extractFacts, factTable, findFact, findFactSpans, indexFacts } from './facts'
+import { findFact } from './finder'
+import { extractFacts, findFactSpans } from './patterns'
+import { factTable, indexFacts } from './table'
 import type { Message, PipelineConfig, RunResult, Transcript } from '../model'
 import { runPipeline } from '../pipeline'
 import { assistant, indexed, system, toolResult, user } from '../stages/test-helpers'

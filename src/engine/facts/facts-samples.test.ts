@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { CODING, SAMPLE_FILES, SCENARIO, SUPPORT, loadSample } from '../../../test/sample-scenarios'
-import { findFact, messageFactText } from './facts'
+import { findFact } from './finder'
+import { messageFactText } from './patterns'
 import type { PipelineConfig, RunResult, Transcript } from '../model'
 import { DEFAULT_PIPELINE, runPipeline } from '../pipeline'
 import type { Summarizer } from '../stages/types'

@@ -6,18 +6,10 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  decisionSentences,
-  extractFacts,
-  factTable,
-  findFact,
-  findFactSpans,
-  instructionLines,
-  questionRuns,
-  todoSentences,
-  type FactRun,
-  type FactSpan,
-} from './facts'
+import { findFact } from './finder'
+import { decisionSentences, extractFacts, findFactSpans, instructionLines, questionRuns, todoSentences, type FactSpan } from './patterns'
+import type { FactRun } from './run-index'
+import { factTable } from './table'
 import type { Message, Pass } from '../model'
 import { assistant, indexed } from '../stages/test-helpers'
 import { cutCodePoints } from '../util/text'

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import {
-  decisionSentences,
-  extractFacts,
-  factTable,
-  findFact,
-  findFactSpans,
-  instructionLines,
-  jobStatusLines,
-  type FactRun,
-} from './facts'
+import { findFact } from './finder'
+import { decisionSentences, extractFacts, findFactSpans, instructionLines, jobStatusLines } from './patterns'
+import type { FactRun } from './run-index'
+import { factTable } from './table'
 import type { Message, Pass } from '../model'
 import { assistant, indexed, system, toolResult, user } from '../stages/test-helpers'
 

@@ -9,18 +9,8 @@
  * facts, verbatim goal), SPEC §3.5.
  */
 import { contentText } from '../content'
-import {
-  decisionSentences,
-  messageFactSpans,
-  goalMessage,
-  instructionLines,
-  isOrdinaryUser,
-  isSummaryMessage,
-  jobStatusLines,
-  latestRequest,
-  messageFactText,
-  todoSentences,
-} from '../facts/facts'
+import { goalMessage, isOrdinaryUser, isSummaryMessage, latestRequest } from '../facts/classify'
+import { decisionSentences, messageFactSpans, instructionLines, jobStatusLines, messageFactText, todoSentences } from '../facts/patterns'
 import type { Message, Origin, PinFactsParams } from '../model'
 import { cutCodePoints } from '../util/text'
 import { unchangedOutput } from './output'

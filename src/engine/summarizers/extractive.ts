@@ -5,14 +5,8 @@
  * previous summary it folds in). Source: SPEC §3.6, seed 004 (pinned facts, verbatim goal).
  */
 import { contentText } from '../content'
-import {
-  findFactSpansMemo,
-  isOrdinaryUser,
-  messageFactSpans,
-  isSummaryMessage,
-  questionRuns,
-  todoSentences,
-} from '../facts/facts'
+import { isOrdinaryUser, isSummaryMessage } from '../facts/classify'
+import { findFactSpansMemo, messageFactSpans, questionRuns, todoSentences } from '../facts/patterns'
 import type { Message } from '../model'
 import { cutCodePoints } from '../util/text'
 import type { Summarizer, SummaryRequest } from '../stages/types'

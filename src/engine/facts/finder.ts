@@ -1,0 +1,213 @@
+/**
+ * The fact finder: the verdict on one fact in a run, read from the run's provenance (fates,
+ * origins, passes); it never re-runs compaction. Source: SPEC §6 "Fact finder".
+ */
+import type { Pass } from '../model'
+import { compareKeys, eventKey, indexRun, summaryChain, type Chain, type FactRun, type RunIndex } from './run-index'
+import { describeEvent, type FactQuery, type FactVerdict, type KeptAs, type LossEvent } from './verdict'
+
+/** A regex without global/sticky state, so `test` is repeatable. */
+function matcher(query: FactQuery): (text: string) => boolean {
+  if (typeof query === 'string') return (text) => text.includes(query)
+  const re = new RegExp(query.source, query.flags.replace(/[gy]/g, ''))
+  return (text) => re.test(text)
+}
+
+/** The verdict's `query`: the string itself, or a RegExp's `/source/flags`. */
+function queryLabel(query: FactQuery): string {
+  return typeof query === 'string' ? query : String(query)
+}
+
+/** How after message `id` holds a fact, read from its origin. */
+function keptAs(run: FactRun, id: string): KeptAs {
+  const o = run.origins[id]
+  if (o?.kind === 'summary') return 'summary'
+  if (o?.kind === 'pinned-facts') return 'pinned'
+  return 'verbatim'
+}
+
+const AS_RANK: Record<KeptAs, number> = { verbatim: 0, pinned: 1, summary: 2 }
+
+/**
+ * The first pass of `chain` whose summary `holds` rejects, or undefined. `memo` (one per
+ * `holds`) remembers, per pass list and position, the first rejected position at or after it,
+ * so many messages folded into the same passes walk each pass once.
+ */
+function firstOmitting(
+  chain: Chain,
+  holds: (t: string) => boolean,
+  memo: Map<readonly Pass[], Map<number, number>>,
+): Pass | undefined {
+  const { list } = chain
+  let known = memo.get(list)
+  if (!known) memo.set(list, (known = new Map()))
+  let k = chain.start
+  const walked: number[] = []
+  let found: number | undefined
+  while (k < list.length) {
+    found = known.get(k)
+    if (found !== undefined) break
+    walked.push(k)
+    if (!holds((list[k] as Pass).summary)) {
+      found = k
+      break
+    }
+    k++
+  }
+  const miss = found ?? list.length
+  for (const w of walked) known.set(w, miss)
+  if (miss < list.length) return list[miss]
+  return chain.extra && !holds(chain.extra.summary) ? chain.extra : undefined
+}
+
+/** The loss of the copy held by before message `beforeId`, or null when no loss is recorded. */
+function lossOf(
+  ix: RunIndex,
+  beforeId: string,
+  holds: (t: string) => boolean,
+  memo: Map<readonly Pass[], Map<number, number>>,
+): LossEvent | null {
+  const fate = ix.run.fates[beforeId]
+  const afterText = ix.afterTexts.get(beforeId)
+  if (!fate) return null
+  switch (fate.kind) {
+    case 'kept':
+      if (afterText === undefined || holds(afterText)) return null
+      return {
+        beforeId,
+        stage: 'pipeline',
+        replacedBy: { kind: 'changed', text: afterText },
+      }
+    case 'back-referenced': {
+      const targetText = ix.afterTexts.get(fate.firstId)
+      const targetEvicted =
+        targetText === undefined || targetText !== ix.beforeTexts.get(fate.firstId)
+      return {
+        beforeId,
+        stage: fate.stage,
+        replacedBy: {
+          kind: 'back-reference',
+          firstId: fate.firstId,
+          text: afterText ?? '',
+          targetEvicted,
+        },
+      }
+    }
+    case 'pruned':
+      return {
+        beforeId,
+        stage: fate.stage,
+        replacedBy: { kind: 'placeholder', text: fate.placeholder },
+      }
+    case 'slimmed':
+      if (afterText !== undefined && holds(afterText)) return null
+      return { beforeId, stage: fate.stage, replacedBy: { kind: 'slimmed', text: afterText ?? '' } }
+    case 'dropped':
+      return { beforeId, stage: fate.stage, replacedBy: { kind: 'dropped', reason: fate.reason } }
+    case 'summarized': {
+      const chain = summaryChain(ix, beforeId)
+      const losing = chain
+        ? (firstOmitting(chain, holds, memo) ?? chain.extra ?? chain.list[chain.list.length - 1])
+        : undefined
+      if (!losing) {
+        return {
+          beforeId,
+          stage: fate.stage,
+          pass: fate.pass,
+          replacedBy: { kind: 'summary', summaryId: fate.summaryId, text: '' },
+        }
+      }
+      return {
+        beforeId,
+        stage: losing.stage,
+        pass: losing.pass,
+        replacedBy: { kind: 'summary', summaryId: losing.summaryId, text: losing.summary },
+      }
+    }
+  }
+}
+
+/**
+ * The verdict on one fact in a run:
+ * - `survives` when some after message holds it (`where`: which, and whether verbatim, only in
+ *   a summary, or in the pinned block);
+ * - `lost` when before messages held it and no after message does: each copy's loss is read
+ *   from its fate (back-reference, placeholder, slimmed, dropped) or, for a summarized
+ *   message, from the chain of passes it went through (the first pass whose summary omits
+ *   it); `lost` is the latest of those events in pipeline order — the one that dropped the
+ *   last copy;
+ * - `never-present` when no before message holds it (`where` may still list after messages,
+ *   e.g. a summary that invented it).
+ * A string query matches verbatim (case-sensitive); a RegExp is tested per message. Pure; never
+ * re-runs compaction. Source: SPEC §6 "Fact finder".
+ */
+export function findFact(run: FactRun | RunIndex, query: FactQuery): FactVerdict {
+  const ix = 'beforeTexts' in run ? run : indexRun(run)
+  const holds = matcher(query)
+  const beforeIds = [...ix.beforeTexts].filter(([, t]) => holds(t)).map(([id]) => id)
+  const afterIds = [...ix.afterTexts].filter(([, t]) => holds(t)).map(([id]) => id)
+  return verdictOf(ix, queryLabel(query), holds, beforeIds, afterIds)
+}
+
+/**
+ * The verdict once the messages holding the fact are known (`beforeIds`, `afterIds`, each in
+ * their side's order): `holds` is only asked about after texts and pass summaries.
+ */
+export function verdictOf(
+  ix: RunIndex,
+  label: string,
+  holds: (text: string) => boolean,
+  beforeIds: string[],
+  afterIds: readonly string[],
+): FactVerdict {
+  const where = afterIds
+    .map((id) => ({ id, as: keptAs(ix.run, id) }))
+    .sort((a, b) => AS_RANK[a.as] - AS_RANK[b.as])
+  if (beforeIds.length === 0) {
+    return {
+      query: label,
+      verdict: 'never-present',
+      beforeIds,
+      where,
+      explanation:
+        where.length > 0
+          ? `"${label}" is in no message of the original transcript, yet ` +
+            `${where.map((w) => w.id).join(', ')} holds it`
+          : `"${label}" is in no message of the original transcript`,
+    }
+  }
+  if (where.length > 0) {
+    const best = where[0] as { id: string; as: KeptAs }
+    const how =
+      best.as === 'verbatim'
+        ? 'verbatim'
+        : best.as === 'pinned'
+          ? 'in the pinned block'
+          : 'only in a summary'
+    return {
+      query: label,
+      verdict: 'survives',
+      beforeIds,
+      where,
+      explanation: `"${label}" survives ${how} (${where.map((w) => w.id).join(', ')})`,
+    }
+  }
+  const memo = new Map<readonly Pass[], Map<number, number>>()
+  const events = beforeIds
+    .map((id) => lossOf(ix, id, holds, memo))
+    .filter((e): e is LossEvent => e !== null)
+    .sort((a, b) => compareKeys(eventKey(ix, a), eventKey(ix, b)))
+  const lost = events[events.length - 1]
+  const out: FactVerdict = {
+    query: label,
+    verdict: 'lost',
+    beforeIds,
+    where,
+    events,
+    explanation: lost
+      ? `"${label}" is lost: ${describeEvent(lost)}`
+      : `"${label}" is lost (no recorded step explains it)`,
+  }
+  if (lost) out.lost = lost
+  return out
+}

@@ -1,0 +1,400 @@
+/**
+ * Fact patterns: what a fact is — the things a compacted context must never lose (seed 004
+ * "shabd bacha sakte ho, facts nahi" — words may go, facts may not) — and how they are found in
+ * a message. One module for the extractive summarizer, the `pin-facts` stage, the fact finder
+ * and the failure-mode checks, so that all four agree on what a fact is. Source: SPEC §3.5,
+ * seed 004.
+ */
+import { contentText } from '../content'
+import type { Message } from '../model'
+import { perMessage } from '../util/memo'
+import { partitionPoint } from '../util/search'
+import { cutCodePoints } from '../util/text'
+import { goalMessage, isOrdinaryUser } from './classify'
+
+/** What kind of fact a candidate is. Source: SPEC §3.5 (plus cases/19 jobs, cases/20 names). */
+export type FactKind =
+  | 'goal'
+  | 'id'
+  | 'postal-code'
+  | 'url'
+  | 'email'
+  | 'file-path'
+  | 'date'
+  | 'reference'
+  | 'name'
+  | 'amount'
+  | 'instruction'
+  | 'todo'
+  | 'decision'
+  | 'job'
+
+/** Cap of one pattern fact, in code points. */
+const FACT_CHAR_CAP = 120
+
+/** Cap of one verbatim line (instruction, TODO, decision, job status), in code points. */
+const LINE_CHAR_CAP = 400
+
+const FILE_EXTENSIONS =
+  'py|ts|tsx|js|jsx|mjs|cjs|json|jsonl|ya?ml|toml|ini|cfg|conf|md|txt|csv|tsv|log|go|rs|rb|java|kt|c|h|cc|cpp|hpp|cs|php|swift|sh|sql|html|css|xml|lock|env|pdf|png|jpe?g|gif|svg'
+
+/**
+ * Fact patterns, in the order their kinds are tried (a span taken by an earlier pattern is not
+ * a second fact). Each is global. Kept conservative: a false fact costs tokens, a missed one
+ * costs a re-ask. Source: SPEC §3.5 (IDs, order numbers, postal codes, URLs, e-mail
+ * addresses, file paths, dates, amounts with units); cases/20 (names, "chapter 7").
+ */
+const FACT_PATTERNS: readonly { kind: FactKind; pattern: RegExp }[] = [
+  // URLs before paths and e-mails, so their parts are not taken twice.
+  { kind: 'url', pattern: /\bhttps?:\/\/[^\s<>"'`)\]]+[^\s<>"'`)\].,;:!?]/g },
+  { kind: 'email', pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g },
+  // IDs and order numbers: ORD-58213, A-48213-KQ, INV-2207, CACHE-58, job-4821.
+  { kind: 'id', pattern: /\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b/g },
+  { kind: 'id', pattern: /\b[a-z]+-\d{3,}\b/g },
+  // Postal codes: CEP 01310-100, ZIP+4 12345-6789, or a code after the words.
+  { kind: 'postal-code', pattern: /\b\d{5}-\d{3,4}\b/g },
+  // Case-sensitive code: with the i flag "postal code 94107 are" took the next word along.
+  {
+    kind: 'postal-code',
+    pattern:
+      /\b(?:[Pp]ostal [Cc]ode|[Pp]ostcode|[Zz][Ii][Pp](?: [Cc]ode)?|CEP)[:\s]+[A-Z0-9][A-Z0-9 -]{2,8}[A-Z0-9]\b/g,
+  },
+  // Dates: ISO (with an optional time), day/month/year, "March 3, 2025", "3 March 2025".
+  { kind: 'date', pattern: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g },
+  { kind: 'date', pattern: /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g },
+  {
+    kind: 'date',
+    pattern:
+      /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?(?:, \d{4})?\b/g,
+  },
+  {
+    kind: 'date',
+    pattern: /\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*(?: \d{4})?\b/g,
+  },
+  // File paths: dir/name.ext (optionally ~/ ./ ../ or / first), /abs/path, a bare name.ext.
+  { kind: 'file-path', pattern: /(?:~|\.{1,2})?\/?(?:[\w.-]+\/)+[\w-]+\.\w+/g },
+  { kind: 'file-path', pattern: /(?<![\w.])\/(?:[\w.-]+\/)+[\w.-]+/g },
+  { kind: 'file-path', pattern: new RegExp(`\\b[\\w-]+\\.(?:${FILE_EXTENSIONS})\\b`, 'g') },
+  // Numbered references a conversation navigates by: chapter 7, exercises 7.1-7.3, ticket 12.
+  {
+    kind: 'reference',
+    pattern:
+      /\b(?:chapter|section|exercise|lesson|ticket|issue|version|release)s? #?\d+(?:\.\d+)*(?:-\d+(?:\.\d+)*)?\b/gi,
+  },
+  // A person named after a label: "Student: Ilse", "my name is Ana Souza".
+  {
+    kind: 'name',
+    pattern:
+      /\b(?:[Nn]ame is|[Nn]ame:|[Ss]tudent:|[Cc]ustomer:|[Cc]lient:|[Cc]ontact:|[Aa]ssignee:|[Rr]ecipient:) ?[A-Z][\p{Ll}'-]+(?: [A-Z][\p{Ll}'-]+)?/gu,
+  },
+  // Amounts: currency + number, number + currency/unit, times like 7pm.
+  { kind: 'amount', pattern: /(?:R\$|US\$|[$€£¥])\s?\d(?:[\d,.]*\d)?/g },
+  {
+    kind: 'amount',
+    pattern:
+      /\b\d(?:[\d,.]*\d)?\s?(?:USD|EUR|GBP|BRL|JPY|units?|items?|pcs|kg|g|lb|km|m|cm|mm|GB|MB|KB|TB|ms|s|h|min|days?|weeks?|months?|years?|hours?|minutes?|seconds?|%|am|pm)(?![\w-])/gi,
+  },
+]
+
+/** A fact found in one text: its verbatim span and kind. */
+export interface FactSpan {
+  fact: string
+  kind: FactKind
+}
+
+/**
+ * Pattern facts in `text` (`FACT_PATTERNS`), in order of first appearance, deduplicated by
+ * text, each cut to `FACT_CHAR_CAP` code points. A span must hold a digit, `/`, `.` or `@`
+ * (names excepted) so plain words never count. Pure.
+ */
+export function findFactSpans(text: string): FactSpan[] {
+  // Spans taken so far, sorted by start and pairwise disjoint (an overlapping match is never
+  // taken), so one binary search tells whether a match overlaps any: O(matches · log matches).
+  let taken: { at: number; end: number; fact: string; kind: FactKind }[] = []
+  for (const { kind, pattern } of FACT_PATTERNS) {
+    const fresh: typeof taken = []
+    for (const m of text.matchAll(pattern)) {
+      const at = m.index ?? 0
+      const end = at + m[0].length
+      // A span already taken by an earlier kind (an ID inside a URL) is not a second fact.
+      if (overlapsTaken(taken, at, end)) continue
+      // Matches of one pattern come in order of start, so the last one taken is the only one
+      // of this pattern a later match can overlap.
+      const last = fresh[fresh.length - 1]
+      if (last && at < last.end && end > last.at) continue
+      const fact = m[0].trim()
+      if (fact.length < 2 || (kind !== 'name' && !/\d|[/.@]/.test(fact))) continue
+      fresh.push({ at, end, fact: cutCodePoints(fact, FACT_CHAR_CAP), kind })
+    }
+    if (fresh.length > 0) taken = mergeByStart(taken, fresh)
+  }
+  const out: FactSpan[] = []
+  const seen = new Set<string>()
+  for (const h of taken) {
+    if (seen.has(h.fact)) continue
+    seen.add(h.fact)
+    out.push({ fact: h.fact, kind: h.kind })
+  }
+  return out
+}
+
+/** Whether [at, end) overlaps a span of `spans` (sorted by start, pairwise disjoint). */
+function overlapsTaken(spans: readonly { at: number; end: number }[], at: number, end: number) {
+  // The last span starting before `end` is the only candidate: earlier ones end before it starts.
+  const candidate = spans[partitionPoint(0, spans.length, (i) => (spans[i] as { at: number }).at >= end) - 1]
+  return candidate !== undefined && at < candidate.end
+}
+
+/** The spans of two lists sorted by start, merged into one sorted list (ties: `a` first). */
+function mergeByStart<T extends { at: number }>(a: readonly T[], b: readonly T[]): T[] {
+  const out: T[] = []
+  let i = 0
+  let j = 0
+  while (i < a.length && j < b.length)
+    out.push((b[j] as T).at < (a[i] as T).at ? (b[j++] as T) : (a[i++] as T))
+  while (i < a.length) out.push(a[i++] as T)
+  while (j < b.length) out.push(b[j++] as T)
+  return out
+}
+
+/**
+ * `findFactSpans(text)` remembered for texts up to `SPAN_MEMO_MAX_CHARS` UTF-16 code units (summaries
+ * and prompts that every re-plan scans again), at most `SPAN_MEMO_ENTRIES` texts (the memo is
+ * emptied when full). The arrays are frozen: callers share them. Long message texts are memoized
+ * per message instead (`messageFactSpans`), so the memo never holds a transcript's bulk. Pure.
+ */
+export function findFactSpansMemo(text: string): readonly FactSpan[] {
+  if (text.length > SPAN_MEMO_MAX_CHARS) return findFactSpans(text)
+  let spans = spanMemo.get(text)
+  if (!spans) {
+    if (spanMemo.size >= SPAN_MEMO_ENTRIES) spanMemo.clear()
+    spans = Object.freeze(findFactSpans(text))
+    spanMemo.set(text, spans)
+  }
+  return spans
+}
+
+const SPAN_MEMO_MAX_CHARS = 16_384
+const SPAN_MEMO_ENTRIES = 4_096
+const spanMemo = new Map<string, readonly FactSpan[]>()
+
+/**
+ * `findFactSpans(messageFactText(m))`, computed once per message object (messages are immutable,
+ * so re-plans, the failure-mode checks and the extractive summarizer share one scan). Frozen. Pure.
+ */
+export const messageFactSpans: (m: Message) => readonly FactSpan[] = perMessage((m) =>
+  Object.freeze(findFactSpans(messageFactText(m))),
+)
+
+const INSTRUCTION_MARKER =
+  /\b(?:don['’]t|do not|never|always|must|mustn['’]t|must not|make sure|avoid|only ever|rules?:|constraints?:)/i
+
+/**
+ * Standing rules in `text`: each line holding a constraint word (don't, never, always, must,
+ * make sure, avoid, "rules:"), trimmed, verbatim; a line over `LINE_CHAR_CAP` code points is
+ * narrowed to its sentences that hold the marker. Source: seed 004 "constraints hamesha full
+ * text", cases/16.
+ */
+export function instructionLines(text: string): string[] {
+  const out: string[] = []
+  for (const raw of text.split('\n')) {
+    const line = raw.trim()
+    if (!INSTRUCTION_MARKER.test(line)) continue
+    if ([...line].length <= LINE_CHAR_CAP) out.push(line)
+    else
+      for (const s of sentences(line))
+        if (INSTRUCTION_MARKER.test(s)) out.push(cutCodePoints(s.trim(), LINE_CHAR_CAP))
+  }
+  return out
+}
+
+/**
+ * Sentences of `text`: a `.`, `!` or `?` ends one only before whitespace or the end, so
+ * `cmd/sync.go` and `7.1` stay whole; a line break always ends one.
+ */
+function sentences(text: string): string[] {
+  // The matches of /(?:[^.!?\n]|[.!?](?=[^\s.!?]))+[.!?]*/g, found by one forward scan: the
+  // regex's backtracking stack overflowed on ~10 MB without an end mark, and its alternatives
+  // never compete, so the greedy scan is its exact match.
+  const out: string[] = []
+  const n = text.length
+  let i = 0
+  while (i < n) {
+    const start = i
+    for (;;) {
+      const c = text.charCodeAt(i)
+      if (i >= n || c === NEWLINE) break
+      if (isEndMark(c)) {
+        const next = text.charCodeAt(i + 1)
+        if (i + 1 >= n || isEndMark(next) || WHITESPACE.test(text.charAt(i + 1))) break
+      }
+      i++
+    }
+    if (i === start) {
+      i++
+      continue
+    }
+    while (i < n && isEndMark(text.charCodeAt(i))) i++
+    out.push(text.slice(start, i))
+  }
+  return out
+}
+
+const NEWLINE = 0x0a
+
+/** `.`, `!` or `?`. */
+function isEndMark(c: number): boolean {
+  return c === 0x2e || c === 0x21 || c === 0x3f
+}
+
+const WHITESPACE = /\s/
+
+/**
+ * Questions in `text`: each run of characters other than `.`, `!`, `?` and line breaks that a
+ * `?` ends, with that `?`, untrimmed: the matches of /[^.!?\n]*\?/g, in order, found in one
+ * forward scan (the regex retried every start of a long run without a `?`: quadratic).
+ */
+export function questionRuns(text: string): string[] {
+  const out: string[] = []
+  const n = text.length
+  let start = 0
+  while (start < n) {
+    let end = start
+    while (end < n) {
+      const c = text.charCodeAt(end)
+      if (c === NEWLINE || isEndMark(c)) break
+      end++
+    }
+    if (end < n && text.charCodeAt(end) === 0x3f) out.push(text.slice(start, end + 1))
+    start = end + 1
+  }
+  return out
+}
+
+const TODO_MARKER = /\b(?:TODO|FIXME|open question|still (?:need|missing|pending))\b/i
+
+/** Sentences of `text` holding a TODO-like marker, trimmed, whitespace collapsed. */
+export function todoSentences(text: string): string[] {
+  const out: string[] = []
+  for (const sentence of sentences(text)) {
+    if (TODO_MARKER.test(sentence)) out.push(sentence.trim().replace(/\s+/g, ' '))
+  }
+  return out
+}
+
+const DECISION_MARKER =
+  /^(?:done|fixed|completed|finished|resolved|implemented|merged|deployed)\b|\b(?:decided|decision:|we chose|agreed to)\b/i
+
+/**
+ * Decisions and completed work an assistant reported ("Done: --dry-run added …", "we decided
+ * …"): whole sentences, verbatim, so a resumed agent does not redo them. Source: seed 004
+ * "verbatim decisions", cases/17.
+ */
+export function decisionSentences(text: string): string[] {
+  const out: string[] = []
+  for (const sentence of sentences(text)) {
+    const s = sentence.trim()
+    if (s && DECISION_MARKER.test(s)) out.push(cutCodePoints(s, LINE_CHAR_CAP))
+  }
+  return out
+}
+
+const JOB_ID_KEY = /^(?:job|task|run|build|deployment|workflow|operation|process|worker)_?id$/i
+
+/**
+ * In-flight work in a tool result: a JSON object (or the objects of a JSON list) holding an
+ * id-like key (`job_id`, `task_id`, …) and a `status`/`state`. The object's own text when it is
+ * the whole output and short, else its scalar fields `key: value`, verbatim. Source: cases/19.
+ */
+export function jobStatusLines(text: string): string[] {
+  const trimmed = text.trim()
+  if (!/^[[{]/.test(trimmed)) return []
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(trimmed)
+  } catch {
+    return []
+  }
+  const objects = Array.isArray(parsed) ? parsed : [parsed]
+  const out: string[] = []
+  for (const o of objects) {
+    if (!o || typeof o !== 'object' || Array.isArray(o)) continue
+    const keys = Object.keys(o)
+    if (!keys.some((k) => JOB_ID_KEY.test(k)) || !keys.some((k) => /^(?:status|state)$/i.test(k)))
+      continue
+    if (objects.length === 1 && [...trimmed].length <= LINE_CHAR_CAP) out.push(trimmed)
+    else {
+      const fields = Object.entries(o as Record<string, unknown>)
+        .filter(([, v]) => v === null || typeof v !== 'object')
+        .map(([k, v]) => `${k}: ${String(v)}`)
+      out.push(cutCodePoints(fields.join(', '), LINE_CHAR_CAP))
+    }
+  }
+  return out
+}
+
+/**
+ * Text of a message that facts are searched in: content text plus tool-call arguments. Made once
+ * per message object (messages are immutable; every run's fact index reads it again).
+ */
+export const messageFactText: (m: Message) => string = perMessage((m) => {
+  const parts = [contentText(m.content)]
+  for (const call of m.toolCalls ?? []) parts.push(call.arguments)
+  return parts.join('\n')
+})
+
+/** A candidate fact of a transcript and the messages (ids, in order) that hold it. */
+export interface CandidateFact {
+  fact: string
+  kind: FactKind
+  messageIds: string[]
+}
+
+/**
+ * Candidate facts of a transcript (normally the Before side), in order of first appearance,
+ * deduplicated by (kind, text):
+ * - `goal`: the first ordinary user message, verbatim;
+ * - pattern facts (`FACT_PATTERNS`) of every message (tool-call arguments too);
+ * - `instruction`: standing-rule lines of ordinary user and system-after-start messages;
+ * - `todo`: TODO-like sentences of non-tool messages;
+ * - `decision`: completed work / decisions reported by the assistant;
+ * - `job`: in-flight job status in tool results.
+ * Pure; `messageIds` lists every message holding the fact's text verbatim among those it was
+ * found in. Source: SPEC §3.5; the facts compaction may lose.
+ */
+export function extractFacts(messages: readonly Message[]): CandidateFact[] {
+  const facts: CandidateFact[] = []
+  const byKey = new Map<string, CandidateFact>()
+  const idSets = new Map<CandidateFact, Set<string>>()
+  const add = (fact: string, kind: FactKind, id: string) => {
+    if (!fact) return
+    const key = `${kind}\u0000${fact}`
+    const found = byKey.get(key)
+    if (found) {
+      // Messages are read in order, so a repeat from the same message is the last id; a
+      // transcript repeating an id elsewhere is caught by the per-fact id set.
+      const ids = found.messageIds
+      if (ids[ids.length - 1] === id) return
+      let seen = idSets.get(found)
+      if (!seen) idSets.set(found, (seen = new Set(ids)))
+      if (seen.has(id)) return
+      seen.add(id)
+      ids.push(id)
+      return
+    }
+    const c: CandidateFact = { fact, kind, messageIds: [id] }
+    byKey.set(key, c)
+    facts.push(c)
+  }
+  const goal = goalMessage(messages)
+  if (goal) add(contentText(goal.content).trim(), 'goal', goal.id)
+  for (const m of messages) {
+    for (const s of messageFactSpans(m)) add(s.fact, s.kind, m.id)
+    const body = contentText(m.content)
+    if (isOrdinaryUser(m)) for (const line of instructionLines(body)) add(line, 'instruction', m.id)
+    if (m.role !== 'tool') for (const s of todoSentences(body)) add(s, 'todo', m.id)
+    if (m.role === 'assistant') for (const s of decisionSentences(body)) add(s, 'decision', m.id)
+    if (m.role === 'tool') for (const j of jobStatusLines(body)) add(j, 'job', m.id)
+  }
+  return facts
+}
