@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { findFact } from './finder'
-import { decisionSentences, extractFacts, findFactSpans, instructionLines, jobStatusLines } from './patterns'
 import type { FactRun } from './run-index'
 import { factTable } from './table'
 import type { Message, Pass } from '../model'
-import { assistant, indexed, system, toolResult, user } from '../stages/test-helpers'
+import { assistant, indexed, toolResult, user } from '../stages/test-helpers'
 
 const totals = { messages: 0, tokens: 0, overheadTokens: 0 }
 const side = (messages: Message[]) => ({ messages, totals, tokensById: {} })
@@ -23,69 +22,6 @@ function pass(n: number, from: number, upto: number, atMessage: number, summary:
     tokensAfter: 0,
   }
 }
-
-describe('fact extraction (SPEC §3.5)', () => {
-  it('gives each pattern fact its kind', () => {
-    const spans = findFactSpans(
-      'Order ORD-58213 to 94107-1234, see https://x.example/o, mail ana@example.com, file src/a.py, due 2025-06-27, $12.50, chapter 7, Student: Ilse',
-    )
-    expect(spans).toEqual([
-      { fact: 'ORD-58213', kind: 'id' },
-      { fact: '94107-1234', kind: 'postal-code' },
-      { fact: 'https://x.example/o', kind: 'url' },
-      { fact: 'ana@example.com', kind: 'email' },
-      { fact: 'src/a.py', kind: 'file-path' },
-      { fact: '2025-06-27', kind: 'date' },
-      { fact: '$12.50', kind: 'amount' },
-      { fact: 'chapter 7', kind: 'reference' },
-      { fact: 'Student: Ilse', kind: 'name' },
-    ])
-  })
-
-  it('instruction lines are whole user lines with a constraint word', () => {
-    expect(
-      instructionLines("Fix the bug.\nDon't change quote_for() in src/quote/api.py\nThanks"),
-    ).toEqual(["Don't change quote_for() in src/quote/api.py"])
-    expect(instructionLines('Please fix the flaky test.')).toEqual([])
-  })
-
-  it('decisions keep dotted paths whole; job status is the JSON object verbatim', () => {
-    expect(decisionSentences('Done: --dry-run added in cmd/sync.go and covered by a test. Next?')).toEqual([
-      'Done: --dry-run added in cmd/sync.go and covered by a test.',
-    ])
-    expect(jobStatusLines('{"job_id": "job-4821", "status": "running"}')).toEqual([
-      '{"job_id": "job-4821", "status": "running"}',
-    ])
-    expect(jobStatusLines('{"id": 3, "name": "x"}')).toEqual([])
-  })
-
-  it('extractFacts: goal first, then facts in order of appearance with every message holding them', () => {
-    const ms = indexed([
-      system('s', 'You are helpful. Never reveal ORD-1.'),
-      user('u1', 'Ship ORD-58213 to 94107. Never use express shipping.'),
-      assistant('a1', 'Looking up ORD-58213.'),
-      user('u2', 'TODO: confirm the 94107 address'),
-    ])
-    const facts = extractFacts(ms)
-    expect(facts[0]).toEqual({
-      fact: 'Ship ORD-58213 to 94107. Never use express shipping.',
-      kind: 'goal',
-      messageIds: ['u1'],
-    })
-    expect(facts.find((f) => f.fact === 'ORD-58213')).toEqual({
-      fact: 'ORD-58213',
-      kind: 'id',
-      messageIds: ['u1', 'a1'],
-    })
-    // Instructions come from user lines only (the system prompt is never compacted).
-    expect(facts.filter((f) => f.kind === 'instruction').map((f) => f.fact)).toEqual([
-      'Ship ORD-58213 to 94107. Never use express shipping.',
-    ])
-    expect(facts.filter((f) => f.kind === 'todo').map((f) => f.fact)).toEqual([
-      'TODO: confirm the 94107 address',
-    ])
-  })
-})
 
 describe('findFact: verdicts from provenance', () => {
   // Before: u0 states the order; t2 a tool result with the postal code, pruned; t4 its
