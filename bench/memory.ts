@@ -9,7 +9,7 @@
  * and RSS after each phase (for finding what is alive at the peak).
  */
 import { openAsBlob, readFileSync } from 'node:fs'
-import { engineApi } from '../src/worker/engine-api'
+import { createEngineApi } from '../src/worker/engine-api'
 
 /**
  * Peak resident memory of this process in bytes: Linux's VmHWM (the high-water mark of this
@@ -50,6 +50,7 @@ const probe = (phase: string) => {
 const path = args.includes('--baseline') ? 'public/samples/claude-code.jsonl' : file
 probe('start')
 const blob = await openAsBlob(path)
+const engineApi = createEngineApi()
 // The page passes a progress callback, which also makes a large file's head import run (B10).
 const imported = await engineApi.importBlob(blob, 'x.jsonl', () => {})
 if (!imported.ok) throw new Error(imported.error.message)

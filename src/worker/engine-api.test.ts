@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { PipelineConfig } from '../engine/model'
-import { engineApi } from './engine-api'
+import { createEngineApi } from './engine-api'
 import { restoreBeforePreviews, type ImportProgress, type RunView } from './protocol'
+
+const engineApi = createEngineApi()
 
 interface SampleEntry {
   file: string

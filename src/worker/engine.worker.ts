@@ -1,4 +1,4 @@
 import { expose } from 'comlink'
-import { engineApi } from './engine-api'
+import { createEngineApi } from './engine-api'
 
-expose(engineApi)
+expose(createEngineApi())

@@ -3,9 +3,11 @@ import { importTranscript } from '../engine/formats'
 import type { PipelineConfig, RunResult } from '../engine/model'
 import { DEFAULT_PIPELINE, runPipeline } from '../engine/pipeline'
 import { loadCounter } from '../engine/tokens/count'
-import { engineApi } from './engine-api'
+import { createEngineApi } from './engine-api'
 import { searchFactGuarded, type RegexProbe } from './fact-search'
 import type { FactSearch } from './protocol'
+
+const engineApi = createEngineApi()
 
 /**
  * An OpenAI chat transcript of 12 messages (ids are `m<index>` in the canonical model):
@@ -162,7 +164,7 @@ describe('searchFactGuarded: a regex runs where it can be stopped first', () => 
 
   it('answers "too slow" when the probe stops the regex, and never runs it here', async () => {
     const probe = vi.fn<RegexProbe>(async () => 'timeout')
-    const out = await searchFactGuarded(await result(), '(a+)+$', true, 3, probe, 2_000)
+    const out = await searchFactGuarded(await result(), '(a+)+$', true, 3, probe, { deadlineMs: 2_000 })
     expect(out).toEqual({
       ok: false,
       error:

@@ -4,7 +4,8 @@
  * only row ids with counts plus the engine's verdict (`findFact`) — never full texts.
  *
  * The run's `RunIndex` (texts per message) is built once per RunResult and reused while the
- * person types, so each keystroke costs one scan of the texts (a few ms at 5,000 messages).
+ * person types (`FactSearchIndex`, one per transcript session), so each keystroke costs one scan
+ * of the texts (a few ms at 5,000 messages).
  */
 import { findFact } from '../engine/facts/finder'
 import { indexRun, type RunIndex } from '../engine/facts/run-index'
@@ -16,12 +17,30 @@ import type { FactSearch, FactSearchOutcome, FactSideMatches, FactVerdictView } 
 /** Code points of a replacement text (a summary, a placeholder) the verdict carries at most. */
 const REPLACEMENT_TEXT_CAP = 300
 
-let cached: { result: RunResult; index: RunIndex } | null = null
+/**
+ * What the fact finder searches in one run, built on first use and kept until another run is
+ * asked about: the run's `RunIndex` (texts per Before and After message) and the flat list of
+ * texts a regex is probed over (both sides' messages and each pass's summary).
+ */
+export class FactSearchIndex {
+  #cached: { result: RunResult; index: RunIndex; texts?: string[] } | null = null
 
-/** The `RunIndex` of `result`, built on first use and kept until another result is asked for. */
-function indexOf(result: RunResult): RunIndex {
-  if (cached?.result !== result) cached = { result, index: indexRun(result) }
-  return cached.index
+  #of(result: RunResult): { result: RunResult; index: RunIndex; texts?: string[] } {
+    if (this.#cached?.result !== result) this.#cached = { result, index: indexRun(result) }
+    return this.#cached
+  }
+
+  /** The `RunIndex` of `result`. */
+  indexOf(result: RunResult): RunIndex {
+    return this.#of(result).index
+  }
+
+  /** Every text a regex search of `result` tests, in one array (the same array while `result` is kept). */
+  textsOf(result: RunResult): string[] {
+    const entry = this.#of(result)
+    entry.texts ??= [...entry.index.beforeTexts.values(), ...entry.index.afterTexts.values(), ...result.passes.map((p) => p.summary)]
+    return entry.texts
+  }
 }
 
 /**
@@ -85,6 +104,7 @@ function searchFactIn(
   query: string,
   regex: boolean,
   runId: number | null,
+  searchIndex: FactSearchIndex,
 ): FactSearchOutcome {
   if (query === '') return { ok: false, error: 'Type a fact to search for.' }
   let re: RegExp | null = null
@@ -99,7 +119,7 @@ function searchFactIn(
       return { ok: false, error: 'This regular expression matches empty text, so it would match every message.' }
     }
   }
-  const index = indexOf(result)
+  const index = searchIndex.indexOf(result)
   const verdict = findFact(index, re ? new RegExp(query) : query)
   const search: FactSearch = {
     query,
@@ -187,23 +207,17 @@ export function workerRegexProbe(): RegexProbe {
   }
 }
 
-const textsOfRun = new WeakMap<RunResult, string[]>()
-
-/** Every text a regex search of `result` tests: both sides' messages and each pass's summary. */
-function searchedTexts(result: RunResult): string[] {
-  let texts = textsOfRun.get(result)
-  if (!texts) {
-    const index = indexOf(result)
-    texts = [...index.beforeTexts.values(), ...index.afterTexts.values(), ...result.passes.map((p) => p.summary)]
-    textsOfRun.set(result, texts)
-  }
-  return texts
+/** Options of `searchFactGuarded`: the probe's deadline (ms) and the index to reuse (a fresh one by default). */
+export interface GuardedSearchOptions {
+  deadlineMs?: number
+  index?: FactSearchIndex
 }
 
 /**
- * `searchFactIn`, with a regex first run by `probe` under `REGEX_DEADLINE_MS`: a regex that does
- * not finish in time answers `ok: false` ("too slow…") instead of running here, where it could
- * never be stopped. String queries and invalid regexes go straight to `searchFactIn`.
+ * `searchFactIn`, with a regex first run by `probe` under `deadlineMs` (default
+ * `REGEX_DEADLINE_MS`): a regex that does not finish in time answers `ok: false` ("too slow…")
+ * instead of running here, where it could never be stopped. String queries and invalid regexes
+ * go straight to `searchFactIn`. `index` holds the run's texts across keystrokes.
  */
 export async function searchFactGuarded(
   result: RunResult,
@@ -211,7 +225,7 @@ export async function searchFactGuarded(
   regex: boolean,
   runId: number | null,
   probe: RegexProbe,
-  deadlineMs = REGEX_DEADLINE_MS,
+  { deadlineMs = REGEX_DEADLINE_MS, index = new FactSearchIndex() }: GuardedSearchOptions = {},
 ): Promise<FactSearchOutcome> {
   if (regex && query !== '') {
     let valid = true
@@ -220,7 +234,7 @@ export async function searchFactGuarded(
     } catch {
       valid = false
     }
-    if (valid && (await probe(query, searchedTexts(result), deadlineMs)) === 'timeout') {
+    if (valid && (await probe(query, index.textsOf(result), deadlineMs)) === 'timeout') {
       return {
         ok: false,
         error:
@@ -229,5 +243,5 @@ export async function searchFactGuarded(
       }
     }
   }
-  return searchFactIn(result, query, regex, runId)
+  return searchFactIn(result, query, regex, runId, index)
 }

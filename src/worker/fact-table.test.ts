@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { PipelineConfig, RunResult } from '../engine/model'
-import { engineApi } from './engine-api'
-import { factTableOutcome, sameFactInputs } from './fact-table'
+import { createEngineApi } from './engine-api'
+import { sameFactInputs } from './fact-table'
 import { FACT_VIEW_LIMIT, type FactTableView } from './protocol'
+
+const engineApi = createEngineApi()
 
 const read = (file: string) => readFileSync(`public/samples/${file}`, 'utf8')
 
@@ -26,7 +28,7 @@ async function table(runId: number, known?: number): Promise<FactTableView | 'un
 
 describe('getFactTable: the facts table rows for the page', () => {
   it('says why there is no table before any run', () => {
-    expect(factTableOutcome(null, 1)).toEqual({ ok: false, error: 'Nothing has run yet.' })
+    expect(createEngineApi().getFactTable(1)).toEqual({ ok: false, error: 'Nothing has run yet.' })
   })
 
   it('rows of the Claude Code sample: the engine table, light; unchanged runs cost nothing; a new fate a new version', async () => {
@@ -55,7 +57,7 @@ describe('getFactTable: the facts table rows for the page', () => {
     // A lost scenario fact names the step that dropped its last copy, as the finder does.
     const lost = first.rows.find((r) => r.verdict === 'lost')
     expect(lost?.lostAt).toBeDefined()
-    expect(lost?.explanation).toMatch(/ is lost: /)
+    expect(lost?.explanation).toMatch(/^lost in /)
 
     // The same config again: a new RunResult, nothing changed → same version, nothing sent.
     const run2 = await engineApi.run(withSummarize(4, 8), 2)

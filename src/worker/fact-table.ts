@@ -1,9 +1,10 @@
 /**
  * The facts table for the page, made in the worker from the last run: the
- * engine's `factTable` shaped into light rows. Two caches keep it cheap while sliders move:
- * the fact index (candidate facts and the Before messages holding each) is built once per
- * transcript, and a run that changed nothing deciding a fact's fate (same Before, fates,
- * origins, passes and After texts) reuses the last rows under the same version.
+ * engine's `factTable` shaped into light rows. Two caches (`FactTables`, one per transcript
+ * session) keep it cheap while sliders move: the fact index (candidate facts and the Before
+ * messages holding each) is built once per transcript, and a run that changed nothing deciding a
+ * fact's fate (same Before, fates, origins, passes and After texts) reuses the last rows under the
+ * same version.
  */
 import { messageFactText } from '../engine/facts/patterns'
 import { factTable, indexFacts, type FactIndex, type FactRow, type FactTable } from '../engine/facts/table'
@@ -16,22 +17,6 @@ import {
   type FactTableView,
 } from './protocol'
 
-/** Fact indexes by the Before messages they were built from (a transcript's, kept across runs). */
-const indexes = new WeakMap<readonly Message[], FactIndex>()
-
-/** The last table made, the run it was made from, and its version. */
-let last: { result: RunResult; view: Omit<FactTableView, 'runId'> } | null = null
-let versions = 0
-
-/** The fact index of `messages`, built on first use. */
-function factIndexOf(messages: readonly Message[]): FactIndex {
-  let index = indexes.get(messages)
-  if (!index) {
-    index = indexFacts(messages)
-    indexes.set(messages, index)
-  }
-  return index
-}
 
 /**
  * True when `a` and `b` decide the same fate for every fact: the same Before messages (by
@@ -95,17 +80,42 @@ function buildFactTableView(
 }
 
 /**
- * The facts table of `result` for the page's run `runId`. `known`: the version the page holds;
- * when the rows would be the same, only `{unchanged: true}` crosses. `ok: false` before any run.
+ * The facts tables of one transcript: its fact index (built on first use, kept across runs) and
+ * the last table made, with the run it was made from. `nextVersion` numbers a new table; it
+ * counts across transcripts (the worker's), so a version the page holds from another transcript
+ * never matches.
  */
-export function factTableOutcome(result: RunResult | null, runId: number, known?: number): FactTableOutcome {
-  if (!result) return { ok: false, error: 'Nothing has run yet.' }
-  if (!last || !sameFactInputs(last.result, result)) {
-    const table = factTable(result, factIndexOf(result.before.messages))
-    const view = buildFactTableView(table, result.before.messages, runId, ++versions)
-    const { runId: _runId, ...rest } = view
-    last = { result, view: rest }
-  } else last.result = result
-  if (known === last.view.version) return { ok: true, unchanged: true, runId, version: known }
-  return { ok: true, table: { ...last.view, runId } }
+export class FactTables {
+  #index: { messages: readonly Message[]; index: FactIndex } | null = null
+  #last: { result: RunResult; view: Omit<FactTableView, 'runId'> } | null = null
+
+  readonly #nextVersion: () => number
+
+  constructor(nextVersion: () => number) {
+    this.#nextVersion = nextVersion
+  }
+
+  /** The fact index of `messages` (a run's Before), built on first use. */
+  #factIndexOf(messages: readonly Message[]): FactIndex {
+    if (this.#index?.messages !== messages) this.#index = { messages, index: indexFacts(messages) }
+    return this.#index.index
+  }
+
+  /**
+   * The facts table of `result` for the page's run `runId`. `known`: the version the page holds;
+   * when the rows would be the same, only `{unchanged: true}` crosses. `ok: false` before any run.
+   */
+  outcome(result: RunResult | null, runId: number, known?: number): FactTableOutcome {
+    if (!result) return { ok: false, error: 'Nothing has run yet.' }
+    let last = this.#last
+    if (!last || !sameFactInputs(last.result, result)) {
+      const table = factTable(result, this.#factIndexOf(result.before.messages))
+      const view = buildFactTableView(table, result.before.messages, runId, this.#nextVersion())
+      const { runId: _runId, ...rest } = view
+      last = { result, view: rest }
+      this.#last = last
+    } else last.result = result
+    if (known === last.view.version) return { ok: true, unchanged: true, runId, version: known }
+    return { ok: true, table: { ...last.view, runId } }
+  }
 }

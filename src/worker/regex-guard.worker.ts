@@ -13,20 +13,24 @@ const scope = self as unknown as {
   postMessage(reply: GuardReply): void
 }
 
-let held: { gen: number; texts: readonly string[] } | null = null
-
-scope.onmessage = (e) => {
-  const req = e.data
-  if ('texts' in req) {
-    held = { gen: req.gen, texts: req.texts }
-    return
+/** This worker's one session: the texts it holds (the last generation sent) and its message handler. */
+function guardSession(reply: (r: GuardReply) => void): (e: MessageEvent<GuardRequest>) => void {
+  let held: { gen: number; texts: readonly string[] } | null = null
+  return (e) => {
+    const req = e.data
+    if ('texts' in req) {
+      held = { gen: req.gen, texts: req.texts }
+      return
+    }
+    if (held?.gen !== req.gen) {
+      reply({ id: req.id, stale: true })
+      return
+    }
+    const re = new RegExp(req.source, 'g')
+    // matchAll visits every match, as the search's count does: the same backtracking, bounded here.
+    for (const text of held.texts) for (const m of text.matchAll(re)) void m
+    reply({ id: req.id })
   }
-  if (held?.gen !== req.gen) {
-    scope.postMessage({ id: req.id, stale: true })
-    return
-  }
-  const re = new RegExp(req.source, 'g')
-  // matchAll visits every match, as the search's count does: the same backtracking, bounded here.
-  for (const text of held.texts) for (const m of text.matchAll(re)) void m
-  scope.postMessage({ id: req.id })
 }
+
+scope.onmessage = guardSession((r) => scope.postMessage(r))

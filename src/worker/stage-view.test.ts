@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { PipelineConfig } from '../engine/model'
 import { loadCounter } from '../engine/tokens/count'
-import { engineApi } from './engine-api'
+import { createEngineApi } from './engine-api'
 import { STAGE_ROW_PREFIX, type RunView } from './protocol'
+
+const engineApi = createEngineApi()
 
 const read = (file: string) => readFileSync(`public/samples/${file}`, 'utf8')
 

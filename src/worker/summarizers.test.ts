@@ -4,16 +4,18 @@ import { startLlmServer, type LlmServer } from '../../test/llm-server'
 import type { PipelineConfig, StageReport } from '../engine/model'
 import { DEFAULT_PIPELINE } from '../engine/pipeline'
 import type { SummaryRequest } from '../engine/stages/types'
-import { engineApi } from './engine-api'
+import { createSummaryCache } from '../engine/summarizers/cache'
+import { createEngineApi } from './engine-api'
 import { SUMMARY_PROGRESS_TAIL, type SummaryProgress } from './protocol'
 import {
   PROGRESS_INTERVAL_MS,
   sendsRequests,
   summarizerFailure,
   summarizerRuntimeFor,
-  summaryCache,
   trackSummaryProgress,
 } from './summarizers'
+
+const engineApi = createEngineApi()
 
 const http: PipelineConfig = {
   ...DEFAULT_PIPELINE,
@@ -31,12 +33,13 @@ describe('worker summarizer helpers', () => {
   it('only the HTTP summarizers send requests and get a runtime', () => {
     expect(sendsRequests(DEFAULT_PIPELINE)).toBe(false)
     expect(sendsRequests({ ...http, summarizer: 'anthropic' })).toBe(true)
-    expect(summarizerRuntimeFor(DEFAULT_PIPELINE, 'k')).toBeUndefined()
-    const runtime = summarizerRuntimeFor(http, 'k')
+    const cache = createSummaryCache()
+    expect(summarizerRuntimeFor(DEFAULT_PIPELINE, 'k', cache)).toBeUndefined()
+    const runtime = summarizerRuntimeFor(http, 'k', cache)
     expect(runtime?.apiKey).toBe('k')
-    expect(runtime?.cache).toBe(summaryCache)
+    expect(runtime?.cache).toBe(cache)
     expect(typeof runtime?.fetch).toBe('function')
-    expect(summarizerRuntimeFor(http, undefined)).not.toHaveProperty('apiKey')
+    expect(summarizerRuntimeFor(http, undefined, cache)).not.toHaveProperty('apiKey')
   })
 
   it('a summarizing stage error of an HTTP run is a failure; cancels and other stages are not', () => {

@@ -1,18 +1,14 @@
 /**
- * The worker's side of the LLM summarizers: the summary cache that outlives runs (a
- * slider moved back costs nothing), the run-time dependencies built per run from the key the page
- * passes with the call (never stored here beyond the run), and which summarizer failures make a
- * run keep the previous result.
+ * The worker's side of the LLM summarizers: the run-time dependencies built per run from the
+ * key the page passes with the call (never stored here beyond the run), and which summarizer
+ * failures make a run keep the previous result.
  */
 import type { PipelineConfig, RunResult, StageId } from '../engine/model'
 import type { Summarizer, SummaryRequest } from '../engine/stages/types'
-import { createSummaryCache, type SummaryCache } from '../engine/summarizers/cache'
+import type { SummaryCache } from '../engine/summarizers/cache'
 import type { SummarizerRuntime } from '../engine/summarizers/create'
 import type { FetchLike } from '../engine/summarizers/fetch-types'
 import { SUMMARY_PROGRESS_TAIL, type SummaryProgress } from './protocol'
-
-/** Summaries of every HTTP call this worker made, keyed by (summarizer, model, prompt hash). */
-export const summaryCache: SummaryCache = createSummaryCache()
 
 /** True for the summarizers that send requests (`openai-compatible`, `anthropic`). */
 export function sendsRequests(config: PipelineConfig): boolean {
@@ -21,16 +17,18 @@ export function sendsRequests(config: PipelineConfig): boolean {
 
 /**
  * The run-time dependencies of a run with `config`: the browser's `fetch`, the key (only for
- * this run) and the shared cache; undefined for the offline summarizers.
+ * this run) and `cache`, the worker's summary cache (it outlives runs and transcripts: a slider
+ * moved back costs nothing); undefined for the offline summarizers.
  */
 export function summarizerRuntimeFor(
   config: PipelineConfig,
   apiKey: string | undefined,
+  cache: SummaryCache,
 ): SummarizerRuntime | undefined {
   if (!sendsRequests(config)) return undefined
   const runtime: SummarizerRuntime = {
     fetch: globalThis.fetch.bind(globalThis) as unknown as FetchLike,
-    cache: summaryCache,
+    cache,
   }
   if (apiKey) runtime.apiKey = apiKey
   return runtime

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { PipelineConfig } from '../engine/model'
-import { engineApi } from './engine-api'
+import { createEngineApi } from './engine-api'
 import type { SweepAxis, SweepProgress } from './protocol'
 import { sweepConfigOf } from './sweep'
+
+const engineApi = createEngineApi()
 
 const text = readFileSync(new URL('../../public/samples/claude-code.jsonl', import.meta.url), 'utf8')
 const x: SweepAxis = { param: 'keep_last', values: [10, 20] }

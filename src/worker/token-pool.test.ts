@@ -186,7 +186,8 @@ describe('engine warm-up of the pool', () => {
   it('starts the pool once, after the first completed run and not at warmUp (the first run keeps the cores)', async () => {
     vi.stubGlobal('Worker', FakeWorker)
     vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
-    const { engineApi } = await import('./engine-api')
+    const { createEngineApi } = await import('./engine-api')
+    const engineApi = createEngineApi()
     await engineApi.warmUp('o200k_base')
     expect(sent).toEqual([])
     expect(engineApi.importText(sample, 'chat.json').ok).toBe(true)

@@ -1,6 +1,6 @@
 /**
  * The worker's side of "context at turn N" and the token timeline:
- * the summarizer those prefix runs share (memoized per transcript and summarizer, so
+ * the summarizer those prefix runs share (memoized per transcript session and summarizer, so
  * scrubbing and the timeline never re-summarize; HTTP summarizers answer from the summary cache
  * only — these views never send a request), and the light views that cross to the page.
  */
@@ -8,6 +8,7 @@ import { contentText } from '../engine/content'
 import type { Message, PipelineConfig, Transcript } from '../engine/model'
 import type { PipelineDeps } from '../engine/pipeline'
 import type { Summarizer } from '../engine/stages/types'
+import type { SummaryCache } from '../engine/summarizers/cache'
 import { createSummarizer } from '../engine/summarizers/create'
 import { extractiveSummarizer } from '../engine/summarizers/extractive'
 import type { FetchLike } from '../engine/summarizers/fetch-types'
@@ -24,6 +25,7 @@ import {
   type TokenTimeline,
   type TurnContext,
 } from '../engine/analysis/turns'
+import type { LatestCall } from './latest-call'
 import type {
   TimelineOutcome,
   TimelineView,
@@ -32,7 +34,7 @@ import type {
   TurnRow,
   TurnView,
 } from './protocol'
-import { sendsRequests, summaryCache } from './summarizers'
+import { sendsRequests } from './summarizers'
 
 /** Text of a turn row is cut here (code points); the copied request body always has all of it. */
 const TURN_ROW_TEXT_LIMIT = 4000
@@ -41,38 +43,54 @@ const TURN_ROW_TEXT_LIMIT = 4000
 const NOT_SENT =
   'summary not fetched yet: the timeline and turn views use cached summaries only — run the pipeline to fetch it'
 
-let memo: { transcript: Transcript; key: string; summarizer: Summarizer } | null = null
+/**
+ * The summarizer of prefix runs over one transcript: memoized across calls while the summarizer
+ * settings stay the same. HTTP summarizers get a `fetch` that refuses (`NOT_SENT`) behind the
+ * shared summary `cache`, so a summary the page already fetched is reused and nothing new is sent.
+ */
+export class TurnSummarizers {
+  #memo: { key: string; summarizer: Summarizer } | null = null
+  readonly #transcript: Transcript
+  readonly #cache: SummaryCache
+
+  constructor(transcript: Transcript, cache: SummaryCache) {
+    this.#transcript = transcript
+    this.#cache = cache
+  }
+
+  /** The prefix runs' summarizer for `config`'s summarizer and options. */
+  of(config: PipelineConfig): Summarizer {
+    const key = JSON.stringify([config.summarizer, config.summarizerOptions ?? null])
+    if (this.#memo?.key === key) return this.#memo.summarizer
+    const transcript = this.#transcript
+    const refuse: FetchLike = () => Promise.reject(new Error(NOT_SENT))
+    const runtime = sendsRequests(config) ? { fetch: refuse, cache: this.#cache, maxRetries: 0 } : {}
+    const choice = createSummarizer(config.summarizer, config.summarizerOptions, transcript.recordedCompactions, runtime)
+    const inner = choice.ok ? choice.summarizer : extractiveSummarizer
+    this.#memo = { key, summarizer: memoizeSummarizer(inner, transcript.messages) }
+    return this.#memo.summarizer
+  }
+}
 
 /**
- * The summarizer of prefix runs over `transcript` with `config`: memoized across calls while the
- * transcript and the summarizer settings stay the same. HTTP summarizers get a `fetch` that
- * refuses (`NOT_SENT`) behind the shared summary cache, so a summary the page already fetched is
- * reused and nothing new is sent.
+ * What the turn views of one transcript share: the transcript, its memoized summarizers and the
+ * calls in flight (one turn context and one timeline at a time: a newer request aborts the older).
  */
-function turnSummarizer(transcript: Transcript, config: PipelineConfig): Summarizer {
-  const key = JSON.stringify([config.summarizer, config.summarizerOptions ?? null])
-  if (memo && memo.transcript === transcript && memo.key === key) return memo.summarizer
-  const refuse: FetchLike = () => Promise.reject(new Error(NOT_SENT))
-  const runtime = sendsRequests(config) ? { fetch: refuse, cache: summaryCache, maxRetries: 0 } : {}
-  const choice = createSummarizer(
-    config.summarizer,
-    config.summarizerOptions,
-    transcript.recordedCompactions,
-    runtime,
-  )
-  const inner = choice.ok ? choice.summarizer : extractiveSummarizer
-  memo = { transcript, key, summarizer: memoizeSummarizer(inner, transcript.messages) }
-  return memo.summarizer
+export interface TurnScope {
+  transcript: Transcript
+  summarizers: TurnSummarizers
+  turnCalls: LatestCall
+  timelineCalls: LatestCall
 }
 
 /** Pipeline dependencies of a prefix run. */
 function turnDeps(
-  transcript: Transcript,
+  summarizers: TurnSummarizers,
   config: PipelineConfig,
   counter: CachedCounter,
   signal?: AbortSignal,
 ): PipelineDeps {
-  const deps: PipelineDeps = { counter, summarizer: turnSummarizer(transcript, config), skipChecks: true }
+  const deps: PipelineDeps = { counter, summarizer: summarizers.of(config), skipChecks: true }
   if (signal) deps.signal = signal
   return deps
 }
@@ -139,39 +157,35 @@ function macrotask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0))
 }
 
-/** The timeline in flight: a newer `runTimeline` (or a new transcript) aborts it. */
-let timelineRunning: AbortController | null = null
-/** The turn context in flight: a newer request aborts it (scrubbing asks for many turns). */
-let turnRunning: AbortController | null = null
-
 /** `turn` rounded and clamped to 1..T (a scrubber position from another transcript stays usable). */
 function clampTurn(transcript: Transcript, turn: number): number {
   const turns = turnEnds(transcript.messages).length
   return Math.min(Math.max(1, Math.round(Number.isFinite(turn) ? turn : turns)), Math.max(1, turns))
 }
 
-/** `EngineApi.getTurnContext`: the context at `turn` of `transcript` (null: nothing loaded). */
-export async function turnContextOutcome(
-  transcript: Transcript | null,
+/** The stale answer of a turn view a newer request (or another transcript) replaced. */
+const cancelled = (): { ok: false; error: string; cancelled: true } => ({ ok: false, error: 'cancelled', cancelled: true })
+
+/**
+ * `EngineApi.getTurnContext`: the context at `turn` of the scope's transcript; a newer request
+ * (scrubbing asks for many turns) or a disposed session makes it answer `cancelled`.
+ */
+export function turnContextOutcome(
+  scope: TurnScope,
   config: PipelineConfig,
   turn: number,
   requestId: number,
-  isCurrent: () => boolean,
 ): Promise<TurnOutcome> {
-  if (!transcript) return { ok: false, error: 'no transcript loaded' }
-  turnRunning?.abort()
-  const controller = new AbortController()
-  turnRunning = controller
-  try {
-    const counter = await loadCounter(config.encoding)
-    const context = await contextAtTurn(transcript, config, clampTurn(transcript, turn), turnDeps(transcript, config, counter, controller.signal))
-    if (controller.signal.aborted || !isCurrent()) return { ok: false, error: 'cancelled', cancelled: true }
-    return { ok: true, view: buildTurnView(context, requestId) }
-  } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) }
-  } finally {
-    if (turnRunning === controller) turnRunning = null
-  }
+  const { transcript, summarizers } = scope
+  return scope.turnCalls.run(async (signal): Promise<TurnOutcome> => {
+    try {
+      const counter = await loadCounter(config.encoding)
+      const context = await contextAtTurn(transcript, config, clampTurn(transcript, turn), turnDeps(summarizers, config, counter, signal))
+      return { ok: true, view: buildTurnView(context, requestId) }
+    } catch (e) {
+      return { ok: false, error: e instanceof Error ? e.message : String(e) }
+    }
+  }, cancelled)
 }
 
 /**
@@ -179,20 +193,20 @@ export async function turnContextOutcome(
  * Messages request body (engine `requestBody`), pretty-printed JSON text.
  */
 export async function turnBodyOutcome(
-  transcript: Transcript | null,
+  scope: Pick<TurnScope, 'transcript' | 'summarizers'>,
   config: PipelineConfig,
   turn: number,
   shape: RequestShape,
   model?: string,
 ): Promise<TurnBodyOutcome> {
-  if (!transcript) return { ok: false, error: 'no transcript loaded' }
+  const { transcript, summarizers } = scope
   try {
     const counter = await loadCounter(config.encoding)
     const context = await contextAtTurn(
       transcript,
       config,
       clampTurn(transcript, turn),
-      turnDeps(transcript, config, counter),
+      turnDeps(summarizers, config, counter),
     )
     const options: RequestBodyOptions = { format: transcript.format }
     if (transcript.tools) options.tools = transcript.tools
@@ -212,39 +226,33 @@ export async function turnBodyOutcome(
 const TIMELINE_PROGRESS_MS = 150
 
 /**
- * `EngineApi.runTimeline`: the token timeline of `transcript` under `config`, evaluated coarse to
- * fine with partial views sent to `onProgress` (at most every `TIMELINE_PROGRESS_MS`); a newer
- * call cancels this one, which answers `cancelled`.
+ * `EngineApi.runTimeline`: the token timeline of the scope's transcript under `config`, evaluated
+ * coarse to fine with partial views sent to `onProgress` (at most every `TIMELINE_PROGRESS_MS`);
+ * a newer call (or a disposed session) cancels this one, which answers `cancelled`.
  */
-export async function timelineOutcome(
-  transcript: Transcript | null,
+export function timelineOutcome(
+  scope: TurnScope,
   config: PipelineConfig,
   timelineId: number,
   onProgress: ((view: TimelineView) => void) | undefined,
-  isCurrent: () => boolean,
 ): Promise<TimelineOutcome> {
-  if (!transcript) return { ok: false, error: 'no transcript loaded' }
-  timelineRunning?.abort()
-  const controller = new AbortController()
-  timelineRunning = controller
+  const { transcript, summarizers } = scope
   let sentAt = 0
-  try {
-    const counter = await loadCounter(config.encoding)
-    const timeline = await tokenTimeline(transcript, config, turnDeps(transcript, config, counter, controller.signal), {
-      between: macrotask,
-      onProgress: (_done, _total, partial) => {
-        const now = Date.now()
-        if (!onProgress || now - sentAt < TIMELINE_PROGRESS_MS) return
-        sentAt = now
-        onProgress(buildTimelineView(partial, timelineId, false))
-      },
-    })
-    if (controller.signal.aborted || !isCurrent()) return { ok: false, error: 'cancelled', cancelled: true }
-    return { ok: true, view: buildTimelineView(timeline, timelineId, true) }
-  } catch (e) {
-    if (controller.signal.aborted || !isCurrent()) return { ok: false, error: 'cancelled', cancelled: true }
-    return { ok: false, error: e instanceof Error ? e.message : String(e) }
-  } finally {
-    if (timelineRunning === controller) timelineRunning = null
-  }
+  return scope.timelineCalls.run(async (signal): Promise<TimelineOutcome> => {
+    try {
+      const counter = await loadCounter(config.encoding)
+      const timeline = await tokenTimeline(transcript, config, turnDeps(summarizers, config, counter, signal), {
+        between: macrotask,
+        onProgress: (_done, _total, partial) => {
+          const now = Date.now()
+          if (!onProgress || now - sentAt < TIMELINE_PROGRESS_MS) return
+          sentAt = now
+          onProgress(buildTimelineView(partial, timelineId, false))
+        },
+      })
+      return { ok: true, view: buildTimelineView(timeline, timelineId, true) }
+    } catch (e) {
+      return { ok: false, error: e instanceof Error ? e.message : String(e) }
+    }
+  }, cancelled)
 }

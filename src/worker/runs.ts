@@ -1,0 +1,185 @@
+/**
+ * The worker's pipeline runs over a session's transcript: the full run (`EngineApi.run`) and the
+ * stage-by-stage view (`EngineApi.runUpTo`, the run of a prefix of the pipeline). Both go through
+ * `runAndView`: latest call wins, cached counts, the summarizer runtime of this call, the
+ * summarizer-failure rule, the run view and its slim Before rows.
+ */
+import { failureText } from '../engine/failure-text'
+import type { Encoding, PipelineConfig, RunResult, StageId } from '../engine/model'
+import { runPipeline, type PipelineDeps } from '../engine/pipeline'
+import type { Summarizer } from '../engine/stages/types'
+import type { SummaryCache } from '../engine/summarizers/cache'
+import { createSummarizer, type SummarizerRuntime } from '../engine/summarizers/create'
+import { loadCounter, type CachedCounter } from '../engine/tokens/count'
+import type { LatestCall } from './latest-call'
+import { STAGE_ROW_PREFIX, type RowMeta, type RunOptions, type RunOutcome, type RunView, type SummaryProgress } from './protocol'
+import type { TranscriptSession } from './session'
+import { summarizerFailure, summarizerRuntimeFor, trackSummaryProgress, type SummaryProgressTracker } from './summarizers'
+import { precount } from './token-pool'
+import { buildRunView } from './view'
+
+/** What runs need of the worker beyond the session: its summary cache and its pool warm-up. */
+export interface RunHost {
+  summaryCache: SummaryCache
+  /** A full run in `encoding` starts (the next import counts ahead in it). */
+  runStarted(encoding: Encoding): void
+  /** A full run in `encoding` completed (the tokenizer pool may warm up once the page is idle). */
+  runCompleted(encoding: Encoding): void
+}
+
+/** The answer of a run a newer call, a cancel or another transcript stopped. */
+const cancelled = (): RunOutcome => ({ ok: false, error: 'cancelled', cancelled: true })
+
+/** One run of `runAndView`: what runs, as which call, and what becomes of its result. */
+interface RunSpec {
+  calls: LatestCall
+  /** The page's config: encoding, summarizer and the failure rule. */
+  config: PipelineConfig
+  /** The stages that run (the page's, or a prefix of them). */
+  pipeline: PipelineConfig
+  runId: number
+  options: RunOptions
+  /** Work before the pipeline (the full run's pool pre-count); an abort during it cancels. */
+  prepare?: (counter: CachedCounter, signal: AbortSignal) => Promise<unknown>
+  /** A summarizer to use instead of the pipeline's own, given this call's HTTP runtime. */
+  summarizer?: (runtime: SummarizerRuntime) => Summarizer | undefined
+  /** Keeps `result` in the session and finishes `view` (`slim`: Before rows already slim). */
+  keep: (result: RunResult, view: RunView, slim: boolean) => void
+}
+
+/**
+ * Sends `view`'s Before rows slim: only `id`, `index`, `tokens`, `fate` and `counterpartIds`, for
+ * a client that holds the rest (same `transcriptKey`; see `RunOptions.previewsOf`). Mutates `view`.
+ */
+function slimBeforeRows(view: RunView): void {
+  view.before.rows = view.before.rows.map((r) => {
+    const { id, index, tokens, counterpartIds } = r
+    const slim = { id, index, tokens, counterpartIds } as RowMeta
+    if (r.fate) slim.fate = r.fate
+    return slim
+  })
+  view.beforePreviewsOmitted = true
+}
+
+/**
+ * Runs `spec.pipeline` over the session's transcript as the newest of `spec.calls` and answers
+ * its run view: `cancelled` once the call was aborted (a newer call, a cancel, another
+ * transcript), the first summarizer failure of an HTTP run as an error naming its stage, any
+ * other failure as its one-line text. Never throws.
+ */
+function runAndView(session: TranscriptSession, host: RunHost, spec: RunSpec): Promise<RunOutcome> {
+  const { config, options } = spec
+  return spec.calls.run(async (signal): Promise<RunOutcome> => {
+    try {
+      const counter = await loadCounter(config.encoding)
+      await spec.prepare?.(counter, signal)
+      if (signal.aborted) return cancelled()
+      // The key lives only in this call's runtime: never in the config, the result or a log.
+      const summarizerRuntime = summarizerRuntimeFor(config, options.apiKey, host.summaryCache)
+      const deps: PipelineDeps = summarizerRuntime ? { counter, signal, summarizerRuntime } : { counter, signal }
+      const summarizer = summarizerRuntime && spec.summarizer?.(summarizerRuntime)
+      if (summarizer) deps.summarizer = summarizer
+      const result = await runPipeline(session.transcript, spec.pipeline, deps)
+      if (signal.aborted) return cancelled()
+      const failure = summarizerFailure(config, result)
+      if (failure) return { ok: false, error: `${failure.stage}: ${failure.error}`, stage: failure.stage }
+      const view = buildRunView(result, spec.runId, config.encoding)
+      view.transcriptKey = session.key
+      // Slim rows: the client keeps the static fields (see RunOptions.previewsOf).
+      const slim = options.previewsOf === session.key
+      if (slim) slimBeforeRows(view)
+      spec.keep(result, view, slim)
+      return { ok: true, view }
+    } catch (e) {
+      return { ok: false, error: failureText(e) }
+    }
+  }, cancelled)
+}
+
+/**
+ * `EngineApi.run`: the pipeline over the session's transcript, as its last run. Distinct
+ * uncounted texts go to the tokenizer pool first. With an HTTP summarizer and `onProgress`, the
+ * calls' progress and streamed text are reported (`SummaryProgress`), the expected number of
+ * calls taken from the last plan of the same config. Long Before rows go in pages
+ * (`RunOptions.beforePage`).
+ */
+export async function fullRun(
+  session: TranscriptSession,
+  host: RunHost,
+  config: PipelineConfig,
+  runId: number,
+  options: RunOptions,
+  onProgress?: (progress: SummaryProgress) => void,
+): Promise<RunOutcome> {
+  const transcript = session.transcript
+  let tracker: SummaryProgressTracker | undefined
+  host.runStarted(config.encoding)
+  try {
+    return await runAndView(session, host, {
+      calls: session.runs,
+      config,
+      pipeline: config,
+      runId,
+      options,
+      prepare: (counter, signal) => precount(counter, transcript.messages, transcript.tools, signal),
+      summarizer: (runtime) => {
+        if (!onProgress) return undefined
+        const planned = session.plannedCalls
+        const expectedCalls = planned?.config === JSON.stringify(config) ? planned.count : undefined
+        tracker = trackSummaryProgress(runId, onProgress, expectedCalls === undefined ? {} : { expectedCalls })
+        const choice = createSummarizer(config.summarizer, config.summarizerOptions, transcript.recordedCompactions, {
+          ...runtime,
+          onToken: tracker.onToken,
+        })
+        // When none can be built the pipeline falls back with its own warning.
+        return choice.ok ? tracker.wrap(choice.summarizer) : undefined
+      },
+      keep: (result, view, slim) => {
+        session.keepRun(result, runId)
+        host.runCompleted(config.encoding)
+        if (!slim && options.beforePage !== undefined && view.before.rows.length > options.beforePage) {
+          // Full rows of a long transcript go in pages, each its own message (BENCH B5).
+          session.pagedBefore = { runId, rows: view.before.rows }
+          view.beforeRowsTotal = view.before.rows.length
+          view.before.rows = view.before.rows.slice(0, Math.max(0, options.beforePage))
+        }
+      },
+    })
+  } finally {
+    tracker?.stop()
+  }
+}
+
+/**
+ * `EngineApi.runUpTo`: the After as it stands after `stage`, made by running `config` with every
+ * stage after `stage` switched off; kept apart from the last full run, its After row ids carry
+ * `STAGE_ROW_PREFIX`. Fails when `stage` is not an enabled stage of `config`.
+ */
+export function prefixRun(
+  session: TranscriptSession,
+  host: RunHost,
+  config: PipelineConfig,
+  stage: StageId,
+  runId: number,
+  options: RunOptions,
+): Promise<RunOutcome> {
+  const at = config.stages.findIndex((s) => s.id === stage)
+  if (at < 0 || !config.stages[at]?.enabled) return Promise.resolve({ ok: false, error: `${stage} is not an enabled stage` })
+  const pipeline: PipelineConfig = {
+    ...config,
+    stages: config.stages.map((s, i) => (i > at && s.enabled ? { ...s, enabled: false } : s)),
+  }
+  const prefixed = (id: string) => `${STAGE_ROW_PREFIX}${id}`
+  return runAndView(session, host, {
+    calls: session.stageRuns,
+    config,
+    pipeline,
+    runId,
+    options,
+    keep: (result, view) => {
+      session.stageResult = result
+      view.after.rows = view.after.rows.map((r) => ({ ...r, id: prefixed(r.id) }))
+      view.before.rows = view.before.rows.map((r) => ({ ...r, counterpartIds: r.counterpartIds.map(prefixed) }))
+    },
+  })
+}
