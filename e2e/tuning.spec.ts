@@ -85,3 +85,42 @@ test('reordering and toggling stages re-runs; the table view sorts and filters',
   expect(ascending).toEqual([...ascending].sort((a, b) => a - b))
   expect(errors).toEqual([])
 })
+
+test('slim keep and pin-facts max_facts have controls from their definitions; a change re-runs and goes into the link', async ({ page, context }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  const hash = () => page.evaluate(() => decodeURIComponent(window.location.hash))
+  // Both stages start off, with their defaults: slim keep 5 items, pin-facts 40 facts.
+  const keep = page.getByRole('spinbutton', { name: 'slim keep value' })
+  const maxFacts = page.getByRole('spinbutton', { name: 'pin-facts max_facts value' })
+  await expect(keep).toHaveValue('5')
+  await expect(keep).toBeDisabled()
+  await expect(maxFacts).toHaveValue('40')
+  await expect(page.locator('[data-stage="slim"] .param__unit')).toHaveText('items')
+  await expect(page.locator('[data-stage="pin-facts"] .param__unit')).toHaveText('facts')
+
+  await page.getByRole('switch', { name: 'Enable slim' }).click()
+  await expect(keep).toBeEnabled()
+  await page.getByRole('slider', { name: 'slim keep' }).fill('2')
+  await expect(keep).toHaveValue('2')
+  await expect.poll(hash).toMatch(/slim[^;]*keep=2/)
+
+  // Below its minimum (1) the engine uses the default, and the control says so.
+  await page.getByRole('switch', { name: 'Enable pin-facts' }).click()
+  await maxFacts.fill('0')
+  await expect(page.getByTestId('param-note-max_facts')).toHaveText('engine uses the default, 40')
+  await maxFacts.fill('7')
+  await expect(page.getByTestId('param-note-max_facts')).toHaveCount(0)
+  await expect.poll(hash).toMatch(/pin-facts[^;]*max_facts=7/)
+  await expect(page.getByTestId('loading')).toHaveCount(0)
+
+  // The link restores both.
+  const other = await context.newPage()
+  await other.goto(page.url())
+  await expect(other.getByTestId('totals')).toBeVisible({ timeout: 90_000 })
+  await expect(other.getByRole('spinbutton', { name: 'slim keep value' })).toHaveValue('2')
+  await expect(other.getByRole('spinbutton', { name: 'pin-facts max_facts value' })).toHaveValue('7')
+  await expect(other.getByTestId('config-notice')).toHaveCount(0)
+  await other.close()
+  expect(errors).toEqual([])
+})

@@ -5,6 +5,7 @@
  * (SPEC §3); the UI only renders them (SPEC §4). All values are plain, structured-cloneable
  * data: no classes, no Maps, no functions — they cross the worker boundary unchanged.
  */
+import type { StageId } from './stages/definitions'
 
 /** A message role in the canonical model. `developer` imports as `system`. Source: SPEC §1. */
 export type Role = 'system' | 'user' | 'assistant' | 'tool'
@@ -250,14 +251,8 @@ export interface TranscriptBranch {
 // Stages, pipeline and provenance (SPEC §3, §4)
 // ---------------------------------------------------------------------------
 
-/** Identifiers of the compaction stages. */
-export type StageId =
-  | 'dedupe'
-  | 'prune-tool-results'
-  | 'summarize'
-  | 'insert-then-compress'
-  | 'pin-facts'
-  | 'slim'
+/** Identifiers of the compaction stages (their one definition: stages/definitions.ts). */
+export type { StageId }
 
 /**
  * Who produced a fate or an origin: a simulated stage, or `recorded` — the compaction the agent

@@ -23,12 +23,8 @@ import type {
   Transcript,
 } from './model'
 import { checkFailureModes } from './analysis/failure-modes'
-import { dedupe } from './stages/dedupe'
-import { insertThenCompress } from './stages/insert-then-compress'
-import { PINNED_FACTS_ID, pinFacts } from './stages/pin-facts'
-import { slim } from './stages/slim'
-import { pruneToolResults } from './stages/prune-tool-results'
-import { summarize } from './stages/summarize'
+import { PINNED_FACTS_ID } from './stages/pin-facts'
+import { runStage } from './stages/registry'
 import type {
   CancelSignal,
   StageContext,
@@ -259,7 +255,13 @@ export async function runPipeline(
 
     let output: StageOutput
     try {
-      output = await runStage(stage, current, ctx, lineage, provider, before)
+      const messagesIn = current
+      output = await runStage(stage, messagesIn, {
+        ctx,
+        provider,
+        original: before,
+        backReferences: () => currentBackReferences(messagesIn, lineage),
+      })
     } catch (e) {
       report.error = deps.signal?.aborted ? 'cancelled' : e instanceof Error ? e.message : String(e)
       if (deps.signal?.aborted) cancelled = true
@@ -438,38 +440,6 @@ function currentBackReferences(
     if (l?.kind === 'back-reference') refs[m.id] = l.firstId
   }
   return refs
-}
-
-function runStage(
-  stage: StageConfig,
-  messages: Message[],
-  ctx: StageContext,
-  lineage: Map<string, Lineage>,
-  provider: 'anthropic' | 'openai',
-  original: readonly Message[],
-): StageOutput | Promise<StageOutput> {
-  switch (stage.id) {
-    case 'dedupe':
-      return dedupe(messages, stage.params, ctx)
-    case 'prune-tool-results':
-      return pruneToolResults(
-        messages,
-        { ...stage.params, backReferences: currentBackReferences(messages, lineage) },
-        ctx,
-      )
-    case 'summarize':
-      return summarize(messages, stage.params, ctx)
-    case 'insert-then-compress': {
-      const params: Record<string, unknown> = { ...stage.params }
-      if (provider === 'anthropic' && params.summary_role === undefined)
-        params.summary_role = 'user'
-      return insertThenCompress(messages, params, ctx)
-    }
-    case 'slim':
-      return slim(messages, stage.params, ctx)
-    case 'pin-facts':
-      return pinFacts(messages, { ...stage.params, original }, ctx)
-  }
 }
 
 /**

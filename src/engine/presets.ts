@@ -4,6 +4,7 @@
  * helpers; no I/O. Source: agent-presets.md.
  */
 import type { PipelineConfig, StageConfig } from './model'
+import { STAGE_DEFINITIONS, type StageParamDef } from './stages/definitions'
 
 /** Ids of the bundled presets. */
 type PresetId = 'seed-defaults' | 'clear-tool-uses' | 'codex-insert-then-compress' | 'openhands-keep-first'
@@ -27,10 +28,11 @@ function cloneJson<T>(value: T): T {
 }
 
 /**
- * The seeds' stage list, the one definition of the default stages (`DEFAULT_PIPELINE` in
- * pipeline.ts is built from it; kept here, with no run code, so the page holds the presets
- * without the engine's pipeline): `dedupe` → `prune-tool-results` → `summarize`, with `slim`,
- * `insert-then-compress` and `pin-facts` present but off.
+ * The seeds' stage list, built from the stage definitions (stages/definitions.ts: their order,
+ * `enabledByDefault` and each non-optional param's `default`); `DEFAULT_PIPELINE` in pipeline.ts
+ * is built from it, and with no run code here the page holds the presets without the engine's
+ * pipeline: `dedupe` → `prune-tool-results` → `summarize`, with `slim`, `insert-then-compress`
+ * and `pin-facts` present but off. Why the numbers are what they are:
  *
  * - `summarize`: seed 001's `keep_last` 20 / `compact_after` 40.
  * - `prune-tool-results`: seed 002's `keep_steps` 1 / `min_tokens` 200; `target` 12,000 tokens
@@ -46,14 +48,18 @@ function cloneJson<T>(value: T): T {
  *   dedupe) are over it, so switching it on visibly fires; the small legacy sample (≈2k) stays
  *   under it. `keep_recent` 10 (half of `keep_last`: its summary sees the whole conversation).
  */
-export const SEED_STAGES: readonly StageConfig[] = [
-  { id: 'dedupe', enabled: true, params: {} },
-  { id: 'slim', enabled: false, params: { keep: 5 } },
-  { id: 'prune-tool-results', enabled: true, params: { target: 12000, keep_steps: 1, min_tokens: 200 } },
-  { id: 'summarize', enabled: true, params: { keep_last: 20, compact_after: 40 } },
-  { id: 'insert-then-compress', enabled: false, params: { threshold_tokens: 5000, keep_recent: 10 } },
-  { id: 'pin-facts', enabled: false, params: { max_facts: 40 } },
-]
+export const SEED_STAGES: readonly StageConfig[] = STAGE_DEFINITIONS.map(
+  (d) =>
+    ({
+      id: d.id,
+      enabled: d.enabledByDefault,
+      params: Object.fromEntries(
+        (d.params as readonly StageParamDef[])
+          .filter((p) => !p.optional && p.default !== undefined)
+          .map((p) => [p.key, cloneJson(p.default)]),
+      ),
+    }) as StageConfig,
+)
 
 /** Stage `id` of the seeds' list, off, with its default params: the base of the other presets. */
 function off(id: StageConfig['id']): StageConfig {

@@ -4,28 +4,35 @@
  * loading the engine; `sweep.ts` runs the grid.
  */
 import type { PipelineConfig, StageId } from '../model'
+import { ALL_PARAMS, STAGE_DEFINITIONS, type ParamUnit, type SweepRange } from '../stages/definitions'
+
+/** Stage and unit of one sweepable parameter. */
+interface SweepParamInfo {
+  stage: StageId
+  unit: ParamUnit
+  /** Its default range (stages/definitions.ts `SweepRange`). */
+  range: SweepRange
+}
 
 /**
- * The parameters a sweep can vary: the stage each belongs to and its unit. Source: SPEC §3.2–3.4
- * and the clear-tool-uses params of `prune-tool-results`.
+ * The parameters a sweep can vary: every count param whose definition has `sweep`
+ * (stages/definitions.ts), with its stage, unit and default range. A sweep key is the param's key,
+ * so two stages may not both sweep a param of the same key.
  */
-export const SWEEP_PARAMS = {
-  keep_last: { stage: 'summarize', unit: 'messages' },
-  compact_after: { stage: 'summarize', unit: 'messages' },
-  target: { stage: 'prune-tool-results', unit: 'tokens' },
-  keep_steps: { stage: 'prune-tool-results', unit: 'steps' },
-  min_tokens: { stage: 'prune-tool-results', unit: 'tokens' },
-  keep_tool_uses: { stage: 'prune-tool-results', unit: 'tool calls' },
-  clear_at_least: { stage: 'prune-tool-results', unit: 'tokens' },
-  threshold_tokens: { stage: 'insert-then-compress', unit: 'tokens' },
-  keep_recent: { stage: 'insert-then-compress', unit: 'messages' },
-} as const satisfies Record<string, { stage: StageId; unit: string }>
+export const SWEEP_PARAMS = Object.fromEntries(
+  ALL_PARAMS.filter(({ param }) => param.sweep !== undefined).map(({ stage, param }) => [
+    param.key,
+    { stage, unit: param.unit ?? 'messages', range: param.sweep! },
+  ]),
+) as Readonly<Record<SweepParam, SweepParamInfo>>
 
-/** A parameter a sweep can vary (a key of `SWEEP_PARAMS`). */
-export type SweepParam = keyof typeof SWEEP_PARAMS
+/** A parameter a sweep can vary: the key of a stage param whose definition has `sweep`. */
+export type SweepParam = Extract<(typeof STAGE_DEFINITIONS)[number]['params'][number], { sweep: unknown }>['key']
 
 /** Short names accepted for a parameter (`threshold` is insert-then-compress `threshold_tokens`). */
-const SWEEP_PARAM_ALIASES: Readonly<Record<string, SweepParam>> = { threshold: 'threshold_tokens' }
+const SWEEP_PARAM_ALIASES = Object.fromEntries(
+  ALL_PARAMS.flatMap(({ param }) => (param.sweep?.alias ? [[param.sweep.alias, param.key]] : [])),
+) as Readonly<Record<string, SweepParam>>
 
 /** At most this many values on one axis (a 50 × 50 grid is already 2,500 pipeline runs). */
 const MAX_AXIS_VALUES = 50

@@ -58,7 +58,8 @@ describe('parseSweepAxis', () => {
     }
     expect(error('keep_last')).toBe('"keep_last" is not name=from..to:step or name=a,b,c')
     expect(error('nope=1..2')).toBe(
-      'unknown parameter "nope"; one of: keep_last, compact_after, target, keep_steps, min_tokens, keep_tool_uses, clear_at_least, threshold_tokens, keep_recent',
+      // Every count param whose definition has a sweep range, in the default pipeline's stage order.
+      'unknown parameter "nope"; one of: keep, target, keep_steps, min_tokens, keep_tool_uses, clear_at_least, keep_last, compact_after, threshold_tokens, keep_recent, max_facts',
     )
     expect(error('keep_last=40..5:5')).toBe('keep_last: the range 40..5 runs backwards')
     expect(error('keep_last=1..5:0')).toBe('keep_last: the step must be a whole number ≥ 1')

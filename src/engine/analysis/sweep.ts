@@ -10,8 +10,8 @@ import { extractFacts, messageFactText, type CandidateFact } from '../facts/patt
 import type { Message, PipelineConfig, StageConfig, StageId, Transcript } from '../model'
 import { checkAxes, configWith, SWEEP_PARAMS, type SweepAxis, type SweepParam } from './sweep-params'
 import { runPipeline, type PipelineDeps } from '../pipeline'
-import { normalizeInsertParams } from '../stages/insert-then-compress'
-import { normalizeParams } from '../stages/summarize'
+import { paramDefinition } from '../stages/definitions'
+import { effectiveCount, readCount } from '../stages/params'
 import type { CancelSignal, Summarizer, SummaryRequest } from '../stages/types'
 import { createSummarizer } from '../summarizers/create'
 import { extractiveSummarizer } from '../summarizers/extractive'
@@ -160,36 +160,32 @@ function memoizeSummarizer(inner: Summarizer, memo: SummaryMemo, scope: string):
   }
 }
 
-/** What the engine makes of the swept values of one cell, when it differs from them. */
+/**
+ * What the engine makes of the swept values of one cell, when it differs from them: a value the
+ * engine does not use (it falls back to the default or truncates), or one raised to another param
+ * (`compact_after` < `keep_last`), as stages/params.ts `effectiveCount` reads the definitions.
+ */
 function cellNote(config: PipelineConfig, params: readonly SweepParam[]): string | undefined {
   const notes: string[] = []
-  const paramsOf = (id: StageId) =>
-    config.stages.find((s) => s.id === id)?.params as Record<string, unknown> | undefined
-  const summarize = paramsOf('summarize')
-  if (summarize && (params.includes('keep_last') || params.includes('compact_after'))) {
-    const n = normalizeParams(summarize)
-    const keepLast = summarize.keep_last
-    if (params.includes('keep_last') && n.keep_last !== keepLast)
-      notes.push(`keep_last ${String(keepLast)} is not used: the engine uses ${n.keep_last}`)
-    const own = normalizeParams({ keep_last: 1, compact_after: summarize.compact_after as number })
-    if (params.includes('compact_after')) {
-      if (own.compact_after !== summarize.compact_after)
-        notes.push(`compact_after ${String(summarize.compact_after)} is not used: the engine uses ${own.compact_after}`)
-      else if (n.compact_after !== own.compact_after)
-        notes.push(
-          `compact_after ${own.compact_after} < keep_last ${n.keep_last}: the engine clamps it up to ${n.compact_after}`,
-        )
-    }
-  }
-  const insert = paramsOf('insert-then-compress')
-  if (insert) {
-    const n = normalizeInsertParams(insert)
-    for (const key of ['threshold_tokens', 'keep_recent'] as const) {
-      if (params.includes(key) && n[key] !== insert[key])
-        notes.push(`${key} ${String(insert[key])} is not used: the engine uses ${n[key]}`)
-    }
+  for (const param of params) {
+    const stage = SWEEP_PARAMS[param].stage
+    const stageParams = config.stages.find((s) => s.id === stage)?.params as Record<string, unknown> | undefined
+    if (!stageParams) continue
+    const typed = stageParams[param]
+    const e = effectiveCount(stage, param, stageParams)
+    if (e.error !== undefined) continue
+    if (e.fellBack) notes.push(`${param} ${String(typed)} is not used: the engine uses ${readOwn(stage, param, typed)}`)
+    else if (e.raisedTo)
+      notes.push(`${param} ${String(typed)} < ${e.raisedTo.key} ${e.raisedTo.value}: the engine clamps it up to ${e.value}`)
   }
   return notes.length > 0 ? notes.join('; ') : undefined
+}
+
+/** The value the engine makes of `typed` alone (before any `atLeast` raise). */
+function readOwn(stage: StageId, key: string, typed: unknown): number {
+  const def = paramDefinition(stage, key)
+  const r = def ? readCount(def, typed) : undefined
+  return r?.ok ? r.value : NaN
 }
 
 /**

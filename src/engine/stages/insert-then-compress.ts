@@ -8,15 +8,17 @@
 import type { Fate, InsertThenCompressParams, Message, Origin, Pass } from '../model'
 import { pairToolResults } from '../tool-pairs'
 import { SUMMARY_ID_PREFIX, unchangedOutput } from './output'
+import { countDefault } from './definitions'
+import { readCounts } from './params'
 import type { StageContext, StageOutput } from './types'
 
 /**
  * Default trigger, in tokens of the chosen encoding (see pipeline.ts `DEFAULT_PIPELINE` for why).
  */
-export const DEFAULT_THRESHOLD_TOKENS = 5000
+export const DEFAULT_THRESHOLD_TOKENS = countDefault('insert-then-compress', 'threshold_tokens')
 
 /** Default count of recent messages kept verbatim (before extension over tool pairs). */
-export const DEFAULT_KEEP_RECENT = 10
+export const DEFAULT_KEEP_RECENT = countDefault('insert-then-compress', 'keep_recent')
 
 /**
  * The compression instruction appended as a `user` message after the whole conversation. Our
@@ -70,11 +72,10 @@ export interface NormalizedInsertThenCompressParams {
 export function normalizeInsertParams(
   params: (Partial<InsertThenCompressParams> & { summary_role?: unknown }) | undefined,
 ): NormalizedInsertThenCompressParams {
-  const nonNegative = (v: unknown, fallback: number) =>
-    typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.trunc(v) : fallback
+  const { values } = readCounts('insert-then-compress', params)
   return {
-    threshold_tokens: nonNegative(params?.threshold_tokens, DEFAULT_THRESHOLD_TOKENS),
-    keep_recent: nonNegative(params?.keep_recent, DEFAULT_KEEP_RECENT),
+    threshold_tokens: values.threshold_tokens!,
+    keep_recent: values.keep_recent!,
     archive_anchor: params?.archive_anchor === true,
     summary_role: params?.summary_role === 'user' ? 'user' : 'assistant',
   }

@@ -14,13 +14,11 @@ import { decisionSentences, messageFactSpans, instructionLines, jobStatusLines, 
 import type { Message, Origin, PinFactsParams } from '../model'
 import { cutCodePoints } from '../util/text'
 import { unchangedOutput } from './output'
+import { readCounts } from './params'
 import type { StageContext, StageOutput } from './types'
 
 /** Id of the pinned block. */
 export const PINNED_FACTS_ID = 'pinned:facts'
-
-/** Default cap of pattern facts in the block. */
-const DEFAULT_MAX_FACTS = 40
 
 /** Caps of the line sections (rules, jobs, done, open items), in lines each. */
 const MAX_SECTION_LINES = 12
@@ -39,11 +37,6 @@ export interface PinFactsStageParams extends PinFactsParams {
    * Default: the stage's own input (then only summaries already in it are read).
    */
   original?: readonly Message[]
-}
-
-function positive(value: unknown, fallback: number): number {
-  const n = typeof value === 'number' ? Math.trunc(value) : NaN
-  return Number.isFinite(n) && n > 0 ? n : fallback
 }
 
 /**
@@ -71,7 +64,7 @@ export function pinFacts(
   params: PinFactsStageParams | undefined,
   _ctx: StageContext,
 ): StageOutput {
-  const maxFacts = positive(params?.max_facts, DEFAULT_MAX_FACTS)
+  const maxFacts = readCounts('pin-facts', params).values.max_facts!
   const context = messages.filter((m) => m.id !== PINNED_FACTS_ID)
   const verbatim = context.filter((m) => !isSummaryMessage(m) && !isSummaryTurn(m))
   const verbatimText = verbatim.map(messageFactText).join('\n\u0000\n')

@@ -9,26 +9,21 @@ import { codePointLength } from '../util/text'
 import { pairToolResults } from '../tool-pairs'
 import { MIN_LENGTH, backReferenceSummary, summarizeToolOutput } from './dedupe'
 import { unchangedOutput } from './output'
+import { countDefault, paramDefinition } from './definitions'
+import { readCounts } from './params'
 import type { StageContext, StageOutput } from './types'
 
 /** The placeholder text; `%s` is the tool name. Source: seed 002 `PLACEHOLDER`. */
 export const PLACEHOLDER_TEMPLATE = 'Result dropped to free context. Call %s again if you still need it.'
 
 /** Default of `keep_steps` (newest steps whose results are guarded). Source: seed 002 `initialize`. */
-export const DEFAULT_KEEP_STEPS = 1
+export const DEFAULT_KEEP_STEPS = countDefault('prune-tool-results', 'keep_steps')
 
 /** Default of `min_tokens`: results under this many tokens are kept. Source: seed 002 `initialize`. */
-export const DEFAULT_MIN_TOKENS = 200
+export const DEFAULT_MIN_TOKENS = countDefault('prune-tool-results', 'min_tokens')
 
 /** The error for `keep_steps < 1`, word for word. Source: seed 002 `initialize` (ArgumentError). */
-export const KEEP_STEPS_ERROR =
-  'keep_steps must be at least 1: the model has not acted on the newest results yet'
-
-/** Default of `clear_at_least` (tokens): 0, any saving is enough (the seed has no such floor). */
-const DEFAULT_CLEAR_AT_LEAST = 0
-
-/** Default of `keep_tool_uses`: 0, only `keep_steps` guards (the seed has no such guard). */
-const DEFAULT_KEEP_TOOL_USES = 0
+export const KEEP_STEPS_ERROR = paramDefinition('prune-tool-results', 'keep_steps')!.unusable!
 
 /** Tool name used in a placeholder when the answered call cannot be found (an orphan result). */
 const UNKNOWN_TOOL_NAME = 'the tool'
@@ -94,8 +89,7 @@ export function normalizeClearParams(params: Partial<PruneParams> | undefined): 
   clear_at_least: number
   keep_tool_uses: number
 } {
-  const nonNegative = (v: unknown, fallback: number) =>
-    typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.trunc(v) : fallback
+  const { values } = readCounts('prune-tool-results', params)
   const tools = Array.isArray(params?.exclude_tools) ? params.exclude_tools : []
   return {
     exclude_tools: [
@@ -103,8 +97,8 @@ export function normalizeClearParams(params: Partial<PruneParams> | undefined): 
         tools.filter((t): t is string => typeof t === 'string').map((t) => t.trim()).filter(Boolean),
       ),
     ],
-    clear_at_least: nonNegative(params?.clear_at_least, DEFAULT_CLEAR_AT_LEAST),
-    keep_tool_uses: nonNegative(params?.keep_tool_uses, DEFAULT_KEEP_TOOL_USES),
+    clear_at_least: values.clear_at_least!,
+    keep_tool_uses: values.keep_tool_uses!,
   }
 }
 
@@ -227,14 +221,16 @@ export function pruneToolResults(
   params: PruneToolResultsParams,
   ctx: Pick<StageContext, 'countMessage' | 'fixedTokens'>,
 ): StageOutput {
-  const keepSteps = params.keep_steps ?? DEFAULT_KEEP_STEPS
-  if (!(keepSteps >= 1)) return unchanged(messages, KEEP_STEPS_ERROR, KEEP_STEPS_ERROR)
-  const target = params.target
+  // keep_steps is checked first: its error is the seed's (ArgumentError in `initialize`).
+  const counts = readCounts('prune-tool-results', params).values
+  const keepSteps = counts.keep_steps!
+  if (!Number.isFinite(keepSteps)) return unchanged(messages, KEEP_STEPS_ERROR, KEEP_STEPS_ERROR)
+  const target = counts.target!
   if (!Number.isFinite(target)) {
-    const reason = 'target must be a finite number of tokens'
+    const reason = paramDefinition('prune-tool-results', 'target')!.unusable!
     return unchanged(messages, reason, reason)
   }
-  const minTokens = Number.isFinite(params.min_tokens) ? (params.min_tokens as number) : DEFAULT_MIN_TOKENS
+  const minTokens = counts.min_tokens!
   const clear = normalizeClearParams(params)
   const excluded = new Set(clear.exclude_tools)
 

@@ -7,10 +7,12 @@
 import { contentText } from '../content'
 import type { Fate, Message, Origin, SlimParams } from '../model'
 import { unchangedOutput } from './output'
+import { countDefault } from './definitions'
+import { readCounts } from './params'
 import type { StageContext, StageOutput } from './types'
 
 /** Items a JSON list keeps by default. Source: seed 004 `keep=5`. */
-export const DEFAULT_SLIM_KEEP = 5
+export const DEFAULT_SLIM_KEEP = countDefault('slim', 'keep')
 
 /** Keys that hold a list's items, tried in this order when an object has several arrays. */
 const ITEM_KEYS = [
@@ -146,10 +148,7 @@ export function slim(
   params: SlimParams | undefined,
   ctx: StageContext,
 ): StageOutput {
-  const keep =
-    typeof params?.keep === 'number' && Number.isFinite(params.keep) && params.keep >= 1
-      ? Math.trunc(params.keep)
-      : DEFAULT_SLIM_KEEP
+  const keep = readCounts('slim', params).values.keep!
   const fates: Record<string, Fate> = {}
   const origins: Record<string, Origin> = {}
   let changed = false

@@ -10,16 +10,18 @@ import { perMessage } from '../util/memo'
 import { codePointLength, collapseWhitespace, cutCodePoints, elideMiddle } from '../util/text'
 import { pairToolResults } from '../tool-pairs'
 import { SUMMARY_ID_PREFIX, unchangedOutput } from './output'
+import { countDefault } from './definitions'
+import { readCounts } from './params'
 import type { StageContext, StageOutput } from './types'
 
-/** Messages kept verbatim at the end. Source: seed 001 `DEFAULT_KEEP_LAST`. */
-export const DEFAULT_KEEP_LAST = 20
+/** Messages kept verbatim at the end. Source: seed 001 `DEFAULT_KEEP_LAST` (definitions.ts). */
+export const DEFAULT_KEEP_LAST = countDefault('summarize', 'keep_last')
 
 /**
  * Uncompacted messages that trigger a pass (strictly more than this). Source: seed 001
  * `DEFAULT_COMPACT_AFTER`.
  */
-export const DEFAULT_COMPACT_AFTER = 40
+export const DEFAULT_COMPACT_AFTER = countDefault('summarize', 'compact_after')
 
 /**
  * A summary longer than this many code points is cut: compaction must never grow the context
@@ -71,18 +73,6 @@ export interface NormalizedSummarizeParams {
 }
 
 /**
- * The positive integer part of `value`, or `fallback` when it is not a number, not finite or
- * not positive after truncation (0.5 → fallback, 12.9 → 12, '12' → 12).
- * Source: seed 001 `positive` (`value.to_i`, `positive? ? n : default`).
- */
-function positiveInt(value: unknown, fallback: number): number {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN
-  if (!Number.isFinite(n)) return fallback
-  const t = Math.trunc(n)
-  return t > 0 ? t : fallback
-}
-
-/**
  * Defaults and clamping of `summarize` params: a non-positive or non-numeric `keep_last` /
  * `compact_after` falls back to its default (20 / 40); `compact_after < keep_last` is clamped
  * up to `keep_last`, so a plan always moves the boundary forward. `summary_role` defaults to
@@ -91,11 +81,9 @@ function positiveInt(value: unknown, fallback: number): number {
 export function normalizeParams(
   params: Partial<SummarizeParams> | undefined,
 ): NormalizedSummarizeParams {
-  const keep_last = positiveInt(params?.keep_last, DEFAULT_KEEP_LAST)
-  const compact_after = Math.max(
-    positiveInt(params?.compact_after, DEFAULT_COMPACT_AFTER),
-    keep_last,
-  )
+  const { values } = readCounts('summarize', params)
+  const keep_last = values.keep_last!
+  const compact_after = values.compact_after!
   const prompt = typeof params?.prompt === 'string' ? params.prompt : ''
   const out: NormalizedSummarizeParams = {
     keep_last,
@@ -103,8 +91,8 @@ export function normalizeParams(
     summary_role: params?.summary_role === 'system' ? 'system' : 'user',
     rules: prompt.trim() ? prompt : DEFAULT_RULES,
   }
-  const window = positiveInt(params?.context_window, 0)
-  if (window > 0) out.context_window = window
+  const window = values.context_window
+  if (window !== undefined && Number.isFinite(window)) out.context_window = window
   return out
 }
 

@@ -1,27 +1,21 @@
 import { Chip } from '../../components/Chip'
 import { KIND_INFO, type ChangeKind } from '../../components/kinds'
 import type { StageId } from '../../engine/model'
+import { isStageId, STAGE_DEFINITIONS, stageDefinition } from '../../engine/stages/definitions'
 import { useStore } from '../../state/store'
 
 const SHOWN: ChangeKind[] = ['kept', 'back-reference', 'placeholder', 'summary', 'pinned', 'slimmed', 'instruction', 'dropped']
 
 /**
- * Which kinds a run can produce with these stages on: read off what each producer writes (dedupe
- * back-references, prune placeholders, summarize and insert-then-compress summaries, the latter
- * also drops; recorded compactions summaries and re-injected instructions; the pipeline drops
- * empty messages; pin-facts pinned facts; slim slimmed outputs).
+ * Which kinds a run can produce with these stages on: what each enabled stage's definition says it
+ * produces (stages/definitions.ts `produces`); recorded compactions add summaries and re-injected
+ * instructions; the pipeline itself may drop empty messages.
  */
 function producibleKinds(enabled: readonly StageId[], hasRecorded: boolean): Set<ChangeKind> {
   const kinds = new Set<ChangeKind>(['kept', 'dropped'])
-  if (enabled.includes('dedupe')) kinds.add('back-reference')
-  if (enabled.includes('prune-tool-results')) kinds.add('placeholder')
-  if (enabled.includes('summarize') || enabled.includes('insert-then-compress')) kinds.add('summary')
-  if (enabled.includes('insert-then-compress')) {
-    kinds.add('instruction')
-    kinds.add('dropped')
+  for (const id of enabled) {
+    if (isStageId(id)) for (const kind of stageDefinition(id).produces) kinds.add(kind)
   }
-  if (enabled.includes('pin-facts')) kinds.add('pinned')
-  if (enabled.includes('slim')) kinds.add('slimmed')
   if (hasRecorded) {
     kinds.add('summary')
     kinds.add('instruction')
@@ -29,11 +23,13 @@ function producibleKinds(enabled: readonly StageId[], hasRecorded: boolean): Set
   return kinds
 }
 
-/** Kinds of stages the pipeline does not list yet: shown in the details as coming later. */
+/** Kinds only stages the pipeline does not list can produce: shown in the details as coming with them. */
 function laterKinds(known: readonly StageId[]): Set<ChangeKind> {
   const later = new Set<ChangeKind>()
-  if (!known.includes('pin-facts')) later.add('pinned')
-  if (!known.includes('slim')) later.add('slimmed')
+  for (const def of STAGE_DEFINITIONS) {
+    if (!known.includes(def.id)) for (const kind of def.produces) later.add(kind)
+  }
+  for (const id of known) if (isStageId(id)) for (const kind of stageDefinition(id).produces) later.delete(kind)
   return later
 }
 

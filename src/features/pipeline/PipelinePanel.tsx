@@ -109,18 +109,21 @@ function StageCard({ stage, position, count, report, scale }: StageCardProps) {
         </span>
       </div>
       <p className="stage__desc">{info.description}</p>
-      {STAGE_PARAMS[stage.id].map((spec) => (
-        <ParamControl
-          key={spec.key}
-          spec={spec}
-          stageTitle={info.title}
-          value={params[spec.key] ?? spec.min}
-          effective={effectiveParam(stage.id, spec.key, params)}
-          max={spec.max(scale)}
-          disabled={!stage.enabled}
-          onChange={(v) => setStageParam(stage.id, spec.key, v)}
-        />
-      ))}
+      {STAGE_PARAMS[stage.id].map((spec) => {
+        const effective = effectiveParam(stage.id, spec.key, params)
+        return (
+          <ParamControl
+            key={spec.key}
+            spec={spec}
+            stageTitle={info.title}
+            value={params[spec.key] ?? effective.value}
+            effective={effective}
+            max={spec.max(scale)}
+            disabled={!stage.enabled}
+            onChange={(v) => setStageParam(stage.id, spec.key, v)}
+          />
+        )
+      })}
       {stage.id === 'prune-tool-results' && <ExcludeToolsControl disabled={!stage.enabled} />}
       {info.fixed && <p className="stage__desc muted">{info.fixed}</p>}
       <StageReportLine enabled={stage.enabled} report={report} />

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { effectiveParam } from './params'
+import { STAGE_DEFINITIONS, type StageParamDef } from '../../engine/stages/definitions'
+import { effectiveParam, STAGE_PARAMS } from './params'
 
 // SPEC §3.2: keep_last default 20, compact_after default 40; a non-positive or non-numeric value
 // falls back to the default; compact_after < keep_last is clamped up to keep_last.
@@ -61,5 +62,35 @@ describe('effectiveParam', () => {
       replace: true,
       note: 'engine uses 2,500',
     })
+  })
+})
+
+describe('the page controls come from the stage definitions', () => {
+  it('slim has its keep control (items, at least 1) and pin-facts its max_facts control (facts, at least 1)', () => {
+    expect(STAGE_PARAMS.slim.map((p) => [p.key, p.unit, p.min])).toEqual([['keep', 'items', 1]])
+    expect(STAGE_PARAMS['pin-facts'].map((p) => [p.key, p.unit, p.min])).toEqual([['max_facts', 'facts', 1]])
+    expect(STAGE_PARAMS.dedupe).toEqual([])
+  })
+
+  it('every slider param of every definition has a control, in definition order', () => {
+    for (const def of STAGE_DEFINITIONS) {
+      const sliders = (def.params as readonly StageParamDef[]).filter((p) => p.control === 'slider').map((p) => p.key)
+      expect(STAGE_PARAMS[def.id].map((p) => p.key)).toEqual(sliders)
+    }
+  })
+
+  it('a slim keep or max_facts below 1 shows the default the engine uses (seed 004 keep=5; 40 facts)', () => {
+    expect(effectiveParam('slim', 'keep', { keep: 0 })).toEqual({ value: 5, replace: true, note: 'engine uses the default, 5' })
+    expect(effectiveParam('pin-facts', 'max_facts', { max_facts: -1 })).toMatchObject({ value: 40, replace: true })
+    expect(effectiveParam('pin-facts', 'max_facts', { max_facts: 12 })).toEqual({ value: 12, replace: false })
+  })
+
+  it('slider ends: message params grow with the transcript, token params with its tokens', () => {
+    const keepLast = STAGE_PARAMS.summarize.find((p) => p.key === 'keep_last')!
+    const target = STAGE_PARAMS['prune-tool-results'].find((p) => p.key === 'target')!
+    expect(keepLast.max({ messages: 0, tokens: 0 })).toBe(50)
+    expect(keepLast.max({ messages: 95, tokens: 0 })).toBe(110)
+    expect(target.max({ messages: 0, tokens: 10_000 })).toBe(12_000)
+    expect(STAGE_PARAMS.slim[0]!.max({ messages: 1000, tokens: 1e6 })).toBe(50)
   })
 })

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { PipelineConfig, StageConfig, StageId } from '../../engine/model'
 import { DEFAULT_PIPELINE } from '../../engine/pipeline'
 import { applyPreset, PRESETS } from '../../engine/presets'
+import { STAGE_DEFINITIONS } from '../../engine/stages/definitions'
 import {
   configTextFromHash,
   decodeConfig,
@@ -260,5 +261,28 @@ describe('properties', () => {
         expect(() => encodeConfig(config)).not.toThrow()
       }),
     )
+  })
+})
+
+describe('link keys come from the stage definitions', () => {
+  it('a link carries every param a stage defines, and nothing else', () => {
+    for (const def of STAGE_DEFINITIONS) {
+      expect(Object.keys(PARAM_KINDS[def.id]).sort()).toEqual(def.params.map((p) => p.key).sort())
+    }
+  })
+
+  it('slim keep and pin-facts max_facts round-trip, and a bad value falls back to the base with a notice', () => {
+    const config = structuredClone(FIXTURE)
+    const slim = config.stages.find((s) => s.id === 'slim')!
+    const pin = config.stages.find((s) => s.id === 'pin-facts')!
+    slim.params = { keep: 3 }
+    pin.params = { max_facts: 12 }
+    const text = encodeConfig(config)
+    expect(text).toContain('slim:keep=3')
+    expect(text).toContain('pin-facts:max_facts=12')
+    expect(decodeConfig(text, FIXTURE)).toEqual({ config, notices: [] })
+    const bad = decodeConfig(text.replace('keep=3', 'keep=x'), FIXTURE)
+    expect(bad.config.stages.find((s) => s.id === 'slim')!.params).toEqual({ keep: 5 })
+    expect(bad.notices).toHaveLength(1)
   })
 })

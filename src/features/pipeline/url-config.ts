@@ -20,6 +20,7 @@
  * current settings): what it cannot use is left out and named in `notices`; it never throws.
  */
 import type { Encoding, PipelineConfig, StageConfig, StageId, SummarizerId, SummarizerSettings } from '../../engine/model'
+import { STAGE_DEFINITIONS, STAGE_IDS, type StageParamDef } from '../../engine/stages/definitions'
 
 /** The current format version (the `v1` segment). */
 const URL_CONFIG_VERSION = 1
@@ -34,39 +35,29 @@ const HASH_KEY = 'cfg'
  */
 export type ParamKind = 'number' | 'flag' | 'text' | 'names' | readonly string[]
 
-/**
- * Every param a stage accepts, by kind (model.ts `StageParamsMap`). A param the engine gains must
- * be added here, or links drop it with a notice. `exclude_tools` / `clear_at_least` /
- * `keep_tool_uses`: the clear-tool-uses style prune (Anthropic context editing).
- */
-export const PARAM_KINDS: Record<StageId, Record<string, ParamKind>> = {
-  dedupe: {},
-  slim: { keep: 'number' },
-  'prune-tool-results': {
-    target: 'number',
-    keep_steps: 'number',
-    min_tokens: 'number',
-    clear_at_least: 'number',
-    exclude_tools: 'names',
-    keep_tool_uses: 'number',
-  },
-  summarize: {
-    keep_last: 'number',
-    compact_after: 'number',
-    summary_role: ['user', 'system'],
-    prompt: 'text',
-    context_window: 'number',
-  },
-  'insert-then-compress': {
-    threshold_tokens: 'number',
-    keep_recent: 'number',
-    summary_role: ['assistant', 'user'],
-    archive_anchor: 'flag',
-  },
-  'pin-facts': { max_facts: 'number' },
+/** How a param of `type` is written in a link (its definition's type; choices as the list). */
+function kindOf(def: StageParamDef): ParamKind {
+  switch (def.type) {
+    case 'count':
+      return 'number'
+    case 'choice':
+      return def.choices ?? []
+    default:
+      return def.type
+  }
 }
 
-const STAGE_IDS = Object.keys(PARAM_KINDS) as StageId[]
+/**
+ * Every param a stage accepts, by kind, read off the stage definitions (stages/definitions.ts):
+ * a link carries exactly the params a stage defines; anything else is dropped with a notice.
+ */
+export const PARAM_KINDS: Record<StageId, Record<string, ParamKind>> = Object.fromEntries(
+  STAGE_DEFINITIONS.map((d) => [
+    d.id,
+    Object.fromEntries((d.params as readonly StageParamDef[]).map((p) => [p.key, kindOf(p)])),
+  ]),
+) as Record<StageId, Record<string, ParamKind>>
+
 const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base']
 const SUMMARIZERS: readonly SummarizerId[] = ['extractive', 'openai-compatible', 'anthropic', 'recorded']
 

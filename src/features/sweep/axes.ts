@@ -31,33 +31,23 @@ const roundUp = (n: number, to: number) => Math.max(to, Math.ceil(n / to) * to)
 
 /**
  * The default range of `param` for a transcript of `messages` messages and `tokens` tokens: 8
- * values that span it, so most cells differ. keep_last: steps of messages / 16 (a keep window up
- * to half the transcript); compact_after: twice that (up to the whole transcript); token params:
- * steps of tokens / 8 (rounded up to 100); keep_steps / keep_tool_uses: 1…8 / 0…7.
+ * values that span it, so most cells differ, built from the param's definition
+ * (stages/definitions.ts `SweepRange`). E.g. keep_last: steps of messages / 16 (a keep window up to
+ * half the transcript); compact_after: twice that; target: steps of tokens / 8 (rounded up to 100);
+ * keep_steps: 1…8.
  */
 export function defaultRange(param: SweepParam, scale: { messages: number; tokens: number }): AxisRange {
   const n = DEFAULT_AXIS_LENGTH
-  const messageStep = Math.max(1, Math.round(scale.messages / (2 * n)))
-  const tokenStep = roundUp(scale.tokens / n, 100)
-  const span = (from: number, step: number): AxisRange => ({ param, from, to: from + (n - 1) * step, step })
-  switch (param) {
-    case 'keep_last':
-    case 'keep_recent':
-      return span(messageStep, messageStep)
-    case 'compact_after':
-      return span(2 * messageStep, 2 * messageStep)
-    case 'target':
-    case 'threshold_tokens':
-      return span(tokenStep, tokenStep)
-    case 'clear_at_least':
-      return span(0, roundUp(scale.tokens / (2 * n), 100))
-    case 'min_tokens':
-      return span(0, 100)
-    case 'keep_steps':
-      return span(1, 1)
-    case 'keep_tool_uses':
-      return span(0, 1)
-  }
+  const { range } = SWEEP_PARAMS[param]
+  const rule = range.step
+  const step =
+    typeof rule === 'number'
+      ? rule
+      : rule.of === 'messages'
+        ? Math.max(1, Math.round(scale.messages / rule.per)) * (rule.times ?? 1)
+        : roundUp((scale.tokens / rule.per) * (rule.times ?? 1), 100)
+  const from = range.from === 'step' ? step : range.from
+  return { param, from, to: from + (n - 1) * step, step }
 }
 
 /** The axis of a range, or the engine parser's one-line reason (`parseSweepAxis`). */

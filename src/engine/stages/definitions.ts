@@ -1,0 +1,294 @@
+/**
+ * The one definition of every compaction stage: its id, title, one-line description, source and
+ * each parameter with its type, default, bounds, unit and help. No run code (the page, presets,
+ * the settings link, the sweep axes and the CLI flags and usage text all read this module without
+ * loading a stage); the run functions are registered beside it in `registry.ts`.
+ *
+ * Adding a parameter to a stage is one entry in its `params` (plus its field in the stage's params
+ * type below and its use in the stage's run code): the page control, the link key, the sweep axis
+ * and the CLI flag follow from the entry.
+ */
+
+/** How a parameter is written and checked. */
+export type ParamType =
+  /** A number of messages, tokens, steps, calls, items or facts (whole unless `fraction`). */
+  | 'count'
+  /** On or off. */
+  | 'flag'
+  /** Free text (a prompt). */
+  | 'text'
+  /** A list of non-empty names (tool names). */
+  | 'names'
+  /** One of `choices`. */
+  | 'choice'
+
+/** The unit a count parameter is measured in (tokens are tokens of the chosen encoding). */
+export type ParamUnit = 'messages' | 'tokens' | 'steps' | 'tool calls' | 'items' | 'facts'
+
+/**
+ * What the page offers for a count parameter as the upper end of its slider: a fixed number, or
+ * one that grows with the transcript (`messages`: its message count + 10, at least 50; `tokens`:
+ * 1.2 × its tokens, at least 2,000).
+ */
+export type SliderMax = number | 'messages' | 'tokens'
+
+/**
+ * How the default sweep range of a parameter is built (8 values): `from` is a number or `step`
+ * (start at one step); `step` is a number, or a share of the transcript's messages (`round(messages
+ * / per) × times`, at least 1) or tokens (`tokens / per × times`, rounded up to 100).
+ */
+export interface SweepRange {
+  from: number | 'step'
+  step: number | { of: 'messages' | 'tokens'; per: number; times?: number }
+}
+
+/** One parameter of a stage. */
+export interface StageParamDef {
+  /** The key in the stage's params (`keep_last`); also its name in links, sweeps and the page. */
+  key: string
+  type: ParamType
+  /** For `choice`: the accepted values, the first being what the engine uses when absent. */
+  choices?: readonly string[]
+  /**
+   * The value the engine uses when the param is absent or unusable (below `min`, not a number),
+   * and the value of the default pipeline. Absent for params with no default (a prompt).
+   */
+  default?: number | boolean | string | readonly string[]
+  /** Left out of the default pipeline's params (the engine reads it as absent, i.e. `default`). */
+  optional?: boolean
+  /**
+   * Count params: the least value the engine takes as given. A value below it or not a finite
+   * number is unusable: the engine uses `default`, or reports `unusable` as the stage's error.
+   * Absent: any finite number is taken.
+   */
+  min?: number
+  /** Count params: the stage error for an unusable value, word for word (instead of the default). */
+  unusable?: string
+  /** Count params: not truncated to a whole number (default: truncated). */
+  fraction?: boolean
+  /** Count params: the engine raises the value to at least this other param's value. */
+  atLeast?: string
+  unit?: ParamUnit
+  /** One line: what the param does (tooltips, CLI usage). */
+  help: string
+  /**
+   * How the page edits it: `slider` (slider + number, count params), `custom` (a control of its
+   * own elsewhere: tool names, the prompt), or `none` (links and the CLI only).
+   */
+  control: 'slider' | 'custom' | 'none'
+  /** Slider: step and upper end (see `SliderMax`). */
+  slider?: { step: number; max: SliderMax }
+  /** A sweep may vary it: its default range, and a short alias accepted in axes (`threshold`). */
+  sweep?: SweepRange & { alias?: string }
+  /** Its CLI flag without the dashes (`keep-last`); absent: no flag. */
+  cliFlag?: string
+}
+
+/** What a stage's changes look like in the after view (the legend's kinds). */
+export type ProducedKind = 'back-reference' | 'placeholder' | 'summary' | 'instruction' | 'dropped' | 'pinned' | 'slimmed'
+
+/** One stage: what it is, where it comes from and its parameters. */
+export interface StageDefinition {
+  id: string
+  /** Shown on its card and in reports. */
+  title: string
+  /** One line: what it does. */
+  description: string
+  /** Where its behaviour comes from (seed section, agent). */
+  source: string
+  /** For what it uses without a control: one line shown on its card. */
+  fixed?: string
+  /** On in the default pipeline. */
+  enabledByDefault: boolean
+  /** The kinds of change it can produce. */
+  produces: readonly ProducedKind[]
+  params: readonly StageParamDef[]
+}
+
+/**
+ * Every stage, in the default pipeline's order: `dedupe` → `slim` (off) → `prune-tool-results`
+ * → `summarize` → `insert-then-compress` (off) → `pin-facts` (off). Why the defaults are what they
+ * are: presets.ts `SEED_STAGES`.
+ */
+export const STAGE_DEFINITIONS = [
+  {
+    id: 'dedupe',
+    title: 'dedupe',
+    description: 'Byte-identical tool outputs (≥ 200 code points) become a one-line back-reference.',
+    source: 'seed 000, SPEC §3.1',
+    fixed: 'No parameters: exact SHA-256 matches, MIN_LENGTH 200 code points.',
+    enabledByDefault: true,
+    produces: ['back-reference'],
+    params: [],
+  },
+  {
+    id: 'slim',
+    title: 'slim',
+    description: 'Shortens tool outputs: lists cut to a few items, repeated rows dropped.',
+    source: 'seed 004 `slim(result, keep=5)`, SPEC §3.5',
+    fixed: 'JSON lists keep total, the first keep items and the cursor; errors keep status + first line.',
+    enabledByDefault: false,
+    produces: ['slimmed'],
+    params: [
+      {
+        key: 'keep', type: 'count', default: 5, min: 1, unit: 'items', control: 'slider',
+        slider: { step: 1, max: 50 }, sweep: { from: 1, step: 1 }, cliFlag: 'slim-keep',
+        help: 'Items a JSON list keeps, after repeated rows are dropped.',
+      },
+    ],
+  },
+  {
+    id: 'prune-tool-results',
+    title: 'prune-tool-results',
+    description: 'Oldest tool results become placeholders until the total is under target.',
+    source: 'seed 002, SPEC §3.3; Anthropic context editing `clear_tool_uses`',
+    enabledByDefault: true,
+    produces: ['placeholder'],
+    params: [
+      {
+        key: 'target', type: 'count', default: 12000, fraction: true, unusable: 'target must be a finite number of tokens',
+        unit: 'tokens', control: 'slider',
+        slider: { step: 100, max: 'tokens' }, sweep: { from: 'step', step: { of: 'tokens', per: 8 } },
+        cliFlag: 'target', help: 'Stop pruning once the running total is ≤ target.',
+      },
+      {
+        key: 'keep_steps', type: 'count', default: 1, min: 1,
+        unusable: 'keep_steps must be at least 1: the model has not acted on the newest results yet',
+        unit: 'steps', control: 'slider', slider: { step: 1, max: 10 }, sweep: { from: 1, step: 1 },
+        cliFlag: 'keep-steps', help: 'Newest steps whose results are guarded (< 1 is an error).',
+      },
+      {
+        key: 'min_tokens', type: 'count', default: 200, fraction: true, unit: 'tokens', control: 'slider',
+        slider: { step: 10, max: 2000 }, sweep: { from: 0, step: 100 }, cliFlag: 'min-tokens',
+        help: 'Results under this many tokens are never replaced.',
+      },
+      {
+        key: 'keep_tool_uses', type: 'count', default: 0, optional: true, min: 0, unit: 'tool calls',
+        control: 'slider', slider: { step: 1, max: 20 }, sweep: { from: 0, step: 1 }, cliFlag: 'keep-tool-uses',
+        help: 'Results of the newest N tool calls are kept, on top of keep_steps (a parallel step holds several calls). 0: off.',
+      },
+      {
+        key: 'clear_at_least', type: 'count', default: 0, optional: true, min: 0, unit: 'tokens',
+        control: 'slider', slider: { step: 100, max: 'tokens' },
+        sweep: { from: 0, step: { of: 'tokens', per: 16 } }, cliFlag: 'clear-at-least',
+        help: 'When pruning fires, clear at least this many tokens or change nothing: a small edit is not worth breaking the prompt cache. 0: off.',
+      },
+      {
+        key: 'exclude_tools', type: 'names', default: [], optional: true, control: 'custom',
+        cliFlag: 'exclude-tools', help: 'Tools whose results are never replaced.',
+      },
+    ],
+  },
+  {
+    id: 'summarize',
+    title: 'summarize',
+    description: 'Rolling compaction: older messages fold into one summary, pass by pass.',
+    source: 'seed 001, SPEC §3.2',
+    enabledByDefault: true,
+    produces: ['summary'],
+    params: [
+      {
+        key: 'keep_last', type: 'count', default: 20, min: 1, unit: 'messages', control: 'slider',
+        slider: { step: 1, max: 'messages' }, sweep: { from: 'step', step: { of: 'messages', per: 16 } },
+        cliFlag: 'keep-last', help: 'Newest messages kept verbatim.',
+      },
+      {
+        key: 'compact_after', type: 'count', default: 40, min: 1, atLeast: 'keep_last', unit: 'messages',
+        control: 'slider', slider: { step: 1, max: 'messages' },
+        sweep: { from: 'step', step: { of: 'messages', per: 16, times: 2 } }, cliFlag: 'compact-after',
+        help: 'Compact once more than this many messages are unsummarized.',
+      },
+      {
+        key: 'summary_role', type: 'choice', choices: ['user', 'system'], optional: true, control: 'none',
+        help: 'Role of the inserted summary message.',
+      },
+      { key: 'prompt', type: 'text', optional: true, control: 'custom', help: 'Rules that replace the default summarizer rules.' },
+      {
+        key: 'context_window', type: 'count', optional: true, min: 1, unit: 'tokens', control: 'none',
+        help: "The summarizer's context window: the prompt's slice is trimmed, oldest lines first, until it fits.",
+      },
+    ],
+  },
+  {
+    id: 'insert-then-compress',
+    title: 'insert-then-compress',
+    description: 'Appends a compression instruction after the whole conversation; keeps the recent tail.',
+    source: 'seed 003, SPEC §3.4',
+    enabledByDefault: false,
+    produces: ['summary', 'instruction', 'dropped'],
+    params: [
+      {
+        key: 'threshold_tokens', type: 'count', default: 5000, min: 0, unit: 'tokens', control: 'slider',
+        slider: { step: 100, max: 'tokens' },
+        sweep: { from: 'step', step: { of: 'tokens', per: 8 }, alias: 'threshold' },
+        cliFlag: 'threshold-tokens', help: 'Fire only when total tokens exceed this.',
+      },
+      {
+        key: 'keep_recent', type: 'count', default: 10, min: 0, unit: 'messages', control: 'slider',
+        slider: { step: 1, max: 'messages' }, sweep: { from: 'step', step: { of: 'messages', per: 16 } },
+        cliFlag: 'keep-recent', help: 'Messages kept verbatim at the end.',
+      },
+      {
+        key: 'summary_role', type: 'choice', choices: ['assistant', 'user'], optional: true, control: 'none',
+        help: 'Role of the compressed summary message (user for Anthropic-shaped transcripts).',
+      },
+      {
+        key: 'archive_anchor', type: 'flag', default: false, optional: true, control: 'none',
+        help: 'Add the archived-chunk anchor to the summary.',
+      },
+    ],
+  },
+  {
+    id: 'pin-facts',
+    title: 'pin-facts',
+    description: 'Copies facts (IDs, paths, dates…) verbatim next to the summary so they survive.',
+    source: 'seed 004 (pinned facts), SPEC §3.5',
+    fixed: 'Pins the goal, the latest request, IDs, paths, dates, amounts and rules; each section capped.',
+    enabledByDefault: false,
+    produces: ['pinned'],
+    params: [
+      {
+        key: 'max_facts', type: 'count', default: 40, min: 1, unit: 'facts', control: 'slider',
+        slider: { step: 1, max: 200 }, sweep: { from: 10, step: 10 }, cliFlag: 'max-facts',
+        help: 'At most this many pattern facts (IDs, paths, dates…) in the pinned block.',
+      },
+    ],
+  },
+] as const satisfies readonly StageDefinition[]
+
+/** Identifiers of the compaction stages, in the default pipeline's order. */
+export type StageId = (typeof STAGE_DEFINITIONS)[number]['id']
+
+/** The ids of every stage, in the default pipeline's order. */
+export const STAGE_IDS: readonly StageId[] = STAGE_DEFINITIONS.map((d) => d.id)
+
+const BY_ID = new Map<string, StageDefinition>(STAGE_DEFINITIONS.map((d) => [d.id, d]))
+
+/** The definition of stage `id`. Throws for an id that is not a stage (a programming error). */
+export function stageDefinition(id: StageId): StageDefinition {
+  const def = BY_ID.get(id)
+  if (!def) throw new Error(`unknown stage "${id}"`)
+  return def
+}
+
+/** Whether `id` names a stage. */
+export function isStageId(id: string): id is StageId {
+  return BY_ID.has(id)
+}
+
+/** The definition of param `key` of stage `id`, or undefined when the stage has no such param. */
+export function paramDefinition(id: StageId, key: string): StageParamDef | undefined {
+  return stageDefinition(id).params.find((p) => p.key === key)
+}
+
+/** The default of a count param (what the engine uses when it is absent). Throws when it has none. */
+export function countDefault(id: StageId, key: string): number {
+  const value = paramDefinition(id, key)?.default
+  if (typeof value !== 'number') throw new Error(`${id} ${key} has no numeric default`)
+  return value
+}
+
+/** Every param of every stage, with its stage: the flat list sweeps and the CLI read. */
+export const ALL_PARAMS: readonly { stage: StageId; param: StageParamDef }[] = STAGE_DEFINITIONS.flatMap((d) =>
+  (d.params as readonly StageParamDef[]).map((param) => ({ stage: d.id as StageId, param })),
+)
