@@ -167,9 +167,13 @@ describe('cli find: verdicts, where a fact is and which pass lost it', () => {
     expect(v.lost.replacedBy.kind).toBe('summary')
     const text = await runCli(['find', chat, 'TAL-20BLU-42', 'A-48213-KQ', 'zzz-not-here', ...flags])
     expect(text.code).toBe(0)
-    expect(text.stdout).toMatch(new RegExp(`^TAL-20BLU-42: lost at summarize pass ${fate.pass} — `, 'm'))
-    expect(text.stdout).toMatch(/^A-48213-KQ: survives in /m)
-    expect(text.stdout).toMatch(/^zzz-not-here: never present$/m)
+    // The page's sentence, messages named as its columns name them (#16 = Before message m16).
+    const pass = compact.passes.find((p: { stage: string; pass: number }) => p.stage === 'summarize' && p.pass === fate.pass)
+    expect(text.stdout).toMatch(
+      new RegExp(`^TAL-20BLU-42: lost in pass ${fate.pass} of summarize — replaced by the summary of messages ${pass.from}–${pass.upto - 1}$`, 'm'),
+    )
+    expect(text.stdout).toMatch(/^A-48213-KQ: survives only in summary of pass \d+$/m)
+    expect(text.stdout).toMatch(/^zzz-not-here: never present in the Before$/m)
     // --regex: one pattern, the same verdict.
     const rx = await runCli(['find', chat, 'TAL-20BLU-\\d+', '--regex', ...flags, '--json'])
     expect(JSON.parse(rx.stdout).facts[0]).toMatchObject({ verdict: 'lost', beforeIds: ['m16'] })

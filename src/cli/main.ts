@@ -33,7 +33,7 @@ import { failureText } from '../engine/failure-text'
 import { findFact } from '../engine/facts/finder'
 import { indexRun } from '../engine/facts/run-index'
 import { factTable } from '../engine/facts/table'
-import type { FactVerdict } from '../engine/facts/verdict'
+import { positionNames, verdictSentence, type FactVerdict } from '../engine/facts/verdict'
 import { formatPercentDelta, formatTokenDelta } from '../engine/delta'
 import { DEFAULT_PIPELINE, runPipeline, type PipelineDeps } from '../engine/pipeline'
 import { hostOf } from '../engine/summarizers/errors'
@@ -44,7 +44,7 @@ import {
   type RecordedRun,
 } from '../engine/analysis/recorded'
 import { KEEP_STEPS_ERROR } from '../engine/stages/prune-tool-results'
-import { parseSweepAxis, sweep, type SweepAxis } from '../engine/analysis/sweep'
+import { parseSweepAxis, sweep, sweepConfigOf, type SweepAxis } from '../engine/analysis/sweep'
 import { loadCounter, tokenEstimateNote } from '../engine/tokens/count'
 import { sweepJson, sweepText } from './sweep'
 
@@ -536,16 +536,17 @@ export async function main(
     if (command === 'sweep') axes = sweepAxesFromFlags(values)
     if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one <file> (or - for standard input)`)
     const config = configFromFlags(values)
-    if (axes && (config.summarizer === 'openai-compatible' || config.summarizer === 'anthropic')) {
-      throw new UsageError(
-        'sweep runs with the offline summarizers (extractive, recorded): with an LLM every pass of every cell would be a request',
-      )
-    }
     const { name, transcript } = importInput(positionals, command)
     if (axes) {
-      const counter = await loadCounter(config.encoding)
-      const result = await sweep(transcript, config, axes[0], axes[1], { counter })
-      out(values.json ? JSON.stringify(sweepJson(transcript, result), null, 2) : sweepText(name, transcript, result))
+      // With an LLM summarizer the sweep runs the offline extractive one, as the page does.
+      const swept = sweepConfigOf(config)
+      const counter = await loadCounter(swept.config.encoding)
+      const result = await sweep(transcript, swept.config, axes[0], axes[1], { counter })
+      out(
+        values.json
+          ? JSON.stringify(sweepJson(transcript, result, swept.note), null, 2)
+          : sweepText(name, transcript, result, swept.note),
+      )
       return 0
     }
     const runtime = summarizerDeps(config, values, cli)
@@ -571,7 +572,15 @@ export async function main(
       const ix = indexRun(result)
       const verdicts = queries.map((q) => findFact(ix, q))
       if (values.json) out(JSON.stringify({ format: transcript.format, facts: verdicts }, null, 2))
-      else out([`${name}: ${transcript.format}`, ...verdicts.map(verdictLine)].join('\n'))
+      else {
+        const names = positionNames(
+          new Map(result.before.messages.map((m) => [m.id, m.index])),
+          (id) => result.origins[id],
+          result.passes,
+        )
+        const line = (v: FactVerdict) => `${v.query}: ${verdictSentence({ ...v, copiesLost: v.events?.length ?? 0 }, names)}`
+        out([`${name}: ${transcript.format}`, ...verdicts.map(line)].join('\n'))
+      }
       return failCode()
     }
 
@@ -635,18 +644,6 @@ function sweepAxesFromFlags(values: Record<string, string | boolean | undefined>
   const y = axis('y')
   if (x.param === y.param) throw new UsageError(`--x and --y are both ${x.param}: choose two different parameters`)
   return [x, y]
-}
-
-/** One human line of `find`: the verdict, where it survives or what lost it. */
-function verdictLine(v: FactVerdict): string {
-  if (v.verdict === 'survives') {
-    const where = v.where.map((w) => `${w.id}${w.as === 'verbatim' ? '' : ` (${w.as})`}`).join(', ')
-    return `${v.query}: survives in ${where}`
-  }
-  if (v.verdict === 'never-present') return `${v.query}: never present${v.where.length ? ` (yet in ${v.where.map((w) => w.id).join(', ')})` : ''}`
-  const l = v.lost
-  const at = l ? `${l.stage}${l.pass !== undefined ? ` pass ${l.pass}` : ''}` : 'an unrecorded step'
-  return `${v.query}: lost at ${at} — ${v.explanation}`
 }
 
 /** Which summarizer ran, for the report: id, model and host (never the key). */

@@ -73,6 +73,25 @@ describe('cli sweep', () => {
     )
   })
 
+  it('with an LLM summarizer the sweep runs the offline extractive one and says so, as the page does', async () => {
+    const flags = ['--summarizer', 'openai-compatible', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm']
+    const axes = ['--x', 'keep_last=10,20', '--y', 'compact_after=30,40']
+    const json = await runCli(['sweep', CLAUDE, ...axes, ...flags, '--json'])
+    expect(json.stderr).toBe('')
+    expect(json.code).toBe(0)
+    const out = JSON.parse(json.stdout)
+    expect(out.note).toBe(
+      'The sweep uses the offline extractive summarizer instead of openai-compatible: every pass of every cell would be a request.',
+    )
+    // The same cells as a sweep asked for the extractive summarizer.
+    const offline = JSON.parse((await runCli(['sweep', CLAUDE, ...axes, '--json'])).stdout)
+    expect(offline.note).toBeUndefined()
+    expect(out.cells).toEqual(offline.cells)
+    const text = await runCli(['sweep', CLAUDE, ...axes, ...flags])
+    expect(text.code).toBe(0)
+    expect(text.stdout).toMatch(/^note: The sweep uses the offline extractive summarizer instead of openai-compatible/m)
+  })
+
   it('bad axes are usage errors (exit 2) saying what is wrong', async () => {
     const missing = await runCli(['sweep', CLAUDE, '--x', 'keep_last=5..40:5'])
     expect(missing.code).toBe(2)
@@ -82,22 +101,6 @@ describe('cli sweep', () => {
     expect(backwards.stderr).toMatch(/^error: --x: keep_last: the range 40\.\.5 runs backwards$/m)
     const same = await runCli(['sweep', CLAUDE, '--x', 'target=1000', '--y', 'target=2000'])
     expect(same.stderr).toMatch(/^error: --x and --y are both target: choose two different parameters$/m)
-    const llm = await runCli([
-      'sweep',
-      CLAUDE,
-      '--x',
-      'keep_last=5',
-      '--y',
-      'compact_after=10',
-      '--summarizer',
-      'openai-compatible',
-      '--base-url',
-      'http://127.0.0.1:9/v1',
-      '--model',
-      'm',
-    ])
-    expect(llm.code).toBe(2)
-    expect(llm.stderr).toMatch(/^error: sweep runs with the offline summarizers/m)
   })
 })
 

@@ -5,8 +5,11 @@
 import type { Transcript } from '../engine/model'
 import { SWEEP_PARAMS, type SweepCellResult, type SweepResult } from '../engine/analysis/sweep'
 
-/** The `--json` object: `{format, x, y, cells, tokensBefore, factsTotal, enabledStages}`. */
-export function sweepJson(transcript: Transcript, result: SweepResult) {
+/**
+ * The `--json` object: `{format, x, y, cells, tokensBefore, factsTotal, enabledStages}`, and
+ * `note` when the sweep ran another summarizer than the flags asked for (`sweepConfigOf`).
+ */
+export function sweepJson(transcript: Transcript, result: SweepResult, note?: string) {
   return {
     format: transcript.format,
     x: result.x,
@@ -15,6 +18,7 @@ export function sweepJson(transcript: Transcript, result: SweepResult) {
     tokensBefore: result.tokensBefore,
     factsTotal: result.factsTotal,
     enabledStages: result.enabledStages,
+    ...(note === undefined ? {} : { note }),
   }
 }
 
@@ -39,10 +43,11 @@ function table(result: SweepResult, title: string, value: (cell: SweepCellResult
 
 /**
  * The human form: what was swept, then three tables (tokens after with % saved, passes, facts
- * lost), rows = y values, columns = x values. `*` marks a cell whose values the engine defaulted or
- * clamped, `invalid` a cell a stage refused; both are explained below the tables.
+ * lost), rows = y values, columns = x values; `note` (a substituted summarizer) under the
+ * header. `*` marks a cell whose values the engine defaulted or clamped, `invalid` a cell a stage
+ * refused; both are explained below the tables.
  */
-export function sweepText(name: string, transcript: Transcript, result: SweepResult): string {
+export function sweepText(name: string, transcript: Transcript, result: SweepResult, note?: string): string {
   const unit = (p: keyof typeof SWEEP_PARAMS) => `${SWEEP_PARAMS[p].stage}, ${SWEEP_PARAMS[p].unit}`
   const lines = [
     `${name}: ${transcript.format}${transcript.title ? ` — ${transcript.title}` : ''}`,
@@ -51,6 +56,7 @@ export function sweepText(name: string, transcript: Transcript, result: SweepRes
     `before  ${result.tokensBefore} tokens, ${result.factsTotal} facts`,
   ]
   if (result.enabledStages.length > 0) lines.push(`switched on for the sweep: ${result.enabledStages.join(', ')}`)
+  if (note !== undefined) lines.push(`note: ${note}`)
   lines.push('')
   lines.push(...table(result, 'tokens after (% saved)', (c) => `${c.tokensAfter} (${c.percentSaved}%)`))
   lines.push('')

@@ -1,3 +1,4 @@
+import { passName } from '../engine/facts/verdict'
 import type { Fate } from '../engine/model'
 import type { OriginView } from '../worker/protocol'
 
@@ -38,16 +39,8 @@ export const KIND_INFO: Record<ChangeKind, { icon: string; name: string; explain
   dropped: { icon: '✕', name: 'Dropped', explain: 'Removed from the context without a replacement.' },
 }
 
-/**
- * The name of one compaction pass, the same in chips, boundaries and the pass list: `pass 2` for
- * the rolling `summarize` stage (its pass numbers are the ones people talk about), the stage name
- * for any other stage (`insert-then-compress`, `insert-then-compress pass 2`), so two stages'
- * pass 1 never read alike.
- */
-export function passName(stage: string, pass: number): string {
-  if (stage === 'summarize') return `pass ${pass}`
-  return pass === 1 ? stage : `${stage} pass ${pass}`
-}
+/** The name of one compaction pass (`pass 2`, `insert-then-compress`): the engine's, one wording. */
+export { passName }
 
 /** The kind and chip label of a before message's fate. */
 export function fateChip(fate: Fate): { kind: ChangeKind; label: string } {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { sweepConfigOf } from '../engine/analysis/sweep'
 import type { PipelineConfig } from '../engine/model'
 import { createEngineApi } from './engine-api'
 import type { SweepAxis, SweepProgress } from './protocol'
-import { sweepConfigOf } from './sweep'
 
 const engineApi = createEngineApi()
 

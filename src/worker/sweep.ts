@@ -5,7 +5,7 @@
  * a cancel or a pipeline run gets through.
  */
 import type { PipelineConfig, Transcript } from '../engine/model'
-import { sweep, type SummaryMemo, type SweepAxis, type SweepProgress } from '../engine/analysis/sweep'
+import { sweep, sweepConfigOf, type SummaryMemo, type SweepAxis, type SweepProgress } from '../engine/analysis/sweep'
 import { loadCounter } from '../engine/tokens/count'
 import type { LatestCall } from './latest-call'
 import type { SweepOutcome } from './protocol'
@@ -21,20 +21,6 @@ export interface SweepScope {
 
 /** A macrotask: lets the worker handle queued messages (cancel, run) between two cells. */
 const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
-
-/**
- * The config a sweep runs: the page's, except that an HTTP summarizer is replaced by the offline
- * extractive one (a grid would send one request per pass per cell) — said in `note`.
- */
-export function sweepConfigOf(config: PipelineConfig): { config: PipelineConfig; note?: string } {
-  if (config.summarizer === 'extractive' || config.summarizer === 'recorded') return { config }
-  const offline: PipelineConfig = { ...config, summarizer: 'extractive' }
-  delete offline.summarizerOptions
-  return {
-    config: offline,
-    note: `The sweep uses the offline extractive summarizer instead of ${config.summarizer}: every pass of every cell would be a request.`,
-  }
-}
 
 /**
  * Runs a sweep of `config` over `transcript` (engine `sweep`); `onProgress` after each cell. A

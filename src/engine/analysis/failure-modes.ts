@@ -87,7 +87,7 @@ function checkOverCompression(run: FactRun | RunIndex): FailureModeWarning[] {
     if (replaced?.kind === 'summary') ids.push(replaced.summaryId)
     out.push({
       rule: 'over-compression',
-      message: `the instruction "${short(f.fact)}" is lost: ${verdict.explanation}`,
+      message: `the instruction "${short(f.fact)}" is ${verdict.explanation}`,
       messageIds: ids,
     })
   }

@@ -335,3 +335,19 @@ export async function sweep(
     tokenizerCalls: deps.counter.tokenizerCalls - callsBefore,
   }
 }
+
+/**
+ * The config a sweep runs, the one rule for the page and the CLI: `config` itself with an offline
+ * summarizer (extractive, recorded); with an HTTP summarizer (openai-compatible, anthropic) the
+ * same config with the offline extractive one instead, and `note` says so — a grid would send one
+ * request per pass per cell. Pure.
+ */
+export function sweepConfigOf(config: PipelineConfig): { config: PipelineConfig; note?: string } {
+  if (config.summarizer === 'extractive' || config.summarizer === 'recorded') return { config }
+  const offline: PipelineConfig = { ...config, summarizer: 'extractive' }
+  delete offline.summarizerOptions
+  return {
+    config: offline,
+    note: `The sweep uses the offline extractive summarizer instead of ${config.summarizer}: every pass of every cell would be a request.`,
+  }
+}

@@ -94,7 +94,7 @@ describe('an LLM summary omitting a scenario fact: the finder names the pass tha
           expect(v.lost?.stage).toBe('summarize')
           expect(v.lost?.pass).toBe(pass)
           expect(v.lost?.replacedBy).toMatchObject({ kind: 'summary', summaryId: `summary:summarize:${pass}` })
-          expect(v.explanation).toContain(`summarize pass ${pass}`)
+          expect(v.explanation).toContain(`lost in pass ${pass} of summarize`)
         } else {
           // Some copy went another way (pruned, back-referenced): the stage named is one that took a copy.
           expect(fates.map((f) => (f && 'stage' in f ? f.stage : undefined))).toContain(v.lost?.stage)

@@ -80,7 +80,7 @@ describe('scenario facts on every bundled sample', () => {
           expect(v.lost?.stage).toBe('summarize')
           expect(v.lost?.pass).toBe(Math.max(...folded))
           expect(v.lost?.replacedBy.kind).toBe('summary')
-          expect(v.explanation).toContain(`summarize pass ${Math.max(...folded)}`)
+          expect(v.explanation).toContain(`lost in pass ${Math.max(...folded)} of summarize`)
         } else expect(v.lost).toBeDefined()
       }
       // Keep 2 folds every sample's older turns: at least one scenario fact goes with them.

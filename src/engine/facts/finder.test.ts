@@ -90,7 +90,7 @@ describe('findFact: verdicts from provenance', () => {
       pass: 2,
       replacedBy: { kind: 'summary', summaryId: 'summary:summarize:2', text: summary2 },
     })
-    expect(v.explanation).toContain('summarize pass 2')
+    expect(v.explanation).toBe('lost in pass 2 of summarize — replaced by the summary of messages 2–5')
   })
 
   it('lost: the last of several copies names the latest pass; a RegExp query works', () => {

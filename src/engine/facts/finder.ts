@@ -4,7 +4,15 @@
  */
 import type { Pass } from '../model'
 import { compareKeys, eventKey, indexRun, summaryChain, type Chain, type FactRun, type RunIndex } from './run-index'
-import { describeEvent, type FactQuery, type FactVerdict, type KeptAs, type LossEvent } from './verdict'
+import {
+  idNames,
+  verdictSentence,
+  type FactQuery,
+  type FactVerdict,
+  type KeptAs,
+  type LossEvent,
+  type VerdictNames,
+} from './verdict'
 
 /** A regex without global/sticky state, so `test` is repeatable. */
 function matcher(query: FactQuery): (text: string) => boolean {
@@ -163,51 +171,30 @@ export function verdictOf(
   const where = afterIds
     .map((id) => ({ id, as: keptAs(ix.run, id) }))
     .sort((a, b) => AS_RANK[a.as] - AS_RANK[b.as])
-  if (beforeIds.length === 0) {
-    return {
-      query: label,
-      verdict: 'never-present',
-      beforeIds,
-      where,
-      explanation:
-        where.length > 0
-          ? `"${label}" is in no message of the original transcript, yet ` +
-            `${where.map((w) => w.id).join(', ')} holds it`
-          : `"${label}" is in no message of the original transcript`,
-    }
-  }
-  if (where.length > 0) {
-    const best = where[0] as { id: string; as: KeptAs }
-    const how =
-      best.as === 'verbatim'
-        ? 'verbatim'
-        : best.as === 'pinned'
-          ? 'in the pinned block'
-          : 'only in a summary'
-    return {
-      query: label,
-      verdict: 'survives',
-      beforeIds,
-      where,
-      explanation: `"${label}" survives ${how} (${where.map((w) => w.id).join(', ')})`,
-    }
-  }
+  const worded = (v: Omit<FactVerdict, 'explanation'>): FactVerdict => ({
+    ...v,
+    explanation: verdictSentence({ ...v, copiesLost: v.events?.length ?? 0 }, namesOf(ix)),
+  })
+  if (beforeIds.length === 0) return worded({ query: label, verdict: 'never-present', beforeIds, where })
+  if (where.length > 0) return worded({ query: label, verdict: 'survives', beforeIds, where })
   const memo = new Map<readonly Pass[], Map<number, number>>()
   const events = beforeIds
     .map((id) => lossOf(ix, id, holds, memo))
     .filter((e): e is LossEvent => e !== null)
     .sort((a, b) => compareKeys(eventKey(ix, a), eventKey(ix, b)))
   const lost = events[events.length - 1]
-  const out: FactVerdict = {
-    query: label,
-    verdict: 'lost',
-    beforeIds,
-    where,
-    events,
-    explanation: lost
-      ? `"${label}" is lost: ${describeEvent(lost)}`
-      : `"${label}" is lost (no recorded step explains it)`,
-  }
-  if (lost) out.lost = lost
-  return out
+  return worded(
+    lost
+      ? { query: label, verdict: 'lost', beforeIds, where, events, lost }
+      : { query: label, verdict: 'lost', beforeIds, where, events },
+  )
 }
+
+/** The id names of a run's verdicts (`idNames`), made once per run index. */
+function namesOf(ix: RunIndex): VerdictNames {
+  let names = namesCache.get(ix)
+  if (!names) namesCache.set(ix, (names = idNames(ix.run.passes)))
+  return names
+}
+
+const namesCache = new WeakMap<RunIndex, VerdictNames>()

@@ -3,8 +3,7 @@
  * lost the last copy) and their wording. Types and words only, so the page can import it without
  * the finder. Source: SPEC §6 "Fact finder".
  */
-import type { StageId } from '../model'
-import { cutCodePoints } from '../util/text'
+import type { Origin, StageId } from '../model'
 
 /** What a fact is matched as: a verbatim string, or a regular expression. */
 export type FactQuery = string | RegExp
@@ -43,32 +42,172 @@ export interface FactVerdict {
   lost?: LossEvent
   /** For `lost`: every copy's loss, in pipeline order. */
   events?: LossEvent[]
-  /** One sentence for people. */
+  /**
+   * One sentence for people: `verdictSentence` with messages named by id (`idNames`), so a
+   * warning quoting it can link each id.
+   */
   explanation: string
 }
 
-/** One loss event in words: the stage (and pass) and what it did to the message's copy. */
-export function describeEvent(e: LossEvent): string {
-  const where = `${e.stage}${e.pass !== undefined ? ` pass ${e.pass}` : ''}`
+/**
+ * The name of one compaction pass, the same in verdicts, chips, boundaries and the pass list:
+ * `pass 2` for the rolling `summarize` stage (its pass numbers are the ones people talk about),
+ * the stage name for any other stage (`insert-then-compress`, `insert-then-compress pass 2`),
+ * so two stages' pass 1 never read alike.
+ */
+export function passName(stage: string, pass: number): string {
+  if (stage === 'summarize') return `pass ${pass}`
+  return pass === 1 ? stage : `${stage} pass ${pass}`
+}
+
+/** How a verdict sentence names messages and passes (the page by position, the engine by id). */
+export interface VerdictNames {
+  /** A Before message, by id: `#41`, or the id itself. */
+  before: (id: string) => string
+  /** An After message holding the fact: `#41`, `summary of pass 2`, `pinned facts`, or the id. */
+  after: (id: string) => string
+  /** The Before indices `[from, upto)` pass `pass` of `stage` folded; undefined when unknown. */
+  passSpan: (stage: string, pass: number) => { from: number; upto: number } | undefined
+}
+
+/** What `verdictSentence` reads: a `FactVerdict`, or the worker's view of one. */
+export interface VerdictWords {
+  verdict: FactVerdict['verdict']
+  where: readonly { id: string; as: KeptAs }[]
+  lost?: LossEvent
+  /** Copies whose loss was traced (`events.length`); "the last of N copies" above 1. */
+  copiesLost: number
+}
+
+/** How many names a verdict lists before "+N more". */
+const LIST_CAP = 3
+
+function listOf(labels: readonly string[]): string {
+  const shown = labels.slice(0, LIST_CAP).join(', ')
+  return labels.length > LIST_CAP ? `${shown}, +${labels.length - LIST_CAP} more` : shown
+}
+
+/**
+ * The verdict as one sentence, the one wording of the page, the CLI and `explanation`:
+ * - `survives in 3 messages after (#41, #42, summary of pass 2)`, or `survives only in summary of
+ *   pass 1` when no verbatim copy is left;
+ * - `lost in pass 2 of summarize (the last of 3 copies) — replaced by the summary of messages
+ *   0–21`: the event that lost the last copy;
+ * - `never present in the Before` (and, when the After holds it anyway, which message does).
+ * Messages are named by `names`. Pure: renders the verdict, never searches. Source: SPEC §6.
+ */
+export function verdictSentence(v: VerdictWords, names: VerdictNames): string {
+  const held = v.where.map((w) => names.after(w.id))
+  if (v.verdict === 'never-present') {
+    return held.length > 0
+      ? `never present in the Before — yet the After holds it (${listOf(held)})`
+      : 'never present in the Before'
+  }
+  if (v.verdict === 'survives') {
+    return v.where.some((w) => w.as === 'verbatim')
+      ? `survives in ${v.where.length} message${v.where.length === 1 ? '' : 's'} after (${listOf(held)})`
+      : `survives only in ${listOf(held)}`
+  }
+  const e = v.lost
+  if (!e) return 'lost — no recorded step explains it'
+  const where =
+    e.stage === 'pipeline'
+      ? 'the pipeline'
+      : e.stage === 'recorded'
+        ? "the agent's recorded compaction"
+        : e.pass !== undefined
+          ? `pass ${e.pass} of ${e.stage}`
+          : e.stage
+  const lost = `lost in ${where}${v.copiesLost > 1 ? ` (the last of ${v.copiesLost} copies)` : ''}`
   const r = e.replacedBy
   switch (r.kind) {
-    case 'summary':
-      return `${where} folded message ${e.beforeId} into summary ${r.summaryId}, which omits it`
+    case 'summary': {
+      const span = e.pass === undefined ? undefined : names.passSpan(e.stage, e.pass)
+      const what = span && span.upto > span.from ? `the summary of messages ${span.from}–${span.upto - 1}` : 'a summary that omits it'
+      return `${lost} — replaced by ${what}`
+    }
     case 'placeholder':
-      return `${where} replaced message ${e.beforeId} with the placeholder "${cutCodePoints(
-        r.text,
-        80,
-      )}"`
+      return `${lost} — replaced by a placeholder in ${names.before(e.beforeId)}`
     case 'back-reference':
       return (
-        `${where} replaced message ${e.beforeId} with a back-reference to ${r.firstId}` +
-        (r.targetEvicted ? ', whose target was evicted too' : '')
+        `${lost} — replaced by a back-reference to ${names.before(r.firstId)}` +
+        (r.targetEvicted ? ', whose original was evicted too' : '')
       )
     case 'slimmed':
-      return `${where} slimmed message ${e.beforeId} and cut it`
+      return `${lost} — replaced by a slimmed ${names.before(e.beforeId)} without it`
     case 'dropped':
-      return `${where} dropped message ${e.beforeId} (${r.reason})`
+      return `${lost} — ${names.before(e.beforeId)} dropped (${r.reason})`
     case 'changed':
-      return `message ${e.beforeId} was changed and no longer holds it`
+      return `${lost} — replaced by a changed ${names.before(e.beforeId)} without it`
   }
+}
+
+/** A pass as naming reads it: its stage, number and the Before indices `[from, upto)` it folded. */
+interface NamedPass {
+  stage: string
+  pass: number
+  from: number
+  upto: number
+}
+
+/** The passes of a run, found by stage and number (the first pass with that pair). */
+function passLookup(passes: readonly NamedPass[]): VerdictNames['passSpan'] {
+  // Built on the first question: most verdicts never ask (only a summary's loss names its span).
+  let byKey: Map<string, NamedPass> | undefined
+  return (stage, pass) => {
+    if (!byKey) {
+      byKey = new Map()
+      for (const p of passes) {
+        const key = `${p.stage}\u0000${p.pass}`
+        if (!byKey.has(key)) byKey.set(key, p)
+      }
+    }
+    return byKey.get(`${stage}\u0000${pass}`)
+  }
+}
+
+/** Names by id: what `explanation` uses, so the ids in it can be linked or renamed later. */
+export function idNames(passes: readonly NamedPass[]): VerdictNames {
+  return { before: (id) => id, after: (id) => id, passSpan: passLookup(passes) }
+}
+
+/** An After message's origin as naming reads it: an engine `Origin`, `coveredIds` optional. */
+export type NamedOrigin =
+  | Exclude<Origin, { kind: 'summary' }>
+  | Omit<Extract<Origin, { kind: 'summary' }>, 'coveredIds'>
+
+/**
+ * Names as the page's columns show them: a Before message by its position (`#41`, its
+ * `Message.index`; the id when unknown), an After message by what it is (`#41`, `#41
+ * (back-reference)`, `summary of pass 2`, `pinned facts`, `the agent's recorded summary`).
+ * `beforeIndex`: Before id → index; `originOf`: an After message's origin, when known.
+ */
+export function positionNames(
+  beforeIndex: ReadonlyMap<string, number>,
+  originOf: (id: string) => NamedOrigin | undefined,
+  passes: readonly NamedPass[],
+): VerdictNames {
+  const before = (id: string) => {
+    const i = beforeIndex.get(id)
+    return i === undefined ? id : `#${i}`
+  }
+  const after = (id: string) => {
+    const o = originOf(id)
+    if (!o) return before(id)
+    switch (o.kind) {
+      case 'original':
+        return before(o.beforeId)
+      case 'back-reference':
+        return `${before(o.beforeId)} (back-reference)`
+      case 'placeholder':
+        return `${before(o.beforeId)} (placeholder)`
+      case 'summary':
+        return o.stage === 'recorded' ? "the agent's recorded summary" : `summary of ${passName(o.stage, o.pass)}`
+      case 'pinned-facts':
+        return 'pinned facts'
+      case 'instruction':
+        return 'an injected instruction'
+    }
+  }
+  return { before, after, passSpan: passLookup(passes) }
 }

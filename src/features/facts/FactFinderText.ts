@@ -1,10 +1,11 @@
 /**
- * Pure helpers of the fact finder's page side: where to put `<mark>`s and
- * clickable facts in a text the page shows, and the verdict sentence. Offsets are UTF-16 code
- * units (JavaScript string indices), since they only slice strings for rendering.
+ * Pure helpers of the fact finder's page side: where to put `<mark>`s and clickable facts in a
+ * text the page shows, and the verdict sentence (worded by the engine, named as the columns
+ * name messages). Offsets are UTF-16 code units (JavaScript string indices), since they only
+ * slice strings for rendering.
  */
-import { passName } from '../../components/kinds'
-import type { FactVerdictView, RowMeta, RunView } from '../../worker/protocol'
+import { positionNames, verdictSentence as engineVerdictSentence } from '../../engine/facts/verdict'
+import type { FactVerdictView, RunView } from '../../worker/protocol'
 
 /** What the finder highlights: the query of the worker's answer. */
 export interface FactHighlight {
@@ -135,107 +136,19 @@ export function textPieces(text: string, marks: readonly TextRange[], facts: rea
   return pieces
 }
 
-/** How many labels a verdict lists before "+N more". */
-const LIST_CAP = 3
-
-function listOf(labels: readonly string[]): string {
-  const shown = labels.slice(0, LIST_CAP).join(', ')
-  return labels.length > LIST_CAP ? `${shown}, +${labels.length - LIST_CAP} more` : shown
-}
-
-/** `#41`: a message named by its position in the Before, as the Before column shows it. */
-function beforeName(beforeIndex: ReadonlyMap<string, number>, id: string): string {
-  const i = beforeIndex.get(id)
-  return i === undefined ? id : `#${i}`
-}
-
-/** How a message of the After is named in a verdict: `#41`, `summary of pass 2`, `pinned facts`. */
-function afterName(row: RowMeta | undefined, id: string, beforeIndex: ReadonlyMap<string, number>): string {
-  const o = row?.origin
-  if (!o) return beforeName(beforeIndex, id)
-  switch (o.kind) {
-    case 'original':
-      return beforeName(beforeIndex, o.beforeId)
-    case 'back-reference':
-      return `${beforeName(beforeIndex, o.beforeId)} (back-reference)`
-    case 'placeholder':
-      return `${beforeName(beforeIndex, o.beforeId)} (placeholder)`
-    case 'summary':
-      return o.stage === 'recorded' ? "the agent's recorded summary" : `summary of ${passName(o.stage, o.pass)}`
-    case 'pinned-facts':
-      return 'pinned facts'
-    case 'instruction':
-      return 'an injected instruction'
-  }
-}
-
 /** The tone of a verdict, for its colour (never the only signal: the sentence says it). */
 export type VerdictTone = 'good' | 'bad' | 'muted'
 
+const TONE: Record<FactVerdictView['verdict'], VerdictTone> = { survives: 'good', lost: 'bad', 'never-present': 'muted' }
+
 /**
- * The verdict as one sentence, naming messages as the columns do (`m41` = Before message 41):
- * - `survives in 3 messages after (#41, #42, summary of pass 2)`, or `survives only in summary of
- *   pass 1` when no verbatim copy is left;
- * - `lost in pass 2 of summarize — replaced by the summary of messages 0–21` (the event that lost
- *   the last copy, read from the engine's verdict and the run's passes);
- * - `never present in the Before` (and, when the After holds it anyway, which message does).
- * Renders the engine's decision only: nothing is searched or re-derived here.
+ * The verdict as one sentence (the engine's `verdictSentence`), naming messages as the columns
+ * do (`#41` = Before message 41, `summary of pass 2`), and its tone. Renders the engine's
+ * decision only: nothing is searched or re-derived here.
  */
 export function verdictSentence(v: FactVerdictView, run: RunView): { text: string; tone: VerdictTone } {
   const beforeIndex = new Map(run.before.rows.map((r) => [r.id, r.index]))
   const afterRows = new Map(run.after.rows.map((r) => [r.id, r]))
-  const names = v.where.map((w) => afterName(afterRows.get(w.id), w.id, beforeIndex))
-  if (v.verdict === 'never-present') {
-    return {
-      text:
-        names.length > 0
-          ? `never present in the Before — yet the After holds it (${listOf(names)})`
-          : 'never present in the Before',
-      tone: 'muted',
-    }
-  }
-  if (v.verdict === 'survives') {
-    const verbatim = v.where.some((w) => w.as === 'verbatim')
-    const text = verbatim
-      ? `survives in ${v.where.length} message${v.where.length === 1 ? '' : 's'} after (${listOf(names)})`
-      : `survives only in ${listOf(names)}`
-    return { text, tone: 'good' }
-  }
-  const e = v.lost
-  if (!e) return { text: 'lost — no recorded step explains it', tone: 'bad' }
-  const where =
-    e.stage === 'pipeline'
-      ? 'the pipeline'
-      : e.stage === 'recorded'
-        ? "the agent's recorded compaction"
-        : e.pass !== undefined
-          ? `pass ${e.pass} of ${e.stage}`
-          : e.stage
-  const copies = v.copiesLost > 1 ? ` (the last of ${v.copiesLost} copies)` : ''
-  const r = e.replacedBy
-  let what: string
-  switch (r.kind) {
-    case 'summary': {
-      const p = run.passes.find((x) => x.stage === e.stage && x.pass === e.pass)
-      what = p && p.upto > p.from ? `the summary of messages ${p.from}–${p.upto - 1}` : 'a summary that omits it'
-      break
-    }
-    case 'placeholder':
-      what = `a placeholder in ${beforeName(beforeIndex, e.beforeId)}`
-      break
-    case 'back-reference':
-      what =
-        `a back-reference to ${beforeName(beforeIndex, r.firstId)}` +
-        (r.targetEvicted ? ', whose original was evicted too' : '')
-      break
-    case 'slimmed':
-      what = `a slimmed ${beforeName(beforeIndex, e.beforeId)} without it`
-      break
-    case 'dropped':
-      return { text: `lost in ${where}${copies} — ${beforeName(beforeIndex, e.beforeId)} dropped (${r.reason})`, tone: 'bad' }
-    case 'changed':
-      what = `a changed ${beforeName(beforeIndex, e.beforeId)} without it`
-      break
-  }
-  return { text: `lost in ${where}${copies} — replaced by ${what}`, tone: 'bad' }
+  const names = positionNames(beforeIndex, (id) => afterRows.get(id)?.origin, run.passes)
+  return { text: engineVerdictSentence(v, names), tone: TONE[v.verdict] }
 }
