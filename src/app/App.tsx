@@ -12,19 +12,20 @@ import { SendDialog } from '../features/summarizer/SendDialog'
 import { SummarizerStatus } from '../features/summarizer/SummarizerStatus'
 import { TotalsBar } from '../features/totals/TotalsBar'
 import { useStore } from '../state/store'
-import { selectInfo, selectLoading, selectRun, selectTab } from '../state/selectors'
+import { useInfo, useLoadActions, useTab } from '../state/hooks'
+import { selectLoading, selectRun } from '../state/selectors'
 import { Header } from './Header'
 import { TAB_VIEWS } from './tabs'
 import { EmptyState, LoadingBar, NothingFired, RunErrorBanner } from './StatusViews'
 
 /** The app shell: header, pipeline panel, totals, Before | After or the table. */
 export function App() {
-  const start = useStore((s) => s.start)
-  const info = useStore(selectInfo)
+  const { start } = useLoadActions()
+  const info = useInfo()
+  // The shell re-renders the whole page: it reads only the two fields it shows, not their slices.
   const run = useStore(selectRun)
   const loading = useStore(selectLoading)
-  const tab = useStore(selectTab)
-  const setTab = useStore((s) => s.setTab)
+  const { tab, setTab } = useTab()
 
   // Before start: the first config (the worker's defaults) is read over the link's settings.
   useEffect(() => startUrlSync(), [])

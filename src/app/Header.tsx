@@ -1,8 +1,7 @@
 import { formatCount, formatCountOf } from '../components/format'
 import { LazyDetails } from '../components/LazyDetails'
 import { LoadControls } from '../features/loader/LoadControls'
-import { useStore } from '../state/store'
-import { selectInfo } from '../state/selectors'
+import { useInfo, useLoadActions } from '../state/hooks'
 import type { TranscriptInfo } from '../worker/protocol'
 
 /**
@@ -12,8 +11,8 @@ import type { TranscriptInfo } from '../worker/protocol'
 const clip = (title: string) => (title.length > 80 ? `${title.slice(0, 79)}…` : title)
 
 function ConversationPicker() {
-  const info = useStore(selectInfo)
-  const openConversation = useStore((s) => s.openConversation)
+  const info = useInfo()
+  const { openConversation } = useLoadActions()
   if (!info) return null
   return (
     <label className="conversation-pick">
@@ -96,7 +95,7 @@ function BranchList({ info }: { info: TranscriptInfo }) {
 
 /** Product name, the loaded transcript (file, format, messages, recorded compactions) and load controls. */
 export function Header() {
-  const info = useStore(selectInfo)
+  const info = useInfo()
   const recorded = info?.recordedCompactions.length ?? 0
   return (
     <header className="app-header">

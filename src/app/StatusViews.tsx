@@ -4,27 +4,18 @@ import { SampleGallery } from '../features/loader/LoadControls'
 import { useStore } from '../state/store'
 import { formatBytes, type LoadProgress } from '../state/slices/load'
 import { CANCELLED_RUN } from '../state/slices/run'
-import {
-  selectConfig,
-  selectImportProgress,
-  selectLoading,
-  selectRun,
-  selectRunError,
-  selectRunStatus,
-} from '../state/selectors'
+import { useConfig, useImportProgress, useLoad, useLoadActions, useRecorded, useRun, useRunActions } from '../state/hooks'
 
 /** Imports and runs longer than this offer a hard cancel (terminate and re-create the worker). */
 const SLOW_RUN_MS = 1500
 
 /** Loading with progress text, floating (no layout shift); a cancel button once an import or a run is slow. */
 export function LoadingBar() {
-  const loading = useStore(selectLoading)
-  const progress = useStore(selectImportProgress)
-  const status = useStore(selectRunStatus)
-  const startedAt = useStore((s) => s.runStartedAt)
-  const cancelRun = useStore((s) => s.cancelRun)
-  const importStartedAt = useStore((s) => s.importStartedAt)
-  const cancelImport = useStore((s) => s.cancelImport)
+  const { loading, importStartedAt } = useLoad()
+  const progress = useImportProgress()
+  const { runStatus: status, runStartedAt: startedAt } = useRun()
+  const { cancelRun } = useRunActions()
+  const { cancelImport } = useLoadActions()
   // An import (any phase: reading, parsing, building) or a run in flight, once it has become slow.
   const since = importStartedAt ?? (status === 'running' ? startedAt : null)
   // The start time of the import or run that has become slow; a newer one starts un-slow.
@@ -104,11 +95,10 @@ export function EmptyState() {
 
 /** A failed or cancelled run: the message, the stage settings stay editable; a cancelled one can run again. */
 export function RunErrorBanner() {
-  const status = useStore(selectRunStatus)
-  const error = useStore(selectRunError)
-  const requestRun = useStore((s) => s.requestRun)
+  const { runStatus: status, runError: error } = useRun()
+  const { requestRun } = useRunActions()
   // After a cancel the transcript is re-read into a fresh worker first: no run before it is there.
-  const loading = useStore(selectLoading)
+  const { loading } = useLoad()
   if (!error || status === 'running') return null
   return (
     <div className={status === 'error' ? 'banner banner--error' : 'banner'} role="alert" data-testid="run-error">
@@ -130,9 +120,9 @@ export function RunErrorBanner() {
 
 /** "No compaction fired": which thresholds were not met, per enabled stage. */
 export function NothingFired() {
-  const run = useStore(selectRun)
-  const config = useStore(selectConfig)
-  const mode = useStore((s) => s.afterMode)
+  const { run } = useRun()
+  const config = useConfig()
+  const { afterMode: mode } = useRecorded()
   if (!run || !config || mode !== 'simulated') return null
   if (run.stages.some((r) => r.changed) || run.passes.length > 0 || run.cleanup) return null
   const tokens = run.before.totals.tokens

@@ -10,7 +10,7 @@
 import { serverResultContent } from './formats/anthropic'
 import { CANONICAL_VERSION, type CanonicalFile } from './formats/canonical'
 import { computerOutputContent, hostedOutput } from './formats/openai-responses'
-import { REQUEST_FORMAT, type RequestFormat } from './formats/request-format'
+import { requestFormatOf, type RequestFormat } from './formats/index'
 import type { FormatId, Message, Part, ToolCall, ToolSchema, Transcript } from './model'
 import { pairToolResults, type ToolPairs } from './tool-pairs'
 
@@ -61,7 +61,7 @@ type Json = Record<string, unknown>
 
 /** Whether `format`'s own requests are `request` bodies (its fields carry over unchanged). */
 const sameFamily = (format: FormatId | undefined, request: RequestFormat) =>
-  format !== undefined && REQUEST_FORMAT[format] === request
+  format !== undefined && requestFormatOf(format) === request
 
 /** Collects warnings once per kind, with a count. */
 class Losses {

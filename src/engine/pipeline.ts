@@ -1,5 +1,5 @@
 import { isEmptyMessage } from './content'
-import { REQUEST_FORMAT } from './formats/request-format'
+import { requestFormatOf } from './formats/index'
 import { SEED_STAGES } from './presets'
 /**
  * The pipeline: runs the enabled stages in the configured order over a transcript, counts
@@ -77,10 +77,10 @@ export interface PipelineDeps {
 
 /**
  * The validity provider of a transcript format: `anthropic` for formats whose requests are
- * Anthropic Messages (`REQUEST_FORMAT`: Anthropic Messages, Claude Code), else `openai`.
+ * Anthropic Messages (the importer's `requestFormat`: Anthropic Messages, Claude Code), else `openai`.
  */
 export function providerOf(format: FormatId): 'anthropic' | 'openai' {
-  return REQUEST_FORMAT[format] === 'anthropic' ? 'anthropic' : 'openai'
+  return requestFormatOf(format) === 'anthropic' ? 'anthropic' : 'openai'
 }
 
 /**

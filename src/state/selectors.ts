@@ -2,19 +2,21 @@ import type { ImportError } from '../engine/formats/types'
 import type { TranscriptInfo } from '../worker/protocol'
 import type { StoreState } from './store'
 
+/*
+ * Atomic selectors, for the few readers that must re-render on one field only (the app shell, the
+ * two columns); components otherwise read the store through the domain hooks (hooks.ts).
+ */
+
+/** The transcript open, or null. */
 export const selectInfo = (s: StoreState) => s.info
+/** The pipeline config, or null before the worker's defaults. */
 export const selectConfig = (s: StoreState) => s.config
+/** The last simulated run's view, or null. */
 export const selectRun = (s: StoreState) => s.run
-export const selectRunStatus = (s: StoreState) => s.runStatus
-export const selectRunError = (s: StoreState) => s.runError
+/** Progress text while a load is in flight, else null. */
 export const selectLoading = (s: StoreState) => s.loading
-export const selectSamples = (s: StoreState) => s.samples
-export const selectImportFailure = (s: StoreState) => s.importFailure
-export const selectSelection = (s: StoreState) => s.selection
-export const selectTab = (s: StoreState) => s.tab
+/** What the After column shows: simulated, recorded or both. */
 export const selectAfterMode = (s: StoreState) => s.afterMode
-export const selectRecorded = (s: StoreState) => s.recorded
-export const selectImportProgress = (s: StoreState) => s.importProgress
 
 /**
  * The run whose Before fates and totals the page shows: the recorded view in Recorded mode (null

@@ -3,7 +3,7 @@
  * No worker or DOM APIs here, so it is unit-tested directly.
  */
 import type { ExportTarget } from '../engine/export'
-import { REQUEST_FORMAT } from '../engine/formats/request-format'
+import { requestFormatOf } from '../engine/formats'
 import type { Encoding, FormatId, Message, Origin, Part, RunResult } from '../engine/model'
 import { perMessage } from '../engine/util/memo'
 import { collapseWhitespace, codePointLength, cutCodePoints } from '../engine/util/text'
@@ -332,7 +332,7 @@ export function buildMessageDetail(message: Message, side: Side): MessageDetail 
 
 /** Export targets offered for a source format: canonical JSON, then its own request format. */
 export function exportTargetsFor(format: FormatId): ExportTarget[] {
-  const native = REQUEST_FORMAT[format]
+  const native = requestFormatOf(format)
   return native ? ['canonical', native] : ['canonical']
 }
 

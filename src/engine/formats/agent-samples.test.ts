@@ -9,7 +9,8 @@ import { importTranscript } from './index'
 import { inspectAIImporter } from './inspect-ai'
 import { langchainImporter } from './langchain'
 import { openHandsImporter } from './openhands'
-import { runImporter, type FormatImporter } from './registry'
+import { runImporter } from './failure'
+import type { FormatImporter } from './types'
 import { sweAgentImporter } from './swe-agent'
 
 const read = (name: string) =>

@@ -5,7 +5,7 @@ import { contentText } from '../content'
 import type { Message, Transcript } from '../model'
 import { aiderImporter, detectAider, importAiderText } from './aider'
 import { importTranscript } from './index'
-import { runImporter } from './registry'
+import { runImporter } from './failure'
 
 const sampleText = (name: string) =>
   readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')

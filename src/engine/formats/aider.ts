@@ -1,7 +1,6 @@
 import type { FormatId, MessageFlags, SourceRef, Transcript } from '../model'
 import { importFailure } from './failure'
-import { FORMAT_LABELS } from './labels'
-import type { FormatImporter, ImportOptions } from './registry'
+import type { FormatImporter, ImportOptions } from './types'
 import { finalizeTranscript, withConversations, type DraftMessage } from './util'
 
 const format: FormatId = 'aider'
@@ -668,9 +667,10 @@ export function importAiderText(text: string, options: ImportOptions = {}): Tran
 /** The aider importer for the format registry (formats.md §2 item 1, §4.12). */
 export const aiderImporter: FormatImporter = {
   id: format,
-  label: FORMAT_LABELS[format],
+  label: 'aider chat history (Markdown)',
   container: 'text',
   priority: 1,
+  requestFormat: null,
   description: 'aider chat history, .aider.chat.history.md in the repository root',
   extensions: ['.md'],
   detect: detectAider,

@@ -3,8 +3,12 @@ import { describe, expect, it } from 'vitest'
 import { checkValidity } from '../analysis/checks'
 import { exportTranscript } from '../export'
 import type { Part, Transcript } from '../model'
-import { importAnthropic } from './anthropic'
+import { runImporter } from './failure'
+import { anthropicImporter } from './anthropic'
 import { importTranscript } from './index'
+
+/** The importer run on a parsed root: an ImportResult, its throws turned into errors. */
+const importAnthropic = (root: unknown) => runImporter(anthropicImporter, root, {})
 
 type Root = {
   system: { text: string }[]

@@ -1,5 +1,7 @@
-import type { FormatId, Part, SourceRef, ToolCall, ToolSchema } from '../model'
-import type { ImportResult } from './types'
+import type { FormatId, Part, SourceRef, ToolCall, ToolSchema, Transcript } from '../model'
+import { importFailure } from './failure'
+import { chatListMismatch, hasOpenAIChatSignal } from './openai-chat'
+import type { FormatImporter } from './types'
 import {
   finalizeTranscript,
   imageFromUrl,
@@ -390,19 +392,15 @@ function isResponseMessage(root: unknown): boolean {
  * (`splitAssistantTurns`); `thinking` / `redacted_thinking` kept as opaque thinking
  * parts; a beta `compaction` block → a `RecordedCompaction` at its message (summaryText = its
  * `content`). An inline `system` role message is kept as a system message; messages that are not
- * objects or have another role are skipped with a warning naming `messages[i]`. Never throws; never
+ * objects or have another role are skipped with a warning naming `messages[i]`. Throws
+ * `ImportFailure` (field `messages`) without a messages list or when no message is kept; never
  * modifies `root`. Source: formats.md §4.3, SPEC §1.
  */
-export function importAnthropic(root: unknown, options: RootImportOptions = {}): ImportResult {
+export function importAnthropic(root: unknown, options: RootImportOptions = {}): Transcript {
   const format: FormatId = 'anthropic-messages'
   const keepRaw = options.keepRaw ?? true
   const list = anthropicMessages(root)
-  if (!list) {
-    return {
-      ok: false,
-      error: { message: 'expected an object with a "messages" array', field: 'messages' },
-    }
-  }
+  if (!list) importFailure('expected an object with a "messages" array', { field: 'messages' })
   const drafts: DraftMessage[] = []
   const compactions: DraftCompaction[] = []
   const warnings: string[] = []
@@ -494,14 +492,81 @@ export function importAnthropic(root: unknown, options: RootImportOptions = {}):
       warnings.push(`${field}.role: "${String(role)}" is not user or assistant, skipped`)
     }
   })
-  if (imported === 0) {
-    return { ok: false, error: { message: 'no messages found in messages', field: 'messages' } }
-  }
+  if (imported === 0) importFailure('no messages found in messages', { field: 'messages' })
   const tools = isObject(root) ? anthropicTools(root.tools) : undefined
   const transcript = finalizeTranscript(format, drafts, compactions, warnings, {
     ...(tools ? { tools } : {}),
     model: isObject(root) ? str(root.model) : undefined,
   })
   if (isResponseMessage(root)) transcript.responseOnly = true
-  return { ok: true, transcript }
+  return transcript
+}
+
+/** Content block types only Anthropic Messages has (formats.md §4.3 "Blocks", server tools too). */
+const ANTHROPIC_BLOCKS = new Set([
+  'tool_use',
+  'tool_result',
+  'thinking',
+  'redacted_thinking',
+  'compaction',
+  'server_tool_use',
+  'mcp_tool_use',
+  'mcp_tool_result',
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+  'code_execution_tool_result',
+])
+
+/**
+ * Detection (formats.md §2 item 11): a bare array or `{messages}` of chat-role messages
+ * (`chatListMismatch`) with no OpenAI-only signal (`hasOpenAIChatSignal`) and either a block only
+ * Anthropic has (`tool_use`, `tool_result`, thinking, `compaction`, server tools, `image` with
+ * `source`) or, with only user/assistant roles, a top-level `system` or `input_schema` tools; or
+ * one response message `{type:"message", role, content: [blocks]}`. Runs before the OpenAI chat
+ * detector, which accepts every other chat-role list.
+ */
+function detectAnthropic(root: unknown): true | string {
+  const list = Array.isArray(root) ? root : isObject(root) ? root.messages : undefined
+  if (!Array.isArray(list)) {
+    const reply =
+      isObject(root) &&
+      root.type === 'message' &&
+      (root.role === 'assistant' || root.role === 'user') &&
+      Array.isArray(root.content)
+    return reply || 'no messages array and not one response message {type:"message", content}'
+  }
+  const mismatch = chatListMismatch(list, Array.isArray(root) ? 'items' : 'messages')
+  if (mismatch !== undefined) return mismatch
+  let blocks = false
+  let onlyUserAssistant = true
+  for (const m of list as JsonObject[]) {
+    if (hasOpenAIChatSignal(m)) return 'has OpenAI-only fields (tool roles, tool_calls, parts)'
+    if (m.role !== 'user' && m.role !== 'assistant') onlyUserAssistant = false
+    if (!Array.isArray(m.content)) continue
+    for (const b of m.content) {
+      if (!isObject(b) || typeof b.type !== 'string') continue
+      if (ANTHROPIC_BLOCKS.has(b.type) || (b.type === 'image' && 'source' in b)) blocks = true
+    }
+  }
+  if (blocks) return true
+  const rootHints =
+    isObject(root) &&
+    (root.system !== undefined ||
+      (Array.isArray(root.tools) && root.tools.some((t) => isObject(t) && 'input_schema' in t)))
+  if (rootHints && onlyUserAssistant) return true
+  return 'no Anthropic-only block (tool_use, tool_result, thinking) nor a top-level system'
+}
+
+/** Anthropic Messages request bodies (formats.md §4.3). */
+export const anthropicImporter: FormatImporter = {
+  id: 'anthropic-messages',
+  label: 'Anthropic Messages',
+  container: 'json',
+  priority: 11,
+  requestFormat: 'anthropic',
+  description: 'Anthropic Messages API request body {system?, messages, tools?}',
+  extensions: ['.json'],
+  detect: detectAnthropic,
+  importParsed: (input, options) =>
+    importAnthropic(input, options.keepRaw === undefined ? {} : { keepRaw: options.keepRaw }),
 }

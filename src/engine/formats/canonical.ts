@@ -5,8 +5,7 @@
  */
 import type { FormatId, Message, Part, Role, ToolCall, Transcript } from '../model'
 import { importFailure } from './failure'
-import { FORMAT_LABELS } from './labels'
-import type { FormatImporter, ImportOptions } from './registry'
+import type { FormatImporter, ImportOptions } from './types'
 import {
   finalizeTranscript,
   isObject,
@@ -160,9 +159,10 @@ function importCanonical(root: unknown, options: ImportOptions = {}): Transcript
 /** The canonical file in the importer registry (detected first: its `format` key is exact). */
 export const canonicalImporter: FormatImporter = {
   id: 'canonical',
-  label: FORMAT_LABELS.canonical,
+  label: 'canonical transcript',
   container: 'json',
   priority: 0,
+  requestFormat: null,
   description: 'A transcript exported by this app: {"format": "canonical", "messages": [...]}',
   extensions: ['.json'],
   detect: (input) =>

@@ -10,8 +10,7 @@ import type {
 } from '../model'
 import { collapseWhitespace, cutCodePoints } from '../util/text'
 import { ImportFailure, importFailure } from './failure'
-import { FORMAT_LABELS } from './labels'
-import type { FormatImporter } from './registry'
+import type { FormatImporter } from './types'
 import {
   finalizeTranscript,
   isObject,
@@ -619,9 +618,10 @@ function detectChatGPT(root: unknown): true | string {
 /** The ChatGPT data-export importer (registry entry). */
 export const chatgptExportImporter: FormatImporter = {
   id: format,
-  label: FORMAT_LABELS[format],
+  label: 'ChatGPT data export (conversations.json)',
   container: 'json',
   priority: 5.5,
+  requestFormat: null,
   description: 'ChatGPT data export, conversations.json (every conversation; the first opens)',
   extensions: ['.json'],
   detect: detectChatGPT,

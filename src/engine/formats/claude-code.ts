@@ -8,13 +8,10 @@ import type {
 } from '../model'
 import { collapseWhitespace, cutCodePoints } from '../util/text'
 import { splitAssistantContent, splitUserContent, type RootImportOptions } from './anthropic'
-import { detectJsonRoot } from './detect-heuristics'
-import { ImportFailure } from './failure'
+import { importFailure, importResult } from './failure'
 import { parseJsonl, type JsonlParse, type JsonlRecord } from './json'
 import { toJsonlParse, type JsonlStreamResult } from './jsonl-stream'
-import { FORMAT_LABELS } from './labels'
-import type { FormatImporter } from './registry'
-import type { ImportResult } from './types'
+import type { FormatImporter, ImportOptions, ImportResult } from './types'
 import {
   capWarnings,
   finalizeTranscript,
@@ -24,6 +21,9 @@ import {
   type DraftMessage,
   notAnArray,
 } from './util'
+
+/** The label of both Claude Code importers (session JSONL, web export JSON). */
+const LABEL = 'Claude Code session (JSONL)'
 
 /**
  * Record types known to carry no model context, skipped silently. Claude Code keeps adding such
@@ -825,14 +825,15 @@ function otherSessionTranscript(
  * counted; metadata records (`progress`, `attachment`, …, and any record without a `message`)
  * carry no messages; only an unknown type carrying a `message` is warned about. API error notices
  * are left out with a note. Message conversion: see `convertLine`. Message ids are record uuids; `source.line` is the record's 1-based line
- * (`where` names it in warnings). Never throws; never runs a regex over a whole record (lines of
- * MBs). Source: formats.md §4.4, §1 items 1, 2, 9, 10, 13, 15.
+ * (`where` names it in warnings). Throws `ImportFailure` when no user/assistant record gives a
+ * message; never runs a regex over a whole record (lines of MBs). Source: formats.md §4.4, §1
+ * items 1, 2, 9, 10, 13, 15.
  */
-export function importClaudeCodeRecords(
+function importClaudeCodeRecords(
   parsed: JsonlParse,
   options: RootImportOptions = {},
   where: Where = atLine,
-): ImportResult {
+): Transcript {
   const format: FormatId = 'claude-code'
   const keepRaw = options.keepRaw ?? true
   const warnings: string[] = capWarnings(parsed.bad)
@@ -991,14 +992,10 @@ export function importClaudeCodeRecords(
     warnings.push(`records of unknown type ignored: ${list}`)
   }
   if (converted.drafts.length === 0) {
-    return {
-      ok: false,
-      error: {
-        message:
-          "no messages found in the file's user/assistant records " +
-          `(${parsed.records.length} records read)`,
-      },
-    }
+    importFailure(
+      "no messages found in the file's user/assistant records " +
+        `(${parsed.records.length} records read)`,
+    )
   }
   // The title of a leaf on the main line, else of a leaf in this file (not another session's),
   // else the first title.
@@ -1019,7 +1016,7 @@ export function importClaudeCodeRecords(
   if (notes.length > 0) transcript.notes = notes
   if (branches.length > 0) transcript.branches = branches
   if (sidechains.length > 0) transcript.sidechains = sidechains
-  return { ok: true, transcript }
+  return transcript
 }
 
 /**
@@ -1044,20 +1041,18 @@ function lastModel(records: readonly JsonlRecord[]): string | undefined {
  */
 export function importClaudeCode(text: string, options: RootImportOptions = {}): ImportResult {
   const parsed = parseJsonl(text)
-  if (parsed.records.length === 0) {
-    const first = parsed.bad[0]
-    return {
-      ok: false,
-      error: {
-        message:
-          parsed.lines === 0
-            ? 'the file is empty'
-            : `none of the ${parsed.lines} lines could be read (${first ?? ''})`,
-        line: 1,
-      },
+  return importResult(() => {
+    if (parsed.records.length === 0) {
+      const first = parsed.bad[0]
+      importFailure(
+        parsed.lines === 0
+          ? 'the file is empty'
+          : `none of the ${parsed.lines} lines could be read (${first ?? ''})`,
+        { line: 1 },
+      )
     }
-  }
-  return importClaudeCodeRecords(parsed, options)
+    return importClaudeCodeRecords(parsed, options)
+  }, LABEL)
 }
 
 /**
@@ -1070,19 +1065,17 @@ export function importClaudeCodeStream(
   result: JsonlStreamResult,
   options: RootImportOptions = {},
 ): ImportResult {
-  if (result.records.length === 0) {
-    return {
-      ok: false,
-      error: {
-        message:
-          result.lines === 0
-            ? 'the file is empty'
-            : `none of the ${result.lines} lines could be read (${result.warnings[0] ?? ''})`,
-        line: 1,
-      },
+  return importResult(() => {
+    if (result.records.length === 0) {
+      importFailure(
+        result.lines === 0
+          ? 'the file is empty'
+          : `none of the ${result.lines} lines could be read (${result.warnings[0] ?? ''})`,
+        { line: 1 },
+      )
     }
-  }
-  return importClaudeCodeRecords(toJsonlParse(result), options)
+    return importClaudeCodeRecords(toJsonlParse(result), options)
+  }, LABEL)
 }
 
 /**
@@ -1090,23 +1083,21 @@ export function importClaudeCodeStream(
  * same records as the session JSONL (`{"loglines": [{type, uuid, parentUuid, sessionId,
  * message, …}, …]}`), mapped exactly as `importClaudeCodeRecords` maps the JSONL; `source.line`
  * is the record's 1-based position in `loglines`, and warnings name it `loglines[i]` (0-based).
- * Items that are not objects are skipped with a warning. Fails (field `loglines`) without the
- * array or when no item is an object. Never throws. Source: formats.md §4.4 (the records);
+ * Items that are not objects are skipped with a warning. Throws `ImportFailure` (field `loglines`)
+ * without the array or when no item is an object. Source: formats.md §4.4 (the records);
  * the `loglines` wrapper as the Claude Code web sessions API returns it (read by
  * simonw/claude-code-transcripts).
  */
-function importClaudeCodeWeb(root: unknown, options: RootImportOptions = {}): ImportResult {
+function importClaudeCodeWeb(root: unknown, options: RootImportOptions = {}): Transcript {
   const list = isObject(root) ? root.loglines : undefined
-  if (!Array.isArray(list))
-    return {
-      ok: false,
-      error: {
-        message: isObject(root)
-          ? notAnArray(root, 'loglines', ' at the top level')
-          : 'no "loglines" array at the top level',
-        field: 'loglines',
-      },
-    }
+  if (!Array.isArray(list)) {
+    importFailure(
+      isObject(root)
+        ? notAnArray(root, 'loglines', ' at the top level')
+        : 'no "loglines" array at the top level',
+      { field: 'loglines' },
+    )
+  }
   const records: JsonlRecord[] = []
   const bad: string[] = []
   list.forEach((value, i) => {
@@ -1118,32 +1109,108 @@ function importClaudeCodeWeb(root: unknown, options: RootImportOptions = {}): Im
       list.length === 0
         ? 'the "loglines" array is empty'
         : `none of the ${list.length} loglines is a JSON object`
-    return { ok: false, error: { message, field: 'loglines' } }
+    importFailure(message, { field: 'loglines' })
   }
   const where: Where = (line) => `loglines[${line - 1}]`
   return importClaudeCodeRecords({ records, bad, lines: list.length }, options, where)
 }
 
+/** A Claude Code on-disk record: `sessionId` + `uuid` + a `parentUuid` key (possibly null). */
+function isClaudeCodeRecord(r: Record<string, unknown>): boolean {
+  return typeof r.sessionId === 'string' && typeof r.uuid === 'string' && 'parentUuid' in r
+}
+
+/** Record types whose on-disk records identify a Claude Code session (with `isClaudeCodeRecord`). */
+const SESSION_RECORD_TYPES = new Set([
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'attachment',
+  'custom-title',
+])
+
 /**
- * The Claude Code web session export importer (`{"loglines": […]}`, JSON container; the JSONL
- * session importer is in the registry). Detection through `detectJsonRoot`.
+ * Detection of session JSONL from the first 50 records (formats.md §2 item 3): a
+ * user/assistant/system/… record with `sessionId` + `uuid` + `parentUuid`, or a `summary` (with
+ * `leafUuid`) / `file-history-snapshot` head. Claude Code's `--output-format stream-json` output
+ * (`session_id`, `parent_tool_use_id`) is named as such in the mismatch.
  */
+function detectClaudeCode(input: unknown): true | string {
+  const records = input as JsonlRecord[]
+  const first = records[0]
+  if (!first) return 'no readable lines'
+  const head = records.slice(0, 50).map((r) => r.value)
+  if (
+    head.some(
+      (r) =>
+        typeof r.type === 'string' && SESSION_RECORD_TYPES.has(r.type) && isClaudeCodeRecord(r),
+    ) ||
+    head.some((r) => (r.type === 'summary' && 'leafUuid' in r) || r.type === 'file-history-snapshot')
+  ) {
+    return true
+  }
+  if (
+    head.some(
+      (r) => typeof r.session_id === 'string' && ('parent_tool_use_id' in r || r.type === 'result'),
+    )
+  ) {
+    return (
+      `line ${first.line}: Claude Code stream-json output ` +
+      '(session_id, parent_tool_use_id), not a session file'
+    )
+  }
+  return `line ${first.line}: no sessionId/uuid/parentUuid keys, not a Claude Code record`
+}
+
+/**
+ * Detection of a web session export: a `loglines` array that is empty or holds a Claude Code
+ * record among its first 50 items (formats.md §4.4).
+ */
+function detectClaudeCodeWeb(root: unknown): true | string {
+  if (!isObject(root) || !Array.isArray(root.loglines)) return 'no "loglines" array'
+  const head = root.loglines.slice(0, 50)
+  if (head.length === 0 || head.some((r) => isObject(r) && isClaudeCodeRecord(r))) return true
+  return 'no Claude Code record (sessionId, uuid, parentUuid) in "loglines"'
+}
+
+const keepRawOf = (options: ImportOptions): RootImportOptions =>
+  options.keepRaw === undefined ? {} : { keepRaw: options.keepRaw }
+
+/** Claude Code sessions (formats.md §4.4). Bad lines are reported by the registry. */
+export const claudeCodeImporter: FormatImporter = {
+  id: 'claude-code',
+  label: LABEL,
+  container: 'jsonl',
+  priority: 3,
+  requestFormat: 'anthropic',
+  description: 'Claude Code session log, ~/.claude/projects/<project>/<sessionId>.jsonl',
+  extensions: ['.jsonl'],
+  detect: detectClaudeCode,
+  closeness(input) {
+    const records = (input as JsonlRecord[]).slice(0, 50)
+    const keyed = records.filter((r) => 'sessionId' in r.value || 'parentUuid' in r.value)
+    // 0.1 baseline: the generic JSONL fallback whose mismatch is quoted when nothing is closer.
+    return records.length === 0 ? 0.1 : 0.1 + (0.8 * keyed.length) / records.length
+  },
+  importParsed(input, options) {
+    const records = input as JsonlRecord[]
+    return importClaudeCodeRecords({ records, bad: [], lines: records.length }, keepRawOf(options))
+  },
+}
+
+/** The Claude Code web session export importer (`{"loglines": […]}`, JSON container). */
 export const claudeCodeWebImporter: FormatImporter = {
   id: 'claude-code',
-  label: FORMAT_LABELS['claude-code'],
+  label: LABEL,
   container: 'json',
   priority: 3,
+  requestFormat: 'anthropic',
   description: 'Claude Code web session export {"loglines": [session records]}',
   extensions: ['.json'],
-  detect(root) {
-    const v = detectJsonRoot(root)
-    if ('mismatch' in v) return v.mismatch
-    return v.format === 'claude-code' ? true : `looks like ${FORMAT_LABELS[v.format]}`
-  },
-  importParsed(root, options) {
-    const keepRaw = options.keepRaw === undefined ? {} : { keepRaw: options.keepRaw }
-    const r = importClaudeCodeWeb(root, keepRaw)
-    if (!r.ok) throw new ImportFailure(r.error.message, r.error)
-    return r.transcript
-  },
+  detect: detectClaudeCodeWeb,
+  importParsed: (root, options) => importClaudeCodeWeb(root, keepRawOf(options)),
 }

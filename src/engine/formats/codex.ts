@@ -1,9 +1,8 @@
 import type { FormatId, Message, MessageFlags, Transcript } from '../model'
 import { importFailure } from './failure'
 import type { JsonlRecord } from './json'
-import { FORMAT_LABELS } from './labels'
 import { itemType, RESPONSES_ITEM_TYPES, ResponsesItemBuilder } from './openai-responses'
-import type { FormatImporter } from './registry'
+import type { FormatImporter } from './types'
 import { finalizeTranscript, isObject, str, type JsonObject } from './util'
 
 const format: FormatId = 'codex-rollout'
@@ -277,9 +276,10 @@ function detectCodex(input: unknown): true | string {
 /** The Codex CLI rollout importer (registry entry). */
 export const codexRolloutImporter: FormatImporter = {
   id: 'codex-rollout',
-  label: FORMAT_LABELS['codex-rollout'],
+  label: 'Codex CLI rollout (JSONL)',
   container: 'jsonl',
   priority: 2,
+  requestFormat: 'openai-responses',
   description: 'Codex CLI rollout, ~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl',
   extensions: ['.jsonl'],
   detect: detectCodex,

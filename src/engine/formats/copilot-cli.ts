@@ -11,8 +11,7 @@ import type {
 import { collapseWhitespace, cutCodePoints } from '../util/text'
 import { importFailure } from './failure'
 import type { JsonlRecord } from './json'
-import { FORMAT_LABELS } from './labels'
-import type { FormatImporter } from './registry'
+import type { FormatImporter } from './types'
 import {
   base64Bytes,
   finalizeTranscript,
@@ -689,9 +688,10 @@ function detectCopilot(input: unknown): true | string {
 /** The GitHub Copilot CLI session-log importer (registry entry). */
 export const copilotCliImporter: FormatImporter = {
   id: format,
-  label: FORMAT_LABELS[format],
+  label: 'GitHub Copilot CLI session (JSONL)',
   container: 'jsonl',
   priority: 4.2,
+  requestFormat: null,
   description: 'GitHub Copilot CLI session log, ~/.copilot/session-state/<session>/events.jsonl',
   extensions: ['.jsonl'],
   detect: detectCopilot,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { detectFormat, FORMAT_LABELS, IMPORTABLE_FORMATS } from './detect'
-import { FORMAT_IMPORTERS } from './registry'
+import { detectFormat, IMPORTABLE_FORMATS } from './detect'
+import { importerFor } from './registry'
 
 const read = (name: string) =>
   readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')
@@ -73,21 +73,8 @@ describe('detectFormat', () => {
     expect(format(JSON.stringify({ messages: responses }))).toBe('openai-responses')
   })
 
-  it('names a recognized format whose importer is not registered', () => {
-    // Unregister Responses for this test only: the structural recognizer still names it.
-    const at = FORMAT_IMPORTERS.findIndex((f) => f.id === 'openai-responses')
-    const [removed] = FORMAT_IMPORTERS.splice(at, 1)
-    try {
-      expect(
-        format(JSON.stringify({ model: 'gpt-5', input: [{ type: 'function_call', call_id: 'c' }] })),
-      ).toMatch(/^error: this looks like OpenAI Responses, which cannot be imported yet \(supported: /)
-    } finally {
-      if (removed) FORMAT_IMPORTERS.splice(at, 0, removed)
-    }
-  })
-
   it('reports an unknown format with the tried formats and the first mismatch', () => {
-    const triedLabels = IMPORTABLE_FORMATS.map((f) => FORMAT_LABELS[f]).join(', ')
+    const triedLabels = IMPORTABLE_FORMATS.map((f) => importerFor(f)?.label).join(', ')
     const d = detectFormat('{"prompt": "x", "n": 1}')
     const reason =
       'unknown transcript format: closest match OpenAI Chat Completions: no "messages" array ' +

@@ -1,5 +1,4 @@
 import type { FormatId } from '../model'
-import { detectJsonlRecords, detectJsonRoot, type Verdict } from './detect-heuristics'
 import {
   findTooDeep,
   jsonError,
@@ -11,18 +10,20 @@ import {
   type JsonlRecord,
   type TooDeep,
 } from './json'
-import { FORMAT_LABELS } from './labels'
-import { importerFor, importersInOrder, type FormatImporter } from './registry'
-import type { FormatHint, ImportError } from './types'
+import { importersInOrder } from './registry'
+import type { FormatHint, FormatImporter, ImportError } from './types'
 import { isObject } from './util'
 import { parse as parseYaml } from 'yaml'
 
-export { FORMAT_LABELS } from './labels'
+/** The first importer of each format id, in detection order (`FORMAT_IMPORTERS`). */
+function firstImporters(): FormatImporter[] {
+  const first = new Map<FormatId, FormatImporter>()
+  for (const imp of importersInOrder()) if (!first.has(imp.id)) first.set(imp.id, imp)
+  return [...first.values()]
+}
 
 /** The formats this version imports, in detection order (from `FORMAT_IMPORTERS`). */
-export const IMPORTABLE_FORMATS: readonly FormatId[] = [
-  ...new Set(importersInOrder().map((i) => i.id)),
-]
+export const IMPORTABLE_FORMATS: readonly FormatId[] = firstImporters().map((i) => i.id)
 
 /**
  * What detection found: the importer plus its parsed input (so nothing is parsed twice); for JSONL
@@ -38,27 +39,13 @@ export type Detection =
     }
   | { ok: false; error: ImportError }
 
-const labels = (formats: readonly FormatId[]) => formats.map((f) => FORMAT_LABELS[f]).join(', ')
-
-/** Every importable format with what its files look like (first importer of each id). */
+/** Every importable format with what its files look like (its first importer's label). */
 function formatHints(): FormatHint[] {
-  const hints = new Map<FormatId, FormatHint>()
-  for (const imp of importersInOrder()) {
-    if (hints.has(imp.id)) continue
-    const label = imp.label || FORMAT_LABELS[imp.id]
-    hints.set(imp.id, { id: imp.id, label, lookedFor: imp.description ?? label })
-  }
-  return [...hints.values()]
-}
-
-function unsupported(format: FormatId): ImportError {
-  const reason = `this looks like ${FORMAT_LABELS[format]}, which cannot be imported yet`
-  return {
-    message: `${reason} (supported: ${labels(IMPORTABLE_FORMATS)})`,
-    tried: [...IMPORTABLE_FORMATS],
-    reason,
-    formats: formatHints(),
-  }
+  return firstImporters().map((imp) => ({
+    id: imp.id,
+    label: imp.label,
+    lookedFor: imp.description ?? imp.label,
+  }))
 }
 
 /** A candidate's verdict: the importer and `true` or its first mismatch. */
@@ -86,18 +73,10 @@ function attempt(container: FormatImporter['container'], input: unknown): Attemp
 }
 
 /**
- * The "unknown format" error: every format tried and the closest candidate's
- * first mismatch (highest `closeness`, ties to detection order). When the structural recognizers of
- * formats.md §2 name a format nobody registered, says "cannot be imported yet" instead.
+ * The "unknown format" error: every format tried and the closest candidate's first mismatch
+ * (highest `closeness`, ties to detection order).
  */
-function unknown(
-  attempts: readonly Attempt[],
-  input: unknown,
-  recognized: Verdict,
-  line?: number,
-): ImportError {
-  if ('format' in recognized && !importerFor(recognized.format))
-    return unsupported(recognized.format)
+function unknown(attempts: readonly Attempt[], input: unknown, line?: number): ImportError {
   let closest: { attempt: Attempt; score: number } | undefined
   for (const a of attempts) {
     let score: number
@@ -108,15 +87,16 @@ function unknown(
     }
     if (!closest || score > closest.score) closest = { attempt: a, score }
   }
-  let mismatch = 'mismatch' in recognized ? recognized.mismatch : 'no format matched'
+  let mismatch = 'no format matched'
   if (closest && typeof closest.attempt.verdict === 'string')
     mismatch = `closest match ${closest.attempt.importer.label}: ${closest.attempt.verdict}`
   const reason = `unknown transcript format: ${mismatch}`
+  const hints = formatHints()
   const error: ImportError = {
-    message: `${reason} (tried ${labels(IMPORTABLE_FORMATS)})`,
-    tried: [...IMPORTABLE_FORMATS],
+    message: `${reason} (tried ${hints.map((h) => h.label).join(', ')})`,
+    tried: hints.map((h) => h.id),
     reason,
-    formats: formatHints(),
+    formats: hints,
   }
   if (line !== undefined) error.line = line
   return error
@@ -145,8 +125,7 @@ export function detectJsonl(jsonl: JsonlParse): Detection {
     const { importer } = hit
     return { ok: true, format: importer.id, importer, input: jsonl.records, jsonl }
   }
-  const recognized = detectJsonlRecords(jsonl.records)
-  return { ok: false, error: unknown(attempts, jsonl.records, recognized, jsonl.records[0]?.line) }
+  return { ok: false, error: unknown(attempts, jsonl.records, jsonl.records[0]?.line) }
 }
 
 /**
@@ -156,7 +135,7 @@ export function detectJsonl(jsonl: JsonlParse): Detection {
  * JSON document — JSON formats are tried, then, for an object, the JSONL formats on it as a
  * one-line file (a lone Claude Code record) — and when it does not parse but looks like JSONL, line
  * by line. Errors (invalid JSON with line and column; unknown format with `tried` and the closest
- * match's first mismatch; recognized-but-unsupported formats) are `ImportError`s. Never throws. A
+ * match's first mismatch) are `ImportError`s. Never throws. A
  * leading BOM is ignored.
  */
 export function detectFormat(text: string, options: { fileName?: string } = {}): Detection {
@@ -167,8 +146,6 @@ export function detectFormat(text: string, options: { fileName?: string } = {}):
     const { importer } = textHit
     return { ok: true, format: importer.id, importer, input: body }
   }
-  if (/^\s*# aider chat started at/.test(body.slice(0, 2000)) && !importerFor('aider'))
-    return { ok: false, error: unsupported('aider') }
   if (options.fileName && /\.(jsonl|ndjson)$/i.test(options.fileName))
     return detectJsonl(parseJsonl(body))
   const parsed = parseJson(body)
@@ -186,7 +163,7 @@ export function detectFormat(text: string, options: { fileName?: string } = {}):
         return { ok: true, format: importer.id, importer, input: records, jsonl }
       }
     }
-    return { ok: false, error: unknown(attempts, root, detectJsonRoot(root)) }
+    return { ok: false, error: unknown(attempts, root) }
   }
   // A text that parsed but nests too deep is JSON: neither JSONL nor YAML.
   if (parsed.tooDeep) return { ok: false, error: jsonError(parsed) }
@@ -202,7 +179,7 @@ export function detectFormat(text: string, options: { fileName?: string } = {}):
     const attempts = attempt('json', yaml)
     const hit = attempts.find((a) => a.verdict === true)
     if (hit) return { ok: true, format: hit.importer.id, importer: hit.importer, input: yaml }
-    return { ok: false, error: unknown(attempts, yaml, detectJsonRoot(yaml)) }
+    return { ok: false, error: unknown(attempts, yaml) }
   }
   return { ok: false, error: jsonError(parsed) }
 }

@@ -1,8 +1,7 @@
 import type { FormatId, Part, SourceRef, ThinkingPart, ToolCall, Transcript } from '../model'
 import { importFailure } from './failure'
 import type { JsonlRecord } from './json'
-import { FORMAT_LABELS } from './labels'
-import type { FormatImporter } from './registry'
+import type { FormatImporter } from './types'
 import {
   base64Bytes,
   finalizeTranscript,
@@ -16,6 +15,8 @@ import {
 } from './util'
 
 const format: FormatId = 'gemini-cli'
+/** The label of both Gemini CLI importers (JSON session, JSONL log). */
+const LABEL = 'Gemini CLI session'
 
 /** Record types that are UI notes, not model context (formats.md §3 "Roles"). */
 const NOTE_TYPES = new Set(['info', 'error', 'warning'])
@@ -265,9 +266,10 @@ function importGeminiJsonl(records: readonly JsonlRecord[], keepRaw = true): Tra
 /** The Gemini CLI legacy JSON session importer (formats.md §2 item 4). */
 export const geminiCliImporter: FormatImporter = {
   id: 'gemini-cli',
-  label: FORMAT_LABELS['gemini-cli'],
+  label: LABEL,
   container: 'json',
   priority: 4,
+  requestFormat: null,
   description: 'Gemini CLI session, ~/.gemini/tmp/<project>/chats/session-*.json (or .jsonl)',
   extensions: ['.json', '.jsonl'],
   detect(root) {
@@ -287,9 +289,10 @@ export const geminiCliImporter: FormatImporter = {
 /** The Gemini CLI JSONL recording importer (formats.md §2 item 4). */
 export const geminiCliJsonlImporter: FormatImporter = {
   id: 'gemini-cli',
-  label: FORMAT_LABELS['gemini-cli'],
+  label: LABEL,
   container: 'jsonl',
   priority: 4,
+  requestFormat: null,
   extensions: ['.jsonl'],
   detect(input) {
     const first = (input as JsonlRecord[])[0]

@@ -1,15 +1,19 @@
+/*
+ * The formats' one public entry: the rest of the app imports importing, the supported formats and
+ * each format's request format from here, never from an importer module or the registry.
+ */
 import { failureText } from '../failure-text'
 import type { FormatId } from '../model'
 import { detectFormat } from './detect'
-import { FORMAT_LABELS } from './labels'
+import { runImporter } from './failure'
 import { importJsonlRecords } from './jsonl-import'
-import { importersInOrder, runImporter, type ImportOptions } from './registry'
-import type { ImportResult } from './types'
+import { importersInOrder } from './registry'
+import type { ImportOptions, ImportResult } from './types'
 import { importZip, isZipArchive } from './zip'
 
-export type { ImportResult } from './types'
-export type { ImportOptions } from './registry'
+export type { ImportOptions, ImportResult, RequestFormat } from './types'
 export { importJsonlRecords } from './jsonl-import'
+export { requestFormatOf } from './registry'
 
 /** One importable format, for pickers and the sample gallery. */
 export interface SupportedFormat {
@@ -45,7 +49,7 @@ function supportedFormats(): SupportedFormat[] {
     }
     byId.set(imp.id, {
       id: imp.id,
-      label: imp.label || FORMAT_LABELS[imp.id],
+      label: imp.label,
       description: imp.description ?? imp.label,
       extensions: [...extensions],
     })

@@ -7,7 +7,7 @@ import { contentText } from '../content'
 import type { Transcript } from '../model'
 import { importBytes } from './index'
 import { importInspectAIRoot, inspectAIImporter, resolveAttachments } from './inspect-ai'
-import { runImporter } from './registry'
+import { runImporter } from './failure'
 
 const sampleText = (name: string) =>
   readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')

@@ -1,7 +1,6 @@
 import type { FormatId, Part, Role, SourceRef, ThinkingPart, ToolCall, Transcript } from '../model'
 import { ImportFailure, importFailure } from './failure'
-import { FORMAT_LABELS } from './labels'
-import type { FormatImporter, ImportOptions } from './registry'
+import type { FormatImporter, ImportOptions } from './types'
 import {
   capWarnings,
   finalizeTranscript,
@@ -583,9 +582,10 @@ export function importInspectEval(archive: ZipArchive, options: ImportOptions = 
 /** The Inspect AI importer for the format registry (formats.md §2 item 5, §4.9). */
 export const inspectAIImporter: FormatImporter = {
   id: format,
-  label: FORMAT_LABELS[format],
+  label: 'Inspect AI eval log',
   container: 'json',
   priority: 5,
+  requestFormat: null,
   description:
     'Inspect AI eval log: .eval (zip) or JSON ({version, eval, samples}); every sample, one ' +
     'conversation each',

@@ -4,9 +4,9 @@
  * file gives the same transcript, warnings and errors whichever way it was read.
  */
 import { detectJsonl } from './detect'
+import { runImporter } from './failure'
 import type { JsonlParse } from './json'
-import { runImporter, type ImportOptions } from './registry'
-import type { ImportResult } from './types'
+import type { ImportOptions, ImportResult } from './types'
 import { capWarnings } from './util'
 
 /**

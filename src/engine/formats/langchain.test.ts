@@ -5,7 +5,7 @@ import { checkValidity } from '../analysis/checks'
 import type { Transcript } from '../model'
 import { importTranscript } from './index'
 import { detectLangChain, importLangChainRoot, langchainImporter } from './langchain'
-import { runImporter } from './registry'
+import { runImporter } from './failure'
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

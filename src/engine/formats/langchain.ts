@@ -1,7 +1,6 @@
 import type { FormatId, Part, Role, SourceRef, ToolCall, Transcript } from '../model'
 import { importFailure } from './failure'
-import { FORMAT_LABELS } from './labels'
-import type { FormatImporter, ImportOptions } from './registry'
+import type { FormatImporter, ImportOptions } from './types'
 import {
   pairLegacyFunctionResult,
   arrayOrWrapped,
@@ -427,9 +426,10 @@ export function importLangChainRoot(root: unknown, options: ImportOptions = {}):
 /** The LangChain importer for the format registry (formats.md §2 item 8, §4.8). */
 export const langchainImporter: FormatImporter = {
   id: format,
-  label: FORMAT_LABELS[format],
+  label: 'LangChain message dicts',
   container: 'json',
   priority: 8,
+  requestFormat: null,
   description:
     'LangChain messages: messages_to_dict [{type, data}], model_dump() dicts [{type, content}] ' +
     '(or LangGraph state {messages}), dumpd constructors',

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest'
 import { checkValidity } from '../analysis/checks'
 import type { Message, Transcript } from '../model'
 import { importTranscript } from './index'
-import { importOpenAIChat } from './openai-chat'
+import { runImporter } from './failure'
+import { openaiChatImporter } from './openai-chat'
+
+/** The importer run on a parsed root: an ImportResult, its throws turned into errors. */
+const importOpenAIChat = (root: unknown) => runImporter(openaiChatImporter, root, {})
 
 function sample(name: string): unknown {
   return JSON.parse(

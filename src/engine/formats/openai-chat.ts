@@ -1,12 +1,14 @@
-import type { FormatId, Part, Role, SourceRef, ToolCall, ToolSchema } from '../model'
+import type { FormatId, Part, Role, SourceRef, ToolCall, ToolSchema, Transcript } from '../model'
 import type { RootImportOptions } from './anthropic'
-import type { ImportResult } from './types'
+import { importFailure } from './failure'
+import type { FormatImporter } from './types'
 import {
   pairLegacyFunctionResult,
   finalizeTranscript,
   imageFromUrl,
   isObject,
   normalizeParts,
+  notAnArray,
   str,
   type DraftMessage,
 } from './util'
@@ -139,20 +141,16 @@ function chatMessages(root: unknown): unknown[] | undefined {
  * assistant `function_call` (no id) gets the stable id `fc-<message index>`, and each role
  * `function` result answers the oldest unanswered call of the same name (else the oldest unanswered
  * call) — pairing by order. Tool names are resolved from the call. Messages that are not objects or
- * have an unknown role are skipped with a warning naming `messages[i]`. Never throws; never
- * modifies `root`. Source: formats.md §4.1, §1 item 6.
+ * have an unknown role are skipped with a warning naming `messages[i]`. Throws `ImportFailure`
+ * (field `messages`) without a messages list or when no message is kept; never modifies `root`.
+ * Source: formats.md §4.1, §1 item 6.
  */
-export function importOpenAIChat(root: unknown, options: RootImportOptions = {}): ImportResult {
+export function importOpenAIChat(root: unknown, options: RootImportOptions = {}): Transcript {
   const format: FormatId = 'openai-chat'
   const keepRaw = options.keepRaw ?? true
   const reply = chatMessages(root) ? undefined : responseReply(root)
   const list = chatMessages(root) ?? reply?.messages
-  if (!list) {
-    return {
-      ok: false,
-      error: { message: 'expected an object with a "messages" array', field: 'messages' },
-    }
-  }
+  if (!list) importFailure('expected an object with a "messages" array', { field: 'messages' })
   const drafts: DraftMessage[] = []
   const warnings: string[] = [...(reply?.warnings ?? [])]
   const toolNames = new Map<string, string>()
@@ -219,15 +217,87 @@ export function importOpenAIChat(root: unknown, options: RootImportOptions = {})
     }
     drafts.push(d)
   })
-  if (drafts.length === 0) {
-    return { ok: false, error: { message: 'no messages found in messages', field: 'messages' } }
-  }
+  if (drafts.length === 0) importFailure('no messages found in messages', { field: 'messages' })
   const tools = isObject(root) ? chatTools(root) : undefined
-  return {
-    ok: true,
-    transcript: finalizeTranscript(format, drafts, [], warnings, {
-      ...(tools ? { tools } : {}),
-      model: isObject(root) ? str(root.model) : undefined,
-    }),
+  return finalizeTranscript(format, drafts, [], warnings, {
+    ...(tools ? { tools } : {}),
+    model: isObject(root) ? str(root.model) : undefined,
+  })
+}
+
+/**
+ * Why a message list is not a list of chat messages, or undefined when it is: the first item that
+ * is not an object (`<field>[i] is not an object`), else a list whose objects all carry a `parts`
+ * array (a Vercel UIMessage or Gemini list, whose own detectors rejected it), else the first role
+ * outside `OPENAI_CHAT_ROLES`. The shared first test of the OpenAI chat and Anthropic detectors.
+ */
+export function chatListMismatch(list: readonly unknown[], field: string): string | undefined {
+  const head = list.slice(0, 50).filter(isObject)
+  if (head.length > 0 && head.every((x) => typeof x.role === 'string' && Array.isArray(x.parts)))
+    return `${field}[0] has a "parts" array, not chat "content"`
+  let firstBadRole: string | undefined
+  for (let i = 0; i < list.length; i++) {
+    const m = list[i]
+    if (!isObject(m)) return `${field}[${i}] is not an object`
+    const role = m.role
+    if (typeof role !== 'string' || !(role in OPENAI_CHAT_ROLES)) {
+      const allowed = Object.keys(OPENAI_CHAT_ROLES).join('/')
+      firstBadRole ??= `${field}[${i}].role is ${JSON.stringify(role ?? null)}, not one of ${allowed}`
+    }
   }
+  return firstBadRole
+}
+
+const OPENAI_PARTS = new Set(['image_url', 'input_audio', 'file', 'refusal'])
+
+/**
+ * Whether a chat message carries something only OpenAI Chat Completions has: a `tool` /
+ * `function` / `developer` role, `tool_calls` / `function_call` / `tool_call_id`, or an
+ * `image_url` / `input_audio` / `file` / `refusal` content part. Source: formats.md §2 item 11.
+ */
+export function hasOpenAIChatSignal(m: Record<string, unknown>): boolean {
+  if (m.role === 'tool' || m.role === 'function' || m.role === 'developer') return true
+  if ('tool_calls' in m || 'function_call' in m || 'tool_call_id' in m) return true
+  return (
+    Array.isArray(m.content) &&
+    m.content.some((b) => isObject(b) && typeof b.type === 'string' && OPENAI_PARTS.has(b.type))
+  )
+}
+
+/**
+ * Detection (formats.md §2 item 12), the fallback for anything "OpenAI-compatible": a bare array or
+ * `{messages}` whose every item is an object with a chat role (`chatListMismatch`), or one Chat
+ * Completions response (`choices[].message`). Anthropic Messages lists are chat-role lists too:
+ * the Anthropic importer's lower priority claims them first.
+ */
+function detectOpenAIChat(root: unknown): true | string {
+  if (Array.isArray(root)) return chatListMismatch(root, 'items') ?? true
+  if (!isObject(root)) {
+    const kind = root === null ? 'null' : `a ${typeof root}`
+    return `the JSON is ${kind}, not an object or array`
+  }
+  if (Array.isArray(root.messages)) return chatListMismatch(root.messages, 'messages') ?? true
+  if (Array.isArray(root.choices) && root.choices.some((c) => isObject(c) && isObject(c.message)))
+    return true
+  if (Object.prototype.hasOwnProperty.call(root, 'messages')) return notAnArray(root, 'messages')
+  const keys = Object.keys(root).slice(0, 8).join(', ')
+  return `no "messages" array at the top level (keys: ${keys || 'none'})`
+}
+
+/** OpenAI Chat Completions, the fallback for anything "OpenAI-compatible" (formats.md §4.1). */
+export const openaiChatImporter: FormatImporter = {
+  id: 'openai-chat',
+  label: 'OpenAI Chat Completions',
+  container: 'json',
+  priority: 12,
+  requestFormat: 'openai-chat',
+  description:
+    'OpenAI Chat Completions request body {messages, tools?} or a messages array ' +
+    '(legacy functions too)',
+  extensions: ['.json'],
+  detect: detectOpenAIChat,
+  closeness: (input) =>
+    Array.isArray(input) || (isObject(input) && Array.isArray(input.messages)) ? 0.5 : 0.1,
+  importParsed: (input, options) =>
+    importOpenAIChat(input, options.keepRaw === undefined ? {} : { keepRaw: options.keepRaw }),
 }

@@ -8,9 +8,8 @@ import type {
   ToolSchema,
   Transcript,
 } from '../model'
-import { FORMAT_LABELS } from './labels'
 import { importFailure } from './failure'
-import type { FormatImporter } from './registry'
+import type { FormatImporter } from './types'
 import {
   finalizeTranscript,
   imageFromUrl,
@@ -597,9 +596,10 @@ function detectResponses(root: unknown): true | string {
 /** The OpenAI Responses importer (registry entry). */
 export const openaiResponsesImporter: FormatImporter = {
   id: 'openai-responses',
-  label: FORMAT_LABELS['openai-responses'],
+  label: 'OpenAI Responses',
   container: 'json',
   priority: 10,
+  requestFormat: 'openai-responses',
   description:
     'OpenAI Responses request {instructions?, input: items} or response {object:"response", ' +
     'output}, incl. /responses/compact results',

@@ -9,7 +9,7 @@ import {
   openHandsEvalImporter,
   openHandsImporter,
 } from './openhands'
-import { runImporter } from './registry'
+import { runImporter } from './failure'
 
 const sampleText = (name: string) =>
   readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')

@@ -1,8 +1,7 @@
 import type { FormatId, Part, SourceRef, ToolCall, ToolSchema, Transcript } from '../model'
 import { ImportFailure, importFailure } from './failure'
-import { FORMAT_LABELS } from './labels'
 import type { JsonlRecord } from './json'
-import type { FormatImporter, ImportOptions } from './registry'
+import type { FormatImporter, ImportOptions } from './types'
 import {
   arrayOrWrapped,
   capWarnings,
@@ -415,9 +414,10 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
 /** The OpenHands importer for the format registry (formats.md §2 item 7, §4.10). */
 export const openHandsImporter: FormatImporter = {
   id: format,
-  label: FORMAT_LABELS[format],
+  label: 'OpenHands event stream',
   container: 'json',
   priority: 7,
+  requestFormat: null,
   description: 'OpenHands event stream or trajectory export (events with action/observation)',
   extensions: ['.json'],
   detect: detectOpenHands,
@@ -525,6 +525,7 @@ export const openHandsEvalImporter: FormatImporter = {
   label: 'OpenHands evaluation output (JSONL)',
   container: 'jsonl',
   priority: 7,
+  requestFormat: null,
   description:
     'OpenHands evaluation output.jsonl ({instance_id, history, test_result} per line); ' +
     'one conversation per instance',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { contentText } from '../content'
 import { importTranscript } from './index'
-import { runImporter } from './registry'
+import { runImporter } from './failure'
 import { detectSweAgent, importSweAgentRoot, sweAgentImporter } from './swe-agent'
 
 const sampleText = (name: string) =>

@@ -1,7 +1,6 @@
 import type { FormatId, Part, Role, SourceRef, ToolCall, Transcript } from '../model'
 import { importFailure } from './failure'
-import { FORMAT_LABELS } from './labels'
-import type { FormatImporter, ImportOptions } from './registry'
+import type { FormatImporter, ImportOptions } from './types'
 import {
   finalizeTranscript,
   imageFromUrl,
@@ -179,9 +178,10 @@ export function importSweAgentRoot(root: unknown, options: ImportOptions = {}): 
 /** The SWE-agent importer for the format registry (formats.md §2 item 6, §4.11). */
 export const sweAgentImporter: FormatImporter = {
   id: format,
-  label: FORMAT_LABELS[format],
+  label: 'SWE-agent trajectory',
   container: 'json',
   priority: 6,
+  requestFormat: null,
   description: 'SWE-agent trajectory or demonstration (.traj); its history is imported',
   extensions: ['.traj', '.json'],
   detect: detectSweAgent,

@@ -30,3 +30,67 @@ export interface FormatHint {
 
 /** Result of an import: never throws at the UI (SPEC §1). */
 export type ImportResult = { ok: true; transcript: Transcript } | { ok: false; error: ImportError }
+
+/**
+ * An API request body shape: what a source format's own provider takes, and an export target.
+ * `openai-chat` = Chat Completions, `anthropic` = Anthropic Messages, `openai-responses` =
+ * Responses input.
+ */
+export type RequestFormat = 'openai-chat' | 'anthropic' | 'openai-responses'
+
+/** Options every importer receives. */
+export interface ImportOptions {
+  /** The file's name: `.jsonl` / `.ndjson` selects JSONL parsing directly. */
+  fileName?: string
+  /** Keep each message's original record in `source.raw` (default true; off for huge inputs). */
+  keepRaw?: boolean
+}
+
+/**
+ * One importable format (the registry contract). Each format lives in
+ * `src/engine/formats/<format>.ts`, exports its `FormatImporter` (one per container it reads), and
+ * is registered by one line in `FORMAT_IMPORTERS` (registry.ts).
+ */
+export interface FormatImporter {
+  id: FormatId
+  /** Human label: `FORMAT_LABELS[id]` unless one container of the format needs its own. */
+  label: string
+  /**
+   * How the text is parsed before detection: one JSON value (`input` is the root), JSONL records
+   * (`input` is `JsonlRecord[]`, good lines only — the registry reports bad lines), or raw text
+   * (aider markdown; `input` is the string without BOM).
+   */
+  container: 'json' | 'jsonl' | 'text'
+  /**
+   * Order in detection (formats.md §2): lower runs first, so where two detectors would both accept
+   * an input (a Vercel ModelMessage list is also a list of chat roles) the lower priority wins.
+   */
+  priority: number
+  /**
+   * The request body the format's own provider takes, or null for none: decides the validity
+   * provider (`anthropic` → Anthropic rules, else OpenAI), which same-family fields the exporter
+   * keeps (signatures, cache control, encrypted reasoning) and the native export target offered
+   * next to canonical JSON. Importers sharing an `id` declare the same value.
+   */
+  requestFormat: RequestFormat | null
+  /**
+   * true for a confident match on the parsed input (JSON root / JsonlRecord[] / text), else the
+   * first mismatch as a short reason (one line, names the field or line). The only detection: no
+   * other module decides which format an input is.
+   */
+  detect(input: unknown): true | string
+  /**
+   * Builds the transcript from the same parsed input. Throws `ImportFailure` (failure.ts) with a
+   * one-line reason and line/field; `runImporter` turns it into an ImportResult.
+   */
+  importParsed(input: unknown, options: ImportOptions): Transcript
+  /**
+   * Optional: how much of this format's signature the input has, 0..1. Only used to pick which
+   * format's mismatch an "unknown format" error quotes (the closest match); default 0.
+   */
+  closeness?(input: unknown): number
+  /** Optional: what files of this format look like (pickers, the CLI's format list). */
+  description?: string
+  /** Optional: typical file extensions with the dot; default from `container`. */
+  extensions?: string[]
+}

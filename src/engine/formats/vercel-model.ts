@@ -1,7 +1,6 @@
 import type { FormatId, Part, SourceRef, ThinkingPart, ToolCall, Transcript } from '../model'
 import { importFailure } from './failure'
-import { FORMAT_LABELS } from './labels'
-import type { FormatImporter } from './registry'
+import type { FormatImporter } from './types'
 import {
   base64Bytes,
   finalizeTranscript,
@@ -199,9 +198,10 @@ function isModelMessage(x: unknown): boolean {
 /** The Vercel AI SDK ModelMessage importer (formats.md §2 item 9). */
 export const vercelModelImporter: FormatImporter = {
   id: 'vercel-model',
-  label: FORMAT_LABELS['vercel-model'],
+  label: 'Vercel AI SDK ModelMessage[]',
   container: 'json',
   priority: 9.5,
+  requestFormat: null,
   description: 'Vercel AI SDK ModelMessage[] (tool-call / tool-result parts, role tool)',
   extensions: ['.json'],
   detect(root) {

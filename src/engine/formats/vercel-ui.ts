@@ -1,7 +1,6 @@
 import type { FormatId, Part, SourceRef, ToolCall, Transcript } from '../model'
 import { importFailure } from './failure'
-import { FORMAT_LABELS } from './labels'
-import type { FormatImporter } from './registry'
+import type { FormatImporter } from './types'
 import {
   finalizeTranscript,
   isObject,
@@ -141,9 +140,10 @@ function importVercelUiMessages(root: unknown, keepRaw = true): Transcript {
 /** The Vercel AI SDK UIMessage importer (formats.md §2 item 9). */
 export const vercelUiImporter: FormatImporter = {
   id: 'vercel-ui',
-  label: FORMAT_LABELS['vercel-ui'],
+  label: 'Vercel AI SDK UIMessage[]',
   container: 'json',
   priority: 9,
+  requestFormat: null,
   description:
     'Vercel AI SDK v5 UIMessage[] as persisted by useChat (parts, tool-<name>, step-start)',
   extensions: ['.json'],

@@ -5,11 +5,10 @@
  * ones asked for, and turns fflate's errors into one-line import errors.
  */
 import { strFromU8, unzipSync } from 'fflate'
-import { ImportFailure } from './failure'
+import { ImportFailure, importResult } from './failure'
 import { importInspectEval } from './inspect-ai'
 import { parseJson } from './json'
-import { runImporter, type FormatImporter, type ImportOptions } from './registry'
-import type { ImportResult } from './types'
+import type { ImportOptions, ImportResult } from './types'
 
 /** One entry of a zip archive's central directory. Sizes in bytes. */
 export interface ZipEntry {
@@ -137,20 +136,6 @@ function entryJson(name: string, data: Uint8Array): unknown {
 const LISTED_ENTRIES = 5
 
 /**
- * The importer of a zip's contents: Inspect AI's `.eval` log, recognized by its `header.json`
- * (a finished log) or `_journal/start.json` (one still being written). Only through
- * `importZip`: the registry's containers are texts.
- */
-const zipImporter: FormatImporter = {
-  id: 'inspect-ai',
-  label: 'Inspect AI eval log (.eval)',
-  container: 'json',
-  priority: 5,
-  detect: () => true,
-  importParsed: (input, options) => importInspectEval(input as ZipArchive, options),
-}
-
-/**
  * Imports a zip archive's bytes (`isZipArchive`): an Inspect AI `.eval` log (formats.md §4.9;
  * `importInspectEval`), with raw records kept (`source.raw`) when `options.keepRaw` says so or,
  * unset, when the entries' uncompressed bytes total at most `rawMaxBytes`. Any other zip is the
@@ -181,5 +166,11 @@ export function importZip(
   }
   const total = archive.entries.reduce((n, e) => n + e.bytes, 0)
   const keepRaw = options.keepRaw ?? total <= rawMaxBytes
-  return runImporter(zipImporter, archive, { ...options, keepRaw })
+  // A zip's contents are an Inspect AI `.eval` log, recognized above by its `header.json` (a
+  // finished log) or `_journal/start.json` (one still being written): no detection among the
+  // registry's importers, whose containers are texts.
+  return importResult(
+    () => importInspectEval(archive, { ...options, keepRaw }),
+    'Inspect AI eval log (.eval)',
+  )
 }

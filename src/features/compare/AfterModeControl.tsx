@@ -1,7 +1,6 @@
 import { formatCount } from '../../components/format'
 import type { AfterMode } from '../../state/slices/recorded'
-import { useStore } from '../../state/store'
-import { selectAfterMode, selectInfo, selectTab } from '../../state/selectors'
+import { useInfo, useRecorded, useRecordedActions, useTab } from '../../state/hooks'
 
 const MODES: { mode: AfterMode; label: string }[] = [
   { mode: 'simulated', label: 'Simulated' },
@@ -14,12 +13,11 @@ const MODES: { mode: AfterMode; label: string }[] = [
  * the transcript records compactions of its own; with several, a picker of which one.
  */
 export function AfterModeControl() {
-  const info = useStore(selectInfo)
-  const mode = useStore(selectAfterMode)
-  const setAfterMode = useStore((s) => s.setAfterMode)
-  const chosen = useStore((s) => s.recorded?.compaction ?? s.recordedCompaction)
-  const setRecordedCompaction = useStore((s) => s.setRecordedCompaction)
-  const tab = useStore(selectTab)
+  const info = useInfo()
+  const { afterMode: mode, recorded, recordedCompaction } = useRecorded()
+  const chosen = recorded?.compaction ?? recordedCompaction
+  const { setAfterMode, setRecordedCompaction } = useRecordedActions()
+  const { tab } = useTab()
   const compactions = info?.recordedCompactions ?? []
   // Stage by stage always shows the simulation, stage after stage.
   if (compactions.length === 0 || tab === 'stages') return null

@@ -3,7 +3,8 @@ import { formatCountOf } from '../../components/format'
 import type { RecordedCompaction } from '../../engine/model'
 import type { AfterMode } from '../../state/slices/recorded'
 import { useStore } from '../../state/store'
-import { selectAfterMode, selectInfo, selectRecorded, selectRun, selectSelection } from '../../state/selectors'
+import { useInfo, useRecorded, useSelection } from '../../state/hooks'
+import { selectRun } from '../../state/selectors'
 import type { RecordedRunView, RowMeta, RunView, Side } from '../../worker/protocol'
 import { FactFinder } from '../facts/FactFinder'
 import { ImportHeadView } from './ImportHeadView'
@@ -107,13 +108,13 @@ function rowName(pane: Pane | null, id: string): string {
  * stand side by side.
  */
 export function CompareView() {
+  // The run alone, not the run slice: its status flips at every re-run and would re-render both columns.
   const run = useStore(selectRun)
-  const info = useStore(selectInfo)
-  const mode = useStore(selectAfterMode)
-  const recorded = useStore(selectRecorded)
-  const recordedError = useStore((s) => (s.recordedStatus === 'error' ? s.recordedError : null))
-  const selection = useStore(selectSelection)
-  const selectRow = useStore((s) => s.selectRow)
+  const info = useInfo()
+  const { afterMode: mode, recorded, recordedStatus, recordedError: error } = useRecorded()
+  const recordedError = recordedStatus === 'error' ? error : null
+  const { selection, selectRow } = useSelection()
+  // The finder's answer alone: its query changes at every keystroke.
   const factSearch = useStore((s) => s.factSearch)
   const importHead = useStore((s) => s.importHead)
   const [split, setSplit] = useState(0.5) // high-frequency: stays out of the store

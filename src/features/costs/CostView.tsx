@@ -11,6 +11,7 @@ import {
   type Priced,
 } from '../../engine/analysis/costs'
 import { useStore } from '../../state/store'
+import { useCosts, useRun } from '../../state/hooks'
 import { formatDollars, strategyBars } from './strategies'
 import { StrategyChart } from './StrategyChart'
 import '../summarizer/summarizer.css'
@@ -32,12 +33,11 @@ const PRICE_FIELDS: readonly { field: PriceField; header: string; label: string 
  * price table whose defaults are dated. Token counts come from the worker (engine `runTokens`).
  */
 export function CostView() {
-  const run = useStore((s) => s.run)
+  const { run } = useRun()
   const model = useStore((s) => s.config?.summarizerOptions?.model)
   const baseUrl = useStore((s) => s.config?.summarizerOptions?.baseUrl)
   const [open, setOpen] = useState(false)
-  const requestRunTokens = useStore((s) => s.requestRunTokens)
-  const held = useStore((s) => s.runTokens)
+  const { runTokens: held, requestRunTokens } = useCosts()
   const tokens = held && held.runId === run?.runId ? held.tokens : null
   const [prices, setPrices] = useState<ModelPrice[]>(() => DEFAULT_PRICES.map((p) => ({ ...p })))
   const [chosen, setChosen] = useState<string | null>(null)

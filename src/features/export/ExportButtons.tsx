@@ -1,6 +1,7 @@
 import type { ExportTarget } from '../../worker/protocol'
 import { useStore } from '../../state/store'
-import { selectAfterMode, selectInfo } from '../../state/selectors'
+import { useExport, useInfo } from '../../state/hooks'
+import { selectAfterMode } from '../../state/selectors'
 
 const TARGET_LABELS: Record<ExportTarget, string> = {
   canonical: 'Canonical JSON',
@@ -14,13 +15,10 @@ const TARGET_LABELS: Record<ExportTarget, string> = {
  * the source's own request format where it has one. Built by the worker; the Before never changes.
  */
 export function ExportButtons() {
-  const info = useStore(selectInfo)
+  const info = useInfo()
   const mode = useStore(selectAfterMode)
   const ready = useStore((s) => (s.afterMode === 'recorded' ? s.recorded !== null : s.run !== null))
-  const exporting = useStore((s) => s.exporting)
-  const notice = useStore((s) => s.exportNotice)
-  const exportAfter = useStore((s) => s.exportAfter)
-  const dismiss = useStore((s) => s.dismissExportNotice)
+  const { exporting, exportNotice: notice, exportAfter, dismissExportNotice: dismiss } = useExport()
   if (!info) return null
   const which = mode === 'recorded' ? 'recorded After' : 'After'
   return (

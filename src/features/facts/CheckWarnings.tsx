@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react'
 import type { FailureModeWarning } from '../../engine/model'
 import { useStore } from '../../state/store'
+import { useRun } from '../../state/hooks'
 import type { RunView, Side } from '../../worker/protocol'
 import { warningPieces } from './warningText'
 import './CheckWarnings.css'
@@ -102,7 +103,7 @@ function WarningItem({ warning, where }: { warning: FailureModeWarning; where: M
  * messages involved. Nothing when the run raised none.
  */
 export function CheckWarnings() {
-  const run = useStore((s) => s.run)
+  const { run } = useRun()
   const warnings = run?.checks.failureModes
   const where = useMemo(() => (run ? targets(run, warnings ?? []) : new Map<string, Target>()), [run, warnings])
   if (!run || !warnings || warnings.length === 0) return null

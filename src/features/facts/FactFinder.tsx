@@ -1,8 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react'
 import { formatCountOf } from '../../components/format'
 import { factWalk } from '../../state/slices/facts'
-import { useStore } from '../../state/store'
-import { selectRun } from '../../state/selectors'
+import { useFactFinder, useRun } from '../../state/hooks'
 import { verdictSentence } from './FactFinderText'
 import './FactFinder.css'
 
@@ -14,16 +13,18 @@ const SIDE_NAME = { before: 'Before', after: 'After', recorded: 'Recorded' } as 
  * then After; Enter / Shift+Enter), and the engine's verdict in one sentence.
  */
 export function FactFinder() {
-  const run = useStore(selectRun)
-  const query = useStore((s) => s.factQuery)
-  const regex = useStore((s) => s.factRegex)
-  const search = useStore((s) => s.factSearch)
-  const error = useStore((s) => s.factError)
-  const cursor = useStore((s) => s.factCursor)
-  const setFactQuery = useStore((s) => s.setFactQuery)
-  const setFactRegex = useStore((s) => s.setFactRegex)
-  const refresh = useStore((s) => s.refreshFactSearch)
-  const step = useStore((s) => s.stepFactMatch)
+  const { run } = useRun()
+  const {
+    factQuery: query,
+    factRegex: regex,
+    factSearch: search,
+    factError: error,
+    factCursor: cursor,
+    setFactQuery,
+    setFactRegex,
+    refreshFactSearch: refresh,
+    stepFactMatch: step,
+  } = useFactFinder()
   const inputRef = useRef<HTMLInputElement>(null)
 
   // A new run (settings changed, another transcript): search again so the verdict follows.

@@ -23,6 +23,7 @@ import type { KeptAs } from '../../engine/facts/verdict'
 import { passStateAt, type PassRun, type PassState } from '../../engine/facts/pass-runs'
 import { shownResult } from '../../state/selectors'
 import { useStore } from '../../state/store'
+import { useFactTable, useInfo, useRunId } from '../../state/hooks'
 import type { FactRowView } from '../../worker/protocol'
 import './FactsTable.css'
 
@@ -145,15 +146,11 @@ function factTotalsText(totals: { text: string; summaryOnly: number; pinned: num
  * the worker's facts table, sortable, filterable by text and kind, "only lost".
  */
 export function FactsTable() {
-  const runId = useStore((s) => s.run?.runId)
-  const held = useStore((s) => s.factTable)
-  const of = useStore((s) => s.factTableOf)
-  const info = useStore((s) => s.info)
-  const status = useStore((s) => s.factTableStatus)
-  const error = useStore((s) => s.factTableError)
+  const runId = useRunId()
+  const { factTable: held, factTableOf: of, factTableStatus: status, factTableError: error, requestFactTable } = useFactTable()
+  const info = useInfo()
   const shown = shownResult(held, of, status, error, info)
   const table = shown.kind === 'result' ? shown.value : null
-  const requestFactTable = useStore((s) => s.requestFactTable)
   const [onlyLost, setOnlyLost] = useState(false)
 
   // Asked when the view opens and after every run while it is open, never per run otherwise.

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { useStore } from '../../state/store'
+import { useLoadActions } from '../../state/hooks'
 
 function hasFiles(e: DragEvent): boolean {
   return !!e.dataTransfer && Array.from(e.dataTransfer.types).includes('Files')
@@ -7,7 +7,7 @@ function hasFiles(e: DragEvent): boolean {
 
 /** Drag-and-drop anywhere on the page; shows "Drop a transcript" while a file is over it. */
 export function DropOverlay() {
-  const loadFile = useStore((s) => s.loadFile)
+  const { loadFile } = useLoadActions()
   const [over, setOver] = useState(false)
   useEffect(() => {
     let depth = 0 // dragenter/dragleave fire for every child element crossed

@@ -1,6 +1,6 @@
 import type { ImportError } from '../../engine/formats/types'
-import { useStore } from '../../state/store'
-import { formatImportError, selectImportFailure, selectInfo } from '../../state/selectors'
+import { useInfo, useLoad, useLoadActions } from '../../state/hooks'
+import { formatImportError } from '../../state/selectors'
 import './loader.css'
 
 /**
@@ -9,9 +9,9 @@ import './loader.css'
  * stays loaded.
  */
 export function ImportErrorBanner() {
-  const failure = useStore(selectImportFailure)
-  const info = useStore(selectInfo)
-  const dismiss = useStore((s) => s.dismissImportError)
+  const { importFailure: failure } = useLoad()
+  const info = useInfo()
+  const { dismissImportError: dismiss } = useLoadActions()
   if (!failure) return null
   const { error } = failure
   const formats = error.formats ?? []

@@ -1,11 +1,10 @@
 import { useEffect, useRef, useState } from 'react'
-import { useStore } from '../../state/store'
-import { selectSamples } from '../../state/selectors'
+import { useLoad, useLoadActions } from '../../state/hooks'
 import { PasteDialog } from './PasteDialog'
 
 /** Header load controls: file picker, paste, and the sample gallery menu. */
 export function LoadControls() {
-  const loadFile = useStore((s) => s.loadFile)
+  const { loadFile } = useLoadActions()
   const [pasteOpen, setPasteOpen] = useState(false)
   const [galleryOpen, setGalleryOpen] = useState(false)
   return (
@@ -67,9 +66,9 @@ function SampleMenu({ onClose }: { onClose: () => void }) {
 
 /** Cards of the bundled samples (public/samples/index.json). */
 export function SampleGallery({ onPicked }: { onPicked?: () => void }) {
-  const samples = useStore(selectSamples)
-  const loadSample = useStore((s) => s.loadSample)
-  const current = useStore((s) => (s.source?.kind === 'sample' ? s.source.file : null))
+  const { samples, source } = useLoad()
+  const { loadSample } = useLoadActions()
+  const current = source?.kind === 'sample' ? source.file : null
   if (samples.length === 0) return <p className="muted">No bundled samples found.</p>
   return (
     <ul className="gallery" data-testid="sample-gallery" aria-label="Sample transcripts">

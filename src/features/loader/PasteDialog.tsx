@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { formatImportError } from '../../state/selectors'
 import { useStore } from '../../state/store'
+import { useLoadActions } from '../../state/hooks'
 import { isUserClose, showModalOnce } from './modal'
 
 /**
@@ -12,7 +13,7 @@ export function PasteDialog({ onClose }: { onClose: () => void }) {
   const [text, setText] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  const loadText = useStore((s) => s.loadText)
+  const { loadText } = useLoadActions()
   useEffect(() => {
     showModalOnce(ref.current)
   }, [])

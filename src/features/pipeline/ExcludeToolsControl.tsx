@@ -1,7 +1,6 @@
 import { useId, useMemo, useState } from 'react'
 import type { PipelineConfig } from '../../engine/model'
-import { selectConfig, selectRun } from '../../state/selectors'
-import { useStore } from '../../state/store'
+import { useConfig, usePipelineActions, useRun } from '../../state/hooks'
 
 /** Tool names as typed: split on commas, trimmed, empty ones and repeats dropped. */
 function parseToolNames(text: string): string[] {
@@ -27,9 +26,9 @@ function withExcluded(config: PipelineConfig, tools: string[]): PipelineConfig {
  * any other name (comma-separated). Each change is one undo step.
  */
 export function ExcludeToolsControl({ disabled }: { disabled: boolean }) {
-  const config = useStore(selectConfig)
-  const run = useStore(selectRun)
-  const applyConfig = useStore((s) => s.applyConfig)
+  const config = useConfig()
+  const { run } = useRun()
+  const { applyConfig } = usePipelineActions()
   const id = useId()
   const [draft, setDraft] = useState<string | null>(null)
   const rows = run?.before.rows

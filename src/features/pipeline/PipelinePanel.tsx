@@ -1,8 +1,7 @@
 import { formatCount, formatCountOf, formatNumbersIn } from '../../components/format'
 import { formatTokenDelta } from '../../engine/delta'
 import type { Encoding, StageConfig, StageReport } from '../../engine/model'
-import { useStore } from '../../state/store'
-import { selectConfig, selectInfo, selectRun } from '../../state/selectors'
+import { useConfig, useInfo, usePipelineActions, useRun } from '../../state/hooks'
 import { SummarizerSettings } from '../summarizer/SummarizerSettings'
 import { SummarizerStageError } from '../summarizer/SummarizerStatus'
 import { ExcludeToolsControl } from './ExcludeToolsControl'
@@ -13,10 +12,10 @@ import { ConfigNotice, SettingsBar } from './SettingsBar'
 
 /** Stages on/off and order, every param as slider + number, encoding and summarizer (SPEC §6). */
 export function PipelinePanel() {
-  const config = useStore(selectConfig)
-  const run = useStore(selectRun)
-  const info = useStore(selectInfo)
-  const setEncoding = useStore((s) => s.setEncoding)
+  const config = useConfig()
+  const { run } = useRun()
+  const info = useInfo()
+  const { setEncoding } = usePipelineActions()
   if (!config) return <aside className="panel panel--pipeline muted">Starting the engine…</aside>
 
   const scale = {
@@ -65,9 +64,7 @@ interface StageCardProps {
 }
 
 function StageCard({ stage, position, count, report, scale }: StageCardProps) {
-  const toggleStage = useStore((s) => s.toggleStage)
-  const moveStage = useStore((s) => s.moveStage)
-  const setStageParam = useStore((s) => s.setStageParam)
+  const { toggleStage, moveStage, setStageParam } = usePipelineActions()
   const info = STAGE_INFO[stage.id]
   const params = stage.params as unknown as Record<string, number | undefined>
   return (

@@ -1,7 +1,6 @@
 import { useId } from 'react'
 import { applyPreset, matchPreset, presetById, PRESETS, type PipelinePreset } from '../../engine/presets'
-import { selectConfig } from '../../state/selectors'
-import { useStore } from '../../state/store'
+import { useConfig, usePipelineActions } from '../../state/hooks'
 import './presets.css'
 
 /** Source and differences of a preset, as one tooltip. */
@@ -14,8 +13,8 @@ function tooltipOf(p: PipelinePreset): string {
  * the encoding and summarizer stay. Shows the preset the current settings match, else "Custom".
  */
 export function PresetPicker() {
-  const config = useStore(selectConfig)
-  const applyConfig = useStore((s) => s.applyConfig)
+  const config = useConfig()
+  const { applyConfig } = usePipelineActions()
   const id = useId()
   if (!config) return null
   const current = matchPreset(config)

@@ -1,6 +1,7 @@
 import './settings.css'
 import { useEffect, useState } from 'react'
 import { useStore } from '../../state/store'
+import { usePipeline, usePipelineActions } from '../../state/hooks'
 import { copySettingsLink } from './url-sync'
 import { useUndoShortcuts } from './undo-shortcuts'
 
@@ -16,8 +17,7 @@ export function SettingsBar() {
   useUndoShortcuts()
   const canUndo = useStore((s) => s.configHistory.past.length > 0)
   const canRedo = useStore((s) => s.configHistory.future.length > 0)
-  const undo = useStore((s) => s.undoConfig)
-  const redo = useStore((s) => s.redoConfig)
+  const { undoConfig: undo, redoConfig: redo } = usePipelineActions()
   const hasConfig = useStore((s) => s.config !== null)
   const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle')
 
@@ -66,8 +66,8 @@ export function SettingsBar() {
 
 /** The one-line notice about settings of an opened link that were not used. */
 export function ConfigNotice() {
-  const notice = useStore((s) => s.configNotice)
-  const dismiss = useStore((s) => s.dismissConfigNotice)
+  const { configNotice: notice } = usePipeline()
+  const { dismissConfigNotice: dismiss } = usePipelineActions()
   if (!notice) return null
   return (
     <div className="config-notice" role="status" data-testid="config-notice">

@@ -4,7 +4,7 @@ import { formatCount, formatCountOf } from '../../components/format'
 import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
 import type { StageId, StageReport } from '../../engine/model'
 import { useStore } from '../../state/store'
-import { selectRun, selectSelection } from '../../state/selectors'
+import { useConfig, useRun, useSelection, useStages } from '../../state/hooks'
 import type { RowMeta, RunView, Side } from '../../worker/protocol'
 import { buildAfterItems, buildBeforeItems } from '../compare/column-items'
 import { MessageColumn, type ColumnHandle } from '../compare/MessageColumn'
@@ -24,13 +24,9 @@ function savedText(before: number, after: number): string {
  * as of that stage. "Final" (or the button in the caption) goes back to the whole pipeline.
  */
 export function StagesView() {
-  const run = useStore(selectRun)
-  const stageShown = useStore((s) => s.stageShown)
-  const stageView = useStore((s) => s.stageView)
-  const stageViewError = useStore((s) => s.stageViewError)
-  const showStage = useStore((s) => s.showStage)
-  const syncStageView = useStore((s) => s.syncStageView)
-  const config = useStore((s) => s.config)
+  const { run } = useRun()
+  const { stageShown, stageView, stageViewError, showStage, syncStageView } = useStages()
+  const config = useConfig()
 
   useEffect(() => {
     syncStageView()
@@ -149,8 +145,7 @@ function StageStep({ report, position, active, onShow }: StageStepProps) {
 
 /** Before (fates as of the view) | After of the view, linked like Before | After. */
 function StageColumns({ run, afterTitle }: { run: RunView; afterTitle: string }) {
-  const selection = useStore(selectSelection)
-  const selectRow = useStore((s) => s.selectRow)
+  const { selection, selectRow } = useSelection()
   const leftRef = useRef<ColumnHandle>(null)
   const rightRef = useRef<ColumnHandle>(null)
   const beforeItems = useMemo(() => buildBeforeItems(run.before.rows, run.passes, []), [run])

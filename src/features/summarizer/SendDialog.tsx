@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { formatCount, formatCountOf } from '../../components/format'
 import type { PlannedRequest } from '../../engine/summarizers/preview'
-import { useStore } from '../../state/store'
+import { useSummarizer, useSummarizerActions } from '../../state/hooks'
 
 /**
  * The "send" step: before requests go to an endpoint, how many, how many
@@ -9,9 +9,8 @@ import { useStore } from '../../state/store'
  * Send; Cancel or Escape closes it.
  */
 export function SendDialog() {
-  const plan = useStore((s) => s.plan)
-  const confirmSend = useStore((s) => s.confirmSend)
-  const closePlan = useStore((s) => s.closePlan)
+  const { plan } = useSummarizer()
+  const { confirmSend, closePlan } = useSummarizerActions()
   const open = plan !== null
   useEffect(() => {
     if (!open) return

@@ -3,6 +3,7 @@ import { SecretInput } from '../../components/SecretInput'
 import type { SummarizerId } from '../../engine/model'
 import { endpointKey, isHttpSummarizer } from '../../state/slices/summarizer'
 import { useStore } from '../../state/store'
+import { useConfig, useSummarizer, useSummarizerActions } from '../../state/hooks'
 import { ENDPOINT_PRESETS } from './presets'
 
 /** `host[:port]` of a base URL, or the text itself when it is not a URL. */
@@ -28,16 +29,9 @@ const SUMMARIZERS: { id: SummarizerId; label: string }[] = [
  * step. `recorded` is offered only when the transcript records summaries.
  */
 export function SummarizerSettings() {
-  const draft = useStore((s) => s.draft)
-  const setDraft = useStore((s) => s.setDraft)
-  const apiKey = useStore((s) => s.apiKey)
-  const setApiKey = useStore((s) => s.setApiKey)
-  const rememberKey = useStore((s) => s.rememberKey)
-  const setRememberKey = useStore((s) => s.setRememberKey)
-  const previewSend = useStore((s) => s.previewSend)
-  const planStatus = useStore((s) => s.planStatus)
-  const planError = useStore((s) => s.planError)
-  const config = useStore((s) => s.config)
+  const { draft, apiKey, rememberKey, planStatus, planError } = useSummarizer()
+  const { setDraft, setApiKey, setRememberKey, previewSend } = useSummarizerActions()
+  const config = useConfig()
   const hasRecorded = useStore((s) => (s.info?.recordedCompactions.length ?? 0) > 0)
   const http = isHttpSummarizer(draft.summarizer)
   const complete = draft.baseUrl.trim() !== '' && draft.model.trim() !== ''

@@ -2,6 +2,7 @@ import { formatCountOf } from '../../components/format'
 import type { StageId } from '../../engine/model'
 import { isHttpSummarizer } from '../../state/slices/summarizer'
 import { useStore } from '../../state/store'
+import { useConfig, useRun, useSummarizerActions, useSummaryStatus } from '../../state/hooks'
 import type { SummaryProgress } from '../../worker/protocol'
 
 /**
@@ -11,12 +12,10 @@ import type { SummaryProgress } from '../../worker/protocol'
  * note saying so.
  */
 export function SummarizerStatus() {
-  const config = useStore((s) => s.config)
+  const config = useConfig()
   const running = useStore((s) => s.runStatus === 'running')
-  const notice = useStore((s) => s.summarizerNotice)
-  const dismiss = useStore((s) => s.dismissSummarizerNotice)
-  const progress = useStore((s) => s.summaryProgress)
-  const cancel = useStore((s) => s.cancelSummaries)
+  const { summarizerNotice: notice, summaryProgress: progress } = useSummaryStatus()
+  const { dismissSummarizerNotice: dismiss, cancelSummaries: cancel } = useSummarizerActions()
   const http = config !== null && isHttpSummarizer(config.summarizer)
   if (http && running) {
     return (
@@ -74,9 +73,8 @@ function ProgressLine({ progress }: { progress: SummaryProgress }) {
 
 /** The LLM failure of a summarizing stage in its stage card (the run kept the previous result). */
 export function SummarizerStageError({ stage }: { stage: StageId }) {
-  const failedStage = useStore((s) => s.runErrorStage)
-  const error = useStore((s) => s.runError)
-  const status = useStore((s) => s.runStatus)
+  const { runErrorStage: failedStage } = useSummaryStatus()
+  const { runError: error, runStatus: status } = useRun()
   if (failedStage !== stage || status !== 'error' || !error) return null
   return (
     <p className="report report--error" role="alert" data-testid="summarizer-stage-error">

@@ -4,9 +4,8 @@ import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
 import type { PipelineConfig } from '../../engine/model'
 import type { SweepCellResult } from '../../engine/analysis/sweep'
 import { configWith, SWEEP_PARAMS, type SweepAxis, type SweepParam } from '../../engine/analysis/sweep-params'
-import { selectConfig, selectInfo, selectRun } from '../../state/selectors'
+import { useConfig, useInfo, useRun, useSweep, useSweepActions } from '../../state/hooks'
 import type { SweepMetricId } from '../../state/slices/sweep'
-import { useStore } from '../../state/store'
 import type { SweepCell, SweepResult } from '../../worker/protocol'
 import {
   axisOf,
@@ -51,12 +50,10 @@ function baseKey(config: PipelineConfig, result: SweepResult): string {
  * cell to apply its two values to the pipeline.
  */
 export function SweepView() {
-  const info = useStore(selectInfo)
-  const run = useStore(selectRun)
-  const config = useStore(selectConfig)
-  const result = useStore((s) => s.sweepResult)
-  const status = useStore((s) => s.sweepStatus)
-  const sweepOf = useStore((s) => s.sweepOf)
+  const info = useInfo()
+  const { run } = useRun()
+  const config = useConfig()
+  const { sweepResult: result, sweepStatus: status, sweepOf } = useSweep()
   const scale = { messages: info?.messageCount ?? 0, tokens: run?.before.totals.tokens ?? 0 }
   const [ranges, setRanges] = useState<{ x: AxisRange; y: AxisRange } | null>(() =>
     result ? { x: rangeOf(result.x), y: rangeOf(result.y) } : null,
@@ -104,8 +101,7 @@ interface SweepFormProps {
 }
 
 function SweepForm({ ranges, running, onChange, onPair }: SweepFormProps) {
-  const runSweep = useStore((s) => s.runSweep)
-  const cancelSweep = useStore((s) => s.cancelSweep)
+  const { runSweep, cancelSweep } = useSweepActions()
   const x = axisOf(ranges.x)
   const y = axisOf(ranges.y)
   const same = ranges.x.param === ranges.y.param
@@ -203,9 +199,7 @@ function AxisFields(props: { label: string; range: AxisRange; error: string | nu
 }
 
 function SweepStatusLine() {
-  const status = useStore((s) => s.sweepStatus)
-  const progress = useStore((s) => s.sweepProgress)
-  const error = useStore((s) => s.sweepError)
+  const { sweepStatus: status, sweepProgress: progress, sweepError: error } = useSweep()
   if (status === 'error') return <p className="sweep-view__error" role="alert">Sweep failed: {error}</p>
   if (!progress || status === 'idle') return null
   const percent = progress.total > 0 ? Math.round((progress.done / progress.total) * 100) : 0
@@ -233,7 +227,7 @@ function SweepStatusLine() {
 }
 
 function SweepNotices({ result, config, base }: { result: SweepResult; config: PipelineConfig | null; base: PipelineConfig | null }) {
-  const note = useStore((s) => s.sweepNote)
+  const { sweepNote: note } = useSweep()
   const changed = config && base && baseKey(config, result) !== baseKey(base, result)
   const notes: string[] = []
   if (result.enabledStages.length > 0) {
@@ -283,9 +277,8 @@ function background(metric: SweepMetricId, t: number): string {
 }
 
 function HeatMap({ result, config }: { result: SweepResult; config: PipelineConfig | null }) {
-  const metric = useStore((s) => s.sweepMetric)
-  const setMetric = useStore((s) => s.setSweepMetric)
-  const apply = useStore((s) => s.applySweepCell)
+  const { sweepMetric: metric } = useSweep()
+  const { setSweepMetric: setMetric, applySweepCell: apply } = useSweepActions()
   const range = metricRange(result.cells, metric)
   const cx = currentValue(config, result.x.param)
   const cy = currentValue(config, result.y.param)

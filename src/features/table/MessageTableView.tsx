@@ -20,6 +20,7 @@ import { fateChip, type ChangeKind } from '../../components/kinds'
 import { RoleBadge } from '../../components/RoleBadge'
 import type { Role } from '../../engine/model'
 import { useStore } from '../../state/store'
+import { useViewActions } from '../../state/hooks'
 import { selectBeforeRows } from '../../state/selectors'
 
 /** One before message, flattened for sorting and filtering. */
@@ -78,8 +79,7 @@ const ROLES: Role[] = ['system', 'user', 'assistant', 'tool']
 /** All before messages with their fates: sortable by index/role/tokens, filterable by role and fate. */
 export function MessageTableView() {
   const rows = useStore(selectBeforeRows)
-  const selectRow = useStore((s) => s.selectRow)
-  const setTab = useStore((s) => s.setTab)
+  const { selectRow, setTab } = useViewActions()
   const data = useMemo<TableRow[]>(
     () =>
       (rows ?? []).map((r) => {

@@ -4,7 +4,7 @@ import 'uplot/dist/uPlot.min.css'
 import { formatCount, formatCountOf } from '../../components/format'
 import { passName } from '../../components/kinds'
 import { shownResult } from '../../state/selectors'
-import { useStore } from '../../state/store'
+import { useConfig, useInfo, useRunId, useTimeline } from '../../state/hooks'
 import type { TimelineView as Timeline } from '../../worker/protocol'
 import { showTurnMarkers } from './chart-options'
 import './timeline.css'
@@ -197,19 +197,21 @@ function lastValue(values: (number | null)[]): number | null {
  * hover reads a turn out, a click opens that turn's context.
  */
 export function TimelineView() {
-  const held = useStore((s) => s.timeline)
-  const of = useStore((s) => s.timelineOf)
-  const info = useStore((s) => s.info)
-  const status = useStore((s) => s.timelineStatus)
-  const error = useStore((s) => s.timelineError)
+  const {
+    timeline: held,
+    timelineOf: of,
+    timelineStatus: status,
+    timelineError: error,
+    contextLimit: limit,
+    setContextLimit: setLimit,
+    requestTimeline,
+    showTurn,
+  } = useTimeline()
+  const info = useInfo()
   const result = shownResult(held, of, status, error, info)
   const timeline = result.kind === 'result' ? result.value : null
-  const config = useStore((s) => s.config)
-  const runId = useStore((s) => s.run?.runId)
-  const limit = useStore((s) => s.contextLimit)
-  const setLimit = useStore((s) => s.setContextLimit)
-  const requestTimeline = useStore((s) => s.requestTimeline)
-  const showTurn = useStore((s) => s.showTurn)
+  const config = useConfig()
+  const runId = useRunId()
   const [hover, setHover] = useState<Hover | null>(null)
 
   useEffect(() => {

@@ -3,6 +3,7 @@ import { formatCount, formatCountOf } from '../../components/format'
 import { LazyDetails } from '../../components/LazyDetails'
 import { passName } from '../../components/kinds'
 import { useStore } from '../../state/store'
+import { useRunActions } from '../../state/hooks'
 import { selectPasses } from '../../state/selectors'
 import type { PassMeta } from '../../worker/protocol'
 
@@ -35,7 +36,7 @@ export function PassList() {
 function PassItem({ pass }: { pass: PassMeta }) {
   const [open, setOpen] = useState<'prompt' | 'summary' | null>(null)
   const prompt = useStore((s) => s.prompts[`${pass.stage}:${pass.pass}`])
-  const fetchPassPrompt = useStore((s) => s.fetchPassPrompt)
+  const { fetchPassPrompt } = useRunActions()
   const toggle = (what: 'prompt' | 'summary') => {
     if (what === 'prompt') fetchPassPrompt(pass.stage, pass.pass)
     setOpen((o) => (o === what ? null : what))

@@ -4,7 +4,8 @@ import type { ValidityProblem } from '../../engine/model'
 import { tokenEstimateNote } from '../../engine/tokens/count'
 import type { Side } from '../../worker/protocol'
 import { useStore } from '../../state/store'
-import { selectAfterMode, selectInfo, selectRecorded, selectShownRun } from '../../state/selectors'
+import { useInfo, useRecorded, useViewActions } from '../../state/hooks'
+import { selectAfterMode, selectShownRun } from '../../state/selectors'
 import { PassList } from './PassList'
 
 /** Title of a total that sums an estimate. */
@@ -117,8 +118,8 @@ export function TotalsBar() {
 
 /** Which recorded compaction the Recorded mode shows, with the agent's own token figures. */
 function RecordedNote() {
-  const info = useStore(selectInfo)
-  const recorded = useStore(selectRecorded)
+  const info = useInfo()
+  const { recorded } = useRecorded()
   if (!info || !recorded) return null
   const c = info.recordedCompactions[recorded.compaction]
   if (!c) return null
@@ -136,7 +137,7 @@ function RecordedNote() {
 
 /** Recorded vs simulated: both Afters' messages and tokens, and which messages each kept verbatim. */
 function RecordedVersus() {
-  const recorded = useStore(selectRecorded)
+  const { recorded } = useRecorded()
   const comparison = recorded?.comparison
   if (!comparison) {
     return <div className="versus muted">Comparing with the recorded compaction…</div>
@@ -183,7 +184,7 @@ function ValidityCount({ label, problems }: { label: string; problems: ValidityP
 }
 
 function ProblemList({ title, side, problems }: { title: string; side: Side; problems: ValidityProblem[] }) {
-  const selectRow = useStore((s) => s.selectRow)
+  const { selectRow } = useViewActions()
   if (problems.length === 0) return null
   return (
     <div>

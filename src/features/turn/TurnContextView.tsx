@@ -6,7 +6,7 @@ import { originChip, passName } from '../../components/kinds'
 import { RoleBadge } from '../../components/RoleBadge'
 import type { RequestShape } from '../../engine/analysis/turns'
 import { shownResult } from '../../state/selectors'
-import { useStore } from '../../state/store'
+import { useConfig, useInfo, useRunId, useTurn } from '../../state/hooks'
 import type { TurnRow } from '../../worker/protocol'
 import './turn.css'
 
@@ -48,19 +48,21 @@ function Row({ row }: { row: TurnRow }) {
  * messages the model had in context there under the current pipeline, made in the worker.
  */
 export function TurnContextView() {
-  const held = useStore((s) => s.turnView)
-  const of = useStore((s) => s.turnViewOf)
-  const info = useStore((s) => s.info)
-  const status = useStore((s) => s.turnStatus)
-  const error = useStore((s) => s.turnError)
+  const {
+    turnView: held,
+    turnViewOf: of,
+    turnStatus: status,
+    turnError: error,
+    turn,
+    setTurn,
+    requestTurn,
+    turnRequestText: requestText,
+  } = useTurn()
+  const info = useInfo()
   const result = shownResult(held, of, status, error, info)
   const view = result.kind === 'result' ? result.value : null
-  const config = useStore((s) => s.config)
-  const runId = useStore((s) => s.run?.runId)
-  const turn = useStore((s) => s.turn)
-  const setTurn = useStore((s) => s.setTurn)
-  const requestTurn = useStore((s) => s.requestTurn)
-  const requestText = useStore((s) => s.turnRequestText)
+  const config = useConfig()
+  const runId = useRunId()
   const [copied, setCopied] = useState<string | null>(null)
   // The slider moves with the pointer; the store follows (the worker drops superseded turns).
   const [draft, setDraft] = useState<number | null>(null)
