@@ -619,7 +619,7 @@ describe('fault case 48: insert-then-compress reuses the exact request', () => {
 })
 
 describe('fault cases: pinned facts (16, 17, 19, 20; pins: auto)', () => {
-  const pinStage: StageConfig = { id: 'pin-facts', enabled: true, params: {} }
+  const pinStage: StageConfig = { id: 'pin-facts', enabled: true, params: { max_facts: 40 } }
   const pinned = (r: RunResult) => r.after.messages.find((m) => m.id === PINNED_FACTS_ID)
   const pinnedText = (r: RunResult) => String(pinned(r)?.content ?? '')
 

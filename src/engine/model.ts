@@ -5,7 +5,7 @@
  * (SPEC §3); the UI only renders them (SPEC §4). All values are plain, structured-cloneable
  * data: no classes, no Maps, no functions — they cross the worker boundary unchanged.
  */
-import type { StageId } from './stages/definitions'
+import type { StageId, StageParams } from './stages/definitions'
 
 /** A message role in the canonical model. `developer` imports as `system`. Source: SPEC §1. */
 export type Role = 'system' | 'user' | 'assistant' | 'tool'
@@ -260,78 +260,27 @@ export type { StageId }
  */
 type ProvenanceStage = StageId | 'recorded'
 
-/** Params of `dedupe`. Source: seed 000. (No user params: the constants are the seed's.) */
-export type DedupeParams = Record<string, never>
-
-/** Params of `prune-tool-results`. Source: seed 002. Token values are tokens of the chosen encoding. */
-export interface PruneParams {
-  /** Stop pruning as soon as the running total is ≤ target (tokens). */
-  target: number
-  /** Newest steps whose results are guarded. ≥ 1 (seed 002 raises below 1). */
-  keep_steps: number
-  /** Results under this many tokens are never replaced. */
-  min_tokens: number
-  /**
-   * Tool names whose results are never replaced (Anthropic `clear_tool_uses` `exclude_tools`).
-   * Optional; default none.
-   */
-  exclude_tools?: string[]
-  /**
-   * When pruning fires, replace at least this many tokens or change nothing, so the prompt
-   * cache is not broken for a tiny gain (Anthropic `clear_at_least`). Tokens; default 0.
-   */
-  clear_at_least?: number
-  /**
-   * Results answering the newest this-many tool calls are guarded, on top of `keep_steps`
-   * (Anthropic `keep: {type: 'tool_uses'}`). Counts calls, not steps; default 0 (off).
-   */
-  keep_tool_uses?: number
-}
-
-/** Params of `summarize`. Source: seed 001. Counts are messages. */
-export interface SummarizeParams {
-  keep_last: number
-  compact_after: number
-  /** Role of the inserted summary message. Default `user` (SPEC §3.2). */
-  summary_role?: 'user' | 'system'
-  /** A user prompt that replaces the default rules wholesale (seed 001 `base`). */
-  prompt?: string
-  /**
-   * Optional context window of the summarizer in tokens: the prompt's slice is trimmed
-   * (oldest lines first) until the request fits. Source: cases/49.
-   */
-  context_window?: number
-}
-
-/** Params of `insert-then-compress`. Source: seed 003. */
-export interface InsertThenCompressParams {
-  /** Fire only when total tokens exceed this. */
-  threshold_tokens: number
-  /** Messages kept verbatim at the end (extended so no tool result is separated from its call). */
-  keep_recent: number
-  /**
-   * Role of the compressed summary message. Seed 003 answers as `assistant`; the pipeline uses
-   * `user` for Anthropic-shaped transcripts, whose first non-system message must be a user turn.
-   */
-  summary_role?: 'assistant' | 'user'
-  /** Add the archived-chunk anchor to the summary (seed 003 `chunk_path`). */
-  archive_anchor?: boolean
-}
+/** Params of `dedupe`: none (the constants are seed 000's). Derived from stages/definitions.ts. */
+export type DedupeParams = StageParams<'dedupe'>
 
 /**
- * Params of `pin-facts`. Source: seed 004 (pinned facts), SPEC §3.5. The pinned block's other
- * sections have fixed caps (stages/pin-facts.ts).
+ * Params of `prune-tool-results` (seed 002; `exclude_tools` / `clear_at_least` /
+ * `keep_tool_uses`: Anthropic context editing `clear_tool_uses`). Token values are tokens of the
+ * chosen encoding. Derived from stages/definitions.ts, where each param's meaning is written.
  */
-export interface PinFactsParams {
-  /** At most this many pattern facts (IDs, paths, dates, …) in the block; default 40. */
-  max_facts?: number
-}
+export type PruneParams = StageParams<'prune-tool-results'>
 
-/** Params of `slim`. Source: seed 004 `slim(result, keep=5)`. */
-export interface SlimParams {
-  /** Items a JSON list keeps (after dropping repeated rows); default 5. */
-  keep?: number
-}
+/** Params of `summarize` (seed 001). Counts are messages. Derived from stages/definitions.ts. */
+export type SummarizeParams = StageParams<'summarize'>
+
+/** Params of `insert-then-compress` (seed 003). Derived from stages/definitions.ts. */
+export type InsertThenCompressParams = StageParams<'insert-then-compress'>
+
+/** Params of `pin-facts` (seed 004, SPEC §3.5). Derived from stages/definitions.ts. */
+export type PinFactsParams = StageParams<'pin-facts'>
+
+/** Params of `slim` (seed 004 `slim(result, keep=5)`). Derived from stages/definitions.ts. */
+export type SlimParams = StageParams<'slim'>
 
 /** The parameters of every stage. */
 interface StageParamsMap {

@@ -74,7 +74,7 @@ describe('failure modes (SPEC §3.5, seed 004)', () => {
     const pinned = await run(sequence('Shipping chat.'), summarize, {
       id: 'pin-facts',
       enabled: true,
-      params: {},
+      params: { max_facts: 40 },
     })
     expect(rules(pinned, 'goal-drift')).toEqual([])
   })
@@ -91,7 +91,7 @@ describe('failure modes (SPEC §3.5, seed 004)', () => {
     const r = await run(sequence('Shipping chat.'), summarize, {
       id: 'pin-facts',
       enabled: true,
-      params: {},
+      params: { max_facts: 40 },
     })
     expect(rules(r, 'over-compression')).toEqual([])
   })

@@ -44,7 +44,7 @@ const config: PipelineConfig = {
   stages: [
     { id: 'dedupe', enabled: true, params: {} },
     { id: 'summarize', enabled: true, params: { keep_last: 4, compact_after: 6 } },
-    { id: 'pin-facts', enabled: true, params: {} },
+    { id: 'pin-facts', enabled: true, params: { max_facts: 40 } },
   ],
 }
 

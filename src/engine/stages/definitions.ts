@@ -292,3 +292,31 @@ export function countDefault(id: StageId, key: string): number {
 export const ALL_PARAMS: readonly { stage: StageId; param: StageParamDef }[] = STAGE_DEFINITIONS.flatMap((d) =>
   (d.params as readonly StageParamDef[]).map((param) => ({ stage: d.id as StageId, param })),
 )
+
+/** The value type of a param definition: count → number, flag → boolean, text → string, names → string[], choice → one of its choices. */
+type ParamValue<P> = P extends { type: 'count' }
+  ? number
+  : P extends { type: 'flag' }
+    ? boolean
+    : P extends { type: 'text' }
+      ? string
+      : P extends { type: 'names' }
+        ? string[]
+        : P extends { type: 'choice'; choices: readonly (infer C)[] }
+          ? C
+          : never
+
+/** The param definitions of stage `K`. */
+type ParamDefsOf<K extends StageId> = Extract<(typeof STAGE_DEFINITIONS)[number], { id: K }>['params'][number]
+
+/**
+ * The params object of stage `K`, derived from its definition: a non-optional param is required,
+ * an `optional` one may be absent; each typed by `ParamValue`. E.g. `StageParams<'summarize'>` is
+ * `{ keep_last: number; compact_after: number; summary_role?: 'user' | 'system'; prompt?: string;
+ * context_window?: number }`.
+ */
+export type StageParams<K extends StageId> = {
+  -readonly [P in ParamDefsOf<K> as P extends { optional: true } ? never : P['key']]: ParamValue<P>
+} & {
+  -readonly [P in ParamDefsOf<K> as P extends { optional: true } ? P['key'] : never]?: ParamValue<P>
+}

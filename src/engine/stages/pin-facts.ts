@@ -30,7 +30,7 @@ const PINNED_GOAL_CHAR_CAP = 2000
 export const PINNED_HEADER = '[Pinned facts — copied verbatim, never summarized]'
 
 /** `PinFactsParams` plus what the pipeline adds. */
-export interface PinFactsStageParams extends PinFactsParams {
+export interface PinFactsStageParams extends Partial<PinFactsParams> {
   /**
    * The transcript as imported (the pipeline's before messages). A message of it that is no
    * longer in context with the same id and text was compacted: its facts are candidates.

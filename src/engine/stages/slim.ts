@@ -145,7 +145,7 @@ export function dropRepeatedRows(text: string): string | undefined {
  */
 export function slim(
   messages: readonly Message[],
-  params: SlimParams | undefined,
+  params: Partial<SlimParams> | undefined,
   ctx: StageContext,
 ): StageOutput {
   const keep = readCounts('slim', params).values.keep!
