@@ -182,7 +182,11 @@ export function createEngineApi() {
       return measurePool(encoding, transcript.messages, transcript.tools)
     },
 
-    /** Imports a transcript from text (paste, sample). */
+    /**
+     * Imports a transcript from text (paste, sample). A successful import opens it in a new
+     * session: everything made from the previous transcript is dropped, its calls in flight
+     * answer `cancelled`, and its texts leave the token counters' caches.
+     */
     importText(text: string, fileName: string): ImportOutcome {
       return guardImport(fileName, () => importTranscript(text, { fileName }))
     },
@@ -226,8 +230,9 @@ export function createEngineApi() {
 
     /**
      * Opens the file's main conversation or one of its sidechains (sub-agents) by index as the
-     * transcript to run; the previous run is dropped. Fails when nothing is loaded or the index is
-     * out of range.
+     * transcript to run, in a new session: the previous one's runs are dropped and its calls in
+     * flight answer `cancelled` (the file's cached counts stay). Fails when nothing is loaded or
+     * the index is out of range.
      */
     openConversation(which: 'main' | number): ImportOutcome {
       if (!session) return { ok: false, error: { message: NOTHING_LOADED } }
