@@ -1,7 +1,7 @@
 import type { TranscriptInfo } from '../worker/protocol'
 
 /** What every slice hears when another transcript (or another conversation of it) opens. */
-export interface TranscriptChange {
+interface TranscriptChange {
   /** The `info` of the import now open (a new object for every import, compared by identity). */
   info: TranscriptInfo
   /**

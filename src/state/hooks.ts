@@ -106,8 +106,18 @@ export const useLoad = () => useFields(LOAD)
 export const useImportProgress = () => useStore((s) => s.importProgress)
 /** Opening samples, files, pasted text and conversations; cancelling an import; the import error banner. */
 export const useLoadActions = () => useFields(LOAD_ACTIONS)
+/** Whether the transcript open records compactions of its own (Recorded modes, the recorded summarizer). */
+export const useHasRecordedCompactions = (): boolean => useStore((s) => (s.info?.recordedCompactions.length ?? 0) > 0)
 /** The config with its link notice and undo/redo stacks. */
 export const usePipeline = () => useFields(PIPELINE)
+/** Whether Undo and Redo have a step to take (re-renders only when one of the two flips). */
+export const useUndoRedo = () =>
+  useStore(
+    useShallow((s: StoreState) => ({
+      canUndo: s.configHistory.past.length > 0,
+      canRedo: s.configHistory.future.length > 0,
+    })),
+  )
 /** Editing the pipeline: stage params, order and switches, encoding, whole configs, undo/redo. */
 export const usePipelineActions = () => useFields(PIPELINE_ACTIONS)
 /** The last run's result (`run`, latest run wins), its status and error, and when the run in flight started. */

@@ -1,5 +1,5 @@
 /** One request's place in a "latest request wins" sequence (`latestRequest`). */
-export interface RequestTicket {
+interface RequestTicket {
   /** The request's id: 1, 2, 3… in the order asked (sent along where the worker drops older work by id). */
   readonly id: number
   /** True while no newer request was asked and the sequence was not dropped since. */

@@ -3,6 +3,7 @@ import { KIND_INFO, type ChangeKind } from '../../components/kinds'
 import type { StageId } from '../../engine/model'
 import { isStageId, STAGE_DEFINITIONS, stageDefinition } from '../../engine/stages/definitions'
 import { useStore } from '../../state/store'
+import { useHasRecordedCompactions } from '../../state/hooks'
 
 const SHOWN: ChangeKind[] = ['kept', 'back-reference', 'placeholder', 'summary', 'pinned', 'slimmed', 'instruction', 'dropped']
 
@@ -43,7 +44,7 @@ export function Legend() {
   const enabled = useStore(
     (s) => s.config?.stages.filter((st) => st.enabled).map((st) => st.id).join(',') ?? '',
   )
-  const hasRecorded = useStore((s) => (s.info?.recordedCompactions.length ?? 0) > 0)
+  const hasRecorded = useHasRecordedCompactions()
   const known = useStore((s) => s.config?.stages.map((st) => st.id).join(',') ?? '')
   const possible = producibleKinds(enabled.split(',') as StageId[], hasRecorded)
   const later = laterKinds(known.split(',') as StageId[])

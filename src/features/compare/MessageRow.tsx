@@ -5,6 +5,7 @@ import { formatCount } from '../../components/format'
 import { tokenEstimateNote } from '../../engine/tokens/count'
 import { explainFate, explainOrigin, fateChip, originChip } from '../../components/kinds'
 import { useStore } from '../../state/store'
+import { useRunActions } from '../../state/hooks'
 import { detailKey } from '../../state/slices/run'
 import { MarkedText } from '../facts/FactFinderMarks'
 import type { FactHighlight } from '../facts/FactFinderText'
@@ -124,7 +125,7 @@ interface BodyProps {
 
 function MessageBody({ side, id, mono, highlight }: BodyProps) {
   const entry = useStore((s) => s.details[detailKey(side, id)])
-  const fetchDetail = useStore((s) => s.fetchDetail)
+  const { fetchDetail } = useRunActions()
   useEffect(() => {
     if (entry === undefined) fetchDetail(side, id)
   }, [entry, fetchDetail, side, id])

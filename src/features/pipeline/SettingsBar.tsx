@@ -1,7 +1,7 @@
 import './settings.css'
 import { useEffect, useState } from 'react'
 import { useStore } from '../../state/store'
-import { usePipeline, usePipelineActions } from '../../state/hooks'
+import { usePipeline, usePipelineActions, useUndoRedo } from '../../state/hooks'
 import { copySettingsLink } from './url-sync'
 import { useUndoShortcuts } from './undo-shortcuts'
 
@@ -15,8 +15,7 @@ const MOD = isMac ? '⌘' : 'Ctrl+'
  */
 export function SettingsBar() {
   useUndoShortcuts()
-  const canUndo = useStore((s) => s.configHistory.past.length > 0)
-  const canRedo = useStore((s) => s.configHistory.future.length > 0)
+  const { canUndo, canRedo } = useUndoRedo()
   const { undoConfig: undo, redoConfig: redo } = usePipelineActions()
   const hasConfig = useStore((s) => s.config !== null)
   const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle')

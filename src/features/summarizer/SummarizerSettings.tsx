@@ -2,8 +2,7 @@ import './summarizer.css'
 import { SecretInput } from '../../components/SecretInput'
 import type { SummarizerId } from '../../engine/model'
 import { endpointKey, isHttpSummarizer } from '../../state/slices/summarizer'
-import { useStore } from '../../state/store'
-import { useConfig, useSummarizer, useSummarizerActions } from '../../state/hooks'
+import { useConfig, useHasRecordedCompactions, useSummarizer, useSummarizerActions } from '../../state/hooks'
 import { ENDPOINT_PRESETS } from './presets'
 
 /** `host[:port]` of a base URL, or the text itself when it is not a URL. */
@@ -32,7 +31,7 @@ export function SummarizerSettings() {
   const { draft, apiKey, rememberKey, planStatus, planError } = useSummarizer()
   const { setDraft, setApiKey, setRememberKey, previewSend } = useSummarizerActions()
   const config = useConfig()
-  const hasRecorded = useStore((s) => (s.info?.recordedCompactions.length ?? 0) > 0)
+  const hasRecorded = useHasRecordedCompactions()
   const http = isHttpSummarizer(draft.summarizer)
   const complete = draft.baseUrl.trim() !== '' && draft.model.trim() !== ''
   const applied =
