@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startLlmServer, type LlmServer } from '../../test/llm-server'
 import { SAMPLE_FILES } from '../../test/sample-scenarios'
 import { importTranscript } from '../engine/formats/index'
+import { ALL_PARAMS } from '../engine/stages/definitions'
 import { main } from './main'
 
 const SAMPLES = join(__dirname, '../../public/samples')
@@ -112,6 +113,21 @@ describe('cli compact', () => {
     const negative = await runCli(['compact', file, '--keep-last', '-3'])
     expect(negative.code).toBe(2)
     expect(negative.stderr).toContain('--flag=value')
+  })
+
+  it('every stage param with a CLI flag in its definition is a flag, listed in the usage with its stage', async () => {
+    const usage = (await runCli(['--help'])).stdout
+    const flagged = ALL_PARAMS.filter(({ param }) => param.cliFlag !== undefined)
+    expect(flagged.map(({ param }) => param.cliFlag)).toEqual(
+      expect.arrayContaining(['keep-last', 'compact-after', 'target', 'keep-steps', 'slim-keep', 'max-facts', 'exclude-tools']),
+    )
+    for (const { stage, param } of flagged) expect(usage).toMatch(new RegExp(`^  --${param.cliFlag} \\S+ +${stage}: `, 'm'))
+    expect(usage).toMatch(/^ {2}--keep-last N +summarize: newest messages kept verbatim \(default 20\)$/m)
+    // A count flag is a whole number ≥ 0, whichever stage it belongs to.
+    const file = join(SAMPLES, 'openai-chat.json')
+    const negative = await runCli(['compact', file, '--compact-after=-1'])
+    expect(negative.code).toBe(2)
+    expect(negative.stderr).toMatch(/^error: --compact-after must not be negative, got -1$/m)
   })
 
   it('compact --help prints the usage and exits 0', async () => {

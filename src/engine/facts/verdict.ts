@@ -12,7 +12,7 @@ export type FactQuery = string | RegExp
 export type KeptAs = 'verbatim' | 'summary' | 'pinned'
 
 /** What replaced the last copy of a lost fact. */
-export type Replacement =
+type Replacement =
   | { kind: 'summary'; summaryId: string; text: string }
   | { kind: 'placeholder'; text: string }
   | { kind: 'back-reference'; firstId: string; text: string; targetEvicted: boolean }

@@ -1,0 +1,254 @@
+/**
+ * The CLI's commands as one table: each `{name, synopsis, summary, options, run}`. `main` parses
+ * a command's `options` and calls its `run`; the usage text is built from the same table, so a
+ * command, its flags and its usage line are written once.
+ */
+import { readFileSync } from 'node:fs'
+import { EXPORT_TARGETS, exportTranscript, type ExportTarget } from '../engine/export'
+import { findFact } from '../engine/facts/finder'
+import { indexRun } from '../engine/facts/run-index'
+import { importBytes } from '../engine/formats/index'
+import type { PipelineConfig, RunResult, Transcript } from '../engine/model'
+import { runPipeline, type PipelineDeps } from '../engine/pipeline'
+import { recordedRunResult } from '../engine/analysis/recorded'
+import { parseSweepAxis, sweep, sweepConfigOf, type SweepAxis } from '../engine/analysis/sweep'
+import { ALL_PARAMS } from '../engine/stages/definitions'
+import { loadCounter, type CachedCounter } from '../engine/tokens/count'
+import { InputError, UsageError } from './errors'
+import { configFromFlags, PIPELINE_OPTIONS, summarizerDeps, type CliEnv, type CliOption, type FlagValues } from './options'
+import { compactJson, compactReport, findText, inspectText, inspectTranscript } from './report'
+import { sweepJson, sweepText } from './sweep'
+
+/** What a command's `run` gets: the parsed arguments, where to print, and the surroundings. */
+interface CommandContext {
+  positionals: string[]
+  values: FlagValues
+  out: (s: string) => void
+  err: (s: string) => void
+  cli: CliEnv
+}
+
+/** One command of the CLI. */
+export interface CliCommand {
+  name: string
+  /** What follows the command name in the usage line: `<file|-> [options]`. */
+  synopsis: string
+  /** What it does, for the usage text (wrapped there). */
+  summary: string
+  /** Every option it accepts (anything else is a usage error). */
+  options: readonly CliOption[]
+  /** Runs it; resolves to the exit code. Throws `UsageError` (2) or `InputError` (1). */
+  run: (ctx: CommandContext) => Promise<number>
+}
+
+const JSON_OPTION: CliOption = {
+  name: 'json',
+  type: 'boolean',
+  help:
+    'compact/inspect/find/sweep: print one JSON object instead of the report\n' +
+    '(compact --json includes the facts table and the failure-mode checks)',
+}
+
+const RECORDED_OPTION: CliOption = {
+  name: 'recorded',
+  type: 'boolean',
+  help: 'compact: add what the agent really kept after its last recorded\ncompaction, and recorded vs simulated',
+}
+
+/**
+ * The options of the commands that run the pipeline. `--json` and `--recorded` are accepted by
+ * all four so that a command they do not belong to says so in its own words.
+ */
+const RUN_OPTIONS: readonly CliOption[] = [...PIPELINE_OPTIONS, RECORDED_OPTION, JSON_OPTION]
+
+function readInput(path: string): { bytes: Uint8Array; name: string } {
+  try {
+    const bytes = path === '-' ? readFileSync(0) : readFileSync(path)
+    return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), name: path === '-' ? 'stdin' : path }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    throw new InputError(`${path}: cannot read the file (${code ?? (e as Error).message})`)
+  }
+}
+
+/** Reads and imports the one positional file (or `-`); bad input → InputError naming line/field. */
+function importInput(positionals: string[], command: string): { name: string; transcript: Transcript } {
+  if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one <file> (or - for standard input)`)
+  const input = readInput(positionals[0]!)
+  const imported = importBytes(input.bytes, { fileName: input.name })
+  if (!imported.ok) {
+    const { line, field, message } = imported.error
+    // Only what the message does not already say ("invalid JSON at line 3, column 3: …").
+    const where = [line !== undefined && !message.includes(`line ${line}`) ? `line ${line}` : '', field && !message.includes(field) ? field : '']
+      .filter(Boolean)
+      .join(', ')
+    throw new InputError(`${input.name}${where ? ` (${where})` : ''}: ${imported.error.message}`)
+  }
+  return { name: input.name, transcript: imported.transcript }
+}
+
+/** A pipeline run of the command's one file, as compact, export and find make it. */
+interface Run {
+  name: string
+  transcript: Transcript
+  config: PipelineConfig
+  counter: CachedCounter
+  result: RunResult
+  /** Prints each failed LLM summarizer call on stderr; 1 when one failed, else 0. */
+  failCode: () => number
+}
+
+/**
+ * Imports the file and runs the pipeline of the flags. With an LLM summarizer a failed call is
+ * not a quiet "no change": `failCode` says so and gives exit code 1.
+ */
+async function runFile(ctx: CommandContext, command: string): Promise<Run> {
+  if (ctx.positionals.length !== 1) throw new UsageError(`${command} takes exactly one <file> (or - for standard input)`)
+  const config = configFromFlags(ctx.values)
+  const { name, transcript } = importInput(ctx.positionals, command)
+  const runtime = summarizerDeps(config, ctx.values, ctx.cli)
+  const counter = await loadCounter(config.encoding)
+  const deps: PipelineDeps = { counter }
+  if (runtime) deps.summarizerRuntime = runtime
+  const result = await runPipeline(transcript, config, deps)
+  const failed = runtime ? result.stages.filter((s) => s.error !== undefined) : []
+  const failCode = () => {
+    for (const s of failed) ctx.err(`error: ${s.stage}: ${s.error}`)
+    return failed.length > 0 ? 1 : 0
+  }
+  return { name, transcript, config, counter, result, failCode }
+}
+
+/** The two axes of `sweep` from --x and --y (engine `parseSweepAxis`); a bad one is a usage error. */
+function sweepAxesFromFlags(values: FlagValues): [SweepAxis, SweepAxis] {
+  if (values.recorded !== undefined) throw new UsageError('--recorded belongs to compact')
+  const axis = (flag: 'x' | 'y'): SweepAxis => {
+    const text = values[flag]
+    if (typeof text !== 'string') {
+      throw new UsageError(`sweep needs --${flag}, e.g. --x keep_last=5..40:5 --y compact_after=10..80:10`)
+    }
+    const parsed = parseSweepAxis(text)
+    if (!parsed.ok) throw new UsageError(`--${flag}: ${parsed.error}`)
+    return parsed.axis
+  }
+  const x = axis('x')
+  const y = axis('y')
+  if (x.param === y.param) throw new UsageError(`--x and --y are both ${x.param}: choose two different parameters`)
+  return [x, y]
+}
+
+/** The parameters a sweep axis may name, as the usage lists them (aliases in parentheses). */
+function sweepParamList(): string {
+  return ALL_PARAMS.flatMap(({ param }) =>
+    param.sweep === undefined ? [] : [param.sweep.alias ? `${param.sweep.alias} (or ${param.key})` : param.key],
+  ).join(', ')
+}
+
+/** Every command, in the order the usage lists them. */
+export const COMMANDS: readonly CliCommand[] = [
+  {
+    name: 'compact',
+    synopsis: '<file|-> [options]',
+    summary: 'run the pipeline, report before → after',
+    options: RUN_OPTIONS,
+    async run(ctx) {
+      const run = await runFile(ctx, 'compact')
+      const recorded = ctx.values.recorded ? recordedRunResult(run.transcript, run.counter) : undefined
+      ctx.out(
+        ctx.values.json
+          ? JSON.stringify(compactJson(run.transcript, run.config, run.result, recorded), null, 2)
+          : compactReport(run.name, run.transcript, run.config, run.result, recorded),
+      )
+      return run.failCode()
+    },
+  },
+  {
+    name: 'inspect',
+    synopsis: '<file|-> [--json]',
+    summary: 'format, counts, recorded compactions, warnings',
+    options: [JSON_OPTION],
+    async run(ctx) {
+      const { name, transcript } = importInput(ctx.positionals, 'inspect')
+      const report = inspectTranscript(transcript)
+      ctx.out(ctx.values.json ? JSON.stringify(report, null, 2) : inspectText(name, report))
+      return 0
+    },
+  },
+  {
+    name: 'export',
+    synopsis: '<file|-> --to T [options]',
+    summary: `print the After transcript as T: ${EXPORT_TARGETS.join(', ')}`,
+    options: [...RUN_OPTIONS, { name: 'to', type: 'string', arg: 'T', help: `export: the format, one of ${EXPORT_TARGETS.join(', ')}` }],
+    async run(ctx) {
+      const to = ctx.values.to
+      if (typeof to !== 'string') throw new UsageError(`export needs --to, one of ${EXPORT_TARGETS.join(', ')}`)
+      if (!EXPORT_TARGETS.includes(to as ExportTarget)) {
+        throw new UsageError(`--to must be one of ${EXPORT_TARGETS.join(', ')}, got "${to}"`)
+      }
+      if (ctx.values.json !== undefined || ctx.values.recorded !== undefined) {
+        throw new UsageError('export always prints JSON; --json and --recorded belong to compact')
+      }
+      const run = await runFile(ctx, 'export')
+      const exported = exportTranscript(run.transcript, to as ExportTarget, run.result.after.messages)
+      for (const w of exported.warnings) ctx.err(`warning: ${w}`)
+      ctx.out(JSON.stringify(exported.body, null, 2))
+      return run.failCode()
+    },
+  },
+  {
+    name: 'find',
+    synopsis: '<file|-> <fact…> [options]',
+    summary:
+      "each fact's verdict (survives / lost / never present) and the pass/stage that lost it; with " +
+      '--regex each fact is a regular expression',
+    options: [...RUN_OPTIONS, { name: 'regex', type: 'boolean', help: 'find: each <fact> is a regular expression' }],
+    async run(ctx) {
+      if (ctx.values.recorded !== undefined) throw new UsageError('--recorded belongs to compact')
+      const [file, ...facts] = ctx.positionals
+      if (file === undefined || facts.length === 0) throw new UsageError('find takes a <file> (or -) and at least one <fact>')
+      const queries = facts.map((f) => {
+        if (f === '') throw new UsageError('an empty <fact> matches everything; give the text to find')
+        if (!ctx.values.regex) return f
+        try {
+          return new RegExp(f)
+        } catch (e) {
+          throw new UsageError(`--regex: "${f}" is not a regular expression (${(e as Error).message})`)
+        }
+      })
+      const run = await runFile({ ...ctx, positionals: [file] }, 'find')
+      const ix = indexRun(run.result)
+      const verdicts = queries.map((q) => findFact(ix, q))
+      ctx.out(
+        ctx.values.json
+          ? JSON.stringify({ format: run.transcript.format, facts: verdicts }, null, 2)
+          : findText(run.name, run.transcript, run.result, verdicts),
+      )
+      return run.failCode()
+    },
+  },
+  {
+    name: 'sweep',
+    synopsis: '<file|-> --x P=from..to:step --y P=a,b,c [options]',
+    summary: `the pipeline over a grid of two params: tokens after, passes, facts lost per cell. P: ${sweepParamList()}`,
+    options: [
+      ...RUN_OPTIONS,
+      { name: 'x', type: 'string', arg: 'P=RANGE', help: 'sweep: the x axis, from..to:step (inclusive) or a,b,c' },
+      { name: 'y', type: 'string', arg: 'P=RANGE', help: 'sweep: the y axis, the same way' },
+    ],
+    async run(ctx) {
+      const axes = sweepAxesFromFlags(ctx.values)
+      if (ctx.positionals.length !== 1) throw new UsageError('sweep takes exactly one <file> (or - for standard input)')
+      // With an LLM summarizer the sweep runs the offline extractive one, as the page does.
+      const swept = sweepConfigOf(configFromFlags(ctx.values))
+      const { name, transcript } = importInput(ctx.positionals, 'sweep')
+      const counter = await loadCounter(swept.config.encoding)
+      const result = await sweep(transcript, swept.config, axes[0], axes[1], { counter })
+      ctx.out(
+        ctx.values.json
+          ? JSON.stringify(sweepJson(transcript, result, swept.note), null, 2)
+          : sweepText(name, transcript, result, swept.note),
+      )
+      return 0
+    },
+  },
+]

@@ -1,0 +1,251 @@
+/**
+ * The CLI's reports: what `compact`, `inspect`, `find` and `compact --recorded` print, as text
+ * (SPEC §7 "Without --json") and as the `--json` objects. Pure: each takes a result and returns
+ * what to print. The sweep's grid is printed by sweep.ts.
+ */
+import type { PipelineConfig, RunResult, SummarizerId, Transcript } from '../engine/model'
+import { formatPercentDelta, formatTokenDelta } from '../engine/delta'
+import { compareRecordedVsSimulated, type RecordedRun } from '../engine/analysis/recorded'
+import type { FactVerdict } from '../engine/facts/verdict'
+import { positionNames, verdictSentence } from '../engine/facts/verdict'
+import { factTable } from '../engine/facts/table'
+import { hostOf } from '../engine/summarizers/errors'
+import { tokenEstimateNote } from '../engine/tokens/count'
+
+/** The short human report (SPEC §7 "Without --json"). */
+function compactText(name: string, transcript: Transcript, result: RunResult): string {
+  const b = result.before.totals
+  const a = result.after.totals
+  const lines = [
+    `${name}: ${transcript.format}${transcript.title ? ` — ${transcript.title}` : ''}`,
+    `messages ${b.messages} → ${a.messages}`,
+    `tokens   ${b.estimate ? '≈ ' : ''}${b.tokens} → ${a.estimate ? '≈ ' : ''}${a.tokens} (${formatPercentDelta(b.tokens, a.tokens)}; overhead ${a.overheadTokens} not compactable)`,
+  ]
+  if (b.estimate || a.estimate) lines.push(`         ${tokenEstimateNote()}`)
+  lines.push(`passes   ${result.passes.length}`)
+  for (const p of result.passes) {
+    lines.push(`  pass ${p.pass} (${p.stage}) at message ${p.atMessage}: messages ${p.from}–${p.upto - 1} → summary`)
+  }
+  lines.push('stages')
+  for (const s of result.stages) {
+    const what = s.error ? `error: ${s.error}` : s.changed ? `${s.tokensBefore} → ${s.tokensAfter} tokens (${formatTokenDelta(s.tokensBefore, s.tokensAfter)})` : `no change${s.note ? ` (${s.note})` : ''}`
+    lines.push(`  ${s.stage.padEnd(22)} ${what}`)
+  }
+  const problems = [...result.checks.after]
+  lines.push(`validity ${problems.length === 0 ? 'after: no problems' : `after: ${problems.length} problem(s)`}${result.checks.before.length ? `; before: ${result.checks.before.length} problem(s)` : ''}`)
+  for (const p of problems) lines.push(`  ${p.rule}: ${p.message}`)
+  const modes = result.checks.failureModes ?? []
+  lines.push(`failure modes ${modes.length === 0 ? 'none' : `${modes.length} warning(s)`}`)
+  for (const w of modes) lines.push(`  ${w.rule}: ${w.message}`)
+  // The run's warnings already include the import warnings (runPipeline copies them).
+  for (const w of result.warnings) lines.push(`warning: ${w}`)
+  return lines.join('\n')
+}
+
+/** Counts of a transcript, as `inspect` prints them. */
+export interface InspectReport {
+  format: Transcript['format']
+  title?: string
+  messages: number
+  byRole: Record<string, number>
+  toolCalls: number
+  toolResults: number
+  images: number
+  thinkingBlocks: number
+  tools: number
+  recordedCompactions: {
+    atIndex: number
+    atMessageId?: string
+    trigger?: string
+    tokensBefore?: number
+    tokensAfter?: number
+    /** Summary length in characters (UTF-16 units); null when the summary is not in the source. */
+    summaryChars: number | null
+    source: string
+  }[]
+  branches: number
+  sidechains: { title?: string; messages: number }[]
+  warnings: string[]
+  /** `Transcript.notes`: what the import noticed that is not a problem. */
+  notes: string[]
+}
+
+/**
+ * What `inspect` reports: messages by role, tool calls, tool results (tool messages), images and
+ * thinking blocks (parts, also inside tool results), tool schemas, recorded compactions, branch
+ * and sidechain counts, and the import warnings. Pure.
+ */
+export function inspectTranscript(t: Transcript): InspectReport {
+  const byRole: Record<string, number> = { system: 0, user: 0, assistant: 0, tool: 0 }
+  let toolCalls = 0
+  let images = 0
+  let thinkingBlocks = 0
+  for (const m of t.messages) {
+    byRole[m.role] = (byRole[m.role] ?? 0) + 1
+    toolCalls += m.toolCalls?.length ?? 0
+    if (Array.isArray(m.content)) {
+      for (const p of m.content) {
+        if (p.type === 'image') images++
+        else if (p.type === 'thinking') thinkingBlocks++
+      }
+    }
+  }
+  const report: InspectReport = {
+    format: t.format,
+    messages: t.messages.length,
+    byRole,
+    toolCalls,
+    toolResults: byRole.tool ?? 0,
+    images,
+    thinkingBlocks,
+    tools: t.tools?.length ?? 0,
+    recordedCompactions: t.recordedCompactions.map((c) => {
+      const r: InspectReport['recordedCompactions'][number] = {
+        atIndex: c.atIndex,
+        summaryChars: c.summaryText === null ? null : c.summaryText.length,
+        source: c.source,
+      }
+      if (c.atMessageId !== undefined) r.atMessageId = c.atMessageId
+      if (c.trigger !== undefined) r.trigger = c.trigger
+      if (c.tokensBefore !== undefined) r.tokensBefore = c.tokensBefore
+      if (c.tokensAfter !== undefined) r.tokensAfter = c.tokensAfter
+      return r
+    }),
+    branches: t.branches?.length ?? 0,
+    sidechains: (t.sidechains ?? []).map((s) => {
+      const x: { title?: string; messages: number } = { messages: s.messages.length }
+      if (s.title !== undefined) x.title = s.title
+      return x
+    }),
+    warnings: t.warnings,
+    notes: t.notes ?? [],
+  }
+  if (t.title !== undefined) report.title = t.title
+  return report
+}
+
+/** The human form of `inspect`: counts, recorded compactions, sidechains, notes and warnings. */
+export function inspectText(name: string, r: InspectReport): string {
+  const roles = Object.entries(r.byRole)
+    .map(([role, n]) => `${role} ${n}`)
+    .join(', ')
+  const lines = [
+    `${name}: ${r.format}${r.title ? ` — ${r.title}` : ''}`,
+    `messages          ${r.messages} (${roles})`,
+    `tool calls        ${r.toolCalls}`,
+    `tool results      ${r.toolResults}`,
+    `images            ${r.images}`,
+    `thinking blocks   ${r.thinkingBlocks}`,
+    `tool schemas      ${r.tools}`,
+    `recorded compactions ${r.recordedCompactions.length}`,
+  ]
+  for (const c of r.recordedCompactions) {
+    const tokens =
+      c.tokensBefore !== undefined
+        ? `, ${c.tokensBefore}${c.tokensAfter !== undefined ? ` → ${c.tokensAfter}` : ''} tokens (agent's count)`
+        : ''
+    const summary = c.summaryChars === null ? 'summary not in the source' : `summary ${c.summaryChars} chars`
+    lines.push(`  at message ${c.atIndex}${c.trigger ? ` (${c.trigger})` : ''}: ${summary}${tokens}`)
+  }
+  lines.push(`branches          ${r.branches}`)
+  lines.push(`sidechains        ${r.sidechains.length}`)
+  for (const sc of r.sidechains) lines.push(`  ${sc.title ?? '(untitled)'}: ${sc.messages} messages`)
+  for (const n of r.notes) lines.push(`note: ${n}`)
+  for (const w of r.warnings) lines.push(`warning: ${w}`)
+  return lines.join('\n')
+}
+
+/** The recorded view in the CLI's JSON: like `before`/`after` of compact, plus the comparison; null without one. */
+function recordedJson(recorded: RecordedRun | null, result: RunResult) {
+  if (!recorded) return null
+  return {
+    compaction: recorded.compaction,
+    pass: recorded.pass,
+    after: { messages: recorded.after.messages, tokens: recorded.after.totals.tokens },
+    fates: recorded.fates,
+    origins: recorded.origins,
+    checks: recorded.checks,
+    comparison: compareRecordedVsSimulated(recorded, result),
+  }
+}
+
+/**
+ * The text of `find`: a header, then one line per fact, `<query>: <verdict sentence>` — the
+ * page's sentence (engine `verdictSentence`), messages named as the page's columns name them.
+ */
+export function findText(name: string, transcript: Transcript, result: RunResult, verdicts: readonly FactVerdict[]): string {
+  const names = positionNames(
+    new Map(result.before.messages.map((m) => [m.id, m.index])),
+    (id) => result.origins[id],
+    result.passes,
+  )
+  const line = (v: FactVerdict) => `${v.query}: ${verdictSentence({ ...v, copiesLost: v.events?.length ?? 0 }, names)}`
+  return [`${name}: ${transcript.format}`, ...verdicts.map(line)].join('\n')
+}
+
+/**
+ * The `compact --json` object: before/after counts, fates, origins, passes, stage reports,
+ * checks, failure modes, the facts table, the recorded compactions and warnings; the summarizer
+ * when not extractive, and `recorded` with `--recorded` (`recordedJson`).
+ */
+export function compactJson(
+  transcript: Transcript,
+  config: PipelineConfig,
+  result: RunResult,
+  recorded: RecordedRun | null | undefined,
+): Record<string, unknown> {
+  const json: Record<string, unknown> = {
+    format: transcript.format,
+    before: { messages: result.before.messages, tokens: result.before.totals.tokens },
+    after: { messages: result.after.messages, tokens: result.after.totals.tokens },
+    fates: result.fates,
+    origins: result.origins,
+    passes: result.passes,
+    stages: result.stages,
+    checks: result.checks,
+    failureModes: result.checks.failureModes ?? [],
+    facts: factTable(result),
+    recordedCompactions: transcript.recordedCompactions,
+    warnings: result.warnings,
+  }
+  if (config.summarizer !== 'extractive') json.summarizer = summarizerJson(config)
+  if (recorded !== undefined) json.recorded = recordedJson(recorded, result)
+  return json
+}
+
+/** The `compact` report with its optional lines: the summarizer when not extractive, `--recorded`. */
+export function compactReport(
+  name: string,
+  transcript: Transcript,
+  config: PipelineConfig,
+  result: RunResult,
+  recorded: RecordedRun | null | undefined,
+): string {
+  let text = compactText(name, transcript, result)
+  if (config.summarizer !== 'extractive') {
+    const sj = summarizerJson(config)
+    text += `\nsummarizer ${sj.id}${sj.model ? ` (model ${sj.model} at ${sj.host})` : ''}`
+  }
+  if (recorded !== undefined) text += `\n${recordedText(recorded, result)}`
+  return text
+}
+
+/** Which summarizer ran, for the report: id, model and host (never the key). */
+function summarizerJson(config: PipelineConfig): { id: SummarizerId; model?: string; host?: string } {
+  const o = config.summarizerOptions
+  return o ? { id: config.summarizer, model: o.model, host: hostOf(o.baseUrl) } : { id: config.summarizer }
+}
+
+/** The human lines for `compact --recorded`: the last recorded compaction vs the simulated run. */
+function recordedText(recorded: RecordedRun | null, result: RunResult): string {
+  if (!recorded) return 'recorded no recorded compaction in this transcript'
+  const cmp = compareRecordedVsSimulated(recorded, result)
+  const k = cmp.keptVerbatim
+  return [
+    `recorded compaction ${recorded.pass} at message ${recorded.compaction.atIndex}: ` +
+      `messages ${recorded.before.totals.messages} → ${cmp.recorded.messages}, tokens ${recorded.before.totals.tokens} → ${cmp.recorded.tokens}`,
+    `  vs simulated: ${cmp.simulated.messages} messages, ${cmp.simulated.tokens} tokens; kept verbatim by both ${k.both.length}, ` +
+      `only recorded ${k.recordedOnly.length}, only simulated ${k.simulatedOnly.length}`,
+    `  validity after: ${recorded.checks.after.length === 0 ? 'no problems' : `${recorded.checks.after.length} problem(s)`}`,
+  ].join('\n')
+}
