@@ -4,7 +4,7 @@
  * loading the engine; `sweep.ts` runs the grid.
  */
 import type { PipelineConfig, StageId } from '../model'
-import { ALL_PARAMS, STAGE_DEFINITIONS, type ParamUnit, type SweepRange } from '../stages/definitions'
+import { ALL_PARAMS, type ParamUnit, type STAGE_DEFINITIONS, type SweepRange } from '../stages/definitions'
 
 /** Stage and unit of one sweepable parameter. */
 interface SweepParamInfo {

@@ -10,7 +10,7 @@
  */
 
 /** How a parameter is written and checked. */
-export type ParamType =
+type ParamType =
   /** A number of messages, tokens, steps, calls, items or facts (whole unless `fraction`). */
   | 'count'
   /** On or off. */
@@ -85,7 +85,7 @@ export interface StageParamDef {
 }
 
 /** What a stage's changes look like in the after view (the legend's kinds). */
-export type ProducedKind = 'back-reference' | 'placeholder' | 'summary' | 'instruction' | 'dropped' | 'pinned' | 'slimmed'
+type ProducedKind = 'back-reference' | 'placeholder' | 'summary' | 'instruction' | 'dropped' | 'pinned' | 'slimmed'
 
 /** One stage: what it is, where it comes from and its parameters. */
 export interface StageDefinition {
