@@ -26,28 +26,9 @@ function useFields<K extends keyof StoreState>(keys: readonly K[]): Pick<StoreSt
 }
 
 const LOAD = ['source', 'samples', 'loading', 'importFailure', 'importHead', 'importStartedAt'] as const
-const LOAD_ACTIONS = [
-  'start',
-  'loadSample',
-  'loadFile',
-  'loadText',
-  'dismissImportError',
-  'openConversation',
-  'cancelImport',
-] as const
+const LOAD_ACTIONS = ['start', 'loadSample', 'loadFile', 'loadText', 'dismissImportError', 'openConversation', 'cancelImport'] as const
 const PIPELINE = ['config', 'configNotice', 'configHistory'] as const
-const PIPELINE_ACTIONS = [
-  'setStageParam',
-  'toggleStage',
-  'moveStage',
-  'setEncoding',
-  'setSummarizer',
-  'applyConfig',
-  'dismissConfigNotice',
-  'undoConfig',
-  'redoConfig',
-  'endConfigEdit',
-] as const
+const PIPELINE_ACTIONS = ['setStageParam', 'toggleStage', 'moveStage', 'setEncoding', 'setSummarizer', 'applyConfig', 'dismissConfigNotice', 'undoConfig', 'redoConfig', 'endConfigEdit'] as const
 const RUN = ['run', 'runStatus', 'runError', 'runStartedAt'] as const
 const RUN_ACTIONS = ['requestRun', 'cancelRun', 'fetchDetail', 'fetchPassPrompt'] as const
 const SELECTION = ['selection', 'selectRow'] as const
@@ -58,40 +39,12 @@ const RECORDED_ACTIONS = ['setAfterMode', 'setRecordedCompaction', 'requestRecor
 const EXPORT = ['exporting', 'exportNotice', 'exportAfter', 'dismissExportNotice'] as const
 const SUMMARIZER = ['draft', 'apiKey', 'rememberKey', 'plan', 'planStatus', 'planError'] as const
 const SUMMARY_STATUS = ['summarizerNotice', 'summaryProgress', 'runErrorStage'] as const
-const SUMMARIZER_ACTIONS = [
-  'setDraft',
-  'setApiKey',
-  'setRememberKey',
-  'previewSend',
-  'confirmSend',
-  'closePlan',
-  'cancelSummaries',
-  'dismissSummarizerNotice',
-] as const
+const SUMMARIZER_ACTIONS = ['setDraft', 'setApiKey', 'setRememberKey', 'previewSend', 'confirmSend', 'closePlan', 'cancelSummaries', 'dismissSummarizerNotice'] as const
 const STAGES = ['stageShown', 'stageView', 'stageViewOf', 'stageViewError', 'showStage', 'syncStageView'] as const
-const FACT_FINDER = [
-  'factQuery',
-  'factRegex',
-  'factSearch',
-  'factError',
-  'factCursor',
-  'setFactQuery',
-  'setFactRegex',
-  'refreshFactSearch',
-  'stepFactMatch',
-] as const
+const FACT_FINDER = ['factQuery', 'factRegex', 'factSearch', 'factError', 'factCursor', 'setFactQuery', 'setFactRegex', 'refreshFactSearch', 'stepFactMatch'] as const
 const FACT_TABLE = ['factTable', 'factTableOf', 'factTableStatus', 'factTableError', 'requestFactTable'] as const
 const TURN = ['turn', 'turnView', 'turnViewOf', 'turnStatus', 'turnError', 'setTurn', 'requestTurn', 'turnRequestText'] as const
-const TIMELINE = [
-  'timeline',
-  'timelineOf',
-  'timelineStatus',
-  'timelineError',
-  'contextLimit',
-  'setContextLimit',
-  'requestTimeline',
-  'showTurn',
-] as const
+const TIMELINE = ['timeline', 'timelineOf', 'timelineStatus', 'timelineError', 'contextLimit', 'setContextLimit', 'requestTimeline', 'showTurn'] as const
 const SWEEP = ['sweepStatus', 'sweepProgress', 'sweepResult', 'sweepOf', 'sweepError', 'sweepNote', 'sweepMetric'] as const
 const SWEEP_ACTIONS = ['setSweepMetric', 'runSweep', 'cancelSweep', 'applySweepCell'] as const
 const COSTS = ['runTokens', 'requestRunTokens'] as const

@@ -12,30 +12,30 @@ import { createStagesSlice } from './slices/stages'
 import { createSummarizerSlice } from './slices/summarizer'
 import { createSweepSlice } from './slices/sweep'
 import { createTurnsSlice } from './slices/turns'
-import type { StoreState } from './slices/types'
+import type { SliceCreator, StoreState } from './slices/types'
 import { createViewSlice } from './slices/view'
 
 export type { StoreState } from './slices/types'
 
+/** The whole store from its slices, all over one set of events; slices answer events in this order. */
+const createSlices: SliceCreator<StoreState> = (...a) => ({
+  ...createLoadSlice(...a),
+  ...createPipelineSlice(...a),
+  ...createRunSlice(...a),
+  ...createViewSlice(...a),
+  ...createRecordedSlice(...a),
+  ...createExportSlice(...a),
+  ...createSummarizerSlice(...a),
+  ...createStagesSlice(...a),
+  ...createFactsSlice(...a),
+  ...createFactTableSlice(...a),
+  ...createTurnsSlice(...a),
+  ...createSweepSlice(...a),
+  ...createCostsSlice(...a),
+})
+
 /**
  * The one bound store of the app, built from typed slices. The slices share one set of events
- * (`transcriptChanged`…), each answering with its own reset; answers run in the order below.
+ * (`transcriptChanged`…), each answering with its own reset instead of writing the others' fields.
  */
-export const useStore = create<StoreState>()((set, get, api) => {
-  const a = [set, get, api, createStoreEvents()] as const
-  return {
-    ...createLoadSlice(...a),
-    ...createPipelineSlice(...a),
-    ...createRunSlice(...a),
-    ...createViewSlice(...a),
-    ...createRecordedSlice(...a),
-    ...createExportSlice(...a),
-    ...createSummarizerSlice(...a),
-    ...createStagesSlice(...a),
-    ...createFactsSlice(...a),
-    ...createFactTableSlice(...a),
-    ...createTurnsSlice(...a),
-    ...createSweepSlice(...a),
-    ...createCostsSlice(...a),
-  }
-})
+export const useStore = create<StoreState>()((set, get, api) => createSlices(set, get, api, createStoreEvents()))
