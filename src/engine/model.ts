@@ -282,19 +282,9 @@ export type PinFactsParams = StageParams<'pin-facts'>
 /** Params of `slim` (seed 004 `slim(result, keep=5)`). Derived from stages/definitions.ts. */
 export type SlimParams = StageParams<'slim'>
 
-/** The parameters of every stage. */
-interface StageParamsMap {
-  dedupe: DedupeParams
-  'prune-tool-results': PruneParams
-  summarize: SummarizeParams
-  'insert-then-compress': InsertThenCompressParams
-  'pin-facts': PinFactsParams
-  slim: SlimParams
-}
-
-/** One stage of a pipeline: enabled flag and its params. */
+/** One stage of a pipeline: enabled flag and its params (typed by its definition). */
 export type StageConfig = {
-  [K in StageId]: { id: K; enabled: boolean; params: StageParamsMap[K] }
+  [K in StageId]: { id: K; enabled: boolean; params: StageParams<K> }
 }[StageId]
 
 /** Encodings the token counter supports. Source: SPEC §2. */
