@@ -396,7 +396,7 @@ function isResponseMessage(root: unknown): boolean {
  * `ImportFailure` (field `messages`) without a messages list or when no message is kept; never
  * modifies `root`. Source: formats.md §4.3, SPEC §1.
  */
-export function importAnthropic(root: unknown, options: RootImportOptions = {}): Transcript {
+function importAnthropic(root: unknown, options: RootImportOptions = {}): Transcript {
   const format: FormatId = 'anthropic-messages'
   const keepRaw = options.keepRaw ?? true
   const list = anthropicMessages(root)

@@ -14,7 +14,7 @@ import {
 } from './util'
 
 /** The roles an OpenAI Chat Completions message may have, mapped to the canonical role. */
-export const OPENAI_CHAT_ROLES: Readonly<Record<string, Role>> = {
+const OPENAI_CHAT_ROLES: Readonly<Record<string, Role>> = {
   system: 'system',
   developer: 'system',
   user: 'user',
@@ -145,7 +145,7 @@ function chatMessages(root: unknown): unknown[] | undefined {
  * (field `messages`) without a messages list or when no message is kept; never modifies `root`.
  * Source: formats.md §4.1, §1 item 6.
  */
-export function importOpenAIChat(root: unknown, options: RootImportOptions = {}): Transcript {
+function importOpenAIChat(root: unknown, options: RootImportOptions = {}): Transcript {
   const format: FormatId = 'openai-chat'
   const keepRaw = options.keepRaw ?? true
   const reply = chatMessages(root) ? undefined : responseReply(root)

@@ -1,16 +1,17 @@
 /*
  * The list of importable formats. A format is one importer module, `<format>.ts`, exporting its
- * `FormatImporter` (types.ts): id and label (`FORMAT_LABELS`, labels.ts), container, detection
+ * `FormatImporter` (types.ts; one per container it reads): id, label, container, detection
  * (`detect`, with `priority` settling which of two accepting detectors wins), request format
  * (validity provider and native export target), `importParsed` (throws `ImportFailure`) and the
  * hints for pickers and errors. Adding a format touches exactly:
- *   1. its importer module `<format>.ts` (plus its `<format>.test.ts` and a fixture);
- *   2. one line in `FORMAT_IMPORTERS` below;
- *   3. its id and label in `FORMAT_LABELS` (labels.ts), the one list the page reads without
- *      loading importers, and `FormatId` (model.ts) if the id is new.
- * Nothing else decides detection, provider or export target: detect.ts runs the detectors in
- * priority order, index.ts imports, and `requestFormatOf` answers the pipeline, exporter and
- * worker view.
+ *   1. its importer module `<format>.ts`;
+ *   2. its test `<format>.test.ts`, and its fixture in registry.test.ts's `OWN_FIXTURE` (the
+ *      contract test fails for an importer without one);
+ *   3. one line in `FORMAT_IMPORTERS` below;
+ *   4. its id in the `FormatId` union (model.ts), the type every message's `source.format` has.
+ * Nothing else decides detection, labels, provider or export target: detect.ts runs the detectors
+ * in priority order, index.ts imports, and `requestFormatOf` answers the pipeline, the exporter and
+ * the worker's export targets.
  */
 import type { FormatId } from '../model'
 import { aiderImporter } from './aider'

@@ -53,7 +53,10 @@ export interface ImportOptions {
  */
 export interface FormatImporter {
   id: FormatId
-  /** Human label: `FORMAT_LABELS[id]` unless one container of the format needs its own. */
+  /**
+   * Human label, e.g. `Claude Code session (JSONL)`; the first importer of an id labels the format
+   * in pickers and errors.
+   */
   label: string
   /**
    * How the text is parsed before detection: one JSON value (`input` is the root), JSONL records
