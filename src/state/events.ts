@@ -11,29 +11,38 @@ interface TranscriptChange {
   reimport: boolean
 }
 
-/** A slice's answer to an event; it resets (or keeps) only that slice's own fields. */
-type Listener<T> = (event: T) => void
+/** The events of the store and what each carries. */
+interface StoreEventMap {
+  /** Another transcript opened (the load slice, right after it set `info`). */
+  transcriptChanged: TranscriptChange
+  /** A load (file, sample, paste, conversation) starts, whether or not it will succeed. */
+  loadStarted: { fileName: string }
+}
 
 /**
  * The store's events: one place where a change that concerns several slices is announced, so
  * each slice answers it with its own reset instead of one slice writing the others' fields.
+ * Listeners run synchronously, in the order they were registered (the slices' order in store.ts).
  */
 export interface StoreEvents {
-  /** Registers a slice's answer to `transcriptChanged`; answers run in registration order. */
-  onTranscriptChanged: (listener: Listener<TranscriptChange>) => void
-  /** Announces that another transcript opened (the load slice, after it set `info`). */
-  transcriptChanged: (change: TranscriptChange) => void
+  /** Registers a slice's answer to `event`. */
+  on: <E extends keyof StoreEventMap>(event: E, listener: (payload: StoreEventMap[E]) => void) => void
+  /** Announces `event` to every listener. */
+  emit: <E extends keyof StoreEventMap>(event: E, payload: StoreEventMap[E]) => void
 }
 
 /** A fresh set of events for one store (each store, e.g. one per test, has its own listeners). */
 export function createStoreEvents(): StoreEvents {
-  const transcript: Listener<TranscriptChange>[] = []
+  // Keyed by event; `on` and `emit` keep each listener paired with its own event's payload.
+  const listeners = new Map<keyof StoreEventMap, ((payload: unknown) => void)[]>()
   return {
-    onTranscriptChanged: (listener) => {
-      transcript.push(listener)
+    on: (event, listener) => {
+      const list = listeners.get(event) ?? []
+      list.push(listener as (payload: unknown) => void)
+      listeners.set(event, list)
     },
-    transcriptChanged: (change) => {
-      for (const listener of transcript) listener(change)
+    emit: (event, payload) => {
+      for (const listener of listeners.get(event) ?? []) listener(payload)
     },
   }
 }

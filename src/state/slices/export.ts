@@ -35,13 +35,17 @@ function afterChanged(state: StoreState, prev: StoreState): boolean {
   )
 }
 
-export const createExportSlice: SliceCreator<ExportSlice> = (set, get, api) => {
+export const createExportSlice: SliceCreator<ExportSlice> = (set, get, api, events) => {
   // Bumped whenever the After shown changes: an export that finishes later gives no notice.
   let epoch = 0
   api.subscribe((state, prev) => {
     if (!afterChanged(state, prev)) return
     epoch++
     if (state.exportNotice) set({ exportNotice: null })
+  })
+  // Any new load (even one that fails) makes a "Downloaded …" notice old news.
+  events.on('loadStarted', () => {
+    if (get().exportNotice) set({ exportNotice: null })
   })
 
   return {

@@ -108,7 +108,7 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get, _api, events)
       importFailure: null,
     })
     // Every slice forgets what belonged to the transcript before, each its own fields.
-    events.transcriptChanged({ info: outcome.info, reimport: reimporting })
+    events.emit('transcriptChanged', { info: outcome.info, reimport: reimporting })
     if (!reimporting) get().requestRun()
   }
 
@@ -122,8 +122,8 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get, _api, events)
     waiting++
     return enqueue(async () => {
       waiting--
-      // Any new load (even one that fails) makes a "Downloaded …" notice old news.
-      set({ exportNotice: null, importStartedAt: Date.now() })
+      set({ importStartedAt: Date.now() })
+      events.emit('loadStarted', { fileName })
       // A terminated worker never answers: a cancel ends the wait instead.
       const cancelled = new Promise<'cancelled'>((resolve) => {
         inFlight = { fileName, reimport: reimporting, cancel: () => resolve('cancelled') }

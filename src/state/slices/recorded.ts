@@ -32,7 +32,7 @@ export interface RecordedSlice {
 export const createRecordedSlice: SliceCreator<RecordedSlice> = (set, get, _api, events) => {
   const requests = latestRequest()
 
-  events.onTranscriptChanged(({ info }) => {
+  events.on('transcriptChanged', ({ info }) => {
     const available = info.recordedCompactions.length > 0
     requests.drop()
     set({

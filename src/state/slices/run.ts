@@ -88,7 +88,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get, _api, events) =
   let progressOf: number | null = null // the run whose summarizer progress may be shown
 
   // The run shown and its fetched rows and prompts were of the transcript before.
-  events.onTranscriptChanged(() => set({ run: null, details: {}, prompts: {} }))
+  events.on('transcriptChanged', () => set({ run: null, details: {}, prompts: {} }))
 
   const pump = async () => {
     if (inFlight) return

@@ -157,7 +157,7 @@ describe('an endpoint left after Send stops receiving requests (and the key type
         ({ ...createSummarizerSlice(...a, events), config: DEFAULT_PIPELINE, info: {}, requestRun: () => void runs++ }) as unknown as StoreState,
     )
     /** Another transcript opens, as the load slice announces it. */
-    const open = (reimport = false) => events.transcriptChanged({ info: {} as TranscriptInfo, reimport })
+    const open = (reimport = false) => events.emit('transcriptChanged', { info: {} as TranscriptInfo, reimport })
     return { store, runs: () => runs, open }
   }
 

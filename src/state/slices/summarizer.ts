@@ -215,7 +215,7 @@ export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get, a
   // Another transcript (or conversation) opened: its text was never shown in a send step, so an
   // HTTP summarizer in use falls back to the offline one and every endpoint must be sent to again.
   // A re-import after a hard cancel brings back the same text: nothing new to allow.
-  events.onTranscriptChanged(({ reimport }) => {
+  events.on('transcriptChanged', ({ reimport }) => {
     if (reimport) return
     const config = get().config
     const inUse = config !== null && isHttpSummarizer(config.summarizer)

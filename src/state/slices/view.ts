@@ -23,7 +23,7 @@ export interface ViewSlice {
 
 export const createViewSlice: SliceCreator<ViewSlice> = (set, _get, _api, events) => {
   // The selected row was a row of the transcript before; the tab shown stays.
-  events.onTranscriptChanged(() => set({ selection: null }))
+  events.on('transcriptChanged', () => set({ selection: null }))
   return {
     selection: null,
     tab: 'compare',
