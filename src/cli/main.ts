@@ -1,21 +1,14 @@
 /**
  * The command line: the same engine as the page, without a browser (SPEC §7).
  *
- *   npm run cli -- compact <file|-> [--stages dedupe,prune-tool-results,summarize] [--keep-last 20]
- *       [--compact-after 40] [--target N] [--keep-steps 1] [--min-tokens 200] [--threshold-tokens N]
- *       [--keep-recent N] [--encoding o200k_base|cl100k_base]
- *       [--summarizer extractive|openai-compatible|anthropic|recorded] [--base-url URL] [--model M]
- *       [--no-stream] [--timeout-ms N] [--recorded] [--json]
- *   npm run cli -- inspect <file|-> [--json]
- *   npm run cli -- export <file|-> --to canonical|openai-chat|anthropic|openai-responses [compact flags]
- *   npm run cli -- find <file|-> <fact…> [--regex] [compact flags] [--json]
- *   npm run cli -- sweep <file|-> --x keep_last=5..40:5 --y compact_after=10..80:10 [compact flags] [--json]
+ *   npm run cli -- compact <file|-> [--stages dedupe,prune-tool-results,summarize] [--keep-last 20] [--json]
+ *   npm run cli -- inspect | export | find | sweep …      (`npm run cli -- --help` for all of it)
  *
- * The commands are the table of commands.ts; the usage text is built from it and from the stage
- * definitions (options.ts). Exit codes: 0 success, 1 bad input (one line on stderr naming the
- * line/field and why), 2 bad usage. With an LLM summarizer, a failed summarizer call also exits 1
- * (the report still prints, the error on stderr). API keys come from the environment
- * (OPENAI_API_KEY, ANTHROPIC_API_KEY), never from flags.
+ * The commands are the table of commands.ts; the usage text is built from it and, for the stage
+ * parameters, from the stage definitions (options.ts). Exit codes: 0 success, 1 bad input (one
+ * line on stderr naming the line/field and why), 2 bad usage. With an LLM summarizer, a failed
+ * summarizer call also exits 1 (the report still prints, the error on stderr). API keys come from
+ * the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY), never from flags.
  */
 import { pathToFileURL } from 'node:url'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
