@@ -11,6 +11,7 @@ import { ImportHeadView } from './ImportHeadView'
 import { buildAfterItems, buildBeforeItems, linkAfters, type ColumnItem } from './column-items'
 import { MessageColumn, type ColumnHandle } from './MessageColumn'
 import { SplitHandle } from './SplitHandle'
+import './compare.css'
 
 /** One of the two columns: which rows, and for each row the ids it links to in the other column. */
 interface Pane {

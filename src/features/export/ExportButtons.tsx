@@ -2,6 +2,7 @@ import type { ExportTarget } from '../../worker/protocol'
 import { useStore } from '../../state/store'
 import { useExport, useInfo } from '../../state/hooks'
 import { selectAfterMode } from '../../state/selectors'
+import './export.css'
 
 const TARGET_LABELS: Record<ExportTarget, string> = {
   canonical: 'Canonical JSON',

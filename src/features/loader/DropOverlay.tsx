@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { useLoadActions } from '../../state/hooks'
+import './loader.css'
 
 function hasFiles(e: DragEvent): boolean {
   return !!e.dataTransfer && Array.from(e.dataTransfer.types).includes('Files')

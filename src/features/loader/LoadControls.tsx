@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useLoad, useLoadActions } from '../../state/hooks'
 import { PasteDialog } from './PasteDialog'
+import './loader.css'
 
 /** Header load controls: file picker, paste, and the sample gallery menu. */
 export function LoadControls() {

@@ -9,6 +9,7 @@ import { ParamControl } from './ParamControl'
 import { effectiveParam, STAGE_INFO, STAGE_PARAMS } from './params'
 import { PresetPicker } from './PresetPicker'
 import { ConfigNotice, SettingsBar } from './SettingsBar'
+import './pipeline.css'
 
 /** Stages on/off and order, every param as slider + number, encoding and summarizer (SPEC §6). */
 export function PipelinePanel() {

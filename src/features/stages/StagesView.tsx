@@ -8,6 +8,7 @@ import { useConfig, useRun, useSelection, useStages } from '../../state/hooks'
 import type { RowMeta, RunView, Side } from '../../worker/protocol'
 import { buildAfterItems, buildBeforeItems } from '../compare/column-items'
 import { MessageColumn, type ColumnHandle } from '../compare/MessageColumn'
+import '../compare/compare.css'
 
 const links = (rows: readonly RowMeta[]) => new Map(rows.map((r) => [r.id, r.counterpartIds]))
 

@@ -7,6 +7,7 @@ import { useStore } from '../../state/store'
 import { useInfo, useRecorded, useViewActions } from '../../state/hooks'
 import { selectAfterMode, selectShownRun } from '../../state/selectors'
 import { PassList } from './PassList'
+import './totals.css'
 
 /** Title of a total that sums an estimate. */
 const TOTAL_ESTIMATE = tokenEstimateNote()
