@@ -155,7 +155,7 @@ export const STAGE_DEFINITIONS = [
         key: 'keep_steps', type: 'count', default: 1, min: 1,
         unusable: 'keep_steps must be at least 1: the model has not acted on the newest results yet',
         unit: 'steps', control: 'slider', slider: { step: 1, max: 10 }, sweep: { from: 1, step: 1 },
-        cliFlag: 'keep-steps', help: 'Newest steps whose results are guarded (< 1 is an error).',
+        cliFlag: 'keep-steps', help: 'Newest steps whose results are guarded.',
       },
       {
         key: 'min_tokens', type: 'count', default: 200, fraction: true, unit: 'tokens', control: 'slider',
