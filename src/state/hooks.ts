@@ -5,12 +5,12 @@ import { selectConfig, selectInfo } from './selectors'
 import { useStore, type StoreState } from './store'
 
 /*
- * Domain hooks: what components read from the store, one hook per slice (or per part of a
- * slice), each a shallow-selected object, so a component re-renders only when a field it got
- * changes. Shared slices have a state hook and an actions hook (`useRun` / `useRunActions`): a
- * component that only acts never re-renders for their state. Slices read by one view return
- * state and actions together. A field changed many times a second (import progress, summary
- * progress, sweep cells) sits in a hook of its own part, away from the forms and buttons.
+ * Domain hooks: what components read from the store, one hook per slice (or per part of one, or
+ * one view over two, as `useSummaryStatus`), each a shallow-selected object, so a component
+ * re-renders only when a field it got changes. Shared slices have a state hook and an actions
+ * hook (`useRun` / `useRunActions`): a component that only acts never re-renders for their state.
+ * Slices read by one view return state and actions together. Import progress (about ten reports
+ * a second) has a hook of its own, away from the load banner and buttons.
  */
 
 /** The fields `keys` of `state`, as a new object (compared shallowly by `useShallow`). */

@@ -1,4 +1,5 @@
 import { proxy } from 'comlink'
+import type { StageId } from '../../engine/model'
 import { getEngine, restartEngine } from '../../app/engine-client'
 import {
   restoreBeforePreviews,
@@ -21,6 +22,10 @@ export interface RunSlice {
   run: RunView | null
   runStatus: RunStatus
   runError: string | null
+  /** The summarizing stage whose LLM call made the last run fail, else null. */
+  runErrorStage: StageId | null
+  /** Where the run in flight is with its summarizer calls (streamed answers as they arrive), else null. */
+  summaryProgress: SummaryProgress | null
   /** When the run in flight started (ms since epoch), to offer a hard cancel on slow runs. */
   runStartedAt: number | null
   /** Full content of rows, keyed `side:id`, for the current run only. */
@@ -164,6 +169,8 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get, _api, events) =
     run: null,
     runStatus: 'idle',
     runError: null,
+    runErrorStage: null,
+    summaryProgress: null,
     runStartedAt: null,
     details: {},
     prompts: {},

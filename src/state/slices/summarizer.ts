@@ -1,7 +1,6 @@
 import { getEngine } from '../../app/engine-client'
-import type { PipelineConfig, StageId, SummarizerId } from '../../engine/model'
+import type { PipelineConfig, SummarizerId } from '../../engine/model'
 import type { SummaryPlan } from '../../engine/summarizers/preview'
-import type { SummaryProgress } from '../../worker/protocol'
 import { latestRequest } from '../latest'
 import type { SliceCreator } from './types'
 
@@ -145,12 +144,8 @@ export interface SummarizerSlice {
   plan: SummaryPlan | null
   planStatus: 'idle' | 'loading' | 'error'
   planError: string | null
-  /** The summarizing stage whose LLM call made the last run fail (set by the run slice). */
-  runErrorStage: StageId | null
   /** A note after the person cancelled summaries in flight. */
   summarizerNotice: string | null
-  /** Where the run in flight is with its summarizer calls (set by the run slice), else null. */
-  summaryProgress: SummaryProgress | null
   /** The endpoint last typed per protocol (persisted with the draft; see `StoredSummarizerSettings`). */
   endpoints: StoredSummarizerSettings['endpoints']
   /**
@@ -241,14 +236,12 @@ export const createSummarizerSlice: SliceCreator<SummarizerSlice> = (set, get, a
   return {
     draft: draftFromStored(settings),
     endpoints: settings?.endpoints ?? {},
-    summaryProgress: null,
     apiKey: stored ?? '',
     rememberKey: stored !== null,
     allowedEndpoints: [],
     plan: null,
     planStatus: 'idle',
     planError: null,
-    runErrorStage: null,
     summarizerNotice: null,
     setDraft: (patch) => {
       const previous = get().draft
