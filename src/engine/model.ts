@@ -5,6 +5,7 @@
  * (SPEC §3); the UI only renders them (SPEC §4). All values are plain, structured-cloneable
  * data: no classes, no Maps, no functions — they cross the worker boundary unchanged.
  */
+import type { FormatId } from './formats/registry'
 import type { StageId, StageParams } from './stages/definitions'
 
 /** A message role in the canonical model. `developer` imports as `system`. Source: SPEC §1. */
@@ -131,24 +132,11 @@ export interface Message {
   source: SourceRef
 }
 
-/** Identifiers of the importable formats. */
-export type FormatId =
-  | 'openai-chat'
-  | 'anthropic-messages'
-  | 'claude-code'
-  | 'openai-responses'
-  | 'codex-rollout'
-  | 'gemini-cli'
-  | 'vercel-ui'
-  | 'vercel-model'
-  | 'langchain'
-  | 'inspect-ai'
-  | 'openhands'
-  | 'swe-agent'
-  | 'aider'
-  | 'copilot-cli'
-  | 'chatgpt-export'
-  | 'canonical'
+/**
+ * Identifiers of the importable formats, derived from the format registry (each importer's `id`):
+ * registering an importer adds its id, no list here to keep in step.
+ */
+export type { FormatId }
 
 /**
  * A compaction that already happened inside the source (Claude Code `compact_boundary` +

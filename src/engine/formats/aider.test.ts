@@ -6,6 +6,7 @@ import type { Message, Transcript } from '../model'
 import { aiderImporter, detectAider, importAiderText } from './aider'
 import { importTranscript } from './index'
 import { runImporter } from './failure'
+import { registryContractViolations } from './test-helpers'
 
 const sampleText = (name: string) =>
   readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')
@@ -464,5 +465,13 @@ describe('aider: questions, commands, /clear, headings under a reply', () => {
       ['user', 'Plan the fix.'],
       ['assistant', `Two steps:\n#### Fix the test helper${BR}\nThen rerun the suite.`],
     ])
+  })
+})
+
+describe('the registry contract', () => {
+  it('aiderImporter holds on aider.chat.history.md', () => {
+    const path = '../../../public/samples/aider.chat.history.md'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(aiderImporter, text)).toEqual([])
   })
 })

@@ -1,9 +1,9 @@
-import type { FormatId, MessageFlags, SourceRef, Transcript } from '../model'
+import type { MessageFlags, SourceRef, Transcript } from '../model'
 import { importFailure } from './failure'
 import type { FormatImporter, ImportOptions } from './types'
 import { finalizeTranscript, withConversations, type DraftMessage } from './util'
 
-const format: FormatId = 'aider'
+const format = 'aider'
 
 /** The header aider appends at every launch (`InputOutput.__init__`). Source: formats.md §4.12. */
 const AIDER_LAUNCH_HEADER = '# aider chat started at'
@@ -665,7 +665,7 @@ export function importAiderText(text: string, options: ImportOptions = {}): Tran
 }
 
 /** The aider importer for the format registry (formats.md §2 item 1, §4.12). */
-export const aiderImporter: FormatImporter = {
+export const aiderImporter: FormatImporter<typeof format> = {
   id: format,
   label: 'aider chat history (Markdown)',
   container: 'text',

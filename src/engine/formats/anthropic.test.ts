@@ -6,6 +6,7 @@ import type { Part, Transcript } from '../model'
 import { runImporter } from './failure'
 import { anthropicImporter } from './anthropic'
 import { importTranscript } from './index'
+import { registryContractViolations } from './test-helpers'
 
 /** The importer run on a parsed root: an ImportResult, its throws turned into errors. */
 const importAnthropic = (root: unknown) => runImporter(anthropicImporter, root, {})
@@ -361,5 +362,13 @@ describe('citation-split text', () => {
       messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }],
     })
     expect(t.messages[0]!.content).toBe('a\nb')
+  })
+})
+
+describe('the registry contract', () => {
+  it('anthropicImporter holds on anthropic-messages.json', () => {
+    const path = '../../../public/samples/anthropic-messages.json'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(anthropicImporter, text)).toEqual([])
   })
 })

@@ -558,7 +558,7 @@ function detectAnthropic(root: unknown): true | string {
 }
 
 /** Anthropic Messages request bodies (formats.md §4.3). */
-export const anthropicImporter: FormatImporter = {
+export const anthropicImporter: FormatImporter<'anthropic-messages'> = {
   id: 'anthropic-messages',
   label: 'Anthropic Messages',
   container: 'json',

@@ -157,7 +157,7 @@ function importCanonical(root: unknown, options: ImportOptions = {}): Transcript
 }
 
 /** The canonical file in the importer registry (detected first: its `format` key is exact). */
-export const canonicalImporter: FormatImporter = {
+export const canonicalImporter: FormatImporter<'canonical'> = {
   id: 'canonical',
   label: 'canonical transcript',
   container: 'json',

@@ -4,6 +4,8 @@ import { checkValidity } from '../analysis/checks'
 import type { Transcript } from '../model'
 import { detectFormat } from './detect'
 import { importTranscript } from './index'
+import { chatgptExportImporter } from './chatgpt-export'
+import { registryContractViolations } from './test-helpers'
 
 const fixture = readFileSync(
   new URL('../../../test/fixtures/formats/chatgpt-conversations.json', import.meta.url),
@@ -263,5 +265,13 @@ describe('ChatGPT export importer', () => {
       const d = detectFormat(readFileSync(new URL(file, dir), 'utf8'), { fileName: file })
       expect(d.ok ? d.format : 'error', file).not.toBe('chatgpt-export')
     }
+  })
+})
+
+describe('the registry contract', () => {
+  it('chatgptExportImporter holds on chatgpt-export-conversations.json', () => {
+    const path = '../../../public/samples/chatgpt-export-conversations.json'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(chatgptExportImporter, text)).toEqual([])
   })
 })

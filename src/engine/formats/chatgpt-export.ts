@@ -1,6 +1,5 @@
 import { contentText } from '../content'
 import type {
-  FormatId,
   ImagePart,
   Part,
   SourceRef,
@@ -21,7 +20,7 @@ import {
   type JsonObject,
 } from './util'
 
-const format: FormatId = 'chatgpt-export'
+const format = 'chatgpt-export'
 
 /*
  * ChatGPT's data export (Settings → Data controls → Export data): `conversations.json`, an
@@ -616,7 +615,7 @@ function detectChatGPT(root: unknown): true | string {
 }
 
 /** The ChatGPT data-export importer (registry entry). */
-export const chatgptExportImporter: FormatImporter = {
+export const chatgptExportImporter: FormatImporter<typeof format> = {
   id: format,
   label: 'ChatGPT data export (conversations.json)',
   container: 'json',

@@ -7,6 +7,8 @@ import type { Part, Transcript } from '../model'
 import { importClaudeCode, importClaudeCodeStream } from './claude-code'
 import { createJsonlParser } from './jsonl-stream'
 import { importTranscript } from './index'
+import { claudeCodeImporter, claudeCodeWebImporter } from './claude-code'
+import { registryContractViolations } from './test-helpers'
 
 const SAMPLE = readFileSync(
   new URL('../../../public/samples/claude-code.jsonl', import.meta.url),
@@ -1212,5 +1214,19 @@ describe('importClaudeCode on every shape of parallel calls (kinds)', () => {
       rec('system', 's1', 'a1', { subtype: 'stop_hook_summary', level: 'info' }),
     ])
     expectOneResponse(imported(text), 2)
+  })
+})
+
+describe('the registry contract', () => {
+  it('claudeCodeImporter holds on claude-code.jsonl', () => {
+    const path = '../../../public/samples/claude-code.jsonl'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(claudeCodeImporter, text)).toEqual([])
+  })
+
+  it('claudeCodeWebImporter holds on claude-code-web-loglines.json', () => {
+    const path = '../../../test/fixtures/formats/claude-code-web-loglines.json'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(claudeCodeWebImporter, text)).toEqual([])
   })
 })

@@ -1181,7 +1181,7 @@ const keepRawOf = (options: ImportOptions): RootImportOptions =>
   options.keepRaw === undefined ? {} : { keepRaw: options.keepRaw }
 
 /** Claude Code sessions (formats.md §4.4). Bad lines are reported by the registry. */
-export const claudeCodeImporter: FormatImporter = {
+export const claudeCodeImporter: FormatImporter<'claude-code'> = {
   id: 'claude-code',
   label: LABEL,
   container: 'jsonl',
@@ -1203,7 +1203,7 @@ export const claudeCodeImporter: FormatImporter = {
 }
 
 /** The Claude Code web session export importer (`{"loglines": […]}`, JSON container). */
-export const claudeCodeWebImporter: FormatImporter = {
+export const claudeCodeWebImporter: FormatImporter<'claude-code'> = {
   id: 'claude-code',
   label: LABEL,
   container: 'json',

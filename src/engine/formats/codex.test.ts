@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest'
 import type { Transcript } from '../model'
 import { importTranscript } from './index'
 import { unwrapCodexOutput } from './codex'
+import { codexRolloutImporter } from './codex'
+import { registryContractViolations } from './test-helpers'
 
 const sample = readFileSync(
   new URL('../../../public/samples/codex-rollout.jsonl', import.meta.url),
@@ -237,5 +239,13 @@ describe('hosted items without id and injected context', () => {
     const users = t.messages.filter((m) => m.role === 'user')
     expect(users.filter((m) => m.flags?.injected).length).toBe(9)
     expect(users.filter((m) => !m.flags?.injected).map((m) => m.content)).toEqual(['Add a health endpoint'])
+  })
+})
+
+describe('the registry contract', () => {
+  it('codexRolloutImporter holds on codex-rollout.jsonl', () => {
+    const path = '../../../public/samples/codex-rollout.jsonl'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(codexRolloutImporter, text)).toEqual([])
   })
 })

@@ -274,7 +274,7 @@ function detectCodex(input: unknown): true | string {
 }
 
 /** The Codex CLI rollout importer (registry entry). */
-export const codexRolloutImporter: FormatImporter = {
+export const codexRolloutImporter: FormatImporter<'codex-rollout'> = {
   id: 'codex-rollout',
   label: 'Codex CLI rollout (JSONL)',
   container: 'jsonl',

@@ -4,6 +4,8 @@ import { checkValidity } from '../analysis/checks'
 import type { Transcript } from '../model'
 import { detectFormat } from './detect'
 import { importTranscript } from './index'
+import { copilotCliImporter } from './copilot-cli'
+import { registryContractViolations } from './test-helpers'
 
 const fixture = readFileSync(
   new URL('../../../test/fixtures/formats/copilot-cli-session.jsonl', import.meta.url),
@@ -293,5 +295,13 @@ describe('GitHub Copilot CLI importer', () => {
       const d = detectFormat(readFileSync(new URL(file, dir), 'utf8'), { fileName: file })
       expect(d.ok ? d.format : 'error', file).not.toBe('copilot-cli')
     }
+  })
+})
+
+describe('the registry contract', () => {
+  it('copilotCliImporter holds on copilot-cli-events.jsonl', () => {
+    const path = '../../../public/samples/copilot-cli-events.jsonl'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(copilotCliImporter, text)).toEqual([])
   })
 })

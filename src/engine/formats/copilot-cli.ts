@@ -1,6 +1,5 @@
 import { contentText } from '../content'
 import type {
-  FormatId,
   Part,
   SourceRef,
   ThinkingPart,
@@ -23,7 +22,7 @@ import {
   type JsonObject,
 } from './util'
 
-const format: FormatId = 'copilot-cli'
+const format = 'copilot-cli'
 
 /*
  * GitHub Copilot CLI session logs: `~/.copilot/session-state/<sessionId>/events.jsonl` (older
@@ -686,7 +685,7 @@ function detectCopilot(input: unknown): true | string {
 }
 
 /** The GitHub Copilot CLI session-log importer (registry entry). */
-export const copilotCliImporter: FormatImporter = {
+export const copilotCliImporter: FormatImporter<typeof format> = {
   id: format,
   label: 'GitHub Copilot CLI session (JSONL)',
   container: 'jsonl',

@@ -10,16 +10,14 @@ import {
   type JsonlRecord,
   type TooDeep,
 } from './json'
-import { importersInOrder } from './registry'
+import { formatsInOrder, importersInOrder } from './registry'
 import type { FormatHint, FormatImporter, ImportError } from './types'
 import { isObject } from './util'
 import { parse as parseYaml } from 'yaml'
 
 /** The first importer of each format id, in detection order (`FORMAT_IMPORTERS`). */
 function firstImporters(): FormatImporter[] {
-  const first = new Map<FormatId, FormatImporter>()
-  for (const imp of importersInOrder()) if (!first.has(imp.id)) first.set(imp.id, imp)
-  return [...first.values()]
+  return formatsInOrder().map((f) => f.importers[0])
 }
 
 /** The formats this version imports, in detection order (from `FORMAT_IMPORTERS`). */

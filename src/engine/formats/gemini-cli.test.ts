@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Transcript } from '../model'
 import { importTranscript } from './index'
+import { geminiCliImporter, geminiCliJsonlImporter } from './gemini-cli'
+import { registryContractViolations } from './test-helpers'
 
 function load(text: string, fileName?: string): Transcript {
   const r = importTranscript(text, fileName ? { fileName } : {})
@@ -93,5 +96,24 @@ describe('Gemini CLI importer', () => {
     expect(t.messages.map((m) => m.content)).toEqual(['a\u2028b', 'cut \ud83d here'])
     expect(t.warnings).toHaveLength(1)
     expect(t.warnings[0]).toMatch(/^line 4: half-written last line/)
+  })
+})
+
+describe('the registry contract', () => {
+  it('geminiCliImporter holds on gemini-cli-session.json', () => {
+    const path = '../../../public/samples/gemini-cli-session.json'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(geminiCliImporter, text)).toEqual([])
+  })
+
+  it('geminiCliJsonlImporter holds on a JSONL recording', () => {
+    const geminiJsonl = [
+      { sessionId: 's', projectHash: 'p', startTime: '2025-01-01T00:00:00Z' },
+      { id: 'u1', type: 'user', content: 'hi' },
+      { id: 'g1', type: 'gemini', content: 'hello' },
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n')
+    expect(registryContractViolations(geminiCliJsonlImporter, geminiJsonl)).toEqual([])
   })
 })

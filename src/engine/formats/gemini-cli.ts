@@ -264,7 +264,7 @@ function importGeminiJsonl(records: readonly JsonlRecord[], keepRaw = true): Tra
 }
 
 /** The Gemini CLI legacy JSON session importer (formats.md §2 item 4). */
-export const geminiCliImporter: FormatImporter = {
+export const geminiCliImporter: FormatImporter<'gemini-cli'> = {
   id: 'gemini-cli',
   label: LABEL,
   container: 'json',
@@ -287,7 +287,7 @@ export const geminiCliImporter: FormatImporter = {
 }
 
 /** The Gemini CLI JSONL recording importer (formats.md §2 item 4). */
-export const geminiCliJsonlImporter: FormatImporter = {
+export const geminiCliJsonlImporter: FormatImporter<'gemini-cli'> = {
   id: 'gemini-cli',
   label: LABEL,
   container: 'jsonl',

@@ -7,7 +7,7 @@ import type { FormatId } from '../model'
 import { detectFormat } from './detect'
 import { runImporter } from './failure'
 import { importJsonlRecords } from './jsonl-import'
-import { importersInOrder } from './registry'
+import { formatsInOrder } from './registry'
 import type { ImportOptions, ImportResult } from './types'
 import { importZip, isZipArchive } from './zip'
 
@@ -37,24 +37,20 @@ const DEFAULT_EXTENSIONS: Record<'json' | 'jsonl' | 'text', string[]> = {
  */
 export const SUPPORTED_FORMATS: readonly SupportedFormat[] = supportedFormats()
 
-/** One entry per format id (a format may register one importer per container: JSON + JSONL). */
+/** One entry per format id, its extensions those of all its importers (JSON + JSONL). */
 function supportedFormats(): SupportedFormat[] {
-  const byId = new Map<FormatId, SupportedFormat>()
-  for (const imp of importersInOrder()) {
-    const extensions = imp.extensions ?? DEFAULT_EXTENSIONS[imp.container]
-    const seen = byId.get(imp.id)
-    if (seen) {
-      for (const e of extensions) if (!seen.extensions.includes(e)) seen.extensions.push(e)
-      continue
+  return formatsInOrder().map(({ id, importers }) => {
+    const first = importers[0]
+    const extensions = importers.flatMap(
+      (imp) => imp.extensions ?? DEFAULT_EXTENSIONS[imp.container],
+    )
+    return {
+      id,
+      label: first.label,
+      description: first.description ?? first.label,
+      extensions: [...new Set(extensions)],
     }
-    byId.set(imp.id, {
-      id: imp.id,
-      label: imp.label,
-      description: imp.description ?? imp.label,
-      extensions: [...extensions],
-    })
-  }
-  return [...byId.values()]
+  })
 }
 
 /**

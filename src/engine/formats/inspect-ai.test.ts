@@ -8,6 +8,7 @@ import type { Transcript } from '../model'
 import { importBytes } from './index'
 import { importInspectAIRoot, inspectAIImporter, resolveAttachments } from './inspect-ai'
 import { runImporter } from './failure'
+import { registryContractViolations } from './test-helpers'
 
 const sampleText = (name: string) =>
   readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')
@@ -599,5 +600,13 @@ describe('Inspect AI server-side tool use and tool errors', () => {
       ['assistant', '', undefined],
       ['tool', 'server unavailable', true],
     ])
+  })
+})
+
+describe('the registry contract', () => {
+  it('inspectAIImporter holds on inspect-ai-eval.json', () => {
+    const path = '../../../public/samples/inspect-ai-eval.json'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(inspectAIImporter, text)).toEqual([])
   })
 })

@@ -1,4 +1,4 @@
-import type { FormatId, Part, Role, SourceRef, ThinkingPart, ToolCall, Transcript } from '../model'
+import type { Part, Role, SourceRef, ThinkingPart, ToolCall, Transcript } from '../model'
 import { ImportFailure, importFailure } from './failure'
 import type { FormatImporter, ImportOptions } from './types'
 import {
@@ -15,7 +15,7 @@ import {
 } from './util'
 import type { ZipArchive, ZipEntry } from './zip'
 
-const format: FormatId = 'inspect-ai'
+const format = 'inspect-ai'
 
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool'])
 
@@ -580,7 +580,7 @@ export function importInspectEval(archive: ZipArchive, options: ImportOptions = 
 }
 
 /** The Inspect AI importer for the format registry (formats.md §2 item 5, §4.9). */
-export const inspectAIImporter: FormatImporter = {
+export const inspectAIImporter: FormatImporter<typeof format> = {
   id: format,
   label: 'Inspect AI eval log',
   container: 'json',

@@ -6,6 +6,7 @@ import type { Transcript } from '../model'
 import { importTranscript } from './index'
 import { detectLangChain, importLangChainRoot, langchainImporter } from './langchain'
 import { runImporter } from './failure'
+import { registryContractViolations } from './test-helpers'
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
@@ -407,5 +408,13 @@ describe('LangChain flat message dicts (model_dump(), LangGraph state)', () => {
     expect(t.messages.map((m) => m.role)).toEqual(['user'])
     expect(t.warnings).toHaveLength(3)
     expect(t.warnings[0]).toContain('items[0]: a RemoveMessage')
+  })
+})
+
+describe('the registry contract', () => {
+  it('langchainImporter holds on langchain-messages.json', () => {
+    const path = '../../../public/samples/langchain-messages.json'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(langchainImporter, text)).toEqual([])
   })
 })

@@ -1,4 +1,4 @@
-import type { FormatId, Part, Role, SourceRef, ToolCall, Transcript } from '../model'
+import type { Part, Role, SourceRef, ToolCall, Transcript } from '../model'
 import { importFailure } from './failure'
 import type { FormatImporter, ImportOptions } from './types'
 import {
@@ -14,7 +14,7 @@ import {
   type JsonObject,
 } from './util'
 
-const format: FormatId = 'langchain'
+const format = 'langchain'
 
 /** Canonical LangChain message kind (after `canonicalType`) → role (`chat` takes `data.role`). */
 const LANGCHAIN_ROLES: Readonly<Record<string, Role>> = {
@@ -424,7 +424,7 @@ export function importLangChainRoot(root: unknown, options: ImportOptions = {}):
 }
 
 /** The LangChain importer for the format registry (formats.md §2 item 8, §4.8). */
-export const langchainImporter: FormatImporter = {
+export const langchainImporter: FormatImporter<typeof format> = {
   id: format,
   label: 'LangChain message dicts',
   container: 'json',

@@ -5,6 +5,7 @@ import type { Message, Transcript } from '../model'
 import { importTranscript } from './index'
 import { runImporter } from './failure'
 import { openaiChatImporter } from './openai-chat'
+import { registryContractViolations } from './test-helpers'
 
 /** The importer run on a parsed root: an ImportResult, its throws turned into errors. */
 const importOpenAIChat = (root: unknown) => runImporter(openaiChatImporter, root, {})
@@ -326,5 +327,13 @@ describe('one Chat Completions response object', () => {
     if (!r.ok) throw new Error(r.error.message)
     expect(r.transcript.messages).toHaveLength(1)
     expect(r.transcript.warnings[1]).toBe('the response has 2 choices; imported choices[0]')
+  })
+})
+
+describe('the registry contract', () => {
+  it('openaiChatImporter holds on openai-chat.json', () => {
+    const path = '../../../public/samples/openai-chat.json'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(openaiChatImporter, text)).toEqual([])
   })
 })

@@ -285,7 +285,7 @@ function detectOpenAIChat(root: unknown): true | string {
 }
 
 /** OpenAI Chat Completions, the fallback for anything "OpenAI-compatible" (formats.md §4.1). */
-export const openaiChatImporter: FormatImporter = {
+export const openaiChatImporter: FormatImporter<'openai-chat'> = {
   id: 'openai-chat',
   label: 'OpenAI Chat Completions',
   container: 'json',

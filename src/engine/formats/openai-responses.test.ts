@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { checkValidity } from '../analysis/checks'
 import type { Transcript } from '../model'
 import { importTranscript } from './index'
+import { openaiResponsesImporter } from './openai-responses'
+import { registryContractViolations } from './test-helpers'
 
 const read = (name: string) =>
   readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')
@@ -179,5 +181,13 @@ describe('hosted items without id', () => {
     expect(ids).toEqual(['web_search_call@input-1', 'file_search_call@input-2'])
     expect(t.messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId)).toEqual(ids)
     expect(checkValidity(t.messages)).toEqual([])
+  })
+})
+
+describe('the registry contract', () => {
+  it('openaiResponsesImporter holds on openai-responses.json', () => {
+    const path = '../../../public/samples/openai-responses.json'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(openaiResponsesImporter, text)).toEqual([])
   })
 })

@@ -594,7 +594,7 @@ function detectResponses(root: unknown): true | string {
 }
 
 /** The OpenAI Responses importer (registry entry). */
-export const openaiResponsesImporter: FormatImporter = {
+export const openaiResponsesImporter: FormatImporter<'openai-responses'> = {
   id: 'openai-responses',
   label: 'OpenAI Responses',
   container: 'json',

@@ -10,6 +10,7 @@ import {
   openHandsImporter,
 } from './openhands'
 import { runImporter } from './failure'
+import { registryContractViolations } from './test-helpers'
 
 const sampleText = (name: string) =>
   readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')
@@ -499,5 +500,19 @@ describe('OpenHands before function calling (actions without tool_call_metadata)
       ['user', '/workspace'],
     ])
     expect(t.warnings).toEqual(['2 action "run" event(s) without a tool call skipped'])
+  })
+})
+
+describe('the registry contract', () => {
+  it('openHandsImporter holds on openhands-events.json', () => {
+    const path = '../../../public/samples/openhands-events.json'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(openHandsImporter, text)).toEqual([])
+  })
+
+  it('openHandsEvalImporter holds on openhands-output.jsonl', () => {
+    const path = '../../../test/fixtures/formats/openhands-output.jsonl'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(openHandsEvalImporter, text)).toEqual([])
   })
 })

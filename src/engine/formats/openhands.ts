@@ -1,4 +1,4 @@
-import type { FormatId, Part, SourceRef, ToolCall, ToolSchema, Transcript } from '../model'
+import type { Part, SourceRef, ToolCall, ToolSchema, Transcript } from '../model'
 import { ImportFailure, importFailure } from './failure'
 import type { JsonlRecord } from './json'
 import type { FormatImporter, ImportOptions } from './types'
@@ -16,7 +16,7 @@ import {
   withConversations,
 } from './util'
 
-const format: FormatId = 'openhands'
+const format = 'openhands'
 
 /**
  * Events that never reach the model's context: agent state bookkeeping, memory recall, no-ops,
@@ -412,7 +412,7 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
 }
 
 /** The OpenHands importer for the format registry (formats.md §2 item 7, §4.10). */
-export const openHandsImporter: FormatImporter = {
+export const openHandsImporter: FormatImporter<typeof format> = {
   id: format,
   label: 'OpenHands event stream',
   container: 'json',
@@ -520,7 +520,7 @@ function importOpenHandsEval(records: readonly JsonlRecord[], options: ImportOpt
  * The OpenHands evaluation-output importer for the format registry (JSONL, one instance per
  * line; formats.md §4.10).
  */
-export const openHandsEvalImporter: FormatImporter = {
+export const openHandsEvalImporter: FormatImporter<typeof format> = {
   id: format,
   label: 'OpenHands evaluation output (JSONL)',
   container: 'jsonl',

@@ -1,61 +1,19 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { exportTranscript } from '../export'
 import { detectFormat } from './detect'
-import { parseJson, parseJsonl } from './json'
 import { importTranscript, requestFormatOf, SUPPORTED_FORMATS } from './index'
-import { FORMAT_IMPORTERS, importersInOrder } from './registry'
-import type { FormatImporter } from './types'
+import { canonicalImporter } from './canonical'
+import { FORMAT_IMPORTERS, importersInOrder, type FormatId } from './registry'
+import { registryContractViolations } from './test-helpers'
 
 const sample = (name: string) =>
   readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')
-const fixture = (name: string) =>
-  readFileSync(new URL(`../../../test/fixtures/formats/${name}`, import.meta.url), 'utf8')
 
 function canonicalText(): string {
   const r = importTranscript(sample('openai-chat.json'))
   if (!r.ok) throw new Error(r.error.message)
   return JSON.stringify(exportTranscript(r.transcript, 'canonical').body)
-}
-
-const geminiJsonl = [
-  { sessionId: 's', projectHash: 'p', startTime: '2025-01-01T00:00:00Z' },
-  { id: 'u1', type: 'user', content: 'hi' },
-  { id: 'g1', type: 'gemini', content: 'hello' },
-]
-  .map((l) => JSON.stringify(l))
-  .join('\n')
-
-/** One real-shape file per registered importer, keyed `<format id> <container>`. */
-const OWN_FIXTURE: Record<string, () => string> = {
-  'canonical json': canonicalText,
-  'aider text': () => sample('aider.chat.history.md'),
-  'codex-rollout jsonl': () => sample('codex-rollout.jsonl'),
-  'claude-code jsonl': () => sample('claude-code.jsonl'),
-  'claude-code json': () => fixture('claude-code-web-loglines.json'),
-  'gemini-cli json': () => sample('gemini-cli-session.json'),
-  'gemini-cli jsonl': () => geminiJsonl,
-  'copilot-cli jsonl': () => sample('copilot-cli-events.jsonl'),
-  'inspect-ai json': () => sample('inspect-ai-eval.json'),
-  'chatgpt-export json': () => sample('chatgpt-export-conversations.json'),
-  'swe-agent json': () => sample('swe-agent.traj'),
-  'openhands json': () => sample('openhands-events.json'),
-  'openhands jsonl': () => fixture('openhands-output.jsonl'),
-  'langchain json': () => sample('langchain-messages.json'),
-  'vercel-ui json': () => sample('vercel-ai-ui-messages.json'),
-  'vercel-model json': () => sample('vercel-ai-model-messages.json'),
-  'openai-responses json': () => sample('openai-responses.json'),
-  'anthropic-messages json': () => sample('anthropic-messages.json'),
-  'openai-chat json': () => sample('openai-chat.json'),
-}
-
-/** The parsed input an importer's `detect` receives for a text of its container. */
-function parsedFor(imp: FormatImporter, text: string): unknown {
-  if (imp.container === 'text') return text
-  if (imp.container === 'jsonl') return parseJsonl(text).records
-  const parsed = parseJson(text)
-  if (!parsed.ok) throw new Error('fixture is not JSON')
-  return parsed.value
 }
 
 describe('the format registry contract', () => {
@@ -89,24 +47,40 @@ describe('the format registry contract', () => {
     expect(requestFormatOf('gemini-cli')).toBeUndefined()
   })
 
-  it.each(FORMAT_IMPORTERS.map((imp) => [`${imp.id} ${imp.container}`, imp] as const))(
-    '%s: detects its own fixture, and every detector before it in priority rejects it',
-    (key, imp) => {
-      const load = OWN_FIXTURE[key]
-      if (!load) throw new Error(`no fixture for importer ${key}`)
-      const text = load()
-      expect(imp.detect(parsedFor(imp, text))).toBe(true)
-      const d = detectFormat(text)
-      expect(d.ok && d.importer).toBe(imp)
-      const before = importersInOrder()
-      for (const other of before.slice(0, before.indexOf(imp))) {
-        if (other.container !== imp.container) continue
-        expect(other.detect(parsedFor(other, text)), `${other.label} on ${key}`).not.toBe(true)
-      }
-      const r = importTranscript(text)
-      expect(r.ok && r.transcript.format).toBe(imp.id)
-    },
-  )
+  it('canonicalImporter holds on an exported canonical transcript', () => {
+    expect(registryContractViolations(canonicalImporter, canonicalText())).toEqual([])
+  })
+
+  it("has every registered importer's contract checked by a test of its format", async () => {
+    // Each importer's test calls registryContractViolations(<importer>, <its fixture>): find the
+    // importers so called, by the name their module exports them under.
+    const dir = new URL('./', import.meta.url)
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'))
+    const tests = files.filter((f) => f.endsWith('.test.ts'))
+    const calls = /registryContractViolations\((\w+)/g
+    const called = new Set(
+      tests.flatMap((f) =>
+        [...readFileSync(new URL(f, dir), 'utf8').matchAll(calls)].map((m) => m[1]),
+      ),
+    )
+    const exportedAs = new Map<unknown, string>()
+    for (const f of files.filter((f) => !tests.includes(f))) {
+      const mod = (await import(`./${f}`)) as Record<string, unknown>
+      for (const [name, value] of Object.entries(mod)) exportedAs.set(value, name)
+    }
+    for (const imp of FORMAT_IMPORTERS) {
+      const name = exportedAs.get(imp)
+      expect(name, `${imp.id} ${imp.container} is exported by an importer module`).toBeDefined()
+      expect(called, `no test checks ${name ?? imp.id}'s registry contract`).toContain(name)
+    }
+  })
+
+  it('derives FormatId from the registered ids', () => {
+    const ids: FormatId[] = FORMAT_IMPORTERS.map((imp) => imp.id)
+    // @ts-expect-error an id no importer registers is not a format id
+    const unregistered: FormatId = 'no-such-format'
+    expect(ids).not.toContain(unregistered)
+  })
 
   it('settles a tie by priority: lists both chat detectors accept go to the lower priority', () => {
     const chat = FORMAT_IMPORTERS.find((i) => i.id === 'openai-chat')

@@ -1,19 +1,20 @@
 /*
  * The list of importable formats. A format is one importer module, `<format>.ts`, exporting its
- * `FormatImporter` (types.ts; one per container it reads): id, label, container, detection
+ * `FormatImporter<'<id>'>` (types.ts; one per container it reads): id, label, container, detection
  * (`detect`, with `priority` settling which of two accepting detectors wins), request format
  * (validity provider and native export target), `importParsed` (throws `ImportFailure`) and the
  * hints for pickers and errors. Adding a format touches exactly:
- *   1. its importer module `<format>.ts`;
- *   2. its test `<format>.test.ts`, and its fixture in registry.test.ts's `OWN_FIXTURE` (the
- *      contract test fails for an importer without one);
- *   3. one line in `FORMAT_IMPORTERS` below;
- *   4. its id in the `FormatId` union (model.ts), the type every message's `source.format` has.
- * Nothing else decides detection, labels, provider or export target: detect.ts runs the detectors
- * in priority order, index.ts imports, and `requestFormatOf` answers the pipeline, the exporter and
- * the worker's export targets.
+ *   1. its importer module `<format>.ts`, declaring `FormatImporter<'<id>'>`;
+ *   2. its test `<format>.test.ts`, which calls `registryContractViolations(<importer>, <its
+ *      fixture>)` (test-helpers.ts; registry.test.ts fails for a registered importer no test
+ *      checks that way);
+ *   3. one line in `FORMAT_IMPORTERS` below.
+ * `FormatId` (the type of every message's `source.format`) is derived from these ids, so a new id
+ * needs no list elsewhere. Nothing else decides detection, labels, provider or export target:
+ * detect.ts runs the detectors in priority order, index.ts imports and lists `SUPPORTED_FORMATS`
+ * (both group importers by format through `formatsInOrder`), and `requestFormatOf` answers the
+ * pipeline's provider, the exporter's family and the worker's export targets.
  */
-import type { FormatId } from '../model'
 import { aiderImporter } from './aider'
 import { anthropicImporter } from './anthropic'
 import { canonicalImporter } from './canonical'
@@ -35,9 +36,10 @@ import { vercelUiImporter } from './vercel-ui'
 /**
  * Every importable format: registration is one line per importer (a format reading two containers,
  * JSON and JSONL, registers both). Order here does not matter except among equal priorities:
- * detection sorts by `priority`, then by position here (formats.md §2).
+ * detection sorts by `priority`, then by position here (formats.md §2). `as const` keeps each
+ * importer's literal id, from which `FormatId` is derived.
  */
-export const FORMAT_IMPORTERS: FormatImporter[] = [
+export const FORMAT_IMPORTERS = [
   canonicalImporter,
   claudeCodeImporter,
   claudeCodeWebImporter,
@@ -57,13 +59,41 @@ export const FORMAT_IMPORTERS: FormatImporter[] = [
   aiderImporter,
   copilotCliImporter,
   chatgptExportImporter,
-]
+] as const
+
+/**
+ * Identifiers of the importable formats: the `id` of every registered importer, so registering an
+ * importer is what makes its id a format (model.ts re-exports it for `source.format`).
+ */
+export type FormatId = (typeof FORMAT_IMPORTERS)[number]['id']
 
 /** The registered importers in detection order (priority, then registration order). */
 export function importersInOrder(): FormatImporter[] {
   return FORMAT_IMPORTERS.map((imp, i) => ({ imp, i }))
     .sort((a, b) => a.imp.priority - b.imp.priority || a.i - b.i)
     .map((x) => x.imp)
+}
+
+/** One format and its importers (one per container it reads), in detection order. */
+export interface RegisteredFormat {
+  id: FormatId
+  /** The first labels the format in pickers and errors. */
+  importers: [FormatImporter, ...FormatImporter[]]
+}
+
+/**
+ * Each registered format once, ordered by its first importer in detection order, with all its
+ * importers: what the supported-format list, the formats an error says it tried and the hints
+ * are built from.
+ */
+export function formatsInOrder(): RegisteredFormat[] {
+  const byId = new Map<FormatId, RegisteredFormat>()
+  for (const imp of importersInOrder()) {
+    const seen = byId.get(imp.id)
+    if (seen) seen.importers.push(imp)
+    else byId.set(imp.id, { id: imp.id, importers: [imp] })
+  }
+  return [...byId.values()]
 }
 
 /** The importer registered for a format id (the first of its containers), if any. */

@@ -4,6 +4,7 @@ import { contentText } from '../content'
 import { importTranscript } from './index'
 import { runImporter } from './failure'
 import { detectSweAgent, importSweAgentRoot, sweAgentImporter } from './swe-agent'
+import { registryContractViolations } from './test-helpers'
 
 const sampleText = (name: string) =>
   readFileSync(new URL(`../../../public/samples/${name}`, import.meta.url), 'utf8')
@@ -256,5 +257,13 @@ describe('SWE-agent bad input', () => {
     )
     expect(t.messages).toHaveLength(1)
     expect(t.warnings).toEqual(['history[1].role: "x" is not system/user/assistant/tool, skipped'])
+  })
+})
+
+describe('the registry contract', () => {
+  it('sweAgentImporter holds on swe-agent.traj', () => {
+    const path = '../../../public/samples/swe-agent.traj'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(sweAgentImporter, text)).toEqual([])
   })
 })

@@ -1,4 +1,4 @@
-import type { FormatId, Part, Role, SourceRef, ToolCall, Transcript } from '../model'
+import type { Part, Role, SourceRef, ToolCall, Transcript } from '../model'
 import { importFailure } from './failure'
 import type { FormatImporter, ImportOptions } from './types'
 import {
@@ -11,7 +11,7 @@ import {
   notAnArray,
 } from './util'
 
-const format: FormatId = 'swe-agent'
+const format = 'swe-agent'
 
 const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool'])
 
@@ -176,7 +176,7 @@ export function importSweAgentRoot(root: unknown, options: ImportOptions = {}): 
 }
 
 /** The SWE-agent importer for the format registry (formats.md §2 item 6, §4.11). */
-export const sweAgentImporter: FormatImporter = {
+export const sweAgentImporter: FormatImporter<typeof format> = {
   id: format,
   label: 'SWE-agent trajectory',
   container: 'json',

@@ -49,10 +49,14 @@ export interface ImportOptions {
 /**
  * One importable format (the registry contract). Each format lives in
  * `src/engine/formats/<format>.ts`, exports its `FormatImporter` (one per container it reads), and
- * is registered by one line in `FORMAT_IMPORTERS` (registry.ts).
+ * is registered by one line in `FORMAT_IMPORTERS` (registry.ts). `Id` is the format's id as a
+ * literal: an importer is declared `FormatImporter<'my-format'>` (an annotation, not inferred),
+ * which is how `FormatId` (registry.ts) learns the id without a cycle; `FormatImporter` alone is
+ * any registered importer.
  */
-export interface FormatImporter {
-  id: FormatId
+export interface FormatImporter<Id extends string = FormatId> {
+  /** The format's id, `source.format` of every message it imports; shared by its containers. */
+  id: Id
   /**
    * Human label, e.g. `Claude Code session (JSONL)`; the first importer of an id labels the format
    * in pickers and errors.

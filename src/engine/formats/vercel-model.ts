@@ -196,7 +196,7 @@ function isModelMessage(x: unknown): boolean {
 }
 
 /** The Vercel AI SDK ModelMessage importer (formats.md §2 item 9). */
-export const vercelModelImporter: FormatImporter = {
+export const vercelModelImporter: FormatImporter<'vercel-model'> = {
   id: 'vercel-model',
   label: 'Vercel AI SDK ModelMessage[]',
   container: 'json',

@@ -138,7 +138,7 @@ function importVercelUiMessages(root: unknown, keepRaw = true): Transcript {
 }
 
 /** The Vercel AI SDK UIMessage importer (formats.md §2 item 9). */
-export const vercelUiImporter: FormatImporter = {
+export const vercelUiImporter: FormatImporter<'vercel-ui'> = {
   id: 'vercel-ui',
   label: 'Vercel AI SDK UIMessage[]',
   container: 'json',

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { Transcript } from '../model'
 import { importTranscript } from './index'
+import { vercelUiImporter } from './vercel-ui'
+import { vercelModelImporter } from './vercel-model'
+import { registryContractViolations } from './test-helpers'
 
 function load(root: unknown, format: string): Transcript {
   const r = importTranscript(JSON.stringify(root))
@@ -117,5 +121,19 @@ describe('Vercel ModelMessage importer', () => {
       ['c', 'boom', true],
       ['d', '{"code":7}', true],
     ])
+  })
+})
+
+describe('the registry contract', () => {
+  it('vercelUiImporter holds on vercel-ai-ui-messages.json', () => {
+    const path = '../../../public/samples/vercel-ai-ui-messages.json'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(vercelUiImporter, text)).toEqual([])
+  })
+
+  it('vercelModelImporter holds on vercel-ai-model-messages.json', () => {
+    const path = '../../../public/samples/vercel-ai-model-messages.json'
+    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
+    expect(registryContractViolations(vercelModelImporter, text)).toEqual([])
   })
 })
