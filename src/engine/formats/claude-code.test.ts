@@ -1217,16 +1217,9 @@ describe('importClaudeCode on every shape of parallel calls (kinds)', () => {
   })
 })
 
-describe('the registry contract', () => {
-  it('claudeCodeImporter holds on claude-code.jsonl', () => {
-    const path = '../../../public/samples/claude-code.jsonl'
-    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
-    expect(registryContractViolations(claudeCodeImporter, text)).toEqual([])
-  })
-
-  it('claudeCodeWebImporter holds on claude-code-web-loglines.json', () => {
-    const path = '../../../test/fixtures/formats/claude-code-web-loglines.json'
-    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
-    expect(registryContractViolations(claudeCodeWebImporter, text)).toEqual([])
-  })
+it('meets the registry contract on a file of each container', () => {
+  expect(registryContractViolations(claudeCodeImporter, SAMPLE)).toEqual([])
+  expect(
+    registryContractViolations(claudeCodeWebImporter, fixture('claude-code-web-loglines.json')),
+  ).toEqual([])
 })

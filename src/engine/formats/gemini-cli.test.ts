@@ -99,21 +99,18 @@ describe('Gemini CLI importer', () => {
   })
 })
 
-describe('the registry contract', () => {
-  it('geminiCliImporter holds on gemini-cli-session.json', () => {
-    const path = '../../../public/samples/gemini-cli-session.json'
-    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
-    expect(registryContractViolations(geminiCliImporter, text)).toEqual([])
-  })
-
-  it('geminiCliJsonlImporter holds on a JSONL recording', () => {
-    const geminiJsonl = [
-      { sessionId: 's', projectHash: 'p', startTime: '2025-01-01T00:00:00Z' },
-      { id: 'u1', type: 'user', content: 'hi' },
-      { id: 'g1', type: 'gemini', content: 'hello' },
-    ]
-      .map((l) => JSON.stringify(l))
-      .join('\n')
-    expect(registryContractViolations(geminiCliJsonlImporter, geminiJsonl)).toEqual([])
-  })
+it('meets the registry contract on a file of each container', () => {
+  const session = readFileSync(
+    new URL('../../../public/samples/gemini-cli-session.json', import.meta.url),
+    'utf8',
+  )
+  const jsonl = [
+    { sessionId: 's', projectHash: 'p', startTime: '2025-01-01T00:00:00Z' },
+    { id: 'u1', type: 'user', content: 'hi' },
+    { id: 'g1', type: 'gemini', content: 'hello' },
+  ]
+    .map((l) => JSON.stringify(l))
+    .join('\n')
+  expect(registryContractViolations(geminiCliImporter, session)).toEqual([])
+  expect(registryContractViolations(geminiCliJsonlImporter, jsonl)).toEqual([])
 })

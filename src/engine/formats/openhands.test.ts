@@ -503,16 +503,13 @@ describe('OpenHands before function calling (actions without tool_call_metadata)
   })
 })
 
-describe('the registry contract', () => {
-  it('openHandsImporter holds on openhands-events.json', () => {
-    const path = '../../../public/samples/openhands-events.json'
-    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
-    expect(registryContractViolations(openHandsImporter, text)).toEqual([])
-  })
-
-  it('openHandsEvalImporter holds on openhands-output.jsonl', () => {
-    const path = '../../../test/fixtures/formats/openhands-output.jsonl'
-    const text = readFileSync(new URL(path, import.meta.url), 'utf8')
-    expect(registryContractViolations(openHandsEvalImporter, text)).toEqual([])
-  })
+it('meets the registry contract on a file of each container', () => {
+  const evalOutput = readFileSync(
+    new URL('../../../test/fixtures/formats/openhands-output.jsonl', import.meta.url),
+    'utf8',
+  )
+  expect(
+    registryContractViolations(openHandsImporter, sampleText('openhands-events.json')),
+  ).toEqual([])
+  expect(registryContractViolations(openHandsEvalImporter, evalOutput)).toEqual([])
 })

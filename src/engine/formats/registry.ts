@@ -3,12 +3,17 @@
  * `FormatImporter<'<id>'>` (types.ts; one per container it reads): id, label, container, detection
  * (`detect`, with `priority` settling which of two accepting detectors wins), request format
  * (validity provider and native export target), `importParsed` (throws `ImportFailure`) and the
- * hints for pickers and errors. Adding a format touches exactly:
+ * hints for pickers and errors. Adding a format's code touches exactly:
  *   1. its importer module `<format>.ts`, declaring `FormatImporter<'<id>'>`;
  *   2. its test `<format>.test.ts`, which calls `registryContractViolations(<importer>, <its
  *      fixture>)` (test-helpers.ts; registry.test.ts fails for a registered importer no test
  *      checks that way);
- *   3. one line in `FORMAT_IMPORTERS` below.
+ *   3. one entry in `FORMAT_IMPORTERS` below, with its import.
+ * Every format but canonical also ships a bundled sample (index.test.ts), which brings its data:
+ *   4. the sample in `public/samples/` and its entry in `public/samples/index.json`;
+ *   5. the sample's scenario facts (test/sample-scenarios.ts) and a tool call/result counter for
+ *      the format id (test/raw-tool-counts.ts): cross-checks written from the format's
+ *      documentation, deliberately apart from the importer.
  * `FormatId` (the type of every message's `source.format`) is derived from these ids, so a new id
  * needs no list elsewhere. Nothing else decides detection, labels, provider or export target:
  * detect.ts runs the detectors in priority order, index.ts imports and lists `SUPPORTED_FORMATS`

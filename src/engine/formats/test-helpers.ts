@@ -9,7 +9,7 @@ import { importersInOrder } from './registry'
 import type { FormatImporter } from './types'
 
 /** The parsed input an importer's `detect` receives for a text of its container. */
-export function parsedFor(imp: FormatImporter, text: string): unknown {
+function parsedFor(imp: FormatImporter, text: string): unknown {
   if (imp.container === 'text') return text
   if (imp.container === 'jsonl') return parseJsonl(text).records
   const parsed = parseJson(text)
