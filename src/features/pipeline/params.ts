@@ -7,7 +7,8 @@ import { effectiveCount } from '../../engine/stages/params'
 export interface ParamSpec {
   key: string
   label: string
-  unit: ParamUnit
+  /** The unit as the control shows it (short: `calls` for tool calls, so a row fits the panel). */
+  unit: string
   min: number
   step: number
   /** Upper slider bound given the transcript's message count and tokens. */
@@ -24,12 +25,15 @@ function sliderMax(max: SliderMax): ParamSpec['max'] {
   return () => max
 }
 
+/** Units shown shorter beside a control than in the definition (the panel is narrow). */
+const SHORT_UNIT: Partial<Record<ParamUnit, string>> = { 'tool calls': 'calls' }
+
 /** The page control of a count param with `control: 'slider'`. */
 function specOf(def: StageParamDef): ParamSpec {
   return {
     key: def.key,
     label: def.key,
-    unit: def.unit ?? 'messages',
+    unit: SHORT_UNIT[def.unit ?? 'messages'] ?? def.unit ?? 'messages',
     min: Math.max(0, def.min ?? 0),
     step: def.slider?.step ?? 1,
     max: sliderMax(def.slider?.max ?? 100),
