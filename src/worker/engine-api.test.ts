@@ -392,3 +392,20 @@ describe('run with the Before rows in pages (B5)', () => {
     expect(fits.view.before.rows).toHaveLength(44)
   })
 })
+
+describe('engineApi.getRework', () => {
+  it('answers the re-work of the last run with the page\'s runId, the recorded compaction included', async () => {
+    const api = createEngineApi()
+    expect(api.getRework(1)).toEqual({ ok: false, error: 'Nothing has run yet.' })
+    expect(api.importText(read('claude-code.jsonl'), 'claude-code.jsonl').ok).toBe(true)
+    const run = await api.run(api.getDefaults(), 7)
+    expect(run.ok).toBe(true)
+    const out = api.getRework(7)
+    if (!out.ok) throw new Error(out.error)
+    expect(out.runId).toBe(7)
+    // The sample's /compact (boundary at #28) is followed by a re-read of data/carriers.csv and `ls -la`.
+    const recorded = out.rework.find((r) => r.compaction.kind === 'recorded')
+    expect(recorded?.calls.map((c) => c.tool)).toEqual(['Read', 'Bash'])
+    expect(structuredClone(out)).toEqual(out)
+  })
+})

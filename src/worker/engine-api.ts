@@ -19,6 +19,7 @@ import type { Encoding, PipelineConfig, StageId, Transcript } from '../engine/mo
 import { DEFAULT_PIPELINE } from '../engine/pipeline'
 import { recordedRunResult } from '../engine/analysis/recorded'
 import { runTokens, type RunTokens } from '../engine/analysis/costs'
+import { reworkAfterCompactions } from '../engine/analysis/rework'
 import type { RequestShape } from '../engine/analysis/turns'
 import { createSummaryCache } from '../engine/summarizers/cache'
 import { planSummaryRequests, type SummaryPlan } from '../engine/summarizers/preview'
@@ -32,6 +33,7 @@ import type {
   MessageDetail,
   PlanOutcome,
   RecordedOutcome,
+  ReworkOutcome,
   RowMeta,
   RunOptions,
   RunOutcome,
@@ -432,6 +434,22 @@ export function createEngineApi() {
       const pass = session?.result?.passes.find((p) => p.pass === passNumber && (stage === undefined || p.stage === stage))
       return pass?.prompt ?? null
     },
+    /**
+     * Re-work after compaction for the last run (engine `reworkAfterCompactions`): after each of
+     * its simulated passes and each compaction the open transcript records, the tool calls repeated
+     * after an earlier result was compacted away and the questions asked again, with their tokens
+     * (the run's encoding). Labelled with the page's `runId` (the worker answers for its last run).
+     */
+    getRework(runId: number): ReworkOutcome {
+      const result = session?.result
+      if (!session || !result) return { ok: false, error: 'Nothing has run yet.' }
+      try {
+        return { ok: true, runId, rework: reworkAfterCompactions(session.transcript, result) }
+      } catch (e) {
+        return { ok: false, error: errorText(e) }
+      }
+    },
+
 
     /**
      * Stage by stage: the After as it stands after `stage`, made by running the

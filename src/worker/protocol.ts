@@ -28,6 +28,7 @@ import type { PassRun } from '../engine/facts/pass-runs'
 import type { FactVerdict } from '../engine/facts/verdict'
 import type { ImportError } from '../engine/formats/types'
 import type { RecordedComparison } from '../engine/analysis/recorded'
+import type { CompactionRework } from '../engine/analysis/rework'
 import type { SummaryPlan } from '../engine/summarizers/preview'
 import type { SweepResult } from '../engine/analysis/sweep'
 import type { TimelinePass, TimelineThreshold } from '../engine/analysis/turns'
@@ -487,3 +488,14 @@ export type { SweepAxis, SweepCell, SweepProgress, SweepResult } from '../engine
 export type SweepOutcome =
   | { ok: true; result: SweepResult; note?: string }
   | { ok: false; error: string; cancelled?: boolean }
+
+export type { CompactionRework }
+
+/**
+ * Result of `EngineApi.getRework`: the re-work after each simulated pass of the last run and each
+ * recorded compaction (engine `reworkAfterCompactions`), labelled with the page's `runId`; or why
+ * there is none. Texts in it (a question, a call's arguments) are untrusted: render as text.
+ */
+export type ReworkOutcome =
+  | { ok: true; runId: number; rework: CompactionRework[] }
+  | { ok: false; error: string }
