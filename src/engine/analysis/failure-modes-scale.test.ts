@@ -11,7 +11,7 @@ import type { FactRun } from '../facts/run-index'
 import type { Message, Pass } from '../model'
 import { assistant, indexed } from '../stages/test-helpers'
 
-const CHECKED = new Set(['id', 'postal-code', 'url', 'email', 'file-path', 'date', 'amount', 'reference'])
+const CHECKED = new Set(['id', 'postal-code', 'url', 'email', 'file-path', 'date', 'money', 'quantity', 'duration', 'percentage', 'count', 'reference'])
 
 /** The fabricated facts per pass as first written: sources rebuilt (and searched) per pass. */
 function oracle(before: readonly Message[], passes: readonly Pass[]): string[] {

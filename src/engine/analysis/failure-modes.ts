@@ -7,8 +7,10 @@
 import { contentText } from '../content'
 import { goalMessage, isOrdinaryUser, latestRequest } from '../facts/classify'
 import { findFact } from '../facts/finder'
-import { findFactSpansMemo, instructionLines, type FactKind } from '../facts/patterns'
+import { findFactSpansMemo, instructionLines, type CandidateFact, type FactKind } from '../facts/patterns'
 import { indexRun, type FactRun, type RunIndex } from '../facts/run-index'
+import { isImportantFact, lostFacts, neededFacts, type NeededFact } from '../facts/table'
+import { passName } from '../facts/verdict'
 import { createStringSetMatcher } from '../facts/fact-index'
 import type { FailureModeWarning, Pass } from '../model'
 import { cutCodePoints } from '../util/text'
@@ -21,7 +23,11 @@ const CHECKED_KINDS: ReadonlySet<FactKind> = new Set<FactKind>([
   'email',
   'file-path',
   'date',
-  'amount',
+  'money',
+  'quantity',
+  'duration',
+  'percentage',
+  'count',
   'reference',
 ])
 
@@ -64,9 +70,23 @@ function checkGoalDrift(run: FactRun | RunIndex): FailureModeWarning[] {
   return out
 }
 
-/** Over-compression: a standing rule / instruction line is lost. Source: seed 004, cases/16. */
+/**
+ * Over-compression (seed 004, cases/16): the compaction went too far. One warning each for
+ * - a standing rule / instruction line that is lost;
+ * - each pass that removed facts a later message needed (`neededFacts`: the user referring
+ *   back, the assistant or a tool result bringing it back), naming the pass and the messages;
+ * - important facts (`isImportantFact`) lost from the final context, naming the step that lost
+ *   each fact it quotes;
+ * - more than `OVER_COMPRESSION_SHARE` of the Before's tokens gone, naming the pass (or stage)
+ *   that cut the most.
+ */
 function checkOverCompression(run: FactRun | RunIndex): FailureModeWarning[] {
   const ix = 'beforeTexts' in run ? run : indexRun(run)
+  return [...lostInstructions(ix), ...neededAfterPasses(ix), ...importantFactsLost(ix), ...mostTokensGone(ix)]
+}
+
+/** A standing rule / instruction line is lost. */
+function lostInstructions(ix: RunIndex): FailureModeWarning[] {
   const out: FailureModeWarning[] = []
   const lines = new Set<string>()
   const kept = new Set<string>()
@@ -79,19 +99,123 @@ function checkOverCompression(run: FactRun | RunIndex): FailureModeWarning[] {
   // A line whose message is still there unchanged survives: no scan needed (large transcripts).
   for (const line of kept) lines.delete(line)
   for (const fact of lines) {
-    const f = { fact }
-    const verdict = findFact(ix, f.fact)
+    const verdict = findFact(ix, fact)
     if (verdict.verdict !== 'lost') continue
     const replaced = verdict.lost?.replacedBy
     const ids = [...verdict.beforeIds]
     if (replaced?.kind === 'summary') ids.push(replaced.summaryId)
     out.push({
       rule: 'over-compression',
-      message: `the instruction "${short(f.fact)}" is ${verdict.explanation}`,
+      message: `the instruction "${short(fact)}" is ${verdict.explanation}`,
       messageIds: ids,
     })
   }
   return out
+}
+
+/** How many facts a warning quotes before "+N more". */
+const QUOTED_FACTS = 3
+
+/** Above this share of the Before's tokens gone (0.95: more than 95%), the run over-compressed. */
+const OVER_COMPRESSION_SHARE = 0.95
+
+/** "a", "b", "c", +4 more. */
+function quoted(items: readonly string[]): string {
+  const shown = items.slice(0, QUOTED_FACTS).join(', ')
+  return items.length > QUOTED_FACTS ? `${shown}, +${items.length - QUOTED_FACTS} more` : shown
+}
+
+/** Per pass, the facts it removed that a later message needed: one warning per pass. */
+function neededAfterPasses(ix: RunIndex): FailureModeWarning[] {
+  const byPass = new Map<string, NeededFact[]>()
+  for (const n of neededFacts(ix.run)) {
+    const key = `${n.neededAfterLoss.stage}\u0000${n.neededAfterLoss.pass}`
+    const list = byPass.get(key) ?? []
+    list.push(n)
+    byPass.set(key, list)
+  }
+  const out: FailureModeWarning[] = []
+  for (const list of byPass.values()) {
+    const { stage, pass, atMessage } = (list[0] as NeededFact).neededAfterLoss
+    const summaryId = ix.run.passes.find((p) => p.stage === stage && p.pass === pass)?.summaryId
+    const facts = list.map(({ fact, neededAfterLoss: n }) => {
+      const by = n.how === 'back-reference' ? `${n.role}: "${short(n.phrase ?? '')}"` : `${n.role}, verbatim`
+      return `"${short(fact)}" (needed at message ${n.messageIndex}, ${by})`
+    })
+    const ids = list.flatMap((n) => [...(n.index >= 0 ? holdersOf(ix, n.fact) : []), n.neededAfterLoss.messageId])
+    out.push({
+      rule: 'over-compression',
+      message:
+        `${passName(stage, pass)}${stage === 'summarize' ? ' of summarize' : ''} (at message ${atMessage}) removed ` +
+        `${list.length === 1 ? 'a fact' : `${list.length} facts`} a later message needed: ${quoted(facts)}`,
+      messageIds: [...new Set([...ids, ...(summaryId ? [summaryId] : [])])],
+      neededFacts: list.length,
+    })
+  }
+  return out
+}
+
+/** The Before messages holding `fact` verbatim. */
+function holdersOf(ix: RunIndex, fact: string): string[] {
+  return [...ix.beforeTexts].filter(([, t]) => t.includes(fact)).map(([id]) => id)
+}
+
+/** Important facts lost from the final context: one warning, the first few quoted with the step that lost each. */
+function importantFactsLost(ix: RunIndex): FailureModeWarning[] {
+  const { index, lost } = lostFacts(ix.run)
+  const important = lost.filter((i) => isImportantFact(index.facts[i] as CandidateFact))
+  if (important.length === 0) return []
+  const shown = important.slice(0, QUOTED_FACTS).map((i) => {
+    const fact = (index.facts[i] as CandidateFact).fact
+    const e = findFact(ix, fact).lost
+    const where = !e
+      ? ''
+      : e.stage === 'pipeline'
+        ? ' (lost in the pipeline)'
+        : e.stage === 'recorded'
+          ? " (lost in the agent's recorded compaction)"
+          : ` (lost in ${e.pass !== undefined ? `pass ${e.pass} of ${e.stage}` : e.stage})`
+    return { text: `"${short(fact)}"${where}`, ids: index.holders[i] ?? [] }
+  })
+  const more = important.length > QUOTED_FACTS ? `, +${important.length - QUOTED_FACTS} more` : ''
+  return [
+    {
+      rule: 'over-compression',
+      message:
+        `${important.length === 1 ? '1 important fact is' : `${important.length.toLocaleString('en-US')} important facts are`} ` +
+        `lost: ${shown.map((s) => s.text).join(', ')}${more}`,
+      messageIds: [...new Set(shown.flatMap((s) => s.ids))],
+    },
+  ]
+}
+
+/** More than 95% of the Before's tokens gone: names the pass (or stage) that cut the most. */
+function mostTokensGone(ix: RunIndex): FailureModeWarning[] {
+  const before = ix.run.before.totals.tokens
+  const after = ix.run.after.totals.tokens
+  if (!(before > 0) || before - after <= OVER_COMPRESSION_SHARE * before) return []
+  const kept = Math.round((after / before) * 1000) / 10
+  let biggest: { name: string; cut: number; id?: string } | undefined
+  for (const p of ix.run.passes) {
+    const cut = p.tokensBefore - p.tokensAfter
+    if (!biggest || cut > biggest.cut)
+      biggest = { name: `${passName(p.stage, p.pass)}${p.stage === 'summarize' ? ' of summarize' : ''}`, cut, id: p.summaryId }
+  }
+  if (!biggest)
+    for (const s of ix.run.stages ?? []) {
+      const cut = s.tokensBefore - s.tokensAfter
+      if (cut > 0 && (!biggest || cut > biggest.cut)) biggest = { name: s.stage, cut }
+    }
+  const n = (x: number) => x.toLocaleString('en-US')
+  return [
+    {
+      rule: 'over-compression',
+      message:
+        `the After keeps ${kept}% of the Before's tokens (${n(before)} → ${n(after)}): more than 95% went` +
+        (biggest ? `, most of it in ${biggest.name} (−${n(biggest.cut)} tokens)` : ''),
+      messageIds: biggest?.id ? [biggest.id] : [],
+    },
+  ]
 }
 
 /**

@@ -14,7 +14,7 @@ describe('fact extraction (SPEC §3.5)', () => {
       { fact: 'ana@example.com', kind: 'email' },
       { fact: 'src/a.py', kind: 'file-path' },
       { fact: '2025-06-27', kind: 'date' },
-      { fact: '$12.50', kind: 'amount' },
+      { fact: '$12.50', kind: 'money' },
       { fact: 'chapter 7', kind: 'reference' },
       { fact: 'Student: Ilse', kind: 'name' },
     ])
@@ -49,11 +49,15 @@ describe('fact extraction (SPEC §3.5)', () => {
       fact: 'Ship ORD-58213 to 94107. Never use express shipping.',
       kind: 'goal',
       messageIds: ['u1'],
+      origin: 'user',
+      importance: 'goal',
     })
     expect(facts.find((f) => f.fact === 'ORD-58213')).toEqual({
       fact: 'ORD-58213',
       kind: 'id',
       messageIds: ['u1', 'a1'],
+      origin: 'user',
+      importance: 'user',
     })
     // Instructions come from user lines only (the system prompt is never compacted).
     expect(facts.filter((f) => f.kind === 'instruction').map((f) => f.fact)).toEqual([

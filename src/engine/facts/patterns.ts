@@ -11,8 +11,21 @@ import { perMessage } from '../util/memo'
 import { partitionPoint } from '../util/search'
 import { cutCodePoints } from '../util/text'
 import { goalMessage, isOrdinaryUser } from './classify'
+import {
+  factImportance,
+  factOrigin,
+  firstLineIsNoise,
+  SEEN,
+  type FactImportance,
+  type FactOrigin,
+} from './importance'
 
-/** What kind of fact a candidate is. Source: SPEC §3.5 (plus cases/19 jobs, cases/20 names). */
+/**
+ * What kind of fact a candidate is. Source: SPEC §3.5 (plus cases/19 jobs, cases/20 names).
+ * Numbers with a unit are `money` (a currency), `quantity` (a size, weight or length), `duration`,
+ * `percentage` or `count` (items, units), so a test run's `584ms` is told from a price;
+ * `watched` is a fact the user of this tool asked to track (`extractFacts`' `watched`).
+ */
 export type FactKind =
   | 'goal'
   | 'id'
@@ -23,11 +36,16 @@ export type FactKind =
   | 'date'
   | 'reference'
   | 'name'
-  | 'amount'
+  | 'money'
+  | 'quantity'
+  | 'duration'
+  | 'percentage'
+  | 'count'
   | 'instruction'
   | 'todo'
   | 'decision'
   | 'job'
+  | 'watched'
 
 /** Cap of one pattern fact, in code points. */
 const FACT_CHAR_CAP = 120
@@ -44,7 +62,7 @@ const FILE_EXTENSIONS =
  * costs a re-ask. Source: SPEC §3.5 (IDs, order numbers, postal codes, URLs, e-mail
  * addresses, file paths, dates, amounts with units); cases/20 (names, "chapter 7").
  */
-const FACT_PATTERNS: readonly { kind: FactKind; pattern: RegExp }[] = [
+const FACT_PATTERNS: readonly { kind: FactKind; pattern: RegExp; kindOf?: (fact: string) => FactKind }[] = [
   // URLs before paths and e-mails, so their parts are not taken twice.
   { kind: 'url', pattern: /\bhttps?:\/\/[^\s<>"'`)\]]+[^\s<>"'`)\].,;:!?]/g },
   { kind: 'email', pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g },
@@ -87,14 +105,32 @@ const FACT_PATTERNS: readonly { kind: FactKind; pattern: RegExp }[] = [
     pattern:
       /\b(?:[Nn]ame is|[Nn]ame:|[Ss]tudent:|[Cc]ustomer:|[Cc]lient:|[Cc]ontact:|[Aa]ssignee:|[Rr]ecipient:) ?[A-Z][\p{Ll}'-]+(?: [A-Z][\p{Ll}'-]+)?/gu,
   },
-  // Amounts: currency + number, number + currency/unit, times like 7pm.
-  { kind: 'amount', pattern: /(?:R\$|US\$|[$€£¥])\s?\d(?:[\d,.]*\d)?/g },
+  // Amounts: currency + number, number + currency/unit, times like 7pm; the unit decides the kind.
+  { kind: 'money', pattern: /(?:R\$|US\$|[$€£¥])\s?\d(?:[\d,.]*\d)?/g },
   {
-    kind: 'amount',
+    kind: 'quantity',
+    kindOf: unitKind,
     pattern:
       /\b\d(?:[\d,.]*\d)?\s?(?:USD|EUR|GBP|BRL|JPY|units?|items?|pcs|kg|g|lb|km|m|cm|mm|GB|MB|KB|TB|ms|s|h|min|days?|weeks?|months?|years?|hours?|minutes?|seconds?|%|am|pm)(?![\w-])/gi,
   },
 ]
+
+/** Units of the number + unit pattern, by the kind they make (lower case; `m` is metres). */
+const UNIT_KINDS: ReadonlyMap<string, FactKind> = new Map<string, FactKind>([
+  ...['usd', 'eur', 'gbp', 'brl', 'jpy'].map((u) => [u, 'money'] as const),
+  ...['unit', 'units', 'item', 'items', 'pcs'].map((u) => [u, 'count'] as const),
+  ...['ms', 's', 'h', 'min', 'day', 'days', 'week', 'weeks', 'month', 'months', 'year', 'years', 'hour', 'hours',
+    'minute', 'minutes', 'second', 'seconds'].map((u) => [u, 'duration'] as const),
+  ['%', 'percentage'],
+  ['am', 'date'],
+  ['pm', 'date'],
+])
+
+/** The kind of a number + unit fact (`584ms` duration, `12 items` count, `7pm` date), by its unit. */
+function unitKind(fact: string): FactKind {
+  const unit = /[^\d,.\s]+$/.exec(fact)?.[0].toLowerCase() ?? ''
+  return UNIT_KINDS.get(unit) ?? 'quantity'
+}
 
 /** A fact found in one text: its verbatim span and kind. */
 export interface FactSpan {
@@ -111,7 +147,7 @@ export function findFactSpans(text: string): FactSpan[] {
   // Spans taken so far, sorted by start and pairwise disjoint (an overlapping match is never
   // taken), so one binary search tells whether a match overlaps any: O(matches · log matches).
   let taken: { at: number; end: number; fact: string; kind: FactKind }[] = []
-  for (const { kind, pattern } of FACT_PATTERNS) {
+  for (const { kind: patternKind, pattern, kindOf } of FACT_PATTERNS) {
     const fresh: typeof taken = []
     for (const m of text.matchAll(pattern)) {
       const at = m.index ?? 0
@@ -123,7 +159,8 @@ export function findFactSpans(text: string): FactSpan[] {
       const last = fresh[fresh.length - 1]
       if (last && at < last.end && end > last.at) continue
       const fact = m[0].trim()
-      if (fact.length < 2 || (kind !== 'name' && !/\d|[/.@]/.test(fact))) continue
+      if (fact.length < 2 || (patternKind !== 'name' && !/\d|[/.@]/.test(fact))) continue
+      const kind = kindOf ? kindOf(fact) : patternKind
       fresh.push({ at, end, fact: cutCodePoints(fact, FACT_CHAR_CAP), kind })
     }
     if (fresh.length > 0) taken = mergeByStart(taken, fresh)
@@ -343,58 +380,109 @@ export const messageFactText: (m: Message) => string = perMessage((m) => {
   return parts.join('\n')
 })
 
-/** A candidate fact of a transcript and the messages (ids, in order) that hold it. */
+/** A candidate fact of a transcript, the messages (ids, in order) that hold it, and how much it matters. */
 export interface CandidateFact {
   fact: string
   kind: FactKind
   messageIds: string[]
+  /** Who put it into the conversation and how it was used (`factOrigin`). */
+  origin: FactOrigin
+  /** Its tier (`factImportance`); `noise` facts are not at risk by default (`isNoiseFact`). */
+  importance: FactImportance
+}
+
+/**
+ * The `SEEN` bit of a fact found in message `m`: in an assistant message, `toolCall` when one of
+ * its tool calls' arguments (`argFacts`) holds the fact, else `assistant`.
+ */
+function sightingOf(m: Message, fact: string, argFacts: ReadonlySet<string> | undefined): number {
+  if (m.role === 'tool') return SEEN.toolOutput
+  if (isOrdinaryUser(m)) return SEEN.user
+  if (m.role === 'assistant') return argFacts?.has(fact) ? SEEN.toolCall : SEEN.assistant
+  return SEEN.system
+}
+
+/** The fact texts of a message's tool-call arguments (each call scanned on its own), or undefined. */
+function toolCallFacts(m: Message): Set<string> | undefined {
+  if (!m.toolCalls || m.toolCalls.length === 0) return undefined
+  const out = new Set<string>()
+  for (const call of m.toolCalls) for (const s of findFactSpansMemo(call.arguments)) out.add(s.fact)
+  return out
 }
 
 /**
  * Candidate facts of a transcript (normally the Before side), in order of first appearance,
  * deduplicated by (kind, text):
+ * - `watched`: each of `watched` (trimmed, non-empty, once each) first, with every message whose
+ *   fact text holds it verbatim, origin `user`, tier `watched`;
  * - `goal`: the first ordinary user message, verbatim;
  * - pattern facts (`FACT_PATTERNS`) of every message (tool-call arguments too);
  * - `instruction`: standing-rule lines of ordinary user and system-after-start messages;
  * - `todo`: TODO-like sentences of non-tool messages;
  * - `decision`: completed work / decisions reported by the assistant;
  * - `job`: in-flight job status in tool results.
+ * Each gets its `origin` from where it was seen (`factOrigin`: a fact in an ordinary user message
+ * is the user's, one in a tool call's arguments was acted on, …) and its `importance`
+ * (`factImportance`; a date or size of tool output is noise only when every tool message holding
+ * it has it on a listing, test or log line, judged at its first occurrence there).
  * Pure; `messageIds` lists every message holding the fact's text verbatim among those it was
- * found in. Source: SPEC §3.5; the facts compaction may lose.
+ * found in. Source: SPEC §3.5, seed 004; the facts compaction may lose.
  */
-export function extractFacts(messages: readonly Message[]): CandidateFact[] {
+export function extractFacts(messages: readonly Message[], watched: readonly string[] = []): CandidateFact[] {
   const facts: CandidateFact[] = []
   const byKey = new Map<string, CandidateFact>()
   const idSets = new Map<CandidateFact, Set<string>>()
-  const add = (fact: string, kind: FactKind, id: string) => {
+  // Where each fact was seen (`SEEN` bits).
+  const seen = new Map<CandidateFact, number>()
+  const add = (fact: string, kind: FactKind, m: Message, sighting: number) => {
     if (!fact) return
+    const id = m.id
     const key = `${kind}\u0000${fact}`
     const found = byKey.get(key)
     if (found) {
+      seen.set(found, (seen.get(found) ?? 0) | sighting)
       // Messages are read in order, so a repeat from the same message is the last id; a
       // transcript repeating an id elsewhere is caught by the per-fact id set.
       const ids = found.messageIds
       if (ids[ids.length - 1] === id) return
-      let seen = idSets.get(found)
-      if (!seen) idSets.set(found, (seen = new Set(ids)))
-      if (seen.has(id)) return
-      seen.add(id)
+      let ofFact = idSets.get(found)
+      if (!ofFact) idSets.set(found, (ofFact = new Set(ids)))
+      if (ofFact.has(id)) return
+      ofFact.add(id)
       ids.push(id)
       return
     }
-    const c: CandidateFact = { fact, kind, messageIds: [id] }
+    const c: CandidateFact = { fact, kind, messageIds: [id], origin: 'tool-output', importance: 'other' }
     byKey.set(key, c)
+    seen.set(c, sighting)
     facts.push(c)
   }
-  const goal = goalMessage(messages)
-  if (goal) add(contentText(goal.content).trim(), 'goal', goal.id)
-  for (const m of messages) {
-    for (const s of messageFactSpans(m)) add(s.fact, s.kind, m.id)
-    const body = contentText(m.content)
-    if (isOrdinaryUser(m)) for (const line of instructionLines(body)) add(line, 'instruction', m.id)
-    if (m.role !== 'tool') for (const s of todoSentences(body)) add(s, 'todo', m.id)
-    if (m.role === 'assistant') for (const s of decisionSentences(body)) add(s, 'decision', m.id)
-    if (m.role === 'tool') for (const j of jobStatusLines(body)) add(j, 'job', m.id)
+  const watchedFacts: CandidateFact[] = []
+  for (const w of new Set(watched.map((t) => t.trim()).filter(Boolean))) {
+    const messageIds = messages.filter((m) => messageFactText(m).includes(w)).map((m) => m.id)
+    const c: CandidateFact = { fact: w, kind: 'watched', messageIds, origin: 'user', importance: 'watched' }
+    watchedFacts.push(c)
   }
-  return facts
+  const goal = goalMessage(messages)
+  if (goal) add(contentText(goal.content).trim(), 'goal', goal, SEEN.user)
+  for (const m of messages) {
+    const argFacts = m.role === 'assistant' ? toolCallFacts(m) : undefined
+    for (const s of messageFactSpans(m)) add(s.fact, s.kind, m, sightingOf(m, s.fact, argFacts))
+    const body = contentText(m.content)
+    if (isOrdinaryUser(m)) for (const line of instructionLines(body)) add(line, 'instruction', m, SEEN.user)
+    if (m.role !== 'tool') for (const s of todoSentences(body)) add(s, 'todo', m, sightingOf(m, s, undefined))
+    if (m.role === 'assistant') for (const s of decisionSentences(body)) add(s, 'decision', m, SEEN.assistant)
+    if (m.role === 'tool') for (const j of jobStatusLines(body)) add(j, 'job', m, SEEN.toolOutput)
+  }
+  const byId = new Map(messages.map((m) => [m.id, m]))
+  for (const f of facts) {
+    f.origin = factOrigin(seen.get(f) ?? 0)
+    f.importance = factImportance(f.kind, f.origin, () =>
+      f.messageIds.every((id) => {
+        const m = byId.get(id)
+        return m === undefined || firstLineIsNoise(messageFactText(m), f.fact)
+      }),
+    )
+  }
+  return watchedFacts.length > 0 ? [...watchedFacts, ...facts] : facts
 }

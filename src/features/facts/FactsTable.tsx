@@ -38,11 +38,16 @@ const FACT_KIND_LABEL: Record<FactKind, string> = {
   date: 'date',
   reference: 'reference',
   name: 'name',
-  amount: 'money / quantity',
+  money: 'money',
+  quantity: 'quantity / size',
+  duration: 'duration',
+  percentage: 'percentage',
+  count: 'count',
   instruction: 'instruction / constraint',
   todo: 'TODO',
   decision: 'decision',
   job: 'job status',
+  watched: 'watched (yours)',
 }
 
 /**
