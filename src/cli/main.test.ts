@@ -501,3 +501,22 @@ describe('cli compact with an LLM summarizer (local test server)', () => {
     expect(server.requests).toHaveLength(0)
   })
 })
+
+describe('cli compact: re-work after compaction', () => {
+  const fixture = join(__dirname, '../../test/fixtures/rework/claude-code-reread-after-compact.jsonl')
+
+  it('--json lists the re-read after the recorded /compact under rework; the report prints its sentence and a line per call', async () => {
+    const json = await runCli(['compact', fixture, '--json'])
+    expect(json.code).toBe(0)
+    const out = JSON.parse(json.stdout)
+    const recorded = out.rework.filter((r: { compaction: { kind: string } }) => r.compaction.kind === 'recorded')
+    expect(recorded).toHaveLength(1)
+    // The fixture re-reads convert.py (#1 → #15) and re-asks its base-currency question (#4 → #18).
+    expect(recorded[0].calls.map((c: { tool: string; first: { call: { index: number } }; repeat: { call: { index: number } } }) => [c.tool, c.first.call.index, c.repeat.call.index])).toEqual([['Read', 1, 15]])
+    expect(recorded[0].questions.map((q: { repeat: { question: { index: number } } }) => q.repeat.question.index)).toEqual([18])
+    const text = (await runCli(['compact', fixture])).stdout
+    expect(text).toContain(`  ${recorded[0].sentence}\n`)
+    expect(text).toMatch(/^ {4}Read \{"file_path":"\/home\/dev\/ledger\/src\/fx\/convert\.py"\} at #15 — made before at #1, its result #2 summarized: [\d,]+ tokens$/m)
+    expect(text).toMatch(/^ {4}asked again at #18: "Which base currency does convert\.py use\?" — answered before at #5: [\d,]+ tokens$/m)
+  })
+})

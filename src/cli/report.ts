@@ -6,6 +6,7 @@
 import type { PipelineConfig, RunResult, SummarizerId, Transcript } from '../engine/model'
 import { formatPercentDelta, formatTokenDelta } from '../engine/delta'
 import { compareRecordedVsSimulated, type RecordedRun } from '../engine/analysis/recorded'
+import { reworkAfterCompactions, type CompactionRework } from '../engine/analysis/rework'
 import { positionNames, verdictSentence, type FactVerdict } from '../engine/facts/verdict'
 import { factTable } from '../engine/facts/table'
 import { hostOf } from '../engine/summarizers/errors'
@@ -36,9 +37,37 @@ function compactText(name: string, transcript: Transcript, result: RunResult): s
   const modes = result.checks.failureModes ?? []
   lines.push(`failure modes ${modes.length === 0 ? 'none' : `${modes.length} warning(s)`}`)
   for (const w of modes) lines.push(`  ${w.rule}: ${w.message}`)
+  lines.push(...reworkText(reworkAfterCompactions(transcript, result)))
   // The run's warnings already include the import warnings (runPipeline copies them).
   for (const w of result.warnings) lines.push(`warning: ${w}`)
   return lines.join('\n')
+}
+
+/**
+ * The `re-work` lines of `compact`: totals over every compaction, then each compaction with any
+ * re-work (the engine's sentence) and a line per repeated call or question asked again, messages
+ * named `#N` (Before positions) as the page names them.
+ */
+function reworkText(rework: readonly CompactionRework[]): string[] {
+  const some = rework.filter((r) => r.calls.length > 0 || r.questions.length > 0)
+  if (some.length === 0) return [`re-work  ${rework.length === 0 ? 'none (no compaction)' : 'none'}`]
+  const n = (count: number, one: string, many: string) => `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`
+  const calls = some.reduce((k, r) => k + r.calls.length, 0)
+  const questions = some.reduce((k, r) => k + r.questions.length, 0)
+  const tokens = some.reduce((k, r) => k + r.tokens, 0)
+  const what = [calls > 0 ? n(calls, 'repeated tool call', 'repeated tool calls') : '', questions > 0 ? n(questions, 'question asked again', 'questions asked again') : '']
+  const lines = [`re-work  ${what.filter(Boolean).join(', ')}: ${n(tokens, 'token', 'tokens')}`]
+  for (const r of some) {
+    lines.push(`  ${r.sentence}`)
+    for (const c of r.calls) {
+      const result = c.first.result ? `, its result #${c.first.result.index} ${c.first.fate}` : ''
+      lines.push(`    ${c.tool} ${c.arguments} at #${c.repeat.call.index} — made before at #${c.first.call.index}${result}: ${n(c.tokens, 'token', 'tokens')}`)
+    }
+    for (const q of r.questions) {
+      lines.push(`    asked again at #${q.repeat.question.index}: "${q.text}" — answered before at #${q.first.answer.index}: ${n(q.tokens, 'token', 'tokens')}`)
+    }
+  }
+  return lines
 }
 
 /** Counts of a transcript, as `inspect` prints them. */
@@ -184,7 +213,8 @@ export function findText(name: string, transcript: Transcript, result: RunResult
 
 /**
  * The `compact --json` object: before/after counts, fates, origins, passes, stage reports,
- * checks, failure modes, the facts table, the recorded compactions and warnings; the summarizer
+ * checks, failure modes, the facts table, the re-work after each compaction
+ * (`reworkAfterCompactions`), the recorded compactions and warnings; the summarizer
  * when not extractive, and `recorded` with `--recorded` (`recordedJson`).
  */
 export function compactJson(
@@ -204,6 +234,7 @@ export function compactJson(
     checks: result.checks,
     failureModes: result.checks.failureModes ?? [],
     facts: factTable(result),
+    rework: reworkAfterCompactions(transcript, result),
     recordedCompactions: transcript.recordedCompactions,
     warnings: result.warnings,
   }
