@@ -52,7 +52,9 @@ const JSON_OPTION: CliOption = {
 const RECORDED_OPTION: CliOption = {
   name: 'recorded',
   type: 'boolean',
-  help: 'compact: add what the agent really kept after its last recorded\ncompaction, and recorded vs simulated',
+  help:
+    'compact: add what the agent really kept after its last recorded\ncompaction, and recorded vs simulated; ' +
+    'find: judge each fact against that\ncompaction instead of the simulation',
 }
 
 /**
@@ -203,7 +205,6 @@ export const COMMANDS: readonly CliCommand[] = [
       '--regex each fact is a regular expression',
     options: [...RUN_OPTIONS, { name: 'regex', type: 'boolean', help: 'find: each <fact> is a regular expression' }],
     async run(ctx) {
-      if (ctx.values.recorded !== undefined) throw new UsageError('--recorded belongs to compact')
       const [file, ...facts] = ctx.positionals
       if (file === undefined || facts.length === 0) throw new UsageError('find takes a <file> (or -) and at least one <fact>')
       const queries = facts.map((f) => {
@@ -216,12 +217,16 @@ export const COMMANDS: readonly CliCommand[] = [
         }
       })
       const run = await runFile({ ...ctx, positionals: [file] }, 'find')
-      const ix = indexRun(run.result)
-      const verdicts = queries.map((q) => findFact(ix, q))
+      // --recorded: the verdicts are against what the agent kept after its own last compaction.
+      const judged = ctx.values.recorded ? recordedRunResult(run.transcript, run.counter) : run.result
+      if (!judged) throw new InputError(`${run.name}: --recorded, but this transcript records no compaction`)
+      const ix = indexRun(judged)
+      const verdicts = queries.map((q) => findFact(ix, q, { why: true }))
+      const summarizer = ctx.values.recorded || run.config.summarizer !== 'extractive' ? 'llm' : 'extractive'
       ctx.out(
         ctx.values.json
           ? JSON.stringify({ format: run.transcript.format, facts: verdicts }, null, 2)
-          : findText(run.name, run.transcript, run.result, verdicts),
+          : findText(run.name, run.transcript, judged, verdicts, summarizer),
       )
       return run.failCode()
     },

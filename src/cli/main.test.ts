@@ -188,17 +188,40 @@ describe('cli find: verdicts, where a fact is and which pass lost it', () => {
     expect(text.stdout).toMatch(
       new RegExp(`^TAL-20BLU-42: lost in pass ${fate.pass} of summarize — replaced by the summary of messages ${pass.from}–${pass.upto - 1}$`, 'm'),
     )
-    expect(text.stdout).toMatch(/^A-48213-KQ: survives only in summary of pass \d+$/m)
+    expect(text.stdout).toMatch(/^A-48213-KQ: survives only in After #\d+ \(summary of pass \d+\)$/m)
+    // Under the lost fact: why, the prompt line that carried it (m16 is Before #16) and the summary.
+    expect(text.stdout).toMatch(/^ {2}why: it was in the prompt, but the extractive summary kept other lines$/m)
+    expect(text.stdout).toMatch(/^ {2}prompt line: \[16\] \w+: .*TAL-20BLU-42/m)
+    expect(text.stdout).toMatch(/^ {2}summary: /m)
     expect(text.stdout).toMatch(/^zzz-not-here: never present in the Before$/m)
     // --regex: one pattern, the same verdict.
     const rx = await runCli(['find', chat, 'TAL-20BLU-\\d+', '--regex', ...flags, '--json'])
     expect(JSON.parse(rx.stdout).facts[0]).toMatchObject({ verdict: 'lost', beforeIds: ['m16'] })
   })
 
-  it('exits 2 without a fact, with a bad regex or with --recorded; 1 for a missing file', async () => {
+  it('find --recorded judges each fact against the agent\'s own compaction, naming it as its record does', async () => {
+    const file = join(__dirname, '../../test/fixtures/facts-why/claude-code-auto-compact.jsonl')
+    const text = await runCli(['find', file, '80331', 'ORD-4417', '--recorded'])
+    expect(text.code).toBe(0)
+    // The fixture: 6 messages, then an auto compaction (preTokens 150000) whose summary omits the
+    // postal code; after it the summary (After #0), the user's "ship it…" (Before #7 → After #1).
+    expect(text.stdout).toMatch(
+      /^80331: lost in the agent's own compaction at message 6 \(auto, 150,000 tokens\) — its summary omits it$/m,
+    )
+    expect(text.stdout).toMatch(/^ {2}why: it was in the messages the agent summarized, but not in the summary it wrote$/m)
+    expect(text.stdout).toMatch(/^ORD-4417: survives in 2 messages after \(Before #8 → After #2, After #0 \(the agent's recorded summary\)\)$/m)
+    const json = JSON.parse((await runCli(['find', file, '80331', '--recorded', '--json'])).stdout)
+    expect(json.facts[0].lost).toMatchObject({
+      stage: 'recorded',
+      pass: 1,
+      replacedBy: { kind: 'summary', recorded: { atIndex: 6, trigger: 'auto', tokensBefore: 150000 } },
+    })
+  })
+
+  it('exits 2 without a fact or with a bad regex; 1 for a missing file or --recorded without a recorded compaction', async () => {
     expect((await runCli(['find', chat])).code).toBe(2)
     expect((await runCli(['find', chat, '(', '--regex'])).code).toBe(2)
-    expect((await runCli(['find', chat, 'x', '--recorded'])).code).toBe(2)
+    expect((await runCli(['find', chat, 'x', '--recorded'])).code).toBe(1)
     expect((await runCli(['find', chat, ''])).code).toBe(2)
     expect((await runCli(['find', join(SAMPLES, 'nope.json'), 'x'])).code).toBe(1)
   })

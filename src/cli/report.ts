@@ -7,10 +7,11 @@ import type { PipelineConfig, RunResult, SummarizerId, Transcript } from '../eng
 import { formatPercentDelta, formatTokenDelta } from '../engine/delta'
 import { compareRecordedVsSimulated, type RecordedRun } from '../engine/analysis/recorded'
 import { reworkAfterCompactions, type CompactionRework } from '../engine/analysis/rework'
-import { positionNames, verdictSentence, type FactVerdict } from '../engine/facts/verdict'
+import { lossReason, positionNames, verdictSentence, type FactVerdict, type SummarizerKind } from '../engine/facts/verdict'
 import { factTable } from '../engine/facts/table'
 import { hostOf } from '../engine/summarizers/errors'
 import { tokenEstimateNote } from '../engine/tokens/count'
+import { cutCodePoints } from '../engine/util/text'
 
 /** The short human report (SPEC §7 "Without --json"). */
 function compactText(name: string, transcript: Transcript, result: RunResult): string {
@@ -197,18 +198,50 @@ function recordedJson(recorded: RecordedRun | null, result: RunResult) {
   }
 }
 
+/** Code points of a summary `find` quotes under a lost fact. */
+const FIND_SUMMARY_CAP = 240
+
 /**
  * The text of `find`: a header, then one line per fact, `<query>: <verdict sentence>` — the
- * page's sentence (engine `verdictSentence`), messages named as the page's columns name them.
+ * page's sentence (engine `verdictSentence`), messages named as the page's columns name them
+ * (`Before #12`, `Before #41 → After #7`) — and, under a lost fact, why (`lossReason`), the prompt
+ * line that carried it and the summary that came back (cut to `FIND_SUMMARY_CAP` code points).
+ * `result`: the run the verdicts were found in (a simulation, or the agent's recorded compaction);
+ * `summarizer`: which kind wrote its summaries.
  */
-export function findText(name: string, transcript: Transcript, result: RunResult, verdicts: readonly FactVerdict[]): string {
+export function findText(
+  name: string,
+  transcript: Transcript,
+  result: RunResult,
+  verdicts: readonly FactVerdict[],
+  summarizer: SummarizerKind = 'extractive',
+): string {
+  const afterAt = new Map(result.after.messages.map((m, i) => [m.id, i]))
   const names = positionNames(
     new Map(result.before.messages.map((m) => [m.id, m.index])),
-    (id) => result.origins[id],
+    (id) => {
+      const index = afterAt.get(id)
+      return index === undefined ? undefined : { index, origin: result.origins[id] }
+    },
     result.passes,
   )
-  const line = (v: FactVerdict) => `${v.query}: ${verdictSentence({ ...v, copiesLost: v.events?.length ?? 0 }, names)}`
-  return [`${name}: ${transcript.format}`, ...verdicts.map(line)].join('\n')
+  const lines = (v: FactVerdict) => {
+    const words = { ...v, copiesLost: v.events?.length ?? 0 }
+    const out = [`${v.query}: ${verdictSentence(words, names)}`]
+    const why = lossReason(words, names, summarizer)
+    if (why) out.push(`  why: ${why}`)
+    const r = v.lost?.replacedBy
+    if (r?.kind === 'summary') {
+      if (r.promptLine !== undefined) out.push(`  prompt line: ${r.promptLine}`)
+      if (r.text !== '') {
+        const flat = r.text.replace(/\s+/g, ' ').trim()
+        const cut = cutCodePoints(flat, FIND_SUMMARY_CAP)
+        out.push(`  summary: ${cut}${cut.length < flat.length ? '…' : ''}`)
+      }
+    } else if (r?.kind === 'placeholder') out.push(`  placeholder: ${r.text}`)
+    return out
+  }
+  return [`${name}: ${transcript.format}`, ...verdicts.flatMap(lines)].join('\n')
 }
 
 /**

@@ -110,6 +110,16 @@ describe('engineApi.searchFact', () => {
     expect(s.verdict.lost?.pass).toBe(1)
     expect(s.verdict.lost?.replacedBy.kind).toBe('summary')
     expect(s.verdict.copiesLost).toBe(1)
+    expect(s.against).toBe('after')
+  })
+
+  it('tells why: the prompt line of pass 1 that carried the fact, which the summary lacks', async () => {
+    const r = (await ok('Lisbon')).verdict.lost?.replacedBy
+    if (r?.kind !== 'summary') throw new Error('expected a summary replacement')
+    // Message 3's line in the summarizer prompt, as seed 001 writes it: `[index] role: text`.
+    expect(r.promptLine).toBe('[3] assistant: Good news: the warehouse is in Lisbon and it has shipped.')
+    expect(r.inPrompt).toBe(true)
+    expect(r.text).not.toContain('Lisbon')
   })
 
   it('says never present for a fact no Before message holds', async () => {

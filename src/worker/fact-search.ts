@@ -14,8 +14,10 @@ import type { RunResult } from '../engine/model'
 import { cutCodePoints } from '../engine/util/text'
 import type { FactSearch, FactSearchOutcome, FactSideMatches, FactVerdictView } from './protocol'
 
-/** Code points of a replacement text (a summary, a placeholder) the verdict carries at most. */
+/** Code points of a replacement text (a placeholder, a back-reference) the verdict carries at most. */
 const REPLACEMENT_TEXT_CAP = 300
+/** Code points of the summary that replaced a lost fact the verdict carries at most (the finder shows it). */
+const SUMMARY_TEXT_CAP = 2_000
 
 /**
  * What the fact finder searches in one run, built on first use and kept until another run is
@@ -74,7 +76,7 @@ function matchesOf(texts: Map<string, string>, query: string, re: RegExp | null)
 /**
  * The verdict without what may be large: every copy's loss (`events`, one per Before message:
  * only their number is kept) and long replacement texts (cut to `REPLACEMENT_TEXT_CAP` code
- * points). The Before ids are the Before matches' rows.
+ * points; a summary to `SUMMARY_TEXT_CAP`). The Before ids are the Before matches' rows.
  */
 function verdictView(v: FactVerdict): FactVerdictView {
   const view: FactVerdictView = {
@@ -86,7 +88,8 @@ function verdictView(v: FactVerdict): FactVerdictView {
   }
   if (v.lost) {
     const r = v.lost.replacedBy
-    const replacedBy = 'text' in r ? { ...r, text: cutCodePoints(r.text, REPLACEMENT_TEXT_CAP) } : { ...r }
+    const cap = r.kind === 'summary' ? SUMMARY_TEXT_CAP : REPLACEMENT_TEXT_CAP
+    const replacedBy = 'text' in r ? { ...r, text: cutCodePoints(r.text, cap) } : { ...r }
     view.lost = { ...v.lost, replacedBy }
   }
   return view
@@ -96,8 +99,9 @@ function verdictView(v: FactVerdict): FactVerdictView {
  * Searches `query` in the full texts of `result` (Before and After, tool-call arguments
  * included, as `messageFactText`). `regex`: `query` is a JavaScript regular expression source
  * (no flags, as the CLI's `find --regex`). Errors (never thrown): empty query, invalid regex, a
- * regex that matches empty text (it would match every message). `runId` is echoed so the page
- * can tell which run answered.
+ * regex that matches empty text (it would match every message). `runId` and `against` (which
+ * After `result` is: the simulation's, or the agent's recorded one) are echoed so the page can
+ * tell which run answered. The verdict tells why a summarized fact went (`findFact`'s `why`).
  */
 function searchFactIn(
   result: RunResult,
@@ -105,6 +109,7 @@ function searchFactIn(
   regex: boolean,
   runId: number | null,
   searchIndex: FactSearchIndex,
+  against: FactSearch['against'],
 ): FactSearchOutcome {
   if (query === '') return { ok: false, error: 'Type a fact to search for.' }
   let re: RegExp | null = null
@@ -120,11 +125,12 @@ function searchFactIn(
     }
   }
   const index = searchIndex.indexOf(result)
-  const verdict = findFact(index, re ? new RegExp(query) : query)
+  const verdict = findFact(index, re ? new RegExp(query) : query, { why: true })
   const search: FactSearch = {
     query,
     regex,
     runId,
+    against,
     before: matchesOf(index.beforeTexts, query, re),
     after: matchesOf(index.afterTexts, query, re),
     verdict: verdictView(verdict),
@@ -207,10 +213,15 @@ export function workerRegexProbe(): RegexProbe {
   }
 }
 
-/** Options of `searchFactGuarded`: the probe's deadline (ms) and the index to reuse (a fresh one by default). */
+/**
+ * Options of `searchFactGuarded`: the probe's deadline (ms), the index to reuse (a fresh one by
+ * default) and which After `result` is (`after`, the default: a simulation; `recorded`: what the
+ * agent kept after its own compaction).
+ */
 export interface GuardedSearchOptions {
   deadlineMs?: number
   index?: FactSearchIndex
+  against?: FactSearch['against']
 }
 
 /**
@@ -225,7 +236,7 @@ export async function searchFactGuarded(
   regex: boolean,
   runId: number | null,
   probe: RegexProbe,
-  { deadlineMs = REGEX_DEADLINE_MS, index = new FactSearchIndex() }: GuardedSearchOptions = {},
+  { deadlineMs = REGEX_DEADLINE_MS, index = new FactSearchIndex(), against = 'after' }: GuardedSearchOptions = {},
 ): Promise<FactSearchOutcome> {
   if (regex && query !== '') {
     let valid = true
@@ -243,5 +254,5 @@ export async function searchFactGuarded(
       }
     }
   }
-  return searchFactIn(result, query, regex, runId, index)
+  return searchFactIn(result, query, regex, runId, index, against)
 }

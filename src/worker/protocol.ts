@@ -355,6 +355,11 @@ export interface FactSearch {
   regex: boolean
   /** The `runId` of the run searched (null when unknown). */
   runId: number | null
+  /**
+   * Which After was searched, and so which column `after` marks: the simulated run's (`after`),
+   * or what the agent kept after its own recorded compaction (`recorded`).
+   */
+  against: 'after' | 'recorded'
   before: FactSideMatches
   after: FactSideMatches
   verdict: FactVerdictView

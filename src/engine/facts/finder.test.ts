@@ -1,4 +1,9 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { recordedRunResult } from '../analysis/recorded'
+import { importClaudeCode } from '../formats/claude-code'
+import { cacheCounter } from '../tokens/count'
+import { countCodePoints } from '../stages/test-helpers'
 import { findFact } from './finder'
 import type { FactRun } from './run-index'
 import { factTable } from './table'
@@ -172,5 +177,70 @@ describe('findFact: verdicts from provenance', () => {
     expect(table.totals.facts).toBe(table.rows.length)
     expect(table.totals.lost).toBe(lost)
     expect(table.totals.text).toBe(`${table.rows.length - lost} of ${table.rows.length} facts survive`)
+  })
+
+  describe('why: the losing pass\'s prompt line', () => {
+    // Pass 2's prompt as summarize writes it: rules, the previous summary, one line per message.
+    const prompt2 = [
+      'Summarize the conversation.',
+      '',
+      'Previous summary:',
+      '',
+      'Order ORD-58213, deadline 2025-06-27.',
+      '',
+      'Messages:',
+      '',
+      '[2] tool: postal code 94107',
+      '[3] assistant: (tool calls: lookup)',
+      '[4] tool: postal code 94107',
+      '[5] assistant: Done.',
+    ].join('\n')
+    const withPrompts: FactRun = {
+      ...run,
+      passes: run.passes.map((p) => (p.pass === 2 ? { ...p, prompt: prompt2 } : p)),
+    }
+
+    it("names the copy's own line, else the first line holding it (the previous summary)", () => {
+      const postal = findFact(withPrompts, /postal code \d{5}/, { why: true })
+      // The last copy lost is t4, Before index 4: its own line, not t2's.
+      expect(postal.lost?.beforeId).toBe('t4')
+      expect(postal.lost?.replacedBy).toEqual({
+        kind: 'summary',
+        summaryId: 'summary:summarize:2',
+        text: 'Order ORD-58213 discussed.',
+        promptLine: '[4] tool: postal code 94107',
+        inPrompt: true,
+      })
+      expect(postal.events?.[postal.events.length - 1]).toEqual(postal.lost)
+      // u0 (index 0) has no line in pass 2's prompt: the previous summary carried the date.
+      const date = findFact(withPrompts, '2025-06-27', { why: true })
+      expect(date.lost?.replacedBy).toMatchObject({ promptLine: 'Order ORD-58213, deadline 2025-06-27.', inPrompt: true })
+    })
+
+    it('says when the prompt never held it, and adds nothing without the option', () => {
+      const cut: FactRun = { ...run, passes: run.passes.map((p) => (p.pass === 2 ? { ...p, prompt: 'Summarize.\n\n[5] assistant: Done.' } : p)) }
+      const v = findFact(cut, '2025-06-27', { why: true })
+      expect(v.lost?.replacedBy).toEqual({ kind: 'summary', summaryId: 'summary:summarize:2', text: 'Order ORD-58213 discussed.', inPrompt: false })
+      expect(findFact(withPrompts, '2025-06-27')).toEqual(findFact(run, '2025-06-27'))
+    })
+  })
+
+  it("against the agent's recorded compaction: where its record puts it, and the summary it wrote", () => {
+    const source = readFileSync(new URL('../../../test/fixtures/facts-why/claude-code-auto-compact.jsonl', import.meta.url), 'utf8')
+    const imported = importClaudeCode(source)
+    if (!imported.ok) throw new Error(imported.error.message)
+    const recorded = recordedRunResult(imported.transcript, cacheCounter('o200k_base', countCodePoints))
+    if (!recorded) throw new Error('the fixture records a compaction')
+    // The fixture: the postal code is stated in message 0; the auto compaction (preTokens
+    // 150000) before message 6 summarizes messages 0–5 without it.
+    const v = findFact(recorded, '80331', { why: true })
+    expect(v.verdict).toBe('lost')
+    expect(v.lost?.stage).toBe('recorded')
+    const r = v.lost?.replacedBy
+    if (r?.kind !== 'summary') throw new Error('expected the recorded summary')
+    expect(r.recorded).toEqual({ atIndex: 6, trigger: 'auto', tokensBefore: 150000 })
+    expect(r.text).toContain('blue gift paper with a card reading happy birthday, Lena.')
+    expect(r.text).not.toContain('80331')
+    expect(v.explanation).toBe("lost in the agent's own compaction at message 6 (auto, 150,000 tokens) — its summary omits it")
   })
 })

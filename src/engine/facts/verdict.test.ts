@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { idNames, passName, positionNames, verdictSentence, type VerdictWords } from './verdict'
+import { idNames, lossReason, passName, positionNames, verdictSentence, type VerdictWords } from './verdict'
 import type { Origin } from '../model'
 
 const passes = [
@@ -19,7 +19,12 @@ const origins: Record<string, Origin> = {
   },
   'pinned:1': { kind: 'pinned-facts', stage: 'pin-facts', sourceIds: ['m41'] },
 }
-const byPosition = positionNames(new Map([['m41', 41], ['m4', 4], ['m7', 7]]), (id) => origins[id], passes)
+const afterAt: Record<string, number> = { m41: 7, 'summary:summarize:2': 0, 'pinned:1': 1 }
+const byPosition = positionNames(
+  new Map([['m41', 41], ['m4', 4], ['m7', 7]]),
+  (id) => (afterAt[id] === undefined ? undefined : { index: afterAt[id], origin: origins[id] }),
+  passes,
+)
 const byId = idNames(passes)
 const lost = (replacedBy: NonNullable<VerdictWords['lost']>['replacedBy'], pass?: number): VerdictWords => ({
   verdict: 'lost',
@@ -40,9 +45,9 @@ describe('verdictSentence: one wording, names by position (page, CLI) or by id (
         { id: 'x', as: 'summary' },
       ],
     }
-    expect(verdictSentence(v, byPosition)).toBe('survives in 4 messages after (#41, pinned facts, summary of pass 2, +1 more)')
+    expect(verdictSentence(v, byPosition)).toBe('survives in 4 messages after (Before #41 → After #7, After #1 (pinned facts), After #0 (summary of pass 2), +1 more)')
     expect(verdictSentence(v, byId)).toBe('survives in 4 messages after (m41, pinned:1, summary:summarize:2, +1 more)')
-    expect(verdictSentence({ ...v, where: [{ id: 'pinned:1', as: 'pinned' }] }, byPosition)).toBe('survives only in pinned facts')
+    expect(verdictSentence({ ...v, where: [{ id: 'pinned:1', as: 'pinned' }] }, byPosition)).toBe('survives only in After #1 (pinned facts)')
   })
 
   it('lost: the pass and what replaced the last copy', () => {
@@ -55,11 +60,11 @@ describe('verdictSentence: one wording, names by position (page, CLI) or by id (
     )
     const backRef = lost({ kind: 'back-reference', firstId: 'm4', text: '', targetEvicted: true })
     expect(verdictSentence(backRef, byPosition)).toBe(
-      'lost in dedupe — replaced by a back-reference to #4, whose original was evicted too',
+      'lost in dedupe — replaced by a back-reference to Before #4, whose original was evicted too',
     )
     expect(verdictSentence(backRef, byId)).toBe('lost in dedupe — replaced by a back-reference to m4, whose original was evicted too')
     expect(verdictSentence(lost({ kind: 'placeholder', text: '[pruned]' }), byPosition)).toBe(
-      'lost in dedupe — replaced by a placeholder in #7',
+      'lost in dedupe — replaced by a placeholder in Before #7',
     )
     expect(verdictSentence(lost({ kind: 'dropped', reason: 'empty' }), byId)).toBe('lost in dedupe — m7 dropped (empty)')
     expect(verdictSentence({ verdict: 'lost', where: [], copiesLost: 0 }, byId)).toBe('lost — no recorded step explains it')
@@ -69,7 +74,54 @@ describe('verdictSentence: one wording, names by position (page, CLI) or by id (
     expect(verdictSentence({ verdict: 'never-present', where: [], copiesLost: 0 }, byPosition)).toBe('never present in the Before')
     expect(
       verdictSentence({ verdict: 'never-present', where: [{ id: 'summary:summarize:2', as: 'summary' }], copiesLost: 0 }, byPosition),
-    ).toBe('never present in the Before — yet the After holds it (summary of pass 2)')
+    ).toBe('never present in the Before — yet the After holds it (After #0 (summary of pass 2))')
+  })
+
+  it("lost in the agent's own compaction: where its record puts it, with its trigger and the agent's token count", () => {
+    const recorded = (at: { atIndex: number; trigger?: string; tokensBefore?: number } | undefined): VerdictWords => ({
+      verdict: 'lost',
+      where: [],
+      copiesLost: 1,
+      lost: {
+        beforeId: 'm7',
+        stage: 'recorded',
+        pass: 1,
+        replacedBy: { kind: 'summary', summaryId: 's', text: 'The user wants a refund.', ...(at ? { recorded: at } : {}) },
+      },
+    })
+    expect(verdictSentence(recorded({ atIndex: 28, trigger: 'auto', tokensBefore: 150_000 }), byPosition)).toBe(
+      "lost in the agent's own compaction at message 28 (auto, 150,000 tokens) — its summary omits it",
+    )
+    expect(verdictSentence(recorded({ atIndex: 28, trigger: 'manual' }), byPosition)).toBe(
+      "lost in the agent's own compaction at message 28 (manual) — its summary omits it",
+    )
+    expect(verdictSentence(recorded({ atIndex: 5 }), byId)).toBe("lost in the agent's own compaction at message 5 — its summary omits it")
+    expect(verdictSentence(recorded(undefined), byId)).toBe("lost in the agent's recorded compaction — its summary omits it")
+    expect(lossReason(recorded({ atIndex: 28 }), byPosition, 'llm')).toBe(
+      'it was in the messages the agent summarized, but not in the summary it wrote',
+    )
+  })
+
+  it('lossReason: why the last copy went, per kind of loss', () => {
+    const inPrompt = lost({ kind: 'summary', summaryId: 's', text: 'Totals only.', promptLine: '[7] user: ship to 94107', inPrompt: true }, 2)
+    expect(lossReason(inPrompt, byPosition, 'llm')).toBe('it was in the prompt but not in the answer')
+    expect(lossReason(inPrompt, byPosition, 'extractive')).toBe('it was in the prompt, but the extractive summary kept other lines')
+    const notInPrompt = lost({ kind: 'summary', summaryId: 's', text: 'Totals only.', inPrompt: false }, 2)
+    expect(lossReason(notInPrompt, byPosition, 'llm')).toBe(
+      'it was not in the prompt: the summarizer never saw it (cut or left out to fit its window)',
+    )
+    expect(lossReason(lost({ kind: 'summary', summaryId: 's', text: '' }, 2), byPosition, 'llm')).toBeUndefined()
+    expect(lossReason(lost({ kind: 'placeholder', text: '[pruned]' }), byPosition, 'llm')).toBe(
+      'Before #7 was pruned: a placeholder took its place',
+    )
+    expect(lossReason(lost({ kind: 'back-reference', firstId: 'm4', text: '', targetEvicted: true }), byPosition, 'llm')).toBe(
+      'Before #7 became a back-reference to its first occurrence, Before #4, which left the context too',
+    )
+    expect(lossReason(lost({ kind: 'back-reference', firstId: 'm4', text: '', targetEvicted: false }), byId, 'llm')).toBe(
+      'm7 became a back-reference to its first occurrence, m4',
+    )
+    expect(lossReason(lost({ kind: 'dropped', reason: 'empty' }), byPosition, 'llm')).toBeUndefined()
+    expect(lossReason({ verdict: 'survives', where: [{ id: 'm41', as: 'verbatim' }], copiesLost: 0 }, byPosition, 'llm')).toBeUndefined()
   })
 
   it('passName: summarize passes by number, other stages by name', () => {

@@ -11,9 +11,26 @@ export type FactQuery = string | RegExp
 /** How an after message holds a fact. */
 export type KeptAs = 'verbatim' | 'summary' | 'pinned'
 
-/** What replaced the last copy of a lost fact. */
+/**
+ * The agent's own recorded compaction that lost a fact, as its record states it: `atIndex` the
+ * Before index of the first message after the boundary, `trigger` (`auto`, `manual`, …) and
+ * `tokensBefore` (the agent's own count, tokens of its tokenizer) when recorded.
+ */
+export interface RecordedAt {
+  atIndex: number
+  trigger?: string
+  tokensBefore?: number
+}
+
+/**
+ * What replaced the last copy of a lost fact. For a summary: `text` the summary that came back
+ * (the pass's, or the agent's recorded one), `promptLine` the summarizer prompt's line that
+ * carried the fact (`[12] user: …`: the copy's own line, else the first line holding it, e.g. in
+ * the previous summary), `inPrompt` whether the prompt held it at all (both absent when the pass
+ * or its prompt is unknown), `recorded` the agent's compaction when it was one.
+ */
 type Replacement =
-  | { kind: 'summary'; summaryId: string; text: string }
+  | { kind: 'summary'; summaryId: string; text: string; promptLine?: string; inPrompt?: boolean; recorded?: RecordedAt }
   | { kind: 'placeholder'; text: string }
   | { kind: 'back-reference'; firstId: string; text: string; targetEvicted: boolean }
   | { kind: 'slimmed'; text: string }
@@ -62,9 +79,12 @@ export function passName(stage: string, pass: number): string {
 
 /** How a verdict sentence names messages and passes (the page by position, the engine by id). */
 export interface VerdictNames {
-  /** A Before message, by id: `#41`, or the id itself. */
+  /** A Before message, by id: `Before #41`, or the id itself. */
   before: (id: string) => string
-  /** An After message holding the fact: `#41`, `summary of pass 2`, `pinned facts`, or the id. */
+  /**
+   * An After message holding the fact: `Before #41 → After #7`, `After #0 (summary of pass 2)`,
+   * `After #1 (pinned facts)`, or the id.
+   */
   after: (id: string) => string
   /** The Before indices `[from, upto)` pass `pass` of `stage` folded; undefined when unknown. */
   passSpan: (stage: string, pass: number) => { from: number; upto: number } | undefined
@@ -87,12 +107,31 @@ function listOf(labels: readonly string[]): string {
   return labels.length > LIST_CAP ? `${shown}, +${labels.length - LIST_CAP} more` : shown
 }
 
+const grouped = new Intl.NumberFormat('en-US')
+
+/**
+ * Where a loss happened: `pass 2 of summarize`, `dedupe`, `the pipeline`, or the agent's own
+ * compaction, `the agent's own compaction at message 28 (auto, 150,000 tokens)` (what its record
+ * states; `the agent's recorded compaction` without one).
+ */
+function lossPlace(e: LossEvent): string {
+  if (e.stage === 'pipeline') return 'the pipeline'
+  if (e.stage === 'recorded') {
+    const at = e.replacedBy.kind === 'summary' ? e.replacedBy.recorded : undefined
+    if (!at) return "the agent's recorded compaction"
+    const how = [at.trigger, at.tokensBefore === undefined ? '' : `${grouped.format(at.tokensBefore)} tokens`].filter(Boolean)
+    return `the agent's own compaction at message ${at.atIndex}${how.length > 0 ? ` (${how.join(', ')})` : ''}`
+  }
+  return e.pass !== undefined ? `pass ${e.pass} of ${e.stage}` : e.stage
+}
+
 /**
  * The verdict as one sentence, the one wording of the page, the CLI and `explanation`:
- * - `survives in 3 messages after (#41, #42, summary of pass 2)`, or `survives only in summary of
- *   pass 1` when no verbatim copy is left;
+ * - `survives in 3 messages after (Before #41 → After #7, After #0 (summary of pass 2))`, or
+ *   `survives only in After #0 (summary of pass 1)` when no verbatim copy is left;
  * - `lost in pass 2 of summarize (the last of 3 copies) — replaced by the summary of messages
- *   0–21`: the event that lost the last copy;
+ *   0–21`: the event that lost the last copy; `lost in the agent's own compaction at message 28
+ *   (auto, 150,000 tokens) — its summary omits it` for the agent's recorded compaction;
  * - `never present in the Before` (and, when the After holds it anyway, which message does).
  * Messages are named by `names`. Pure: renders the verdict, never searches. Source: SPEC §6.
  */
@@ -110,18 +149,11 @@ export function verdictSentence(v: VerdictWords, names: VerdictNames): string {
   }
   const e = v.lost
   if (!e) return 'lost — no recorded step explains it'
-  const where =
-    e.stage === 'pipeline'
-      ? 'the pipeline'
-      : e.stage === 'recorded'
-        ? "the agent's recorded compaction"
-        : e.pass !== undefined
-          ? `pass ${e.pass} of ${e.stage}`
-          : e.stage
-  const lost = `lost in ${where}${v.copiesLost > 1 ? ` (the last of ${v.copiesLost} copies)` : ''}`
+  const lost = `lost in ${lossPlace(e)}${v.copiesLost > 1 ? ` (the last of ${v.copiesLost} copies)` : ''}`
   const r = e.replacedBy
   switch (r.kind) {
     case 'summary': {
+      if (e.stage === 'recorded') return `${lost} — its summary omits it`
       const span = e.pass === undefined ? undefined : names.passSpan(e.stage, e.pass)
       const what = span && span.upto > span.from ? `the summary of messages ${span.from}–${span.upto - 1}` : 'a summary that omits it'
       return `${lost} — replaced by ${what}`
@@ -139,6 +171,45 @@ export function verdictSentence(v: VerdictWords, names: VerdictNames): string {
       return `${lost} — ${names.before(e.beforeId)} dropped (${r.reason})`
     case 'changed':
       return `${lost} — replaced by a changed ${names.before(e.beforeId)} without it`
+  }
+}
+
+/** Which kind of summarizer wrote a simulated pass's summary, as `lossReason` words it. */
+export type SummarizerKind = 'llm' | 'extractive'
+
+/**
+ * Why the last copy of a lost fact went, in one sentence, or undefined when the verdict says all
+ * that is known (slimmed, dropped, changed, no loss traced):
+ * - a pass's summary: `it was in the prompt but not in the answer` (an LLM summarizer), `it was
+ *   in the prompt, but the extractive summary kept other lines`, or `it was not in the prompt: the
+ *   summarizer never saw it (cut or left out to fit its window)`; the agent's own compaction: `it
+ *   was in the messages the agent summarized, but not in the summary it wrote`;
+ * - pruning: `Before #12 was pruned: a placeholder took its place`;
+ * - a back-reference: `Before #12 became a back-reference to its first occurrence, Before #4,
+ *   which left the context too` (or `…, Before #4` while that is still in the After).
+ * The prompt line and the texts themselves are on `LossEvent.replacedBy`. Messages named by `names`.
+ */
+export function lossReason(v: VerdictWords, names: VerdictNames, summarizer: SummarizerKind): string | undefined {
+  const e = v.verdict === 'lost' ? v.lost : undefined
+  if (!e) return undefined
+  const r = e.replacedBy
+  switch (r.kind) {
+    case 'summary':
+      if (e.stage === 'recorded') return 'it was in the messages the agent summarized, but not in the summary it wrote'
+      if (r.inPrompt === undefined) return undefined
+      if (!r.inPrompt) return 'it was not in the prompt: the summarizer never saw it (cut or left out to fit its window)'
+      return summarizer === 'llm'
+        ? 'it was in the prompt but not in the answer'
+        : 'it was in the prompt, but the extractive summary kept other lines'
+    case 'placeholder':
+      return `${names.before(e.beforeId)} was pruned: a placeholder took its place`
+    case 'back-reference':
+      return (
+        `${names.before(e.beforeId)} became a back-reference to its first occurrence, ${names.before(r.firstId)}` +
+        (r.targetEvicted ? ', which left the context too' : '')
+      )
+    default:
+      return undefined
   }
 }
 
@@ -177,36 +248,41 @@ export type NamedOrigin =
   | Omit<Extract<Origin, { kind: 'summary' }>, 'coveredIds'>
 
 /**
- * Names as the page's columns show them: a Before message by its position (`#41`, its
- * `Message.index`; the id when unknown), an After message by what it is (`#41`, `#41
- * (back-reference)`, `summary of pass 2`, `pinned facts`, `the agent's recorded summary`).
- * `beforeIndex`: Before id → index; `originOf`: an After message's origin, when known.
+ * Names as the page's columns show them: a Before message by its position (`Before #41`, its
+ * `Message.index`; the id when unknown), an After message by its position in the After column
+ * and what it is (`Before #41 → After #7`, `Before #41 → After #7 (back-reference)`, `After #0
+ * (summary of pass 2)`, `After #1 (pinned facts)`, `After #0 (the agent's recorded summary)`).
+ * `beforeIndex`: Before id → index; `afterOf`: an After message's position in its column and
+ * origin, when known (an unknown id is named as a Before one).
  */
 export function positionNames(
   beforeIndex: ReadonlyMap<string, number>,
-  originOf: (id: string) => NamedOrigin | undefined,
+  afterOf: (id: string) => { index: number; origin?: NamedOrigin | undefined } | undefined,
   passes: readonly NamedPass[],
 ): VerdictNames {
   const before = (id: string) => {
     const i = beforeIndex.get(id)
-    return i === undefined ? id : `#${i}`
+    return i === undefined ? id : `Before #${i}`
   }
   const after = (id: string) => {
-    const o = originOf(id)
-    if (!o) return before(id)
+    const a = afterOf(id)
+    if (!a) return before(id)
+    const at = `After #${a.index}`
+    const o = a.origin
+    if (!o) return at
     switch (o.kind) {
       case 'original':
-        return before(o.beforeId)
+        return `${before(o.beforeId)} → ${at}`
       case 'back-reference':
-        return `${before(o.beforeId)} (back-reference)`
+        return `${before(o.beforeId)} → ${at} (back-reference)`
       case 'placeholder':
-        return `${before(o.beforeId)} (placeholder)`
+        return `${before(o.beforeId)} → ${at} (placeholder)`
       case 'summary':
-        return o.stage === 'recorded' ? "the agent's recorded summary" : `summary of ${passName(o.stage, o.pass)}`
+        return `${at} (${o.stage === 'recorded' ? "the agent's recorded summary" : `summary of ${passName(o.stage, o.pass)}`})`
       case 'pinned-facts':
-        return 'pinned facts'
+        return `${at} (pinned facts)`
       case 'instruction':
-        return 'an injected instruction'
+        return `${at} (an injected instruction)`
     }
   }
   return { before, after, passSpan: passLookup(passes) }

@@ -124,11 +124,11 @@ describe('verdictSentence', () => {
       ],
     }
     expect(verdictSentence(v, run)).toEqual({
-      text: 'survives in 2 messages after (#41, summary of pass 2)',
+      text: 'survives in 2 messages after (Before #41 → After #1, After #0 (summary of pass 2))',
       tone: 'good',
     })
     const onlySummary: FactVerdictView = { ...base, verdict: 'survives', where: [{ id: 'summary:summarize:2', as: 'summary' }] }
-    expect(verdictSentence(onlySummary, run).text).toBe('survives only in summary of pass 2')
+    expect(verdictSentence(onlySummary, run).text).toBe('survives only in After #0 (summary of pass 2)')
   })
 
   it('names the pass that lost the last copy and the summary that replaced it', () => {
@@ -161,7 +161,7 @@ describe('verdictSentence', () => {
       },
     }
     expect(verdictSentence(v, run).text).toBe(
-      'lost in dedupe (the last of 3 copies) — replaced by a back-reference to #4, whose original was evicted too',
+      'lost in dedupe (the last of 3 copies) — replaced by a back-reference to Before #4, whose original was evicted too',
     )
   })
 

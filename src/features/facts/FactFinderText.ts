@@ -149,6 +149,6 @@ const TONE: Record<FactVerdictView['verdict'], VerdictTone> = { survives: 'good'
 export function verdictSentence(v: FactVerdictView, run: RunView): { text: string; tone: VerdictTone } {
   const beforeIndex = new Map(run.before.rows.map((r) => [r.id, r.index]))
   const afterRows = new Map(run.after.rows.map((r) => [r.id, r]))
-  const names = positionNames(beforeIndex, (id) => afterRows.get(id)?.origin, run.passes)
+  const names = positionNames(beforeIndex, (id) => afterRows.get(id), run.passes)
   return { text: engineVerdictSentence(v, names), tone: TONE[v.verdict] }
 }

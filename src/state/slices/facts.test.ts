@@ -28,6 +28,7 @@ function searchOf(query: string, before: string[], after: string[]): FactSearch 
     query,
     regex: false,
     runId: 1,
+    against: 'after',
     before: side(before),
     after: side(after),
     verdict: { query, verdict: 'survives', where: [], copiesLost: 0, explanation: '' },
@@ -65,7 +66,7 @@ describe('facts slice', () => {
     expect(fake.searchFact).not.toHaveBeenCalled()
     vi.advanceTimersByTime(1)
     expect(fake.searchFact).toHaveBeenCalledTimes(1)
-    expect(fake.searchFact).toHaveBeenCalledWith('ORD', false)
+    expect(fake.searchFact).toHaveBeenCalledWith('ORD', false, 'after')
     fake.pending[0]?.resolve({ ok: true, search: searchOf('ORD', ['m1', 'm5'], ['m5']) })
     vi.useRealTimers()
     await settle()
@@ -101,7 +102,7 @@ describe('facts slice', () => {
 
   it('keeps an error (invalid regex) and no matches', async () => {
     useStore.getState().setFactQuery('(', { immediate: true, regex: true })
-    expect(fake.searchFact).toHaveBeenCalledWith('(', true)
+    expect(fake.searchFact).toHaveBeenCalledWith('(', true, 'after')
     fake.pending[0]?.resolve({ ok: false, error: 'Not a valid regular expression: Unterminated group' })
     await settle()
     expect(useStore.getState().factError).toMatch(/Unterminated group/)

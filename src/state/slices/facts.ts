@@ -15,14 +15,16 @@ export interface FactMatch {
 
 /**
  * The rows a search matched, in the order next/previous walks them: every Before row in column
- * order, then every After row (one stop per message, not per occurrence, so each stop is a row
- * the virtualized column can scroll to).
+ * order, then every row of the After searched (the simulated one, or the recorded one:
+ * `search.against`), one stop per message, not per occurrence, so each stop is a row the
+ * virtualized column can scroll to.
  */
 export function factWalk(search: FactSearch | null): FactMatch[] {
   if (!search) return []
+  const after: Side = search.against === 'recorded' ? 'recorded' : 'after'
   return [
     ...search.before.rows.map((r) => ({ side: 'before' as const, rowId: r.rowId, count: r.count })),
-    ...search.after.rows.map((r) => ({ side: 'after' as const, rowId: r.rowId, count: r.count })),
+    ...search.after.rows.map((r) => ({ side: after, rowId: r.rowId, count: r.count })),
   ]
 }
 
@@ -71,7 +73,8 @@ export const createFactsSlice: SliceCreator<FactsSlice> = (set, get) => {
     }
     let outcome
     try {
-      outcome = await getEngine().searchFact(query, regex)
+      // The Recorded After mode judges the fact against what the agent itself kept.
+      outcome = await getEngine().searchFact(query, regex, get().afterMode === 'recorded' ? 'recorded' : 'after')
     } catch (e) {
       outcome = { ok: false as const, error: e instanceof Error ? e.message : String(e) }
     }
