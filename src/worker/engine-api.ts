@@ -398,16 +398,21 @@ export function createEngineApi() {
     /**
      * The fact finder: where `query` (a string, or a regex source when `regex`)
      * occurs in the last run, Before and After, as row ids with counts, and the engine's verdict
-     * (survives / lost in which pass of which stage / never present). Full texts never cross.
-     * `ok: false` with a message for an empty query, an invalid regex, or no run yet.
+     * (survives / lost in which pass of which stage / never present, and why). Full texts never
+     * cross. `against: 'recorded'` judges it against the last recorded view (`runRecorded`) instead,
+     * what the agent kept after its own compaction. `ok: false` with a message for an empty query,
+     * an invalid regex, or no run (or recorded view) yet.
      */
-    async searchFact(query: string, regex: boolean): Promise<FactSearchOutcome> {
+    async searchFact(query: string, regex: boolean, against: 'after' | 'recorded' = 'after'): Promise<FactSearchOutcome> {
       const open = session
-      const result = open?.result
-      if (!open || !result) return { ok: false, error: 'Nothing has run yet.' }
+      const result = against === 'recorded' ? open?.recorded : open?.result
+      if (!open || !result) {
+        return { ok: false, error: against === 'recorded' ? 'The recorded compaction is not read yet.' : 'Nothing has run yet.' }
+      }
       try {
         // A regex runs first where it can be stopped: a backtracking one must not hang this worker.
-        return await searchFactGuarded(result, query, regex, open.resultRunId, regexProbe, { index: open.factSearch })
+        const options = { index: open.factSearch, against }
+        return await searchFactGuarded(result, query, regex, open.resultRunId, regexProbe, options)
       } catch (e) {
         return { ok: false, error: errorText(e) }
       }

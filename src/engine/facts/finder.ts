@@ -2,7 +2,7 @@
  * The fact finder: the verdict on one fact in a run, read from the run's provenance (fates,
  * origins, passes); it never re-runs compaction. Source: SPEC §6 "Fact finder".
  */
-import type { Pass } from '../model'
+import type { Pass, RecordedCompaction } from '../model'
 import { compareKeys, eventKey, indexRun, summaryChain, type Chain, type FactRun, type RunIndex } from './run-index'
 import {
   idNames,
@@ -11,6 +11,7 @@ import {
   type FactVerdict,
   type KeptAs,
   type LossEvent,
+  type RecordedAt,
   type VerdictNames,
 } from './verdict'
 
@@ -19,6 +20,24 @@ function matcher(query: FactQuery): (text: string) => boolean {
   if (typeof query === 'string') return (text) => text.includes(query)
   const re = new RegExp(query.source, query.flags.replace(/[gy]/g, ''))
   return (text) => re.test(text)
+}
+
+/** Where `query` first occurs in `text` (UTF-16 offset), or -1. */
+function locator(query: FactQuery): (text: string) => number {
+  if (typeof query === 'string') return (text) => text.indexOf(query)
+  const re = new RegExp(query.source, query.flags.replace(/[gy]/g, ''))
+  return (text) => text.search(re)
+}
+
+/** The agent's compaction a recorded run shows (`RecordedRun.compaction`), as its record states it. */
+function recordedAt(run: FactRun): RecordedAt | undefined {
+  if (!('compaction' in run)) return undefined
+  const c = run.compaction as RecordedCompaction | undefined
+  if (!c || typeof c.atIndex !== 'number') return undefined
+  const at: RecordedAt = { atIndex: c.atIndex }
+  if (c.trigger !== undefined) at.trigger = c.trigger
+  if (c.tokensBefore !== undefined) at.tokensBefore = c.tokensBefore
+  return at
 }
 
 /** The verdict's `query`: the string itself, or a RegExp's `/source/flags`. */
@@ -118,11 +137,18 @@ function lossOf(
         ? (firstOmitting(chain, holds, memo) ?? chain.extra ?? chain.list[chain.list.length - 1])
         : undefined
       if (!losing) {
+        // The agent's own compaction: its summary is the After message it names.
+        const recorded = fate.stage === 'recorded' ? recordedAt(ix.run) : undefined
         return {
           beforeId,
           stage: fate.stage,
           pass: fate.pass,
-          replacedBy: { kind: 'summary', summaryId: fate.summaryId, text: '' },
+          replacedBy: {
+            kind: 'summary',
+            summaryId: fate.summaryId,
+            text: fate.stage === 'recorded' ? (afterText ?? ix.afterTexts.get(fate.summaryId) ?? '') : '',
+            ...(recorded ? { recorded } : {}),
+          },
         }
       }
       return {
@@ -133,6 +159,59 @@ function lossOf(
       }
     }
   }
+}
+
+/** Options of `findFact`. */
+export interface FindOptions {
+  /**
+   * Also read why a summarized fact went: the losing pass's prompt line that carried it and
+   * whether its prompt held it at all (`promptLine`, `inPrompt` on `lost.replacedBy`). Off by
+   * default: the facts table asks for thousands of verdicts and shows none of it.
+   */
+  why?: boolean
+}
+
+/**
+ * The prompt line of pass `pass` that carried the fact: the copy's own line (`[<index>] <role>:
+ * …`, the line `messageLine` wrote for Before message `beforeId`) when it holds the fact, else
+ * the first line holding it (the previous summary, another copy); `inPrompt`: whether the
+ * prompt holds it at all. Each line is one message (the prompt's line breaks are collapsed).
+ */
+function promptLineOf(
+  prompt: string,
+  index: number | undefined,
+  at: (text: string) => number,
+): { promptLine?: string; inPrompt: boolean } {
+  const first = at(prompt)
+  if (first < 0) return { inPrompt: false }
+  const lineAround = (pos: number) => {
+    const start = prompt.lastIndexOf('\n', pos - 1) + 1
+    const end = prompt.indexOf('\n', pos)
+    return prompt.slice(start, end === -1 ? prompt.length : end)
+  }
+  if (index !== undefined) {
+    const marker = `[${index}] `
+    const pos = prompt.startsWith(marker) ? 0 : prompt.indexOf(`\n${marker}`) + 1
+    if (pos > 0 || prompt.startsWith(marker)) {
+      const own = lineAround(pos)
+      if (at(own) >= 0) return { promptLine: own, inPrompt: true }
+    }
+  }
+  return { promptLine: lineAround(first), inPrompt: true }
+}
+
+/** `v` with its last loss told why (`FindOptions.why`), when a known pass's summary lost it. */
+function withWhy(ix: RunIndex, v: FactVerdict, query: FactQuery): FactVerdict {
+  const e = v.lost
+  if (e?.replacedBy.kind !== 'summary' || e.pass === undefined || e.stage === 'recorded') return v
+  const pass = ix.passesByStage.get(e.stage)?.find((p) => p.pass === e.pass)
+  if (!pass || pass.prompt === '') return v
+  const lost: LossEvent = {
+    ...e,
+    replacedBy: { ...e.replacedBy, ...promptLineOf(pass.prompt, ix.beforeIndex.get(e.beforeId), locator(query)) },
+  }
+  const events = v.events?.map((x) => (x === e ? lost : x))
+  return { ...v, lost, ...(events ? { events } : {}) }
 }
 
 /**
@@ -146,15 +225,17 @@ function lossOf(
  *   last copy;
  * - `never-present` when no before message holds it (`where` may still list after messages,
  *   e.g. a summary that invented it).
- * A string query matches verbatim (case-sensitive); a RegExp is tested per message. Pure; never
- * re-runs compaction. Source: SPEC §6 "Fact finder".
+ * A string query matches verbatim (case-sensitive); a RegExp is tested per message. With
+ * `options.why`, a summarized fact's loss also carries its prompt line (`FindOptions`). Pure;
+ * never re-runs compaction. Source: SPEC §6 "Fact finder".
  */
-export function findFact(run: FactRun | RunIndex, query: FactQuery): FactVerdict {
+export function findFact(run: FactRun | RunIndex, query: FactQuery, options: FindOptions = {}): FactVerdict {
   const ix = 'beforeTexts' in run ? run : indexRun(run)
   const holds = matcher(query)
   const beforeIds = [...ix.beforeTexts].filter(([, t]) => holds(t)).map(([id]) => id)
   const afterIds = [...ix.afterTexts].filter(([, t]) => holds(t)).map(([id]) => id)
-  return verdictOf(ix, queryLabel(query), holds, beforeIds, afterIds)
+  const v = verdictOf(ix, queryLabel(query), holds, beforeIds, afterIds)
+  return options.why ? withWhy(ix, v, query) : v
 }
 
 /**
