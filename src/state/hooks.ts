@@ -42,12 +42,13 @@ const SUMMARY_STATUS = ['summarizerNotice', 'summaryProgress', 'runErrorStage'] 
 const SUMMARIZER_ACTIONS = ['setDraft', 'setApiKey', 'setRememberKey', 'previewSend', 'confirmSend', 'closePlan', 'cancelSummaries', 'dismissSummarizerNotice'] as const
 const STAGES = ['stageShown', 'stageView', 'stageViewOf', 'stageViewError', 'showStage', 'syncStageView'] as const
 const FACT_FINDER = ['factQuery', 'factRegex', 'factSearch', 'factError', 'factCursor', 'setFactQuery', 'setFactRegex', 'refreshFactSearch', 'stepFactMatch'] as const
-const FACT_TABLE = ['factTable', 'factTableOf', 'factTableStatus', 'factTableError', 'requestFactTable'] as const
+const FACT_TABLE = ['factTable', 'factTableOf', 'factTableStatus', 'factTableError', 'requestFactTable', 'watchedFacts', 'watchFact', 'unwatchFact'] as const
 const TURN = ['turn', 'turnView', 'turnViewOf', 'turnStatus', 'turnError', 'setTurn', 'requestTurn', 'turnRequestText'] as const
 const TIMELINE = ['timeline', 'timelineOf', 'timelineStatus', 'timelineError', 'contextLimit', 'setContextLimit', 'requestTimeline', 'showTurn'] as const
 const SWEEP = ['sweepStatus', 'sweepProgress', 'sweepResult', 'sweepOf', 'sweepError', 'sweepNote', 'sweepMetric'] as const
 const SWEEP_ACTIONS = ['setSweepMetric', 'runSweep', 'cancelSweep', 'applySweepCell'] as const
 const COSTS = ['runTokens', 'requestRunTokens'] as const
+const REWORK = ['rework', 'requestRework'] as const
 
 /** The transcript open (its `TranscriptInfo`, a new object per import), or null before the first. */
 export const useInfo = (): TranscriptInfo | null => useStore(selectInfo)
@@ -113,3 +114,5 @@ export const useSweep = () => useFields(SWEEP)
 export const useSweepActions = () => useFields(SWEEP_ACTIONS)
 /** The cost view's token counts of the run shown, and the request for them. */
 export const useCosts = () => useFields(COSTS)
+/** Re-work after compaction for the run shown (the worker's answer, labelled with its runId), and the request. */
+export const useRework = () => useFields(REWORK)

@@ -7,6 +7,7 @@ import { createFactsSlice } from './slices/facts'
 import { createLoadSlice } from './slices/load'
 import { createPipelineSlice } from './slices/pipeline'
 import { createRecordedSlice } from './slices/recorded'
+import { createReworkSlice } from './slices/rework'
 import { createRunSlice } from './slices/run'
 import { createStagesSlice } from './slices/stages'
 import { createSummarizerSlice } from './slices/summarizer'
@@ -32,6 +33,7 @@ const createSlices: SliceCreator<StoreState> = (...a) => ({
   ...createTurnsSlice(...a),
   ...createSweepSlice(...a),
   ...createCostsSlice(...a),
+  ...createReworkSlice(...a),
 })
 
 /**

@@ -7,6 +7,7 @@ import type { FactsSlice } from './facts'
 import type { LoadSlice } from './load'
 import type { PipelineSlice } from './pipeline'
 import type { RecordedSlice } from './recorded'
+import type { ReworkSlice } from './rework'
 import type { RunSlice } from './run'
 import type { StagesSlice } from './stages'
 import type { SummarizerSlice } from './summarizer'
@@ -17,7 +18,7 @@ import type { ViewSlice } from './view'
 /** The whole store: the union of its slices. */
 export type StoreState = LoadSlice & PipelineSlice & RunSlice & ViewSlice & RecordedSlice & ExportSlice &
   SummarizerSlice & FactsSlice & FactTableSlice & TurnsSlice & StagesSlice &
-  SweepSlice & CostsSlice
+  SweepSlice & CostsSlice & ReworkSlice
 
 /**
  * A slice creator over the whole store (zustand slices pattern): `set`, `get` and the store API,
