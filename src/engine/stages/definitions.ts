@@ -100,7 +100,7 @@ export interface StageDefinition {
   fixed?: string
   /** On in the default pipeline. */
   enabledByDefault: boolean
-  /** The kinds of change it can produce. */
+  /** The kinds of change it can produce; the first is the one it is known by (its colour on the page). */
   produces: readonly ProducedKind[]
   params: readonly StageParamDef[]
 }
@@ -215,7 +215,7 @@ export const STAGE_DEFINITIONS = [
     description: 'Appends a compression instruction after the whole conversation; keeps the recent tail.',
     source: 'seed 003, SPEC §3.4',
     enabledByDefault: false,
-    produces: ['summary', 'instruction', 'dropped'],
+    produces: ['instruction', 'summary', 'dropped'],
     params: [
       {
         key: 'threshold_tokens', type: 'count', default: 5000, min: 0, unit: 'tokens', control: 'slider',

@@ -1,6 +1,7 @@
+import { stageDefinition } from '../../engine/stages/definitions'
 import { formatCount, formatCountOf } from '../../components/format'
 import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
-import type { ValidityProblem } from '../../engine/model'
+import type { StageId, ValidityProblem } from '../../engine/model'
 import { tokenEstimateNote } from '../../engine/tokens/count'
 import type { Side } from '../../worker/protocol'
 import { useStore } from '../../state/store'
@@ -9,6 +10,12 @@ import { selectAfterMode, selectShownRun } from '../../state/selectors'
 import { PassList } from './PassList'
 import { ReworkList } from './ReworkList'
 import './totals.css'
+
+
+/** The change kind a stage's colour is taken from: the first kind its definition says it produces. */
+function stageKind(stage: StageId): string {
+  return stageDefinition(stage).produces[0] ?? 'changed'
+}
 
 /** Title of a total that sums an estimate. */
 const TOTAL_ESTIMATE = tokenEstimateNote()
@@ -88,7 +95,7 @@ export function TotalsBar() {
                 .map((c) => (
                   <span
                     key={c.stage}
-                    className={`stackbar__seg stackbar__seg--${c.stage}`}
+                    className={`stackbar__seg stackbar__seg--${stageKind(c.stage)}`}
                     style={{ flexGrow: c.saved / positive }}
                   />
                 ))}
@@ -96,7 +103,7 @@ export function TotalsBar() {
             <ul className="contrib">
               {contributions.map((c) => (
                 <li key={c.stage}>
-                  <span className={`dot dot--${c.stage}`} aria-hidden="true" />
+                  <span className={`dot dot--${stageKind(c.stage)}`} aria-hidden="true" />
                   {c.stage} <strong>{formatTokenDelta(c.saved, 0)}</strong>
                 </li>
               ))}
