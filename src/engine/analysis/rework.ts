@@ -43,16 +43,16 @@ import { cutCodePoints, codePointLength } from '../util/text'
 import { recordedView } from './recorded'
 
 /** The shorter of two question texts must have at least this many words to count as asked again. */
-export const REASK_MIN_WORDS = 4
+const REASK_MIN_WORDS = 4
 
 /** User messages longer than this (code points) are not read as questions (pasted logs, files). */
-export const QUESTION_MAX_CODE_POINTS = 2000
+const QUESTION_MAX_CODE_POINTS = 2000
 
 /** Code points of a call's arguments, or of a question, kept for display. */
-export const REWORK_TEXT_LIMIT = 160
+const REWORK_TEXT_LIMIT = 160
 
 /** Which compaction a re-work entry follows. Message numbers are Before indices. */
-export type ReworkCompactionRef =
+type ReworkCompactionRef =
   | {
       kind: 'pass'
       stage: StageId
@@ -73,13 +73,13 @@ export type ReworkCompactionRef =
     }
 
 /** One message of a repeated call or question, by Before id and index. */
-export interface ReworkMessage {
+interface ReworkMessage {
   id: string
   index: number
 }
 
 /** A tool call after the boundary that repeats one whose result was compacted away. */
-export interface RepeatedCall {
+interface RepeatedCall {
   tool: string
   /** The normalized arguments, cut to `REWORK_TEXT_LIMIT` code points (an ellipsis added). */
   arguments: string
@@ -92,7 +92,7 @@ export interface RepeatedCall {
 }
 
 /** A user question after the boundary that the assistant had answered before it. */
-export interface RepeatedQuestion {
+interface RepeatedQuestion {
   /** The re-asked text, whitespace collapsed, cut to `REWORK_TEXT_LIMIT` code points; untrusted. */
   text: string
   /** The earlier question and its answer (compacted away). */
@@ -438,7 +438,7 @@ function countOf(n: number, singular: string, plural = `${singular}s`): string {
 }
 
 /** Where a compaction was: `pass 1 of summarize at message 28`, `the agent's own compaction at message 28 (manual, 24,376 tokens)`. */
-export function reworkCompactionName(ref: ReworkCompactionRef): string {
+function reworkCompactionName(ref: ReworkCompactionRef): string {
   if (ref.kind === 'pass') return `pass ${ref.pass} of ${ref.stage} at message ${ref.atMessage}`
   const own = [ref.trigger, ref.tokensBefore !== undefined ? `${counts.format(ref.tokensBefore)} tokens` : undefined].filter(
     (s) => s !== undefined && s !== '',
