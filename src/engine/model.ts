@@ -360,6 +360,11 @@ export interface Pass {
 export interface FailureModeWarning {
   rule: 'goal-drift' | 'over-compression' | 'double-compression' | 'fabricated-summary'
   message: string
+  /**
+   * For an over-compression warning about facts a pass removed that a later message needed
+   * (facts/needed.ts): how many such facts it names; absent on every other warning.
+   */
+  neededFacts?: number
   /** The messages involved: before ids of the sources, after ids of the summary/pinned block. */
   messageIds: string[]
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { PipelineConfig, RunResult, StageConfig, Transcript } from '../model'
+import type { FactRun } from '../facts/run-index'
+import type { Pass, PipelineConfig, RunResult, StageConfig, Transcript } from '../model'
+import { checkFailureModes } from './failure-modes'
 import { runPipeline } from '../pipeline'
 import type { Summarizer } from '../stages/types'
 import { assistant, indexed, system, user } from '../stages/test-helpers'
@@ -81,10 +83,57 @@ describe('failure modes (SPEC §3.5, seed 004)', () => {
 
   it('over-compression: the standing rule lost → a warning naming u3 and the summary', async () => {
     const r = await run(sequence('Shipping chat.'))
-    const w = rules(r, 'over-compression')
+    const w = rules(r, 'over-compression').filter((x) => x.message.startsWith('the instruction'))
     // GOAL has no constraint word; RULE does.
     expect(w.map((x) => x.messageIds[0])).toEqual(['u3'])
     expect(w[0]?.message).toContain(RULE)
+  })
+
+  it('over-compression: important facts lost → one warning quoting the first three and the pass that lost each', async () => {
+    const r = await run(sequence('Shipping chat.'))
+    const w = rules(r, 'over-compression').filter((x) => /important facts? (?:is|are) lost/.test(x.message))
+    // The summary keeps nothing: the goal, its three pattern facts and the rule are lost; pass 1
+    // folds u1 and its summary omits them all.
+    expect(w.map((x) => x.message)).toEqual([
+      `5 important facts are lost: "${GOAL}" (lost in pass 1 of summarize), "ORD-58213" (lost in pass 1 of summarize), ` +
+        '"postal code 94107" (lost in pass 1 of summarize), +2 more',
+    ])
+    expect(w[0]?.messageIds).toEqual(['u1'])
+  })
+
+  it('over-compression: more than 95% of the tokens gone → a warning naming the pass that cut the most', () => {
+    const pass = (n: number, tokensBefore: number, tokensAfter: number): Pass => ({
+      pass: n,
+      stage: 'summarize',
+      atMessage: n,
+      from: 0,
+      upto: n,
+      prompt: '',
+      summary: '',
+      summaryId: `summary:summarize:${n}`,
+      tokensBefore,
+      tokensAfter,
+    })
+    const handMade = (afterTokens: number) =>
+      ({
+        before: { messages: [user('u0', 'Hi.')], totals: { tokens: 1000 } },
+        after: { messages: [], totals: { tokens: afterTokens } },
+        fates: {},
+        origins: {},
+        passes: [pass(1, 600, 500), pass(2, 900, afterTokens)],
+      }) as unknown as FactRun
+    const gone = (afterTokens: number) =>
+      checkFailureModes(handMade(afterTokens)).filter((w) => w.message.startsWith('the After keeps'))
+    // 1,000 → 4: 99.6% went; pass 2 cut 896 tokens, pass 1 only 100.
+    expect(gone(4)).toEqual([
+      {
+        rule: 'over-compression',
+        message: "the After keeps 0.4% of the Before's tokens (1,000 → 4): more than 95% went, most of it in pass 2 of summarize (−896 tokens)",
+        messageIds: ['summary:summarize:2'],
+      },
+    ])
+    // Exactly 95% gone is not more than 95%.
+    expect(gone(50)).toEqual([])
   })
 
   it('no over-compression when the rule survives (pin-facts keeps the line verbatim)', async () => {

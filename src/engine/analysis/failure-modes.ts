@@ -12,7 +12,7 @@ import { indexRun, type FactRun, type RunIndex } from '../facts/run-index'
 import { isImportantFact, lostFacts, neededFacts, type NeededFact } from '../facts/table'
 import { passName } from '../facts/verdict'
 import { createStringSetMatcher } from '../facts/fact-index'
-import type { FailureModeWarning, Pass } from '../model'
+import type { FailureModeWarning, Pass, RunSide } from '../model'
 import { cutCodePoints } from '../util/text'
 
 /** Fact kinds a summary may only repeat, never invent (fabricated summary). */
@@ -140,24 +140,20 @@ function neededAfterPasses(ix: RunIndex): FailureModeWarning[] {
     const summaryId = ix.run.passes.find((p) => p.stage === stage && p.pass === pass)?.summaryId
     const facts = list.map(({ fact, neededAfterLoss: n }) => {
       const by = n.how === 'back-reference' ? `${n.role}: "${short(n.phrase ?? '')}"` : `${n.role}, verbatim`
-      return `"${short(fact)}" (needed at message ${n.messageIndex}, ${by})`
+      return `"${short(fact)}" (needed at #${n.messageIndex}, ${by})`
     })
-    const ids = list.flatMap((n) => [...(n.index >= 0 ? holdersOf(ix, n.fact) : []), n.neededAfterLoss.messageId])
+    // The quoted facts' holders and the messages that needed them.
+    const ids = list.slice(0, QUOTED_FACTS).flatMap((n) => [...n.beforeIds, n.neededAfterLoss.messageId])
     out.push({
       rule: 'over-compression',
       message:
-        `${passName(stage, pass)}${stage === 'summarize' ? ' of summarize' : ''} (at message ${atMessage}) removed ` +
+        `${passName(stage, pass)}${stage === 'summarize' ? ' of summarize' : ''} (at #${atMessage}) removed ` +
         `${list.length === 1 ? 'a fact' : `${list.length} facts`} a later message needed: ${quoted(facts)}`,
       messageIds: [...new Set([...ids, ...(summaryId ? [summaryId] : [])])],
       neededFacts: list.length,
     })
   }
   return out
-}
-
-/** The Before messages holding `fact` verbatim. */
-function holdersOf(ix: RunIndex, fact: string): string[] {
-  return [...ix.beforeTexts].filter(([, t]) => t.includes(fact)).map(([id]) => id)
 }
 
 /** Important facts lost from the final context: one warning, the first few quoted with the step that lost each. */
@@ -191,8 +187,9 @@ function importantFactsLost(ix: RunIndex): FailureModeWarning[] {
 
 /** More than 95% of the Before's tokens gone: names the pass (or stage) that cut the most. */
 function mostTokensGone(ix: RunIndex): FailureModeWarning[] {
-  const before = ix.run.before.totals.tokens
-  const after = ix.run.after.totals.tokens
+  // A run assembled by hand (a recorded view, a test) may carry no totals.
+  const before = (ix.run.before.totals as RunSide['totals'] | undefined)?.tokens ?? 0
+  const after = (ix.run.after.totals as RunSide['totals'] | undefined)?.tokens ?? 0
   if (!(before > 0) || before - after <= OVER_COMPRESSION_SHARE * before) return []
   const kept = Math.round((after / before) * 1000) / 10
   let biggest: { name: string; cut: number; id?: string } | undefined

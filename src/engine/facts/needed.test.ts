@@ -97,8 +97,25 @@ describe('the postal code the user gave before compaction', () => {
     expect(table.rows.filter((x) => x.neededAfterLoss).map((x) => x.fact)).toEqual(['01310-100'])
     expect(table.totals.needed).toBe(1)
     expect(table.totals.neededText).toBe('1 fact was needed after compaction removed it')
+    // The over-compression warning names the pass, the message that needed it and the sentence.
+    expect((r.checks.failureModes ?? []).filter((w) => w.neededFacts !== undefined)).toEqual([
+      {
+        rule: 'over-compression',
+        message:
+          'pass 2 of summarize (at #10) removed a fact a later message needed: "01310-100" (needed at #11, user: ' +
+          '"Ship it to the postal code I gave you.")',
+        messageIds: ['m5', 'm11', 'summary:summarize:2'],
+        neededFacts: 1,
+      },
+    ])
     expect(neededFacts(r)).toEqual([
-      { fact: '01310-100', kind: 'postal-code', index: table.rows.indexOf(row!), neededAfterLoss: row!.neededAfterLoss },
+      {
+        fact: '01310-100',
+        kind: 'postal-code',
+        index: table.rows.indexOf(row!),
+        beforeIds: ['m5'],
+        neededAfterLoss: row!.neededAfterLoss,
+      },
     ])
   })
 

@@ -9,6 +9,7 @@ import { verdictOf } from './finder'
 import { mentionsOf, neededAfterLoss, neededText, type Mentions, type NeededAfterLoss } from './needed'
 import { factPassRuns, passTimeline, type PassRun } from './pass-runs'
 import { extractFacts, messageFactText, type CandidateFact } from './patterns'
+import { isNoiseFact } from './importance'
 import { compareKeys, eventKey, isAfter, indexRun, summaryChain, type FactRun, type Key, type RunIndex } from './run-index'
 import type { FactVerdict, KeptAs } from './verdict'
 
@@ -28,8 +29,11 @@ export interface FactTable {
   /** The passes the columns stand for, in pipeline order. */
   passes: { stage: StageId; pass: number; summaryId: string }[]
   rows: FactRow[]
+  /** Counts of the at-risk facts (rows that are not noise, `isNoiseFact`), and of the noise rows. */
   totals: {
     facts: number
+    /** Rows that are noise: in `rows`, in none of the other counts. */
+    noise: number
     survive: number
     verbatim: number
     pinned: number
@@ -137,10 +141,49 @@ function passRunsOf(
     )
 }
 
-/** The mentions of an index's facts (`mentionsOf`), made once per index. */
+/**
+ * Whether a fact counts as important: every fact the noise classification (`importance` on a
+ * candidate fact, facts/importance.ts) does not call noise; a fact without one counts. The one
+ * test of "important facts lost" in the sweep and the over-compression warning.
+ */
+export function isImportantFact(fact: CandidateFact): boolean {
+  return (fact as { importance?: string }).importance !== 'noise'
+}
+
+/**
+ * The facts of `run` no After message holds though some Before message does — the finder's
+ * `lost` verdicts (`factTable(run).rows` with `final: 'lost'`) — as indices into the fact index,
+ * ascending, with that index. Scans each After text once for all facts (an unchanged original
+ * reuses its Before scan). `facts`: as `neededFacts`. Pure.
+ */
+export function lostFacts(run: FactRun, facts?: FactIndex): { index: FactIndex; lost: number[] } {
+  const fi = facts && facts.messages === run.before.messages ? facts : defaultIndexOf(run.before.messages)
+  const kept = new Uint8Array(fi.facts.length)
+  const beforeTexts = new Map<string, string>()
+  for (const m of run.before.messages) beforeTexts.set(m.id, messageFactText(m))
+  for (const m of run.after.messages) {
+    const text = messageFactText(m)
+    const origin = run.origins[m.id]
+    const source = origin === undefined ? m.id : origin.kind === 'original' ? origin.beforeId : undefined
+    const same = source !== undefined && beforeTexts.get(source) === text
+    for (const i of (same ? fi.byMessage.get(source) : undefined) ?? fi.matcher.find(text)) kept[i] = 1
+  }
+  const lost: number[] = []
+  fi.holders.forEach((h, i) => {
+    if (h.length > 0 && !kept[i]) lost.push(i)
+  })
+  return { index: fi, lost }
+}
+
+/** The mentions of an index's facts (`mentionsOf`), made once per index; only important facts are candidates. */
 function mentionsOfIndex(fi: FactIndex): Mentions {
   let m = mentionCache.get(fi)
-  if (!m) mentionCache.set(fi, (m = mentionsOf(fi.messages, fi.facts, fi.holders)))
+  if (!m) {
+    m = mentionsOf(fi.messages, fi.facts, fi.holders)
+    // Noise (a listing's dates, a test run's durations) is not at risk: re-reading it needs nothing.
+    m.candidates = m.candidates.filter((i) => isImportantFact(fi.facts[i] as CandidateFact))
+    mentionCache.set(fi, m)
+  }
   return m
 }
 
@@ -161,6 +204,8 @@ export interface NeededFact {
   kind: CandidateFact['kind']
   /** Its position in the fact index (the facts table's row order). */
   index: number
+  /** The Before messages holding it verbatim, in order. */
+  beforeIds: string[]
   neededAfterLoss: NeededAfterLoss
 }
 
@@ -196,7 +241,7 @@ export function neededFacts(run: FactRun, facts?: FactIndex): NeededFact[] {
   const needed = neededAfterLoss(mentions, fi.facts, candidates, passes, runsOf)
   return [...needed].map(([i, n]) => {
     const f = fi.facts[i] as CandidateFact
-    return { fact: f.fact, kind: f.kind, index: i, neededAfterLoss: n }
+    return { fact: f.fact, kind: f.kind, index: i, beforeIds: [...(fi.holders[i] ?? [])], neededAfterLoss: n }
   })
 }
 
@@ -279,7 +324,8 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
       scanned = false
       return text.includes(f.fact)
     }
-    group = { verdict: verdictOf(ix, f.fact, holds, [...carriers], afterIds), passRuns: runsOf(i) }
+    const inNoSummary = (summaryAt[i] ?? []).length === 0
+    group = { verdict: verdictOf(ix, f.fact, holds, [...carriers], afterIds, inNoSummary), passRuns: runsOf(i) }
     if (scanned) groups.set(key, group)
     const final: KeptAs | 'lost' = group.verdict.where[0]?.as ?? 'lost'
     return { ...f, passRuns: group.passRuns, final, verdict: group.verdict }
@@ -287,19 +333,22 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
   const mentions = mentionsOfIndex(fi)
   const needed = neededAfterLoss(mentions, fi.facts, mentions.candidates, passes, (i) => (rows[i] as FactRow).passRuns)
   for (const [i, n] of needed) (rows[i] as FactRow).neededAfterLoss = n
-  const count = (k: KeptAs | 'lost') => rows.filter((r) => r.final === k).length
-  const survive = rows.length - count('lost')
+  // Totals count the at-risk facts: noise (`isNoiseFact`) is counted apart.
+  const atRisk = rows.filter((r) => !isNoiseFact(r))
+  const count = (k: KeptAs | 'lost') => atRisk.filter((r) => r.final === k).length
+  const survive = atRisk.length - count('lost')
   return {
     passes: passes.map((p) => ({ stage: p.stage, pass: p.pass, summaryId: p.summaryId })),
     rows,
     totals: {
-      facts: rows.length,
+      facts: atRisk.length,
+      noise: rows.length - atRisk.length,
       survive,
       verbatim: count('verbatim'),
       pinned: count('pinned'),
       summaryOnly: count('summary'),
       lost: count('lost'),
-      text: `${survive.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} facts survive`,
+      text: `${survive.toLocaleString('en-US')} of ${atRisk.length.toLocaleString('en-US')} facts survive`,
       needed: needed.size,
       neededText: neededText(needed.size),
     },
