@@ -39,7 +39,7 @@ export function ReworkList() {
             .filter(Boolean)
             .join(', ')} — ${formatCountOf(tokens, 'token')}`
   return (
-    <LazyDetails className="rework" testId="rework-list" summary={summary}>
+    <LazyDetails className="passes rework" testId="rework-list" summary={summary}>
       {() =>
         current?.ok && (
           <>
