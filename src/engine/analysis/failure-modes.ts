@@ -12,7 +12,7 @@ import { indexRun, type FactRun, type RunIndex } from '../facts/run-index'
 import { isImportantFact, lostFacts, neededFacts, type NeededFact } from '../facts/table'
 import { passName } from '../facts/verdict'
 import { createStringSetMatcher } from '../facts/fact-index'
-import type { FailureModeWarning, Pass, RunSide } from '../model'
+import type { FailureModeWarning, Pass, RunResult } from '../model'
 import { cutCodePoints } from '../util/text'
 
 /** Fact kinds a summary may only repeat, never invent (fabricated summary). */
@@ -188,8 +188,8 @@ function importantFactsLost(ix: RunIndex): FailureModeWarning[] {
 /** More than 95% of the Before's tokens gone: names the pass (or stage) that cut the most. */
 function mostTokensGone(ix: RunIndex): FailureModeWarning[] {
   // A run assembled by hand (a recorded view, a test) may carry no totals.
-  const before = (ix.run.before.totals as RunSide['totals'] | undefined)?.tokens ?? 0
-  const after = (ix.run.after.totals as RunSide['totals'] | undefined)?.tokens ?? 0
+  const before = (ix.run.before.totals as RunResult['before']['totals'] | undefined)?.tokens ?? 0
+  const after = (ix.run.after.totals as RunResult['before']['totals'] | undefined)?.tokens ?? 0
   if (!(before > 0) || before - after <= OVER_COMPRESSION_SHARE * before) return []
   const kept = Math.round((after / before) * 1000) / 10
   let biggest: { name: string; cut: number; id?: string } | undefined
