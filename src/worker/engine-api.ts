@@ -423,12 +423,13 @@ export function createEngineApi() {
      * after every pass, its final fate and the finder's verdict, as plain rows (`FactTableView`,
      * labelled with the page's `runId`). Built on request, never per run; the fact index is made
      * once per transcript, and a run that changed nothing deciding a fact's fate answers
-     * `unchanged` when the page already holds that `version` (`known`).
+     * `unchanged` when the page already holds that `version` (`known`). `watched`: the user's
+     * own facts to track too (kind `watched`, first), as typed.
      */
-    getFactTable(runId: number, known?: number): FactTableOutcome {
+    getFactTable(runId: number, known?: number, watched: readonly string[] = []): FactTableOutcome {
       try {
         if (!session) return { ok: false, error: 'Nothing has run yet.' }
-        return session.factTables.outcome(session.result, runId, known)
+        return session.factTables.outcome(session.result, runId, known, watched)
       } catch (e) {
         return { ok: false, error: errorText(e) }
       }

@@ -6,7 +6,7 @@
  * fact's fate (same Before, fates, origins, passes and After texts) reuses the last rows under the
  * same version.
  */
-import { messageFactText } from '../engine/facts/patterns'
+import { extractFacts, messageFactText } from '../engine/facts/patterns'
 import { factTable, indexFacts, type FactIndex, type FactRow, type FactTable } from '../engine/facts/table'
 import type { Message, RunResult } from '../engine/model'
 import { codePointLength, cutCodePoints } from '../engine/util/text'
@@ -47,6 +47,8 @@ function rowView(row: FactRow, key: number, indexOf: Map<string, number>): FactR
     key,
     fact,
     kind: row.kind,
+    origin: row.origin,
+    importance: row.importance,
     firstSeen: { id: first, index: indexOf.get(first) ?? -1 },
     messages: row.verdict.beforeIds.length,
     passRuns: row.passRuns.map((r) => ({ ...r })),
@@ -86,8 +88,8 @@ function buildFactTableView(
  * never matches.
  */
 export class FactTables {
-  #index: { messages: readonly Message[]; index: FactIndex } | null = null
-  #last: { result: RunResult; view: Omit<FactTableView, 'runId'> } | null = null
+  #index: { messages: readonly Message[]; watched: string; index: FactIndex } | null = null
+  #last: { result: RunResult; watched: string; view: Omit<FactTableView, 'runId'> } | null = null
 
   readonly #nextVersion: () => number
 
@@ -95,24 +97,33 @@ export class FactTables {
     this.#nextVersion = nextVersion
   }
 
-  /** The fact index of `messages` (a run's Before), built on first use. */
-  #factIndexOf(messages: readonly Message[]): FactIndex {
-    if (this.#index?.messages !== messages) this.#index = { messages, index: indexFacts(messages) }
+  /**
+   * The fact index of `messages` (a run's Before) with the user's `watched` facts, built on first
+   * use and again when either changes.
+   */
+  #factIndexOf(messages: readonly Message[], watched: readonly string[]): FactIndex {
+    const key = JSON.stringify(watched)
+    if (this.#index?.messages !== messages || this.#index.watched !== key) {
+      const facts = watched.length > 0 ? extractFacts(messages, watched) : undefined
+      this.#index = { messages, watched: key, index: indexFacts(messages, facts) }
+    }
     return this.#index.index
   }
 
   /**
    * The facts table of `result` for the page's run `runId`. `known`: the version the page holds;
    * when the rows would be the same, only `{unchanged: true}` crosses. `ok: false` before any run.
+   * `watched`: the user's own facts (`extractFacts`' `watched`), rows of kind `watched` first.
    */
-  outcome(result: RunResult | null, runId: number, known?: number): FactTableOutcome {
+  outcome(result: RunResult | null, runId: number, known?: number, watched: readonly string[] = []): FactTableOutcome {
     if (!result) return { ok: false, error: 'Nothing has run yet.' }
     let last = this.#last
-    if (!last || !sameFactInputs(last.result, result)) {
-      const table = factTable(result, this.#factIndexOf(result.before.messages))
+    const watchedKey = JSON.stringify(watched)
+    if (!last || last.watched !== watchedKey || !sameFactInputs(last.result, result)) {
+      const table = factTable(result, this.#factIndexOf(result.before.messages, watched))
       const view = buildFactTableView(table, result.before.messages, runId, this.#nextVersion())
       const { runId: _runId, ...rest } = view
-      last = { result, view: rest }
+      last = { result, watched: watchedKey, view: rest }
       this.#last = last
     } else last.result = result
     if (known === last.view.version) return { ok: true, unchanged: true, runId, version: known }

@@ -22,6 +22,7 @@ import type {
 } from '../engine/model'
 import type { ExportTarget } from '../engine/export'
 import type { FactKind } from '../engine/facts/patterns'
+import type { FactImportance, FactOrigin } from '../engine/facts/importance'
 import type { FactTable } from '../engine/facts/table'
 import type { KeptAs } from '../engine/facts/verdict'
 import type { PassRun } from '../engine/facts/pass-runs'
@@ -220,6 +221,10 @@ export interface FactRowView {
   /** The fact verbatim, cut to `FACT_VIEW_LIMIT` code points (an ellipsis added); untrusted text. */
   fact: string
   kind: FactKind
+  /** Who put it into the conversation (engine `factOrigin`). */
+  origin: FactOrigin
+  /** Its tier, most important first (engine `factImportance`); `noise` rows are hidden by default. */
+  importance: FactImportance
   /** The Before message it was first seen in. */
   firstSeen: { id: string; index: number }
   /** Before messages holding it verbatim. */

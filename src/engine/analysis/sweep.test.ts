@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { extractFacts } from '../facts/patterns'
+import { isNoiseFact } from '../facts/importance'
 import { factTable } from '../facts/table'
 import { importTranscript } from '../formats/index'
 import type { PipelineConfig, Transcript } from '../model'
@@ -112,7 +113,7 @@ describe('sweep on the Claude Code sample', () => {
     const result = await sweep(transcript, DEFAULT_PIPELINE, x, y, { counter })
     expect(result.complete).toBe(true)
     expect(result.cells.length).toBe(3)
-    expect(result.factsTotal).toBe(extractFacts(transcript.messages).length)
+    expect(result.factsTotal).toBe(extractFacts(transcript.messages).filter((f) => !isNoiseFact(f)).length)
     for (const [yi, yv] of y.values.entries()) {
       for (const [xi, xv] of x.values.entries()) {
         const cell = result.cells[yi]![xi] as SweepCell
@@ -245,7 +246,7 @@ describe('factsLostCounter', () => {
   it('agrees with the facts table on a pruned and summarized OpenAI sample', async () => {
     const transcript = sample('openai-chat.json')
     const counter = await loadCounter('o200k_base')
-    const facts = extractFacts(transcript.messages)
+    const facts = extractFacts(transcript.messages).filter((f) => !isNoiseFact(f))
     const count = factsLostCounter(transcript.messages, facts)
     for (const [keep, after] of [[4, 8], [10, 20], [20, 40]] as const) {
       const config = configWith(

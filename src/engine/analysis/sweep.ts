@@ -7,6 +7,7 @@
  * inputs; the summarizer is the only I/O. Source: SPEC §6 "sweep heat map".
  */
 import { extractFacts, messageFactText, type CandidateFact } from '../facts/patterns'
+import { isNoiseFact } from '../facts/importance'
 import type { Message, PipelineConfig, StageConfig, StageId, Transcript } from '../model'
 import { checkAxes, configWith, SWEEP_PARAMS, type SweepAxis, type SweepParam } from './sweep-params'
 import { runPipeline, type PipelineDeps } from '../pipeline'
@@ -39,8 +40,9 @@ export interface SweepCellResult {
   /** Compaction passes (`RunResult.passes.length`: summarize and insert-then-compress passes). */
   passes: number
   /**
-   * Facts of the Before (`extractFacts`) that no After message holds: the fact finder's `lost`
-   * verdict (`factTable(run).totals.lost`), counted by `factsLostCounter`.
+   * At-risk facts of the Before (`extractFacts`, noise left out: `isNoiseFact`) that no After
+   * message holds: the fact finder's `lost` verdict (`factTable(run).totals.lost`), counted by
+   * `factsLostCounter`.
    */
   factsLost: number
   /** The engine used other values than the cell's (a default, a clamp): which and why. */
@@ -67,7 +69,7 @@ export interface SweepResult {
   cells: (SweepCell | null)[][]
   /** Context tokens of the Before (the same for every cell). */
   tokensBefore: number
-  /** Facts extracted from the Before (`extractFacts`): the denominator of `factsLost`. */
+  /** At-risk facts of the Before (`extractFacts` without noise): the denominator of `factsLost`. */
   factsTotal: number
   /** Stages that were off in the base config and that the sweep switched on (see `configWith`). */
   enabledStages: StageId[]
@@ -271,7 +273,8 @@ export async function sweep(
   const runDeps: PipelineDeps = { counter: deps.counter, summarizer }
   if (signal) runDeps.signal = signal
 
-  const facts = extractFacts(transcript.messages)
+  // The at-risk facts, as the facts table's totals count them: noise is never "lost".
+  const facts = extractFacts(transcript.messages).filter((f) => !isNoiseFact(f))
   const countLost = factsLostCounter(transcript.messages, facts)
   const swept: SweepParam[] = [x.param, y.param]
   const enabledStages = [...new Set(swept.map((p) => SWEEP_PARAMS[p].stage as StageId))].filter(

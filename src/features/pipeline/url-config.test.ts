@@ -9,9 +9,11 @@ import {
   decodeConfig,
   encodeConfig,
   hashWithConfig,
+  hashWithWatched,
   noticeLine,
   PARAM_KINDS,
   type ParamKind,
+  watchedFromHash,
 } from './url-config'
 
 /** A fixed config (not the engine defaults, which may change): all six stages, one reordered. */
@@ -284,5 +286,24 @@ describe('link keys come from the stage definitions', () => {
     const bad = decodeConfig(text.replace('keep=3', 'keep=x'), FIXTURE)
     expect(bad.config.stages.find((s) => s.id === 'slim')!.params).toEqual({ keep: 5 })
     expect(bad.notices).toHaveLength(1)
+  })
+})
+
+describe('watched facts in the hash (watch=)', () => {
+  it('a list of texts with separators round-trips, after cfg, other entries kept', () => {
+    const facts = ['ORD-58213', 'postal code 94107', 'a+b & c;d=e', 'ümlaut 🚀']
+    const hash = hashWithWatched('#cfg=v1;e=o200k_base&x=1', facts)
+    expect(hash).toBe('#cfg=v1;e=o200k_base&x=1&watch=ORD-58213+postal%20code%2094107+a%2Bb%20%26%20c%3Bd%3De+%C3%BCmlaut%20%F0%9F%9A%80')
+    expect(watchedFromHash(hash)).toEqual(facts)
+    expect(configTextFromHash(hash)).toBe('v1;e=o200k_base')
+    // Writing the config again keeps the watched facts.
+    expect(watchedFromHash(hashWithConfig(hash, FIXTURE))).toEqual(facts)
+  })
+
+  it('an empty list removes the entry; malformed or empty items are left out', () => {
+    expect(hashWithWatched('#cfg=v1&watch=a', [])).toBe('#cfg=v1')
+    expect(hashWithWatched('#watch=a', [])).toBe('')
+    expect(watchedFromHash('#cfg=v1')).toEqual([])
+    expect(watchedFromHash('#watch=a++%E0%A4%A+%20+b')).toEqual(['a', 'b'])
   })
 })

@@ -336,6 +336,38 @@ export function hashWithConfig(hash: string, config: PipelineConfig): string {
   return `#${parts.join('&')}`
 }
 
+/** The hash key of the facts the user watches: `#…&watch=ORD-58213+postal%20code%2094107`. */
+const WATCH_KEY = 'watch'
+
+/**
+ * The watched facts of a location hash (its `watch` entry: each fact percent-encoded, joined by
+ * `+`), in order, empty and malformed ones left out; an empty list when it has none.
+ */
+export function watchedFromHash(hash: string): string[] {
+  const body = hash.startsWith('#') ? hash.slice(1) : hash
+  for (const part of body.split('&')) {
+    const pair = splitPair(part)
+    if (!pair || pair[0] !== WATCH_KEY) continue
+    return pair[1]
+      .split('+')
+      .map(unescapeText)
+      .filter((f): f is string => f !== null && f.trim() !== '')
+  }
+  return []
+}
+
+/**
+ * `hash` with its `watch` entry set to `watched` (each fact percent-encoded, so `+ & ;` never
+ * appear raw), after the `cfg` entry; without one when `watched` is empty. Other entries stay in
+ * place. Returns it with the `#` (or `''` when nothing is left).
+ */
+export function hashWithWatched(hash: string, watched: readonly string[]): string {
+  const body = hash.startsWith('#') ? hash.slice(1) : hash
+  const parts = (body === '' ? [] : body.split('&')).filter((p) => !p.startsWith(`${WATCH_KEY}=`))
+  if (watched.length > 0) parts.push(`${WATCH_KEY}=${watched.map(escapeText).join('+')}`)
+  return parts.length > 0 ? `#${parts.join('&')}` : ''
+}
+
 /**
  * One line for the page: `Some settings in the link were not used: unknown stage "x"; …` (at most
  * three). Repeats are said once, and `… missing` notices (the current value simply stayed) come

@@ -1,5 +1,6 @@
 /**
- * Keeps the pipeline config in the URL hash (`#cfg=…`, url-config.ts) and back:
+ * Keeps the pipeline config in the URL hash (`#cfg=…`, url-config.ts) and back, and the facts
+ * the user watches beside it (`&watch=…`):
  * a link opened restores its settings before the first run; every change rewrites the hash with
  * `history.replaceState` (no history entries), debounced; a link pasted into the same tab
  * (`hashchange`) applies as one undo step. Never the API key, never the transcript.
@@ -7,7 +8,15 @@
 import type { PipelineConfig } from '../../engine/model'
 import { isHttpSummarizer } from '../../state/slices/summarizer'
 import { useStore } from '../../state/store'
-import { configTextFromHash, decodeConfig, encodeConfig, hashWithConfig, noticeLine } from './url-config'
+import {
+  configTextFromHash,
+  decodeConfig,
+  encodeConfig,
+  hashWithConfig,
+  hashWithWatched,
+  noticeLine,
+  watchedFromHash,
+} from './url-config'
 
 /** How long the hash waits after the last change before it is rewritten (ms). */
 const HASH_WRITE_DELAY_MS = 300
@@ -65,9 +74,9 @@ function applyHash(asUndoStep: boolean): void {
 function writeHashNow(): void {
   if (pending !== undefined) clearTimeout(pending)
   pending = undefined
-  const config = useStore.getState().config
+  const { config, watchedFacts } = useStore.getState()
   if (!config || !restored) return
-  const next = hashWithConfig(window.location.hash, config)
+  const next = hashWithWatched(hashWithConfig(window.location.hash, config), watchedFacts)
   if (next !== window.location.hash) window.history.replaceState(window.history.state, '', next)
 }
 
@@ -87,10 +96,13 @@ export function startUrlSync(): () => void {
     pending = setTimeout(writeHashNow, HASH_WRITE_DELAY_MS)
   }
   const unsubscribe = useStore.subscribe((state, prev) => {
-    if (state.config !== prev.config) onConfig()
+    if (state.config !== prev.config || state.watchedFacts !== prev.watchedFacts) onConfig()
   })
+  // The watched facts of the link (`watch=`) need no config: restored at once.
+  useStore.getState().setWatchedFacts(watchedFromHash(window.location.hash))
   onConfig()
   const onHashChange = () => {
+    useStore.getState().setWatchedFacts(watchedFromHash(window.location.hash))
     if (restored) applyHash(true)
   }
   window.addEventListener('hashchange', onHashChange)

@@ -14,46 +14,79 @@ export interface FactTableSlice {
   factTableStatus: FactTableStatus
   factTableError: string | null
   /**
+   * The user's own facts to track ("watch this"), as typed (trimmed, each once), in the order
+   * added: rows of kind `watched` at the top of the table. Kept across transcripts and in the link.
+   */
+  watchedFacts: string[]
+  /** The `watchedFacts` the held `factTable` was made with. */
+  factTableWatched: string[]
+  /**
    * Asks the worker for the facts table of the current run, unless the table shown already
-   * belongs to it or that request is in flight. The version held goes along, so a run that
-   * changed no fact's fate only relabels the table (nothing recomputed, no rows sent).
+   * belongs to it (with the current `watchedFacts`) or that request is in flight. The version
+   * held goes along, so a run that changed no fact's fate only relabels the table (nothing
+   * recomputed, no rows sent).
    */
   requestFactTable: () => void
+  /** Adds `text` (trimmed) to `watchedFacts` unless empty or already there, and asks for the table again. */
+  watchFact: (text: string) => void
+  /** Removes `text` from `watchedFacts` and asks for the table again. */
+  unwatchFact: (text: string) => void
+  /** Replaces `watchedFacts` (a link opened), each trimmed, empty ones and repeats dropped. */
+  setWatchedFacts: (facts: readonly string[]) => void
 }
 
+/** `facts` trimmed, without empty ones and repeats, in order. */
+function cleanWatched(facts: readonly string[]): string[] {
+  return [...new Set(facts.map((f) => f.trim()).filter(Boolean))]
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i])
+
 export const createFactTableSlice: SliceCreator<FactTableSlice> = (set, get) => {
-  let asked: number | null = null // runId of the request in flight
+  // runId and watched facts of the request in flight
+  let asked: { runId: number; watched: string[] } | null = null
+
+  const setWatched = (watchedFacts: string[]) => {
+    if (sameList(watchedFacts, get().watchedFacts)) return
+    set({ watchedFacts })
+    get().requestFactTable()
+  }
 
   return {
     factTable: null,
     factTableOf: null,
     factTableStatus: 'idle',
     factTableError: null,
+    watchedFacts: [],
+    factTableWatched: [],
     requestFactTable: () => {
       const runId = get().run?.runId
-      if (runId === undefined || asked === runId) return
+      const watched = get().watchedFacts
+      if (runId === undefined || (asked?.runId === runId && asked.watched === watched)) return
       const held = get().factTable
-      if (held?.runId === runId && get().factTableStatus === 'done') return
-      asked = runId
+      const sameWatched = sameList(get().factTableWatched, watched)
+      if (held?.runId === runId && sameWatched && get().factTableStatus === 'done') return
+      const request = { runId, watched }
+      asked = request
       const of = get().info
       set({ factTableStatus: 'loading', factTableError: null })
       const done = () => {
-        if (asked === runId) asked = null
+        if (asked === request) asked = null
       }
       getEngine()
-        // A table of another transcript is never reused: its version is not sent.
-        .getFactTable(runId, get().factTableOf === of ? held?.version : undefined)
+        // A table of another transcript or other watched facts is never reused: its version is not sent.
+        .getFactTable(runId, get().factTableOf === of && sameWatched ? held?.version : undefined, watched)
         .then(
           (out) => {
             done()
-            // A newer run arrived meanwhile: its own request follows (the view asks per run).
-            if (get().run?.runId !== runId) return
+            // A newer run (or watched list) arrived meanwhile: its own request follows.
+            if (get().run?.runId !== runId || get().watchedFacts !== watched) return
             if (!out.ok) set({ factTableStatus: 'error', factTableError: out.error })
             else if ('unchanged' in out) {
               const table = get().factTable
               if (table?.version === out.version) set({ factTable: { ...table, runId }, factTableStatus: 'done' })
               else get().requestFactTable()
-            } else set({ factTable: out.table, factTableOf: of, factTableStatus: 'done' })
+            } else set({ factTable: out.table, factTableOf: of, factTableWatched: watched, factTableStatus: 'done' })
           },
           (e: unknown) => {
             done()
@@ -61,5 +94,8 @@ export const createFactTableSlice: SliceCreator<FactTableSlice> = (set, get) => 
           },
         )
     },
+    watchFact: (text) => setWatched(cleanWatched([...get().watchedFacts, text])),
+    unwatchFact: (text) => setWatched(get().watchedFacts.filter((f) => f !== text)),
+    setWatchedFacts: (facts) => setWatched(cleanWatched(facts)),
   }
 }
