@@ -9,7 +9,6 @@ import { verdictOf } from './finder'
 import { mentionsOf, neededAfterLoss, neededText, type Mentions, type NeededAfterLoss } from './needed'
 import { factPassRuns, passTimeline, type PassRun } from './pass-runs'
 import { extractFacts, messageFactText, type CandidateFact } from './patterns'
-import { isNoiseFact } from './importance'
 import { compareKeys, eventKey, isAfter, indexRun, summaryChain, type FactRun, type Key, type RunIndex } from './run-index'
 import type { FactVerdict, KeptAs } from './verdict'
 
@@ -142,12 +141,12 @@ function passRunsOf(
 }
 
 /**
- * Whether a fact counts as important: every fact the noise classification (`importance` on a
- * candidate fact, facts/importance.ts) does not call noise; a fact without one counts. The one
- * test of "important facts lost" in the sweep and the over-compression warning.
+ * Whether a fact counts as important: every fact its importance tier does not call noise
+ * (`isNoiseFact`). The one test of "important" in the sweep, the over-compression warning and
+ * the facts needed after a loss.
  */
 export function isImportantFact(fact: CandidateFact): boolean {
-  return (fact as { importance?: string }).importance !== 'noise'
+  return !isNoiseFact(fact)
 }
 
 /**
