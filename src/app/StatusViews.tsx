@@ -1,3 +1,4 @@
+import { readCounts } from '../engine/stages/params'
 import { useEffect, useState } from 'react'
 import { formatCount, formatCountOf } from '../components/format'
 import { SampleGallery } from '../features/loader/LoadControls'
@@ -132,27 +133,28 @@ export function NothingFired() {
     if (!stage.enabled) continue
     const note = run.stages.find((r) => r.stage === stage.id)?.note
     const suffix = note ? ` (${note})` : ''
+    // The values the engine used (defaults for absent params, compact_after raised to keep_last).
+    const p = readCounts(stage.id, stage.params).values
     switch (stage.id) {
       case 'dedupe':
         reasons.push(`dedupe: no tool output of ≥ 200 code points repeats byte for byte${suffix}.`)
         break
       case 'prune-tool-results':
         reasons.push(
-          tokens <= stage.params.target
-            ? `prune-tool-results: ${formatCount(tokens)} tokens is already ≤ target ${formatCount(stage.params.target)}${suffix}.`
-            : `prune-tool-results: no tool result could be replaced — guarded by keep_steps ${stage.params.keep_steps} or under min_tokens ${stage.params.min_tokens}${suffix}.`,
+          tokens <= p.target!
+            ? `prune-tool-results: ${formatCount(tokens)} tokens is already ≤ target ${formatCount(p.target!)}${suffix}.`
+            : `prune-tool-results: no tool result could be replaced — guarded by keep_steps ${p.keep_steps} or under min_tokens ${p.min_tokens}${suffix}.`,
         )
         break
       case 'summarize': {
-        const after = Math.max(stage.params.compact_after, stage.params.keep_last)
         reasons.push(
-          `summarize: ${formatCountOf(messages, 'message')} never exceeded compact_after ${formatCount(after)} (keep_last ${formatCount(stage.params.keep_last)}) at a turn end${suffix}.`,
+          `summarize: ${formatCountOf(messages, 'message')} never exceeded compact_after ${formatCount(p.compact_after!)} (keep_last ${formatCount(p.keep_last!)}) at a turn end${suffix}.`,
         )
         break
       }
       case 'insert-then-compress':
         reasons.push(
-          `insert-then-compress: ${formatCount(tokens)} tokens is not over threshold_tokens ${formatCount(stage.params.threshold_tokens)}${suffix}.`,
+          `insert-then-compress: ${formatCount(tokens)} tokens is not over threshold_tokens ${formatCount(p.threshold_tokens!)}${suffix}.`,
         )
         break
     }

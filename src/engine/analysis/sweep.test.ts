@@ -1,3 +1,4 @@
+import { ALL_PARAMS } from '../stages/definitions'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { extractFacts } from '../facts/patterns'
@@ -58,10 +59,10 @@ describe('parseSweepAxis', () => {
       return r.ok ? 'ok' : r.error
     }
     expect(error('keep_last')).toBe('"keep_last" is not name=from..to:step or name=a,b,c')
-    expect(error('nope=1..2')).toBe(
-      // Every count param whose definition has a sweep range, in the default pipeline's stage order.
-      'unknown parameter "nope"; one of: keep, target, keep_steps, min_tokens, keep_tool_uses, clear_at_least, keep_last, compact_after, threshold_tokens, keep_recent, max_facts',
-    )
+    // Every count param whose definition has a sweep range, in the default pipeline's stage order.
+    const sweepable = ALL_PARAMS.filter(({ param }) => param.sweep).map(({ param }) => param.key)
+    expect(sweepable).toEqual(expect.arrayContaining(['keep_last', 'compact_after', 'target', 'keep', 'max_facts']))
+    expect(error('nope=1..2')).toBe(`unknown parameter "nope"; one of: ${sweepable.join(', ')}`)
     expect(error('keep_last=40..5:5')).toBe('keep_last: the range 40..5 runs backwards')
     expect(error('keep_last=1..5:0')).toBe('keep_last: the step must be a whole number ≥ 1')
     expect(error('keep_last=1..5:x')).toBe('keep_last: the step must be a whole number ≥ 1')

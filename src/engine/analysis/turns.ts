@@ -24,6 +24,7 @@ import type {
 } from '../model'
 import { runPipeline, type PipelineDeps } from '../pipeline'
 import { partitionPoint } from '../util/search'
+import { readCounts } from '../stages/params'
 import { normalizeParams } from '../stages/summarize'
 import type { CancelSignal, Summarizer, SummaryRequest } from '../stages/types'
 import { countMessageTokens, countToolSchemaTokens, REPLY_PRIMING_TOKENS } from '../tokens/count'
@@ -282,15 +283,11 @@ function thresholdsOf(config: PipelineConfig, messages: readonly Message[], ends
   const out: TimelineThreshold[] = []
   for (const stage of config.stages) {
     if (!stage.enabled) continue
-    if (stage.id === 'prune-tool-results' && Number.isFinite(stage.params.target)) {
-      out.push({ kind: 'tokens', stage: stage.id, param: 'target', tokens: stage.params.target })
-    } else if (stage.id === 'insert-then-compress' && Number.isFinite(stage.params.threshold_tokens)) {
-      out.push({
-        kind: 'tokens',
-        stage: stage.id,
-        param: 'threshold_tokens',
-        tokens: stage.params.threshold_tokens,
-      })
+    const counts = readCounts(stage.id, stage.params).values
+    if (stage.id === 'prune-tool-results' && Number.isFinite(counts.target)) {
+      out.push({ kind: 'tokens', stage: stage.id, param: 'target', tokens: counts.target! })
+    } else if (stage.id === 'insert-then-compress' && Number.isFinite(counts.threshold_tokens)) {
+      out.push({ kind: 'tokens', stage: stage.id, param: 'threshold_tokens', tokens: counts.threshold_tokens! })
     } else if (stage.id === 'summarize') {
       const { compact_after } = normalizeParams(stage.params)
       // The plan counts messages after the leading system ones (SPEC §3.2).

@@ -24,8 +24,8 @@ describe('stage definitions', () => {
     const params = (id: string) => DEFAULT_PIPELINE.stages.find((s) => s.id === id)!.params as Record<string, unknown>
     expect(params('summarize')).toMatchObject({ keep_last: 20, compact_after: 40 })
     expect(params('prune-tool-results')).toMatchObject({ keep_steps: 1, min_tokens: 200 })
-    expect(params('slim')).toEqual({ keep: 5 })
-    expect(params('pin-facts')).toEqual({ max_facts: 40 })
+    expect(params('slim')).toMatchObject({ keep: 5 })
+    expect(params('pin-facts')).toMatchObject({ max_facts: 40 })
   })
 
   it('each count default is usable by its own rule, and each slider param is a count with a unit', () => {
@@ -115,8 +115,8 @@ describe('slim keep and pin-facts max_facts are sweep axes from their definition
     expect(keep).toEqual({ ok: true, axis: { param: 'keep', values: [1, 2, 3] } })
     expect(facts).toEqual({ ok: true, axis: { param: 'max_facts', values: [5, 10] } })
     const config = configWith(DEFAULT_PIPELINE, { param: 'keep', value: 2 }, { param: 'max_facts', value: 10 })
-    expect(config.stages.find((s) => s.id === 'slim')).toEqual({ id: 'slim', enabled: true, params: { keep: 2 } })
-    expect(config.stages.find((s) => s.id === 'pin-facts')).toEqual({ id: 'pin-facts', enabled: true, params: { max_facts: 10 } })
+    expect(config.stages.find((s) => s.id === 'slim')).toMatchObject({ id: 'slim', enabled: true, params: { keep: 2 } })
+    expect(config.stages.find((s) => s.id === 'pin-facts')).toMatchObject({ id: 'pin-facts', enabled: true, params: { max_facts: 10 } })
     expect(SWEEP_PARAMS.keep).toMatchObject({ stage: 'slim', unit: 'items' })
     expect(SWEEP_PARAMS.max_facts).toMatchObject({ stage: 'pin-facts', unit: 'facts' })
   })

@@ -310,13 +310,12 @@ type ParamValue<P> = P extends { type: 'count' }
 type ParamDefsOf<K extends StageId> = Extract<(typeof STAGE_DEFINITIONS)[number], { id: K }>['params'][number]
 
 /**
- * The params object of stage `K`, derived from its definition: a non-optional param is required,
- * an `optional` one may be absent; each typed by `ParamValue`. E.g. `StageParams<'summarize'>` is
- * `{ keep_last: number; compact_after: number; summary_role?: 'user' | 'system'; prompt?: string;
- * context_window?: number }`.
+ * The params object of stage `K`, derived from its definition, each typed by `ParamValue`. Every
+ * param may be absent: the engine reads an absent one as its default (stages/params.ts
+ * `readCounts`), so a config written before a param existed stays valid. E.g.
+ * `StageParams<'summarize'>` is `{ keep_last?: number; compact_after?: number; summary_role?:
+ * 'user' | 'system'; prompt?: string; context_window?: number }`.
  */
 export type StageParams<K extends StageId> = {
-  -readonly [P in ParamDefsOf<K> as P extends { optional: true } ? never : P['key']]: ParamValue<P>
-} & {
-  -readonly [P in ParamDefsOf<K> as P extends { optional: true } ? P['key'] : never]?: ParamValue<P>
+  -readonly [P in ParamDefsOf<K> as P['key']]?: ParamValue<P>
 }

@@ -62,7 +62,7 @@ describe('encodeConfig', () => {
 
 describe('decodeConfig', () => {
   it('reads the fixture back exactly, with no notices', () => {
-    expect(decodeConfig(FIXTURE_TEXT, DEFAULT_PIPELINE)).toEqual({ config: FIXTURE, notices: [] })
+    expect(decodeConfig(FIXTURE_TEXT, FIXTURE)).toEqual({ config: FIXTURE, notices: [] })
   })
 
   it('ignores unknown or invalid values with a notice and keeps the base value of a required param', () => {
@@ -120,7 +120,7 @@ describe('decodeConfig', () => {
   })
 
   it('reads a link whose separators were percent-encoded on the way', () => {
-    expect(decodeConfig(encodeURIComponent(FIXTURE_TEXT), DEFAULT_PIPELINE).config).toEqual(FIXTURE)
+    expect(decodeConfig(encodeURIComponent(FIXTURE_TEXT), FIXTURE).config).toEqual(FIXTURE)
   })
 
   it('needs both url and model for a summarizer endpoint', () => {
