@@ -57,6 +57,24 @@ const RECORDED_OPTION: CliOption = {
     'find: judge each fact against that\ncompaction instead of the simulation',
 }
 
+const WATCH_OPTION: CliOption = {
+  name: 'watch',
+  type: 'string',
+  arg: 'X',
+  multiple: true,
+  help:
+    'compact/find: track the text X as a fact of yours (repeatable): compact\nadds it to the facts table ' +
+    '(kind watched, first) and names its verdict,\nfind gives its verdict after the other facts',
+}
+
+/** The texts of every `--watch`, trimmed, empty ones refused, each once, in order. */
+function watchedFlag(values: FlagValues): string[] {
+  const raw = values.watch
+  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : []
+  if (list.some((w) => w.trim() === '')) throw new UsageError('--watch takes a text to track, got an empty one')
+  return [...new Set(list.map((w) => w.trim()))]
+}
+
 /**
  * The options of the commands that run the pipeline. `--json` and `--recorded` are accepted by
  * all four so that a command they do not belong to says so in its own words.
@@ -152,15 +170,22 @@ export const COMMANDS: readonly CliCommand[] = [
     name: 'compact',
     synopsis: '<file|-> [options]',
     summary: 'run the pipeline, report before → after',
-    options: RUN_OPTIONS,
+    options: [...RUN_OPTIONS, WATCH_OPTION],
     async run(ctx) {
+      const watched = watchedFlag(ctx.values)
       const run = await runFile(ctx, 'compact')
       const recorded = ctx.values.recorded ? recordedRunResult(run.transcript, run.counter) : undefined
-      ctx.out(
-        ctx.values.json
-          ? JSON.stringify(compactJson(run.transcript, run.config, run.result, recorded), null, 2)
-          : compactReport(run.name, run.transcript, run.config, run.result, recorded),
-      )
+      let text = ctx.values.json
+        ? JSON.stringify(compactJson(run.transcript, run.config, run.result, recorded, watched), null, 2)
+        : compactReport(run.name, run.transcript, run.config, run.result, recorded)
+      if (!ctx.values.json && watched.length > 0) {
+        // One line per watched fact, the verdict as `find` words it.
+        const ix = indexRun(run.result)
+        const verdicts = watched.map((w) => findFact(ix, w))
+        const lines = findText(run.name, run.transcript, run.result, verdicts).split('\n').slice(1)
+        text += `\n${lines.map((l) => (l.startsWith('  ') ? l : `watched ${l}`)).join('\n')}`
+      }
+      ctx.out(text)
       return run.failCode()
     },
   },
@@ -203,10 +228,12 @@ export const COMMANDS: readonly CliCommand[] = [
     summary:
       "each fact's verdict (survives / lost / never present) and the pass/stage that lost it; with " +
       '--regex each fact is a regular expression',
-    options: [...RUN_OPTIONS, { name: 'regex', type: 'boolean', help: 'find: each <fact> is a regular expression' }],
+    options: [...RUN_OPTIONS, { name: 'regex', type: 'boolean', help: 'find: each <fact> is a regular expression' }, WATCH_OPTION],
     async run(ctx) {
       const [file, ...facts] = ctx.positionals
-      if (file === undefined || facts.length === 0) throw new UsageError('find takes a <file> (or -) and at least one <fact>')
+      const watched = watchedFlag(ctx.values)
+      if (file === undefined || facts.length + watched.length === 0)
+        throw new UsageError('find takes a <file> (or -) and at least one <fact> (or --watch X)')
       const queries = facts.map((f) => {
         if (f === '') throw new UsageError('an empty <fact> matches everything; give the text to find')
         if (!ctx.values.regex) return f
@@ -222,12 +249,18 @@ export const COMMANDS: readonly CliCommand[] = [
       if (!judged) throw new InputError(`${run.name}: --recorded, but this transcript records no compaction`)
       const ix = indexRun(judged)
       const verdicts = queries.map((q) => findFact(ix, q, { why: true }))
+      // Watched facts are plain strings, never regular expressions: the user's own text.
+      const watchedVerdicts = watched.map((w) => findFact(ix, w, { why: true }))
       const summarizer = ctx.values.recorded || run.config.summarizer !== 'extractive' ? 'llm' : 'extractive'
-      ctx.out(
-        ctx.values.json
-          ? JSON.stringify({ format: run.transcript.format, facts: verdicts }, null, 2)
-          : findText(run.name, run.transcript, judged, verdicts, summarizer),
-      )
+      if (ctx.values.json) {
+        const json: Record<string, unknown> = { format: run.transcript.format, facts: verdicts }
+        if (watched.length > 0) json.watched = watchedVerdicts
+        ctx.out(JSON.stringify(json, null, 2))
+      } else {
+        const text = findText(run.name, run.transcript, judged, verdicts, summarizer)
+        const extra = watched.length > 0 ? findText(run.name, run.transcript, judged, watchedVerdicts, summarizer).split('\n').slice(1) : []
+        ctx.out([text, ...extra.map((l) => (l.startsWith('  ') ? l : `watched ${l}`))].join('\n'))
+      }
       return run.failCode()
     },
   },

@@ -78,7 +78,7 @@ const KEY_FLAGS = /^--(api-key|key|openai-api-key|anthropic-api-key)(=|$)/
 
 /** `parseArgs` options of a command: each option's name and type. */
 function parseOptions(command: CliCommand): NonNullable<ParseArgsConfig['options']> {
-  return Object.fromEntries(command.options.map((o) => [o.name, { type: o.type }]))
+  return Object.fromEntries(command.options.map((o) => [o.name, o.multiple ? { type: o.type, multiple: true } : { type: o.type }]))
 }
 
 /** Runs the CLI; returns the exit code. Exported for tests. */

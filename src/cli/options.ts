@@ -12,8 +12,8 @@ import { hostOf } from '../engine/summarizers/errors'
 import type { FetchLike } from '../engine/summarizers/fetch-types'
 import { UsageError } from './errors'
 
-/** The values `parseArgs` gives for the options, by name without the dashes. */
-export type FlagValues = Record<string, string | boolean | undefined>
+/** The values `parseArgs` gives for the options, by name without the dashes (a list for a `multiple` one). */
+export type FlagValues = Record<string, string | boolean | string[] | undefined>
 
 /** One option of a command: its name without the dashes, its value and its usage line. */
 export interface CliOption {
@@ -23,6 +23,8 @@ export interface CliOption {
   arg?: string
   /** The usage text after the flag; continuation lines are indented by `usageLines`. */
   help: string
+  /** The option may be given more than once: its value is the list, in order. */
+  multiple?: boolean
 }
 
 const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base']
@@ -53,7 +55,7 @@ const STAGE_FLAGS: readonly StageFlag[] = ALL_PARAMS.flatMap(({ stage, param }) 
 function stageFlagHelp({ stage, param }: StageFlag): string {
   const bounds: string[] = []
   if (!param.optional && typeof param.default === 'number') bounds.push(`default ${param.default}`)
-  if (param.unusable !== undefined && param.min !== undefined) bounds.push(`at least ${param.min}`)
+  if (param.min !== undefined && param.min > 0) bounds.push(`at least ${param.min}`)
   // "summarize: newest messages kept verbatim (default 20)": the help reads on from the stage.
   let help = /^[A-Z][a-z]/.test(param.help) ? param.help[0]!.toLowerCase() + param.help.slice(1) : param.help
   if (bounds.length > 0) help = `${help.replace(/\.$/, '')} (${bounds.join(', ')})`
@@ -109,19 +111,30 @@ function intFlag(name: string, value: string | undefined): number | undefined {
 }
 
 /**
- * The value of one stage-param flag, checked as its definition says: a count is a whole number,
- * never negative, and a value below `min` that the engine would refuse (`unusable`) is a usage
- * error in the engine's words; names are a comma-separated list. Undefined when the flag is absent.
+ * The value of one stage-param flag, checked as its definition says: a count is a whole number
+ * (a decimal one for a `fraction` param), never negative, and never below its `min` — where the
+ * engine would refuse the value (`unusable`) the error is in the engine's words, elsewhere it says
+ * the minimum (the page would fall back to the default; a command line says so instead). Names are
+ * a comma-separated list. Undefined when the flag is absent.
  */
 function stageFlagValue({ param, flag }: StageFlag, values: FlagValues): number | string[] | undefined {
   const raw = values[flag]
   if (typeof raw !== 'string') return undefined
   if (param.type === 'names') return raw.split(',').map((t) => t.trim()).filter(Boolean)
-  const n = intFlag(flag, raw) as number
+  const n = param.fraction ? decimalFlag(flag, raw) : (intFlag(flag, raw) as number)
   // Values the seeds reject are usage errors here, not a stage error buried in a report.
-  if (param.unusable !== undefined && param.min !== undefined && n < param.min)
-    throw new UsageError(`--${flag}: ${param.unusable}`)
+  if (param.min !== undefined && n < param.min) {
+    if (param.unusable !== undefined) throw new UsageError(`--${flag}: ${param.unusable}`)
+    if (param.min > 0) throw new UsageError(`--${flag} must be at least ${param.min}, got ${n}`)
+  }
   if (n < 0) throw new UsageError(`--${flag} must not be negative, got ${n}`)
+  return n
+}
+
+/** A decimal number from flag `--name` (`1.5`, `1e3`); anything else is a usage error. */
+function decimalFlag(name: string, value: string): number {
+  const n = value.trim() === '' ? NaN : Number(value)
+  if (!Number.isFinite(n)) throw new UsageError(`--${name} takes a number, got "${value}"`)
   return n
 }
 

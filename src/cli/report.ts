@@ -9,6 +9,7 @@ import { compareRecordedVsSimulated, type RecordedRun } from '../engine/analysis
 import { reworkAfterCompactions, type CompactionRework } from '../engine/analysis/rework'
 import { lossReason, positionNames, verdictSentence, type FactVerdict, type SummarizerKind } from '../engine/facts/verdict'
 import { factTable } from '../engine/facts/table'
+import { extractFacts } from '../engine/facts/patterns'
 import { hostOf } from '../engine/summarizers/errors'
 import { tokenEstimateNote } from '../engine/tokens/count'
 import { cutCodePoints } from '../engine/util/text'
@@ -248,13 +249,15 @@ export function findText(
  * The `compact --json` object: before/after counts, fates, origins, passes, stage reports,
  * checks, failure modes, the facts table, the re-work after each compaction
  * (`reworkAfterCompactions`), the recorded compactions and warnings; the summarizer
- * when not extractive, and `recorded` with `--recorded` (`recordedJson`).
+ * when not extractive, and `recorded` with `--recorded` (`recordedJson`). `watched`: the user's
+ * own facts (`--watch`), rows of kind `watched` first in the facts table.
  */
 export function compactJson(
   transcript: Transcript,
   config: PipelineConfig,
   result: RunResult,
   recorded: RecordedRun | null | undefined,
+  watched: readonly string[] = [],
 ): Record<string, unknown> {
   const json: Record<string, unknown> = {
     format: transcript.format,
@@ -266,7 +269,7 @@ export function compactJson(
     stages: result.stages,
     checks: result.checks,
     failureModes: result.checks.failureModes ?? [],
-    facts: factTable(result),
+    facts: factTable(result, watched.length > 0 ? extractFacts(result.before.messages, watched) : undefined),
     rework: reworkAfterCompactions(transcript, result),
     recordedCompactions: transcript.recordedCompactions,
     warnings: result.warnings,
