@@ -122,12 +122,19 @@ describe('cli compact', () => {
       expect.arrayContaining(['keep-last', 'compact-after', 'target', 'keep-steps', 'slim-keep', 'max-facts', 'exclude-tools']),
     )
     for (const { stage, param } of flagged) expect(usage).toMatch(new RegExp(`^  --${param.cliFlag} \\S+ +${stage}: `, 'm'))
-    expect(usage).toMatch(/^ {2}--keep-last N +summarize: newest messages kept verbatim \(default 20\)$/m)
-    // A count flag is a whole number ≥ 0, whichever stage it belongs to.
+    expect(usage).toMatch(/^ {2}--keep-last N +summarize: newest messages kept verbatim \(default 20, at least 1\)$/m)
+    // A count flag is a number ≥ its definition's min (≥ 0 without one), whichever stage it belongs to;
+    // whole unless the param takes fractions (prune's target and min_tokens).
     const file = join(SAMPLES, 'openai-chat.json')
     const negative = await runCli(['compact', file, '--compact-after=-1'])
     expect(negative.code).toBe(2)
-    expect(negative.stderr).toMatch(/^error: --compact-after must not be negative, got -1$/m)
+    expect(negative.stderr).toMatch(/^error: --compact-after must be at least 1, got -1$/m)
+    const zero = await runCli(['compact', file, '--stages', 'slim', '--slim-keep', '0'])
+    expect(zero.code).toBe(2)
+    expect(zero.stderr).toMatch(/^error: --slim-keep must be at least 1, got 0$/m)
+    expect((await runCli(['compact', file, '--clear-at-least=-1'])).stderr).toMatch(/^error: --clear-at-least must not be negative, got -1$/m)
+    expect((await runCli(['compact', file, '--target=1.5', '--json'])).code).toBe(0)
+    expect((await runCli(['compact', file, '--keep-last=1.5'])).stderr).toMatch(/^error: --keep-last takes a whole number, got "1.5"$/m)
   })
 
   it('compact --help prints the usage and exits 0', async () => {

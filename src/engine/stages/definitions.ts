@@ -4,9 +4,9 @@
  * the settings link, the sweep axes and the CLI flags and usage text all read this module without
  * loading a stage); the run functions are registered beside it in `registry.ts`.
  *
- * Adding a parameter to a stage is one entry in its `params` (plus its field in the stage's params
- * type below and its use in the stage's run code): the page control, the link key, the sweep axis
- * and the CLI flag follow from the entry.
+ * Adding a parameter to a stage is one entry in its `params` and its use in the stage's run code:
+ * its type (`StageParams`), default, page control, link key, sweep axis and CLI flag follow from the
+ * entry.
  */
 
 /** How a parameter is written and checked. */
