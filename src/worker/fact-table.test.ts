@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { factTable, indexFacts } from '../engine/facts/table'
+import { extractFacts, messageFactText } from '../engine/facts/patterns'
+import { importTranscript } from '../engine/formats'
 import type { PipelineConfig, RunResult } from '../engine/model'
+import { runPipeline } from '../engine/pipeline'
+import { loadCounter } from '../engine/tokens/count'
 import { createEngineApi } from './engine-api'
-import { sameFactInputs } from './fact-table'
+import { FactTables, sameFactInputs, withWatched } from './fact-table'
 import { FACT_VIEW_LIMIT, type FactTableView } from './protocol'
 
 const engineApi = createEngineApi()
@@ -114,4 +119,71 @@ describe('sameFactInputs', () => {
     expect(sameFactInputs({ ...a, passes: [pass] }, { ...withPass, passes: [{ ...pass, summary: 'T' }] })).toBe(false)
   })
 
+})
+
+describe('the watched facts on the transcript\'s fact index (withWatched)', () => {
+  // A fact twice (kept once), one with spaces around it (trimmed), one the transcript lacks.
+  const watched = ['94107', 'ORD-58213', '  ORD-58213 ', 'not in this transcript']
+
+  async function sampleRun(): Promise<RunResult> {
+    const imported = importTranscript(read('claude-code.jsonl'), { fileName: 'claude-code.jsonl' })
+    if (!imported.ok) throw new Error(imported.error.message)
+    return runPipeline(imported.transcript, withSummarize(4, 8), { counter: await loadCounter('o200k_base') })
+  }
+
+  it('is the index and the table built from scratch with the watched facts', async () => {
+    const run = await sampleRun()
+    const messages = run.before.messages
+    const scratch = indexFacts(messages, extractFacts(messages, watched))
+    const composed = withWatched(indexFacts(messages), extractFacts([], watched))
+    expect(composed.facts.slice(0, 3).map((f) => f.fact)).toEqual(['94107', 'ORD-58213', 'not in this transcript'])
+    expect(composed.facts).toEqual(scratch.facts)
+    expect(composed.holders).toEqual(scratch.holders)
+    expect(composed.byMessage).toEqual(scratch.byMessage)
+    expect(composed.holders[2]).toEqual([])
+    // The matcher answers alike on every text the table asks about: After texts and summaries.
+    for (const text of [...run.after.messages.map(messageFactText), ...run.passes.map((p) => p.summary)]) {
+      expect(composed.matcher.find(text)).toEqual(scratch.matcher.find(text))
+    }
+    expect(factTable(run, composed)).toEqual(factTable(run, scratch))
+  })
+
+  it('a session\'s tables as the watched facts change: each equals one made without the cached index', async () => {
+    const run = await sampleRun()
+    let version = 0
+    const tables = new FactTables(() => ++version)
+    const uncached = (w: readonly string[]) => {
+      const out = new FactTables(() => 0).outcome(run, 1, undefined, w)
+      if (!out.ok || !('table' in out)) throw new Error('no table')
+      return out.table.rows
+    }
+    for (const w of [[], watched, ['94107'], []]) {
+      const out = tables.outcome({ ...run }, 1, undefined, w)
+      if (!out.ok || !('table' in out)) throw new Error('no table')
+      expect(out.table.rows).toEqual(uncached(w))
+      expect(out.table.rows.filter((r) => r.kind === 'watched').map((r) => r.fact)).toEqual(
+        w.length === 0 ? [] : [...new Set(w.map((f) => f.trim()))],
+      )
+    }
+  })
+
+  it('another transcript opened: its table is its own, nothing of the previous one reused', async () => {
+    const api = createEngineApi()
+    const first = api.importText(read('claude-code.jsonl'), 'claude-code.jsonl')
+    if (!first.ok) throw new Error(first.error.message)
+    if (!(await api.run(withSummarize(4, 8), 1)).ok) throw new Error('run')
+    expect(api.getFactTable(1, undefined, watched).ok).toBe(true)
+    const fresh = createEngineApi()
+    for (const e of [api, fresh]) {
+      const second = e.importText(read('openai-chat.json'), 'openai-chat.json')
+      if (!second.ok) throw new Error(second.error.message)
+      if (!(await e.run(e.getDefaults(), 2)).ok) throw new Error('run')
+    }
+    const rows = (e: typeof api) => {
+      const out = e.getFactTable(2, undefined, watched)
+      if (!out.ok || !('table' in out)) throw new Error('no table')
+      return out.table.rows
+    }
+    expect(rows(api)).toEqual(rows(fresh))
+  })
 })

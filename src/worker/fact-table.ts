@@ -6,7 +6,8 @@
  * fact's fate (same Before, fates, origins, passes and After texts) reuses the last rows under the
  * same version.
  */
-import { extractFacts, messageFactText } from '../engine/facts/patterns'
+import type { StringSetMatcher } from '../engine/facts/fact-index'
+import { extractFacts, messageFactText, type CandidateFact } from '../engine/facts/patterns'
 import { factTable, indexFacts, type FactIndex, type FactRow, type FactTable } from '../engine/facts/table'
 import type { Message, RunResult } from '../engine/model'
 import { codePointLength, cutCodePoints } from '../engine/util/text'
@@ -82,12 +83,48 @@ function buildFactTableView(
 }
 
 /**
+ * `found` (`indexFacts` of its messages) with the user's `watched` facts (kind `watched`, their
+ * `messageIds` not yet filled) put first: the index `indexFacts(messages, extractFacts(messages,
+ * watched))` builds, without extracting or scanning the Before again. A watched fact is found
+ * with `includes` (the same test), the found facts keep `found`'s scan with their indices
+ * shifted; its matcher answers in the same way. Fills each watched fact's `messageIds`.
+ */
+export function withWatched(found: FactIndex, watched: readonly CandidateFact[]): FactIndex {
+  const w = watched.length
+  const own = (text: string) => {
+    const hits: number[] = []
+    watched.forEach((f, j) => {
+      if (text.includes(f.fact)) hits.push(j)
+    })
+    return hits
+  }
+  const shifted = (hits: readonly number[]) => hits.map((i) => i + w)
+  const holders: string[][] = [...watched.map(() => []), ...found.holders]
+  const byMessage = new Map<string, number[]>()
+  for (const m of found.messages) {
+    const mine = own(messageFactText(m))
+    for (const j of mine) holders[j]?.push(m.id)
+    byMessage.set(m.id, [...mine, ...shifted(found.byMessage.get(m.id) ?? [])])
+  }
+  watched.forEach((f, j) => {
+    f.messageIds = [...(holders[j] ?? [])]
+  })
+  const matcher: StringSetMatcher = {
+    size: w + found.matcher.size,
+    find: (text) => [...own(text), ...shifted(found.matcher.find(text))],
+  }
+  return { messages: found.messages, facts: [...watched, ...found.facts], matcher, holders, byMessage }
+}
+
+/**
  * The facts tables of one transcript: its fact index (built on first use, kept across runs) and
  * the last table made, with the run it was made from. `nextVersion` numbers a new table; it
  * counts across transcripts (the worker's), so a version the page holds from another transcript
  * never matches.
  */
 export class FactTables {
+  /** The index of the facts found in the Before (no watched facts): once per transcript. */
+  #found: { messages: readonly Message[]; index: FactIndex } | null = null
   #index: { messages: readonly Message[]; watched: string; index: FactIndex } | null = null
   #last: { result: RunResult; watched: string; view: Omit<FactTableView, 'runId'> } | null = null
 
@@ -98,14 +135,18 @@ export class FactTables {
   }
 
   /**
-   * The fact index of `messages` (a run's Before) with the user's `watched` facts, built on first
-   * use and again when either changes.
+   * The fact index of `messages` (a run's Before) with the user's `watched` facts. The facts found
+   * are indexed once per transcript (extraction, matcher, a scan of the Before: most of a first
+   * Facts tab's time); a change of `watched` only adds those few strings (`withWatched`).
    */
   #factIndexOf(messages: readonly Message[], watched: readonly string[]): FactIndex {
     const key = JSON.stringify(watched)
     if (this.#index?.messages !== messages || this.#index.watched !== key) {
-      const facts = watched.length > 0 ? extractFacts(messages, watched) : undefined
-      this.#index = { messages, watched: key, index: indexFacts(messages, facts) }
+      if (this.#found?.messages !== messages) this.#found = { messages, index: indexFacts(messages) }
+      const found = this.#found.index
+      // extractFacts puts the watched facts first, each trimmed and once; with no messages, only them.
+      const own = watched.length > 0 ? extractFacts([], watched) : []
+      this.#index = { messages, watched: key, index: own.length > 0 ? withWatched(found, own) : found }
     }
     return this.#index.index
   }
