@@ -70,6 +70,7 @@ export function SweepView() {
         running={status === 'running'}
         onChange={setRanges}
         onPair={(x, y) => setRanges({ x: defaultRange(x, scale), y: defaultRange(y, scale) })}
+        onParam={(param) => defaultRange(param, scale)}
       />
       <SweepStatusLine />
       {result && stale && (
@@ -98,9 +99,11 @@ interface SweepFormProps {
   running: boolean
   onChange: (ranges: { x: AxisRange; y: AxisRange }) => void
   onPair: (x: SweepParam, y: SweepParam) => void
+  /** The default range of a parameter for this transcript (`defaultRange`). */
+  onParam: (param: SweepParam) => AxisRange
 }
 
-function SweepForm({ ranges, running, onChange, onPair }: SweepFormProps) {
+function SweepForm({ ranges, running, onChange, onPair, onParam }: SweepFormProps) {
   const { runSweep, cancelSweep } = useSweepActions()
   const x = axisOf(ranges.x)
   const y = axisOf(ranges.y)
@@ -132,12 +135,14 @@ function SweepForm({ ranges, running, onChange, onPair }: SweepFormProps) {
         range={ranges.x}
         error={x.ok ? null : x.error}
         onChange={(r) => onChange({ ...ranges, x: r })}
+        rangeOf={onParam}
       />
       <AxisFields
         label="y (rows)"
         range={ranges.y}
         error={y.ok ? null : y.error}
         onChange={(r) => onChange({ ...ranges, y: r })}
+        rangeOf={onParam}
       />
       {same && <p className="sweep-form__error">Choose two different parameters.</p>}
       <div className="sweep-form__actions">
@@ -159,8 +164,15 @@ function SweepForm({ ranges, running, onChange, onPair }: SweepFormProps) {
   )
 }
 
-function AxisFields(props: { label: string; range: AxisRange; error: string | null; onChange: (r: AxisRange) => void }) {
-  const { label, range, error, onChange } = props
+function AxisFields(props: {
+  label: string
+  range: AxisRange
+  error: string | null
+  onChange: (r: AxisRange) => void
+  /** The default range of a parameter chosen in the picker (its own from/to/step, not the old one's). */
+  rangeOf: (param: SweepParam) => AxisRange
+}) {
+  const { label, range, error, onChange, rangeOf } = props
   const num = (key: 'from' | 'to' | 'step', text: string) => {
     const n = Number(text)
     if (text.trim() !== '' && Number.isFinite(n)) onChange({ ...range, [key]: Math.trunc(n) })
@@ -172,7 +184,7 @@ function AxisFields(props: { label: string; range: AxisRange; error: string | nu
       <select
         aria-label={`${slug} parameter`}
         value={range.param}
-        onChange={(e) => onChange({ ...range, param: e.target.value as SweepParam })}
+        onChange={(e) => onChange(rangeOf(e.target.value as SweepParam))}
       >
         {PARAMS.map((p) => (
           <option key={p} value={p}>
@@ -233,7 +245,7 @@ function SweepNotices({ result, config, base }: { result: SweepResult; config: P
   if (result.enabledStages.length > 0) {
     notes.push(
       `${result.enabledStages.join(' and ')} ${result.enabledStages.length > 1 ? 'were' : 'was'} off: the sweep ` +
-        'switched it on, and applying a cell does too.',
+        `switched ${result.enabledStages.length > 1 ? 'them' : 'it'} on, and applying a cell does too.`,
     )
   }
   if (note) notes.push(note)
