@@ -19,6 +19,7 @@ import { SortableHeaderRows } from '../../components/SortableHeader'
 import { formatCount } from '../../components/format'
 import { passName } from '../../components/kinds'
 import type { FactKind } from '../../engine/facts/patterns'
+import { importanceRank, type FactImportance, type FactOrigin } from '../../engine/facts/importance'
 import type { KeptAs } from '../../engine/facts/verdict'
 import { passStateAt, type PassRun, type PassState } from '../../engine/facts/pass-runs'
 import { shownResult } from '../../state/selectors'
@@ -50,6 +51,32 @@ const FACT_KIND_LABEL: Record<FactKind, string> = {
   watched: 'watched (yours)',
 }
 
+/** How each importance tier reads in the table (`other` reads as its origin). */
+const IMPORTANCE_LABEL: Record<FactImportance, string> = {
+  watched: 'watched by you',
+  goal: 'goal',
+  constraint: 'constraint',
+  user: 'stated by the user',
+  decision: 'decision / open work',
+  'acted-on': 'used in a tool call',
+  other: 'other',
+  noise: 'noise',
+}
+
+/** How each origin reads (the importance cell's title, and the label of an `other` fact). */
+const ORIGIN_LABEL: Record<FactOrigin, string> = {
+  user: 'stated by the user',
+  'acted-on': 'used in a tool call',
+  assistant: 'said by the assistant',
+  system: 'system or injected context',
+  'tool-output': 'read from a tool output',
+}
+
+/** The importance cell's text: the tier, or for an `other` fact where it came from. */
+function importanceText(r: FactRowView): string {
+  return r.importance === 'other' ? ORIGIN_LABEL[r.origin] : IMPORTANCE_LABEL[r.importance]
+}
+
 /**
  * Up to this many passes get a column each; a run with more (a long session under a small
  * `compact_after` makes thousands) shows each fact's runs of passes in one column instead.
@@ -66,6 +93,8 @@ const FINAL_RANK: Record<KeptAs | 'lost', number> = { lost: 0, summary: 1, pinne
 interface Row extends FactRowView {
   kindLabel: string
   finalRank: number
+  importanceRank: number
+  importanceLabel: string
 }
 
 const features = tableFeatures({
@@ -129,6 +158,12 @@ function PassRunsCell({ runs, passes }: { runs: readonly PassRun[]; passes: read
 /** The final fate, with the step that lost it. */
 function FinalChip({ row }: { row: Row }) {
   const title = row.explanation
+  if (row.verdict === 'never-present')
+    return (
+      <span className="facts__not-yet" title={title}>
+        never in the Before
+      </span>
+    )
   if (row.final === 'verbatim') return <Chip kind="kept" label="kept verbatim" title={title} />
   if (row.final === 'pinned') return <Chip kind="pinned" label="pinned" title={title} />
   if (row.final === 'summary') return <Chip kind="summary" label="only in a summary" title={title} />
@@ -137,26 +172,74 @@ function FinalChip({ row }: { row: Row }) {
   return <Chip kind="dropped" label={`lost${where}`} title={title} />
 }
 
-/** "11 of 14 facts survive (3 only in a summary)". */
-function factTotalsText(totals: { text: string; summaryOnly: number; pinned: number }): string {
+/**
+ * "11 of 14 facts survive (3 only in a summary, 120 noise facts hidden)": the engine counts the
+ * at-risk facts; the noise rows are named apart, hidden or shown as the table is.
+ */
+function factTotalsText(
+  totals: { text: string; summaryOnly: number; pinned: number; noise: number },
+  noiseShown: boolean,
+): string {
+  const noise = `${formatCount(totals.noise)} noise fact${totals.noise === 1 ? '' : 's'}`
   const extra = [
     totals.summaryOnly > 0 ? `${formatCount(totals.summaryOnly)} only in a summary` : '',
     totals.pinned > 0 ? `${formatCount(totals.pinned)} only pinned` : '',
+    totals.noise > 0 ? `${noise} ${noiseShown ? 'shown' : 'hidden'}` : '',
   ].filter(Boolean)
   return extra.length > 0 ? `${totals.text} (${extra.join(', ')})` : totals.text
 }
 
+/** "Watch this": the user's own fact to track, added to the table (and the link) on submit. */
+function WatchForm({ onWatch }: { onWatch: (text: string) => void }) {
+  const [text, setText] = useState('')
+  return (
+    <form
+      className="facts__watch"
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (text.trim() === '') return
+        onWatch(text)
+        setText('')
+      }}
+    >
+      <input
+        type="text"
+        value={text}
+        placeholder="a fact of yours…"
+        aria-label="A fact to watch"
+        onChange={(e) => setText(e.target.value)}
+      />
+      <button type="submit" className="button button--small" disabled={text.trim() === ''} title="Track this text through every pass, like the facts found">
+        Watch
+      </button>
+    </form>
+  )
+}
+
 /**
- * The at-risk facts of the Before transcript and their fate through every pass:
- * the worker's facts table, sortable, filterable by text and kind, "only lost".
+ * The at-risk facts of the Before transcript and their fate through every pass: the worker's
+ * facts table, listed by importance (the engine's tiers: watched, goal, constraints, the user's
+ * facts, decisions, identifiers used in tool calls, then the rest), sortable, filterable by text
+ * and kind, "only lost"; noise hidden unless asked for (or its kind is chosen); the user's own
+ * watched facts on top.
  */
 export function FactsTable() {
   const runId = useRunId()
-  const { factTable: held, factTableOf: of, factTableStatus: status, factTableError: error, requestFactTable } = useFactTable()
+  const {
+    factTable: held,
+    factTableOf: of,
+    factTableStatus: status,
+    factTableError: error,
+    requestFactTable,
+    watchFact,
+    unwatchFact,
+  } = useFactTable()
   const info = useInfo()
   const shown = shownResult(held, of, status, error, info)
   const table = shown.kind === 'result' ? shown.value : null
   const [onlyLost, setOnlyLost] = useState(false)
+  const [showNoise, setShowNoise] = useState(false)
+  const [kind, setKind] = useState<FactKind | ''>('')
 
   // Asked when the view opens and after every run while it is open, never per run otherwise.
   useEffect(() => {
@@ -165,12 +248,31 @@ export function FactsTable() {
 
   const passes = table?.passes
   const facts = table?.rows
+  // Most important first; ties in order of first appearance (the engine's row order).
   const all = useMemo<Row[]>(
-    () => (facts ?? []).map((r) => ({ ...r, kindLabel: FACT_KIND_LABEL[r.kind], finalRank: FINAL_RANK[r.final] })),
+    () =>
+      (facts ?? [])
+        .map((r) => ({
+          ...r,
+          kindLabel: FACT_KIND_LABEL[r.kind],
+          finalRank: FINAL_RANK[r.final],
+          importanceRank: importanceRank(r.importance),
+          importanceLabel: importanceText(r),
+        }))
+        .sort((a, b) => a.importanceRank - b.importanceRank || a.key - b.key),
     [facts],
   )
-  const data = useMemo(() => (onlyLost ? all.filter((r) => r.final === 'lost') : all), [all, onlyLost])
+  // A kind chosen shows every fact of it, noise too: the filter shows any kind on request.
+  const data = useMemo(
+    () =>
+      all.filter(
+        (r) =>
+          (kind === '' ? showNoise || r.importance !== 'noise' : r.kind === kind) && (!onlyLost || r.final === 'lost'),
+      ),
+    [all, onlyLost, showNoise, kind],
+  )
   const kinds = useMemo(() => [...new Set(all.map((r) => r.kind))], [all])
+  const noiseRows = useMemo(() => all.filter((r) => r.importance === 'noise').length, [all])
 
   const columns = useMemo(
     () =>
@@ -180,13 +282,44 @@ export function FactsTable() {
           size: 300,
           filterFn: 'includesString',
           sortFn: 'alphanumeric',
+          cell: (c) =>
+            c.row.original.kind === 'watched' ? (
+              <span className="facts__watched">
+                <span className="facts__fact" title={c.getValue()}>
+                  {c.getValue()}
+                </span>
+                <button
+                  type="button"
+                  className="icon-button facts__unwatch"
+                  aria-label={`Stop watching ${c.getValue()}`}
+                  title="Stop watching"
+                  onClick={() => unwatchFact(c.getValue())}
+                >
+                  ×
+                </button>
+              </span>
+            ) : (
+              <span className="facts__fact" title={c.getValue()}>
+                {c.getValue()}
+              </span>
+            ),
+        }),
+        column.accessor('kindLabel', { header: 'Kind', size: 160, sortFn: 'alphanumeric' }),
+        column.accessor('importanceRank', {
+          header: 'Importance',
+          size: 170,
+          sortFn: 'basic',
+          sortDescFirst: false,
           cell: (c) => (
-            <span className="facts__fact" title={c.getValue()}>
-              {c.getValue()}
+            <span
+              className={`facts__importance facts__importance--${c.row.original.importance}`}
+              title={`${IMPORTANCE_LABEL[c.row.original.importance]} · ${ORIGIN_LABEL[c.row.original.origin]}`}
+              data-testid="fact-importance"
+            >
+              {c.row.original.importanceLabel}
             </span>
           ),
         }),
-        column.accessor('kindLabel', { header: 'Kind', size: 180, filterFn: 'equalsString', sortFn: 'alphanumeric' }),
         column.accessor((r) => r.firstSeen.index, {
           id: 'firstSeen',
           header: 'First seen',
@@ -194,6 +327,7 @@ export function FactsTable() {
           sortFn: 'basic',
           cell: (c) => {
             const { id, index } = c.row.original.firstSeen
+            if (index < 0) return <span className="facts__not-yet" title="In no message of the Before">–</span>
             return (
               <button
                 type="button"
@@ -235,7 +369,7 @@ export function FactsTable() {
           cell: (c) => <FinalChip row={c.row.original} />,
         }),
       ]),
-    [passes],
+    [passes, unwatchFact],
   )
 
   const t = useTable({ features, columns, data, getRowId: (r) => String(r.key) })
@@ -267,7 +401,6 @@ export function FactsTable() {
   }
 
   const textFilter = (t.getColumn('fact')?.getFilterValue() as string | undefined) ?? ''
-  const kindFilter = (t.getColumn('kindLabel')?.getFilterValue() as string | undefined) ?? ''
   const width = t.getTotalSize()
 
   const renderRow = (row: (typeof rows)[number], style?: CSSProperties, index?: number): ReactNode => (
@@ -291,7 +424,7 @@ export function FactsTable() {
   return (
     <div className="table-view facts" aria-busy={shown.kind === 'result' && shown.updating}>
       <div className="facts__totals" data-testid="facts-totals">
-        <strong>{factTotalsText(table.totals)}</strong>
+        <strong>{factTotalsText(table.totals, showNoise || kind !== '')}</strong>
         {shown.kind === 'result' && shown.updating && <span className="muted"> · updating…</span>}
       </div>
       <div className="table-view__toolbar">
@@ -307,18 +440,18 @@ export function FactsTable() {
         </label>
         <label>
           Kind{' '}
-          <select
-            value={kindFilter}
-            aria-label="Filter by kind"
-            onChange={(e) => t.getColumn('kindLabel')?.setFilterValue(e.target.value || undefined)}
-          >
+          <select value={kind} aria-label="Filter by kind" onChange={(e) => setKind(e.target.value as FactKind | '')}>
             <option value="">all</option>
             {kinds.map((k) => (
-              <option key={k} value={FACT_KIND_LABEL[k]}>
+              <option key={k} value={k}>
                 {FACT_KIND_LABEL[k]}
               </option>
             ))}
           </select>
+        </label>
+        <label title="Durations, percentages and counts of tool runs, sizes and dates of listing, test and log lines">
+          <input type="checkbox" checked={showNoise} onChange={(e) => setShowNoise(e.target.checked)} />{' '}
+          {`Show noise (${formatCount(noiseRows)})`}
         </label>
         <label>
           <input
@@ -328,6 +461,7 @@ export function FactsTable() {
           />{' '}
           Only lost
         </label>
+        <WatchForm onWatch={watchFact} />
         <span className="muted">
           {formatCount(rows.length)} of {formatCount(all.length)} shown · state after each pass, then in the final context
         </span>
