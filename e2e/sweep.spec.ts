@@ -43,8 +43,8 @@ test('an 8 × 8 sweep on the Claude Code sample fills 64 cells; clicking one app
   await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).toContain('keep_last=9')
   await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).toContain('compact_after=18')
 
-  // Colour by facts lost: every cell still shows a value, and the legend names the metric.
-  await view.getByRole('radio', { name: 'facts lost' }).click()
+  // Colour by important facts lost: every cell still shows a value, and the legend names the metric.
+  await view.getByRole('radio', { name: 'important facts lost' }).click()
   await expect(view.getByLabel('Legend')).toContainText('facts lost (fewer is better)')
   expect(errors).toEqual([])
 })

@@ -42,6 +42,7 @@ describe('cli sweep', () => {
           tokensSaved: run.before.tokens - run.after.tokens,
           passes: run.passes.length,
           factsLost: run.facts.totals.lost,
+          neededLost: run.facts.totals.needed,
         })
       }
     }
@@ -50,7 +51,7 @@ describe('cli sweep', () => {
     expect(out.cells[1][1].tokensAfter).toBe(6256)
   })
 
-  it('prints three tables (rows = y, columns = x) and explains marked cells', async () => {
+  it('prints four tables (rows = y, columns = x) and explains marked cells', async () => {
     const { code, stdout } = await runCli(['sweep', CLAUDE, '--x', 'keep_last=20,30', '--y', 'compact_after=25,40'])
     expect(code).toBe(0)
     const lines = stdout.split('\n')
@@ -59,8 +60,9 @@ describe('cli sweep', () => {
     )
     expect(lines).toContain('tokens after (% saved)')
     expect(lines).toContain('passes')
-    expect(lines.some((l) => /^facts lost \(of \d+\)$/.test(l))).toBe(true)
-    expect(lines.filter((l) => /^ {2}compact_after \\ keep_last +20 +30$/.test(l))).toHaveLength(3)
+    expect(lines.some((l) => /^important facts lost \(of \d+\)$/.test(l))).toBe(true)
+    expect(lines).toContain('needed facts lost (a later message needed them)')
+    expect(lines.filter((l) => /^ {2}compact_after \\ keep_last +20 +30$/.test(l))).toHaveLength(4)
     // keep_last 30 > compact_after 25: the engine clamps, the cell is starred and explained.
     expect(lines).toContain('* keep_last 30, compact_after 25: compact_after 25 < keep_last 30: the engine clamps it up to 30')
   })

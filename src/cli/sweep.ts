@@ -62,7 +62,9 @@ export function sweepText(name: string, transcript: Transcript, result: SweepRes
   lines.push('')
   lines.push(...table(result, 'passes', (c) => String(c.passes)))
   lines.push('')
-  lines.push(...table(result, `facts lost (of ${result.factsTotal})`, (c) => String(c.factsLost)))
+  lines.push(...table(result, `important facts lost (of ${result.factsTotal})`, (c) => String(c.factsLost)))
+  lines.push('')
+  lines.push(...table(result, 'needed facts lost (a later message needed them)', (c) => String(c.neededLost)))
   const explained: string[] = []
   const seen = new Set<string>()
   for (const row of result.cells) {

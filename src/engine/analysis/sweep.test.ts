@@ -128,6 +128,7 @@ describe('sweep on the Claude Code sample', () => {
           tokensSaved: single.before.totals.tokens - single.after.totals.tokens,
           passes: single.passes.length,
           factsLost: factTable(single).totals.lost,
+          neededLost: factTable(single).totals.needed,
         })
         expect(result.tokensBefore).toBe(single.before.totals.tokens)
       }
@@ -240,6 +241,40 @@ describe('sweep on the Claude Code sample', () => {
     await expect(sweep(transcript, DEFAULT_PIPELINE, a, a, { counter })).rejects.toThrow(
       'x and y are both target: choose two different parameters',
     )
+  })
+})
+
+describe('sweep metrics: important facts lost and needed facts lost', () => {
+  it('each cell equals the single run, on the postal code the user gave before compaction', async () => {
+    const text = readFileSync(new URL('../../../test/fixtures/facts/postal-code-needed.json', import.meta.url), 'utf8')
+    const imported = importTranscript(text)
+    if (!imported.ok) throw new Error(imported.error.message)
+    const transcript = imported.transcript
+    const counter = await loadCounter('o200k_base')
+    const base: PipelineConfig = {
+      encoding: 'o200k_base',
+      summarizer: 'extractive',
+      stages: [{ id: 'summarize', enabled: true, params: {} }],
+    }
+    const x: SweepAxis = { param: 'keep_last', values: [2, 6] }
+    const y: SweepAxis = { param: 'compact_after', values: [4, 8] }
+    const result = await sweep(transcript, base, x, y, { counter })
+    for (const [yi, yv] of y.values.entries()) {
+      for (const [xi, xv] of x.values.entries()) {
+        const single = await runPipeline(
+          transcript,
+          configWith(base, { param: 'keep_last', value: xv }, { param: 'compact_after', value: yv }),
+          { counter },
+        )
+        const table = factTable(single)
+        expect(result.cells[yi]![xi]).toMatchObject({ ok: true, factsLost: table.totals.lost, neededLost: table.totals.needed })
+      }
+    }
+    // keep_last 2 / compact_after 4: pass 2 leaves out the postal code (pass 1's 40 lamp ids come
+    // first) and message 11 refers back to it; the lamp ids past the 40th are lost unmentioned.
+    expect(result.cells[0]![0]).toMatchObject({ factsLost: 3, neededLost: 1 })
+    // keep_last 6 / compact_after 8: one pass folds 1–4; the postal code (message 5) stays verbatim.
+    expect(result.cells[1]![1]).toMatchObject({ neededLost: 0 })
   })
 })
 

@@ -7,6 +7,7 @@
  * inputs; the summarizer is the only I/O. Source: SPEC §6 "sweep heat map".
  */
 import { extractFacts, messageFactText, type CandidateFact } from '../facts/patterns'
+import { neededFacts } from '../facts/table'
 import { isNoiseFact } from '../facts/importance'
 import type { Message, PipelineConfig, StageConfig, StageId, Transcript } from '../model'
 import { checkAxes, configWith, SWEEP_PARAMS, type SweepAxis, type SweepParam } from './sweep-params'
@@ -40,11 +41,17 @@ export interface SweepCellResult {
   /** Compaction passes (`RunResult.passes.length`: summarize and insert-then-compress passes). */
   passes: number
   /**
-   * At-risk facts of the Before (`extractFacts`, noise left out: `isNoiseFact`) that no After
-   * message holds: the fact finder's `lost` verdict (`factTable(run).totals.lost`), counted by
-   * `factsLostCounter`.
+   * Important facts lost: at-risk facts of the Before (`extractFacts`, noise left out:
+   * `isNoiseFact`) that no After message holds: the fact finder's `lost` verdict
+   * (`factTable(run).totals.lost`), counted by `factsLostCounter`.
    */
   factsLost: number
+  /**
+   * Facts a compaction pass removed that a later message needed (the user referring back, the
+   * assistant or a tool result bringing it back): `neededFacts(run).length`, the facts table's
+   * `totals.needed`. Source: facts/needed.ts.
+   */
+  neededLost: number
   /** The engine used other values than the cell's (a default, a clamp): which and why. */
   note?: string
 }
@@ -240,8 +247,9 @@ function summarizerFor(transcript: Transcript, config: PipelineConfig, deps: Swe
  * Runs `baseConfig` with every pair (x value, y value) set by `configWith` (the swept stages
  * switched on) over `transcript`, row by row (y outer, x inner), and reports per cell what one
  * `runPipeline` with those settings reports: `tokensAfter`, `tokensSaved`, `percentSaved`,
- * `passes`, and `factsLost` over `extractFacts(transcript.messages)` (extracted and indexed once,
- * `factsLostCounter`). A cell
+ * `passes`, `factsLost` over the at-risk facts of `extractFacts(transcript.messages)` (extracted
+ * and indexed once, `factsLostCounter`) and `neededLost` (`neededFacts`, its fact index built once
+ * per transcript). A cell
  * where any stage reports an error is `ok: false` with that error as `reason`; a value the engine
  * defaults or clamps gives a `note` (e.g. compact_after < keep_last).
  *
@@ -317,6 +325,7 @@ export async function sweep(
           percentSaved: tokensBefore > 0 ? Math.round((saved / tokensBefore) * 1000) / 10 : 0,
           passes: result.passes.length,
           factsLost: countLost(result.after.messages),
+          neededLost: neededFacts(result).length,
         }
         const note = cellNote(config, swept)
         if (note !== undefined) cell.note = note

@@ -266,7 +266,8 @@ function describeCell(result: SweepResult, cell: SweepCell): string {
   if (!cell.ok) return `${at}: invalid — ${cell.reason}`
   const text =
     `${at}: ${formatCount(cell.tokensAfter)} tokens after (${formatTokenDelta(cell.tokensAfter + cell.tokensSaved, cell.tokensAfter)}, ${formatPercentDelta(cell.tokensAfter + cell.tokensSaved, cell.tokensAfter)}), ` +
-    `${cell.passes} pass${cell.passes === 1 ? '' : 'es'}, ${cell.factsLost} of ${result.factsTotal} facts lost`
+    `${cell.passes} pass${cell.passes === 1 ? '' : 'es'}, ${cell.factsLost} of ${result.factsTotal} important facts lost, ` +
+    `${cell.neededLost} needed after compaction removed ${cell.neededLost === 1 ? 'it' : 'them'}`
   return cell.note ? `${text}. ${cell.note}` : text
 }
 
@@ -274,12 +275,14 @@ function describeCell(result: SweepResult, cell: SweepCell): string {
 function cellValue(cell: SweepCellResult, metric: SweepMetricId, factsTotal: number): [string, string] {
   if (metric === 'tokensSaved') return [formatCount(cell.tokensSaved), `${cell.percentSaved}%`]
   if (metric === 'factsLost') return [String(cell.factsLost), `of ${formatCount(factsTotal)}`]
+  if (metric === 'neededLost') return [String(cell.neededLost), 'needed later']
   return [String(cell.passes), cell.passes === 1 ? 'pass' : 'passes']
 }
 
 const METRIC_COLOR: Record<SweepMetricId, string> = {
   tokensSaved: 'var(--good)',
   factsLost: 'var(--bad)',
+  neededLost: 'var(--bad)',
   passes: 'var(--accent)',
 }
 

@@ -44,7 +44,7 @@ describe('axisOf', () => {
 })
 
 describe('metricRange / shade', () => {
-  const ok = (tokensSaved: number, factsLost: number): SweepCell => ({
+  const ok = (tokensSaved: number, factsLost: number, neededLost = 0): SweepCell => ({
     ok: true,
     x: 0,
     y: 0,
@@ -53,12 +53,14 @@ describe('metricRange / shade', () => {
     percentSaved: 0,
     passes: 1,
     factsLost,
+    neededLost,
   })
-  const cells = [[ok(100, 3), { ok: false, x: 1, y: 0, reason: 'r' } as SweepCell], [null, ok(400, 0)]]
+  const cells = [[ok(100, 3, 2), { ok: false, x: 1, y: 0, reason: 'r' } as SweepCell], [null, ok(400, 0, 1)]]
 
   it('spans the cells that ran, skipping invalid and unrun ones', () => {
     expect(metricRange(cells, 'tokensSaved')).toEqual([100, 400])
     expect(metricRange(cells, 'factsLost')).toEqual([0, 3])
+    expect(metricRange(cells, 'neededLost')).toEqual([1, 2])
     expect(metricRange([[null]], 'passes')).toBeNull()
   })
 

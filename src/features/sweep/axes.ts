@@ -62,12 +62,13 @@ export function paramLabel(param: SweepParam): string {
 }
 
 /** The metrics the heat map colours by. */
-export type SweepMetric = 'tokensSaved' | 'factsLost' | 'passes'
+export type SweepMetric = 'tokensSaved' | 'factsLost' | 'neededLost' | 'passes'
 
 /** Per metric: its label, whether more is better, and the cell's value. */
 export const METRICS: Record<SweepMetric, { label: string; higherIsBetter: boolean | null; value: (c: SweepCellResult) => number }> = {
   tokensSaved: { label: 'tokens saved', higherIsBetter: true, value: (c) => c.tokensSaved },
-  factsLost: { label: 'facts lost', higherIsBetter: false, value: (c) => c.factsLost },
+  factsLost: { label: 'important facts lost', higherIsBetter: false, value: (c) => c.factsLost },
+  neededLost: { label: 'needed facts lost', higherIsBetter: false, value: (c) => c.neededLost },
   passes: { label: 'passes', higherIsBetter: null, value: (c) => c.passes },
 }
 

@@ -10,7 +10,7 @@ import type { SliceCreator } from './types'
 type SweepStatus = 'idle' | 'running' | 'done' | 'cancelled' | 'error'
 
 /** The metric the heat map colours by. */
-export type SweepMetricId = 'tokensSaved' | 'factsLost' | 'passes'
+export type SweepMetricId = 'tokensSaved' | 'factsLost' | 'neededLost' | 'passes'
 
 /** The sweep heat map: the grid the worker evaluates, with progress and cancel. */
 export interface SweepSlice {
