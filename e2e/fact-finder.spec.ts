@@ -23,8 +23,8 @@ test('finds a fact summarized away, steps through its matches and names the pass
   const first = before.locator('[role="row"][aria-selected="true"]')
   await expect(first).toHaveAttribute('data-match', 'true')
   await expect(first.locator('.msg__index')).toHaveText('#2')
-  // Its preview is cut before the fact: the full text marks it.
-  await first.getByRole('button', { name: 'Show full message' }).click()
+  // Its preview is cut before the fact: the finder opens the row, and the full text marks it.
+  await expect(first.getByRole('button', { name: 'Collapse message' })).toBeVisible()
   await expect(first.locator('mark').first()).toHaveText('README.md')
   // The After holds it nowhere.
   await expect(page.getByTestId('after-column').locator('[role="row"][data-match]')).toHaveCount(0)

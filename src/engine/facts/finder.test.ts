@@ -221,6 +221,15 @@ describe('findFact: verdicts from provenance', () => {
       const cut: FactRun = { ...run, passes: run.passes.map((p) => (p.pass === 2 ? { ...p, prompt: 'Summarize.\n\n[5] assistant: Done.' } : p)) }
       const v = findFact(cut, '2025-06-27', { why: true })
       expect(v.lost?.replacedBy).toEqual({ kind: 'summary', summaryId: 'summary:summarize:2', text: 'Order ORD-58213 discussed.', inPrompt: false })
+      // A copy whose own line is in the prompt without the fact: that line is what the summarizer got.
+      const placeholder: FactRun = {
+        ...run,
+        passes: run.passes.map((p) => (p.pass === 2 ? { ...p, prompt: 'Summarize.\n\n[4] tool: Result dropped.\n[5] assistant: Done.' } : p)),
+      }
+      expect(findFact(placeholder, /postal code \d{5}/, { why: true }).lost?.replacedBy).toMatchObject({
+        promptLine: '[4] tool: Result dropped.',
+        inPrompt: false,
+      })
       expect(findFact(withPrompts, '2025-06-27')).toEqual(findFact(run, '2025-06-27'))
     })
   })

@@ -174,29 +174,31 @@ export interface FindOptions {
 /**
  * The prompt line of pass `pass` that carried the fact: the copy's own line (`[<index>] <role>:
  * …`, the line `messageLine` wrote for Before message `beforeId`) when it holds the fact, else
- * the first line holding it (the previous summary, another copy); `inPrompt`: whether the
- * prompt holds it at all. Each line is one message (the prompt's line breaks are collapsed).
+ * the first line holding it (the previous summary, another copy); when the prompt holds it
+ * nowhere, the copy's own line still (what the summarizer got instead, e.g. an earlier stage's
+ * placeholder), if it has one. `inPrompt`: whether the prompt holds it at all. Each line is one
+ * message (the prompt's line breaks are collapsed).
  */
 function promptLineOf(
   prompt: string,
   index: number | undefined,
   at: (text: string) => number,
 ): { promptLine?: string; inPrompt: boolean } {
-  const first = at(prompt)
-  if (first < 0) return { inPrompt: false }
   const lineAround = (pos: number) => {
     const start = prompt.lastIndexOf('\n', pos - 1) + 1
     const end = prompt.indexOf('\n', pos)
     return prompt.slice(start, end === -1 ? prompt.length : end)
   }
+  let own: string | undefined
   if (index !== undefined) {
     const marker = `[${index}] `
     const pos = prompt.startsWith(marker) ? 0 : prompt.indexOf(`\n${marker}`) + 1
-    if (pos > 0 || prompt.startsWith(marker)) {
-      const own = lineAround(pos)
-      if (at(own) >= 0) return { promptLine: own, inPrompt: true }
-    }
+    if (pos > 0 || prompt.startsWith(marker)) own = lineAround(pos)
   }
+  const first = at(prompt)
+  // Not in the prompt: the copy's own line shows what the summarizer got instead (a placeholder).
+  if (first < 0) return own === undefined ? { inPrompt: false } : { promptLine: own, inPrompt: false }
+  if (own !== undefined && at(own) >= 0) return { promptLine: own, inPrompt: true }
   return { promptLine: lineAround(first), inPrompt: true }
 }
 

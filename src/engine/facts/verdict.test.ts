@@ -110,6 +110,8 @@ describe('verdictSentence: one wording, names by position (page, CLI) or by id (
     expect(lossReason(notInPrompt, byPosition, 'llm')).toBe(
       'it was not in the prompt: the summarizer never saw it (cut or left out to fit its window)',
     )
+    const replaced = lost({ kind: 'summary', summaryId: 's', text: '', promptLine: '[7] tool: Result dropped.', inPrompt: false }, 2)
+    expect(lossReason(replaced, byPosition, 'extractive')).toBe('it was not in the prompt: Before #7 reached the summarizer already without it')
     expect(lossReason(lost({ kind: 'summary', summaryId: 's', text: '' }, 2), byPosition, 'llm')).toBeUndefined()
     expect(lossReason(lost({ kind: 'placeholder', text: '[pruned]' }), byPosition, 'llm')).toBe(
       'Before #7 was pruned: a placeholder took its place',

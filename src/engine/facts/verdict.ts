@@ -181,8 +181,10 @@ export type SummarizerKind = 'llm' | 'extractive'
  * Why the last copy of a lost fact went, in one sentence, or undefined when the verdict says all
  * that is known (slimmed, dropped, changed, no loss traced):
  * - a pass's summary: `it was in the prompt but not in the answer` (an LLM summarizer), `it was
- *   in the prompt, but the extractive summary kept other lines`, or `it was not in the prompt: the
- *   summarizer never saw it (cut or left out to fit its window)`; the agent's own compaction: `it
+ *   in the prompt, but the extractive summary kept other lines`, `it was not in the prompt: Before
+ *   #13 reached the summarizer already without it` (an earlier stage's placeholder: its prompt line
+ *   shows it), or `it was not in the prompt: the summarizer never saw it (cut or left out to fit
+ *   its window)`; the agent's own compaction: `it
  *   was in the messages the agent summarized, but not in the summary it wrote`;
  * - pruning: `Before #12 was pruned: a placeholder took its place`;
  * - a back-reference: `Before #12 became a back-reference to its first occurrence, Before #4,
@@ -197,7 +199,11 @@ export function lossReason(v: VerdictWords, names: VerdictNames, summarizer: Sum
     case 'summary':
       if (e.stage === 'recorded') return 'it was in the messages the agent summarized, but not in the summary it wrote'
       if (r.inPrompt === undefined) return undefined
-      if (!r.inPrompt) return 'it was not in the prompt: the summarizer never saw it (cut or left out to fit its window)'
+      if (!r.inPrompt) {
+        return r.promptLine !== undefined
+          ? `it was not in the prompt: ${names.before(e.beforeId)} reached the summarizer already without it`
+          : 'it was not in the prompt: the summarizer never saw it (cut or left out to fit its window)'
+      }
       return summarizer === 'llm'
         ? 'it was in the prompt but not in the answer'
         : 'it was in the prompt, but the extractive summary kept other lines'

@@ -5,6 +5,7 @@ import type { AfterMode } from '../../state/slices/recorded'
 import { useStore } from '../../state/store'
 import { useInfo, useRecorded, useSelection } from '../../state/hooks'
 import { selectRun } from '../../state/selectors'
+import { factWalk } from '../../state/slices/facts'
 import type { RecordedRunView, RowMeta, RunView, Side } from '../../worker/protocol'
 import { FactFinder } from '../facts/FactFinder'
 import { ImportHeadView } from './ImportHeadView'
@@ -117,6 +118,7 @@ export function CompareView() {
   const { selection, selectRow } = useSelection()
   // The finder's answer alone: its query changes at every keystroke.
   const factSearch = useStore((s) => s.factSearch)
+  const factCursor = useStore((s) => s.factCursor)
   const importHead = useStore((s) => s.importHead)
   const [split, setSplit] = useState(0.5) // high-frequency: stays out of the store
   const [syncScroll, setSyncScroll] = useState(true)
@@ -130,12 +132,19 @@ export function CompareView() {
   )
   const [left, right] = panes ?? [null, null]
 
-  // The fact finder's matches per side (the recorded After is not searched), and its query.
+  // The fact finder's matches per side: its After rows belong to the After it searched (the
+  // simulated one, or in Recorded mode the agent's), and its query.
   const factMatches = useMemo(() => {
     const of = (rows: readonly { rowId: string; count: number }[] | undefined) =>
       new Map((rows ?? []).map((r) => [r.rowId, r.count]))
-    return { before: of(factSearch?.before.rows), after: of(factSearch?.after.rows), recorded: of([]) }
+    const after = of(factSearch?.after.rows)
+    const none = of([])
+    return factSearch?.against === 'recorded'
+      ? { before: of(factSearch.before.rows), after: none, recorded: after }
+      : { before: of(factSearch?.before.rows), after, recorded: none }
   }, [factSearch])
+  // The finder's current match: its row opens to the full text, scrolled to the mark.
+  const currentMatch = useMemo(() => factWalk(factSearch)[factCursor] ?? null, [factSearch, factCursor])
   const factHighlight = useMemo(
     () => (factSearch ? { query: factSearch.query, regex: factSearch.regex } : null),
     [factSearch],
@@ -247,6 +256,7 @@ export function CompareView() {
           highlighted={highlightLeft}
           matches={factMatches[left.side]}
           factHighlight={factHighlight}
+          currentMatchId={currentMatch?.side === left.side ? currentMatch.rowId : null}
           onSelect={onSelect}
           onUserScroll={onUserScroll}
           handleRef={leftRef}
@@ -262,6 +272,7 @@ export function CompareView() {
           highlighted={highlightRight}
           matches={factMatches[right.side]}
           factHighlight={factHighlight}
+          currentMatchId={currentMatch?.side === right.side ? currentMatch.rowId : null}
           onSelect={onSelect}
           onUserScroll={onUserScroll}
           handleRef={rightRef}

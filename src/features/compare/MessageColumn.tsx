@@ -22,6 +22,8 @@ interface MessageColumnProps {
   matches?: ReadonlyMap<string, number>
   /** The finder's query, marked in the matching rows' text. */
   factHighlight?: FactHighlight | null
+  /** The row of the finder's current match in this column: opened to its full text, scrolled to the mark. */
+  currentMatchId?: string | null
   onSelect: (side: Side, id: string) => void
   /** Called when the user scrolls this column, with the id of the topmost visible row. */
   onUserScroll?: (side: Side, topRowId: string) => void
@@ -31,7 +33,7 @@ interface MessageColumnProps {
 /** A virtualized column of messages: only the visible rows (plus overscan) are in the DOM. */
 export function MessageColumn(props: MessageColumnProps) {
   const { side, title, subtitle, items, selectedId, highlighted, onSelect, onUserScroll, handleRef } = props
-  const { matches, factHighlight = null } = props
+  const { matches, factHighlight = null, currentMatchId = null } = props
   const scrollRef = useRef<HTMLDivElement>(null)
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
   // The user is driving this column (pointer over it); programmatic scrolls do not echo back.
@@ -57,6 +59,7 @@ export function MessageColumn(props: MessageColumnProps) {
   )
 
   const toggleExpand = useCallback((id: string) => {
+    if (opened.current === id) opened.current = null
     setExpanded((prev) => {
       const next = new Set(prev)
       if (next.has(id)) next.delete(id)
@@ -65,6 +68,25 @@ export function MessageColumn(props: MessageColumnProps) {
     })
   }, [])
   const select = useCallback((id: string) => onSelect(side, id), [onSelect, side])
+
+  // The finder's current match opens its row (a collapsed row shows only a preview, which may
+  // not reach the match); the row the finder opened closes when the match moves on, unless the
+  // person toggled it meanwhile.
+  const opened = useRef<string | null>(null)
+  useEffect(() => {
+    const previous = opened.current
+    opened.current = null
+    setExpanded((prev) => {
+      const close = previous !== null && previous !== currentMatchId && prev.has(previous)
+      const open = currentMatchId !== null && !prev.has(currentMatchId)
+      if (open) opened.current = currentMatchId
+      if (!close && !open) return prev
+      const next = new Set(prev)
+      if (close) next.delete(previous)
+      if (open) next.add(currentMatchId)
+      return next
+    })
+  }, [currentMatchId])
 
   useEffect(() => {
     const el = scrollRef.current
@@ -131,6 +153,7 @@ export function MessageColumn(props: MessageColumnProps) {
                     matchCount={matches?.get(item.row.id) ?? 0}
                     factHighlight={matches?.has(item.row.id) ? factHighlight : null}
                     expanded={expanded.has(item.row.id)}
+                    currentMatch={currentMatchId === item.row.id}
                     onSelect={select}
                     onToggleExpand={toggleExpand}
                   />

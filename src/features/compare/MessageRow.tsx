@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect } from 'react'
+import { memo, useCallback, useEffect, useRef } from 'react'
 import { Chip } from '../../components/Chip'
 import { RoleBadge } from '../../components/RoleBadge'
 import { formatCount } from '../../components/format'
@@ -21,6 +21,8 @@ interface MessageRowProps {
   /** The finder's query to mark in the text, for a matching row. */
   factHighlight?: FactHighlight | null
   expanded: boolean
+  /** The finder's current match: the expanded text scrolls to its first mark. */
+  currentMatch?: boolean
   onSelect: (id: string) => void
   onToggleExpand: (id: string) => void
 }
@@ -28,7 +30,7 @@ interface MessageRowProps {
 /** One message row: index, role, tokens, preview (expandable to the full text), provenance chip. */
 export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
   const { side, row, selected, highlighted, expanded, onSelect, onToggleExpand } = props
-  const { matchCount = 0, factHighlight = null } = props
+  const { matchCount = 0, factHighlight = null, currentMatch = false } = props
   const chip = row.fate ? fateChip(row.fate) : row.origin ? originChip(row.origin) : null
   const title = row.fate ? explainFate(row.fate) : row.origin ? explainOrigin(row.origin) : undefined
   const mono = row.role === 'tool'
@@ -106,7 +108,7 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
         </span>
       </div>
       {expanded ? (
-        <MessageBody side={side} id={row.id} mono={mono} highlight={factHighlight} />
+        <MessageBody side={side} id={row.id} mono={mono} highlight={factHighlight} current={currentMatch} />
       ) : (
         <div className={mono ? 'msg__preview msg__preview--mono' : 'msg__preview'} role="cell">
           <MarkedText text={row.preview} highlight={factHighlight} />
@@ -121,17 +123,33 @@ interface BodyProps {
   id: string
   mono: boolean
   highlight: FactHighlight | null
+  /** The finder's current match: scroll the body to its first mark once the text is in. */
+  current: boolean
 }
 
-function MessageBody({ side, id, mono, highlight }: BodyProps) {
+function MessageBody({ side, id, mono, highlight, current }: BodyProps) {
   const entry = useStore((s) => s.details[detailKey(side, id)])
   const { fetchDetail } = useRunActions()
+  const ref = useRef<HTMLDivElement>(null)
   useEffect(() => {
     if (entry === undefined) fetchDetail(side, id)
   }, [entry, fetchDetail, side, id])
+  useEffect(() => {
+    // The body scrolls on its own (a long tool output): bring the mark to its middle.
+    const body = ref.current?.querySelector<HTMLElement>('.msg__body')
+    const mark = body?.querySelector('mark.fact-mark')
+    if (!current || !body || !mark) return
+    const b = body.getBoundingClientRect()
+    const m = mark.getBoundingClientRect()
+    body.scrollTop += m.top - b.top - (b.height - m.height) / 2
+  }, [current, entry, highlight])
   if (entry === undefined || entry === 'loading') return <div className="msg__body msg__body--loading">Loading…</div>
   if (entry === 'missing') return <div className="msg__body">Full text unavailable.</div>
-  return <DetailView detail={entry} mono={mono} highlight={highlight} />
+  return (
+    <div ref={ref} className="msg__body-wrap">
+      <DetailView detail={entry} mono={mono} highlight={highlight} />
+    </div>
+  )
 }
 
 /** Full content as text only (never HTML): tool output in monospace, images as labels. */

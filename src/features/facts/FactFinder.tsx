@@ -1,8 +1,10 @@
 import { useEffect, useMemo, useRef } from 'react'
 import { formatCountOf } from '../../components/format'
 import { factWalk } from '../../state/slices/facts'
-import { useFactFinder, useRun } from '../../state/hooks'
-import { verdictSentence } from './FactFinderText'
+import { useFactFinder, useRecorded, useRun } from '../../state/hooks'
+import { useStore } from '../../state/store'
+import { FactFinderWhy } from './FactFinderWhy'
+import { lossWhy, verdictSentence } from './FactFinderText'
 import './FactFinder.css'
 
 const SIDE_NAME = { before: 'Before', after: 'After', recorded: 'Recorded' } as const
@@ -10,7 +12,9 @@ const SIDE_NAME = { before: 'Before', after: 'After', recorded: 'Recorded' } as 
 /**
  * The fact finder bar above Before | After: a string or regex searched in the
  * worker over both sides' full texts, an "N of M" counter walking the matching rows (Before first,
- * then After; Enter / Shift+Enter), and the engine's verdict in one sentence.
+ * then After; Enter / Shift+Enter), the engine's verdict in one sentence and, for a lost fact,
+ * why (the prompt line that carried it, the summary that came back). In the Recorded mode the
+ * After searched is what the agent kept after its own compaction.
  */
 export function FactFinder() {
   const { run } = useRun()
@@ -25,18 +29,29 @@ export function FactFinder() {
     refreshFactSearch: refresh,
     stepFactMatch: step,
   } = useFactFinder()
+  const { afterMode, recorded } = useRecorded()
+  const summarizer = useStore((s) => s.config?.summarizer)
   const inputRef = useRef<HTMLInputElement>(null)
 
-  // A new run (settings changed, another transcript): search again so the verdict follows.
+  // A new run (settings changed, another transcript), another After mode or the recorded view
+  // arriving: search again so the verdict follows what the After column shows.
   const runId = run?.runId
   const transcriptKey = run?.transcriptKey
+  const recordedView = afterMode === 'recorded' ? recorded?.view : undefined
   useEffect(() => {
     refresh()
-  }, [runId, transcriptKey, refresh])
+  }, [runId, transcriptKey, recordedView, refresh])
 
   const walk = useMemo(() => factWalk(search), [search])
   const current = walk[cursor]
-  const verdict = useMemo(() => (search && run ? verdictSentence(search.verdict, run) : null), [search, run])
+  // Messages are named by the columns of the After that was searched.
+  const named = search?.against === 'recorded' ? recorded?.view : run
+  const verdict = useMemo(() => (search && named ? verdictSentence(search.verdict, named) : null), [search, named])
+  const why = useMemo(() => {
+    if (!search || !named) return null
+    const kind = search.against === 'recorded' || (summarizer !== undefined && summarizer !== 'extractive') ? 'llm' : 'extractive'
+    return lossWhy(search.verdict, named, kind)
+  }, [search, named, summarizer])
   const pending = query !== '' && (search?.query !== query || search.regex !== regex)
 
   const go = (delta: 1 | -1) => {
@@ -132,6 +147,7 @@ export function FactFinder() {
           <span className="fact-finder__sides muted"> · {sides}</span>
         </p>
       ) : null}
+      {!error && search && query !== '' && why && <FactFinderWhy why={why} highlight={{ query: search.query, regex: search.regex }} />}
     </div>
   )
 }

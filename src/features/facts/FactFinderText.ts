@@ -4,7 +4,14 @@
  * name messages). Offsets are UTF-16 code units (JavaScript string indices), since they only
  * slice strings for rendering.
  */
-import { positionNames, verdictSentence as engineVerdictSentence } from '../../engine/facts/verdict'
+import {
+  lossReason,
+  passName,
+  positionNames,
+  verdictSentence as engineVerdictSentence,
+  type SummarizerKind,
+  type VerdictNames,
+} from '../../engine/facts/verdict'
 import type { FactVerdictView, RunView } from '../../worker/protocol'
 
 /** What the finder highlights: the query of the worker's answer. */
@@ -141,14 +148,57 @@ export type VerdictTone = 'good' | 'bad' | 'muted'
 
 const TONE: Record<FactVerdictView['verdict'], VerdictTone> = { survives: 'good', lost: 'bad', 'never-present': 'muted' }
 
-/**
- * The verdict as one sentence (the engine's `verdictSentence`), naming messages as the columns
- * do (`#41` = Before message 41, `summary of pass 2`), and its tone. Renders the engine's
- * decision only: nothing is searched or re-derived here.
- */
-export function verdictSentence(v: FactVerdictView, run: RunView): { text: string; tone: VerdictTone } {
+/** Names as the columns show them: `Before #12`, `Before #41 → After #7`, `After #0 (summary of pass 2)`. */
+function columnNames(run: RunView): VerdictNames {
   const beforeIndex = new Map(run.before.rows.map((r) => [r.id, r.index]))
   const afterRows = new Map(run.after.rows.map((r) => [r.id, r]))
-  const names = positionNames(beforeIndex, (id) => afterRows.get(id), run.passes)
-  return { text: engineVerdictSentence(v, names), tone: TONE[v.verdict] }
+  return positionNames(beforeIndex, (id) => afterRows.get(id), run.passes)
+}
+
+/**
+ * The verdict as one sentence (the engine's `verdictSentence`), naming messages as the columns
+ * do (`Before #41 → After #7`, `After #0 (summary of pass 2)`; `run`: the view whose After was
+ * searched), and its tone. Renders the engine's decision only: nothing is searched or
+ * re-derived here.
+ */
+export function verdictSentence(v: FactVerdictView, run: RunView): { text: string; tone: VerdictTone } {
+  return { text: engineVerdictSentence(v, columnNames(run)), tone: TONE[v.verdict] }
+}
+
+/** Why a lost fact went, as the finder shows it under the verdict. */
+export interface LossWhyView {
+  /** The engine's `lossReason`, messages named as the columns name them; absent when none. */
+  reason?: string
+  /** The summarizer prompt's line that carried the fact (`[12] user: …`). Untrusted text. */
+  promptLine?: string
+  /** The summary that came back without the fact (cut by the worker). Untrusted text. */
+  summary?: string
+  /** The placeholder that replaced the last copy. Untrusted text. */
+  placeholder?: string
+  /** For a back-reference: the Before id of the fact's first occurrence, and its name (`Before #4`). */
+  firstOccurrence?: { id: string; name: string }
+  /** The pass that wrote the summary: `pass 2`, `insert-then-compress`, or `the agent's own compaction`. */
+  pass?: string
+}
+
+/**
+ * What the finder shows of why a lost fact went — the engine's reason, the prompt line, the
+ * summary, the placeholder, the first occurrence — read from the verdict's last loss; null when
+ * the fact is not lost or nothing is known. `summarizer`: which kind wrote the run's summaries.
+ */
+export function lossWhy(v: FactVerdictView, run: RunView, summarizer: SummarizerKind): LossWhyView | null {
+  const e = v.verdict === 'lost' ? v.lost : undefined
+  if (!e) return null
+  const names = columnNames(run)
+  const why: LossWhyView = {}
+  const reason = lossReason(v, names, summarizer)
+  if (reason !== undefined) why.reason = reason
+  const r = e.replacedBy
+  if (r.kind === 'summary') {
+    if (r.promptLine !== undefined) why.promptLine = r.promptLine
+    if (r.text !== '') why.summary = r.text
+    why.pass = e.stage === 'recorded' ? "the agent's own compaction" : e.pass !== undefined ? passName(e.stage, e.pass) : e.stage
+  } else if (r.kind === 'placeholder') why.placeholder = r.text
+  else if (r.kind === 'back-reference') why.firstOccurrence = { id: r.firstId, name: names.before(r.firstId) }
+  return Object.keys(why).length > 0 ? why : null
 }

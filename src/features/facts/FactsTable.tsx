@@ -26,6 +26,7 @@ import { shownResult } from '../../state/selectors'
 import { useStore } from '../../state/store'
 import { useFactTable, useInfo, useRunId } from '../../state/hooks'
 import type { FactRowView } from '../../worker/protocol'
+import { FindFactButton } from './FactFinderLink'
 import './FactsTable.css'
 
 /** How each fact kind reads in the table. */
@@ -285,9 +286,7 @@ export function FactsTable() {
           cell: (c) =>
             c.row.original.kind === 'watched' ? (
               <span className="facts__watched">
-                <span className="facts__fact" title={c.getValue()}>
-                  {c.getValue()}
-                </span>
+                <FindFactButton className="facts__fact" fact={c.getValue()} />
                 <button
                   type="button"
                   className="icon-button facts__unwatch"
@@ -299,9 +298,7 @@ export function FactsTable() {
                 </button>
               </span>
             ) : (
-              <span className="facts__fact" title={c.getValue()}>
-                {c.getValue()}
-              </span>
+              <FindFactButton className="facts__fact" fact={c.getValue()} />
             ),
         }),
         column.accessor('kindLabel', { header: 'Kind', size: 160, sortFn: 'alphanumeric' }),
