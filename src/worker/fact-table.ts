@@ -62,6 +62,7 @@ function rowView(row: FactRow, key: number, indexOf: Map<string, number>): FactR
     view.lostAt = { stage: lost.stage, beforeId: lost.beforeId }
     if (lost.pass !== undefined) view.lostAt.pass = lost.pass
   }
+  if (row.neededAfterLoss) view.neededAfterLoss = { ...row.neededAfterLoss }
   return view
 }
 

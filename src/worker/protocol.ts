@@ -23,6 +23,7 @@ import type {
 import type { ExportTarget } from '../engine/export'
 import type { FactKind } from '../engine/facts/patterns'
 import type { FactImportance, FactOrigin } from '../engine/facts/importance'
+import type { NeededAfterLoss } from '../engine/facts/needed'
 import type { FactTable } from '../engine/facts/table'
 import type { KeptAs } from '../engine/facts/verdict'
 import type { PassRun } from '../engine/facts/pass-runs'
@@ -253,6 +254,8 @@ export interface FactTableView {
 
 /**
  * Result of `getFactTable`: the table, or `unchanged` when the page already holds this version
+  /** When a pass took it out of the context and a later message needed it (engine `NeededAfterLoss`). */
+  neededAfterLoss?: NeededAfterLoss
  * (nothing that decides a fact's fate changed since), or why there is none.
  */
 export type FactTableOutcome =

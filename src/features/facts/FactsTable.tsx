@@ -156,6 +156,9 @@ function PassRunsCell({ runs, passes }: { runs: readonly PassRun[]; passes: read
   )
 }
 
+/** 0 for a fact needed after a pass removed it, 1 otherwise: those lead the table. */
+const neededFirst = (r: FactRowView) => (r.neededAfterLoss ? 0 : 1)
+
 /** The final fate, with the step that lost it. */
 function FinalChip({ row }: { row: Row }) {
   const title = row.explanation
@@ -171,6 +174,24 @@ function FinalChip({ row }: { row: Row }) {
   const at = row.lostAt
   const where = at ? ` · ${at.pass !== undefined ? passName(at.stage, at.pass) : at.stage}` : ''
   return <Chip kind="dropped" label={`lost${where}`} title={title} />
+}
+
+/** "needed at #11": a pass removed the fact and a later message needed it (the engine's `neededAfterLoss`). */
+function NeededMark({ row }: { row: Row }) {
+  const n = row.neededAfterLoss
+  if (!n) return null
+  const how = n.how === 'back-reference' ? `refers back to it: "${n.phrase ?? ''}"` : 'holds it again'
+  return (
+    <button
+      type="button"
+      className="facts__link"
+      data-testid="fact-needed"
+      title={`${passName(n.stage, n.pass)} (at #${n.atMessage}) removed it; #${n.messageIndex} (${n.role}) ${how}. Show #${n.messageIndex} in Before | After`}
+      onClick={() => revealBefore(n.messageId)}
+    >
+      needed at #{n.messageIndex}
+    </button>
+  )
 }
 
 /**
@@ -260,7 +281,8 @@ export function FactsTable() {
           importanceRank: importanceRank(r.importance),
           importanceLabel: importanceText(r),
         }))
-        .sort((a, b) => a.importanceRank - b.importanceRank || a.key - b.key),
+        // Facts needed after compaction removed them lead, then by importance.
+        .sort((a, b) => neededFirst(a) - neededFirst(b) || a.importanceRank - b.importanceRank || a.key - b.key),
     [facts],
   )
   // A kind chosen shows every fact of it, noise too: the filter shows any kind on request.
@@ -363,7 +385,11 @@ export function FactsTable() {
           sortFn: 'basic',
           // Lost first on the first click (numbers would start descending).
           sortDescFirst: false,
-          cell: (c) => <FinalChip row={c.row.original} />,
+          cell: (c) => (
+            <>
+              <FinalChip row={c.row.original} /> <NeededMark row={c.row.original} />
+            </>
+          ),
         }),
       ]),
     [passes, unwatchFact],
@@ -422,6 +448,9 @@ export function FactsTable() {
     <div className="table-view facts" aria-busy={shown.kind === 'result' && shown.updating}>
       <div className="facts__totals" data-testid="facts-totals">
         <strong>{factTotalsText(table.totals, showNoise || kind !== '')}</strong>
+        {table.totals.needed > 0 && (
+          <span data-testid="facts-needed"> · {table.totals.neededText}</span>
+        )}
         {shown.kind === 'result' && shown.updating && <span className="muted"> · updating…</span>}
       </div>
       <div className="table-view__toolbar">

@@ -1,7 +1,8 @@
 import { stageDefinition } from '../../engine/stages/definitions'
 import { formatCount, formatCountOf } from '../../components/format'
 import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
-import type { StageId, ValidityProblem } from '../../engine/model'
+import type { FailureModeWarning, StageId, ValidityProblem } from '../../engine/model'
+import { neededText } from '../../engine/facts/needed'
 import { tokenEstimateNote } from '../../engine/tokens/count'
 import type { Side } from '../../worker/protocol'
 import { useStore } from '../../state/store'
@@ -77,6 +78,7 @@ export function TotalsBar() {
           </dd>
         </div>
       </dl>
+      <NeededLine warnings={run.checks.failureModes} />
       {mode === 'versus' && <RecordedVersus />}
       <div className="totals__stages" aria-label="Savings per stage">
         {showsRecorded ? (
@@ -123,6 +125,21 @@ export function TotalsBar() {
       <PassList />
       <ReworkList />
     </section>
+  )
+}
+
+/**
+ * "3 facts were needed after compaction removed them": the facts the engine's over-compression
+ * warnings name as removed by a pass and needed by a later message; nothing when there are none.
+ */
+function NeededLine({ warnings }: { warnings: readonly FailureModeWarning[] | undefined }) {
+  const needed = (warnings ?? []).reduce((sum, w) => sum + (w.neededFacts ?? 0), 0)
+  if (needed === 0) return null
+  return (
+    <p className="totals__needed" data-testid="totals-needed" title="See the over-compression warnings and the Facts tab">
+      <span aria-hidden="true">⚠ </span>
+      {neededText(needed)}
+    </p>
   )
 }
 
