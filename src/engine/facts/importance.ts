@@ -18,7 +18,7 @@ import type { FactKind } from './patterns'
 export type FactOrigin = 'user' | 'acted-on' | 'assistant' | 'system' | 'tool-output'
 
 /**
- * A fact's importance tier, most important first (`IMPORTANCE_ORDER`):
+ * A fact's importance tier, most important first (`importanceRank`):
  * `watched` a fact the user of this tool asked to track; `goal` the first user request;
  * `constraint` a standing rule (`instruction`); `user` any other fact the user stated;
  * `decision` decisions, TODOs and in-flight jobs; `acted-on` an identifier or path the agent
@@ -29,7 +29,7 @@ export type FactOrigin = 'user' | 'acted-on' | 'assistant' | 'system' | 'tool-ou
 export type FactImportance = 'watched' | 'goal' | 'constraint' | 'user' | 'decision' | 'acted-on' | 'other' | 'noise'
 
 /** The tiers in rank order: index 0 is the most important. */
-export const IMPORTANCE_ORDER: readonly FactImportance[] = [
+const IMPORTANCE_ORDER: readonly FactImportance[] = [
   'watched',
   'goal',
   'constraint',
