@@ -95,5 +95,15 @@ test("Recorded mode: the finder judges against the agent's own compaction and sh
   const recorded = page.getByTestId('recorded-column')
   await expect(recorded.locator('[role="row"][data-match]')).toHaveCount(2)
   await expect(recorded.locator('[role="row"][data-match] .msg__index')).toHaveText(['#0', '#2'])
+
+  // Recorded vs simulated: the default pipeline never fires on these 9 messages, so only the
+  // simulation kept the postal code; a click finds it.
+  await page.getByRole('radiogroup', { name: 'After column shows' }).getByRole('radio', { name: 'Recorded vs simulated' }).click()
+  const versus = page.getByTestId('versus-facts')
+  await expect(versus.getByTestId('versus-facts-recorded')).toHaveText('Kept only by the agent (0): none')
+  await expect(versus.getByTestId('versus-facts-simulated')).toContainText('postal code 80331')
+  await versus.getByRole('button', { name: 'postal code 80331', exact: true }).click()
+  await expect(page.getByRole('searchbox', { name: 'Fact to find' })).toHaveValue('postal code 80331')
+  await expect(page.getByTestId('after-column').locator('[role="row"][data-match]').first()).toBeVisible()
   expect(errors).toEqual([])
 })

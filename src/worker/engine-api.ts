@@ -12,6 +12,7 @@
 import { releaseProxy } from 'comlink'
 import { exportTranscript, type ExportTarget } from '../engine/export'
 import { failureText } from '../engine/failure-text'
+import { factsKeptBy } from '../engine/facts/kept-by'
 import { findFactSpans, messageFactText } from '../engine/facts/patterns'
 import { importBytes, importTranscript } from '../engine/formats'
 import type { ImportResult } from '../engine/formats/types'
@@ -24,6 +25,8 @@ import type { RequestShape } from '../engine/analysis/turns'
 import { createSummaryCache } from '../engine/summarizers/cache'
 import { planSummaryRequests, type SummaryPlan } from '../engine/summarizers/preview'
 import { loadCounter } from '../engine/tokens/count'
+import { codePointLength, cutCodePoints } from '../engine/util/text'
+import { FACT_VIEW_LIMIT, FACTS_KEPT_LIMIT } from './protocol'
 import type {
   ExportOutcome,
   FactTableOutcome,
@@ -33,6 +36,7 @@ import type {
   MessageDetail,
   PlanOutcome,
   RecordedOutcome,
+  RecordedRunView,
   ReworkOutcome,
   RowMeta,
   RunOptions,
@@ -268,7 +272,7 @@ export function createEngineApi() {
     /**
      * What the agent itself kept after its recorded compaction number `compaction` (0-based; default
      * the last), counted in `encoding`, as a run view (stage `recorded`), with the comparison to the
-     * last simulated run when there is one.
+     * last simulated run when there is one, and which important facts each kept (`factsKept`).
      */
     async runRecorded(encoding: Encoding, compaction?: number): Promise<RecordedOutcome> {
       const open = session
@@ -280,14 +284,22 @@ export function createEngineApi() {
         const recorded = recordedRunResult(open.transcript, counter, options)
         if (!recorded) return { ok: false, error: 'this transcript records no compaction' }
         open.recorded = recorded
-        return {
-          ok: true,
-          recorded: {
-            compaction: recorded.pass - 1,
-            view: buildRunView(recorded, 0, encoding),
-            comparison: open.comparison(recorded),
-          },
+        const comparison = open.comparison(recorded)
+        const view: RecordedRunView = { compaction: recorded.pass - 1, view: buildRunView(recorded, 0, encoding), comparison }
+        if (comparison && open.result) {
+          const kept = factsKeptBy(open.factTables.foundIndexOf(recorded.before.messages), recorded, open.result)
+          const cut = (facts: string[]) =>
+            facts.slice(0, FACTS_KEPT_LIMIT).map((f) => (codePointLength(f) > FACT_VIEW_LIMIT ? `${cutCodePoints(f, FACT_VIEW_LIMIT - 1)}…` : f))
+          view.factsKept = {
+            recordedOnly: cut(kept.recordedOnly),
+            simulatedOnly: cut(kept.simulatedOnly),
+            recordedOnlyCount: kept.recordedOnly.length,
+            simulatedOnlyCount: kept.simulatedOnly.length,
+            both: kept.both,
+            neither: kept.neither,
+          }
         }
+        return { ok: true, recorded: view }
       } catch (e) {
         return { ok: false, error: errorText(e) }
       }

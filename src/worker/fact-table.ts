@@ -152,6 +152,12 @@ export class FactTables {
     return this.#index.index
   }
 
+  /** The index of the facts found in `messages` (a run's Before), without watched facts: built once per transcript. */
+  foundIndexOf(messages: readonly Message[]): FactIndex {
+    if (this.#found?.messages !== messages) this.#found = { messages, index: indexFacts(messages) }
+    return this.#found.index
+  }
+
   /**
    * The facts table of `result` for the page's run `runId`. `known`: the version the page holds;
    * when the rows would be the same, only `{unchanged: true}` crosses. `ok: false` before any run.

@@ -207,7 +207,22 @@ export interface RecordedRunView {
   view: RunView
   /** Recorded vs the last simulated run of the same transcript, when there is one. */
   comparison: RecordedComparison | null
+  /**
+   * With `comparison`: which important facts each After kept (engine `factsKeptBy`), each list cut
+   * to `FACTS_KEPT_LIMIT` facts, `FACT_VIEW_LIMIT` code points each; the counts are of all of them.
+   */
+  factsKept?: {
+    recordedOnly: string[]
+    simulatedOnly: string[]
+    recordedOnlyCount: number
+    simulatedOnlyCount: number
+    both: number
+    neither: number
+  }
 }
+
+/** How many facts each list of `RecordedRunView.factsKept` carries at most. */
+export const FACTS_KEPT_LIMIT = 50
 
 /** Result of `runRecorded`: never throws across the boundary. */
 export type RecordedOutcome = { ok: true; recorded: RecordedRunView } | { ok: false; error: string }

@@ -12,6 +12,7 @@ import { ImportHeadView } from './ImportHeadView'
 import { buildAfterItems, buildBeforeItems, linkAfters, type ColumnItem } from './column-items'
 import { MessageColumn, type ColumnHandle } from './MessageColumn'
 import { SplitHandle } from './SplitHandle'
+import { VersusFacts } from './VersusFacts'
 import './compare.css'
 
 /** One of the two columns: which rows, and for each row the ids it links to in the other column. */
@@ -241,6 +242,7 @@ export function CompareView() {
             : 'Click a message to reveal its counterpart on the other side.'}
         </span>
       </div>
+      {mode === 'versus' && recorded?.factsKept && <VersusFacts kept={recorded.factsKept} />}
       <div
         ref={containerRef}
         className="compare__columns"
