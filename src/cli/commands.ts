@@ -16,7 +16,7 @@ import { ALL_PARAMS } from '../engine/stages/definitions'
 import { loadCounter, type CachedCounter } from '../engine/tokens/count'
 import { InputError, UsageError } from './errors'
 import { configFromFlags, PIPELINE_OPTIONS, summarizerDeps, type CliEnv, type CliOption, type FlagValues } from './options'
-import { compactJson, compactReport, findText, inspectText, inspectTranscript } from './report'
+import { compactJson, compactReport, findText, findVerdictsJson, inspectText, inspectTranscript } from './report'
 import { sweepJson, sweepText } from './sweep'
 
 /** What a command's `run` gets: the parsed arguments, where to print, and the surroundings. */
@@ -253,8 +253,8 @@ export const COMMANDS: readonly CliCommand[] = [
       const watchedVerdicts = watched.map((w) => findFact(ix, w, { why: true }))
       const summarizer = ctx.values.recorded || run.config.summarizer !== 'extractive' ? 'llm' : 'extractive'
       if (ctx.values.json) {
-        const json: Record<string, unknown> = { format: run.transcript.format, facts: verdicts }
-        if (watched.length > 0) json.watched = watchedVerdicts
+        const json: Record<string, unknown> = { format: run.transcript.format, facts: findVerdictsJson(judged, verdicts, queries) }
+        if (watched.length > 0) json.watched = findVerdictsJson(judged, watchedVerdicts, watched)
         ctx.out(JSON.stringify(json, null, 2))
       } else {
         const text = findText(run.name, run.transcript, judged, verdicts, summarizer)

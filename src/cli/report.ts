@@ -7,8 +7,9 @@ import type { PipelineConfig, RunResult, SummarizerId, Transcript } from '../eng
 import { formatPercentDelta, formatTokenDelta } from '../engine/delta'
 import { compareRecordedVsSimulated, type RecordedRun } from '../engine/analysis/recorded'
 import { reworkAfterCompactions, type CompactionRework } from '../engine/analysis/rework'
-import { lossReason, positionNames, verdictSentence, type FactVerdict, type SummarizerKind } from '../engine/facts/verdict'
-import { factTable } from '../engine/facts/table'
+import { lossReason, passName, positionNames, verdictSentence, type FactVerdict, type SummarizerKind } from '../engine/facts/verdict'
+import { factTable, neededFacts } from '../engine/facts/table'
+import { neededText, type NeededAfterLoss } from '../engine/facts/needed'
 import { extractFacts } from '../engine/facts/patterns'
 import { hostOf } from '../engine/summarizers/errors'
 import { tokenEstimateNote } from '../engine/tokens/count'
@@ -39,10 +40,46 @@ function compactText(name: string, transcript: Transcript, result: RunResult): s
   const modes = result.checks.failureModes ?? []
   lines.push(`failure modes ${modes.length === 0 ? 'none' : `${modes.length} warning(s)`}`)
   for (const w of modes) lines.push(`  ${w.rule}: ${w.message}`)
+  lines.push(...neededLines(result))
   lines.push(...reworkText(reworkAfterCompactions(transcript, result)))
   // The run's warnings already include the import warnings (runPipeline copies them).
   for (const w of result.warnings) lines.push(`warning: ${w}`)
   return lines.join('\n')
+}
+
+/**
+ * The `needed` lines of `compact`: how many facts a pass removed that a later message needed
+ * (`neededText`), then one line per fact — the pass, where it fired and the message that needed
+ * it, named `#N` as the page names them.
+ */
+function neededLines(result: RunResult): string[] {
+  const needed = neededFacts(result)
+  const lines = [`needed   ${needed.length === 0 ? 'none' : neededText(needed.length)}`]
+  for (const { fact, neededAfterLoss: n } of needed) {
+    const by = n.how === 'back-reference' ? `${n.role}: "${n.phrase ?? ''}"` : `${n.role}, verbatim`
+    lines.push(`  "${cutCodePoints(fact, 80)}": removed by ${passName(n.stage, n.pass)}${n.stage === 'summarize' ? ' of summarize' : ''} at #${n.atMessage}, needed at #${n.messageIndex} (${by})`)
+  }
+  return lines
+}
+
+/**
+ * `find`'s verdicts for `--json`, each with `neededAfterLoss` when its fact was needed after a
+ * pass removed it (`neededFacts` of `result`): the needed fact equal to the query, else the first
+ * one holding a string query or matching a regex query (`/source/flags`).
+ */
+export function findVerdictsJson(
+  result: RunResult,
+  verdicts: readonly FactVerdict[],
+  queries: readonly (string | RegExp)[],
+): (FactVerdict & { neededAfterLoss?: NeededAfterLoss })[] {
+  const needed = neededFacts(result)
+  return verdicts.map((v, i) => {
+    const q = queries[i] ?? v.query
+    const hit =
+      needed.find((n) => n.fact === v.query) ??
+      needed.find((n) => (typeof q === 'string' ? n.fact.includes(q) : new RegExp(q.source, q.flags.replace(/[gy]/g, '')).test(n.fact)))
+    return hit ? { ...v, neededAfterLoss: hit.neededAfterLoss } : { ...v }
+  })
 }
 
 /**

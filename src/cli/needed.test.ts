@@ -1,0 +1,59 @@
+/**
+ * The CLI on a fact needed after compaction removed it: `find --json` carries `neededAfterLoss`
+ * on the verdict, `compact` prints the `needed` lines and `compact --json` the facts table's
+ * row and totals. The fixture: the user gives the postal code 01310-100 at message 5, pass 2 of
+ * summarize (keep_last 2, compact_after 4; it fires at turn end 10) leaves it out of its summary
+ * (pass 1's forty lamp ids fill the summary's facts), and message 11 says "Ship it to the postal
+ * code I gave you."
+ */
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { main } from './main'
+
+const FIXTURE = join(__dirname, '../../test/fixtures/facts/postal-code-needed.json')
+const SETTINGS = ['--keep-last', '2', '--compact-after', '4']
+
+async function runCli(args: string[]) {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(args, (s) => (stdout += s + '\n'), (s) => (stderr += s + '\n'))
+  return { code, stdout, stderr }
+}
+
+const NEEDED = {
+  stage: 'summarize',
+  pass: 2,
+  atMessage: 10,
+  messageId: 'm11',
+  messageIndex: 11,
+  role: 'user',
+  how: 'back-reference',
+  phrase: 'Ship it to the postal code I gave you.',
+}
+
+describe('a fact needed after compaction removed it, in the CLI', () => {
+  it('find --json: the postal code is lost in pass 2 and needed by message 11; a fact kept in the summary is not', async () => {
+    const { code, stdout, stderr } = await runCli(['find', FIXTURE, '01310-100', 'LMP-1007', ...SETTINGS, '--json'])
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    const [postal, lamp] = JSON.parse(stdout).facts
+    expect(postal).toMatchObject({ query: '01310-100', verdict: 'lost', lost: { stage: 'summarize', pass: 2 }, neededAfterLoss: NEEDED })
+    // LMP-1007 is among the forty ids pass 2's summary keeps.
+    expect(lamp).toMatchObject({ query: 'LMP-1007', verdict: 'survives' })
+    expect(lamp.neededAfterLoss).toBeUndefined()
+  })
+
+  it('compact: a needed line per fact; --json: the row and the totals of the facts table', async () => {
+    const text = await runCli(['compact', FIXTURE, ...SETTINGS])
+    expect(text.code).toBe(0)
+    const lines = text.stdout.split('\n')
+    expect(lines).toContain('needed   1 fact was needed after compaction removed it')
+    expect(lines).toContain(
+      '  "01310-100": removed by pass 2 of summarize at #10, needed at #11 (user: "Ship it to the postal code I gave you.")',
+    )
+    const json = JSON.parse((await runCli(['compact', FIXTURE, ...SETTINGS, '--json'])).stdout)
+    expect(json.facts.totals).toMatchObject({ needed: 1, neededText: '1 fact was needed after compaction removed it' })
+    const row = json.facts.rows.find((r: { fact: string }) => r.fact === '01310-100')
+    expect(row).toMatchObject({ kind: 'postal-code', final: 'lost', neededAfterLoss: NEEDED })
+  })
+})
