@@ -96,6 +96,15 @@ test("Recorded mode: the finder judges against the agent's own compaction and sh
   await expect(recorded.locator('[role="row"][data-match]')).toHaveCount(2)
   await expect(recorded.locator('[role="row"][data-match] .msg__index')).toHaveText(['#0', '#2'])
 
+  // The Facts tab judges against the agent's compaction too; a click comes back to the finder.
+  await page.getByRole('tab', { name: 'Facts' }).click()
+  await page.getByRole('searchbox', { name: 'Filter facts by text' }).fill('80331')
+  const row = page.getByTestId('facts-table').locator('[role="row"][data-fact="postal code 80331"]')
+  await expect(row).toHaveClass(/facts__row--lost/)
+  await row.getByRole('button', { name: 'postal code 80331', exact: true }).click()
+  await expect(page.getByRole('searchbox', { name: 'Fact to find' })).toHaveValue('postal code 80331')
+  await expect(page.getByTestId('fact-verdict')).toContainText("lost in the agent's own compaction at message 6")
+
   // Recorded vs simulated: the default pipeline never fires on these 9 messages, so only the
   // simulation kept the postal code; a click finds it.
   await page.getByRole('radiogroup', { name: 'After column shows' }).getByRole('radio', { name: 'Recorded vs simulated' }).click()

@@ -436,12 +436,19 @@ export function createEngineApi() {
      * labelled with the page's `runId`). Built on request, never per run; the fact index is made
      * once per transcript, and a run that changed nothing deciding a fact's fate answers
      * `unchanged` when the page already holds that `version` (`known`). `watched`: the user's
-     * own facts to track too (kind `watched`, first), as typed.
+     * own facts to track too (kind `watched`, first), as typed. `against: 'recorded'`: the table of
+     * the last recorded view (`runRecorded`), each fact judged against what the agent kept.
      */
-    getFactTable(runId: number, known?: number, watched: readonly string[] = []): FactTableOutcome {
+    getFactTable(
+      runId: number,
+      known?: number,
+      watched: readonly string[] = [],
+      against: 'after' | 'recorded' = 'after',
+    ): FactTableOutcome {
       try {
         if (!session) return { ok: false, error: 'Nothing has run yet.' }
-        return session.factTables.outcome(session.result, runId, known, watched)
+        if (against === 'recorded' && !session.recorded) return { ok: false, error: 'The recorded compaction is not read yet.' }
+        return session.factTables.outcome(against === 'recorded' ? session.recorded : session.result, runId, known, watched)
       } catch (e) {
         return { ok: false, error: errorText(e) }
       }

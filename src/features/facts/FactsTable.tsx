@@ -263,10 +263,12 @@ export function FactsTable() {
   const [showNoise, setShowNoise] = useState(false)
   const [kind, setKind] = useState<FactKind | ''>('')
 
-  // Asked when the view opens and after every run while it is open, never per run otherwise.
+  // Asked when the view opens and after every run while it is open, never per run otherwise;
+  // again when the After column switches to (or from) the agent's recorded compaction.
+  const recordedAfter = useStore((s) => (s.afterMode === 'recorded' ? s.recorded : null))
   useEffect(() => {
     if (runId !== undefined) requestFactTable()
-  }, [runId, requestFactTable])
+  }, [runId, recordedAfter, requestFactTable])
 
   const passes = table?.passes
   const facts = table?.rows

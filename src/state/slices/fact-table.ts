@@ -20,6 +20,8 @@ export interface FactTableSlice {
   watchedFacts: string[]
   /** The `watchedFacts` the held `factTable` was made with. */
   factTableWatched: string[]
+  /** Which After the held `factTable` judged facts against: the simulation's, or the agent's recorded one. */
+  factTableAgainst: 'after' | 'recorded'
   /**
    * Asks the worker for the facts table of the current run, unless the table shown already
    * belongs to it (with the current `watchedFacts`) or that request is in flight. The version
@@ -44,7 +46,8 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 
 export const createFactTableSlice: SliceCreator<FactTableSlice> = (set, get) => {
   // runId and watched facts of the request in flight
-  let asked: { runId: number; watched: string[] } | null = null
+  let asked: { runId: number; watched: string[]; against: 'after' | 'recorded' } | null = null
+  const againstNow = (): 'after' | 'recorded' => (get().afterMode === 'recorded' && get().recorded ? 'recorded' : 'after')
 
   const setWatched = (watchedFacts: string[]) => {
     if (sameList(watchedFacts, get().watchedFacts)) return
@@ -59,14 +62,17 @@ export const createFactTableSlice: SliceCreator<FactTableSlice> = (set, get) => 
     factTableError: null,
     watchedFacts: [],
     factTableWatched: [],
+    factTableAgainst: 'after',
     requestFactTable: () => {
       const runId = get().run?.runId
       const watched = get().watchedFacts
-      if (runId === undefined || (asked?.runId === runId && asked.watched === watched)) return
+      // The Recorded After mode, once its view is in, judges the facts against what the agent kept.
+      const against = againstNow()
+      if (runId === undefined || (asked?.runId === runId && asked.watched === watched && asked.against === against)) return
       const held = get().factTable
-      const sameWatched = sameList(get().factTableWatched, watched)
+      const sameWatched = sameList(get().factTableWatched, watched) && get().factTableAgainst === against
       if (held?.runId === runId && sameWatched && get().factTableStatus === 'done') return
-      const request = { runId, watched }
+      const request = { runId, watched, against }
       asked = request
       const of = get().info
       set({ factTableStatus: 'loading', factTableError: null })
@@ -75,18 +81,18 @@ export const createFactTableSlice: SliceCreator<FactTableSlice> = (set, get) => 
       }
       getEngine()
         // A table of another transcript or other watched facts is never reused: its version is not sent.
-        .getFactTable(runId, get().factTableOf === of && sameWatched ? held?.version : undefined, watched)
+        .getFactTable(runId, get().factTableOf === of && sameWatched ? held?.version : undefined, watched, against)
         .then(
           (out) => {
             done()
             // A newer run (or watched list) arrived meanwhile: its own request follows.
-            if (get().run?.runId !== runId || get().watchedFacts !== watched) return
+            if (get().run?.runId !== runId || get().watchedFacts !== watched || againstNow() !== against) return
             if (!out.ok) set({ factTableStatus: 'error', factTableError: out.error })
             else if ('unchanged' in out) {
               const table = get().factTable
               if (table?.version === out.version) set({ factTable: { ...table, runId }, factTableStatus: 'done' })
               else get().requestFactTable()
-            } else set({ factTable: out.table, factTableOf: of, factTableWatched: watched, factTableStatus: 'done' })
+            } else set({ factTable: out.table, factTableOf: of, factTableWatched: watched, factTableAgainst: against, factTableStatus: 'done' })
           },
           (e: unknown) => {
             done()
