@@ -383,7 +383,8 @@ export function FactsTable() {
             ]),
         column.accessor('finalRank', {
           header: 'Final',
-          size: 200,
+          // Room for the fate chip and a "needed at #N" mark on one line.
+          size: 300,
           sortFn: 'basic',
           // Lost first on the first click (numbers would start descending).
           sortDescFirst: false,
