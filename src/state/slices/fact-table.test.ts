@@ -24,7 +24,7 @@ describe('fact-table slice: watched facts', () => {
     useStore.setState({ run: { runId: 1 } as RunView, info: {} as TranscriptInfo })
     useStore.getState().requestFactTable()
     await settle()
-    expect(fake.getFactTable).toHaveBeenLastCalledWith(1, undefined, [])
+    expect(fake.getFactTable).toHaveBeenLastCalledWith(1, undefined, [], 'after')
     const first = useStore.getState().factTable?.version
     // Trimmed, an empty text and a repeat ignored.
     useStore.getState().watchFact('  ORD-1 ')
@@ -33,7 +33,7 @@ describe('fact-table slice: watched facts', () => {
     await settle()
     expect(useStore.getState().watchedFacts).toEqual(['ORD-1'])
     expect(fake.getFactTable).toHaveBeenCalledTimes(2)
-    expect(fake.getFactTable).toHaveBeenLastCalledWith(1, undefined, ['ORD-1'])
+    expect(fake.getFactTable).toHaveBeenLastCalledWith(1, undefined, ['ORD-1'], 'after')
     expect(useStore.getState().factTableWatched).toEqual(['ORD-1'])
     // The same run and list again: nothing asked.
     useStore.getState().requestFactTable()
@@ -41,7 +41,7 @@ describe('fact-table slice: watched facts', () => {
     useStore.getState().unwatchFact('ORD-1')
     await settle()
     expect(useStore.getState().watchedFacts).toEqual([])
-    expect(fake.getFactTable).toHaveBeenLastCalledWith(1, undefined, [])
+    expect(fake.getFactTable).toHaveBeenLastCalledWith(1, undefined, [], 'after')
     expect(useStore.getState().factTable?.version).not.toBe(first)
     // A link's list replaces the current one, cleaned.
     useStore.getState().setWatchedFacts(['a', ' a', '', 'b'])
