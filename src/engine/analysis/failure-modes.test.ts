@@ -128,7 +128,7 @@ describe('failure modes (SPEC §3.5, seed 004)', () => {
     expect(gone(4)).toEqual([
       {
         rule: 'over-compression',
-        message: "the After keeps 0.4% of the Before's tokens (1,000 → 4): more than 95% went, most of it in pass 2 of summarize (−896 tokens)",
+        message: "the After keeps 0.4% of the Before's tokens (1,000 → 4): more than 95% went; the largest cut: pass 2 of summarize (−896 tokens)",
         messageIds: ['summary:summarize:2'],
       },
     ])

@@ -209,7 +209,7 @@ function mostTokensGone(ix: RunIndex): FailureModeWarning[] {
       rule: 'over-compression',
       message:
         `the After keeps ${kept}% of the Before's tokens (${n(before)} → ${n(after)}): more than 95% went` +
-        (biggest ? `, most of it in ${biggest.name} (−${n(biggest.cut)} tokens)` : ''),
+        (biggest ? `; the largest cut: ${biggest.name} (−${n(biggest.cut)} tokens)` : ''),
       messageIds: biggest?.id ? [biggest.id] : [],
     },
   ]
