@@ -25,7 +25,7 @@ export function FindFactButton({ fact, className }: { fact: string; className?: 
   return (
     <button
       type="button"
-      className={`fact-finder__link fact-finder__table-fact${className ? ` ${className}` : ''}`}
+      className={`fact-link fact-finder__table-fact${className ? ` ${className}` : ''}`}
       title={`Find “${fact}” in Before | After`}
       data-testid="fact-find"
       onClick={() => findFactInCompare(fact)}

@@ -26,7 +26,7 @@ export function FactFinderWhy({ why, highlight }: FactFinderWhyProps) {
               {' '}
               <button
                 type="button"
-                className="fact-finder__link"
+                className="fact-link"
                 data-testid="fact-first-occurrence"
                 onClick={() => useStore.getState().selectRow({ side: 'before', id: first.id, reveal: true })}
               >
