@@ -16,7 +16,7 @@ test('the finder on a lost fact shows the prompt line that carried it and the su
   await expect(why.getByTestId('fact-why-reason')).toHaveText(
     'Why: it was not in the prompt: Before #13 reached the summarizer already without it',
   )
-  await expect(why.getByTestId('fact-prompt-line')).toContainText('The prompt line that carried it (pass 1)')
+  await expect(why.getByTestId('fact-prompt-line')).toContainText('Its line in the prompt, as the summarizer got it (pass 1)')
   await expect(why.getByTestId('fact-prompt-line').locator('pre')).toHaveText(
     '[13] tool: Result dropped to free context. Call Bash again if you still need it.',
   )

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { FactVerdictView, RowMeta, RunView } from '../../worker/protocol'
-import { factRanges, matchRanges, textPieces, verdictSentence } from './FactFinderText'
+import { factRanges, lossWhy, matchRanges, textPieces, verdictSentence } from './FactFinderText'
 
 const joined = (pieces: ReturnType<typeof textPieces>) =>
   pieces.map((p) => p.segments.map((s) => s.text).join('')).join('')
@@ -170,5 +170,39 @@ describe('verdictSentence', () => {
       text: 'never present in the Before',
       tone: 'muted',
     })
+  })
+})
+
+describe('lossWhy', () => {
+  it('reads the prompt line, the summary and the reason from the last loss', () => {
+    const v: FactVerdictView = {
+      ...base,
+      verdict: 'lost',
+      copiesLost: 1,
+      lost: {
+        beforeId: 'u3',
+        stage: 'summarize',
+        pass: 2,
+        replacedBy: { kind: 'summary', summaryId: 'summary:summarize:2', text: 'Totals only.', promptLine: '[3] user: ORD-1 please', inPrompt: true },
+      },
+    }
+    expect(lossWhy(v, run, 'llm')).toEqual({
+      reason: 'it was in the prompt but not in the answer',
+      promptLine: '[3] user: ORD-1 please',
+      inPrompt: true,
+      summary: 'Totals only.',
+      pass: 'pass 2',
+    })
+    const backRef: FactVerdictView = {
+      ...base,
+      verdict: 'lost',
+      copiesLost: 1,
+      lost: { beforeId: 'u12', stage: 'dedupe', replacedBy: { kind: 'back-reference', firstId: 'u4', text: '', targetEvicted: true } },
+    }
+    expect(lossWhy(backRef, run, 'extractive')).toEqual({
+      reason: 'Before #12 became a back-reference to its first occurrence, Before #4, which left the context too',
+      firstOccurrence: { id: 'u4', name: 'Before #4' },
+    })
+    expect(lossWhy({ ...base, verdict: 'survives' }, run, 'llm')).toBeNull()
   })
 })

@@ -169,8 +169,12 @@ export function verdictSentence(v: FactVerdictView, run: RunView): { text: strin
 export interface LossWhyView {
   /** The engine's `lossReason`, messages named as the columns name them; absent when none. */
   reason?: string
-  /** The summarizer prompt's line that carried the fact (`[12] user: …`). Untrusted text. */
+  /**
+   * The summarizer prompt's line that carried the fact (`[12] user: …`), or, when the prompt held
+   * it nowhere (`inPrompt` false), the copy's own line as the summarizer got it. Untrusted text.
+   */
   promptLine?: string
+  inPrompt?: boolean
   /** The summary that came back without the fact (cut by the worker). Untrusted text. */
   summary?: string
   /** The placeholder that replaced the last copy. Untrusted text. */
@@ -196,6 +200,7 @@ export function lossWhy(v: FactVerdictView, run: RunView, summarizer: Summarizer
   const r = e.replacedBy
   if (r.kind === 'summary') {
     if (r.promptLine !== undefined) why.promptLine = r.promptLine
+    if (r.inPrompt !== undefined) why.inPrompt = r.inPrompt
     if (r.text !== '') why.summary = r.text
     why.pass = e.stage === 'recorded' ? "the agent's own compaction" : e.pass !== undefined ? passName(e.stage, e.pass) : e.stage
   } else if (r.kind === 'placeholder') why.placeholder = r.text

@@ -10,7 +10,8 @@ interface FactFinderWhyProps {
 
 /**
  * Why a lost fact went, under the finder's verdict: the engine's reason, the summarizer prompt's
- * line that carried the fact (the fact marked), the summary that came back without it, the
+ * line that carried the fact (the fact marked; or the copy's own line when the prompt held it
+ * nowhere), the summary that came back without it, the
  * placeholder that replaced it, or the first occurrence a back-reference pointed to (a link into
  * the Before). Untrusted texts render as text only.
  */
@@ -38,7 +39,10 @@ export function FactFinderWhy({ why, highlight }: FactFinderWhyProps) {
       )}
       {why.promptLine !== undefined && (
         <figure className="fact-finder__quote" data-testid="fact-prompt-line">
-          <figcaption className="muted">The prompt line that carried it{why.pass ? ` (${why.pass})` : ''}</figcaption>
+          <figcaption className="muted">
+            {why.inPrompt === false ? 'Its line in the prompt, as the summarizer got it' : 'The prompt line that carried it'}
+            {why.pass ? ` (${why.pass})` : ''}
+          </figcaption>
           <pre className="text text--mono">
             <MarkedText text={why.promptLine} highlight={highlight} />
           </pre>
