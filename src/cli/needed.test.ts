@@ -6,11 +6,12 @@
  * (pass 1's forty lamp ids fill the summary's facts), and message 11 says "Ship it to the postal
  * code I gave you."
  */
-import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { POSTAL_CODE_FIXTURE, POSTAL_CODE_NEEDED } from '../../test/postal-code-needed'
 import { main } from './main'
 
-const FIXTURE = join(__dirname, '../../test/fixtures/facts/postal-code-needed.json')
+const FIXTURE = fileURLToPath(POSTAL_CODE_FIXTURE)
 const SETTINGS = ['--keep-last', '2', '--compact-after', '4']
 
 async function runCli(args: string[]) {
@@ -20,24 +21,13 @@ async function runCli(args: string[]) {
   return { code, stdout, stderr }
 }
 
-const NEEDED = {
-  stage: 'summarize',
-  pass: 2,
-  atMessage: 10,
-  messageId: 'm11',
-  messageIndex: 11,
-  role: 'user',
-  how: 'back-reference',
-  phrase: 'Ship it to the postal code I gave you.',
-}
-
 describe('a fact needed after compaction removed it, in the CLI', () => {
   it('find --json: the postal code is lost in pass 2 and needed by message 11; a fact kept in the summary is not', async () => {
     const { code, stdout, stderr } = await runCli(['find', FIXTURE, '01310-100', 'LMP-1007', ...SETTINGS, '--json'])
     expect(stderr).toBe('')
     expect(code).toBe(0)
     const [postal, lamp] = JSON.parse(stdout).facts
-    expect(postal).toMatchObject({ query: '01310-100', verdict: 'lost', lost: { stage: 'summarize', pass: 2 }, neededAfterLoss: NEEDED })
+    expect(postal).toMatchObject({ query: '01310-100', verdict: 'lost', lost: { stage: 'summarize', pass: 2 }, neededAfterLoss: POSTAL_CODE_NEEDED })
     // LMP-1007 is among the forty ids pass 2's summary keeps.
     expect(lamp).toMatchObject({ query: 'LMP-1007', verdict: 'survives' })
     expect(lamp.neededAfterLoss).toBeUndefined()
@@ -54,6 +44,6 @@ describe('a fact needed after compaction removed it, in the CLI', () => {
     const json = JSON.parse((await runCli(['compact', FIXTURE, ...SETTINGS, '--json'])).stdout)
     expect(json.facts.totals).toMatchObject({ needed: 1, neededText: '1 fact was needed after compaction removed it' })
     const row = json.facts.rows.find((r: { fact: string }) => r.fact === '01310-100')
-    expect(row).toMatchObject({ kind: 'postal-code', final: 'lost', neededAfterLoss: NEEDED })
+    expect(row).toMatchObject({ kind: 'postal-code', final: 'lost', neededAfterLoss: POSTAL_CODE_NEEDED })
   })
 })

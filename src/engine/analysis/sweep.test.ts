@@ -22,6 +22,7 @@ import {
   type SweepProgress,
 } from './sweep'
 import { cacheCounter, loadCounter } from '../tokens/count'
+import { postalCodeTranscript } from '../../../test/postal-code-needed'
 
 function sample(file: string): Transcript {
   const text = readFileSync(new URL(`../../../public/samples/${file}`, import.meta.url), 'utf8')
@@ -246,10 +247,7 @@ describe('sweep on the Claude Code sample', () => {
 
 describe('sweep metrics: important facts lost and needed facts lost', () => {
   it('each cell equals the single run, on the postal code the user gave before compaction', async () => {
-    const text = readFileSync(new URL('../../../test/fixtures/facts/postal-code-needed.json', import.meta.url), 'utf8')
-    const imported = importTranscript(text)
-    if (!imported.ok) throw new Error(imported.error.message)
-    const transcript = imported.transcript
+    const transcript = postalCodeTranscript()
     const counter = await loadCounter('o200k_base')
     const base: PipelineConfig = {
       encoding: 'o200k_base',

@@ -4,9 +4,8 @@
  * tool result — with the pass named. Expected values are read off the fixtures and the
  * summarize plan (keep_last / compact_after), never off the implementation's output.
  */
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { importTranscript } from '../formats'
+import { POSTAL_CODE_NEEDED, postalCodeTranscript } from '../../../test/postal-code-needed'
 import type { Message, PipelineConfig, RunResult, Transcript } from '../model'
 import { runPipeline } from '../pipeline'
 import { assistant, indexed, system, toolResult, user } from '../stages/test-helpers'
@@ -25,13 +24,6 @@ const SUMMARIZE: PipelineConfig = {
 
 async function run(t: Transcript, config: PipelineConfig = SUMMARIZE, summarizer: Summarizer = extractiveSummarizer): Promise<RunResult> {
   return runPipeline(t, config, { counter: await loadCounter('o200k_base'), summarizer })
-}
-
-function postalCodeFixture(): Transcript {
-  const text = readFileSync(new URL('../../../test/fixtures/facts/postal-code-needed.json', import.meta.url), 'utf8')
-  const r = importTranscript(text)
-  if (!r.ok) throw new Error(r.error.message)
-  return r.transcript
 }
 
 describe('findBackReferences', () => {
@@ -75,7 +67,7 @@ describe('the postal code the user gave before compaction', () => {
   // 1–6 unsummarized, > 4) and folds 1–4; pass 2 at 10 folds 5–8 with pass 1's summary, whose 40
   // facts (the first 40 lamp ids, MAX_FACTS) come first, so the postal code is left out.
   it('is needed after pass 2 removed it, by the back-reference of message 11', async () => {
-    const r = await run(postalCodeFixture())
+    const r = await run(postalCodeTranscript())
     expect(r.passes.map((p) => [p.pass, p.atMessage, p.from, p.upto])).toEqual([
       [1, 6, 1, 5],
       [2, 10, 5, 9],
@@ -83,16 +75,7 @@ describe('the postal code the user gave before compaction', () => {
     const table = factTable(r)
     const row = table.rows.find((x) => x.fact === '01310-100')
     expect(row?.kind).toBe('postal-code')
-    expect(row?.neededAfterLoss).toEqual({
-      stage: 'summarize',
-      pass: 2,
-      atMessage: 10,
-      messageId: 'm11',
-      messageIndex: 11,
-      role: 'user',
-      how: 'back-reference',
-      phrase: 'Ship it to the postal code I gave you.',
-    })
+    expect(row?.neededAfterLoss).toEqual(POSTAL_CODE_NEEDED)
     // The lamp ids past the 40th are lost too, but nothing mentions them again.
     expect(table.rows.filter((x) => x.neededAfterLoss).map((x) => x.fact)).toEqual(['01310-100'])
     expect(table.totals.needed).toBe(1)
@@ -121,7 +104,7 @@ describe('the postal code the user gave before compaction', () => {
 
   it('is not needed when the summary keeps it', async () => {
     // keep_last 6 / compact_after 8: one pass at turn end 10 folds 1–4; message 5 stays verbatim.
-    const r = await run(postalCodeFixture(), {
+    const r = await run(postalCodeTranscript(), {
       ...SUMMARIZE,
       stages: [{ id: 'summarize', enabled: true, params: { keep_last: 6, compact_after: 8 } }],
     })
