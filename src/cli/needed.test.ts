@@ -9,17 +9,10 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { POSTAL_CODE_FIXTURE, POSTAL_CODE_NEEDED } from '../../test/postal-code-needed'
-import { main } from './main'
+import { runCli } from '../../test/cli'
 
 const FIXTURE = fileURLToPath(POSTAL_CODE_FIXTURE)
 const SETTINGS = ['--keep-last', '2', '--compact-after', '4']
-
-async function runCli(args: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(args, (s) => (stdout += s + '\n'), (s) => (stderr += s + '\n'))
-  return { code, stdout, stderr }
-}
 
 describe('a fact needed after compaction removed it, in the CLI', () => {
   it('find --json: the postal code is lost in pass 2 and needed by message 11; a fact kept in the summary is not', async () => {

@@ -1,16 +1,9 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { main } from './main'
+import { runCli } from '../../test/cli'
 
 const SAMPLES = join(__dirname, '../../public/samples')
 const CLAUDE = join(SAMPLES, 'claude-code.jsonl')
-
-async function runCli(args: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(args, (s) => (stdout += s + '\n'), (s) => (stderr += s + '\n'))
-  return { code, stdout, stderr }
-}
 
 describe('cli sweep', () => {
   it('--json prints {x, y, cells}; each cell equals compact with the same flags', async () => {
