@@ -89,16 +89,17 @@ describe('failure modes (SPEC §3.5, seed 004)', () => {
     expect(w[0]?.message).toContain(RULE)
   })
 
-  it('over-compression: important facts lost → one warning quoting the first three and the pass that lost each', async () => {
+  it('over-compression: important facts lost → one warning quoting the three most important and the pass that lost each', async () => {
     const r = await run(sequence('Shipping chat.'))
     const w = rules(r, 'over-compression').filter((x) => /important facts? (?:is|are) lost/.test(x.message))
-    // The summary keeps nothing: the goal, its three pattern facts and the rule are lost; pass 1
-    // folds u1 and its summary omits them all.
+    // The summary keeps nothing: the goal, its three pattern facts and the rule are lost. The goal
+    // ranks first, the rule (a constraint) next, then the user's facts in order; pass 1 folds u1
+    // and u3 and its summary omits them all.
     expect(w.map((x) => x.message)).toEqual([
-      `5 important facts are lost: "${GOAL}" (lost in pass 1 of summarize), "ORD-58213" (lost in pass 1 of summarize), ` +
-        '"postal code 94107" (lost in pass 1 of summarize), +2 more',
+      `5 important facts are lost: "${GOAL}" (lost in pass 1 of summarize), "${RULE}" (lost in pass 1 of summarize), ` +
+        '"ORD-58213" (lost in pass 1 of summarize), +2 more',
     ])
-    expect(w[0]?.messageIds).toEqual(['u1'])
+    expect(w[0]?.messageIds).toEqual(['u1', 'u3'])
   })
 
   it('over-compression: more than 95% of the tokens gone → a warning naming the pass that cut the most', () => {

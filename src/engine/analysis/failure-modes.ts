@@ -8,6 +8,7 @@ import { contentText } from '../content'
 import { goalMessage, isOrdinaryUser, latestRequest } from '../facts/classify'
 import { findFact } from '../facts/finder'
 import { findFactSpansMemo, instructionLines, type CandidateFact, type FactKind } from '../facts/patterns'
+import { importanceRank } from '../facts/importance'
 import { indexRun, type FactRun, type RunIndex } from '../facts/run-index'
 import { isImportantFact, lostFacts, neededFacts, type NeededFact } from '../facts/table'
 import { passName } from '../facts/verdict'
@@ -156,10 +157,12 @@ function neededAfterPasses(ix: RunIndex): FailureModeWarning[] {
   return out
 }
 
-/** Important facts lost from the final context: one warning, the first few quoted with the step that lost each. */
+/** Important facts lost from the final context: one warning, the most important few quoted with the step that lost each. */
 function importantFactsLost(ix: RunIndex): FailureModeWarning[] {
   const { index, lost } = lostFacts(ix.run)
-  const important = lost.filter((i) => isImportantFact(index.facts[i] as CandidateFact))
+  // Most important first (the goal, constraints, what the user stated, …), then in order of appearance.
+  const rank = (i: number) => importanceRank((index.facts[i] as CandidateFact).importance)
+  const important = lost.filter((i) => isImportantFact(index.facts[i] as CandidateFact)).sort((a, b) => rank(a) - rank(b) || a - b)
   if (important.length === 0) return []
   const shown = important.slice(0, QUOTED_FACTS).map((i) => {
     const fact = (index.facts[i] as CandidateFact).fact
