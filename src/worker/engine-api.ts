@@ -454,11 +454,6 @@ export function createEngineApi() {
       }
     },
 
-    /** The exact prompt of a pass of the last run, or null. */
-    getPassPrompt(passNumber: number, stage?: string): string | null {
-      const pass = session?.result?.passes.find((p) => p.pass === passNumber && (stage === undefined || p.stage === stage))
-      return pass?.prompt ?? null
-    },
     /**
      * Re-work after compaction for the last run (engine `reworkAfterCompactions`): after each of
      * its simulated passes and each compaction the open transcript records, the tool calls repeated
@@ -475,6 +470,11 @@ export function createEngineApi() {
       }
     },
 
+    /** The exact prompt of a pass of the last run, or null. */
+    getPassPrompt(passNumber: number, stage?: string): string | null {
+      const pass = session?.result?.passes.find((p) => p.pass === passNumber && (stage === undefined || p.stage === stage))
+      return pass?.prompt ?? null
+    },
 
     /**
      * Stage by stage: the After as it stands after `stage`, made by running the

@@ -254,6 +254,8 @@ export interface FactRowView {
   explanation: string
   /** For a lost fact: the step that dropped its last copy, and that copy's Before message. */
   lostAt?: { stage: string; pass?: number; beforeId: string }
+  /** When a pass took it out of the context and a later message needed it (engine `NeededAfterLoss`). */
+  neededAfterLoss?: NeededAfterLoss
 }
 
 /** The facts table of the last run (`EngineApi.getFactTable`). */
@@ -269,8 +271,6 @@ export interface FactTableView {
 
 /**
  * Result of `getFactTable`: the table, or `unchanged` when the page already holds this version
-  /** When a pass took it out of the context and a later message needed it (engine `NeededAfterLoss`). */
-  neededAfterLoss?: NeededAfterLoss
  * (nothing that decides a fact's fate changed since), or why there is none.
  */
 export type FactTableOutcome =
