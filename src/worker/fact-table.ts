@@ -8,7 +8,7 @@
  */
 import type { StringSetMatcher } from '../engine/facts/fact-index'
 import { extractFacts, messageFactText, type CandidateFact } from '../engine/facts/patterns'
-import { factTable, indexFacts, type FactIndex, type FactRow, type FactTable } from '../engine/facts/table'
+import { defaultIndexOf, factTable, type FactIndex, type FactRow, type FactTable } from '../engine/facts/table'
 import type { PassRun } from '../engine/facts/pass-runs'
 import type { Message, RunResult } from '../engine/model'
 import { codePointLength, cutCodePoints } from '../engine/util/text'
@@ -157,7 +157,7 @@ export class FactTables {
   #factIndexOf(messages: readonly Message[], watched: readonly string[]): FactIndex {
     const key = JSON.stringify(watched)
     if (this.#index?.messages !== messages || this.#index.watched !== key) {
-      if (this.#found?.messages !== messages) this.#found = { messages, index: indexFacts(messages) }
+      if (this.#found?.messages !== messages) this.#found = { messages, index: defaultIndexOf(messages) }
       const found = this.#found.index
       // extractFacts puts the watched facts first, each trimmed and once; with no messages, only them.
       const own = watched.length > 0 ? extractFacts([], watched) : []
@@ -168,7 +168,7 @@ export class FactTables {
 
   /** The index of the facts found in `messages` (a run's Before), without watched facts: built once per transcript. */
   foundIndexOf(messages: readonly Message[]): FactIndex {
-    if (this.#found?.messages !== messages) this.#found = { messages, index: indexFacts(messages) }
+    if (this.#found?.messages !== messages) this.#found = { messages, index: defaultIndexOf(messages) }
     return this.#found.index
   }
 

@@ -189,8 +189,12 @@ function mentionsOfIndex(fi: FactIndex): Mentions {
 
 const mentionCache = new WeakMap<FactIndex, Mentions>()
 
-/** The fact index of a Before (`indexFacts` with the default facts), made once per messages array. */
-function defaultIndexOf(messages: readonly Message[]): FactIndex {
+/**
+ * The fact index of a Before (`indexFacts` with the default facts), made once per messages array
+ * and kept while that array lives (weakly): the needed-facts check of every run and the worker's facts
+ * table share it instead of each building its own.
+ */
+export function defaultIndexOf(messages: readonly Message[]): FactIndex {
   let fi = defaultIndexCache.get(messages)
   if (!fi) defaultIndexCache.set(messages, (fi = indexFacts(messages)))
   return fi
