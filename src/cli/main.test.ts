@@ -57,6 +57,14 @@ describe('cli compact', () => {
     expect(stdout).toMatch(/^.*claude-code\.jsonl: claude-code/m)
     expect(stdout).toMatch(/^tokens +\d+ → \d+/m)
     expect(stdout).toMatch(/^validity /m)
+    // Messages are named by their Before position, as the page's columns name them, never by id:
+    // the sample's repeated Bash output (Before #33) stands for its first occurrence (#10).
+    const text = readFileSync(join(SAMPLES, 'claude-code.jsonl'), 'utf8')
+    const ids = text.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { uuid?: string }).uuid).filter(Boolean) as string[]
+    for (const line of stdout.split('\n').filter((l) => /^(warning| {2}[a-z-]+): /.test(l))) {
+      for (const id of ids) expect(line).not.toContain(id)
+    }
+    expect(stdout).toMatch(/^warning: summarize: back-reference #33 now stands alone: its first occurrence #10 is no longer in context/m)
   })
 
   it('exits 1 with one line naming the line for invalid JSON', async () => {

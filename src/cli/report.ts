@@ -36,15 +36,31 @@ function compactText(name: string, transcript: Transcript, result: RunResult): s
   }
   const problems = [...result.checks.after]
   lines.push(`validity ${problems.length === 0 ? 'after: no problems' : `after: ${problems.length} problem(s)`}${result.checks.before.length ? `; before: ${result.checks.before.length} problem(s)` : ''}`)
-  for (const p of problems) lines.push(`  ${p.rule}: ${p.message}`)
+  const readable = positionsOf(result)
+  for (const p of problems) lines.push(`  ${p.rule}: ${readable(p.message)}`)
   const modes = result.checks.failureModes ?? []
   lines.push(`failure modes ${modes.length === 0 ? 'none' : `${modes.length} warning(s)`}`)
-  for (const w of modes) lines.push(`  ${w.rule}: ${w.message}`)
+  for (const w of modes) lines.push(`  ${w.rule}: ${readable(w.message)}`)
   lines.push(...neededLines(result))
   lines.push(...reworkText(reworkAfterCompactions(transcript, result)))
   // The run's warnings already include the import warnings (runPipeline copies them).
-  for (const w of result.warnings) lines.push(`warning: ${w}`)
+  for (const w of result.warnings) lines.push(`warning: ${readable(w)}`)
   return lines.join('\n')
+}
+
+/**
+ * For the text report: a function writing every Before message id in a sentence as `#N`, its
+ * position in the Before, as the page's columns name messages (the engine's sentences name messages
+ * by id so that `--json` consumers and the page can link them). A word that is no message id stays.
+ */
+function positionsOf(result: RunResult): (text: string) => string {
+  const position = new Map(result.before.messages.map((m, i) => [m.id, i]))
+  return (text) => text.replace(/[\w.:-]+/g, (word) => {
+    const at = position.get(word) ?? position.get(word.replace(/[.:]+$/, ''))
+    if (at === undefined) return word
+    const tail = position.has(word) ? '' : word.slice(word.replace(/[.:]+$/, '').length)
+    return `#${at}${tail}`
+  })
 }
 
 /**
