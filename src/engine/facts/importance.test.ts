@@ -125,8 +125,7 @@ describe('origin and importance on a fixture with test output, a listing and use
         .slice(0, 12)
         .map((f) => f.fact),
     ).toEqual([
-      messages[1]?.content,
-      // The goal holds "never" too: it is also a standing-rule line.
+      // The goal holds "never" too, but a one-line goal is not listed again as a constraint.
       messages[1]?.content,
       'The gift message must say Happy birthday, Lena!',
       "Don't print prices on the slip. Last time it took 3 days.",
@@ -138,6 +137,7 @@ describe('origin and importance on a fixture with test output, a listing and use
       'Decided: add the row to data/zones.csv rather than hard-coding it.',
       'tests/test_shipping.py',
       'data/zones.csv',
+      'zones.csv',
     ])
   })
 

@@ -43,6 +43,7 @@ describe('fact extraction (SPEC §3.5)', () => {
       user('u1', 'Ship ORD-58213 to 94107. Never use express shipping.'),
       assistant('a1', 'Looking up ORD-58213.'),
       user('u2', 'TODO: confirm the 94107 address'),
+      user('u3', 'Never ship on Sundays.'),
     ])
     const facts = extractFacts(ms)
     expect(facts[0]).toEqual({
@@ -59,10 +60,9 @@ describe('fact extraction (SPEC §3.5)', () => {
       origin: 'user',
       importance: 'user',
     })
-    // Instructions come from user lines only (the system prompt is never compacted).
-    expect(facts.filter((f) => f.kind === 'instruction').map((f) => f.fact)).toEqual([
-      'Ship ORD-58213 to 94107. Never use express shipping.',
-    ])
+    // Instructions come from user lines only (the system prompt is never compacted); the one-line
+    // goal, which states a rule too, is the goal row already and is not listed again.
+    expect(facts.filter((f) => f.kind === 'instruction').map((f) => f.fact)).toEqual(['Never ship on Sundays.'])
     expect(facts.filter((f) => f.kind === 'todo').map((f) => f.fact)).toEqual([
       'TODO: confirm the 94107 address',
     ])

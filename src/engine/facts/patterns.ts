@@ -464,12 +464,16 @@ export function extractFacts(messages: readonly Message[], watched: readonly str
     watchedFacts.push(c)
   }
   const goal = goalMessage(messages)
-  if (goal) add(contentText(goal.content).trim(), 'goal', goal, SEEN.user)
+  const goalText = goal ? contentText(goal.content).trim() : undefined
+  if (goal) add(goalText!, 'goal', goal, SEEN.user)
   for (const m of messages) {
     const argFacts = m.role === 'assistant' ? toolCallFacts(m) : undefined
     for (const s of messageFactSpans(m)) add(s.fact, s.kind, m, sightingOf(m, s.fact, argFacts))
     const body = contentText(m.content)
-    if (isOrdinaryUser(m)) for (const line of instructionLines(body)) add(line, 'instruction', m, SEEN.user)
+    // A one-line goal that states a rule is the goal already: not a second, identical row.
+    if (isOrdinaryUser(m)) {
+      for (const line of instructionLines(body)) if (line !== goalText) add(line, 'instruction', m, SEEN.user)
+    }
     if (m.role !== 'tool') for (const s of todoSentences(body)) add(s, 'todo', m, sightingOf(m, s, undefined))
     if (m.role === 'assistant') for (const s of decisionSentences(body)) add(s, 'decision', m, SEEN.assistant)
     if (m.role === 'tool') for (const j of jobStatusLines(body)) add(j, 'job', m, SEEN.toolOutput)
