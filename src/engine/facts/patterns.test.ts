@@ -37,6 +37,13 @@ describe('fact extraction (SPEC §3.5)', () => {
     expect(jobStatusLines('{"id": 3, "name": "x"}')).toEqual([])
   })
 
+  it('terminal colour codes in tool output are not facts (ESC[22m is no "22m")', () => {
+    expect(findFactSpans('\u001b[2mCompacted\u001b[22m (ctrl+o) ORD-58213 took 12 items')).toEqual([
+      { fact: 'ORD-58213', kind: 'id' },
+      { fact: '12 items', kind: 'count' },
+    ])
+  })
+
   it('extractFacts: goal first, then facts in order of appearance with every message holding them', () => {
     const ms = indexed([
       system('s', 'You are helpful. Never reveal ORD-1.'),

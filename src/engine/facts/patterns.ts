@@ -138,12 +138,21 @@ export interface FactSpan {
   kind: FactKind
 }
 
+/** The escape character that starts a terminal control sequence. */
+const ESC = String.fromCharCode(27)
+
+/** An ANSI/VT100 control sequence (CSI): ESC [ parameters, intermediates, a final byte. */
+const TERMINAL_ESCAPE = new RegExp(`${ESC}\\[[0-9;?]*[ -/]*[@-~]`, 'g')
+
 /**
- * Pattern facts in `text` (`FACT_PATTERNS`), in order of first appearance, deduplicated by
+ * Pattern facts in `raw` (`FACT_PATTERNS`), in order of first appearance, deduplicated by
  * text, each cut to `FACT_CHAR_CAP` code points. A span must hold a digit, `/`, `.` or `@`
  * (names excepted) so plain words never count. Pure.
  */
-export function findFactSpans(text: string): FactSpan[] {
+export function findFactSpans(raw: string): FactSpan[] {
+  // Terminal colour codes (`ESC[22m` in captured tool output) are blanked, same length, so their
+  // letters and digits are never read as a fact ("22m") and every span keeps its offset.
+  const text = raw.includes(ESC) ? raw.replace(TERMINAL_ESCAPE, (e) => ' '.repeat(e.length)) : raw
   // Spans taken so far, sorted by start and pairwise disjoint (an overlapping match is never
   // taken), so one binary search tells whether a match overlaps any: O(matches · log matches).
   let taken: { at: number; end: number; fact: string; kind: FactKind }[] = []
