@@ -198,12 +198,16 @@ describe('fault cases: tool pairs never split by the boundary (02, 03, 06, 07, 1
 
   it('03: the four parallel results stay with their call (retreat to the assistant message)', async () => {
     const t = importCase(loadCase('03-keep-window-inside-parallel-batch.json'))
-    const result = await run(t, pipeline(summarizeStage(4, 6)), mock(SHORT).fn)
-    // Retreat lands on the batch's call (m2): a one-message slice is no progress, history kept.
+    const result = await run(t, pipeline(summarizeStage(4, 6, { min_progress: true })), mock(SHORT).fn)
+    // Retreat lands on the batch's call (m2): a one-message slice is no progress (min_progress), history kept.
     expect(ids(result.after.messages)).toEqual(ids(t.messages))
     expect(result.stages[0]?.note).toBe(
       'no progress possible: a pass would replace one message with one summary',
     )
+    // Seed 001 alone makes that one-message pass; its summary is larger, so the pipeline keeps the history.
+    const seed = await run(t, pipeline(summarizeStage(4, 6)), mock(SHORT).fn)
+    expect(ids(seed.after.messages)).toEqual(ids(t.messages))
+    expect(seed.stages[0]?.note).toMatch(/^its change would make the context larger/)
     expect(result.checks.after).toEqual([])
     await sweepSummarize(t)
   })
@@ -304,7 +308,8 @@ describe('fault cases: no-op and nothing to do (09, 15, 24, 25)', () => {
     const t = importCase(loadCase('25-zero-progress-no-loop.json'))
     const m = mock(SHORT)
     for (let request = 0; request < 5; request++) {
-      const result = await run(t, pipeline(summarizeStage(1, 1)), m.fn)
+      // OpenHands' minimum-progress guard: seed 001 alone would make this one-message pass.
+      const result = await run(t, pipeline(summarizeStage(1, 1, { min_progress: true })), m.fn)
       expect(result.after.messages).toEqual(t.messages)
       expect(result.stages[0]?.note).toBe(
         'no progress possible: a pass would replace one message with one summary',
@@ -320,7 +325,8 @@ describe('fault cases: summaries that would fail or grow (21, 35, 46, 49)', () =
     const c = loadCase('21-reject-summary-not-smaller.json')
     const t = importCase(c)
     const m = mock(c.params.mock_summary as string)
-    const result = await run(t, pipeline(summarizeStage(1, 3)), m.fn)
+    // The refuse_larger guard (Gemini CLI's "rejected if inflated"); seed 001 alone has none.
+    const result = await run(t, pipeline(summarizeStage(1, 3, { refuse_larger: true })), m.fn)
     expect(m.requests.length).toBeGreaterThan(0)
     expect(result.after.messages).toEqual(t.messages)
     expect(result.after.totals.tokens).toBeLessThanOrEqual(result.before.totals.tokens)

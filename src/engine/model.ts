@@ -299,6 +299,12 @@ export interface SummarizerSettings {
 export interface PipelineConfig {
   stages: StageConfig[]
   encoding: Encoding
+  /**
+   * The model's context window in tokens, what a token trigger's share is of (`trigger_share`,
+   * `trigger_reserve`). Absent: `DEFAULT_WINDOW` (models.ts). A setting of the environment, like
+   * the encoding, not of a stage.
+   */
+  window?: number
   summarizer: SummarizerId
   /** For `openai-compatible` / `anthropic`: endpoint and model (no key). */
   summarizerOptions?: SummarizerSettings
@@ -351,6 +357,51 @@ export interface Pass {
   /** Context tokens just before and just after this pass. */
   tokensBefore: number
   tokensAfter: number
+  /**
+   * Before-transcript indices inside `from`..`upto-1` that the pass kept verbatim instead of
+   * summarizing (`keep_user_only`: the user messages it kept, Codex). Absent: none.
+   */
+  kept?: number[]
+  /** What moved the pass's boundary away from the plain rule (a tool call kept with its results). */
+  note?: string
+}
+
+/**
+ * What a stage's trigger saw and decided at one check point (a turn end, or before a model
+ * request): the decision log. Plain data; `describeDecision` (stages/triggers.ts) words it.
+ * Source: the agents' triggers in agent-presets.md; seed 001 `plan` for the message trigger.
+ */
+export interface TriggerDecision {
+  stage: StageId
+  /** 1-based turn holding the check point (`turnEnds`, analysis/turns.ts). */
+  turn: number
+  /** `Message.index` of the last message the check saw (before-transcript position). */
+  atMessage: number
+  /** Context tokens at the check: messages in context + tool schemas + reply priming. */
+  tokens: number
+  /** Messages not yet summarized at the check (what `compact_after` counts). */
+  unsummarized: number
+  /** What the trigger compares: context tokens, or unsummarized messages. */
+  measure: 'tokens' | 'messages'
+  /** The level it compares with (tokens or messages, by `measure`). */
+  threshold: number
+  /** How it compares: `≥` (tokens reach the level) or `>` (more than `compact_after`; over `target`). */
+  op: '≥' | '>'
+  /** How the threshold was derived, e.g. `200,000 window − 33,000 reserve`, `compact_after 40`. */
+  thresholdSource: string
+  /** The trigger condition held (tokens ≥ threshold; messages > compact_after). */
+  reached: boolean
+  /** The stage compacted here (a pass for summarize; a pruning for prune). */
+  fired: boolean
+  /** The pass it made, when `fired` and the stage makes passes. */
+  pass?: number
+  /** Context tokens right after the pass, when it fired. */
+  tokensAfter?: number
+  /**
+   * Why a reached trigger made no pass: the plan could not move the boundary, or a guard
+   * (`min_progress`, `refuse_larger`) refused it — worded by the stage.
+   */
+  held?: string
 }
 
 /**
@@ -427,6 +478,11 @@ export interface RunResult {
   /** Keyed by after-message id. */
   origins: Record<string, Origin>
   passes: Pass[]
+  /**
+   * The decision log: every check point of every enabled stage that has a trigger, in stage
+   * order then message order. Optional so results built elsewhere (recorded views) stay valid.
+   */
+  decisions?: TriggerDecision[]
   stages: StageReport[]
   /**
    * `failureModes`: the seed 004 failure-mode warnings (failure-modes.ts), set by `runPipeline`;

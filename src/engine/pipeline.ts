@@ -21,7 +21,9 @@ import type {
   StageReport,
   TokenTotals,
   Transcript,
+  TriggerDecision,
 } from './model'
+import { windowOf } from './models'
 import { checkFailureModes } from './analysis/failure-modes'
 import { PINNED_FACTS_ID } from './stages/pin-facts'
 import { runStage } from './stages/registry'
@@ -216,6 +218,7 @@ export async function runPipeline(
     countText,
     summarize,
     fixedTokens: schemaTokens + REPLY_PRIMING_TOKENS,
+    window: windowOf(config.window),
   }
   if (deps.signal) ctx.signal = deps.signal
   const provider = providerOf(transcript.format)
@@ -230,6 +233,7 @@ export async function runPipeline(
   const beforeTokens = totalsOf(before).tokens
   const warningsBeforeStages = warnings.length
   const passes: RunResult['passes'] = []
+  const decisions: TriggerDecision[] = []
   const stages: StageReport[] = []
   let cancelled = false
   let compactionNeeded = false
@@ -269,6 +273,8 @@ export async function runPipeline(
     }
     if (output.note !== undefined) report.note = output.note
     if (output.overBudget) compactionNeeded = true
+    const stageDecisions = output.decisions ?? []
+    for (const d of stageDecisions) decisions.push(d)
     const applies = output.changed && output.error === undefined
     const tokensAfter = applies ? totalsOf(output.messages).tokens : tokensBefore
     const refusal = applies
@@ -297,6 +303,7 @@ export async function runPipeline(
       }
       report.note = undo ? `${refusal}; the compaction was undone, every message stays verbatim` : `${refusal}; left out`
       warnings.push(`${stage.id}: ${report.note}`)
+      unapplied(undo ? decisions : stageDecisions, `the pipeline left the change out: ${refusal}`)
       continue
     }
     for (const w of output.warnings) warnings.push(`${stage.id}: ${w}`)
@@ -305,6 +312,7 @@ export async function runPipeline(
       if (deps.signal?.aborted) output.error = 'cancelled'
       report.error = output.error
       if (output.error === 'cancelled') cancelled = true
+      unapplied(stageDecisions, `the stage stopped: ${output.error}`)
       continue
     }
     if (!output.changed) continue
@@ -362,6 +370,7 @@ export async function runPipeline(
     fates: fateRecord,
     origins,
     passes,
+    decisions,
     stages,
     checks: {
       before: deps.skipChecks ? [] : beforeValidity(before, checkOptionsFor(transcript, provider)),
@@ -374,6 +383,20 @@ export async function runPipeline(
   result.checks.failureModes =
     !deps.skipChecks && stages.some((s) => s.changed) ? checkFailureModes(result) : []
   return result
+}
+
+/**
+ * Marks the fired decisions of `decisions` as not applied (`fired: false`, `held: why`): the
+ * pipeline did not keep that stage's change, so the log must not claim its passes.
+ */
+function unapplied(decisions: readonly TriggerDecision[], why: string): void {
+  for (const d of decisions) {
+    if (!d.fired) continue
+    d.fired = false
+    d.held = why
+    delete d.pass
+    delete d.tokensAfter
+  }
 }
 
 /**

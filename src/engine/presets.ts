@@ -4,22 +4,36 @@
  * helpers; no I/O. Source: agent-presets.md.
  */
 import type { PipelineConfig, StageConfig } from './model'
-import { STAGE_DEFINITIONS, type StageParamDef } from './stages/definitions'
+import { countDefault, STAGE_DEFINITIONS, type StageParamDef } from './stages/definitions'
+import { windowOf } from './models'
 
 /** Ids of the bundled presets. */
-type PresetId = 'seed-defaults' | 'clear-tool-uses' | 'codex-insert-then-compress' | 'openhands-keep-first'
+type PresetId =
+  | 'seed-defaults'
+  | 'claude-code-200k'
+  | 'claude-code-1m'
+  | 'codex-local'
+  | 'gemini-cli'
+  | 'anthropic-compaction'
+  | 'anthropic-clear-tool-uses'
+  | 'openhands-condenser'
+  | 'openhands-masking'
+  | 'aider'
+  | 'deep-agents'
 
 /** One preset: its stage list and where it comes from. */
 export interface PipelinePreset {
   id: PresetId
   /** Named after what it imitates. */
   name: string
-  /** Where the behaviour and the numbers come from (shown as the tooltip). */
+  /** Where the behaviour and the numbers come from, with the date they were read (shown as the tooltip). */
   source: string
   /** What our stages do differently from the original (shown after the source). */
   differs: string
   /** Every stage, in run order, with all its params: applying the preset replaces the list. */
   stages: readonly StageConfig[]
+  /** The model context window (tokens) the preset is for; applying it sets the window. Absent: the user's. */
+  window?: number
 }
 
 /** A deep copy of plain JSON data (configs hold only JSON values; the engine has no DOM `structuredClone`). */
@@ -67,24 +81,53 @@ function off(id: StageConfig['id']): StageConfig {
   return { ...cloneJson(stage), enabled: false }
 }
 
-/**
- * OpenHands `LLMSummarizingCondenser` defaults: `max_size` 120 events, `keep_first` 4. It
- * condenses when the view holds more than `max_size` events, keeping the first `keep_first`,
- * one summary and the newest `max_size / 2 − keep_first − 1` = 55 events.
- */
-const OPENHANDS_MAX_SIZE = 120
-const OPENHANDS_KEEP_FIRST = 4
-const OPENHANDS_TAIL = OPENHANDS_MAX_SIZE / 2 - OPENHANDS_KEEP_FIRST - 1
+/** The date the agents' sources below were read (agent-presets.md). */
+const READ = 'read December 2026'
+
+/** Every stage off except `on`, which gets exactly `params` (a preset's stage list). */
+function only(on: Partial<Record<StageConfig['id'], Record<string, unknown>>>): StageConfig[] {
+  return SEED_STAGES.map((s) => {
+    const params = on[s.id]
+    return params ? ({ id: s.id, enabled: true, params: cloneJson(params) } as StageConfig) : off(s.id)
+  })
+}
 
 /**
- * The bundled presets, in picker order:
- * - **Seed defaults**: `DEFAULT_PIPELINE`'s stages (seeds 000–002: keep_last 20 / compact_after
- *   40, keep_steps 1 / min_tokens 200).
- * - **Clear tool uses (Anthropic context editing style)**: prune only; keep the 3 newest tool
- *   uses, fire above a token count, skip excluded tools, clear at least 2,000 tokens.
- * - **Codex-style insert-then-compress**: insert-then-compress only.
- * - **OpenHands-style keep first + half window**: summarize with keep_last 55 / compact_after
- *   115 (max_size 120, keep_first 4), pin-facts keeping the first user message verbatim.
+ * Claude Code's auto-compact: effective window = window − 20,000 (summary output reserved),
+ * trigger = that − 13,000, i.e. window − 33,000 (167,000 on 200K, 967,000 on 1M). The whole
+ * conversation becomes the summary; nothing is kept verbatim.
+ */
+const CLAUDE_CODE_RESERVE = 33_000
+
+/** OpenHands `LLMSummarizingCondenser` (V0 `llm`): max_size 100 events, keep_first 1, tail 100/2 − 1 − 1 = 48. */
+const OPENHANDS_MAX_SIZE = 100
+const OPENHANDS_KEEP_FIRST = 1
+const OPENHANDS_TAIL = OPENHANDS_MAX_SIZE / 2 - OPENHANDS_KEEP_FIRST - 1
+
+const APPROX_SUMMARY =
+  'The summary is our offline extractive one (or the LLM you configure), not the agent’s own prompt.'
+
+const claudeCode = (id: 'claude-code-200k' | 'claude-code-1m', window: number, label: string): PipelinePreset => ({
+  id,
+  name: `Claude Code (${label})`,
+  window,
+  source:
+    `Claude Code auto-compact (code.claude.com context-window docs and public write-ups, ${READ}): ` +
+    `before each request, once the context reaches the window − 20,000 (reserved for the summary) ` +
+    `− 13,000 = ${(window - CLAUDE_CODE_RESERVE).toLocaleString('en-US')} tokens on ${label}, the whole ` +
+    'conversation is replaced by a 9-section summary in a user message (compact_boundary).',
+  differs:
+    'Claude Code is closed source: the trigger is its published arithmetic. After compacting it ' +
+    're-reads up to 5 recent files (≤ 5,000 tokens each) and re-injects CLAUDE.md; those are not ' +
+    'modelled, so the context after a pass is smaller here. Microcompact (clearing old tool results) ' +
+    `is not modelled. ${APPROX_SUMMARY}`,
+  stages: only({ summarize: { trigger_reserve: CLAUDE_CODE_RESERVE, keep_tokens: 0, check: 'request' } }),
+})
+
+/**
+ * The bundled presets, in picker order: the seeds' defaults, then one per agent, each built from
+ * the stage params alone (no agent-specific code), with its source, the date it was read and
+ * where the imitation is approximate. Numbers: agent-presets.md.
  */
 export const PRESETS: readonly PipelinePreset[] = [
   {
@@ -93,94 +136,133 @@ export const PRESETS: readonly PipelinePreset[] = [
     source:
       'The seeds’ own defaults: dedupe (seed 000, Insika ToolOutputCompressor), prune-tool-results ' +
       'keep_steps 1 / min_tokens 200 (seed 002, Brute ToolResults), summarize keep_last 20 / ' +
-      'compact_after 40 (seed 001, Insika Compaction).',
+      'compact_after 40 checked after each turn (seed 001, Insika Compaction).',
     differs:
       'Seed 002 has no default token target: 12,000 is ours (see DEFAULT_PIPELINE). slim, ' +
-      'insert-then-compress and pin-facts are off.',
+      'insert-then-compress and pin-facts are off. No guard beyond the seeds’ own: every pass ' +
+      'seed 001’s plan makes is made.',
     stages: cloneJson(SEED_STAGES),
   },
+  claudeCode('claude-code-200k', 200_000, '200K'),
+  claudeCode('claude-code-1m', 1_000_000, '1M'),
   {
-    id: 'clear-tool-uses',
-    name: 'Clear tool uses (Anthropic context editing style)',
+    id: 'codex-local',
+    name: 'Codex CLI (local compaction)',
+    window: 272_000,
     source:
-      'Anthropic context editing, clear_tool_uses_20250919: above a trigger in input tokens the ' +
-      'oldest tool results become a placeholder; keep 3 tool uses (its default), exclude_tools, ' +
-      'clear_at_least so the prompt cache is not broken for a small gain.',
+      `openai/codex codex-rs compact.rs (${READ}): auto_compact_token_limit = 90% of the model’s ` +
+      'window (GPT-5-Codex 272,000 → 244,800), checked before each request; the history is ' +
+      'replaced by the real user messages, newest first, up to 20,000 tokens, then the summary ' +
+      '(SUMMARY_PREFIX) as a user message; every tool call and output is dropped.',
     differs:
-      'Our trigger is prune’s target (10,000 tokens here so it fires on the bundled samples; ' +
-      'Anthropic’s default trigger is 100,000), and pruning stops once the context is under it ' +
-      '(after clear_at_least 2,000), where Anthropic clears every older result. keep_steps 1 ' +
-      'always guards the newest step as well. Tool inputs are never cleared. web_search is ' +
-      'excluded as in Anthropic’s example.',
-    stages: [
-      off('dedupe'),
-      off('slim'),
-      {
-        id: 'prune-tool-results',
-        enabled: true,
-        params: {
-          target: 10000,
-          keep_steps: 1,
-          min_tokens: 0,
-          keep_tool_uses: 3,
-          clear_at_least: 2000,
-          exclude_tools: ['web_search'],
-        },
-      },
-      off('summarize'),
-      off('insert-then-compress'),
-      off('pin-facts'),
-    ],
+      'A user message that overflows the 20,000 budget is cut by Codex and left out here. Codex ' +
+      'appends its prompt to the same conversation (the cached prefix is reused); the cost of that ' +
+      `call is in the Costs tab, not here. The remote (v2) compaction is opaque. ${APPROX_SUMMARY}`,
+    stages: only({ summarize: { trigger_share: 0.9, keep_user_only: true, keep_tokens: 20_000, check: 'request' } }),
   },
   {
-    id: 'codex-insert-then-compress',
-    name: 'Codex-style insert-then-compress',
+    id: 'gemini-cli',
+    name: 'Gemini CLI',
+    window: 1_048_576,
     source:
-      'Codex CLI auto-compaction: past a token limit the summarization prompt is appended to the ' +
-      'same conversation (the cached prefix is reused) and the answer replaces the history.',
+      `google-gemini/gemini-cli chatCompressionService.ts (${READ}): when the last prompt reaches ` +
+      '50% of the model’s limit, everything but the newest 30% of the history is compressed into ' +
+      'a <state_snapshot>; the kept part starts at a user message; a compression that grows the ' +
+      'context is rejected.',
     differs:
-      'Codex keeps the recent user messages (up to 20,000 tokens) around its summary; our ' +
-      'insert-then-compress keeps the last messages of any role (keep_recent 4, extended over tool ' +
-      'pairs). Codex’s limit is per model (a share of its context window); 5,000 tokens here so it ' +
-      'fires on the bundled samples. No other stage runs.',
-    stages: [
-      off('dedupe'),
-      off('slim'),
-      off('prune-tool-results'),
-      off('summarize'),
-      {
-        id: 'insert-then-compress',
-        enabled: true,
-        params: { threshold_tokens: 5000, keep_recent: 4 },
-      },
-      off('pin-facts'),
-    ],
+      'Gemini measures the kept 30% in JSON characters, we in tokens. Its truncation of old tool ' +
+      'outputs (beyond a 50,000-token budget, to their last 30 lines) and its verification pass ' +
+      `are not modelled. ${APPROX_SUMMARY}`,
+    stages: only({
+      summarize: { trigger_share: 0.5, keep_share: 0.3, tail_start: 'user', refuse_larger: true, check: 'request' },
+    }),
   },
   {
-    id: 'openhands-keep-first',
-    name: 'OpenHands-style keep first + half window',
+    id: 'anthropic-compaction',
+    name: 'Anthropic API compaction (compact_20260112)',
     source:
-      `OpenHands LLMSummarizingCondenser defaults: max_size ${OPENHANDS_MAX_SIZE} events, ` +
-      `keep_first ${OPENHANDS_KEEP_FIRST}. Above max_size it keeps the first events, one summary ` +
-      `and the newest ${OPENHANDS_TAIL} (half the window).`,
+      `Anthropic platform docs, compaction (${READ}): when a request’s input reaches the trigger ` +
+      '(150,000 input tokens by default, at least 50,000), the server summarizes everything into a ' +
+      'compaction block; nothing before the block is sent again.',
     differs:
-      `Mapped onto summarize: keep_last ${OPENHANDS_TAIL}, compact_after ` +
-      `${OPENHANDS_MAX_SIZE - OPENHANDS_KEEP_FIRST - 1} (the tail may grow to what max_size ` +
-      'leaves). Counts are messages, not events. Our summarize keeps only the leading system ' +
-      'messages on top, so "keep first" is pin-facts keeping the first user message (the goal) ' +
-      'verbatim. Fires only on transcripts longer than about 115 messages.',
-    stages: [
-      off('dedupe'),
-      off('slim'),
-      off('prune-tool-results'),
-      {
-        id: 'summarize',
-        enabled: true,
-        params: { keep_last: OPENHANDS_TAIL, compact_after: OPENHANDS_MAX_SIZE - OPENHANDS_KEEP_FIRST - 1 },
+      'The server’s summary is opaque: only its trigger and budget are reproduced. The block is an ' +
+      `assistant content block there and a user message here. ${APPROX_SUMMARY}`,
+    stages: only({ summarize: { trigger_tokens: 150_000, keep_tokens: 0, check: 'request' } }),
+  },
+  {
+    id: 'anthropic-clear-tool-uses',
+    name: 'Anthropic context editing (clear_tool_uses)',
+    source:
+      `Anthropic platform docs, context editing clear_tool_uses_20250919 (${READ}): once a ` +
+      'request’s input reaches 100,000 tokens, every tool result but those of the newest 3 tool ' +
+      'uses is replaced by a placeholder; exclude_tools and clear_at_least are optional.',
+    differs:
+      'Our placeholder text is seed 002’s. keep_steps 1 also guards the newest step. Tool inputs ' +
+      'are never cleared (clear_tool_inputs false, the default).',
+    stages: only({
+      'prune-tool-results': { trigger: 100_000, target: 0, keep_steps: 1, min_tokens: 0, keep_tool_uses: 3 },
+    }),
+  },
+  {
+    id: 'openhands-condenser',
+    name: 'OpenHands LLM condenser',
+    source:
+      `All-Hands-AI/OpenHands condenser_config.py, LLMSummarizingCondenser (${READ}): when the view ` +
+      `holds more than max_size ${OPENHANDS_MAX_SIZE} events, keep the first ${OPENHANDS_KEEP_FIRST}, ` +
+      `one summary and the newest ${OPENHANDS_TAIL} (max_size / 2 − keep_first − 1), checked each step; ` +
+      'a condensation that forgets nothing is not made (the minimum-progress fix for OpenHands#10873).',
+    differs:
+      `Counts are messages, not events. compact_after ${OPENHANDS_MAX_SIZE - OPENHANDS_KEEP_FIRST - 1} ` +
+      '(max_size less the kept first event and the summary). Our summarize keeps only leading ' +
+      'system messages on top, so "keep first" is pin-facts keeping the first user message (the ' +
+      `goal) verbatim. ${APPROX_SUMMARY}`,
+    stages: only({
+      summarize: {
+        keep_last: OPENHANDS_TAIL,
+        compact_after: OPENHANDS_MAX_SIZE - OPENHANDS_KEEP_FIRST - 1,
+        min_progress: true,
+        check: 'request',
       },
-      off('insert-then-compress'),
-      { ...off('pin-facts'), enabled: true },
-    ],
+      'pin-facts': { max_facts: countDefault('pin-facts', 'max_facts') },
+    }),
+  },
+  {
+    id: 'openhands-masking',
+    name: 'OpenHands observation masking',
+    source:
+      `All-Hands-AI/OpenHands condenser_config.py, ObservationMaskingCondenser (${READ}): ` +
+      'observations outside the newest 100 events are replaced by <MASKED>.',
+    differs:
+      '100 events are taken as the newest 50 tool steps (an action and its observation each). ' +
+      'The placeholder is seed 002’s text, not <MASKED>.',
+    stages: only({ 'prune-tool-results': { target: 0, keep_steps: 50, min_tokens: 0 } }),
+  },
+  {
+    id: 'aider',
+    name: 'aider',
+    source:
+      `Aider-AI/aider history.py (${READ}): after each reply, when the chat history exceeds ` +
+      'min(max(window / 16, 1,024), 8,192) tokens (8,192 for windows of 128K and more), the older ' +
+      'part is summarized by the weak model; the newest part up to half that budget is kept, split ' +
+      'after an assistant message.',
+    differs:
+      'aider counts the chat history only (not the system prompt, repo map or files); we count the ' +
+      'whole context, so it fires a little earlier here. Its recursive summary (depth 3) is one ' +
+      `pass here. ${APPROX_SUMMARY}`,
+    stages: only({ summarize: { trigger_tokens: 8192, keep_tokens: 4096, tail_start: 'user' } }),
+  },
+  {
+    id: 'deep-agents',
+    name: 'LangChain Deep Agents',
+    window: 200_000,
+    source:
+      `langchain-ai/deepagents summarization middleware (${READ}): at 85% of the model’s max_input ` +
+      'the older messages are summarized (INTENT / SUMMARY / ARTIFACTS / NEXT STEPS) and the newest ' +
+      '10% of max_input is kept.',
+    differs:
+      'The kept 10% is 20,000 tokens, fixed for a 200K window: change keep_tokens with the window. ' +
+      `The evicted messages it offloads to a file are simply summarized here. ${APPROX_SUMMARY}`,
+    stages: only({ summarize: { trigger_share: 0.85, keep_tokens: 20_000, check: 'request' } }),
   },
 ]
 
@@ -190,11 +272,14 @@ export function presetById(id: string): PipelinePreset | undefined {
 }
 
 /**
- * `config` with the preset's stages (order, on/off, params — a deep copy); the encoding and the
- * summarizer settings stay the user's: they describe the environment, not the strategy. Pure.
+ * `config` with the preset's stages (order, on/off, params — a deep copy) and its window when it
+ * has one; the encoding and the summarizer settings stay the user's: they describe the
+ * environment, not the strategy. Pure.
  */
 export function applyPreset(preset: PipelinePreset, config: PipelineConfig): PipelineConfig {
-  return { ...config, stages: cloneJson(preset.stages) as StageConfig[] }
+  const next: PipelineConfig = { ...config, stages: cloneJson(preset.stages) as StageConfig[] }
+  if (preset.window !== undefined) next.window = preset.window
+  return next
 }
 
 /** Stable JSON of a value: object keys sorted, so key order never makes two stage lists differ. */
@@ -209,8 +294,12 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value)
 }
 
-/** The preset whose stage list `config` has exactly (order, on/off, params), or undefined. */
-export function matchPreset(config: Pick<PipelineConfig, 'stages'>): PipelinePreset | undefined {
+/**
+ * The preset whose stage list `config` has exactly (order, on/off, params) and, for a preset
+ * with a window, whose window it has (absent: `DEFAULT_WINDOW`), or undefined.
+ */
+export function matchPreset(config: Pick<PipelineConfig, 'stages' | 'window'>): PipelinePreset | undefined {
   const key = stableJson(config.stages)
-  return PRESETS.find((p) => stableJson(p.stages) === key)
+  const window = windowOf(config.window)
+  return PRESETS.find((p) => stableJson(p.stages) === key && (p.window === undefined || p.window === window))
 }

@@ -21,7 +21,10 @@ import type {
   StageReport,
   ToolSchema,
   Transcript,
+  TriggerDecision,
 } from '../model'
+import { windowOf } from '../models'
+import { summarizeTrigger } from '../stages/triggers'
 import { runPipeline, type PipelineDeps } from '../pipeline'
 import { partitionPoint } from '../util/search'
 import { readCounts } from '../stages/params'
@@ -196,8 +199,18 @@ export interface TimelinePass {
 
 /** A threshold of the pipeline drawn on the timeline. */
 export type TimelineThreshold =
-  /** A token level: prune's `target`, insert-then-compress's `threshold_tokens`. */
-  | { kind: 'tokens'; stage: 'prune-tool-results' | 'insert-then-compress'; param: string; tokens: number }
+  /**
+   * A token level: prune's `target` and `trigger`, insert-then-compress's
+   * `threshold_tokens`, summarize's token trigger (`param: 'trigger'`; `source` says how it was
+   * derived, e.g. `200,000 window − 33,000 reserve`).
+   */
+  | {
+      kind: 'tokens'
+      stage: 'prune-tool-results' | 'insert-then-compress' | 'summarize'
+      param: string
+      tokens: number
+      source?: string
+    }
   /**
    * summarize's `compact_after` is a message count, not tokens: `turn` is the first turn whose
    * prefix has more than `compact_after` non-system messages (the earliest turn a pass can fire),
@@ -228,6 +241,13 @@ export interface TokenTimeline {
   passes: TimelinePass[]
   /** Thresholds of the enabled stages. */
   thresholds: TimelineThreshold[]
+  /** The model's context window in tokens (`PipelineConfig.window`, else `DEFAULT_WINDOW`). */
+  window: number
+  /**
+   * The decision log of the whole-transcript run (`RunResult.decisions`): what each stage's
+   * trigger saw at each check point, with its turn.
+   */
+  decisions: TriggerDecision[]
 }
 
 /** Options of `tokenTimeline`. */
@@ -286,8 +306,15 @@ function thresholdsOf(config: PipelineConfig, messages: readonly Message[], ends
     const counts = readCounts(stage.id, stage.params).values
     if (stage.id === 'prune-tool-results' && Number.isFinite(counts.target)) {
       out.push({ kind: 'tokens', stage: stage.id, param: 'target', tokens: counts.target! })
+      const trigger = counts.trigger
+      if (trigger !== undefined && Number.isFinite(trigger)) {
+        out.push({ kind: 'tokens', stage: stage.id, param: 'trigger', tokens: trigger })
+      }
     } else if (stage.id === 'insert-then-compress' && Number.isFinite(counts.threshold_tokens)) {
       out.push({ kind: 'tokens', stage: stage.id, param: 'threshold_tokens', tokens: counts.threshold_tokens! })
+    } else if (stage.id === 'summarize' && summarizeTrigger(stage.params, windowOf(config.window)).measure === 'tokens') {
+      const rule = summarizeTrigger(stage.params, windowOf(config.window))
+      out.push({ kind: 'tokens', stage: 'summarize', param: 'trigger', tokens: rule.threshold, source: rule.source })
     } else if (stage.id === 'summarize') {
       const { compact_after } = normalizeParams(stage.params)
       // The plan counts messages after the leading system ones (SPEC §3.2).
@@ -316,8 +343,10 @@ function thresholdsOf(config: PipelineConfig, messages: readonly Message[], ends
  *   where a pass of the whole-transcript run fires (`sampled: true`, the others null), because
  *   each evaluation is a pipeline run on a prefix (cost grows with T × transcript length).
  * - `passes`: the whole-transcript run's passes (its last turn's context), placed by `atMessage`.
- * - `thresholds`: prune `target` and insert-then-compress `threshold_tokens` as token levels;
- *   summarize `compact_after` as the first turn whose prefix exceeds it (messages, not tokens).
+ * - `thresholds`: prune `target` / `trigger`, insert-then-compress `threshold_tokens` and
+ *   summarize's token trigger as token levels; a message-counting summarize's `compact_after` as
+ *   the first turn whose prefix exceeds it (messages, not tokens). `window`: the model's window.
+ * - `decisions`: the whole-transcript run's decision log.
  *
  * Cancel with `deps.signal`: the timeline stops at the next turn and the promise rejects with an
  * `Error('cancelled')`. Throws nothing else of its own; a stage error inside a prefix run is that
@@ -357,6 +386,8 @@ export async function tokenTimeline(
     sampled: false,
     passes: [],
     thresholds: thresholdsOf(config, messages, ends),
+    window: windowOf(config.window),
+    decisions: [],
   }
   if (turns === 0) return timeline
 
@@ -372,6 +403,7 @@ export async function tokenTimeline(
   cancelled(deps.signal)
   after[turns - 1] = last.tokens
   passesByTurn[turns - 1] = last.passes.length
+  timeline.decisions = last.run.decisions ?? []
   timeline.passes = last.passes.map((p) => ({
     turn: turnOfIndex(ends, p.atMessage),
     stage: p.stage,

@@ -11,7 +11,7 @@
 
 /** How a parameter is written and checked. */
 type ParamType =
-  /** A number of messages, tokens, steps, calls, items or facts (whole unless `fraction`). */
+  /** A number of messages, tokens, steps, calls, items or facts (whole unless `fraction`); a share (0–1, `fraction`). */
   | 'count'
   /** On or off. */
   | 'flag'
@@ -23,14 +23,15 @@ type ParamType =
   | 'choice'
 
 /** The unit a count parameter is measured in (tokens are tokens of the chosen encoding). */
-export type ParamUnit = 'messages' | 'tokens' | 'steps' | 'tool calls' | 'items' | 'facts'
+export type ParamUnit = 'messages' | 'tokens' | 'steps' | 'tool calls' | 'items' | 'facts' | 'share'
 
 /**
  * What the page offers for a count parameter as the upper end of its slider: a fixed number, or
  * one that grows with the transcript (`messages`: its message count + 10, at least 50; `tokens`:
- * 1.2 × its tokens, at least 2,000).
+ * 1.2 × its tokens, at least 2,000; `window`: the model's context window or 1.2 × the
+ * transcript's tokens, whichever is larger).
  */
-export type SliderMax = number | 'messages' | 'tokens'
+export type SliderMax = number | 'messages' | 'tokens' | 'window'
 
 /**
  * How the default sweep range of a parameter is built (8 values): `from` is a number or `step`
@@ -66,16 +67,19 @@ export interface StageParamDef {
   unusable?: string
   /** Count params: not truncated to a whole number (default: truncated). */
   fraction?: boolean
+  /** Count params: the greatest value the engine takes as given (above it: unusable, as below `min`). */
+  max?: number
   /** Count params: the engine raises the value to at least this other param's value. */
   atLeast?: string
   unit?: ParamUnit
   /** One line: what the param does (tooltips, CLI usage). */
   help: string
   /**
-   * How the page edits it: `slider` (slider + number, count params), `custom` (a control of its
-   * own elsewhere: tool names, the prompt), or `none` (links and the CLI only).
+   * How the page edits it: `slider` (slider + number, count params), `toggle` (a checkbox, flag
+   * params), `select` (a list, choice params), `custom` (a control of its own elsewhere: tool
+   * names, the prompt), or `none` (links and the CLI only).
    */
-  control: 'slider' | 'custom' | 'none'
+  control: 'slider' | 'toggle' | 'select' | 'custom' | 'none'
   /** Slider: step and upper end (see `SliderMax`). */
   slider?: { step: number; max: SliderMax }
   /** A sweep may vary it: its default range, and a short alias accepted in axes (`threshold`). */
@@ -104,6 +108,59 @@ export interface StageDefinition {
   produces: readonly ProducedKind[]
   params: readonly StageParamDef[]
 }
+
+/**
+ * The token trigger of a rolling stage (one definition; `stages/triggers.ts` reads it). Set, it
+ * replaces `compact_after`: a pass fires when the context's tokens reach `trigger_tokens`, or
+ * `trigger_share` × the model's window − `trigger_reserve` (either of the two alone: share 1,
+ * reserve 0). Source: agent-presets.md (Claude Code: window − 33,000; Codex 0.9 × window; Gemini
+ * CLI 0.5 × window; Anthropic API 150,000 tokens).
+ */
+const TRIGGER_PARAMS = [
+  {
+    key: 'trigger_tokens', type: 'count', optional: true, min: 1, unit: 'tokens', control: 'slider',
+    slider: { step: 1000, max: 'window' }, sweep: { from: 'step', step: { of: 'tokens', per: 8 } },
+    cliFlag: 'trigger-tokens',
+    help: 'Fire when the context reaches this many tokens (replaces compact_after and the window share).',
+  },
+  {
+    key: 'trigger_share', type: 'count', optional: true, min: 0.01, max: 1, fraction: true, unit: 'share',
+    control: 'slider', slider: { step: 0.01, max: 1 }, sweep: { from: 0.3, step: 0.1 }, cliFlag: 'trigger-share',
+    help: "Fire when the context reaches this share of the model's window, less trigger_reserve (replaces compact_after).",
+  },
+  {
+    key: 'trigger_reserve', type: 'count', optional: true, min: 0, unit: 'tokens', control: 'slider',
+    slider: { step: 1000, max: 'window' }, sweep: { from: 0, step: 8000 }, cliFlag: 'trigger-reserve',
+    help: "Tokens held back from the window: fire at share × window − reserve (Claude Code: 33,000; replaces compact_after).",
+  },
+] as const satisfies readonly StageParamDef[]
+
+/**
+ * The token budget of the kept tail (one definition; `stages/triggers.ts` reads it). Set, it
+ * replaces `keep_last`: the newest messages are kept while their tokens fit, a tool call always
+ * with its results. Source: agent-presets.md (Codex: user messages ≤ 20,000 tokens; Gemini CLI:
+ * newest 30%; LangChain Deep Agents: 10% of the window; Claude Code and the Anthropic API: none).
+ */
+const TAIL_PARAMS = [
+  {
+    key: 'keep_tokens', type: 'count', optional: true, min: 0, unit: 'tokens', control: 'slider',
+    slider: { step: 500, max: 'tokens' }, sweep: { from: 0, step: { of: 'tokens', per: 16 } }, cliFlag: 'keep-tokens',
+    help: 'Keep the newest messages up to this many tokens verbatim (replaces keep_last; 0 keeps none).',
+  },
+  {
+    key: 'keep_share', type: 'count', optional: true, min: 0, max: 1, fraction: true, unit: 'share',
+    control: 'slider', slider: { step: 0.01, max: 1 }, sweep: { from: 0.1, step: 0.1 }, cliFlag: 'keep-share',
+    help: "Keep the newest messages up to this share of the context's tokens verbatim (replaces keep_last).",
+  },
+  {
+    key: 'keep_user_only', type: 'flag', default: false, optional: true, control: 'toggle', cliFlag: 'keep-user-only',
+    help: 'Keep only real user messages, newest first, within keep_tokens (20,000 when unset, as Codex); everything else is summarized (Codex).',
+  },
+  {
+    key: 'tail_start', type: 'choice', choices: ['any', 'user'], optional: true, control: 'select', cliFlag: 'tail-start',
+    help: 'Where the kept tail may begin: at any message, or only at a user message (Gemini CLI, aider).',
+  },
+] as const satisfies readonly StageParamDef[]
 
 /**
  * Every stage, in the default pipeline's order: `dedupe` → `slim` (off) → `prune-tool-results`
@@ -152,6 +209,12 @@ export const STAGE_DEFINITIONS = [
         cliFlag: 'target', help: 'Stop pruning once the running total is ≤ target.',
       },
       {
+        key: 'trigger', type: 'count', optional: true, min: 1, unit: 'tokens', control: 'slider',
+        slider: { step: 1000, max: 'window' }, sweep: { from: 'step', step: { of: 'tokens', per: 8 } },
+        cliFlag: 'prune-trigger',
+        help: 'Prune only once the context reaches this many tokens (Anthropic clear_tool_uses trigger); then down to target. Absent: whenever over target.',
+      },
+      {
         key: 'keep_steps', type: 'count', default: 1, min: 1,
         unusable: 'keep_steps must be at least 1: the model has not acted on the newest results yet',
         unit: 'steps', control: 'slider', slider: { step: 1, max: 10 }, sweep: { from: 1, step: 1 },
@@ -197,6 +260,21 @@ export const STAGE_DEFINITIONS = [
         control: 'slider', slider: { step: 1, max: 'messages' },
         sweep: { from: 'step', step: { of: 'messages', per: 16, times: 2 } }, cliFlag: 'compact-after',
         help: 'Compact once more than this many messages are unsummarized.',
+      },
+      ...TRIGGER_PARAMS,
+      ...TAIL_PARAMS,
+      {
+        key: 'check', type: 'choice', choices: ['turn', 'request'], optional: true, control: 'select',
+        cliFlag: 'check',
+        help: 'When the trigger is checked: after each turn (seed 001) or before every model request, tool steps included (Claude Code, Codex, Gemini CLI).',
+      },
+      {
+        key: 'min_progress', type: 'flag', default: false, optional: true, control: 'toggle', cliFlag: 'min-progress',
+        help: 'Guard: skip a pass that would replace one message with one summary (OpenHands condenser; cases/25). Off in seed 001.',
+      },
+      {
+        key: 'refuse_larger', type: 'flag', default: false, optional: true, control: 'toggle', cliFlag: 'refuse-larger',
+        help: 'Guard: refuse a summary that is not smaller than the messages it replaces (Gemini CLI; cases/21). Off in seed 001.',
       },
       {
         key: 'summary_role', type: 'choice', choices: ['user', 'system'], optional: true, control: 'none',

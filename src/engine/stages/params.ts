@@ -14,7 +14,7 @@ export type CountReading =
 
 /**
  * Reads a count param's raw value by its definition: absent → the default; a finite number (or
- * numeric string) ≥ `min` → itself, truncated unless `fraction`; anything else → the default, or
+ * numeric string) in `min`..`max` → itself, truncated unless `fraction`; anything else → the default, or
  * the definition's `unusable` error. `atLeast` is not applied here (see `readCounts`). Throws for a
  * param with no default that is absent or unusable and has no error (a definition mistake).
  */
@@ -29,6 +29,7 @@ export function readCount(def: StageParamDef, raw: unknown): CountReading {
   if (!Number.isFinite(n)) return fallback()
   const value = def.fraction ? n : Math.trunc(n)
   if (def.min !== undefined && value < def.min) return fallback()
+  if (def.max !== undefined && value > def.max) return fallback()
   return { ok: true, value, fellBack: false }
 }
 

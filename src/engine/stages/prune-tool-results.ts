@@ -12,6 +12,7 @@ import { unchangedOutput } from './output'
 import { countDefault, paramDefinition } from './definitions'
 import { readCounts } from './params'
 import type { StageContext, StageOutput } from './types'
+import { pruneTrigger, statelessDecisions } from './triggers'
 
 /** The placeholder text; `%s` is the tool name. Source: seed 002 `PLACEHOLDER`. */
 export const PLACEHOLDER_TEMPLATE = 'Result dropped to free context. Call %s again if you still need it.'
@@ -189,6 +190,10 @@ function resolveBackReferences(
  *   our choice, the seed is silent; it only matters for a tiny `min_tokens`).
  * Each replacement does `running -= tokens(old) - tokens(new)`.
  *
+ * `trigger` (tokens, Anthropic `clear_tool_uses` `trigger.input_tokens`): while the total is under it
+ * nothing changes; once it is reached the walk runs down to `target` (0: every eligible result).
+ * Every turn end is logged in `decisions` (triggers.ts `statelessDecisions`).
+ *
  * `clear_at_least` (tokens, Anthropic context editing): once the walk fires it goes on past
  * `target` until it has replaced at least that many tokens; if the whole walk replaces fewer,
  * nothing changes (`changed: false`, a note saying how many it could clear) — a small edit of
@@ -230,14 +235,36 @@ export function pruneToolResults(
     const reason = paramDefinition('prune-tool-results', 'target')!.unusable!
     return unchanged(messages, reason, reason)
   }
-  const minTokens = counts.min_tokens!
-  const clear = normalizeClearParams(params)
-  const excluded = new Set(clear.exclude_tools)
 
   const tokens = messages.map((m) => ctx.countMessage(m))
   // The same total the user sees: messages plus what every request carries (cases/28).
   const total = tokens.reduce((a, b) => a + b, 0) + (ctx.fixedTokens ?? 0)
+  const rule = pruneTrigger(params)
+  const log = (fired: boolean, held?: string) =>
+    statelessDecisions('prune-tool-results', messages, (i) => tokens[i]!, ctx.fixedTokens ?? 0, rule, fired, held)
+  const output = pruneWalk(messages, params, tokens, total, target, keepSteps, ctx)
+  return { ...output, decisions: log(output.changed, output.note) }
+}
+
+/** The walk of `pruneToolResults` once the params are read (see there). */
+function pruneWalk(
+  messages: readonly Message[],
+  params: PruneToolResultsParams,
+  tokens: readonly number[],
+  total: number,
+  target: number,
+  keepSteps: number,
+  ctx: Pick<StageContext, 'countMessage' | 'fixedTokens'>,
+): StageOutput {
+  const counts = readCounts('prune-tool-results', params).values
+  const trigger = counts.trigger
+  if (trigger !== undefined && Number.isFinite(trigger) && total < trigger) {
+    return unchanged(messages, `under trigger: ${total} < ${trigger} tokens`)
+  }
   if (total <= target) return unchanged(messages, `under target: ${total} ≤ ${target} tokens`)
+  const minTokens = counts.min_tokens!
+  const clear = normalizeClearParams(params)
+  const excluded = new Set(clear.exclude_tools)
 
   const { answered, names, callOrdinal, calls } = resolveCalls(messages)
   const stepStarts: number[] = []

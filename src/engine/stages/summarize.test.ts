@@ -488,6 +488,12 @@ describe('summarize stage: rolling replay', () => {
       fates: {},
       origins: {},
       passes: [],
+      decisions: [
+        {
+          stage: 'summarize', turn: 1, atMessage: 1, tokens: out.decisions?.[0]?.tokens, unsummarized: 2,
+          measure: 'messages', threshold: 40, op: '>', thresholdSource: 'compact_after 40', reached: false, fired: false,
+        },
+      ],
       note: 'nothing to compact',
       warnings: [],
     })
@@ -501,21 +507,26 @@ describe('summarize stage: rolling replay', () => {
       assistant('a', 'Profiling.'),
     ])
     const s = scripted('S')
+    // The min_progress guard (OpenHands' condenser has it; seed 001 makes this pass).
     const out = await summarize(
       messages,
-      { keep_last: 1, compact_after: 1 },
+      { keep_last: 1, compact_after: 1, min_progress: true },
       makeContext(countCodePoints, { summarize: s.fn }),
     )
     expect(s.requests).toHaveLength(0)
     expect(out.changed).toBe(false)
     expect(out.messages).toBe(messages)
     expect(out.note).toBe('no progress possible: a pass would replace one message with one summary')
+    expect(out.decisions?.map((d) => [d.reached, d.fired, d.held])).toEqual([
+      [true, false, 'min_progress guard: the pass would replace one message with one summary'],
+    ])
   })
 
   it('refuses a summary not smaller than the span it replaces, keeps history (cases/21)', async () => {
     const messages = indexed(chat(7, 10))
     const s = scripted('x'.repeat(500))
-    const out = await summarize(messages, params, makeContext(countCodePoints, { summarize: s.fn }))
+    // The refuse_larger guard (Gemini CLI rejects an inflated compression; seed 001 has none).
+    const out = await summarize(messages, { ...params, refuse_larger: true }, makeContext(countCodePoints, { summarize: s.fn }))
     expect(out.changed).toBe(false)
     expect(out.messages).toBe(messages)
     // Asked at each firing turn end (positions 3, 5 and the end 6), refused each time.
@@ -670,7 +681,7 @@ describe('summarize properties', () => {
     extractive: fc.boolean(),
   })
 
-  it('never splits a tool pair, keeps a valid transcript valid, never grows when a pass fires', async () => {
+  it('never splits a tool pair, keeps a valid transcript valid, never grows when a pass fires (refuse_larger)', async () => {
     let fired = 0
     await fc.assert(
       fc.asyncProperty(arb, async ({ turns, pending, keep_last, compact_after, extractive }) => {
@@ -678,7 +689,8 @@ describe('summarize properties', () => {
         expect(checkValidity(input)).toEqual([])
         const summarizer = extractive ? extractiveSummarizer : () => Promise.resolve('summary')
         const ctx = makeContext(countCodePoints, { summarize: summarizer })
-        const out = await summarize(input, { keep_last, compact_after }, ctx)
+        // Never growing is what the refuse_larger guard promises; seed 001 alone only cuts long summaries.
+        const out = await summarize(input, { keep_last, compact_after, refuse_larger: true }, ctx)
         expect(out.error).toBeUndefined()
         expect(checkValidity(out.messages)).toEqual([])
 

@@ -5,13 +5,14 @@
  * Source: seed 001 (Insika `Compaction`: `plan`, `prompt`, `transcript`, `text_of`), SPEC §3.2,
  * and the fault cases named on each guard.
  */
-import type { Fate, Message, Origin, Pass, SummarizeParams } from '../model'
+import type { Fate, Message, Origin, Pass, SummarizeParams, TriggerDecision } from '../model'
 import { perMessage } from '../util/memo'
 import { codePointLength, collapseWhitespace, cutCodePoints, elideMiddle } from '../util/text'
 import { pairToolResults } from '../tool-pairs'
 import { SUMMARY_ID_PREFIX, unchangedOutput } from './output'
 import { countDefault } from './definitions'
 import { readCounts } from './params'
+import { summarizeTail, summarizeTrigger, triggerReached } from './triggers'
 import type { StageContext, StageOutput } from './types'
 
 /** Messages kept verbatim at the end. Source: seed 001 `DEFAULT_KEEP_LAST` (definitions.ts). */
@@ -160,7 +161,9 @@ function prefixReachAt(full: readonly number[], length: number, i: number): numb
  * One more retreat for the same kind of fault (a tool-call cycle split by the boundary):
  * `upto` also retreats while a tool call in `messages[from..upto-1]` has a result at or after
  * `upto`, or no result at all (a pending call stays verbatim in the tail, and the summarizer
- * never sees a call without its result). Source: cases/01, 02, 03, 06, 10, 41.
+ * never sees a call without its result). Source: cases/01, 02, 03, 06, 10, 41. On a transcript
+ * whose tool results follow their calls (the shape the seed assumes) it never moves the
+ * boundary; where it does, the pass says so (`Pass.note`).
  * Params are normalized first (`normalizeParams`). Pure; returns null when nothing fires.
  */
 export function planCompaction(
@@ -168,37 +171,44 @@ export function planCompaction(
   state: CompactionState | null | undefined,
   params: Partial<SummarizeParams> | undefined,
 ): CompactionPlan | null {
-  let reach: number[] | undefined
-  return planWithReach(
-    messages,
-    messages.length,
-    state,
-    params,
-    (i) => (reach ??= callReach(messages))[i] ?? -1,
-  )
+  const { keep_last, compact_after } = normalizeParams(params)
+  const from = Math.max(0, Math.trunc(state?.upto ?? 0))
+  if (!(messages.length - from > compact_after)) return null
+  const reach = callReach(messages)
+  const plan = planBoundary(messages, messages.length, from, messages.length - keep_last, (i) => reach[i] ?? -1, 'any')
+  return plan && { from: plan.from, upto: plan.upto, count: plan.count }
+}
+
+/** A boundary: messages `from`..`upto-1` are summarized; `plainUpto` is where the plain rule put it. */
+interface Boundary extends CompactionPlan {
+  /** The boundary before the tool-pair retreat (equal to `upto` when it did not move). */
+  plainUpto: number
 }
 
 /**
- * `planCompaction` of the prefix `messages[0..length)`, with the call reach of that prefix given
- * as a lookup (`reachAt(i)`, see `callReach`): the rolling replay computes it once for the whole
- * conversation and narrows it to each prefix (`prefixReachAt`) instead of rescanning every
- * prefix, and passes the prefix by length instead of copying it (both quadratic on long
- * sessions). Only `messages[0..length)` is read.
+ * The boundary of a pass over the prefix `messages[0..length)`, from `start` (the first kept
+ * message by the tail rule): seed 001's retreat over `tool` messages, the tail rule's start
+ * (`tailStart: 'user'`: the tail begins at a user message), then the tool-pair retreat (see
+ * `planCompaction`), with the call reach of the prefix as a lookup (`reachAt(i)`, see
+ * `callReach`): the rolling replay computes it once for the whole conversation and narrows it to
+ * each prefix (`prefixReachAt`) instead of rescanning every prefix. `start === length` summarizes
+ * the whole prefix (no tail). Null when the boundary cannot move past `from`. Only
+ * `messages[0..length)` is read.
  */
-function planWithReach(
+function planBoundary(
   messages: readonly Message[],
   length: number,
-  state: CompactionState | null | undefined,
-  params: Partial<SummarizeParams> | undefined,
+  from: number,
+  start: number,
   reachAt: (i: number) => number,
-): CompactionPlan | null {
-  const { keep_last, compact_after } = normalizeParams(params)
-  const from = Math.max(0, Math.trunc(state?.upto ?? 0))
-  if (!(length - from > compact_after)) return null
+  tailStart: 'any' | 'user',
+): Boundary | null {
   const at = (i: number) => (i < length ? messages[i] : undefined)
-
-  let upto = length - keep_last
-  while (upto > from && at(upto)?.role === 'tool') upto -= 1
+  const badStart = (i: number) =>
+    at(i)?.role === 'tool' || (tailStart === 'user' && i < length && at(i)?.role !== 'user')
+  let upto = Math.min(length, start)
+  while (upto > from && badStart(upto)) upto -= 1
+  const plainUpto = upto
 
   // Furthest reach of any call in [from, b) for every b: a boundary b is safe when that reach < b.
   const maxReach: number[] = []
@@ -207,14 +217,9 @@ function planWithReach(
     running = Math.max(running, reachAt(i))
     maxReach[i - from] = running
   }
-  while (
-    upto > from &&
-    ((maxReach[upto - 1 - from] ?? -1) >= upto || at(upto)?.role === 'tool')
-  ) {
-    upto -= 1
-  }
+  while (upto > from && ((maxReach[upto - 1 - from] ?? -1) >= upto || badStart(upto))) upto -= 1
   if (!(upto > from)) return null
-  return { from, upto, count: upto - from }
+  return { from, upto, count: upto - from, plainUpto }
 }
 
 /**
@@ -343,26 +348,62 @@ function hasThinking(message: Message): boolean {
 }
 
 /**
+ * Where the replay checks its trigger, as positions in `conv`: `turn` — every turn end (an
+ * assistant message with no tool calls) and the last message (seed 001: the Executor compacts
+ * post-turn); `request` — every point where the model is called next: a user message or the
+ * last result of a tool step followed by an assistant message, and the last message (Claude
+ * Code, Codex and Gemini CLI check before each request, tool steps included).
+ */
+function checkPoints(conv: readonly Message[], check: 'turn' | 'request'): number[] {
+  const out: number[] = []
+  conv.forEach((m, k) => {
+    const last = k === conv.length - 1
+    if (check === 'turn') {
+      if (isTurnEnd(m) || last) out.push(k)
+    } else if (last || ((m.role === 'user' || m.role === 'tool') && conv[k + 1]?.role === 'assistant')) {
+      out.push(k)
+    }
+  })
+  return out
+}
+
+/** The replay's state after a pass: seed 001 `state` plus the messages kept inside the summarized span. */
+interface ReplayState extends CompactionState {
+  /** Positions (< `upto`) kept verbatim in front of the summary (`keep_user_only`), ascending. */
+  kept: number[]
+}
+
+/**
  * Runs `summarize` as a rolling replay over `messages`.
  *
  * - Leading `system` messages are outside the plan and stay on top; a later system message is
  *   an ordinary message (cases/38, 40).
- * - The replay walks the conversation as it grew: at every turn end (an assistant message with
- *   no tool calls) and at the transcript's end it runs `planCompaction` on the prefix; when it
- *   fires, the slice (with the previous summary folded in) is summarized, the summary cut to
- *   `MAX_SUMMARY_CHARS` code points, and a `Pass` recorded.
- * - Result: system messages, one summary message (role `summary_role`, default `user`, content
- *   `summaryHeader(…)` + "\n" + summary), then the verbatim tail `messages[upto..]`.
+ * - The replay walks the conversation as it grew and checks its trigger at every check point
+ *   (`check`: each turn end, seed 001; or before each model request, `checkPoints`). The
+ *   trigger (stages/triggers.ts `summarizeTrigger`) is seed 001's — more than `compact_after`
+ *   unsummarized messages — or a token level (`trigger_tokens`; `trigger_share` × `ctx.window` −
+ *   `trigger_reserve`) compared with the context's tokens at that point (system + kept +
+ *   summary + unsummarized messages + `ctx.fixedTokens`). When it is reached, the boundary is
+ *   planned by the tail rule (`summarizeTail`: the newest `keep_last` messages, or the newest
+ *   messages within `keep_tokens` / `keep_share` of the context, or only user messages within
+ *   the budget with `keep_user_only`), never splitting a tool call from its results
+ *   (`planBoundary`); the slice (with the previous summary folded in) is summarized, the summary
+ *   cut to `MAX_SUMMARY_CHARS` code points, and a `Pass` recorded.
+ * - Every check point is logged in `decisions` (model.ts `TriggerDecision`): what the trigger
+ *   saw, whether it was reached, and the pass it made or why it made none.
+ * - Result: system messages, the kept user messages (`keep_user_only`), one summary message
+ *   (role `summary_role`, default `user`, content `summaryHeader(…)` + "\n" + summary), then the
+ *   verbatim tail.
  *
- * Guards (each fault kind, not only its case file):
+ * With none of the token params, `check` or guards set this is exactly seed 001: every pass its
+ * `plan` makes at each turn end is made. Guards that depart from the seed are params, named in
+ * the decision that they held: `min_progress` (skip a pass that would replace one message with
+ * one summary, OpenHands; cases/25) and `refuse_larger` (refuse a summary that is not smaller
+ * than what it replaces, Gemini CLI; cases/21). Always:
  * - nothing eligible → no summarizer call, `changed: false`, note `nothing to compact` (cases/24);
- * - a pass that would not shrink the message count (one message replaced by one summary) is
- *   skipped before any summarizer call and reported once (cases/25);
- * - a summary whose message is not smaller (tokens) than the span it replaces is refused and
- *   history kept (cases/21);
  * - an empty summary or a failing summarizer → `error`, input passed on unchanged, no empty
  *   message (cases/35);
- * - tool-call cycles and pending calls are never split (`planCompaction`);
+ * - tool-call cycles and pending calls are never split (`planBoundary`);
  * - thinking blocks are never modified; summarizing a message that holds one is reported in
  *   `warnings` (cases/31).
  *
@@ -378,6 +419,10 @@ export async function summarize(
   ctx: StageContext,
 ): Promise<StageOutput> {
   const p = normalizeParams(params)
+  const trigger = summarizeTrigger(params, ctx.window)
+  const tailRule = summarizeTail(params)
+  const minProgress = params?.min_progress === true
+  const refuseLarger = params?.refuse_larger === true
   let lead = 0
   while (lead < messages.length && messages[lead]?.role === 'system') lead++
   const system = messages.slice(0, lead)
@@ -386,61 +431,114 @@ export async function summarize(
   const unchanged = (note: string, extra: Partial<StageOutput> = {}): StageOutput =>
     unchangedOutput(messages, note, extra)
 
-  const turnEnds: number[] = []
+  const points = checkPoints(conv, params?.check === 'request' ? 'request' : 'turn')
+  // Turn of every position (1-based): turns end at assistant messages with no tool calls.
+  const turnAt: number[] = []
+  let turnNo = 1
   conv.forEach((m, k) => {
-    if (isTurnEnd(m) || k === conv.length - 1) turnEnds.push(k)
+    turnAt[k] = turnNo
+    if (isTurnEnd(m)) turnNo++
   })
+  // Token prefix sums: the context's tokens at a check are O(1).
+  const tok = conv.map((m) => ctx.countMessage(m))
+  const prefix: number[] = [0]
+  for (let i = 0; i < tok.length; i++) prefix.push(prefix[i]! + tok[i]!)
+  const span = (a: number, b: number) => prefix[b]! - prefix[a]!
+  const keptTokens = (kept: readonly number[]) => kept.reduce((t, i) => t + tok[i]!, 0)
 
-  let state: CompactionState | null = null
+  let state: ReplayState | null = null
   let fullReach: number[] | undefined
   const passes: Pass[] = []
+  const decisions: TriggerDecision[] = []
   const passOf: number[] = [] // per conv position: the pass that first summarized it
   const warnings: string[] = []
   let noProgress = 0
   let refused = 0
   let planned = false
 
-  const makeSummaryMessage = (
-    pass: number,
-    from: number,
-    upto: number,
-    summary: string,
-  ): Message => ({
+  const makeSummaryMessage = (pass: number, upto: number, summary: string): Message => ({
     id: summaryMessageId(pass),
     index: lead,
     role: p.summary_role,
     content: `${summaryHeader(conv[0]?.index ?? 0, conv[upto - 1]?.index ?? upto - 1, pass)}\n${summary}`,
-    source: { format: conv[from]?.source.format ?? 'canonical' },
+    source: { format: conv[0]?.source.format ?? 'canonical' },
   })
-  const tokensOf = (ms: readonly Message[]) => ms.reduce((n, m) => n + ctx.countMessage(m), 0)
-  const systemTokens = tokensOf(system)
+  const systemTokens = system.reduce((n, m) => n + ctx.countMessage(m), 0)
   // Pass figures are context totals, comparable with the pipeline's (cases/28).
   const fixed = ctx.fixedTokens ?? 0
+  let previousTokens = 0 // tokens of the current summary message
 
-  for (const k of turnEnds) {
+  for (const k of points) {
     if (ctx.signal?.aborted) return unchanged('cancelled', { error: 'cancelled' })
-    // The conversation as it was at turn end k: conv[0..k].
-    const plan = planWithReach(conv, k + 1, state, params, (i) =>
-      prefixReachAt((fullReach ??= callReach(conv)), k + 1, i),
-    )
-    if (!plan) continue
+    const from = state?.upto ?? 0
+    const kept = state?.kept ?? []
+    const contextTokens = systemTokens + keptTokens(kept) + previousTokens + span(from, k + 1) + fixed
+    const decision: TriggerDecision = {
+      stage: 'summarize',
+      turn: turnAt[k] ?? 1,
+      atMessage: conv[k]?.index ?? k,
+      tokens: contextTokens,
+      unsummarized: k + 1 - from,
+      measure: trigger.measure,
+      threshold: trigger.threshold,
+      op: trigger.op,
+      thresholdSource: trigger.source,
+      reached: triggerReached(trigger, trigger.measure === 'tokens' ? contextTokens : k + 1 - from),
+      fired: false,
+    }
+    decisions.push(decision)
+    if (!decision.reached) continue
+
+    // The first kept message by the tail rule (the plan may move it back over tool cycles).
+    let start: number
+    if (tailRule.kind === 'messages') start = k + 1 - tailRule.keepLast
+    else if (tailRule.userOnly) start = k + 1
+    else {
+      const budget = tailRule.share !== undefined ? tailRule.share * contextTokens : tailRule.budget
+      start = k + 1
+      let acc = 0
+      while (start > from && acc + tok[start - 1]! <= budget) acc += tok[--start]!
+    }
+    const plan = planBoundary(conv, k + 1, from, start, (i) => prefixReachAt((fullReach ??= callReach(conv)), k + 1, i), tailRule.tailStart)
+    if (!plan) {
+      decision.held = 'the kept tail already holds everything since the last pass'
+      continue
+    }
     planned = true
+
+    // Kept user messages (Codex): newest first within the budget, from the previous kept ones and the span.
+    let newKept: number[] = []
+    if (tailRule.kind === 'tokens' && tailRule.userOnly) {
+      const candidates = [...kept]
+      for (let i = plan.from; i < plan.upto; i++) if (conv[i]!.role === 'user') candidates.push(i)
+      let acc = 0
+      for (let c = candidates.length - 1; c >= 0; c--) {
+        const i = candidates[c]!
+        if (acc + tok[i]! > tailRule.budget) break
+        acc += tok[i]!
+        newKept.push(i)
+      }
+      newKept = newKept.reverse()
+    }
+    const keepSet = new Set(newKept)
+    // What this pass folds: previously kept messages it no longer keeps, then the span.
+    const sliceAt = [...kept.filter((i) => !keepSet.has(i))]
+    for (let i = plan.from; i < plan.upto; i++) if (!keepSet.has(i)) sliceAt.push(i)
+    const slice = sliceAt.map((i) => conv[i]!)
     const previous = state?.summary
     const pass = passes.length + 1
 
-    // One summary replacing one message is no progress (cases/25): do not even ask.
-    if (plan.count + (previous !== undefined ? 1 : 0) < 2) {
+    if (minProgress && slice.length + (previous !== undefined ? 1 : 0) < 2) {
       noProgress++
+      decision.held = 'min_progress guard: the pass would replace one message with one summary'
+      continue
+    }
+    if (slice.length === 0) {
+      decision.held = 'every message since the last pass is kept'
       continue
     }
 
-    const previousMessage = state
-      ? makeSummaryMessage(pass - 1, 0, state.upto, previous ?? '')
-      : undefined
-    const replaced =
-      (previousMessage ? ctx.countMessage(previousMessage) : 0) +
-      tokensOf(conv.slice(plan.from, plan.upto))
-    const slice = conv.slice(plan.from, plan.upto)
+    const replaced = previousTokens + sliceAt.reduce((t, i) => t + tok[i]!, 0)
     const fitted = fitPrompt(slice, previous, p.rules, p.context_window, ctx.countText)
     if (fitted.omitted > 0) {
       warnings.push(
@@ -469,28 +567,23 @@ export async function summarize(
       })
     }
 
-    const summaryMessage = makeSummaryMessage(pass, plan.from, plan.upto, summary)
+    const summaryMessage = makeSummaryMessage(pass, plan.upto, summary)
     const summaryTokens = ctx.countMessage(summaryMessage)
-    if (summaryTokens >= replaced) {
+    if (refuseLarger && summaryTokens >= replaced) {
       refused++
+      decision.held = `refuse_larger guard: the summary (${summaryTokens} tokens) is not smaller than the ${replaced} tokens it would replace`
       continue
     }
 
-    const tail = conv.slice(plan.upto, k + 1)
-    const tokensBefore =
-      systemTokens +
-      (previousMessage ? ctx.countMessage(previousMessage) : 0) +
-      tokensOf(conv.slice(plan.from, k + 1)) +
-      fixed
-    const tokensAfter = systemTokens + summaryTokens + tokensOf(tail) + fixed
-    for (let i = plan.from; i < plan.upto; i++) passOf[i] = pass
+    const tokensAfter = systemTokens + keptTokens(newKept) + summaryTokens + span(plan.upto, k + 1) + fixed
+    for (const i of sliceAt) passOf[i] ??= pass
     const thinking = slice.filter(hasThinking).map((m) => m.index)
     if (thinking.length > 0) {
       warnings.push(
         `pass ${pass}: thinking blocks of message(s) ${thinking.join(', ')} were summarized away with their messages (never edited)`,
       )
     }
-    passes.push({
+    const record: Pass = {
       pass,
       stage: 'summarize',
       atMessage: conv[k]?.index ?? k,
@@ -499,10 +592,20 @@ export async function summarize(
       prompt: fitted.prompt,
       summary,
       summaryId: summaryMessage.id,
-      tokensBefore,
+      tokensBefore: contextTokens,
       tokensAfter,
-    })
-    state = { upto: plan.upto, summary }
+    }
+    const keptInSpan = newKept.filter((i) => i >= plan.from).map((i) => conv[i]?.index ?? i)
+    if (keptInSpan.length > 0) record.kept = keptInSpan
+    if (plan.upto < plan.plainUpto) {
+      record.note = `boundary held at #${conv[plan.upto]?.index ?? plan.upto} instead of #${conv[plan.plainUpto]?.index ?? plan.plainUpto}: a tool call stays with its results`
+    }
+    passes.push(record)
+    decision.fired = true
+    decision.pass = pass
+    decision.tokensAfter = tokensAfter
+    state = { upto: plan.upto, summary, kept: newKept }
+    previousTokens = summaryTokens
   }
 
   const notes: string[] = []
@@ -512,14 +615,16 @@ export async function summarize(
     notes.push(
       `refused ${refused} pass(es): the summary was not smaller than the messages it would replace`,
     )
-  if (!planned) return unchanged('nothing to compact')
-  if (!state || passes.length === 0) return unchanged(notes.join('; '))
+  if (!planned) return unchanged('nothing to compact', { decisions })
+  if (!state || passes.length === 0) return unchanged(notes.join('; '), { decisions })
 
   const last = passes[passes.length - 1] as Pass
-  const finalSummary = makeSummaryMessage(last.pass, 0, state.upto, state.summary ?? '')
-  const covered = conv.slice(0, state.upto)
+  const finalSummary = makeSummaryMessage(last.pass, state.upto, state.summary ?? '')
+  const keptFinal = new Set(state.kept)
+  const covered = conv.slice(0, state.upto).filter((_, i) => !keptFinal.has(i))
   const fates: Record<string, Fate> = {}
-  covered.forEach((m, i) => {
+  conv.slice(0, state.upto).forEach((m, i) => {
+    if (keptFinal.has(i)) return
     fates[m.id] = {
       kind: 'summarized',
       stage: 'summarize',
@@ -538,11 +643,12 @@ export async function summarize(
     },
   }
   const out: StageOutput = {
-    messages: [...system, finalSummary, ...conv.slice(state.upto)],
+    messages: [...system, ...state.kept.map((i) => conv[i]!), finalSummary, ...conv.slice(state.upto)],
     changed: true,
     fates,
     origins,
     passes,
+    decisions,
     warnings,
   }
   if (notes.length > 0) out.note = notes.join('; ')

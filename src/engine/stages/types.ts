@@ -1,4 +1,4 @@
-import type { Fate, FormatId, Message, Origin, Pass, StageId, ToolSchema } from '../model'
+import type { Fate, FormatId, Message, Origin, Pass, StageId, ToolSchema, TriggerDecision } from '../model'
 import type { TextCounter } from '../tokens/count'
 
 /**
@@ -50,6 +50,8 @@ export interface StageContext {
   fixedTokens?: number
   /** Tokens of one string (cached). */
   countText: TextCounter
+  /** The model's context window in tokens (`PipelineConfig.window`); absent: `DEFAULT_WINDOW`. */
+  window?: number
   summarize: Summarizer
   /** Aborts a running pipeline (e.g. the user moved a slider again). */
   signal?: CancelSignal
@@ -68,6 +70,8 @@ export interface StageOutput {
   fates: Record<string, Fate>
   origins: Record<string, Origin>
   passes: Pass[]
+  /** What the stage's trigger decided at each check point (stages with a trigger). */
+  decisions?: TriggerDecision[]
   /** Why nothing fired ("nothing to compact", "under target", …) or what was refused. */
   note?: string
   /**

@@ -2,6 +2,7 @@ import type { StageId } from '../../engine/model'
 import { formatCount } from '../../components/format'
 import { STAGE_DEFINITIONS, type ParamUnit, type SliderMax, type StageParamDef } from '../../engine/stages/definitions'
 import { effectiveCount } from '../../engine/stages/params'
+import { DEFAULT_WINDOW } from '../../engine/models'
 
 /** How one numeric stage param is edited: read off its definition (stages/definitions.ts). */
 export interface ParamSpec {
@@ -11,8 +12,8 @@ export interface ParamSpec {
   unit: string
   min: number
   step: number
-  /** Upper slider bound given the transcript's message count and tokens. */
-  max: (scale: { messages: number; tokens: number }) => number
+  /** Upper slider bound given the transcript's message count and tokens and the model's window (tokens). */
+  max: (scale: { messages: number; tokens: number; window?: number }) => number
   help: string
 }
 
@@ -22,6 +23,7 @@ const roundUp = (n: number, to: number) => Math.ceil(n / to) * to
 function sliderMax(max: SliderMax): ParamSpec['max'] {
   if (max === 'messages') return ({ messages }) => Math.max(50, roundUp(messages + 10, 10))
   if (max === 'tokens') return ({ tokens }) => Math.max(2000, roundUp(tokens * 1.2, 1000))
+  if (max === 'window') return ({ tokens, window }) => Math.max(window ?? DEFAULT_WINDOW, roundUp(tokens * 1.2, 1000))
   return () => max
 }
 

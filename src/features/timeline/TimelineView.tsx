@@ -17,6 +17,7 @@ const COLORS = {
   limit: 'rgb(180, 35, 24)',
   'prune-tool-results': 'rgb(180, 83, 9)',
   'insert-then-compress': 'rgb(190, 24, 93)',
+  summarize: 'rgb(124, 58, 237)',
 }
 
 /** A horizontal token level drawn on the chart. */
@@ -31,7 +32,7 @@ function levelsOf(timeline: Timeline, limit: number): Level[] {
   const levels: Level[] = [{ key: 'limit', label: 'context limit', tokens: limit, color: COLORS.limit }]
   for (const t of timeline.thresholds) {
     if (t.kind !== 'tokens') continue
-    levels.push({ key: t.stage, label: `${t.stage} ${t.param}`, tokens: t.tokens, color: COLORS[t.stage] })
+    levels.push({ key: `${t.stage}:${t.param}`, label: `${t.stage} ${t.param}`, tokens: t.tokens, color: COLORS[t.stage] })
   }
   return levels
 }
