@@ -65,7 +65,7 @@ describe('decodeConfig', () => {
     expect(decodeConfig(FIXTURE_TEXT, FIXTURE)).toEqual({ config: FIXTURE, notices: [] })
   })
 
-  it('ignores unknown or invalid values with a notice and keeps the base value of a required param', () => {
+  it('ignores unknown or invalid values with a notice; a param left out is absent (the engine default), not the base value', () => {
     const { config, notices } = decodeConfig(
       'v1;e=p50k_base;s=gpt;summarize:keep_last=abc,compact_after=30,foo=1,summary_role=assistant;bogus;' +
         '-dedupe;prune-tool-results:target=Infinity,keep_steps=2,min_tokens=0',
@@ -73,10 +73,10 @@ describe('decodeConfig', () => {
     )
     expect(config.encoding).toBe('o200k_base')
     expect(config.summarizer).toBe('extractive')
-    // keep_last falls back to the base's 20; compact_after is taken; the bad summary_role is dropped.
-    expect(stage(config, 'summarize').params).toEqual({ keep_last: 20, compact_after: 30 })
+    // The bad keep_last and summary_role are dropped (the engine reads keep_last as its default 20).
+    expect(stage(config, 'summarize').params).toEqual({ compact_after: 30 })
     expect(stage(config, 'dedupe').enabled).toBe(false)
-    expect(stage(config, 'prune-tool-results').params).toEqual({ target: 12000, keep_steps: 2, min_tokens: 0 })
+    expect(stage(config, 'prune-tool-results').params).toEqual({ keep_steps: 2, min_tokens: 0 })
     expect(notices).toEqual([
       'unknown encoding "p50k_base"',
       'unknown summarizer "gpt"',
@@ -131,6 +131,35 @@ describe('decodeConfig', () => {
   })
 })
 
+describe('the model window (w=)', () => {
+  it('is written after the summarizer when set and read back; absent, the config has none (DEFAULT_WINDOW)', () => {
+    const config = { ...structuredClone(FIXTURE), window: 1_000_000 }
+    const text = encodeConfig(config)
+    expect(text.startsWith('v1;e=o200k_base;s=extractive;w=1000000;dedupe;')).toBe(true)
+    expect(decodeConfig(text, FIXTURE)).toEqual({ config, notices: [] })
+    // A link without w does not take the base's window.
+    expect(decodeConfig(FIXTURE_TEXT, config)).toEqual({ config: FIXTURE, notices: [] })
+  })
+
+  it('refuses a window that is not a whole number of tokens of at least 1,000, with a notice', () => {
+    for (const raw of ['999', '200000.5', 'big']) {
+      const { config, notices } = decodeConfig(FIXTURE_TEXT.replace(';dedupe;', `;w=${raw};dedupe;`), FIXTURE)
+      expect(config.window).toBeUndefined()
+      expect(notices).toEqual([`model window "${raw}" is not a whole number of tokens ≥ 1,000`])
+    }
+  })
+
+  it('presets with a window keep it through a link', () => {
+    const withWindow = PRESETS.filter((p) => p.window !== undefined)
+    expect(withWindow.length).toBeGreaterThan(0)
+    for (const preset of withWindow) {
+      const config = applyPreset(preset, DEFAULT_PIPELINE)
+      expect(encodeConfig(config)).toContain(`;w=${preset.window};`)
+      expect(decodeConfig(encodeConfig(config), DEFAULT_PIPELINE).config.window).toBe(preset.window)
+    }
+  })
+})
+
 describe('hash helpers', () => {
   it('finds the cfg entry among others and replaces it in place', () => {
     expect(configTextFromHash('#turn=3&cfg=v1;dedupe&x=1')).toBe('v1;dedupe')
@@ -149,9 +178,9 @@ describe('hash helpers', () => {
   it('says a repeated notice once and puts "missing" notices after what was refused', () => {
     const { notices } = decodeConfig('v1;summarize:keep_last=3;x;x;x', DEFAULT_PIPELINE)
     const endpoint = 'the openai-compatible summarizer at evil.example waits under Summarizer'
-    // 6 notices: unknown stage "x" (once), compact_after missing, five stages missing, then the endpoint.
+    // 7 notices: unknown stage "x" (once), the endpoint, then the five stages the link lacks, in the base's order.
     expect(noticeLine([...notices, endpoint])).toBe(
-      `Some settings in the link were not used: unknown stage "x"; ${endpoint}; summarize compact_after missing (and 5 more).`,
+      `Some settings in the link were not used: unknown stage "x"; ${endpoint}; stage dedupe missing (and 4 more).`,
     )
   })
 })
@@ -174,13 +203,12 @@ function valueOf(kind: ParamKind): fc.Arbitrary<unknown> {
   return fc.constantFrom(...kind)
 }
 
-/** Params of a stage: every param the defaults have (required), plus any optional ones. */
+/** Params of a stage: any of its params (every one is optional: absent is the engine default). */
 function paramsOf(id: StageId): fc.Arbitrary<Record<string, unknown>> {
   const kinds = PARAM_KINDS[id]
-  const required = Object.keys(DEFAULT_PIPELINE.stages.find((s) => s.id === id)?.params ?? {})
   const model: Record<string, fc.Arbitrary<unknown>> = {}
   for (const [name, kind] of Object.entries(kinds)) model[name] = valueOf(kind)
-  return fc.record(model, { requiredKeys: required })
+  return fc.record(model, { requiredKeys: [] })
 }
 
 /** A valid config: every stage once, in any order, any params of the right kinds. */
@@ -198,6 +226,7 @@ const validConfig: fc.Arbitrary<PipelineConfig> = fc
       >,
     ),
     encoding: fc.constantFrom('o200k_base' as const, 'cl100k_base' as const),
+    window: fc.option(fc.integer({ min: 1000, max: 10_000_000 }), { nil: undefined }),
     summarizer: fc.constantFrom('extractive' as const, 'openai-compatible' as const, 'anthropic' as const, 'recorded' as const),
     options: fc.option(
       fc.record(
@@ -207,12 +236,13 @@ const validConfig: fc.Arbitrary<PipelineConfig> = fc
       { nil: undefined },
     ),
   })
-  .map(({ order, enabled, params, encoding, summarizer, options }) => {
+  .map(({ order, enabled, params, encoding, window, summarizer, options }) => {
     const config: PipelineConfig = {
       encoding,
       summarizer,
       stages: order.map((id, i) => ({ id, enabled: enabled[i] ?? true, params: params[id] }) as StageConfig),
     }
+    if (window !== undefined) config.window = window
     if (options) config.summarizerOptions = options
     return config
   })
@@ -273,7 +303,7 @@ describe('link keys come from the stage definitions', () => {
     }
   })
 
-  it('slim keep and pin-facts max_facts round-trip, and a bad value falls back to the base with a notice', () => {
+  it('slim keep and pin-facts max_facts round-trip, and a bad value is left out with a notice', () => {
     const config = structuredClone(FIXTURE)
     const slim = config.stages.find((s) => s.id === 'slim')!
     const pin = config.stages.find((s) => s.id === 'pin-facts')!
@@ -284,8 +314,8 @@ describe('link keys come from the stage definitions', () => {
     expect(text).toContain('pin-facts:max_facts=12')
     expect(decodeConfig(text, FIXTURE)).toEqual({ config, notices: [] })
     const bad = decodeConfig(text.replace('keep=3', 'keep=x'), FIXTURE)
-    expect(bad.config.stages.find((s) => s.id === 'slim')!.params).toEqual({ keep: 5 })
-    expect(bad.notices).toHaveLength(1)
+    expect(bad.config.stages.find((s) => s.id === 'slim')!.params).toEqual({})
+    expect(bad.notices).toEqual(['slim keep "x" is not a number'])
   })
 })
 

@@ -9,7 +9,8 @@
  * ```
  *
  * - `v1` first: the format version.
- * - `name=value` segments are global settings: `e` encoding, `s` summarizer, and for an HTTP
+ * - `name=value` segments are global settings: `e` encoding, `s` summarizer, `w` the model's
+ *   context window in tokens (`PipelineConfig.window`; absent: `DEFAULT_WINDOW`), and for an HTTP
  *   summarizer `url`, `model`, `stream`, `max` (its `SummarizerSettings`). Never an API key.
  * - Every other segment is a stage, in run order: its id, `-` before it when it is off, and
  *   after `:` its params as `name=value` separated by `,`.
@@ -20,6 +21,7 @@
  * current settings): what it cannot use is left out and named in `notices`; it never throws.
  */
 import type { Encoding, PipelineConfig, StageConfig, StageId, SummarizerId, SummarizerSettings } from '../../engine/model'
+import { windowOf } from '../../engine/models'
 import { STAGE_DEFINITIONS, STAGE_IDS, type StageParamDef } from '../../engine/stages/definitions'
 
 /** The current format version (the `v1` segment). */
@@ -100,12 +102,13 @@ function encodeValue(value: unknown): string | null {
 }
 
 /**
- * The settings string of `config` (without `#cfg=`). Every param of every stage is written, in
- * the config's order, so a link means the same even if the defaults change later. Params whose
+ * The settings string of `config` (without `#cfg=`). Every param each stage holds is written, in
+ * the config's order, and the window when one is set. Params whose
  * value cannot be written (non-finite numbers, objects) are left out.
  */
 export function encodeConfig(config: PipelineConfig): string {
   const segments = [`v${URL_CONFIG_VERSION}`, `e=${config.encoding}`, `s=${config.summarizer}`]
+  if (config.window !== undefined && windowOf(config.window) === config.window) segments.push(`w=${config.window}`)
   const options = config.summarizerOptions
   if (options) {
     segments.push(`url=${escapeText(options.baseUrl)}`, `model=${escapeText(options.model)}`)
@@ -173,39 +176,30 @@ function splitPair(segment: string): [string, string] | null {
   return at < 0 ? null : [segment.slice(0, at), segment.slice(at + 1)]
 }
 
-/** Reads a stage segment's params over nothing: the link's params replace the stage's. */
-function decodeStageParams(
-  id: StageId,
-  text: string,
-  base: Record<string, unknown>,
-  notices: string[],
-): Record<string, unknown> {
+/**
+ * Reads a stage segment's params over nothing: the link's params are the stage's. A param the
+ * link lacks, or gives a value of the wrong kind, is absent, and the engine reads an absent param
+ * as its default (stages/params.ts), so a link means exactly what it says whatever the base holds.
+ */
+function decodeStageParams(id: StageId, text: string, notices: string[]): Record<string, unknown> {
   const kinds = PARAM_KINDS[id]
   const params: Record<string, unknown> = {}
-  if (text !== '') {
-    for (const item of text.split(',')) {
-      const pair = splitPair(item)
-      if (!pair) {
-        notices.push(`${id}: ${quote(item)} is not name=value`)
-        continue
-      }
-      const [name, raw] = pair
-      const kind = Object.hasOwn(kinds, name) ? kinds[name] : undefined
-      if (kind === undefined) {
-        notices.push(`${id}: unknown param ${quote(name)}`)
-        continue
-      }
-      const decoded = decodeParam(kind, raw)
-      if ('problem' in decoded) notices.push(`${id} ${name} ${quote(raw)} ${decoded.problem}`)
-      else params[name] = decoded.value
+  if (text === '') return params
+  for (const item of text.split(',')) {
+    const pair = splitPair(item)
+    if (!pair) {
+      notices.push(`${id}: ${quote(item)} is not name=value`)
+      continue
     }
-  }
-  // A param the base always has (keep_last…) is required: missing or invalid, the base's stays.
-  for (const [name, value] of Object.entries(base)) {
-    if (value !== undefined && !(name in params)) {
-      params[name] = value
-      if (!notices.some((n) => n.startsWith(`${id} ${name} `))) notices.push(`${id} ${name} missing`)
+    const [name, raw] = pair
+    const kind = Object.hasOwn(kinds, name) ? kinds[name] : undefined
+    if (kind === undefined) {
+      notices.push(`${id}: unknown param ${quote(name)}`)
+      continue
     }
+    const decoded = decodeParam(kind, raw)
+    if ('problem' in decoded) notices.push(`${id} ${name} ${quote(raw)} ${decoded.problem}`)
+    else params[name] = decoded.value
   }
   return params
 }
@@ -213,6 +207,7 @@ function decodeStageParams(
 function decodeSegments(segments: string[], base: PipelineConfig, notices: string[]): PipelineConfig {
   let encoding = base.encoding
   let summarizer = base.summarizer
+  let window: number | undefined
   const options: Partial<Record<'url' | 'model' | 'stream' | 'max', string>> = {}
   const stages: StageConfig[] = []
   const seen = new Set<StageId>()
@@ -228,6 +223,10 @@ function decodeSegments(segments: string[], base: PipelineConfig, notices: strin
       } else if (name === 's') {
         if ((SUMMARIZERS as readonly string[]).includes(raw)) summarizer = raw as SummarizerId
         else notices.push(`unknown summarizer ${quote(raw)}`)
+      } else if (name === 'w') {
+        const n = decodeNumber(raw)
+        if (n !== null && windowOf(n) === n) window = n
+        else notices.push(`model window ${quote(raw)} is not a whole number of tokens ≥ 1,000`)
       } else if (name === 'url' || name === 'model' || name === 'stream' || name === 'max') {
         options[name] = raw
       } else notices.push(`unknown setting ${quote(name)}`)
@@ -245,9 +244,7 @@ function decodeSegments(segments: string[], base: PipelineConfig, notices: strin
       continue
     }
     seen.add(id)
-    const baseStage = base.stages.find((s) => s.id === id)
-    const baseParams = (baseStage?.params ?? {}) as Record<string, unknown>
-    const params = decodeStageParams(id, colon < 0 ? '' : segment.slice(colon + 1), baseParams, notices)
+    const params = decodeStageParams(id, colon < 0 ? '' : segment.slice(colon + 1), notices)
     stages.push({ id, enabled, params } as StageConfig)
   }
   for (const stage of base.stages) {
@@ -257,6 +254,7 @@ function decodeSegments(segments: string[], base: PipelineConfig, notices: strin
   }
 
   const config: PipelineConfig = { stages, encoding, summarizer }
+  if (window !== undefined) config.window = window
   const summarizerOptions = decodeSummarizerOptions(options, notices)
   // The endpoint comes from the link alone: a base endpoint never rides along unseen.
   if (summarizerOptions) config.summarizerOptions = summarizerOptions
@@ -289,9 +287,10 @@ function decodeSummarizerOptions(
 }
 
 /**
- * Reads a settings string (`encodeConfig`'s form) over `base`: the stages it names, in its order,
- * then any stage of `base` it does not name; the params it gives replace the stage's, with the
- * base's value kept for a required param it lacks or gets wrong. Unknown or invalid values are
+ * Reads a settings string (`encodeConfig`'s form) over `base`: the encoding and summarizer of
+ * `base` unless it names them, the window it names (else none: the engine's `DEFAULT_WINDOW`),
+ * the stages it names, in its order, then any stage of `base` it does not name; a named stage has
+ * exactly the params the link gives (an absent one is the engine's default). Unknown or invalid values are
  * ignored and named in `notices`. A string of another version keeps `base` whole. Never throws.
  */
 export function decodeConfig(text: string, base: PipelineConfig): DecodedConfig {
