@@ -1,0 +1,102 @@
+/**
+ * summarize with token triggers and token budgets (definitions.ts TRIGGER_PARAMS, TAIL_PARAMS):
+ * expected values are worked out by hand from one token per code point (countCodePoints, no
+ * per-message overhead) and the summary header `[Summary of messages A–B (pass N)]` + "\n" + "S"
+ * (36 code points for single-digit A, B and N).
+ */
+import { describe, expect, it } from 'vitest'
+import { describeDecision } from './triggers'
+import { summarize } from './summarize'
+import { assistant, countCodePoints, indexed, makeContext, toolResult, user } from './test-helpers'
+
+const ctx = () => makeContext(countCodePoints, { summarize: () => Promise.resolve('S') })
+const HEADER_AND_S = 36
+
+/** u0 a1 u2 a3 (100 code points each) and u4 (50). */
+const chat = () =>
+  indexed([
+    user('u0', 'a'.repeat(100)),
+    assistant('a1', 'b'.repeat(100)),
+    user('u2', 'c'.repeat(100)),
+    assistant('a3', 'd'.repeat(100)),
+    user('u4', 'e'.repeat(50)),
+  ])
+
+describe('summarize: token trigger, checked before each request', () => {
+  it('fires at the first request whose context reaches trigger_tokens; keep_tokens 0 keeps nothing', async () => {
+    const out = await summarize(chat(), { trigger_tokens: 250, keep_tokens: 0, check: 'request' }, ctx())
+    // Requests follow u0 (100 tokens), u2 (300) and the end u4: 300 ≥ 250 fires at u2, summarizing u0–u2.
+    expect(out.passes.map((p) => [p.atMessage, p.from, p.upto, p.tokensBefore, p.tokensAfter])).toEqual([
+      [2, 0, 3, 300, HEADER_AND_S],
+    ])
+    expect(out.messages.map((m) => m.id)).toEqual(['summary:summarize:1', 'a3', 'u4'])
+    expect(out.decisions?.map((d) => [d.atMessage, d.tokens, d.reached, d.fired])).toEqual([
+      [0, 100, false, false],
+      [2, 300, true, true],
+      // After the pass: the summary, a3 and u4 = 36 + 100 + 50.
+      [4, HEADER_AND_S + 150, false, false],
+    ])
+    expect(out.decisions?.map((d) => describeDecision(d, false))).toEqual([
+      '100 tokens < 250 (trigger_tokens 250): 150 tokens short, no compaction',
+      `300 tokens ≥ 250 (trigger_tokens 250) → pass 1 fired (300 → ${HEADER_AND_S} tokens)`,
+      `186 tokens < 250 (trigger_tokens 250): 64 tokens short, no compaction`,
+    ])
+  })
+
+  it('the window rule: trigger_reserve from ctx.window', async () => {
+    const out = await summarize(chat(), { trigger_reserve: 1_000 - 250, keep_tokens: 0, check: 'request' }, { ...ctx(), window: 1_000 })
+    expect(out.decisions?.[1]).toMatchObject({ threshold: 250, thresholdSource: '1,000 window − 750 reserve', fired: true })
+  })
+})
+
+describe('summarize: token budget of the kept tail', () => {
+  it('keeps the newest messages whose tokens fit keep_tokens', async () => {
+    const out = await summarize(chat(), { trigger_tokens: 400, keep_tokens: 120 }, ctx())
+    // Turn ends a1 (200) and a3 (400 ≥ 400). Budget 120 holds a3 (100), not u2 as well (200).
+    expect(out.passes.map((p) => [p.atMessage, p.from, p.upto])).toEqual([[3, 0, 3]])
+    expect(out.messages.map((m) => m.id)).toEqual(['summary:summarize:1', 'a3', 'u4'])
+  })
+
+  it('tail_start user moves the boundary back to a user message', async () => {
+    const out = await summarize(chat(), { trigger_tokens: 400, keep_tokens: 120, tail_start: 'user' }, ctx())
+    // The budget's start a3 is an assistant message: the tail starts at u2 instead.
+    expect(out.passes.map((p) => [p.from, p.upto, p.tokensAfter])).toEqual([[0, 2, HEADER_AND_S + 200]])
+    expect(out.messages.map((m) => m.id)).toEqual(['summary:summarize:1', 'u2', 'a3', 'u4'])
+  })
+
+  it('keep_share keeps a share of the context at the check', async () => {
+    // At a3 the context is 400 tokens; 25% = 100 holds a3 only.
+    const out = await summarize(chat(), { trigger_tokens: 400, keep_share: 0.25 }, ctx())
+    expect(out.passes.map((p) => [p.from, p.upto])).toEqual([[0, 3]])
+  })
+
+  it('a tool call stays with its result whatever the budget', async () => {
+    const messages = indexed([
+      user('u0', 'a'.repeat(100)),
+      assistant('a1', null, [{ id: 'c1', name: 'read' }]),
+      toolResult('t2', 'c1', 'r'.repeat(100)),
+      assistant('a3', 'd'.repeat(10)),
+    ])
+    // Budget 110 holds a3 (10) and t2 (100) but not a1: the result cannot lead the tail, so a1 stays too.
+    const out = await summarize(messages, { trigger_tokens: 1, keep_tokens: 110 }, ctx())
+    expect(out.messages.map((m) => m.id)).toEqual(['summary:summarize:1', 'a1', 't2', 'a3'])
+  })
+})
+
+describe('summarize: keep_user_only (Codex local compaction)', () => {
+  it('keeps real user messages newest first within keep_tokens, before the summary; the rest is summarized', async () => {
+    const messages = indexed([
+      user('u0', 'x'.repeat(30)),
+      assistant('a1', 'y'.repeat(200)),
+      user('u2', 'z'.repeat(40)),
+      assistant('a3', 'w'.repeat(200)),
+      user('u4', 'v'.repeat(50)),
+    ])
+    const out = await summarize(messages, { trigger_tokens: 500, keep_user_only: true, keep_tokens: 100, check: 'request' }, ctx())
+    // Requests after u0 (30), u2 (270) and u4 (520 ≥ 500). Newest first: u4 50, u2 40 (90), u0 30 would make 120 > 100.
+    expect(out.passes.map((p) => [p.atMessage, p.from, p.upto, p.kept])).toEqual([[4, 0, 5, [2, 4]]])
+    expect(out.messages.map((m) => m.id)).toEqual(['u2', 'u4', 'summary:summarize:1'])
+    expect(Object.keys(out.fates).sort()).toEqual(['a1', 'a3', 'u0'])
+    expect(out.passes[0]?.tokensAfter).toBe(90 + HEADER_AND_S)
+  })
+})
