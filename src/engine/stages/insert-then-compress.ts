@@ -11,6 +11,7 @@ import { SUMMARY_ID_PREFIX, unchangedOutput } from './output'
 import { countDefault } from './definitions'
 import { readCounts } from './params'
 import type { StageContext, StageOutput } from './types'
+import { statelessDecisions } from './triggers'
 
 /**
  * Default trigger, in tokens of the chosen encoding (see pipeline.ts `DEFAULT_PIPELINE` for why).
@@ -147,7 +148,8 @@ export function archiveAnchor(chunkName: string): string {
  * Runs `insert-then-compress` over `messages`.
  *
  * - Fires only when the context's tokens (`ctx.countMessage` summed, plus `ctx.fixedTokens`)
- *   exceed `threshold_tokens`.
+ *   exceed `threshold_tokens`; every turn end is logged in `decisions` (triggers.ts
+ *   `statelessDecisions`; the last one carries pass 1 when it fired).
  * - Recent = `recentStart(messages, keep_recent)`..end; compressed = every message before it
  *   except the first system message. Nothing to compress → no call, note.
  * - The summarizer gets `prompt` = `COMPRESSION_INSTRUCTION`, `conversation` = the whole input,
@@ -163,6 +165,32 @@ export function archiveAnchor(chunkName: string): string {
  * Source: seed 003, SPEC §3.4.
  */
 export async function insertThenCompress(
+  messages: readonly Message[],
+  params: Partial<InsertThenCompressParams> | undefined,
+  ctx: StageContext,
+): Promise<StageOutput> {
+  const output = await compressOnce(messages, params, ctx)
+  const threshold = normalizeInsertParams(params).threshold_tokens
+  const rule = { measure: 'tokens', threshold, source: `threshold_tokens ${threshold.toLocaleString('en-US')}`, op: '>' } as const
+  const decisions = statelessDecisions(
+    'insert-then-compress',
+    messages,
+    (i) => ctx.countMessage(messages[i]!),
+    ctx.fixedTokens ?? 0,
+    rule,
+    output.changed,
+    output.note,
+  )
+  const last = decisions[decisions.length - 1]
+  if (last?.fired) {
+    last.pass = 1
+    last.tokensAfter = output.passes[0]?.tokensAfter ?? last.tokens
+  }
+  return { ...output, decisions }
+}
+
+/** `insertThenCompress` without its decision log (see there). */
+async function compressOnce(
   messages: readonly Message[],
   params: Partial<InsertThenCompressParams> | undefined,
   ctx: StageContext,

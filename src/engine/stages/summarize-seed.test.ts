@@ -58,7 +58,7 @@ function build(steps: readonly Step[], pendingAtEnd: boolean): Message[] {
   steps.forEach((s, i) => {
     if (s.kind === 'user') out.push(user(`u${i}`, 'u'.repeat(s.size)))
     else if (s.kind === 'assistant') out.push(assistant(`a${i}`, 'a'.repeat(s.size)))
-    else {
+    else if ('calls' in s) {
       const calls = Array.from({ length: s.calls }, (_, c) => ({ id: `c${i}_${c}`, name: 'read' }))
       out.push(assistant(`a${i}`, null, calls))
       for (const c of calls) out.push(toolResult(`t${c.id}`, c.id, 't'.repeat(s.size)))
