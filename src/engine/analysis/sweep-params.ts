@@ -4,7 +4,7 @@
  * loading the engine; `sweep.ts` runs the grid.
  */
 import type { PipelineConfig, StageId } from '../model'
-import { ALL_PARAMS, type ParamUnit, type STAGE_DEFINITIONS, type SweepRange } from '../stages/definitions'
+import { ALL_PARAMS, paramDefinition, type ParamUnit, type STAGE_DEFINITIONS, type SweepRange } from '../stages/definitions'
 
 /** Stage and unit of one sweepable parameter. */
 interface SweepParamInfo {
@@ -111,6 +111,94 @@ export function checkAxes(x: SweepAxis, y: SweepAxis): string | null {
   }
   if (x.param === y.param) return `x and y are both ${x.param}: choose two different parameters`
   return null
+}
+
+/** Values per axis of a default grid (8 × 8 = 64 cells). */
+const DEFAULT_AXIS_LENGTH = 8
+
+/** Of the default axis's values, at most this many lie below the current value (the rest above). */
+const DEFAULT_BELOW = 3
+
+/** A default axis as the page's form edits it: `from`, `to` and `step` (inclusive, `from + k × step`). */
+export interface SweepSpan {
+  from: number
+  to: number
+  step: number
+}
+
+/** The transcript a default axis is scaled to: its message count and its Before tokens. */
+export interface SweepScale {
+  messages: number
+  tokens: number
+}
+
+/** `x` rounded to 1, 2 or 5 × a power of ten, whichever is nearest by ratio (`x` > 0). */
+function niceStep(x: number): number {
+  const power = 10 ** Math.floor(Math.log10(x))
+  const candidates = [1, 2, 5, 10].map((k) => k * power)
+  let best = candidates[0]!
+  for (const c of candidates) if (Math.abs(Math.log(c / x)) < Math.abs(Math.log(best / x))) best = c
+  return best
+}
+
+/** A decimal without binary noise (0.1 + 0.2 → 0.3): 10 places are more than any share needs. */
+const clean = (x: number) => Number(x.toFixed(10))
+
+const roundUp = (n: number, to: number) => Math.max(to, Math.ceil(n / to) * to)
+
+/**
+ * The one rule for a parameter's default sweep axis, used by the page's Sweep tab and the CLI's
+ * `sweep --x P`: 8 evenly spaced values that contain `current` exactly.
+ *
+ * - `current` > 0: the step is current / 4 rounded to 1, 2 or 5 × 10^k (at least 1 for a whole
+ *   number param), three steps below the current value and four above — fewer below when the
+ *   param's `min` (0 without one) is nearer, and then more above; fewer above when its `max` is
+ *   nearer, and then more below. keep_last 20 → 5…40 step 5; compact_after 40 → 10…80 step 10;
+ *   target 12,000 → 6,000…20,000 step 2,000; keep_steps 1 → 1…8.
+ * - `current` 0 or absent (an optional param that is not set): the transcript-scaled range of
+ *   the param's definition (stages/definitions.ts `SweepRange`: `round(messages / per) × times`
+ *   messages, at least 1, or `tokens / per × times` tokens rounded up to 100), starting at 0 when
+ *   `current` is 0 so that it stays on the grid.
+ *
+ * Units are the param's (messages, tokens, …; a share for `share` params). Pure.
+ */
+export function defaultSweepSpan(param: SweepParam, scale: SweepScale, current?: number): SweepSpan {
+  const n = DEFAULT_AXIS_LENGTH
+  const { stage, range } = SWEEP_PARAMS[param]
+  const def = paramDefinition(stage, param)
+  const whole = def?.unit !== 'share'
+  if (current !== undefined && Number.isFinite(current) && current > 0) {
+    const step = whole ? Math.max(1, Math.round(niceStep(current / 4))) : niceStep(current / 4)
+    const lo = def?.min ?? 0
+    const hi = def?.max ?? Infinity
+    const room = (from: number, to: number) => Math.max(0, Math.floor(clean((to - from) / step)))
+    let below = Math.min(DEFAULT_BELOW, room(lo, current))
+    const above = Math.min(n - 1 - below, room(current, hi))
+    below = Math.min(n - 1 - above, room(lo, current))
+    return { from: clean(current - below * step), to: clean(current + above * step), step }
+  }
+  const rule = range.step
+  const step =
+    typeof rule === 'number'
+      ? rule
+      : rule.of === 'messages'
+        ? Math.max(1, Math.round(scale.messages / rule.per)) * (rule.times ?? 1)
+        : roundUp((scale.tokens / rule.per) * (rule.times ?? 1), 100)
+  const from = current === 0 ? 0 : range.from === 'step' ? step : range.from
+  return { from, to: clean(from + (n - 1) * step), step }
+}
+
+/**
+ * The value `param` has in `config`: its stage's param when it is a number, else the
+ * definition's numeric default (what the engine uses when it is absent), else undefined (an
+ * optional param with no default that is not set, e.g. `trigger_tokens`: the stage does not use it).
+ */
+export function currentSweepValue(config: PipelineConfig | null | undefined, param: SweepParam): number | undefined {
+  const stageId = SWEEP_PARAMS[param].stage
+  const v = (config?.stages.find((s) => s.id === stageId)?.params as Record<string, unknown> | undefined)?.[param]
+  if (typeof v === 'number') return v
+  const def = paramDefinition(stageId, param)
+  return typeof def?.default === 'number' ? def.default : undefined
 }
 
 /** Reads a JSON-only value back as a deep copy (configs hold only JSON data). */

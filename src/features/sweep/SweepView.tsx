@@ -3,7 +3,7 @@ import { formatCount } from '../../components/format'
 import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
 import type { PipelineConfig } from '../../engine/model'
 import type { SweepCellResult } from '../../engine/analysis/sweep'
-import { configWith, SWEEP_PARAMS, type SweepAxis, type SweepParam } from '../../engine/analysis/sweep-params'
+import { configWith, currentSweepValue, SWEEP_PARAMS, type SweepAxis, type SweepParam } from '../../engine/analysis/sweep-params'
 import { useConfig, useInfo, useRun, useSweep, useSweepActions } from '../../state/hooks'
 import type { SweepMetricId } from '../../state/slices/sweep'
 import type { SweepCell, SweepResult } from '../../worker/protocol'
@@ -20,13 +20,6 @@ import {
 import './sweep.css'
 
 const PARAMS = Object.keys(SWEEP_PARAMS) as SweepParam[]
-
-/** The value `param` has in `config` (its stage's param), or undefined. */
-function currentValue(config: PipelineConfig | null, param: SweepParam): number | undefined {
-  const stage = config?.stages.find((s) => s.id === SWEEP_PARAMS[param].stage)
-  const v = (stage?.params as Record<string, unknown> | undefined)?.[param]
-  return typeof v === 'number' ? v : undefined
-}
 
 /** A range that reproduces an axis the last sweep ran (so the form survives a tab switch). */
 function rangeOf(axis: SweepAxis): AxisRange {
@@ -60,7 +53,9 @@ export function SweepView() {
   )
   if (!info) return <div className="sweep-view muted">Load a transcript to sweep its settings.</div>
   if (!run) return <div className="sweep-view muted">Waiting for the first run…</div>
-  const form = ranges ?? { x: defaultRange('keep_last', scale), y: defaultRange('compact_after', scale) }
+  // The default ranges are centred on the pipeline's current values, which they contain.
+  const rangeFor = (param: SweepParam) => defaultRange(param, scale, currentSweepValue(config, param))
+  const form = ranges ?? { x: rangeFor('keep_last'), y: rangeFor('compact_after') }
   const stale = result && sweepOf && sweepOf.transcriptKey !== run.transcriptKey
 
   return (
@@ -69,8 +64,8 @@ export function SweepView() {
         ranges={form}
         running={status === 'running'}
         onChange={setRanges}
-        onPair={(x, y) => setRanges({ x: defaultRange(x, scale), y: defaultRange(y, scale) })}
-        onParam={(param) => defaultRange(param, scale)}
+        onPair={(x, y) => setRanges({ x: rangeFor(x), y: rangeFor(y) })}
+        onParam={rangeFor}
       />
       <SweepStatusLine />
       {result && stale && (
@@ -99,7 +94,7 @@ interface SweepFormProps {
   running: boolean
   onChange: (ranges: { x: AxisRange; y: AxisRange }) => void
   onPair: (x: SweepParam, y: SweepParam) => void
-  /** The default range of a parameter for this transcript (`defaultRange`). */
+  /** The default range of a parameter for this transcript and setting (`defaultRange`). */
   onParam: (param: SweepParam) => AxisRange
 }
 
@@ -295,8 +290,8 @@ function HeatMap({ result, config }: { result: SweepResult; config: PipelineConf
   const { sweepMetric: metric } = useSweep()
   const { setSweepMetric: setMetric, applySweepCell: apply } = useSweepActions()
   const range = metricRange(result.cells, metric)
-  const cx = currentValue(config, result.x.param)
-  const cy = currentValue(config, result.y.param)
+  const cx = currentSweepValue(config, result.x.param)
+  const cy = currentSweepValue(config, result.y.param)
   const onGrid = result.x.values.includes(cx ?? NaN) && result.y.values.includes(cy ?? NaN)
   return (
     <div className="heatmap">

@@ -1,32 +1,71 @@
 import { describe, expect, it } from 'vitest'
 import type { SweepCell } from '../../engine/analysis/sweep'
+import { currentSweepValue } from '../../engine/analysis/sweep-params'
+import type { PipelineConfig } from '../../engine/model'
+import { DEFAULT_PIPELINE } from '../../engine/pipeline'
+import { applyPreset, presetById } from '../../engine/presets'
 import { axisOf, defaultRange, metricRange, shade } from './axes'
 
 // The Claude Code sample: 44 messages, 19,526 tokens (o200k_base).
 const claude = { messages: 44, tokens: 19526 }
 
 describe('defaultRange', () => {
-  it('keep_last × compact_after: 8 × 8 spanning the transcript (steps of round(44 / 16) = 3 and 6)', () => {
-    expect(defaultRange('keep_last', claude)).toEqual({ param: 'keep_last', from: 3, to: 24, step: 3 })
-    expect(defaultRange('compact_after', claude)).toEqual({ param: 'compact_after', from: 6, to: 48, step: 6 })
+  it('keep_last 20 × compact_after 40: steps of 20 / 4 = 5 and 40 / 4 = 10, three below and four above', () => {
+    expect(defaultRange('keep_last', claude, 20)).toEqual({ param: 'keep_last', from: 5, to: 40, step: 5 })
+    expect(defaultRange('compact_after', claude, 40)).toEqual({ param: 'compact_after', from: 10, to: 80, step: 10 })
   })
 
-  it('target × keep_steps: steps of 19,526 / 8 rounded up to 100 = 2,500, and 1…8 steps', () => {
-    expect(defaultRange('target', claude)).toEqual({ param: 'target', from: 2500, to: 20000, step: 2500 })
-    expect(defaultRange('keep_steps', claude)).toEqual({ param: 'keep_steps', from: 1, to: 8, step: 1 })
+  it('does not depend on the transcript when a value is set: 1,411 messages still give 5…40 around 20', () => {
+    expect(defaultRange('keep_last', { messages: 1411, tokens: 1_240_000 }, 20)).toEqual({ param: 'keep_last', from: 5, to: 40, step: 5 })
   })
 
-  it('a tiny transcript still gets steps of at least 1 message and 100 tokens', () => {
+  it('rounds the step to 1, 2 or 5 × 10^k: target 12,000 / 4 = 3,000 → 2,000; min_tokens 200 / 4 = 50', () => {
+    expect(defaultRange('target', claude, 12000)).toEqual({ param: 'target', from: 6000, to: 20000, step: 2000 })
+    expect(defaultRange('min_tokens', claude, 200)).toEqual({ param: 'min_tokens', from: 50, to: 400, step: 50 })
+    expect(defaultRange('trigger_reserve', claude, 33000)).toEqual({ param: 'trigger_reserve', from: 3000, to: 73000, step: 10000 })
+  })
+
+  it("stops at the param's min and puts the rest above: keep_steps 1 → 1…8, keep_last 3 → 1…8", () => {
+    expect(defaultRange('keep_steps', claude, 1)).toEqual({ param: 'keep_steps', from: 1, to: 8, step: 1 })
+    expect(defaultRange('keep_last', claude, 3)).toEqual({ param: 'keep_last', from: 1, to: 8, step: 1 })
+  })
+
+  it("stops at the param's max: trigger_share 0.9 in steps of 0.2 is 0.1…0.9", () => {
+    expect(defaultRange('trigger_share', claude, 0.9)).toEqual({ param: 'trigger_share', from: 0.1, to: 0.9, step: 0.2 })
+  })
+
+  it('at 0, starts at 0 with the transcript-scaled step: keep_tool_uses 0…7; clear_at_least steps of 19,526 / 16 → 1,300', () => {
+    expect(defaultRange('keep_tool_uses', claude, 0)).toEqual({ param: 'keep_tool_uses', from: 0, to: 7, step: 1 })
+    expect(defaultRange('clear_at_least', claude, 0)).toEqual({ param: 'clear_at_least', from: 0, to: 9100, step: 1300 })
+  })
+
+  it('unset (an optional param): the transcript-scaled range, steps of 19,526 / 8 rounded up to 100 = 2,500', () => {
+    expect(defaultRange('trigger_tokens', claude)).toEqual({ param: 'trigger_tokens', from: 2500, to: 20000, step: 2500 })
     expect(defaultRange('keep_last', { messages: 3, tokens: 50 })).toMatchObject({ from: 1, step: 1 })
     expect(defaultRange('threshold_tokens', { messages: 3, tokens: 50 })).toMatchObject({ from: 100, step: 100 })
   })
 
-  it('every default range is a valid 8-value axis', () => {
+  it('every default range of the seed pipeline is a valid 8-value axis holding the current value', () => {
     const params = ['keep_last', 'compact_after', 'target', 'keep_steps', 'min_tokens', 'keep_tool_uses', 'clear_at_least', 'threshold_tokens', 'keep_recent'] as const
     for (const p of params) {
-      const r = axisOf(defaultRange(p, claude))
+      const current = currentSweepValue(DEFAULT_PIPELINE, p)
+      const r = axisOf(defaultRange(p, claude, current))
       expect(r.ok && r.axis.values.length).toBe(8)
+      expect(r.ok && r.axis.values).toContain(current)
     }
+  })
+})
+
+describe('currentSweepValue', () => {
+  it("is the stage's value, else the param's default, else undefined", () => {
+    const config = applyPreset(presetById('claude-code-200k')!, DEFAULT_PIPELINE)
+    expect(currentSweepValue(config, 'trigger_reserve')).toBe(33000)
+    expect(currentSweepValue(config, 'keep_tokens')).toBe(0)
+    expect(currentSweepValue(DEFAULT_PIPELINE, 'keep_last')).toBe(20)
+    const bare = { ...DEFAULT_PIPELINE, stages: DEFAULT_PIPELINE.stages.map((s) => ({ ...s, params: {} })) } as PipelineConfig
+    expect(currentSweepValue(bare, 'compact_after')).toBe(40)
+    expect(currentSweepValue(DEFAULT_PIPELINE, 'keep_tool_uses')).toBe(0)
+    expect(currentSweepValue(DEFAULT_PIPELINE, 'trigger_tokens')).toBeUndefined()
   })
 })
 

@@ -1,12 +1,15 @@
 /**
- * Sweep axes for the page: the offered pairs, default ranges scaled to the transcript, a range
+ * Sweep axes for the page: the offered pairs, default ranges around the current setting, a range
  * written as from/to/step, and the colour scale of the heat map. Pure (no React, no store).
  */
 import {
+  defaultSweepSpan,
   parseSweepAxis,
   SWEEP_PARAMS,
   type SweepAxis,
   type SweepParam,
+  type SweepScale,
+  type SweepSpan,
 } from '../../engine/analysis/sweep-params'
 import type { SweepCell, SweepCellResult } from '../../engine/analysis/sweep'
 
@@ -16,38 +19,18 @@ export const SWEEP_PAIRS: readonly { id: string; label: string; x: SweepParam; y
   { id: 'prune', label: 'target × keep_steps', x: 'target', y: 'keep_steps' },
 ]
 
-/** Values per axis of a default grid (8 × 8 = 64 cells). */
-const DEFAULT_AXIS_LENGTH = 8
-
 /** A range as the form edits it: from, to and step (whole numbers). */
-export interface AxisRange {
+export interface AxisRange extends SweepSpan {
   param: SweepParam
-  from: number
-  to: number
-  step: number
 }
 
-const roundUp = (n: number, to: number) => Math.max(to, Math.ceil(n / to) * to)
-
 /**
- * The default range of `param` for a transcript of `messages` messages and `tokens` tokens: 8
- * values that span it, so most cells differ, built from the param's definition
- * (stages/definitions.ts `SweepRange`). E.g. keep_last: steps of messages / 16 (a keep window up to
- * half the transcript); compact_after: twice that; target: steps of tokens / 8 (rounded up to 100);
- * keep_steps: 1…8.
+ * The default range of `param` for a transcript of `scale.messages` messages and `scale.tokens`
+ * tokens, centred on `current` (the param's value in the pipeline, `currentSweepValue`): the
+ * engine's one rule, `defaultSweepSpan` (the CLI's `sweep --x P` uses it too).
  */
-export function defaultRange(param: SweepParam, scale: { messages: number; tokens: number }): AxisRange {
-  const n = DEFAULT_AXIS_LENGTH
-  const { range } = SWEEP_PARAMS[param]
-  const rule = range.step
-  const step =
-    typeof rule === 'number'
-      ? rule
-      : rule.of === 'messages'
-        ? Math.max(1, Math.round(scale.messages / rule.per)) * (rule.times ?? 1)
-        : roundUp((scale.tokens / rule.per) * (rule.times ?? 1), 100)
-  const from = range.from === 'step' ? step : range.from
-  return { param, from, to: from + (n - 1) * step, step }
+export function defaultRange(param: SweepParam, scale: SweepScale, current?: number): AxisRange {
+  return { param, ...defaultSweepSpan(param, scale, current) }
 }
 
 /** The axis of a range, or the engine parser's one-line reason (`parseSweepAxis`). */
