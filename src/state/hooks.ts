@@ -44,7 +44,7 @@ const STAGES = ['stageShown', 'stageView', 'stageViewOf', 'stageViewError', 'sho
 const FACT_FINDER = ['factQuery', 'factRegex', 'factSearch', 'factError', 'factCursor', 'setFactQuery', 'setFactRegex', 'refreshFactSearch', 'stepFactMatch'] as const
 const FACT_TABLE = ['factTable', 'factTableOf', 'factTableStatus', 'factTableError', 'requestFactTable', 'watchedFacts', 'watchFact', 'unwatchFact'] as const
 const TURN = ['turn', 'turnView', 'turnViewOf', 'turnStatus', 'turnError', 'setTurn', 'requestTurn', 'turnRequestText'] as const
-const TIMELINE = ['timeline', 'timelineOf', 'timelineStatus', 'timelineError', 'contextLimit', 'setContextLimit', 'requestTimeline', 'showTurn'] as const
+const TIMELINE = ['timeline', 'timelineOf', 'timelineStatus', 'timelineError', 'requestTimeline', 'showTurn'] as const
 const SWEEP = ['sweepStatus', 'sweepProgress', 'sweepResult', 'sweepOf', 'sweepError', 'sweepNote', 'sweepMetric'] as const
 const SWEEP_ACTIONS = ['setSweepMetric', 'runSweep', 'cancelSweep', 'applySweepCell'] as const
 const COSTS = ['runTokens', 'requestRunTokens'] as const
@@ -106,7 +106,7 @@ export const useFactFinder = () => useFields(FACT_FINDER)
 export const useFactTable = () => useFields(FACT_TABLE)
 /** The context at the scrubber's turn (with the import it was made for), its status, and the actions. */
 export const useTurn = () => useFields(TURN)
-/** The token timeline (with the import it was made for), its context limit line, and the actions. */
+/** The token timeline (with the import it was made for) and the actions. */
 export const useTimeline = () => useFields(TIMELINE)
 /** The sweep heat map: status, progress, the grid (filled while it runs), what it ran on, the metric. */
 export const useSweep = () => useFields(SWEEP)

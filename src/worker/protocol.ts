@@ -18,6 +18,7 @@ import type {
   StageReport,
   TokenTotals,
   TranscriptBranch,
+  TriggerDecision,
   ValidityProblem,
 } from '../engine/model'
 import type { ExportTarget } from '../engine/export'
@@ -98,6 +99,22 @@ export type PassMeta = Omit<Pass, 'prompt'> & {
   promptLength: number
 }
 
+/**
+ * Part of a run's decision log (engine `RunResult.decisions`) for a view: `decisions` in log
+ * order, cut to what the view needs when the log is long (worker/decision-log.ts
+ * `decisionLogView`); the counts are of the whole log (check points, reached, fired). Word a
+ * decision with engine/stages/triggers.ts `describeDecision` only.
+ */
+export interface DecisionLogView {
+  decisions: TriggerDecision[]
+  /** Check points in the whole log. */
+  total: number
+  /** Check points whose trigger was reached. */
+  reached: number
+  /** Check points where a stage compacted. */
+  fired: number
+}
+
 /** What the UI needs from a finished run. */
 export interface RunView {
   runId: number
@@ -132,6 +149,11 @@ export interface RunView {
   warnings: string[]
   /** What the send-ready cleanup dropped after the stages (engine `RunResult.cleanup`). */
   cleanup?: RunResult['cleanup']
+  /**
+   * The run's reached check points (passes fired, triggers held by a guard or the plan), for the
+   * pass list; absent on recorded views, which have no triggers.
+   */
+  decisions?: DecisionLogView
 }
 
 /** A fork off the main line (Claude Code edits/retries), listed but not shown. */
@@ -474,6 +496,8 @@ export interface TurnView {
   rows: TurnRow[]
   /** Passes that had fired by this turn. */
   passes: Omit<Pass, 'prompt'>[]
+  /** The check points of this turn in the prefix run's decision log (every stage's). */
+  decisions: DecisionLogView
   stages: StageReport[]
   warnings: string[]
 }
@@ -499,6 +523,10 @@ export interface TimelineView {
   sampled: boolean
   passes: TimelinePass[]
   thresholds: TimelineThreshold[]
+  /** The model's context window, tokens (engine `TokenTimeline.window`). */
+  window: number
+  /** The whole-transcript run's decision log, for hovering a turn. */
+  decisions: DecisionLogView
 }
 
 /** Result of `runTimeline`: `cancelled` when a newer timeline or transcript superseded it. */

@@ -25,6 +25,7 @@ import {
   type TokenTimeline,
   type TurnContext,
 } from '../engine/analysis/turns'
+import { decisionLogView } from './decision-log'
 import type { LatestCall } from './latest-call'
 import type {
   TimelineOutcome,
@@ -35,6 +36,9 @@ import type {
   TurnView,
 } from './protocol'
 import { sendsRequests } from './summarizers'
+
+/** At most this many check points of one turn cross with its view (a long turn checked before each request). */
+const TURN_DECISIONS_SENT = 500
 
 /** Text of a turn row is cut here (code points); the copied request body always has all of it. */
 const TURN_ROW_TEXT_LIMIT = 4000
@@ -118,8 +122,12 @@ function turnRow(m: Message, context: TurnContext): TurnRow {
   return row
 }
 
-/** The page's view of a turn context: rows with text cut to `TURN_ROW_TEXT_LIMIT`, passes without prompts. */
+/**
+ * The page's view of a turn context: rows with text cut to `TURN_ROW_TEXT_LIMIT`, passes without
+ * prompts, and the prefix run's check points of that turn (at most `TURN_DECISIONS_SENT`).
+ */
 function buildTurnView(context: TurnContext, requestId: number): TurnView {
+  const ofTurn = (context.run.decisions ?? []).filter((d) => d.turn === context.turn)
   return {
     requestId,
     turn: context.turn,
@@ -130,6 +138,7 @@ function buildTurnView(context: TurnContext, requestId: number): TurnView {
     messagesBefore: context.messagesBefore,
     rows: context.messages.map((m) => turnRow(m, context)),
     passes: context.passes.map(({ prompt: _prompt, ...p }) => p),
+    decisions: decisionLogView(ofTurn, TURN_DECISIONS_SENT),
     stages: context.stages,
     warnings: context.warnings,
   }
@@ -149,6 +158,8 @@ function buildTimelineView(timeline: TokenTimeline, timelineId: number, done: bo
     sampled: timeline.sampled,
     passes: timeline.passes.map((p) => ({ ...p })),
     thresholds: timeline.thresholds.map((t) => ({ ...t })),
+    window: timeline.window,
+    decisions: decisionLogView(timeline.decisions),
   }
 }
 

@@ -7,6 +7,7 @@ import { requestFormatOf } from '../engine/formats'
 import type { Encoding, FormatId, Message, Origin, Part, RunResult } from '../engine/model'
 import { perMessage } from '../engine/util/memo'
 import { collapseWhitespace, codePointLength, cutCodePoints } from '../engine/util/text'
+import { decisionLogView, DECISIONS_SENT } from './decision-log'
 import type { DetailBlock, MessageDetail, OriginView, PassMeta, RowMeta, RunView, Side } from './protocol'
 
 /** Longest preview in code points (DESIGN §1). */
@@ -272,6 +273,8 @@ export function buildRunView(result: RunResult, runId: number, encoding: Encodin
     },
     warnings: [...result.warnings],
     ...(result.cleanup ? { cleanup: { ...result.cleanup } } : {}),
+    // The pass list needs the reached check points only (why each pass fired, what a guard held).
+    ...(result.decisions ? { decisions: decisionLogView(result.decisions, DECISIONS_SENT, (d) => d.reached) } : {}),
   }
 }
 

@@ -3,10 +3,12 @@ import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import { formatCount, formatCountOf } from '../../components/format'
 import { passName } from '../../components/kinds'
+import { describeDecision } from '../../engine/stages/triggers'
 import { shownResult } from '../../state/selectors'
 import { useConfig, useInfo, useRunId, useTimeline } from '../../state/hooks'
 import type { TimelineView as Timeline } from '../../worker/protocol'
-import { showTurnMarkers } from './chart-options'
+import { axisWidth, labelsLogTick, logRange, showTurnMarkers, type YScale } from './chart-options'
+import { decisionsByTurn, turnDecisions } from './turn-decisions'
 import './timeline.css'
 
 const COLORS = {
@@ -14,7 +16,7 @@ const COLORS = {
   after: 'rgb(79, 70, 229)',
   pass: 'rgba(124, 58, 237, 0.55)',
   compactAfter: 'rgba(91, 99, 115, 0.8)',
-  limit: 'rgb(180, 35, 24)',
+  window: 'rgb(180, 35, 24)',
   'prune-tool-results': 'rgb(180, 83, 9)',
   'insert-then-compress': 'rgb(190, 24, 93)',
   summarize: 'rgb(124, 58, 237)',
@@ -23,28 +25,42 @@ const COLORS = {
 /** A horizontal token level drawn on the chart. */
 interface Level {
   key: string
+  /** Legend text before the token count. */
   label: string
+  /** How the level was derived (a trigger's `source`), shown after the count. */
+  source?: string
   tokens: number
   color: string
 }
 
-function levelsOf(timeline: Timeline, limit: number): Level[] {
-  const levels: Level[] = [{ key: 'limit', label: 'context limit', tokens: limit, color: COLORS.limit }]
+/** The model window, then every token threshold of the enabled stages (summarize's trigger with its source). */
+function levelsOf(timeline: Timeline): Level[] {
+  const levels: Level[] = [{ key: 'window', label: 'model window', tokens: timeline.window, color: COLORS.window }]
   for (const t of timeline.thresholds) {
     if (t.kind !== 'tokens') continue
-    levels.push({ key: `${t.stage}:${t.param}`, label: `${t.stage} ${t.param}`, tokens: t.tokens, color: COLORS[t.stage] })
+    const level: Level = { key: `${t.stage}:${t.param}`, label: `${t.stage} ${t.param}`, tokens: t.tokens, color: COLORS[t.stage] }
+    if (t.source !== undefined) level.source = t.source
+    levels.push(level)
   }
   return levels
 }
 
-/** The y range: the data, and each level unless it is far above the data (then the legend says so). */
-function yMax(timeline: Timeline, levels: Level[]): number {
+/**
+ * The y range's top: the data, and each level unless (on the linear scale) it is far above the
+ * data (then the legend says so); the log scale has room for every level.
+ */
+function yMax(timeline: Timeline, levels: Level[], scale: YScale): number {
   let peak = 0
   for (const v of timeline.before) peak = Math.max(peak, v)
   let max = peak
-  for (const l of levels) if (l.tokens <= peak * 3) max = Math.max(max, l.tokens)
+  for (const l of levels) if (scale === 'log' || l.tokens <= peak * 3) max = Math.max(max, l.tokens)
   return Math.max(1, max * 1.08)
 }
+
+/** The y axis font; the axis is as wide as its widest label in this font. */
+const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif'
+/** Ticks, the gap to the text and a little air (CSS px) besides the widest y label. */
+const AXIS_GAP = 22
 
 interface Hover {
   turn: number
@@ -53,9 +69,10 @@ interface Hover {
 }
 
 /** The uPlot chart: before vs after per turn, pass markers, thresholds; hover reads out, click opens the turn. */
-function Chart({ timeline, levels, onHover, onPick }: {
+function Chart({ timeline, levels, scale, onHover, onPick }: {
   timeline: Timeline
   levels: Level[]
+  scale: YScale
   onHover: (hover: Hover | null) => void
   onPick: (turn: number) => void
 }) {
@@ -71,7 +88,8 @@ function Chart({ timeline, levels, onHover, onPick }: {
     if (!el) return
     const turns = timeline.before.map((_, i) => i + 1)
     const data: uPlot.AlignedData = [turns, timeline.before, timeline.after]
-    const top = yMax(timeline, levels)
+    const top = yMax(timeline, levels, scale)
+    const bottom = scale === 'log' ? logRange([timeline.before, timeline.after], top)[0] : 0
     const compactAfter = timeline.thresholds.find((t) => t.kind === 'messages')
     const markerTurn = compactAfter?.kind === 'messages' ? compactAfter.turn : null
     const draw = (u: uPlot) => {
@@ -96,15 +114,20 @@ function Chart({ timeline, levels, onHover, onPick }: {
         ctx.lineTo(x, y0 + height)
         ctx.stroke()
       }
+      ctx.font = `${11 * devicePixelRatio}px system-ui, sans-serif`
+      ctx.textAlign = 'right'
+      ctx.textBaseline = 'bottom'
       for (const l of levels) {
-        if (l.tokens > top) continue
+        if (l.tokens > top || l.tokens < bottom) continue
         const y = u.valToPos(l.tokens, 'y', true)
         ctx.strokeStyle = l.color
-        ctx.setLineDash(l.key === 'limit' ? [] : [4 * devicePixelRatio, 4 * devicePixelRatio])
+        ctx.setLineDash(l.key === 'window' ? [] : [4 * devicePixelRatio, 4 * devicePixelRatio])
         ctx.beginPath()
         ctx.moveTo(left, y)
         ctx.lineTo(left + width, y)
         ctx.stroke()
+        ctx.fillStyle = l.color
+        ctx.fillText(`${l.label} ${formatCount(l.tokens)}`, left + width - 4 * devicePixelRatio, y - 2 * devicePixelRatio)
       }
       ctx.restore()
     }
@@ -117,12 +140,28 @@ function Chart({ timeline, levels, onHover, onPick }: {
         cursor: { drag: { x: false, y: false }, points: { size: 7 } },
         scales: {
           x: { time: false, range: [1, Math.max(2, timeline.turns)] },
-          y: { range: () => [0, top] },
+          y:
+            scale === 'log'
+              ? { distr: 3, log: 10, range: () => logRange([timeline.before, timeline.after], top) }
+              : { range: () => [0, top] },
         },
         axes: [
           // Turns are whole numbers: only integer ticks.
           { label: 'turn', size: 40, labelSize: 16, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] },
-          { values: (_u, splits) => splits.map((v) => formatCount(v)), size: 70 },
+          {
+            font: AXIS_FONT,
+            values: (_u, splits) =>
+              splits.map((v) => (scale === 'log' && !labelsLogTick(v) ? '' : formatCount(v))),
+            // As wide as the widest label needs: `1,200,000` keeps its first digit.
+            size: (u, values) =>
+              axisWidth(values, (text) => {
+                u.ctx.save()
+                u.ctx.font = AXIS_FONT
+                const w = u.ctx.measureText(text).width
+                u.ctx.restore()
+                return w
+              }, AXIS_GAP),
+          },
         ],
         series: [
           {},
@@ -171,13 +210,14 @@ function Chart({ timeline, levels, onHover, onPick }: {
       plot.over.removeEventListener('click', click)
       plot.destroy()
     }
-  }, [timeline, levels])
+  }, [timeline, levels, scale])
 
   return (
     <div
       ref={host}
       className="timeline-chart"
       data-testid="timeline-chart"
+      data-scale={scale}
       role="img"
       aria-label={`Context tokens per turn over ${timeline.turns} turns, before and after compaction`}
     />
@@ -192,10 +232,57 @@ function lastValue(values: (number | null)[]): number | null {
   return null
 }
 
+/** A decision of the log with its stage named (the log holds every stage's check points). */
+function DecisionLine({ d }: { d: Timeline['decisions']['decisions'][number] }) {
+  return (
+    <li data-fired={d.fired ? 'true' : 'false'} data-reached={d.reached ? 'true' : 'false'}>
+      <span className="muted">{d.stage}:</span> {describeDecision(d)}
+    </li>
+  )
+}
+
+/** The hovered turn's trigger decisions (worded by the engine), or what the log holds when nothing is hovered. */
+function HoverDecisions({ timeline, byTurn, turn }: {
+  timeline: Timeline
+  byTurn: ReturnType<typeof decisionsByTurn>
+  turn: number | null
+}) {
+  const log = timeline.decisions
+  if (turn === null) {
+    return (
+      <p className="timeline-view__decisions muted" data-testid="timeline-decisions" data-turn="">
+        {log.total === 0
+          ? 'No stage has a trigger to check.'
+          : `Decision log: ${formatCountOf(log.total, 'check point')}, ${formatCount(log.reached)} reached the trigger, ${formatCount(log.fired)} compacted. Hover a turn for its decisions.`}
+      </p>
+    )
+  }
+  const { shown, hidden, cut } = turnDecisions(byTurn, log, turn)
+  return (
+    <div className="timeline-view__decisions" data-testid="timeline-decisions" data-turn={turn}>
+      {shown.length === 0 ? (
+        <p className="muted">
+          {cut
+            ? `Turn ${turn}: its checks are not among the ${formatCount(log.decisions.length)} of ${formatCount(log.total)} decisions sent (the ones that compacted or were held come first).`
+            : `Turn ${turn}: no trigger was checked at this turn.`}
+        </p>
+      ) : (
+        <ul>
+          {shown.map((d, i) => (
+            <DecisionLine key={`${d.stage}:${d.atMessage}:${i}`} d={d} />
+          ))}
+          {hidden > 0 && <li className="muted">… and {formatCountOf(hidden, 'more check')} at this turn (open it for all)</li>}
+        </ul>
+      )}
+    </div>
+  )
+}
+
 /**
  * The token timeline: context tokens per turn before (raw growth) and after
- * the current pipeline, passes where they fire, the context limit and the stages' thresholds;
- * hover reads a turn out, a click opens that turn's context.
+ * the current pipeline, passes where they fire, the model window and the stages' token thresholds,
+ * on a linear or log scale; hover reads a turn and its trigger decisions out, a click opens that
+ * turn's context.
  */
 export function TimelineView() {
   const {
@@ -203,8 +290,6 @@ export function TimelineView() {
     timelineOf: of,
     timelineStatus: status,
     timelineError: error,
-    contextLimit: limit,
-    setContextLimit: setLimit,
     requestTimeline,
     showTurn,
   } = useTimeline()
@@ -214,12 +299,14 @@ export function TimelineView() {
   const config = useConfig()
   const runId = useRunId()
   const [hover, setHover] = useState<Hover | null>(null)
+  const [scale, setScale] = useState<YScale>('linear')
 
   useEffect(() => {
     requestTimeline()
   }, [config, runId, requestTimeline])
 
-  const levels = useMemo(() => (timeline ? levelsOf(timeline, limit) : []), [timeline, limit])
+  const levels = useMemo(() => (timeline ? levelsOf(timeline) : []), [timeline])
+  const byTurn = useMemo(() => (timeline ? decisionsByTurn(timeline.decisions) : new Map()), [timeline])
 
   if (!timeline) {
     return (
@@ -237,27 +324,27 @@ export function TimelineView() {
 
   const lastAfter = lastValue(timeline.after)
   const lastBefore = timeline.before[timeline.before.length - 1] ?? 0
-  const top = yMax(timeline, levels)
+  const top = yMax(timeline, levels, scale)
   const compactAfter = timeline.thresholds.find((t) => t.kind === 'messages')
   const running = !timeline.done || (result.kind === 'result' && result.updating)
 
   return (
     <div className="timeline-view" data-testid="timeline-view">
       <div className="timeline-view__bar">
-        <label className="timeline-view__limit">
-          Context limit
-          <input
-            type="number"
-            className="number-input"
-            min={1000}
-            step={1000}
-            value={limit}
-            aria-label="Context limit (tokens)"
-            data-testid="timeline-limit"
-            onChange={(e) => setLimit(Number(e.target.value))}
-          />
-          tokens
-        </label>
+        <div className="segmented" role="radiogroup" aria-label="Token scale">
+          {(['linear', 'log'] as const).map((s) => (
+            <button
+              key={s}
+              type="button"
+              role="radio"
+              aria-checked={scale === s}
+              className="segmented__item"
+              onClick={() => setScale(s)}
+            >
+              {s === 'linear' ? 'Linear' : 'Log scale'}
+            </button>
+          ))}
+        </div>
         <span className="timeline-view__hover" data-testid="timeline-hover" data-turn={hover?.turn ?? ''}>
           {hover
             ? `Turn ${hover.turn}: before ${formatCountOf(hover.before, 'token')} · after ${
@@ -266,8 +353,9 @@ export function TimelineView() {
             : 'Hover a turn to read it; click to open its context.'}
         </span>
       </div>
-      <Chart timeline={timeline} levels={levels} onHover={setHover} onPick={showTurn} />
-      <ul className="timeline-legend" aria-label="Timeline legend">
+      <Chart timeline={timeline} levels={levels} scale={scale} onHover={setHover} onPick={showTurn} />
+      <HoverDecisions timeline={timeline} byTurn={byTurn} turn={hover?.turn ?? null} />
+      <ul className="timeline-legend" aria-label="Timeline legend" data-testid="timeline-legend">
         <li>
           <span className="timeline-legend__line" style={{ background: COLORS.before }} /> before: every message up to
           the turn
@@ -295,10 +383,14 @@ export function TimelineView() {
           </li>
         )}
         {levels.map((l) => (
-          <li key={l.key}>
-            <span className="timeline-legend__line" style={{ background: l.color }} /> {l.label}{' '}
-            {formatCountOf(l.tokens, 'token')}
-            {l.tokens > top ? ' (above this session’s peak, not drawn)' : ''}
+          <li key={l.key} data-testid="timeline-level" data-level={l.key} data-tokens={l.tokens}>
+            <span
+              className={l.key === 'window' ? 'timeline-legend__line' : 'timeline-legend__line timeline-legend__line--dashed'}
+              style={{ color: l.color, background: l.key === 'window' ? l.color : undefined }}
+            />{' '}
+            {l.label} {formatCountOf(l.tokens, 'token')}
+            {l.source !== undefined ? ` (${l.source})` : ''}
+            {l.tokens > top ? ' (above this session’s peak, not drawn: try the log scale)' : ''}
           </li>
         ))}
       </ul>
@@ -307,6 +399,7 @@ export function TimelineView() {
         data-testid="timeline-caption"
         data-last-after={lastAfter ?? ''}
         data-passes={timeline.passes.length}
+        data-pass-turns={timeline.passes.map((p) => p.turn).join(',')}
         data-done={timeline.done ? 'true' : 'false'}
       >
         {formatCountOf(timeline.turns, 'turn')} · at the last turn {formatCountOf(lastBefore, 'token')} before,{' '}

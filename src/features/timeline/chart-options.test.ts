@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_TURNS_WITH_MARKERS, showTurnMarkers } from './chart-options'
+import { axisWidth, labelsLogTick, logRange, MAX_TURNS_WITH_MARKERS, showTurnMarkers } from './chart-options'
 
 describe('showTurnMarkers', () => {
   it('marks every turn of a short session, including a session of one turn (no line to draw)', () => {
@@ -11,5 +11,40 @@ describe('showTurnMarkers', () => {
   it('draws lines only on long sessions and on an empty one', () => {
     expect(showTurnMarkers(MAX_TURNS_WITH_MARKERS + 1)).toBe(false)
     expect(showTurnMarkers(0)).toBe(false)
+  })
+})
+
+describe('axisWidth', () => {
+  // 7 px per character: `1,200,000` is 9 characters, 63 px.
+  const measure = (text: string) => text.length * 7
+
+  it('is the gap plus the widest label, so no label loses its first digit', () => {
+    expect(axisWidth(['0', '400,000', '1,200,000'], measure, 22)).toBe(22 + 63)
+  })
+
+  it('rounds up and skips the empty labels of unlabelled ticks', () => {
+    expect(axisWidth(['', null, '5'], (t) => t.length * 6.4, 10)).toBe(17)
+    expect(axisWidth(null, measure, 22)).toBe(22)
+  })
+})
+
+describe('labelsLogTick', () => {
+  it('labels 1, 2 and 5 times a power of ten', () => {
+    expect([1, 2, 5, 10, 20, 50, 100, 200_000, 500_000, 1_000_000].every(labelsLogTick)).toBe(true)
+  })
+
+  it('leaves the other ticks of a decade, zero and negatives unlabelled', () => {
+    expect([3, 4, 6, 7, 8, 9, 30, 300_000, 0, -10].some(labelsLogTick)).toBe(false)
+  })
+})
+
+describe('logRange', () => {
+  it('starts at the power of ten at or below the smallest positive value and ends at the top', () => {
+    expect(logRange([[340, 2_500], [null, 120]], 210_000)).toEqual([100, 210_000])
+    expect(logRange([[1_000]], 5_000)).toEqual([1_000, 10_000])
+  })
+
+  it('starts at 1 when nothing is positive', () => {
+    expect(logRange([[0], [null]], 50)).toEqual([1, 50])
   })
 })

@@ -2,38 +2,71 @@ import { useState } from 'react'
 import { formatCount, formatCountOf } from '../../components/format'
 import { LazyDetails } from '../../components/LazyDetails'
 import { passName } from '../../components/kinds'
+import type { TriggerDecision } from '../../engine/model'
+import { describeDecision } from '../../engine/stages/triggers'
 import { useStore } from '../../state/store'
 import { useRunActions } from '../../state/hooks'
-import { selectPasses } from '../../state/selectors'
+import { selectPasses, selectShownRun } from '../../state/selectors'
 import type { PassMeta } from '../../worker/protocol'
 
+/** At most this many held check points are listed (a guard can hold the trigger at every request after it). */
+const HELD_LISTED = 200
+
 /**
- * Every compaction pass: where it fired, what it folded, tokens, and its exact prompt and summary.
- * The items exist only while the list is open: a 50 MB session has ~180 passes, and rendering
- * them (each subscribed to the store) inside the closed list cost every re-plan ~30 ms of the
- * main thread (BENCH.md B4/B5).
+ * Every compaction pass: where it fired, why (the decision that fired it, worded by the engine),
+ * what it folded, tokens, and its exact prompt and summary; then the check points where the
+ * trigger was reached but a guard or the plan held it. The items exist only while the list is
+ * open: a 50 MB session has ~180 passes, and rendering them (each subscribed to the store) inside
+ * the closed list cost every re-plan ~30 ms of the main thread (BENCH.md B4/B5).
  */
 export function PassList() {
   const passes = useStore(selectPasses)
-  if (!passes || passes.length === 0) return null
+  const log = useStore((s) => selectShownRun(s)?.decisions)
+  const list = passes ?? []
+  const held = (log?.decisions ?? []).filter((d) => d.reached && !d.fired)
+  const heldCount = log ? log.reached - log.fired : 0
+  if (list.length === 0 && heldCount === 0) return null
+  const firing = new Map<string, TriggerDecision>()
+  for (const d of log?.decisions ?? []) if (d.fired && d.pass !== undefined) firing.set(`${d.stage}:${d.pass}`, d)
+  const heldText = heldCount > 0 ? ` · ${formatCountOf(heldCount, 'check point')} reached the trigger but made no pass` : ''
   return (
     <LazyDetails
       className="passes"
       testId="pass-list"
-      summary={`${formatCountOf(passes.length, 'compaction pass', 'compaction passes')} — see each prompt and summary`}
+      summary={`${formatCountOf(list.length, 'compaction pass', 'compaction passes')} — why each fired, its prompt and summary${heldText}`}
     >
       {() => (
-        <ol>
-          {passes.map((p) => (
-            <PassItem key={`${p.stage}:${p.pass}`} pass={p} />
-          ))}
-        </ol>
+        <>
+          {list.length > 0 && (
+            <ol>
+              {list.map((p) => (
+                <PassItem key={`${p.stage}:${p.pass}`} pass={p} why={firing.get(`${p.stage}:${p.pass}`)} />
+              ))}
+            </ol>
+          )}
+          {heldCount > 0 && (
+            <div className="passes__held" data-testid="pass-held" data-count={heldCount}>
+              <strong>Trigger reached, no pass</strong>{' '}
+              <span className="muted">(a guard or the plan held it)</span>
+              <ul>
+                {held.slice(0, HELD_LISTED).map((d, i) => (
+                  <li key={`${d.stage}:${d.atMessage}:${i}`}>
+                    <span className="muted">{d.stage}:</span> {describeDecision(d)}
+                  </li>
+                ))}
+                {heldCount > Math.min(held.length, HELD_LISTED) && (
+                  <li className="muted">… and {formatCountOf(heldCount - Math.min(held.length, HELD_LISTED), 'more')}</li>
+                )}
+              </ul>
+            </div>
+          )}
+        </>
       )}
     </LazyDetails>
   )
 }
 
-function PassItem({ pass }: { pass: PassMeta }) {
+function PassItem({ pass, why }: { pass: PassMeta; why: TriggerDecision | undefined }) {
   const [open, setOpen] = useState<'prompt' | 'summary' | null>(null)
   const prompt = useStore((s) => s.prompts[`${pass.stage}:${pass.pass}`])
   const { fetchPassPrompt } = useRunActions()
@@ -60,6 +93,17 @@ function PassItem({ pass }: { pass: PassMeta }) {
           Summary
         </button>
       </div>
+      {why && (
+        <div className="passes__why" data-testid="pass-why">
+          why: {describeDecision(why)}
+        </div>
+      )}
+      {pass.note !== undefined && <div className="passes__why muted">{pass.note}</div>}
+      {pass.kept && pass.kept.length > 0 && (
+        <div className="passes__why muted">
+          kept verbatim inside the range: {pass.kept.map((i) => `#${i}`).join(', ')}
+        </div>
+      )}
       {open === 'summary' && <pre className="text text--mono passes__text">{pass.summary}</pre>}
       {open === 'prompt' && (
         <pre className="text text--mono passes__text">

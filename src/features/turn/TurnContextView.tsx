@@ -5,9 +5,10 @@ import { formatCount, formatCountOf } from '../../components/format'
 import { originChip, passName } from '../../components/kinds'
 import { RoleBadge } from '../../components/RoleBadge'
 import type { RequestShape } from '../../engine/analysis/turns'
+import { describeDecision } from '../../engine/stages/triggers'
 import { shownResult } from '../../state/selectors'
 import { useConfig, useInfo, useRunId, useTurn } from '../../state/hooks'
-import type { TurnRow } from '../../worker/protocol'
+import type { DecisionLogView, TurnRow } from '../../worker/protocol'
 import './turn.css'
 
 const SHAPES: { shape: RequestShape; label: string }[] = [
@@ -39,6 +40,35 @@ function Row({ row }: { row: TurnRow }) {
         {row.text === '' ? <span className="muted">(empty)</span> : row.text}
         {more > 0 && <span className="muted"> … {formatCount(more)} more characters (the copied request has all of them)</span>}
       </div>
+    </div>
+  )
+}
+
+/** The trigger checks of the turn (every stage's), worded by the engine; the ones that compacted stand out. */
+function TurnDecisions({ log }: { log: DecisionLogView }) {
+  if (log.total === 0) {
+    return (
+      <p className="turn-decisions muted" data-testid="turn-decisions" data-count={0}>
+        No trigger was checked at this turn.
+      </p>
+    )
+  }
+  const left = log.total - log.decisions.length
+  return (
+    <div className="turn-decisions" data-testid="turn-decisions" data-count={log.total}>
+      <span className="muted">
+        {formatCountOf(log.total, 'trigger check')} at this turn
+        {log.fired > 0 ? ` · ${formatCount(log.fired)} compacted` : ''}
+        {log.reached > log.fired ? ` · ${formatCount(log.reached - log.fired)} reached but held` : ''}
+      </span>
+      <ul>
+        {log.decisions.map((d, i) => (
+          <li key={`${d.stage}:${d.atMessage}:${i}`} data-fired={d.fired ? 'true' : 'false'} data-reached={d.reached ? 'true' : 'false'}>
+            <span className="muted">{d.stage}:</span> {describeDecision(d)}
+          </li>
+        ))}
+        {left > 0 && <li className="muted">… {formatCountOf(left, 'more check')} not shown (the ones that compacted or were held come first)</li>}
+      </ul>
     </div>
   )
 }
@@ -177,6 +207,7 @@ export function TurnContextView() {
         </span>
         {result.kind === 'result' && result.updating && <span className="muted">updating…</span>}
       </div>
+      <TurnDecisions log={view.decisions} />
       {errors.map((s) => (
         <p key={s.stage} className="turn-view__error">
           {s.stage}: {s.error}

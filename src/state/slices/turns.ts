@@ -5,9 +5,6 @@ import type { TimelineView, TranscriptInfo, TurnView } from '../../worker/protoc
 import { latestRequest } from '../latest'
 import type { SliceCreator } from './types'
 
-/** Default context limit drawn on the timeline, in tokens (a 200k-token window). */
-const DEFAULT_CONTEXT_LIMIT = 200_000
-
 /**
  * Context at turn N and the token timeline. Both are computed
  * in the worker; "latest request wins" (older answers are dropped by id, and the worker cancels
@@ -26,9 +23,6 @@ export interface TurnsSlice {
   timelineOf: TranscriptInfo | null
   timelineStatus: 'idle' | 'running' | 'done' | 'error'
   timelineError: string | null
-  /** Context limit line of the timeline, tokens. */
-  contextLimit: number
-  setContextLimit: (tokens: number) => void
   /** Moves the scrubber (clamped to 1..T by the worker) and asks for that turn's context. */
   setTurn: (turn: number) => void
   /** Asks for the context at the current turn with the current config. */
@@ -54,10 +48,6 @@ export const createTurnsSlice: SliceCreator<TurnsSlice> = (set, get) => {
     timelineOf: null,
     timelineStatus: 'idle',
     timelineError: null,
-    contextLimit: DEFAULT_CONTEXT_LIMIT,
-    setContextLimit: (tokens) => {
-      if (Number.isFinite(tokens) && tokens > 0) set({ contextLimit: Math.round(tokens) })
-    },
     setTurn: (turn) => {
       set({ turn: Math.max(1, Math.round(turn)) })
       get().requestTurn()
