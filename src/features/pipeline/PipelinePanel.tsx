@@ -1,17 +1,22 @@
 import { formatCount, formatCountOf, formatNumbersIn } from '../../components/format'
 import { formatTokenDelta } from '../../engine/delta'
 import type { Encoding, StageConfig, StageReport } from '../../engine/model'
+import { windowOf } from '../../engine/models'
+import { unusedParam } from '../../engine/stages/triggers'
 import { useConfig, useInfo, usePipelineActions, useRun } from '../../state/hooks'
 import { SummarizerSettings } from '../summarizer/SummarizerSettings'
 import { SummarizerStageError } from '../summarizer/SummarizerStatus'
 import { ExcludeToolsControl } from './ExcludeToolsControl'
-import { ParamControl } from './ParamControl'
-import { effectiveParam, STAGE_INFO, STAGE_PARAMS } from './params'
+import { ChoiceControl, FlagControl, ParamControl } from './ParamControl'
+import { effectiveParam, STAGE_CONTROLS, STAGE_INFO } from './params'
 import { PresetPicker } from './PresetPicker'
-import { ConfigNotice, SettingsBar } from './SettingsBar'
+import { ConfigNotice, SettingsBar, WindowSetting } from './SettingsBar'
 import './pipeline.css'
 
-/** Stages on/off and order, every param as slider + number, encoding and summarizer (SPEC §6). */
+/**
+ * Stages on/off and order, every param from its definition (count: slider + number, flag:
+ * checkbox, choice: list), encoding and summarizer (SPEC §6).
+ */
 export function PipelinePanel() {
   const config = useConfig()
   const { run } = useRun()
@@ -22,6 +27,7 @@ export function PipelinePanel() {
   const scale = {
     messages: info?.messageCount ?? 0,
     tokens: run?.before.totals.tokens ?? 0,
+    window: windowOf(config.window),
   }
   return (
     <aside className="panel panel--pipeline" aria-label="Pipeline">
@@ -51,6 +57,7 @@ export function PipelinePanel() {
           <option value="cl100k_base">cl100k_base (GPT-4 / 3.5)</option>
         </select>
       </div>
+      <WindowSetting />
       <SummarizerSettings />
     </aside>
   )
@@ -61,13 +68,14 @@ interface StageCardProps {
   position: number
   count: number
   report: StageReport | undefined
-  scale: { messages: number; tokens: number }
+  /** The transcript's messages and tokens and the model window (tokens): the sliders' ends. */
+  scale: { messages: number; tokens: number; window: number }
 }
 
 function StageCard({ stage, position, count, report, scale }: StageCardProps) {
   const { toggleStage, moveStage, setStageParam } = usePipelineActions()
   const info = STAGE_INFO[stage.id]
-  const params = stage.params as unknown as Record<string, number | undefined>
+  const params = stage.params as unknown as Record<string, unknown>
   return (
     <li className={stage.enabled ? 'stage' : 'stage stage--off'} data-stage={stage.id}>
       <div className="stage__head">
@@ -107,17 +115,52 @@ function StageCard({ stage, position, count, report, scale }: StageCardProps) {
         </span>
       </div>
       <p className="stage__desc">{info.description}</p>
-      {STAGE_PARAMS[stage.id].map((spec) => {
+      {STAGE_CONTROLS[stage.id].map((control) => {
+        const unused = unusedParam(stage.id, control.key, stage.params)
+        const disabled = !stage.enabled
+        if (control.kind === 'toggle') {
+          return (
+            <FlagControl
+              key={control.key}
+              def={control.def}
+              stageTitle={info.title}
+              value={params[control.key] === true}
+              disabled={disabled}
+              unused={unused}
+              onChange={(v) => setStageParam(stage.id, control.key, v)}
+            />
+          )
+        }
+        if (control.kind === 'select') {
+          const value = params[control.key]
+          return (
+            <ChoiceControl
+              key={control.key}
+              def={control.def}
+              choices={control.choices}
+              stageTitle={info.title}
+              value={typeof value === 'string' ? value : undefined}
+              disabled={disabled}
+              unused={unused}
+              onChange={(v) => setStageParam(stage.id, control.key, v)}
+            />
+          )
+        }
+        const { spec } = control
         const effective = effectiveParam(stage.id, spec.key, params)
+        const typed = params[spec.key]
+        const value = typeof typed === 'number' ? typed : spec.offWhenAbsent ? undefined : effective.value
         return (
           <ParamControl
             key={spec.key}
             spec={spec}
             stageTitle={info.title}
-            value={params[spec.key] ?? effective.value}
+            value={value}
             effective={effective}
             max={spec.max(scale)}
-            disabled={!stage.enabled}
+            window={scale.window}
+            disabled={disabled}
+            unused={unused}
             onChange={(v) => setStageParam(stage.id, spec.key, v)}
           />
         )

@@ -1,7 +1,9 @@
 import './settings.css'
-import { useEffect, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
+import { formatCount } from '../../components/format'
+import { MODEL_WINDOWS, windowOf } from '../../engine/models'
 import { useStore } from '../../state/store'
-import { usePipeline, usePipelineActions, useUndoRedo } from '../../state/hooks'
+import { useConfig, usePipeline, usePipelineActions, useUndoRedo } from '../../state/hooks'
 import { copySettingsLink } from './url-sync'
 import { useUndoShortcuts } from './undo-shortcuts'
 
@@ -76,6 +78,77 @@ export function ConfigNotice() {
       <button type="button" className="icon-button" aria-label="Dismiss" onClick={dismiss}>
         ×
       </button>
+    </div>
+  )
+}
+
+const CUSTOM = 'custom'
+
+/**
+ * The model's context window (`PipelineConfig.window`, tokens), shown beside the encoding: a
+ * list of common models (engine/models.ts `MODEL_WINDOWS`) and "custom" with a number box (a
+ * whole number of tokens ≥ 1,000; anything else leaves the window as it was). Token triggers
+ * that are a share of the window, and every "% of window" beside a token param, read it.
+ */
+export function WindowSetting() {
+  const config = useConfig()
+  const { setWindow } = usePipelineActions()
+  const id = useId()
+  // Several models share a window (o3 and Claude: 200K): the one picked stays shown while it fits.
+  const [picked, setPicked] = useState<string | null>(null)
+  const [draft, setDraft] = useState<string | null>(null)
+  if (!config) return null
+  const window = windowOf(config.window)
+  const pickedModel = MODEL_WINDOWS.find((m) => m.id === picked)
+  const chosen =
+    picked === CUSTOM
+      ? CUSTOM
+      : pickedModel?.window === window
+        ? pickedModel.id
+        : (MODEL_WINDOWS.find((m) => m.window === window)?.id ?? CUSTOM)
+  return (
+    <div className="field window-setting" data-testid="window-setting">
+      <label htmlFor={id}>Model window</label>
+      <span className="window-setting__row">
+        <select
+          id={id}
+          value={chosen}
+          title="The model's context window: token triggers that are a share of it, and each token setting's % of window, read it"
+          onChange={(e) => {
+            const model = MODEL_WINDOWS.find((m) => m.id === e.target.value)
+            setPicked(e.target.value)
+            setDraft(null)
+            if (model) setWindow(model.window)
+          }}
+        >
+          {MODEL_WINDOWS.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.name}
+            </option>
+          ))}
+          <option value={CUSTOM}>Custom…</option>
+        </select>
+        {chosen === CUSTOM ? (
+          <input
+            className="number-input window-setting__number"
+            type="number"
+            min={1000}
+            step={1000}
+            value={draft ?? String(window)}
+            aria-label="Model window in tokens"
+            onChange={(e) => {
+              setDraft(e.target.value)
+              const n = Number(e.target.value)
+              if (windowOf(n) === n) setWindow(n)
+            }}
+            onBlur={() => setDraft(null)}
+          />
+        ) : (
+          <span className="muted window-setting__tokens" data-testid="window-tokens">
+            {formatCount(window)} tokens
+          </span>
+        )}
+      </span>
     </div>
   )
 }

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import { STAGE_DEFINITIONS, type StageParamDef } from '../../engine/stages/definitions'
-import { effectiveParam, STAGE_PARAMS } from './params'
+import {
+  effectiveParam,
+  fromPercent,
+  positionOf,
+  shortTokens,
+  SLIDER_POSITIONS,
+  sliderRange,
+  STAGE_CONTROLS,
+  STAGE_PARAMS,
+  toPercent,
+  valueAt,
+  windowShare,
+} from './params'
 
 // SPEC §3.2: keep_last default 20, compact_after default 40; a non-positive or non-numeric value
 // falls back to the default; compact_after < keep_last is clamped up to keep_last.
@@ -92,5 +104,92 @@ describe('the page controls come from the stage definitions', () => {
     expect(keepLast.max({ messages: 95, tokens: 0 })).toBe(110)
     expect(target.max({ messages: 0, tokens: 10_000 })).toBe(12_000)
     expect(STAGE_PARAMS.slim[0]!.max({ messages: 1000, tokens: 1e6 })).toBe(50)
+  })
+})
+
+describe('slider scale: a logarithmic range around the value for transcript-sized params', () => {
+  const keepLast = STAGE_PARAMS.summarize.find((p) => p.key === 'keep_last')!
+  const target = STAGE_PARAMS['prune-tool-results'].find((p) => p.key === 'target')!
+
+  it('keep_last 20 of 1,430: spans 5–80 with 20 mid-track; 30 px of 245 px moves it to 28 or 14', () => {
+    // u = value − 1 + 1 = 20: from u/4 = 5 to 16 × 5 = 80.
+    const range = sliderRange(keepLast, 1430, 20)
+    expect(range).toEqual({ lo: 5, hi: 80, log: true, base: 1 })
+    expect(positionOf(20, range)).toBe(500)
+    // 30 / 245 × 1000 ≈ 122 positions: 5 × 16^0.622 ≈ 28.05, 5 × 16^0.378 ≈ 14.26.
+    expect(valueAt(622, range, 1)).toBe(28)
+    expect(valueAt(378, range, 1)).toBe(14)
+    expect(valueAt(0, range, 1)).toBe(5)
+    expect(valueAt(SLIDER_POSITIONS, range, 1)).toBe(80)
+  })
+
+  it('target 12,000 of 1,490,000 tokens sits mid-track; the ends round to its 100-token step', () => {
+    const range = sliderRange(target, 1_490_000, 12_000)
+    // min 0: u = 12,001, from 3,000.25 to 48,004 → values 2,999.25 … 48,003.
+    expect(range).toEqual({ lo: 2999.25, hi: 48003, log: true, base: 0 })
+    expect(positionOf(12_000, range)).toBe(500)
+    expect(valueAt(0, range, 100)).toBe(3000)
+    expect(valueAt(SLIDER_POSITIONS, range, 100)).toBe(48_000)
+  })
+
+  it('near the top the range shifts down to end at the slider max; near the least it starts there', () => {
+    // u = 1,400 → 350 … 5,600 > 1,430: ends at 1,430 and starts 16 × lower (89.375).
+    expect(sliderRange(keepLast, 1430, 1400)).toEqual({ lo: 89.375, hi: 1430, log: true, base: 1 })
+    expect(sliderRange(keepLast, 1430, 2)).toEqual({ lo: 1, hi: 16, log: true, base: 1 })
+    expect(valueAt(0, sliderRange(keepLast, 1430, 2), 1)).toBe(1)
+  })
+
+  it('a small or fixed range stays linear over min … max', () => {
+    expect(sliderRange(keepLast, 50, 20)).toEqual({ lo: 1, hi: 50, log: false, base: 1 })
+    const slim = STAGE_PARAMS.slim[0]!
+    expect(slim.zoom).toBe(false)
+    expect(sliderRange(slim, 50, 5)).toEqual({ lo: 1, hi: 50, log: false, base: 1 })
+    expect(positionOf(25.5, sliderRange(slim, 50, 5))).toBe(500)
+  })
+})
+
+describe('token and share display', () => {
+  it('a window in short form', () => {
+    expect([200_000, 1_000_000, 1_047_576, 262_144, 128_000].map(shortTokens)).toEqual(['200K', '1M', '1.05M', '262.1K', '128K'])
+  })
+  it('tokens as a share of the window, to 0.1%', () => {
+    expect(windowShare(167_000, 200_000)).toBe('83.5% of 200K')
+    expect(windowShare(150_000, 1_000_000)).toBe('15% of 1M')
+  })
+  it('a share is shown and typed as a percentage, without float noise', () => {
+    expect(toPercent(0.835)).toBe(83.5)
+    expect(toPercent(0.07)).toBe(7)
+    expect(fromPercent(83.5)).toBe(0.835)
+    expect(fromPercent(7)).toBe(0.07)
+    const share = STAGE_PARAMS.summarize.find((p) => p.key === 'trigger_share')!
+    expect([share.unit, share.percent, share.offWhenAbsent]).toEqual(['%', true, true])
+  })
+})
+
+describe('every control of a stage card comes from its definition', () => {
+  it('summarize: sliders, then the toggles and selects in definition order', () => {
+    expect(STAGE_CONTROLS.summarize.map((c) => `${c.kind}:${c.key}`)).toEqual([
+      'slider:keep_last',
+      'slider:compact_after',
+      'slider:trigger_tokens',
+      'slider:trigger_share',
+      'slider:trigger_reserve',
+      'slider:keep_tokens',
+      'slider:keep_share',
+      'toggle:keep_user_only',
+      'select:tail_start',
+      'select:check',
+      'toggle:min_progress',
+      'toggle:refuse_larger',
+    ])
+    const check = STAGE_CONTROLS.summarize.find((c) => c.key === 'check')
+    expect(check?.kind === 'select' && check.choices).toEqual(['turn', 'request'])
+  })
+  it('the token triggers are off when absent; params with a default are not', () => {
+    const spec = (stage: 'summarize' | 'prune-tool-results', key: string) => STAGE_PARAMS[stage].find((p) => p.key === key)!
+    expect(spec('summarize', 'trigger_tokens').offWhenAbsent).toBe(true)
+    expect(spec('prune-tool-results', 'trigger').offWhenAbsent).toBe(true)
+    expect(spec('summarize', 'keep_last').offWhenAbsent).toBe(false)
+    expect(spec('prune-tool-results', 'keep_tool_uses').offWhenAbsent).toBe(false)
   })
 })

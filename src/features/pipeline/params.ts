@@ -8,13 +8,25 @@ import { DEFAULT_WINDOW } from '../../engine/models'
 export interface ParamSpec {
   key: string
   label: string
-  /** The unit as the control shows it (short: `calls` for tool calls, so a row fits the panel). */
+  /** The unit as the control shows it (short: `calls` for tool calls, `%` for a share). */
   unit: string
+  /** Least and step in the param's own unit (a share: 0–1). */
   min: number
   step: number
   /** Upper slider bound given the transcript's message count and tokens and the model's window (tokens). */
   max: (scale: { messages: number; tokens: number; window?: number }) => number
   help: string
+  /**
+   * The slider's upper end grows with the transcript (`SliderMax` 'messages' | 'tokens' |
+   * 'window'): the slider then spans a logarithmic range around the current value (`sliderRange`).
+   */
+  zoom: boolean
+  /** A share (unit 'share', 0–1): shown and typed as a percentage. */
+  percent: boolean
+  /** Measured in tokens: shown beside its share of the model window. */
+  tokens: boolean
+  /** Optional with no default: absent means off (an empty number box), as the engine reads it. */
+  offWhenAbsent: boolean
 }
 
 const roundUp = (n: number, to: number) => Math.ceil(n / to) * to
@@ -32,15 +44,131 @@ const SHORT_UNIT: Partial<Record<ParamUnit, string>> = { 'tool calls': 'calls' }
 
 /** The page control of a count param with `control: 'slider'`. */
 function specOf(def: StageParamDef): ParamSpec {
+  const max = def.slider?.max ?? 100
   return {
     key: def.key,
     label: def.key,
-    unit: SHORT_UNIT[def.unit ?? 'messages'] ?? def.unit ?? 'messages',
+    unit: def.unit === 'share' ? '%' : (SHORT_UNIT[def.unit ?? 'messages'] ?? def.unit ?? 'messages'),
     min: Math.max(0, def.min ?? 0),
     step: def.slider?.step ?? 1,
-    max: sliderMax(def.slider?.max ?? 100),
+    max: sliderMax(max),
     help: def.help,
+    zoom: typeof max !== 'number',
+    percent: def.unit === 'share',
+    tokens: def.unit === 'tokens',
+    offWhenAbsent: def.optional === true && def.default === undefined,
   }
+}
+
+/** One control of a stage card, in the definition's order (`control` of stages/definitions.ts). */
+export type StageControl =
+  | { kind: 'slider'; key: string; spec: ParamSpec }
+  | { kind: 'toggle'; key: string; def: StageParamDef }
+  | { kind: 'select'; key: string; def: StageParamDef; choices: readonly string[] }
+
+/** Every control a stage card renders from its definition, in order (custom controls are the card's own). */
+export const STAGE_CONTROLS: Record<StageId, StageControl[]> = Object.fromEntries(
+  STAGE_DEFINITIONS.map((d) => [
+    d.id,
+    (d.params as readonly StageParamDef[]).flatMap((def): StageControl[] => {
+      if (def.control === 'slider' && def.type === 'count') return [{ kind: 'slider', key: def.key, spec: specOf(def) }]
+      if (def.control === 'toggle' && def.type === 'flag') return [{ kind: 'toggle', key: def.key, def }]
+      if (def.control === 'select' && def.type === 'choice' && def.choices) {
+        return [{ kind: 'select', key: def.key, def, choices: def.choices }]
+      }
+      return []
+    }),
+  ]),
+) as Record<StageId, StageControl[]>
+
+/**
+ * How many times the upper end of a zoomed slider's range is its lower end (in `value − min + 1`):
+ * 16, so a 245 px track moves a value by about 1.4× per 30 px (keep_last 20 → 28) and any value
+ * from the least to the transcript's size is a drag or two away (the range re-centres after each).
+ */
+export const ZOOM_FACTOR = 16
+
+/** Positions of a zoomed slider's `<input type=range>` (0 … SLIDER_POSITIONS). */
+export const SLIDER_POSITIONS = 1000
+
+/**
+ * The values a slider spans: `lo`…`hi` in the param's unit, linear, or logarithmic in
+ * `value − base + 1` (`log`: equal drags multiply it by equal factors). A zoomed spec whose full
+ * range is wider than `ZOOM_FACTOR` spans `ZOOM_FACTOR` around `anchor` (from a quarter of it to
+ * four times it, in `value − min + 1`, shifted to stay within `min`…`max`: the anchor sits mid-track);
+ * any other, and one whose full range is at most 4 × `ZOOM_FACTOR` (a 245 px track then moves at
+ * most 8 per 30 px), spans `min`…`max` linearly.
+ */
+export interface SliderRange {
+  lo: number
+  hi: number
+  log: boolean
+  /** The param's least value (where `value − base + 1` is 1). */
+  base: number
+}
+
+/** The range a slider of `spec` spans around `anchor`, given its full upper end `max` (see `SliderRange`). */
+export function sliderRange(spec: Pick<ParamSpec, 'min' | 'zoom'>, max: number, anchor: number): SliderRange {
+  const { min } = spec
+  const full = Math.max(max, min) - min + 1
+  if (!spec.zoom || full <= ZOOM_FACTOR * 4) return { lo: min, hi: Math.max(max, min), log: false, base: min }
+  const u = Math.min(Math.max(Number.isFinite(anchor) ? anchor - min + 1 : 1, 1), full)
+  let uLo = Math.max(1, u / 4)
+  let uHi = uLo * ZOOM_FACTOR
+  if (uHi > full) {
+    uHi = full
+    uLo = full / ZOOM_FACTOR
+  }
+  return { lo: min + uLo - 1, hi: min + uHi - 1, log: true, base: min }
+}
+
+/** The slider position (0 … SLIDER_POSITIONS) of `value` in `range`, clamped to its ends. */
+export function positionOf(value: number, range: SliderRange): number {
+  if (!Number.isFinite(value) || range.hi <= range.lo) return 0
+  const v = Math.min(Math.max(value, range.lo), range.hi)
+  const u = (x: number) => x - range.base + 1
+  const t = range.log ? Math.log(u(v) / u(range.lo)) / Math.log(u(range.hi) / u(range.lo)) : (v - range.lo) / (range.hi - range.lo)
+  return Math.round(t * SLIDER_POSITIONS)
+}
+
+/**
+ * The value at slider position `position` of `range`, rounded to `step` and kept within the
+ * range's ends (a share's step is 0.01: whole percent).
+ */
+export function valueAt(position: number, range: SliderRange, step: number): number {
+  const t = Math.min(Math.max(position / SLIDER_POSITIONS, 0), 1)
+  const uLo = range.lo - range.base + 1
+  const raw = range.log
+    ? range.base + uLo * Math.pow((range.hi - range.base + 1) / uLo, t) - 1
+    : range.lo + t * (range.hi - range.lo)
+  const rounded = step > 0 ? Math.round(raw / step) * step : raw
+  const floor = step > 0 ? Math.ceil(range.lo / step - 1e-9) * step : range.lo
+  const ceiling = step > 0 ? Math.max(floor, Math.floor(range.hi / step + 1e-9) * step) : range.hi
+  // Float noise (0.07 × 100) never reaches the config.
+  return Number(Math.min(Math.max(rounded, floor), ceiling).toPrecision(12))
+}
+
+/** `200K`, `1M`, `1.05M`, `262.1K`: a window size in tokens, short (for "83.5% of 200K"). */
+export function shortTokens(n: number): string {
+  const trim = (x: number, digits: number) => String(Number(x.toFixed(digits)))
+  if (n >= 1_000_000) return `${trim(n / 1_000_000, 2)}M`
+  if (n >= 1000) return `${trim(n / 1000, 1)}K`
+  return formatCount(n)
+}
+
+/** `83.5% of 200K`: `tokens` as a share of the model window `window` (tokens), to 0.1%. */
+export function windowShare(tokens: number, window: number): string {
+  return `${String(Number(((tokens / window) * 100).toFixed(1)))}% of ${shortTokens(window)}`
+}
+
+/** A share (0–1) as the percentage the number box shows: `0.835` → `83.5` (float noise removed). */
+export function toPercent(share: number): number {
+  return Number((share * 100).toPrecision(10))
+}
+
+/** A typed percentage as the share the engine reads: `83.5` → `0.835`. */
+export function fromPercent(percent: number): number {
+  return Number((percent / 100).toPrecision(10))
 }
 
 /** Every slider-edited param per stage, from the stage definitions (SPEC §3). */

@@ -178,3 +178,26 @@ describe('pipeline slice: undo/redo of settings', () => {
     expect(config?.stages[1]).toEqual({ id: 'summarize', enabled: true, params: { keep_last: 20, compact_after: 40 } })
   })
 })
+
+describe('flags, choices, an absent param and the model window', () => {
+  const summarize = () => state().config?.stages.find((x) => x.id === 'summarize')?.params as Record<string, unknown>
+
+  it('setStageParam takes a flag or a choice, and undefined removes the param (the engine default)', () => {
+    state().setStageParam('summarize', 'min_progress', true)
+    state().setStageParam('summarize', 'check', 'request')
+    state().setStageParam('summarize', 'trigger_tokens', 150_000)
+    expect(summarize()).toEqual({ keep_last: 20, compact_after: 40, min_progress: true, check: 'request', trigger_tokens: 150_000 })
+    state().setStageParam('summarize', 'trigger_tokens', undefined)
+    expect(summarize()).not.toHaveProperty('trigger_tokens')
+  })
+
+  it('setWindow sets PipelineConfig.window as an undo step; undefined removes it', () => {
+    state().setWindow(1_000_000)
+    expect(state().config?.window).toBe(1_000_000)
+    expect(steps()).toBe(1)
+    state().setWindow(undefined)
+    expect(state().config).not.toHaveProperty('window')
+    state().undoConfig()
+    expect(state().config?.window).toBe(1_000_000)
+  })
+})

@@ -20,12 +20,17 @@ import type { SliceCreator, StoreState } from './types'
 export interface PipelineSlice {
   /** Null until the worker has sent its defaults. */
   config: PipelineConfig | null
-  /** Sets one numeric param of one stage. */
-  setStageParam: (stage: StageId, param: string, value: number) => void
+  /**
+   * Sets one param of one stage (a number, a flag or a choice); `undefined` removes it, and the
+   * engine then reads it as its default (an optional token trigger: off).
+   */
+  setStageParam: (stage: StageId, param: string, value: number | boolean | string | undefined) => void
   toggleStage: (stage: StageId) => void
   /** Moves a stage up (-1) or down (+1) in the run order. */
   moveStage: (stage: StageId, delta: -1 | 1) => void
   setEncoding: (encoding: Encoding) => void
+  /** Sets the model's context window in tokens (`PipelineConfig.window`); `undefined`: `DEFAULT_WINDOW`. */
+  setWindow: (window: number | undefined) => void
   setSummarizer: (summarizer: SummarizerId) => void
   /**
    * Replaces the whole config as one undo step and re-runs: for presets, a sweep cell, a pasted
@@ -56,6 +61,14 @@ function draftFor(state: StoreState, config: PipelineConfig): StoreState['draft'
     summarizer: config.summarizer,
     ...(options ? { baseUrl: options.baseUrl, model: options.model, stream: options.stream ?? true } : {}),
   }
+}
+
+/** `params` with `key` set to `value`, or without `key` when `value` is undefined. */
+function withParam(params: object, key: string, value: unknown): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...params }
+  if (value === undefined) delete next[key]
+  else next[key] = value
+  return next
 }
 
 export const createPipelineSlice: SliceCreator<PipelineSlice> = (set, get, api) => {
@@ -98,7 +111,7 @@ export const createPipelineSlice: SliceCreator<PipelineSlice> = (set, get, api) 
       update((config) => ({
         ...config,
         stages: config.stages.map((s) =>
-          s.id === stage ? ({ ...s, params: { ...s.params, [param]: value } } as typeof s) : s,
+          s.id === stage ? ({ ...s, params: withParam(s.params, param, value) } as typeof s) : s,
         ),
       })),
     toggleStage: (stage) =>
@@ -117,6 +130,11 @@ export const createPipelineSlice: SliceCreator<PipelineSlice> = (set, get, api) 
         return { ...config, stages }
       }),
     setEncoding: (encoding) => update((config) => ({ ...config, encoding })),
+    setWindow: (window) =>
+      update((config) => {
+        const { window: _old, ...rest } = config
+        return window === undefined ? rest : { ...rest, window }
+      }),
     setSummarizer: (summarizer) => update((config) => ({ ...config, summarizer })),
     applyConfig: (config) => {
       if (!get().config) return
