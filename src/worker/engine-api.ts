@@ -21,6 +21,9 @@ import { DEFAULT_PIPELINE } from '../engine/pipeline'
 import { recordedRunResult } from '../engine/analysis/recorded'
 import { runTokens, type RunTokens } from '../engine/analysis/costs'
 import { reworkAfterCompactions } from '../engine/analysis/rework'
+import { sweepConfigOf } from '../engine/analysis/sweep'
+import { neededFacts } from '../engine/facts/table'
+import { runPipeline } from '../engine/pipeline'
 import type { RequestShape } from '../engine/analysis/turns'
 import { createSummaryCache } from '../engine/summarizers/cache'
 import { planSummaryRequests, type SummaryPlan } from '../engine/summarizers/preview'
@@ -28,6 +31,7 @@ import { loadCounter } from '../engine/tokens/count'
 import { codePointLength, cutCodePoints } from '../engine/util/text'
 import { FACT_VIEW_LIMIT, FACTS_KEPT_LIMIT } from './protocol'
 import type {
+  CompareOutcome,
   ExportOutcome,
   FactTableOutcome,
   FactSearchOutcome,
@@ -375,6 +379,36 @@ export function createEngineApi() {
     ): Promise<SweepOutcome> {
       if (!session) return { ok: false, error: NOTHING_LOADED }
       return runSweep(session.transcript, config, x, y, session.sweep, onProgress)
+    },
+
+    /**
+     * One run of `config` over the open transcript, apart from the page's last run, for comparing
+     * presets side by side: tokens before and after, passes and needed facts lost (as a sweep cell
+     * counts them, engine `sweep`), with the sweep's offline summarizer rule (`sweepConfigOf`: an
+     * HTTP summarizer is replaced by the extractive one and `note` says so: each side would send
+     * its own requests). Never throws.
+     */
+    async compareRun(config: PipelineConfig): Promise<CompareOutcome> {
+      const open = session
+      if (!open) return { ok: false, error: NOTHING_LOADED }
+      try {
+        const { config: offline, note } = sweepConfigOf(config)
+        const counter = await loadCounter(offline.encoding)
+        const result = await runPipeline(open.transcript, offline, { counter })
+        if (open.disposed) return { ok: false, error: 'cancelled', cancelled: true }
+        const failed = result.stages.find((s) => s.error !== undefined)
+        if (failed) return { ok: false, error: `${failed.stage}: ${failed.error}` }
+        const figures = {
+          tokensBefore: result.before.totals.tokens,
+          tokensAfter: result.after.totals.tokens,
+          passes: result.passes.length,
+          neededLost: neededFacts(result).length,
+        }
+        if (note === undefined) return { ok: true, figures }
+        return { ok: true, figures, note: `Compared with the offline extractive summarizer instead of ${config.summarizer}.` }
+      } catch (e) {
+        return { ok: false, error: errorText(e) }
+      }
     },
 
     /** Stops the sweep in flight; it answers with the cells done so far. False when none runs. */

@@ -555,3 +555,25 @@ export type { CompactionRework }
 export type ReworkOutcome =
   | { ok: true; runId: number; rework: CompactionRework[] }
   | { ok: false; error: string }
+
+/**
+ * The figures of one run of a config over the open transcript, for comparing two presets side by
+ * side (`EngineApi.compareRun`): context tokens before and after (the config's encoding), the
+ * compaction passes, and the facts a pass removed that a later message needed (`neededFacts`, as
+ * the sweep's `neededLost`).
+ */
+export interface RunFigures {
+  tokensBefore: number
+  tokensAfter: number
+  passes: number
+  neededLost: number
+}
+
+/**
+ * Result of `EngineApi.compareRun`: the figures, with a `note` when it ran other settings than the
+ * config's (an HTTP summarizer replaced by the offline one, as a sweep does); or why not (a stage's
+ * error as `<stage>: <error>`, `cancelled` when another transcript opened meanwhile).
+ */
+export type CompareOutcome =
+  | { ok: true; figures: RunFigures; note?: string }
+  | { ok: false; error: string; cancelled?: boolean }
