@@ -7,7 +7,7 @@ import { describeDecision } from '../../engine/stages/triggers'
 import { shownResult } from '../../state/selectors'
 import { useConfig, useInfo, useRunId, useTimeline } from '../../state/hooks'
 import type { TimelineView as Timeline } from '../../worker/protocol'
-import { axisWidth, labelsLogTick, logRange, showTurnMarkers, type YScale } from './chart-options'
+import { axisWidth, labelsLogTick, logRange, showTurnMarkers, widestLabel, type YScale } from './chart-options'
 import { decisionsByTurn, turnDecisions } from './turn-decisions'
 import './timeline.css'
 
@@ -153,14 +153,21 @@ function Chart({ timeline, levels, scale, onHover, onPick }: {
             values: (_u, splits) =>
               splits.map((v) => (scale === 'log' && !labelsLogTick(v) ? '' : formatCount(v))),
             // As wide as the widest label needs: `1,200,000` keeps its first digit.
-            size: (u, values) =>
-              axisWidth(values, (text) => {
+            size: (u, values) => {
+              const measure = (text: string) => {
                 u.ctx.save()
                 u.ctx.font = AXIS_FONT
                 const w = u.ctx.measureText(text).width
                 u.ctx.restore()
                 return w
-              }, AXIS_GAP),
+              }
+              const size = axisWidth(values, measure, AXIS_GAP)
+              // What the axis was sized for, for tests that check no label is cut.
+              el.dataset.yWidest = widestLabel(values, measure)
+              el.dataset.yAxisSize = String(size)
+              el.dataset.yFont = AXIS_FONT
+              return size
+            },
           },
         ],
         series: [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { axisWidth, labelsLogTick, logRange, MAX_TURNS_WITH_MARKERS, showTurnMarkers } from './chart-options'
+import { axisWidth, labelsLogTick, logRange, MAX_TURNS_WITH_MARKERS, showTurnMarkers, widestLabel } from './chart-options'
 
 describe('showTurnMarkers', () => {
   it('marks every turn of a short session, including a session of one turn (no line to draw)', () => {
@@ -25,6 +25,15 @@ describe('axisWidth', () => {
   it('rounds up and skips the empty labels of unlabelled ticks', () => {
     expect(axisWidth(['', null, '5'], (t) => t.length * 6.4, 10)).toBe(17)
     expect(axisWidth(null, measure, 22)).toBe(22)
+  })
+})
+
+describe('widestLabel', () => {
+  it('is the label that measures widest, not the longest string', () => {
+    // A proportional font: `1` is narrow, `8` wide.
+    const measure = (text: string) => [...text].reduce((w, c) => w + (c === '1' ? 3 : c === ',' ? 2 : 7), 0)
+    expect(widestLabel(['111,111', '88,888'], measure)).toBe('88,888')
+    expect(widestLabel([null, ''], measure)).toBe('')
   })
 })
 

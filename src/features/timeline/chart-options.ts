@@ -17,6 +17,21 @@ export function showTurnMarkers(turns: number): boolean {
 /** The y scale of the chart: tokens linear from 0, or logarithmic (small and large contexts both readable). */
 export type YScale = 'linear' | 'log'
 
+/** The widest of `values` by `measure` ('' when there is none: null before uPlot formatted any, or all empty). */
+export function widestLabel(values: readonly (string | null)[] | null, measure: (text: string) => number): string {
+  let widest = ''
+  let width = 0
+  for (const v of values ?? []) {
+    if (!v) continue
+    const w = measure(v)
+    if (w > width) {
+      widest = v
+      width = w
+    }
+  }
+  return widest
+}
+
 /**
  * Width in CSS pixels the y axis needs for its widest tick label: `gap` (ticks and the space
  * between them and the text) plus the widest of `values` measured by `measure` (CSS pixels),
@@ -24,9 +39,8 @@ export type YScale = 'linear' | 'log'
  * the first digit of `1,200,000`.
  */
 export function axisWidth(values: readonly (string | null)[] | null, measure: (text: string) => number, gap: number): number {
-  let widest = 0
-  for (const v of values ?? []) if (v) widest = Math.max(widest, measure(v))
-  return Math.ceil(gap + widest)
+  const widest = widestLabel(values, measure)
+  return Math.ceil(gap + (widest === '' ? 0 : measure(widest)))
 }
 
 /**
