@@ -49,6 +49,7 @@ const SWEEP = ['sweepStatus', 'sweepProgress', 'sweepResult', 'sweepOf', 'sweepE
 const SWEEP_ACTIONS = ['setSweepMetric', 'runSweep', 'cancelSweep', 'applySweepCell'] as const
 const COSTS = ['runTokens', 'requestRunTokens'] as const
 const REWORK = ['rework', 'requestRework'] as const
+const COMPARE = ['comparison', 'compareConfigs', 'closeComparison'] as const
 
 /** The transcript open (its `TranscriptInfo`, a new object per import), or null before the first. */
 export const useInfo = (): TranscriptInfo | null => useStore(selectInfo)
@@ -116,3 +117,5 @@ export const useSweepActions = () => useFields(SWEEP_ACTIONS)
 export const useCosts = () => useFields(COSTS)
 /** Re-work after compaction for the run shown (the worker's answer, labelled with its runId), and the request. */
 export const useRework = () => useFields(REWORK)
+/** The side-by-side preset comparison (two configs' figures from the worker), and its actions. */
+export const useComparison = () => useFields(COMPARE)

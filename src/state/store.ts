@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import { createStoreEvents } from './events'
+import { createCompareSlice } from './slices/compare'
 import { createCostsSlice } from './slices/costs'
 import { createExportSlice } from './slices/export'
 import { createFactTableSlice } from './slices/fact-table'
@@ -34,6 +35,7 @@ const createSlices: SliceCreator<StoreState> = (...a) => ({
   ...createSweepSlice(...a),
   ...createCostsSlice(...a),
   ...createReworkSlice(...a),
+  ...createCompareSlice(...a),
 })
 
 /**

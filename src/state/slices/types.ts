@@ -1,5 +1,6 @@
 import type { StoreApi } from 'zustand'
 import type { StoreEvents } from '../events'
+import type { CompareSlice } from './compare'
 import type { CostsSlice } from './costs'
 import type { ExportSlice } from './export'
 import type { FactTableSlice } from './fact-table'
@@ -18,7 +19,7 @@ import type { ViewSlice } from './view'
 /** The whole store: the union of its slices. */
 export type StoreState = LoadSlice & PipelineSlice & RunSlice & ViewSlice & RecordedSlice & ExportSlice &
   SummarizerSlice & FactsSlice & FactTableSlice & TurnsSlice & StagesSlice &
-  SweepSlice & CostsSlice & ReworkSlice
+  SweepSlice & CostsSlice & ReworkSlice & CompareSlice
 
 /**
  * A slice creator over the whole store (zustand slices pattern): `set`, `get` and the store API,
