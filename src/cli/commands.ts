@@ -12,10 +12,25 @@ import type { PipelineConfig, RunResult, Transcript } from '../engine/model'
 import { runPipeline, type PipelineDeps } from '../engine/pipeline'
 import { recordedRunResult } from '../engine/analysis/recorded'
 import { parseSweepAxis, sweep, sweepConfigOf, type SweepAxis } from '../engine/analysis/sweep'
+import { currentSweepValue, defaultSweepSpan, sweepParamOf, type SweepScale } from '../engine/analysis/sweep-params'
 import { ALL_PARAMS } from '../engine/stages/definitions'
-import { loadCounter, type CachedCounter } from '../engine/tokens/count'
+import {
+  countMessageTokens,
+  countToolSchemaTokens,
+  loadCounter,
+  REPLY_PRIMING_TOKENS,
+  type CachedCounter,
+} from '../engine/tokens/count'
 import { InputError, UsageError } from './errors'
-import { configFromFlags, PIPELINE_OPTIONS, summarizerDeps, type CliEnv, type CliOption, type FlagValues } from './options'
+import {
+  configFromFlags,
+  PIPELINE_OPTIONS,
+  summarizerDeps,
+  unusedFlagWarnings,
+  type CliEnv,
+  type CliOption,
+  type FlagValues,
+} from './options'
 import { compactJson, compactReport, findText, findVerdictsJson, inspectText, inspectTranscript } from './report'
 import { sweepJson, sweepText } from './sweep'
 
@@ -119,12 +134,22 @@ interface Run {
 }
 
 /**
+ * The configuration of the flags (`configFromFlags`), with a `warning:` line on stderr for each
+ * stage-param flag that has no effect in it (`unusedFlagWarnings`).
+ */
+function configOf(ctx: CommandContext): PipelineConfig {
+  const config = configFromFlags(ctx.values)
+  for (const w of unusedFlagWarnings(ctx.values, config)) ctx.err(`warning: ${w}`)
+  return config
+}
+
+/**
  * Imports the file and runs the pipeline of the flags. With an LLM summarizer a failed call is
  * not a quiet "no change": `failCode` says so and gives exit code 1.
  */
 async function runFile(ctx: CommandContext, command: string): Promise<Run> {
   if (ctx.positionals.length !== 1) throw new UsageError(`${command} takes exactly one <file> (or - for standard input)`)
-  const config = configFromFlags(ctx.values)
+  const config = configOf(ctx)
   const { name, transcript } = importInput(ctx.positionals, command)
   const runtime = summarizerDeps(config, ctx.values, ctx.cli)
   const counter = await loadCounter(config.encoding)
@@ -139,15 +164,20 @@ async function runFile(ctx: CommandContext, command: string): Promise<Run> {
   return { name, transcript, config, counter, result, failCode }
 }
 
-/** The two axes of `sweep` from --x and --y (engine `parseSweepAxis`); a bad one is a usage error. */
-function sweepAxesFromFlags(values: FlagValues): [SweepAxis, SweepAxis] {
-  if (values.recorded !== undefined) throw new UsageError('--recorded belongs to compact')
+/**
+ * The two axes of `sweep` from --x and --y (engine `parseSweepAxis`); a bad one is a usage error.
+ * An axis that names a parameter alone (`--x keep_last`) gets the default range around its value
+ * in `config` — the page's default grid (engine `defaultSweepSpan`, scaled to `scale`).
+ */
+function sweepAxesFromFlags(values: FlagValues, config: PipelineConfig, scale: () => SweepScale): [SweepAxis, SweepAxis] {
   const axis = (flag: 'x' | 'y'): SweepAxis => {
     const text = values[flag]
     if (typeof text !== 'string') {
       throw new UsageError(`sweep needs --${flag}, e.g. --x keep_last=5..40:5 --y compact_after=10..80:10`)
     }
-    const parsed = parseSweepAxis(text)
+    const named = text.includes('=') ? undefined : sweepParamOf(text.trim())
+    const span = named === undefined ? undefined : defaultSweepSpan(named, scale(), currentSweepValue(config, named))
+    const parsed = parseSweepAxis(span === undefined ? text : `${text.trim()}=${span.from}..${span.to}:${span.step}`)
     if (!parsed.ok) throw new UsageError(`--${flag}: ${parsed.error}`)
     return parsed.axis
   }
@@ -155,6 +185,15 @@ function sweepAxesFromFlags(values: FlagValues): [SweepAxis, SweepAxis] {
   const y = axis('y')
   if (x.param === y.param) throw new UsageError(`--x and --y are both ${x.param}: choose two different parameters`)
   return [x, y]
+}
+
+/** The size of a transcript a default sweep range is scaled to: its messages and Before tokens. */
+function scaleOf(transcript: Transcript, counter: CachedCounter): SweepScale {
+  const tokens = transcript.messages.reduce((k, m) => k + countMessageTokens(m, counter.count), 0)
+  return {
+    messages: transcript.messages.length,
+    tokens: tokens + countToolSchemaTokens(transcript.tools, counter.count) + REPLY_PRIMING_TOKENS,
+  }
 }
 
 /** The parameters a sweep axis may name, as the usage lists them (aliases in parentheses). */
@@ -176,7 +215,7 @@ export const COMMANDS: readonly CliCommand[] = [
       const run = await runFile(ctx, 'compact')
       const recorded = ctx.values.recorded ? recordedRunResult(run.transcript, run.counter) : undefined
       let text = ctx.values.json
-        ? JSON.stringify(compactJson(run.transcript, run.config, run.result, recorded, watched), null, 2)
+        ? JSON.stringify(compactJson(run.transcript, run.config, run.result, recorded, watched, countToolSchemaTokens(run.transcript.tools, run.counter.count)), null, 2)
         : compactReport(run.name, run.transcript, run.config, run.result, recorded)
       if (!ctx.values.json && watched.length > 0) {
         // One line per watched fact, the verdict as `find` words it.
@@ -270,16 +309,26 @@ export const COMMANDS: readonly CliCommand[] = [
     summary: `the pipeline over a grid of two params: tokens after, passes, facts lost per cell. P: ${sweepParamList()}`,
     options: [
       ...RUN_OPTIONS,
-      { name: 'x', type: 'string', arg: 'P=RANGE', help: 'sweep: the x axis, from..to:step (inclusive) or a,b,c' },
+      {
+        name: 'x',
+        type: 'string',
+        arg: 'P=RANGE',
+        help: 'sweep: the x axis, from..to:step (inclusive) or a,b,c; P alone: 8\nvalues around its current value (the page\'s default grid)',
+      },
       { name: 'y', type: 'string', arg: 'P=RANGE', help: 'sweep: the y axis, the same way' },
     ],
     async run(ctx) {
-      const axes = sweepAxesFromFlags(ctx.values)
+      if (ctx.values.recorded !== undefined) throw new UsageError('--recorded belongs to compact')
+      const config = configOf(ctx)
+      // Checked before the file is read; a bare parameter's range needs the transcript's size.
+      const early = ['x', 'y'].every((f) => typeof ctx.values[f] !== 'string' || ctx.values[f].includes('='))
+      if (early) sweepAxesFromFlags(ctx.values, config, () => ({ messages: 0, tokens: 0 }))
       if (ctx.positionals.length !== 1) throw new UsageError('sweep takes exactly one <file> (or - for standard input)')
       // With an LLM summarizer the sweep runs the offline extractive one, as the page does.
-      const swept = sweepConfigOf(configFromFlags(ctx.values))
+      const swept = sweepConfigOf(config)
       const { name, transcript } = importInput(ctx.positionals, 'sweep')
       const counter = await loadCounter(swept.config.encoding)
+      const axes = sweepAxesFromFlags(ctx.values, config, () => scaleOf(transcript, counter))
       const result = await sweep(transcript, swept.config, axes[0], axes[1], { counter })
       ctx.out(
         ctx.values.json

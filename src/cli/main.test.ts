@@ -129,7 +129,13 @@ describe('cli compact', () => {
     expect(flagged.map(({ param }) => param.cliFlag)).toEqual(
       expect.arrayContaining(['keep-last', 'compact-after', 'target', 'keep-steps', 'slim-keep', 'max-facts', 'exclude-tools']),
     )
-    for (const { stage, param } of flagged) expect(usage).toMatch(new RegExp(`^  --${param.cliFlag} \\S+ +${stage}: `, 'm'))
+    // A count, names or choice flag shows its value's placeholder; a flag param (on/off) has none.
+    for (const { stage, param } of flagged) {
+      const arg = param.type === 'flag' ? '' : ' \\S+'
+      expect(usage).toMatch(new RegExp(`^  --${param.cliFlag}${arg} +${stage}: `, 'm'))
+    }
+    expect(usage).toMatch(/^ {2}--check turn\|request +summarize: when the trigger is checked: /m)
+    expect(usage).toMatch(/^ {2}--min-progress +summarize: guard: skip a pass/m)
     expect(usage).toMatch(/^ {2}--keep-last N +summarize: newest messages kept verbatim \(default 20, at least 1\)$/m)
     // A count flag is a number ≥ its definition's min (≥ 0 without one), whichever stage it belongs to;
     // whole unless the param takes fractions (prune's target and min_tokens).

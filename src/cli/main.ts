@@ -76,9 +76,14 @@ const USAGE = usageText(COMMANDS)
 /** Flags that would put a key on the command line (and in shell history): refused. */
 const KEY_FLAGS = /^--(api-key|key|openai-api-key|anthropic-api-key)(=|$)/
 
-/** `parseArgs` options of a command: each option's name and type. */
+/** `parseArgs` options of a command: each option's name and type, and `no-<name>` of a negatable one. */
 function parseOptions(command: CliCommand): NonNullable<ParseArgsConfig['options']> {
-  return Object.fromEntries(command.options.map((o) => [o.name, o.multiple ? { type: o.type, multiple: true } : { type: o.type }]))
+  return Object.fromEntries(
+    command.options.flatMap((o) => [
+      [o.name, o.multiple ? { type: o.type, multiple: true } : { type: o.type }],
+      ...(o.negatable ? [[`no-${o.name}`, { type: 'boolean' as const }]] : []),
+    ]),
+  )
 }
 
 /** Runs the CLI; returns the exit code. Exported for tests. */

@@ -1,13 +1,18 @@
 /**
- * The CLI's options: the pipeline options every running command takes (stages, the stage
- * parameters, encoding, summarizer), how they become a `PipelineConfig`, and the summarizer's
- * runtime (its key from the environment, never a flag). The stage-parameter flags are derived
- * from the stage definitions (`STAGE_DEFINITIONS`, each param's `cliFlag`): a param with a flag
- * gets its option, its parsing and its usage line from its definition.
+ * The CLI's options: the pipeline options every running command takes (a preset, the model
+ * window, stages, the stage parameters, encoding, summarizer), how they become a
+ * `PipelineConfig`, and the summarizer's runtime (its key from the environment, never a flag).
+ * The stage-parameter flags are derived from the stage definitions (`STAGE_DEFINITIONS`, each
+ * param's `cliFlag`): a param with a flag gets its option, its parsing and its usage line from its
+ * definition — a count takes a number, a flag is on by itself (`--no-<flag>` turns it off), a
+ * choice takes one of its choices.
  */
 import type { Encoding, PipelineConfig, SummarizerId } from '../engine/model'
+import { DEFAULT_WINDOW, MODEL_WINDOWS } from '../engine/models'
 import { DEFAULT_PIPELINE, type PipelineDeps } from '../engine/pipeline'
+import { applyPreset, presetById, PRESETS } from '../engine/presets'
 import { ALL_PARAMS, STAGE_IDS, type StageId, type StageParamDef } from '../engine/stages/definitions'
+import { unusedParam } from '../engine/stages/triggers'
 import { hostOf } from '../engine/summarizers/errors'
 import type { FetchLike } from '../engine/summarizers/fetch-types'
 import { UsageError } from './errors'
@@ -25,6 +30,8 @@ export interface CliOption {
   help: string
   /** The option may be given more than once: its value is the list, in order. */
   multiple?: boolean
+  /** A boolean option that `--no-<name>` turns off (its value is then `false`). */
+  negatable?: boolean
 }
 
 const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base']
@@ -51,19 +58,49 @@ const STAGE_FLAGS: readonly StageFlag[] = ALL_PARAMS.flatMap(({ stage, param }) 
   param.cliFlag === undefined ? [] : [{ stage, param, flag: param.cliFlag }],
 )
 
-/** The usage text of a stage-param flag: `<stage>: <help> (default N[, at least M])`. */
-function stageFlagHelp({ stage, param }: StageFlag): string {
+/**
+ * The usage text of a stage-param flag: `<stage>: <help> (default N[, at least M][, at most K])`;
+ * a flag param adds `--no-<flag>: off`, a choice param lists its choices.
+ */
+function stageFlagHelp({ stage, param, flag }: StageFlag): string {
   const bounds: string[] = []
   if (!param.optional && typeof param.default === 'number') bounds.push(`default ${param.default}`)
   if (param.min !== undefined && param.min > 0) bounds.push(`at least ${param.min}`)
+  if (param.max !== undefined) bounds.push(`at most ${param.max}`)
+  if (param.type === 'flag') bounds.push(`--no-${flag}: off`)
+  if (param.type === 'choice') bounds.push(`one of ${param.choices!.join(', ')}; default ${param.choices![0]}`)
   // "summarize: newest messages kept verbatim (default 20)": the help reads on from the stage.
   let help = /^[A-Z][a-z]/.test(param.help) ? param.help[0]!.toLowerCase() + param.help.slice(1) : param.help
   if (bounds.length > 0) help = `${help.replace(/\.$/, '')} (${bounds.join(', ')})`
   return `${stage}: ${help}`
 }
 
+/** The placeholder of a stage-param flag's value in the usage: `N`, `a,b` or the choices. */
+function stageFlagArg(param: StageParamDef): string | undefined {
+  if (param.type === 'flag') return undefined
+  if (param.type === 'names') return 'a,b'
+  if (param.type === 'choice') return param.choices!.join('|')
+  return 'N'
+}
+
 /** The options of every command that runs the pipeline (compact, export, find, sweep). */
 export const PIPELINE_OPTIONS: readonly CliOption[] = [
+  {
+    name: 'preset',
+    type: 'string',
+    arg: 'NAME',
+    help:
+      `start from an agent's preset (its stages, params and window; the flags\nafter it change it): ` +
+      PRESETS.map((p) => p.id).join(', '),
+  },
+  {
+    name: 'window',
+    type: 'string',
+    arg: 'N|MODEL',
+    help:
+      `the model's context window in tokens (default ${DEFAULT_WINDOW}, or the preset's),\nor a model: ` +
+      MODEL_WINDOWS.map((m) => `${m.id} (${m.window})`).join(', '),
+  },
   {
     name: 'stages',
     type: 'string',
@@ -71,11 +108,14 @@ export const PIPELINE_OPTIONS: readonly CliOption[] = [
     help: `stages to run, in order (default: ${DEFAULT_PIPELINE.stages
       .filter((s) => s.enabled)
       .map((s) => s.id)
-      .join(',')})\none of: ${STAGE_IDS.join(', ')}`,
+      .join(',')})\none of: ${STAGE_IDS.join(', ')}\nA stage flag below switches its stage on; with --stages, only the stages\nnamed run, and a flag of another stage is an error.`,
   },
-  ...STAGE_FLAGS.map(
-    (f): CliOption => ({ name: f.flag, type: 'string', arg: f.param.type === 'names' ? 'a,b' : 'N', help: stageFlagHelp(f) }),
-  ),
+  ...STAGE_FLAGS.map((f): CliOption => {
+    const arg = stageFlagArg(f.param)
+    return f.param.type === 'flag'
+      ? { name: f.flag, type: 'boolean', negatable: true, help: stageFlagHelp(f) }
+      : { name: f.flag, type: 'string', ...(arg ? { arg } : {}), help: stageFlagHelp(f) }
+  }),
   { name: 'encoding', type: 'string', arg: 'E', help: 'o200k_base (default) or cl100k_base' },
   {
     name: 'summarizer',
@@ -112,15 +152,27 @@ function intFlag(name: string, value: string | undefined): number | undefined {
 
 /**
  * The value of one stage-param flag, checked as its definition says: a count is a whole number
- * (a decimal one for a `fraction` param), never negative, and never below its `min` — where the
- * engine would refuse the value (`unusable`) the error is in the engine's words, elsewhere it says
- * the minimum (the page would fall back to the default; a command line says so instead). Names are
- * a comma-separated list. Undefined when the flag is absent.
+ * (a decimal one for a `fraction` param), never negative, never below its `min` nor above its
+ * `max` — where the engine would refuse the value (`unusable`) the error is in the engine's words,
+ * elsewhere it says the bound (the page would fall back to the default; a command line says so
+ * instead). Names are a comma-separated list; a flag param is true (`--min-progress`) or false
+ * (`--no-min-progress`); a choice is one of its choices. Undefined when the flag is absent.
  */
-function stageFlagValue({ param, flag }: StageFlag, values: FlagValues): number | string[] | undefined {
+function stageFlagValue({ param, flag }: StageFlag, values: FlagValues): number | string[] | boolean | string | undefined {
+  if (param.type === 'flag') {
+    const on = values[flag] === true
+    const off = values[`no-${flag}`] === true
+    if (on && off) throw new UsageError(`--${flag} and --no-${flag} contradict each other: give one`)
+    return on ? true : off ? false : undefined
+  }
   const raw = values[flag]
   if (typeof raw !== 'string') return undefined
   if (param.type === 'names') return raw.split(',').map((t) => t.trim()).filter(Boolean)
+  if (param.type === 'choice') {
+    const choice = raw.trim()
+    if (!param.choices!.includes(choice)) throw new UsageError(`--${flag} must be one of ${param.choices!.join(', ')}, got "${raw}"`)
+    return choice
+  }
   const n = param.fraction ? decimalFlag(flag, raw) : (intFlag(flag, raw) as number)
   // Values the seeds reject are usage errors here, not a stage error buried in a report.
   if (param.min !== undefined && n < param.min) {
@@ -128,6 +180,23 @@ function stageFlagValue({ param, flag }: StageFlag, values: FlagValues): number 
     if (param.min > 0) throw new UsageError(`--${flag} must be at least ${param.min}, got ${n}`)
   }
   if (n < 0) throw new UsageError(`--${flag} must not be negative, got ${n}`)
+  if (param.max !== undefined && n > param.max) throw new UsageError(`--${flag} must be at most ${param.max}, got ${n}`)
+  return n
+}
+
+/**
+ * The window of `--window`: a whole number of tokens (at least 1,000, as the engine's `windowOf`
+ * takes), or the id of a model in `MODEL_WINDOWS` (its window). Undefined when absent.
+ */
+function windowFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const model = MODEL_WINDOWS.find((m) => m.id === value.trim())
+  if (model) return model.window
+  if (!/^\d+$/.test(value.trim())) {
+    throw new UsageError(`--window takes a number of tokens or a model: ${MODEL_WINDOWS.map((m) => m.id).join(', ')}; got "${value}"`)
+  }
+  const n = Number(value)
+  if (n < 1000) throw new UsageError(`--window must be at least 1000 tokens, got ${n}`)
   return n
 }
 
@@ -139,12 +208,24 @@ function decimalFlag(name: string, value: string): number {
 }
 
 /**
- * The pipeline configuration of the flags: `DEFAULT_PIPELINE` with `--stages` (the named stages
- * on, in that order, the others off), each stage-param flag, `--encoding` and the summarizer
- * (`--summarizer`, `--base-url`, `--model`, `--no-stream`). A bad value is a `UsageError`.
+ * The pipeline configuration of the flags: `DEFAULT_PIPELINE`, or `--preset`'s stages and window
+ * on it (engine `applyPreset`; an unknown name is a usage error listing the presets), then
+ * `--window`, `--stages` (the named stages on, in that order, the others off), each stage-param
+ * flag, `--encoding` and the summarizer (`--summarizer`, `--base-url`, `--model`, `--no-stream`).
+ * A stage-param flag switches its stage on when it is off (the preset's or the default list's),
+ * as a sweep does; with `--stages` a flag of a stage the list leaves out is a usage error instead.
+ * A bad value is a `UsageError`.
  */
 export function configFromFlags(values: FlagValues): PipelineConfig {
-  const config: PipelineConfig = structuredClone(DEFAULT_PIPELINE)
+  let config: PipelineConfig = structuredClone(DEFAULT_PIPELINE)
+  const presetName = values.preset as string | undefined
+  if (presetName !== undefined) {
+    const preset = presetById(presetName.trim())
+    if (!preset) throw new UsageError(`unknown preset "${presetName}"; presets: ${PRESETS.map((p) => p.id).join(', ')}`)
+    config = applyPreset(preset, config)
+  }
+  const window = windowFlag(values.window as string | undefined)
+  if (window !== undefined) config.window = window
   const encoding = values.encoding as string | undefined
   if (encoding !== undefined) {
     if (!ENCODINGS.includes(encoding as Encoding)) throw new UsageError(`--encoding must be one of ${ENCODINGS.join(', ')}`)
@@ -186,9 +267,30 @@ export function configFromFlags(values: FlagValues): PipelineConfig {
     const value = stageFlagValue(f, values)
     if (value === undefined) continue
     const stage = config.stages.find((s) => s.id === f.stage)
-    if (stage) (stage.params as unknown as Record<string, unknown>)[f.param.key] = value
+    if (!stage) continue
+    if (!stage.enabled) {
+      if (values.stages !== undefined) {
+        const prefix = value === false ? 'no-' : ''
+        throw new UsageError(`--${prefix}${f.flag} is a ${f.stage} param, and --stages leaves ${f.stage} out`)
+      }
+      stage.enabled = true
+    }
+    ;(stage.params as unknown as Record<string, unknown>)[f.param.key] = value
   }
   return config
+}
+
+/**
+ * One warning per stage-param flag given that has no effect in `config` (engine `unusedParam`:
+ * e.g. `--compact-after` when a token trigger is set), worded `--compact-after: not used: the
+ * token trigger (trigger_reserve) replaces it`.
+ */
+export function unusedFlagWarnings(values: FlagValues, config: PipelineConfig): string[] {
+  return STAGE_FLAGS.flatMap((f) => {
+    if (values[f.flag] === undefined && values[`no-${f.flag}`] === undefined) return []
+    const why = unusedParam(f.stage, f.param.key, config.stages.find((s) => s.id === f.stage)?.params)
+    return why === undefined ? [] : [`--${f.flag}: ${why}`]
+  })
 }
 
 /** What `main` takes from its surroundings (tests inject them). */

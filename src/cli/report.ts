@@ -3,7 +3,9 @@
  * (SPEC §7 "Without --json") and as the `--json` objects. Pure: each takes a result and returns
  * what to print. The sweep's grid is printed by sweep.ts.
  */
-import type { PipelineConfig, RunResult, SummarizerId, Transcript } from '../engine/model'
+import type { PipelineConfig, RunResult, StageId, SummarizerId, Transcript, TriggerDecision } from '../engine/model'
+import { windowOf } from '../engine/models'
+import { describeDecision } from '../engine/stages/triggers'
 import { formatPercentDelta, formatTokenDelta } from '../engine/delta'
 import { compareRecordedVsSimulated, type RecordedRun } from '../engine/analysis/recorded'
 import { reworkAfterCompactions, type CompactionRework } from '../engine/analysis/rework'
@@ -12,11 +14,14 @@ import { factTable, neededFacts } from '../engine/facts/table'
 import { neededText, type NeededAfterLoss } from '../engine/facts/needed'
 import { extractFacts } from '../engine/facts/patterns'
 import { hostOf } from '../engine/summarizers/errors'
-import { tokenEstimateNote } from '../engine/tokens/count'
+import { REPLY_PRIMING_TOKENS, tokenEstimateNote } from '../engine/tokens/count'
 import { cutCodePoints } from '../engine/util/text'
 
-/** The short human report (SPEC §7 "Without --json"). */
-function compactText(name: string, transcript: Transcript, result: RunResult): string {
+/**
+ * The short human report (SPEC §7 "Without --json"); the model window when one is set (`--window`,
+ * a preset's), and under each pass the decision that fired it.
+ */
+function compactText(name: string, transcript: Transcript, config: PipelineConfig, result: RunResult): string {
   const b = result.before.totals
   const a = result.after.totals
   const lines = [
@@ -25,10 +30,15 @@ function compactText(name: string, transcript: Transcript, result: RunResult): s
     `tokens   ${b.estimate ? '≈ ' : ''}${b.tokens} → ${a.estimate ? '≈ ' : ''}${a.tokens} (${formatPercentDelta(b.tokens, a.tokens)}; overhead ${a.overheadTokens} not compactable)`,
   ]
   if (b.estimate || a.estimate) lines.push(`         ${tokenEstimateNote()}`)
+  if (config.window !== undefined) lines.push(`window   ${windowOf(config.window).toLocaleString('en-US')} tokens`)
   lines.push(`passes   ${result.passes.length}`)
+  const decisions = result.decisions ?? []
   for (const p of result.passes) {
     lines.push(`  pass ${p.pass} (${p.stage}) at message ${p.atMessage}: messages ${p.from}–${p.upto - 1} → summary`)
+    const d = decisions.find((x) => x.fired && x.stage === p.stage && x.pass === p.pass)
+    if (d) lines.push(`    decision: ${describeDecision(d)}`)
   }
+  lines.push(...decisionLines(decisions))
   lines.push('stages')
   for (const s of result.stages) {
     const what = s.error ? `error: ${s.error}` : s.changed ? `${s.tokensBefore} → ${s.tokensAfter} tokens (${formatTokenDelta(s.tokensBefore, s.tokensAfter)})` : `no change${s.note ? ` (${s.note})` : ''}`
@@ -46,6 +56,31 @@ function compactText(name: string, transcript: Transcript, result: RunResult): s
   // The run's warnings already include the import warnings (runPipeline copies them).
   for (const w of result.warnings) lines.push(`warning: ${readable(w)}`)
   return lines.join('\n')
+}
+
+/**
+ * The `decisions` lines of `compact`: per stage with a trigger, how many check points it had,
+ * how many fired, were reached but held (each such one on its own line: a guard or an empty plan
+ * kept the pass from being made) and were not reached; then the stage's last check point when it
+ * did not fire (what the trigger saw at the end, and by how much it fell short). Every decision
+ * is worded by `describeDecision`, as on the page. `decisions none` when no stage has a trigger.
+ */
+function decisionLines(decisions: readonly TriggerDecision[]): string[] {
+  if (decisions.length === 0) return ['decisions none (no stage with a trigger ran)']
+  const stages = [...new Set(decisions.map((d) => d.stage))] as StageId[]
+  const lines: string[] = []
+  for (const stage of stages) {
+    const own = decisions.filter((d) => d.stage === stage)
+    const fired = own.filter((d) => d.fired).length
+    const held = own.filter((d) => d.reached && !d.fired)
+    const notReached = own.filter((d) => !d.reached).length
+    const points = `${own.length} check point${own.length === 1 ? '' : 's'}`
+    lines.push(`decisions ${stage}: ${points}, ${fired} fired, ${held.length} reached but held, ${notReached} not reached`)
+    for (const d of held) lines.push(`  held: ${describeDecision(d)}`)
+    const last = own[own.length - 1]!
+    if (!last.fired && !held.includes(last)) lines.push(`  last: ${describeDecision(last)}`)
+  }
+  return lines
 }
 
 /**
@@ -298,12 +333,47 @@ export function findText(
   return [`${name}: ${transcript.format}`, ...verdicts.flatMap(lines)].join('\n')
 }
 
+/** One message's token count in `compact --json`: its id, its position in its side, role and tokens. */
+interface MessageTokens {
+  id: string
+  index: number
+  role: string
+  tokens: number
+}
+
 /**
- * The `compact --json` object: before/after counts, fates, origins, passes, stage reports,
- * checks, failure modes, the facts table, the re-work after each compaction
- * (`reworkAfterCompactions`), the recorded compactions and warnings; the summarizer
- * when not extractive, and `recorded` with `--recorded` (`recordedJson`). `watched`: the user's
- * own facts (`--watch`), rows of kind `watched` first in the facts table.
+ * One side (before or after) of `compact --json`, so that a reader can check every figure:
+ * `messages` (the messages), `messageTokens` (each message's tokens, in order), `toolSchemaTokens`
+ * (the tool definitions sent with every request) and `replyPrimingTokens`, which add up to
+ * `tokens` (the context's tokens: what the triggers compare); `overheadTokens` (leading system
+ * messages + tool schemas, not compactable); `estimate: true` when a count is an estimate.
+ */
+function sideJson(side: RunResult['before'], toolSchemaTokens: number) {
+  const messageTokens: MessageTokens[] = side.messages.map((m) => ({ id: m.id, index: m.index, role: m.role, tokens: side.tokensById[m.id] ?? 0 }))
+  return {
+    messages: side.messages,
+    tokens: side.totals.tokens,
+    messageTokens,
+    toolSchemaTokens,
+    replyPrimingTokens: REPLY_PRIMING_TOKENS,
+    overheadTokens: side.totals.overheadTokens,
+    ...(side.totals.estimate ? { estimate: true as const } : {}),
+  }
+}
+
+/**
+ * The `compact --json` object: `format`, `config` (the settings that ran: `window`, the model's
+ * context window in tokens the triggers used; `encoding`; `stages`, each `{id, enabled, params}`
+ * after `--preset` and the flags), `before`/`after` (`sideJson`: the messages, each one's tokens and the totals),
+ * fates, origins, passes, `decisions` (every check point of every stage with a trigger, the
+ * engine's `TriggerDecision` — stage, turn, atMessage (Before position), tokens, unsummarized,
+ * measure, threshold, op, thresholdSource, reached, fired, pass, tokensAfter, held — plus `reason`,
+ * its wording without the turn: `describeDecision(d, false)`), stage reports, checks, failure
+ * modes, the facts table, the re-work after each compaction (`reworkAfterCompactions`), the
+ * recorded compactions and warnings; the summarizer when not extractive, and `recorded` with
+ * `--recorded` (`recordedJson`). `watched`: the user's own facts (`--watch`), rows of kind
+ * `watched` first in the facts table. `toolSchemaTokens`: the tokens of the transcript's tool
+ * schemas (`countToolSchemaTokens`), the same on both sides.
  */
 export function compactJson(
   transcript: Transcript,
@@ -311,14 +381,17 @@ export function compactJson(
   result: RunResult,
   recorded: RecordedRun | null | undefined,
   watched: readonly string[] = [],
+  toolSchemaTokens = 0,
 ): Record<string, unknown> {
   const json: Record<string, unknown> = {
     format: transcript.format,
-    before: { messages: result.before.messages, tokens: result.before.totals.tokens },
-    after: { messages: result.after.messages, tokens: result.after.totals.tokens },
+    config: { window: windowOf(config.window), encoding: config.encoding, stages: config.stages },
+    before: sideJson(result.before, toolSchemaTokens),
+    after: sideJson(result.after, toolSchemaTokens),
     fates: result.fates,
     origins: result.origins,
     passes: result.passes,
+    decisions: (result.decisions ?? []).map((d) => ({ ...d, reason: describeDecision(d, false) })),
     stages: result.stages,
     checks: result.checks,
     failureModes: result.checks.failureModes ?? [],
@@ -340,7 +413,7 @@ export function compactReport(
   result: RunResult,
   recorded: RecordedRun | null | undefined,
 ): string {
-  let text = compactText(name, transcript, result)
+  let text = compactText(name, transcript, config, result)
   if (config.summarizer !== 'extractive') {
     const sj = summarizerJson(config)
     text += `\nsummarizer ${sj.id}${sj.model ? ` (model ${sj.model} at ${sj.host})` : ''}`

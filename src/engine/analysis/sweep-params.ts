@@ -37,8 +37,8 @@ const SWEEP_PARAM_ALIASES = Object.fromEntries(
 /** At most this many values on one axis (a 50 × 50 grid is already 2,500 pipeline runs). */
 const MAX_AXIS_VALUES = 50
 
-/** The parameter `name` or its alias names, or undefined. */
-function sweepParamOf(name: string): SweepParam | undefined {
+/** The sweep parameter `name` or its alias names (`threshold`), or undefined. */
+export function sweepParamOf(name: string): SweepParam | undefined {
   if (Object.hasOwn(SWEEP_PARAMS, name)) return name as SweepParam
   return SWEEP_PARAM_ALIASES[name]
 }
