@@ -11,11 +11,11 @@ test('an 8 × 8 sweep on the Claude Code sample fills 64 cells; clicking one app
   await openApp(page)
   await page.getByRole('tab', { name: 'Sweep' }).click()
   const view = page.getByTestId('sweep-view')
-  // Defaults scaled to 44 messages: keep_last 3…24 step 3, compact_after 6…48 step 6.
+  // Defaults around the current keep_last 20 / compact_after 40: 5…40 step 5, 10…80 step 10.
   await expect(view.getByLabel('x parameter')).toHaveValue('keep_last')
   await expect(view.getByLabel('y parameter')).toHaveValue('compact_after')
-  await expect(view.getByLabel('x from')).toHaveValue('3')
-  await expect(view.getByLabel('y to')).toHaveValue('48')
+  await expect(view.getByLabel('x from')).toHaveValue('5')
+  await expect(view.getByLabel('y to')).toHaveValue('80')
 
   await view.getByTestId('sweep-run').click()
   const progress = view.getByTestId('sweep-progress')
@@ -24,24 +24,24 @@ test('an 8 × 8 sweep on the Claude Code sample fills 64 cells; clicking one app
   await expect(view.getByRole('progressbar', { name: 'Sweep progress' })).toHaveAttribute('aria-valuenow', '64')
   const cells = view.getByTestId('sweep-cell')
   await expect(cells).toHaveCount(64)
-  // The current settings (keep_last 20, compact_after 40) are not on this grid; a cell is.
-  await expect(view.locator('[data-testid="sweep-cell"][data-current]')).toHaveCount(0)
+  // The current settings (keep_last 20, compact_after 40) are on the grid, marked.
+  await expect(view.locator('[data-testid="sweep-cell"][data-current]')).toHaveCount(1)
 
   const hashBefore = await page.evaluate(() => location.hash)
-  const pick = view.locator('[data-testid="sweep-cell"][data-x="9"][data-y="18"]')
-  await expect(pick).toHaveAttribute('aria-label', /^keep_last 9, compact_after 18: [\d,]+ tokens after/)
+  const pick = view.locator('[data-testid="sweep-cell"][data-x="10"][data-y="30"]')
+  await expect(pick).toHaveAttribute('aria-label', /^keep_last 10, compact_after 30: [\d,]+ tokens after/)
   await pick.click()
 
-  await expect(page.getByRole('spinbutton', { name: 'summarize keep_last value' })).toHaveValue('9')
-  await expect(page.getByRole('spinbutton', { name: 'summarize compact_after value' })).toHaveValue('18')
+  await expect(page.getByRole('spinbutton', { name: 'summarize keep_last value' })).toHaveValue('10')
+  await expect(page.getByRole('spinbutton', { name: 'summarize compact_after value' })).toHaveValue('30')
   await expect(pick).toHaveAttribute('data-current', 'true')
   // The run follows: the totals show the cell's tokens after.
   const cellTokens = /: ([\d,]+) tokens after/.exec((await pick.getAttribute('aria-label')) ?? '')?.[1]
   await expect(page.getByTestId('tokens-after')).toContainText(cellTokens ?? '?')
   // The settings link follows too (url-sync writes #cfg=…, debounced).
   await expect.poll(() => page.evaluate(() => location.hash)).not.toBe(hashBefore)
-  await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).toContain('keep_last=9')
-  await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).toContain('compact_after=18')
+  await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).toContain('keep_last=10')
+  await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).toContain('compact_after=30')
 
   // Colour by important facts lost: every cell still shows a value, and the legend names the metric.
   await view.getByRole('radio', { name: 'important facts lost' }).click()
@@ -101,14 +101,14 @@ test('a preset sets the whole pipeline; the prune stage offers exclude_tools for
   expect(errors).toEqual([])
 })
 
-test('choosing another parameter gives it its own default range: slim keep 1…8, pin-facts max_facts 10…80', async ({ page }) => {
+test('choosing another parameter gives it its own default range around its value: slim keep 5 → 2…9, pin-facts max_facts 40 → 10…80', async ({ page }) => {
   const errors = watchErrors(page)
   await openApp(page)
   await page.getByRole('tab', { name: 'Sweep' }).click()
   const view = page.getByTestId('sweep-view')
   await view.getByLabel('x parameter').selectOption('keep')
-  await expect(view.getByLabel('x from')).toHaveValue('1')
-  await expect(view.getByLabel('x to')).toHaveValue('8')
+  await expect(view.getByLabel('x from')).toHaveValue('2')
+  await expect(view.getByLabel('x to')).toHaveValue('9')
   await expect(view.getByLabel('x step')).toHaveValue('1')
   await view.getByLabel('y parameter').selectOption('max_facts')
   await expect(view.getByLabel('y from')).toHaveValue('10')
