@@ -27,7 +27,7 @@ test('under Claude Code (200K) the timeline draws the 167,000 trigger, a hovered
   await page.getByLabel('Open transcript').setInputFiles(file)
   await expect(page.getByTestId('file-info')).toContainText('claude-code-200k.jsonl', { timeout: 60_000 })
   await expect(page.getByTestId('loading')).toHaveCount(0, { timeout: 60_000 })
-  await page.getByLabel('Preset').selectOption({ label: 'Claude Code (200K)' })
+  await page.getByLabel('Preset', { exact: true }).selectOption({ label: 'Claude Code (200K)' })
 
   await page.getByRole('tab', { name: 'Timeline' }).click()
   const caption = page.getByTestId('timeline-caption')
@@ -72,10 +72,12 @@ test('under Claude Code (200K) the timeline draws the 167,000 trigger, a hovered
     new RegExp(`^summarize: turn ${passTurn} \\(#\\d+\\): [\\d,]+ tokens ≥ 167,000 \\(200,000 window − 33,000 reserve\\) → pass 1 fired \\([\\d,]+ → [\\d,]+ tokens\\)$`),
   )
 
+  await page.screenshot({ path: "/tmp/h3/hover.png", fullPage: false })
   // The log scale keeps every level on the chart.
   await page.getByRole('radio', { name: 'Log scale' }).click()
   await expect(chart).toHaveAttribute('data-scale', 'log')
 
+  await page.screenshot({ path: "/tmp/h3/log.png" })
   // The pass list: each pass with the decision that fired it.
   await page.getByTestId('pass-list').locator('summary').click()
   const why = page.getByTestId('pass-why')

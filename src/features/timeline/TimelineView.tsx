@@ -57,6 +57,9 @@ function yMax(timeline: Timeline, levels: Level[], scale: YScale): number {
   return Math.max(1, max * 1.08)
 }
 
+/** The log scale's ticks that get a label, a tick and a grid line (the others are null). */
+const logTicks = (_u: uPlot, splits: number[]) => splits.map((v) => (labelsLogTick(v) ? v : null))
+
 /** The y axis font; the axis is as wide as its widest label in this font. */
 const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif'
 /** Ticks, the gap to the text and a little air (CSS px) besides the widest y label. */
@@ -117,8 +120,10 @@ function Chart({ timeline, levels, scale, onHover, onPick }: {
       ctx.font = `${11 * devicePixelRatio}px system-ui, sans-serif`
       ctx.textAlign = 'right'
       ctx.textBaseline = 'bottom'
-      for (const l of levels) {
-        if (l.tokens > top || l.tokens < bottom) continue
+      // A label too close to the one above it goes under its own line instead of over it.
+      let lastLabelY = -Infinity
+      const drawn = levels.filter((l) => l.tokens <= top && l.tokens >= bottom).sort((a, b) => b.tokens - a.tokens)
+      for (const l of drawn) {
         const y = u.valToPos(l.tokens, 'y', true)
         ctx.strokeStyle = l.color
         ctx.setLineDash(l.key === 'window' ? [] : [4 * devicePixelRatio, 4 * devicePixelRatio])
@@ -127,7 +132,10 @@ function Chart({ timeline, levels, scale, onHover, onPick }: {
         ctx.lineTo(left + width, y)
         ctx.stroke()
         ctx.fillStyle = l.color
-        ctx.fillText(`${l.label} ${formatCount(l.tokens)}`, left + width - 4 * devicePixelRatio, y - 2 * devicePixelRatio)
+        const under = y - lastLabelY < 14 * devicePixelRatio
+        ctx.textBaseline = under ? 'top' : 'bottom'
+        ctx.fillText(`${l.label} ${formatCount(l.tokens)}`, left + width - 4 * devicePixelRatio, under ? y + 2 * devicePixelRatio : y - 2 * devicePixelRatio)
+        lastLabelY = under ? y + 14 * devicePixelRatio : y
       }
       ctx.restore()
     }
@@ -150,8 +158,9 @@ function Chart({ timeline, levels, scale, onHover, onPick }: {
           { label: 'turn', size: 40, labelSize: 16, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] },
           {
             font: AXIS_FONT,
-            values: (_u, splits) =>
-              splits.map((v) => (scale === 'log' && !labelsLogTick(v) ? '' : formatCount(v))),
+            // On the log scale only 1, 2 and 5 × 10^k get a tick, a grid line and a label.
+            ...(scale === 'log' ? { filter: logTicks, grid: { filter: logTicks }, ticks: { filter: logTicks } } : {}),
+            values: (_u, splits) => splits.map((v) => (v === null || v === undefined ? '' : formatCount(v))),
             // As wide as the widest label needs: `1,200,000` keeps its first digit.
             size: (u, values) => {
               const measure = (text: string) => {
