@@ -111,39 +111,51 @@ describe('slider scale: a logarithmic range around the value for transcript-size
   const keepLast = STAGE_PARAMS.summarize.find((p) => p.key === 'keep_last')!
   const target = STAGE_PARAMS['prune-tool-results'].find((p) => p.key === 'target')!
 
-  it('keep_last 20 of 1,430: spans 5–80 with 20 mid-track; 30 px of 245 px moves it to 28 or 14', () => {
-    // u = value − 1 + 1 = 20: from u/4 = 5 to 16 × 5 = 80.
+  it('keep_last 20 of 1,430: spans 6.67–60 with 20 mid-track; 30 px of 245 px moves it to 26 or 15', () => {
+    // u = value − 1 + 1 = 20: from u/3 to 3u.
     const range = sliderRange(keepLast, 1430, 20)
-    expect(range).toEqual({ lo: 5, hi: 80, log: true, base: 1 })
+    expect(range.log).toBe(true)
+    expect(range.lo).toBeCloseTo(20 / 3, 9)
+    expect(range.hi).toBeCloseTo(60, 9)
     expect(positionOf(20, range)).toBe(500)
-    // 30 / 245 × 1000 ≈ 122 positions: 5 × 16^0.622 ≈ 28.05, 5 × 16^0.378 ≈ 14.26.
-    expect(valueAt(622, range, 1)).toBe(28)
-    expect(valueAt(378, range, 1)).toBe(14)
-    expect(valueAt(0, range, 1)).toBe(5)
-    expect(valueAt(SLIDER_POSITIONS, range, 1)).toBe(80)
+    // 30 / 245 × 1000 ≈ 122 positions: (20/3) × 9^0.622 ≈ 26.15, (20/3) × 9^0.378 ≈ 15.30.
+    expect(valueAt(622, range, 1)).toBe(26)
+    expect(valueAt(378, range, 1)).toBe(15)
+    expect(valueAt(0, range, 1)).toBe(7)
+    expect(valueAt(SLIDER_POSITIONS, range, 1)).toBe(60)
   })
 
   it('target 12,000 of 1,490,000 tokens sits mid-track; the ends round to its 100-token step', () => {
     const range = sliderRange(target, 1_490_000, 12_000)
-    // min 0: u = 12,001, from 3,000.25 to 48,004 → values 2,999.25 … 48,003.
-    expect(range).toEqual({ lo: 2999.25, hi: 48003, log: true, base: 0 })
+    // min 0, step 100: u = 121 steps, from 40.33 to 363 → values 3,933.3 … 36,200.
+    expect(range.lo).toBeCloseTo((121 / 3 - 1) * 100, 6)
+    expect(range.hi).toBeCloseTo(36_200, 6)
     expect(positionOf(12_000, range)).toBe(500)
-    expect(valueAt(0, range, 100)).toBe(3000)
-    expect(valueAt(SLIDER_POSITIONS, range, 100)).toBe(48_000)
+    expect(valueAt(0, range, 100)).toBe(4000)
+    expect(valueAt(SLIDER_POSITIONS, range, 100)).toBe(36_200)
+  })
+
+  it('a token budget at 0 spans 0 … 8 of its 500-token steps, not 0 … 8 tokens', () => {
+    const keepTokens = STAGE_PARAMS.summarize.find((p) => p.key === 'keep_tokens')!
+    expect(sliderRange(keepTokens, 1_490_000, 0)).toEqual({ lo: 0, hi: 4000, log: true, base: 0, unit: 500 })
+    // 9^0.5 = 3 steps above the first: 1,000 tokens mid-track.
+    expect(valueAt(500, sliderRange(keepTokens, 1_490_000, 0), 500)).toBe(1000)
   })
 
   it('near the top the range shifts down to end at the slider max; near the least it starts there', () => {
-    // u = 1,400 → 350 … 5,600 > 1,430: ends at 1,430 and starts 16 × lower (89.375).
-    expect(sliderRange(keepLast, 1430, 1400)).toEqual({ lo: 89.375, hi: 1430, log: true, base: 1 })
-    expect(sliderRange(keepLast, 1430, 2)).toEqual({ lo: 1, hi: 16, log: true, base: 1 })
+    // u = 1,400 → 466.7 … 4,200 > 1,430: ends at 1,430 and starts 9 × lower (158.9).
+    const top = sliderRange(keepLast, 1430, 1400)
+    expect(top.hi).toBe(1430)
+    expect(top.lo).toBeCloseTo(1430 / 9, 9)
+    expect(sliderRange(keepLast, 1430, 2)).toEqual({ lo: 1, hi: 9, log: true, base: 1, unit: 1 })
     expect(valueAt(0, sliderRange(keepLast, 1430, 2), 1)).toBe(1)
   })
 
   it('a small or fixed range stays linear over min … max', () => {
-    expect(sliderRange(keepLast, 50, 20)).toEqual({ lo: 1, hi: 50, log: false, base: 1 })
+    expect(sliderRange(keepLast, 50, 20)).toEqual({ lo: 1, hi: 50, log: false, base: 1, unit: 1 })
     const slim = STAGE_PARAMS.slim[0]!
     expect(slim.zoom).toBe(false)
-    expect(sliderRange(slim, 50, 5)).toEqual({ lo: 1, hi: 50, log: false, base: 1 })
+    expect(sliderRange(slim, 50, 5)).toEqual({ lo: 1, hi: 50, log: false, base: 1, unit: 1 })
     expect(positionOf(25.5, sliderRange(slim, 50, 5))).toBe(500)
   })
 })

@@ -82,52 +82,67 @@ export const STAGE_CONTROLS: Record<StageId, StageControl[]> = Object.fromEntrie
 ) as Record<StageId, StageControl[]>
 
 /**
- * How many times the upper end of a zoomed slider's range is its lower end (in `value − min + 1`):
- * 16, so a 245 px track moves a value by about 1.4× per 30 px (keep_last 20 → 28) and any value
- * from the least to the transcript's size is a drag or two away (the range re-centres after each).
+ * How many times the upper end of a zoomed slider's range is its lower end (in steps above `min`, plus one):
+ * 9, from a third of the value to three times it, so a 245 px track moves a value by about 1.3×
+ * per 30 px (keep_last 20 → 26) and any value from the least to the transcript's size is a drag
+ * or a few away (the range re-centres after each).
  */
-export const ZOOM_FACTOR = 16
+export const ZOOM_FACTOR = 9
+
+/**
+ * A zoomed slider whose full range holds at most this many steps stays linear: a 245 px track
+ * then moves at most 8 steps per 30 px.
+ */
+const LINEAR_SPAN = 64
 
 /** Positions of a zoomed slider's `<input type=range>` (0 … SLIDER_POSITIONS). */
 export const SLIDER_POSITIONS = 1000
 
 /**
  * The values a slider spans: `lo`…`hi` in the param's unit, linear, or logarithmic in
- * `value − base + 1` (`log`: equal drags multiply it by equal factors). A zoomed spec whose full
- * range is wider than `ZOOM_FACTOR` spans `ZOOM_FACTOR` around `anchor` (from a quarter of it to
- * four times it, in `value − min + 1`, shifted to stay within `min`…`max`: the anchor sits mid-track);
- * any other, and one whose full range is at most 4 × `ZOOM_FACTOR` (a 245 px track then moves at
- * most 8 per 30 px), spans `min`…`max` linearly.
+ * `u = (value − base) / unit + 1` (`log`: equal drags multiply `u` by equal factors). A zoomed
+ * spec whose full range holds more than `LINEAR_SPAN` steps spans `ZOOM_FACTOR` around `anchor`
+ * (from a third of its `u` to three times it, counted in steps, shifted to stay within
+ * `min`…`max`: the anchor sits mid-track, or at the left end near `min`); any other spans
+ * `min`…`max` linearly.
  */
 export interface SliderRange {
   lo: number
   hi: number
   log: boolean
-  /** The param's least value (where `value − base + 1` is 1). */
+  /** The param's least value (where `u` is 1). */
   base: number
+  /** The param's step: `u` counts steps, so a token budget at 0 spans 0 … 8 steps, not 0 … 8 tokens. */
+  unit: number
 }
 
 /** The range a slider of `spec` spans around `anchor`, given its full upper end `max` (see `SliderRange`). */
-export function sliderRange(spec: Pick<ParamSpec, 'min' | 'zoom'>, max: number, anchor: number): SliderRange {
+export function sliderRange(spec: Pick<ParamSpec, 'min' | 'step' | 'zoom'>, max: number, anchor: number): SliderRange {
   const { min } = spec
-  const full = Math.max(max, min) - min + 1
-  if (!spec.zoom || full <= ZOOM_FACTOR * 4) return { lo: min, hi: Math.max(max, min), log: false, base: min }
-  const u = Math.min(Math.max(Number.isFinite(anchor) ? anchor - min + 1 : 1, 1), full)
-  let uLo = Math.max(1, u / 4)
+  const unit = spec.step > 0 ? spec.step : 1
+  const top = Math.max(max, min)
+  const full = (top - min) / unit + 1
+  if (!spec.zoom || full <= LINEAR_SPAN) return { lo: min, hi: top, log: false, base: min, unit }
+  const u = Math.min(Math.max(Number.isFinite(anchor) ? (anchor - min) / unit + 1 : 1, 1), full)
+  let uLo = Math.max(1, u / Math.sqrt(ZOOM_FACTOR))
   let uHi = uLo * ZOOM_FACTOR
   if (uHi > full) {
     uHi = full
     uLo = full / ZOOM_FACTOR
   }
-  return { lo: min + uLo - 1, hi: min + uHi - 1, log: true, base: min }
+  return { lo: min + (uLo - 1) * unit, hi: min + (uHi - 1) * unit, log: true, base: min, unit }
 }
+
+/** `u` of `value` in `range` (see `SliderRange`). */
+const stepsOf = (value: number, range: SliderRange) => (value - range.base) / range.unit + 1
 
 /** The slider position (0 … SLIDER_POSITIONS) of `value` in `range`, clamped to its ends. */
 export function positionOf(value: number, range: SliderRange): number {
   if (!Number.isFinite(value) || range.hi <= range.lo) return 0
   const v = Math.min(Math.max(value, range.lo), range.hi)
-  const u = (x: number) => x - range.base + 1
-  const t = range.log ? Math.log(u(v) / u(range.lo)) / Math.log(u(range.hi) / u(range.lo)) : (v - range.lo) / (range.hi - range.lo)
+  const t = range.log
+    ? Math.log(stepsOf(v, range) / stepsOf(range.lo, range)) / Math.log(stepsOf(range.hi, range) / stepsOf(range.lo, range))
+    : (v - range.lo) / (range.hi - range.lo)
   return Math.round(t * SLIDER_POSITIONS)
 }
 
@@ -137,9 +152,9 @@ export function positionOf(value: number, range: SliderRange): number {
  */
 export function valueAt(position: number, range: SliderRange, step: number): number {
   const t = Math.min(Math.max(position / SLIDER_POSITIONS, 0), 1)
-  const uLo = range.lo - range.base + 1
+  const uLo = stepsOf(range.lo, range)
   const raw = range.log
-    ? range.base + uLo * Math.pow((range.hi - range.base + 1) / uLo, t) - 1
+    ? range.base + (uLo * Math.pow(stepsOf(range.hi, range) / uLo, t) - 1) * range.unit
     : range.lo + t * (range.hi - range.lo)
   const rounded = step > 0 ? Math.round(raw / step) * step : raw
   const floor = step > 0 ? Math.ceil(range.lo / step - 1e-9) * step : range.lo
