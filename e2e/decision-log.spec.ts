@@ -72,12 +72,10 @@ test('under Claude Code (200K) the timeline draws the 167,000 trigger, a hovered
     new RegExp(`^summarize: turn ${passTurn} \\(#\\d+\\): [\\d,]+ tokens ≥ 167,000 \\(200,000 window − 33,000 reserve\\) → pass 1 fired \\([\\d,]+ → [\\d,]+ tokens\\)$`),
   )
 
-  await page.screenshot({ path: "/tmp/h3/hover.png", fullPage: false })
   // The log scale keeps every level on the chart.
   await page.getByRole('radio', { name: 'Log scale' }).click()
   await expect(chart).toHaveAttribute('data-scale', 'log')
 
-  await page.screenshot({ path: "/tmp/h3/log.png" })
   // The pass list: each pass with the decision that fired it.
   await page.getByTestId('pass-list').locator('summary').click()
   const why = page.getByTestId('pass-why')
