@@ -2,7 +2,7 @@ import { useId, useState } from 'react'
 import { formatCount } from '../../components/format'
 import type { PipelineConfig } from '../../engine/model'
 import { applyPreset, matchPreset, presetById, PRESETS, type PipelinePreset } from '../../engine/presets'
-import type { CompareOutcome } from '../../worker/protocol'
+import type { CompareOutcome, RunFigures } from '../../worker/protocol'
 import { useComparison, useConfig, useInfo, usePipelineActions } from '../../state/hooks'
 import type { ComparisonSide } from '../../state/slices/compare'
 import './presets.css'
@@ -117,7 +117,7 @@ export function PresetPicker() {
 }
 
 /** One figure of a side: the text, or "…" while it runs, "—" when it failed. */
-function figure(outcome: CompareOutcome | null, pick: (f: Extract<CompareOutcome, { ok: true }>['figures']) => string): string {
+function figure(outcome: CompareOutcome | null, pick: (f: RunFigures) => string): string {
   if (!outcome) return '…'
   return outcome.ok ? pick(outcome.figures) : '—'
 }
@@ -130,7 +130,7 @@ interface ComparisonViewProps {
 
 /** The two sides' figures as a small table: tokens after (and saved), passes, needed facts lost. */
 function PresetComparisonView({ sides, onApply, onClose }: ComparisonViewProps) {
-  const rows: { label: string; value: (f: Extract<CompareOutcome, { ok: true }>['figures']) => string }[] = [
+  const rows: { label: string; value: (f: RunFigures) => string }[] = [
     { label: 'tokens after', value: (f) => formatCount(f.tokensAfter) },
     {
       label: 'saved',

@@ -1,7 +1,7 @@
 import './settings.css'
 import { useEffect, useId, useState } from 'react'
 import { formatCount } from '../../components/format'
-import { MODEL_WINDOWS, windowOf } from '../../engine/models'
+import { MODEL_WINDOWS, modelWithWindow, windowOf } from '../../engine/models'
 import { useStore } from '../../state/store'
 import { useConfig, usePipeline, usePipelineActions, useUndoRedo } from '../../state/hooks'
 import { copySettingsLink } from './url-sync'
@@ -105,7 +105,7 @@ export function WindowSetting() {
       ? CUSTOM
       : pickedModel?.window === window
         ? pickedModel.id
-        : (MODEL_WINDOWS.find((m) => m.window === window)?.id ?? CUSTOM)
+        : (modelWithWindow(window)?.id ?? CUSTOM)
   return (
     <div className="field window-setting" data-testid="window-setting">
       <label htmlFor={id}>Model window</label>

@@ -87,7 +87,7 @@ export const STAGE_CONTROLS: Record<StageId, StageControl[]> = Object.fromEntrie
  * per 30 px (keep_last 20 → 26) and any value from the least to the transcript's size is a drag
  * or a few away (the range re-centres after each).
  */
-export const ZOOM_FACTOR = 9
+const ZOOM_FACTOR = 9
 
 /**
  * A zoomed slider whose full range holds at most this many steps stays linear: a 245 px track

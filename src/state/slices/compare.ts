@@ -15,7 +15,7 @@ export interface ComparisonSide {
 }
 
 /** Two configs over the open transcript, side by side (`EngineApi.compareRun` for each). */
-export interface PresetComparison {
+interface PresetComparison {
   /** Bumped by every new comparison: answers of an older one are dropped. */
   id: number
   sides: [ComparisonSide, ComparisonSide]
