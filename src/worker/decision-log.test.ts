@@ -36,6 +36,17 @@ describe('decisionLogView', () => {
     expect([view.total, view.reached, view.fired]).toEqual([3, 2, 1])
   })
 
+  it("keeps the decisions that made a pass ahead of a stateless stage's fired check at every turn", () => {
+    const prune = (turn: number): TriggerDecision => ({ ...check(turn, turn * 2 + 1, 'fired'), stage: 'prune-tool-results' })
+    const pass = { ...check(2, 5, 'fired'), pass: 1 }
+    const log = [pass, prune(1), prune(2), prune(3), prune(4)]
+    // Room for 2: the pass, then one of the four prune checks from the middle of its share (turn 3).
+    expect(decisionLogView(log, 2).decisions.map((d) => [d.stage, d.turn])).toEqual([
+      ['summarize', 2],
+      ['prune-tool-results', 3],
+    ])
+  })
+
   it('cuts a long log by priority: fired, then held, then the last check of each turn, in log order', () => {
     // Turn 1: checks at #1, #2, #3 (not reached); turn 2: #5 held, #6 fired; turn 3: #8, #9.
     const log = [check(1, 1), check(1, 2), check(1, 3), check(2, 5, 'held'), check(2, 6, 'fired'), check(3, 8), check(3, 9)]

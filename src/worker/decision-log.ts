@@ -27,10 +27,11 @@ function spread<T>(items: readonly T[], count: number): T[] {
  * The decisions of `log` to send, in log order, copied, with the log's counts.
  *
  * `keep` narrows what is eligible (e.g. only reached decisions for the pass list); counts are of
- * the whole `log`. When more than `limit` are eligible they are taken by priority: every fired
- * decision, then the reached ones a guard or the plan held, then the last check of each stage's
- * turn, then the other checks; the first tier that does not fit whole is sampled evenly across the
- * session (so hovering any part of the timeline finds some). Pure.
+ * the whole `log`. When more than `limit` are eligible they are taken by priority: the decisions
+ * that made a pass, then the reached ones a guard or the plan held, then the other fired ones (a
+ * stateless stage, prune, fires at every turn past its trigger), then the last check of each
+ * stage's turn, then the other checks; the first tier that does not fit whole is sampled evenly
+ * across the session (so hovering any part of the timeline finds some). Pure.
  */
 export function decisionLogView(
   log: readonly TriggerDecision[],
@@ -50,12 +51,12 @@ export function decisionLogView(
   let chosen: number[]
   if (eligible.length <= limit) chosen = eligible
   else {
-    const tiers: number[][] = [[], [], [], []]
+    const tiers: number[][] = [[], [], [], [], []]
     eligible.forEach((i, k) => {
       const d = log[i]!
       const next = log[eligible[k + 1] ?? -1]
       const lastOfTurn = !next || next.turn !== d.turn || next.stage !== d.stage
-      const tier = d.fired ? 0 : d.reached ? 1 : lastOfTurn ? 2 : 3
+      const tier = d.fired && d.pass !== undefined ? 0 : d.reached && !d.fired ? 1 : d.fired ? 2 : lastOfTurn ? 3 : 4
       tiers[tier]!.push(i)
     })
     chosen = []
