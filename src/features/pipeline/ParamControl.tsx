@@ -58,7 +58,7 @@ export function ParamControl(props: ParamControlProps) {
   const typedEmpty = draft !== null && (draft.trim() === '' || !Number.isFinite(Number(draft)))
   const note =
     typedEmpty && !spec.offWhenAbsent
-      ? `not a number: engine keeps ${value === undefined ? '' : shown(value)}`
+      ? `not a number: engine keeps ${value === undefined ? '' : spec.percent ? `${shown(value)}%` : formatCount(value)}`
       : off
         ? undefined
         : effective.note
