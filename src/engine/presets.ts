@@ -136,7 +136,7 @@ export const PRESETS: readonly PipelinePreset[] = [
     source:
       'The seeds’ own defaults: dedupe (seed 000, Insika ToolOutputCompressor), prune-tool-results ' +
       'keep_steps 1 / min_tokens 200 (seed 002, Brute ToolResults), summarize keep_last 20 / ' +
-      'compact_after 40 checked after each turn (seed 001, Insika Compaction).',
+      `compact_after 40 checked after each turn (seed 001, Insika Compaction); seeds ${READ}.`,
     differs:
       'Seed 002 has no default token target: 12,000 is ours (see DEFAULT_PIPELINE). slim, ' +
       'insert-then-compress and pin-facts are off. No guard beyond the seeds’ own: every pass ' +
