@@ -1,11 +1,12 @@
 import { formatCount } from '../../components/format'
+import { Segmented, type SegmentedOption } from '../../components/Segmented'
 import type { AfterMode } from '../../state/slices/recorded'
 import { useInfo, useRecorded, useRecordedActions, useTab } from '../../state/hooks'
 
-const MODES: { mode: AfterMode; label: string }[] = [
-  { mode: 'simulated', label: 'Simulated' },
-  { mode: 'recorded', label: 'Recorded' },
-  { mode: 'versus', label: 'Recorded vs simulated' },
+const MODES: SegmentedOption<AfterMode>[] = [
+  { value: 'simulated', label: 'Simulated' },
+  { value: 'recorded', label: 'Recorded' },
+  { value: 'versus', label: 'Recorded vs simulated' },
 ]
 
 /**
@@ -24,20 +25,7 @@ export function AfterModeControl() {
   const last = compactions.length - 1
   return (
     <div className="after-mode">
-      <div className="segmented" role="radiogroup" aria-label="After column shows">
-        {MODES.map((m) => (
-          <button
-            key={m.mode}
-            type="button"
-            role="radio"
-            aria-checked={mode === m.mode}
-            className="segmented__item"
-            onClick={() => setAfterMode(m.mode)}
-          >
-            {m.label}
-          </button>
-        ))}
-      </div>
+      <Segmented label="After column shows" options={MODES} value={mode} onChange={setAfterMode} />
       {mode !== 'simulated' && compactions.length > 1 && (
         <label className="after-mode__pick">
           <span className="muted">Compaction</span>

@@ -1,5 +1,6 @@
 import { useState, type CSSProperties } from 'react'
 import { formatCount } from '../../components/format'
+import { Segmented } from '../../components/Segmented'
 import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
 import type { PipelineConfig } from '../../engine/model'
 import type { SweepCellResult } from '../../engine/analysis/sweep'
@@ -296,20 +297,12 @@ function HeatMap({ result, config }: { result: SweepResult; config: PipelineConf
   return (
     <div className="heatmap">
       <div className="heatmap__bar">
-        <div className="segmented" role="radiogroup" aria-label="Colour by">
-          {(Object.keys(METRICS) as SweepMetricId[]).map((m) => (
-            <button
-              key={m}
-              type="button"
-              role="radio"
-              aria-checked={metric === m}
-              className="segmented__item"
-              onClick={() => setMetric(m)}
-            >
-              {METRICS[m].label}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="Colour by"
+          options={(Object.keys(METRICS) as SweepMetricId[]).map((m) => ({ value: m, label: METRICS[m].label }))}
+          value={metric}
+          onChange={setMetric}
+        />
         <Legend metric={metric} range={range} />
       </div>
       <p className="heatmap__hint muted">

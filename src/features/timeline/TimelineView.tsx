@@ -3,6 +3,7 @@ import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import { formatCount, formatCountOf } from '../../components/format'
 import { passName } from '../../components/kinds'
+import { Segmented } from '../../components/Segmented'
 import { describeDecision } from '../../engine/stages/triggers'
 import { shownResult } from '../../state/selectors'
 import { useConfig, useInfo, useRunId, useTimeline } from '../../state/hooks'
@@ -59,6 +60,12 @@ function yMax(timeline: Timeline, levels: Level[], scale: YScale): number {
 
 /** The log scale's ticks that get a label, a tick and a grid line (the others are null). */
 const logTicks = (_u: uPlot, splits: number[]) => splits.map((v) => (labelsLogTick(v) ? v : null))
+
+/** The y scale choices. */
+const SCALES = [
+  { value: 'linear', label: 'Linear' },
+  { value: 'log', label: 'Log scale' },
+] as const
 
 /** The y axis font; the axis is as wide as its widest label in this font. */
 const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif'
@@ -347,20 +354,7 @@ export function TimelineView() {
   return (
     <div className="timeline-view" data-testid="timeline-view">
       <div className="timeline-view__bar">
-        <div className="segmented" role="radiogroup" aria-label="Token scale">
-          {(['linear', 'log'] as const).map((s) => (
-            <button
-              key={s}
-              type="button"
-              role="radio"
-              aria-checked={scale === s}
-              className="segmented__item"
-              onClick={() => setScale(s)}
-            >
-              {s === 'linear' ? 'Linear' : 'Log scale'}
-            </button>
-          ))}
-        </div>
+        <Segmented label="Token scale" options={SCALES} value={scale} onChange={setScale} />
         <span className="timeline-view__hover" data-testid="timeline-hover" data-turn={hover?.turn ?? ''}>
           {hover
             ? `Turn ${hover.turn}: before ${formatCountOf(hover.before, 'token')} · after ${
