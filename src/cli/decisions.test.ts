@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../test/cli'
+import type { TriggerDecision } from '../engine/model'
 import { PRESETS } from '../engine/presets'
 
 // Five turns (system, then user/assistant × 5: Before #0–#10) and one tool schema; no tool calls,
@@ -21,21 +22,8 @@ interface Side {
   replyPrimingTokens: number
   overheadTokens: number
 }
-interface Decision {
-  stage: string
-  turn: number
-  atMessage: number
-  tokens: number
-  unsummarized: number
-  threshold: number
-  thresholdSource: string
-  reached: boolean
-  fired: boolean
-  pass?: number
-  tokensAfter?: number
-  held?: string
-  reason: string
-}
+/** A decision of `compact --json`: the engine's, with its wording. */
+type Decision = TriggerDecision & { reason: string }
 interface CompactJson {
   config: { window: number; stages: { id: string; enabled: boolean; params: Record<string, unknown> }[] }
   before: Side
