@@ -64,7 +64,7 @@ async function runPreset(id: string, messages: Message[], answer = 'S'): Promise
   return result
 }
 
-const of = (r: RunResult, stage: TriggerDecision['stage']) => r.decisions.filter((d) => d.stage === stage)
+const of = (r: RunResult, stage: TriggerDecision['stage']) => (r.decisions ?? []).filter((d) => d.stage === stage)
 const fired = (r: RunResult, stage: TriggerDecision['stage']) => of(r, stage).filter((d) => d.fired)
 const ids = (ms: readonly Message[]) => ms.map((m) => m.id)
 /** The before ids whose fate is `kind`. */

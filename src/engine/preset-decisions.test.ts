@@ -67,7 +67,7 @@ describe('the decision log explains every turn of the bundled samples under ever
           skipChecks: true,
         })
         for (const stage of config.stages.filter((s) => s.enabled && TRIGGERING.includes(s.id))) {
-          const log = result.decisions.filter((d) => d.stage === stage.id)
+          const log = (result.decisions ?? []).filter((d) => d.stage === stage.id)
           const seen = new Set(log.map((d) => d.turn))
           const missing = Array.from({ length: turns }, (_, i) => i + 1).filter((t) => !seen.has(t))
           if (missing.length > 0) problems.push(`${preset.id} ${stage.id}: no decision in turn(s) ${missing.join(', ')} of ${turns}`)

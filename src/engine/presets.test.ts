@@ -117,13 +117,13 @@ describe('applyPreset / matchPreset', () => {
   })
 
   it('Claude Code 200K and 1M share their stages: the window tells them apart (absent: 200,000)', () => {
-    const stages = presetById('claude-code-200k')!.stages
+    const stages = [...presetById('claude-code-200k')!.stages]
     expect(DEFAULT_WINDOW).toBe(200_000)
     expect(matchPreset({ stages })?.id).toBe('claude-code-200k')
     expect(matchPreset({ stages, window: 1_000_000 })?.id).toBe('claude-code-1m')
     expect(matchPreset({ stages, window: 500_000 })).toBeUndefined()
     // A preset with its own window matches only that window.
-    expect(matchPreset({ stages: presetById('codex-local')!.stages, window: 400_000 })).toBeUndefined()
+    expect(matchPreset({ stages: [...presetById('codex-local')!.stages], window: 400_000 })).toBeUndefined()
   })
 
   it('a changed param or order is no preset; key order does not matter', () => {
