@@ -4,10 +4,13 @@
  * per-message overhead) and the summary header `[Summary of messages A–B (pass N)]` + "\n" + "S"
  * (36 code points for single-digit A, B and N).
  */
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import type { Message } from '../model'
 import { describeDecision } from './triggers'
 import { summarize } from './summarize'
 import { assistant, countCodePoints, indexed, makeContext, toolResult, user } from './test-helpers'
+import { turnEnds } from '../analysis/turns'
 
 const ctx = () => makeContext(countCodePoints, { summarize: () => Promise.resolve('S') })
 const HEADER_AND_S = 36
@@ -98,5 +101,44 @@ describe('summarize: keep_user_only (Codex local compaction)', () => {
     expect(out.messages.map((m) => m.id)).toEqual(['u2', 'u4', 'summary:summarize:1'])
     expect(Object.keys(out.fates).sort()).toEqual(['a1', 'a3', 'u0'])
     expect(out.passes[0]?.tokensAfter).toBe(90 + HEADER_AND_S)
+  })
+})
+
+describe('summarize: the replay stopped at turn N is the whole replay up to N', () => {
+  const stepArb = fc.oneof(
+    fc.record({ kind: fc.constantFrom('user' as const, 'assistant' as const), size: fc.integer({ min: 1, max: 60 }) }),
+    fc.record({ kind: fc.constant('calls' as const), size: fc.integer({ min: 1, max: 120 }) }),
+  )
+  const build = (steps: readonly { kind: 'user' | 'assistant' | 'calls'; size: number }[]): Message[] =>
+    indexed(
+      steps.flatMap((s, i) =>
+        s.kind === 'user'
+          ? [user(`u${i}`, 'u'.repeat(s.size))]
+          : s.kind === 'assistant'
+            ? [assistant(`a${i}`, 'a'.repeat(s.size))]
+            : [assistant(`a${i}`, null, [{ id: `c${i}`, name: 'read' }]), toolResult(`t${i}`, `c${i}`, 't'.repeat(s.size))],
+      ),
+    )
+
+  it('with a token trigger checked before each request or after each turn, every prefix ending at a turn makes the whole run’s passes up to there', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(stepArb, { maxLength: 40 }),
+        fc.constantFrom('request' as const, 'turn' as const),
+        fc.integer({ min: 50, max: 600 }),
+        fc.integer({ min: 0, max: 200 }),
+        async (steps, check, trigger, keep) => {
+          const messages = build(steps)
+          const params = { trigger_tokens: trigger, keep_tokens: keep, check }
+          const whole = await summarize(messages, params, ctx())
+          for (const end of turnEnds(messages)) {
+            const prefix = await summarize(messages.slice(0, end + 1), params, ctx())
+            const expected = whole.passes.filter((p) => p.atMessage <= end).map((p) => [p.atMessage, p.from, p.upto])
+            expect(prefix.passes.map((p) => [p.atMessage, p.from, p.upto])).toEqual(expected)
+          }
+        },
+      ),
+      { numRuns: 150, seed: 1702 },
+    )
   })
 })

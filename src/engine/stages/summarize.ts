@@ -351,8 +351,11 @@ function hasThinking(message: Message): boolean {
  * Where the replay checks its trigger, as positions in `conv`: `turn` — every turn end (an
  * assistant message with no tool calls) and the last message (seed 001: the Executor compacts
  * post-turn); `request` — every point where the model is called next: a user message or the
- * last result of a tool step followed by an assistant message, and the last message (Claude
- * Code, Codex and Gemini CLI check before each request, tool steps included).
+ * last result of a tool step, followed by an assistant message or ending the transcript (Claude
+ * Code, Codex and Gemini CLI check before each request, tool steps included). A transcript cut
+ * after an assistant message has no request pending, so a prefix that ends at a turn end checks
+ * exactly the points the whole transcript checks up to there (the context at turn N agrees with
+ * the whole run).
  */
 function checkPoints(conv: readonly Message[], check: 'turn' | 'request'): number[] {
   const out: number[] = []
@@ -360,7 +363,7 @@ function checkPoints(conv: readonly Message[], check: 'turn' | 'request'): numbe
     const last = k === conv.length - 1
     if (check === 'turn') {
       if (isTurnEnd(m) || last) out.push(k)
-    } else if (last || ((m.role === 'user' || m.role === 'tool') && conv[k + 1]?.role === 'assistant')) {
+    } else if ((m.role === 'user' || m.role === 'tool') && (last || conv[k + 1]?.role === 'assistant')) {
       out.push(k)
     }
   })
