@@ -70,6 +70,10 @@ test('on a 10 MB session: small slider steps, exact numbers, a preset sets the w
   await expect(page.getByTestId('window-tokens')).toHaveText('1,000,000 tokens')
   await expect.poll(() => page.evaluate(() => window.location.hash)).toContain(';w=1000000;')
   await expect(page.getByTestId('param-share-trigger_reserve')).toHaveText('33,000 tokens · 3.3% of 1M')
+  // Claude Code's trigger: window − 20,000 − 13,000 = 967,000 tokens on 1M.
+  await expect(page.getByTestId('summarize-trigger')).toHaveText(
+    'fires at 967,000 tokens · 96.7% of 1M (1,000,000 window − 33,000 reserve)',
+  )
   await expect(page.getByTestId('param-note-compact_after')).toHaveText('not used: the token trigger (trigger_reserve) replaces it')
   await expect(page.getByRole('combobox', { name: 'summarize check' })).toHaveValue('request')
   await expect(page.getByRole('spinbutton', { name: 'summarize trigger_tokens value' })).toHaveValue('')

@@ -1,14 +1,15 @@
+import { Fragment } from 'react'
 import { formatCount, formatCountOf, formatNumbersIn } from '../../components/format'
 import { formatTokenDelta } from '../../engine/delta'
 import type { Encoding, StageConfig, StageReport } from '../../engine/model'
 import { windowOf } from '../../engine/models'
-import { unusedParam } from '../../engine/stages/triggers'
+import { summarizeTrigger, unusedParam } from '../../engine/stages/triggers'
 import { useConfig, useInfo, usePipelineActions, useRun } from '../../state/hooks'
 import { SummarizerSettings } from '../summarizer/SummarizerSettings'
 import { SummarizerStageError } from '../summarizer/SummarizerStatus'
 import { ExcludeToolsControl } from './ExcludeToolsControl'
 import { ChoiceControl, FlagControl, ParamControl } from './ParamControl'
-import { effectiveParam, STAGE_CONTROLS, STAGE_INFO } from './params'
+import { effectiveParam, STAGE_CONTROLS, STAGE_INFO, windowShare } from './params'
 import { PresetPicker } from './PresetPicker'
 import { ConfigNotice, SettingsBar, WindowSetting } from './SettingsBar'
 import './pipeline.css'
@@ -150,7 +151,7 @@ function StageCard({ stage, position, count, report, scale }: StageCardProps) {
         const effective = effectiveParam(stage.id, spec.key, params)
         const typed = params[spec.key]
         const value = typeof typed === 'number' ? typed : spec.offWhenAbsent ? undefined : effective.value
-        return (
+        const slider = (
           <ParamControl
             key={spec.key}
             spec={spec}
@@ -164,12 +165,34 @@ function StageCard({ stage, position, count, report, scale }: StageCardProps) {
             onChange={(v) => setStageParam(stage.id, spec.key, v)}
           />
         )
+        if (stage.id !== 'summarize' || spec.key !== 'trigger_reserve') return slider
+        return (
+          <Fragment key={spec.key}>
+            {slider}
+            <TokenTriggerLine params={stage.params} window={scale.window} />
+          </Fragment>
+        )
       })}
       {stage.id === 'prune-tool-results' && <ExcludeToolsControl disabled={!stage.enabled} />}
       {info.fixed && <p className="stage__desc muted">{info.fixed}</p>}
       <StageReportLine enabled={stage.enabled} report={report} />
       <SummarizerStageError stage={stage.id} />
     </li>
+  )
+}
+
+/**
+ * Where summarize's token trigger fires, as the engine reads its params (`summarizeTrigger`):
+ * "fires at 167,000 tokens · 83.5% of 200K (200,000 window − 33,000 reserve)"; nothing for the
+ * message trigger (compact_after).
+ */
+function TokenTriggerLine({ params, window }: { params: object; window: number }) {
+  const rule = summarizeTrigger(params, window)
+  if (rule.measure !== 'tokens') return null
+  return (
+    <p className="param__share param__trigger" data-testid="summarize-trigger">
+      fires at {formatCount(rule.threshold)} tokens · {windowShare(rule.threshold, window)} ({formatNumbersIn(rule.source)})
+    </p>
   )
 }
 
