@@ -1,6 +1,6 @@
-import { readCounts } from '../engine/stages/params'
+import { describeDecision } from '../engine/stages/triggers'
 import { useEffect, useState } from 'react'
-import { formatCount, formatCountOf } from '../components/format'
+import { formatCount } from '../components/format'
 import { SampleGallery } from '../features/loader/LoadControls'
 import { useStore } from '../state/store'
 import { formatBytes, type LoadProgress } from '../state/slices/load'
@@ -126,38 +126,16 @@ export function NothingFired() {
   const { afterMode: mode } = useRecorded()
   if (!run || !config || mode !== 'simulated') return null
   if (run.stages.some((r) => r.changed) || run.passes.length > 0 || run.cleanup) return null
-  const tokens = run.before.totals.tokens
-  const messages = run.before.totals.messages
   const reasons: string[] = []
   for (const stage of config.stages) {
     if (!stage.enabled) continue
-    const note = run.stages.find((r) => r.stage === stage.id)?.note
-    const suffix = note ? ` (${note})` : ''
-    // The values the engine used (defaults for absent params, compact_after raised to keep_last).
-    const p = readCounts(stage.id, stage.params).values
-    switch (stage.id) {
-      case 'dedupe':
-        reasons.push(`dedupe: no tool output of ≥ 200 code points repeats byte for byte${suffix}.`)
-        break
-      case 'prune-tool-results':
-        reasons.push(
-          tokens <= p.target!
-            ? `prune-tool-results: ${formatCount(tokens)} tokens is already ≤ target ${formatCount(p.target!)}${suffix}.`
-            : `prune-tool-results: no tool result could be replaced — guarded by keep_steps ${p.keep_steps} or under min_tokens ${p.min_tokens}${suffix}.`,
-        )
-        break
-      case 'summarize': {
-        reasons.push(
-          `summarize: ${formatCountOf(messages, 'message')} never exceeded compact_after ${formatCount(p.compact_after!)} (keep_last ${formatCount(p.keep_last!)}) at a turn end${suffix}.`,
-        )
-        break
-      }
-      case 'insert-then-compress':
-        reasons.push(
-          `insert-then-compress: ${formatCount(tokens)} tokens is not over threshold_tokens ${formatCount(p.threshold_tokens!)}${suffix}.`,
-        )
-        break
-    }
+    const report = run.stages.find((r) => r.stage === stage.id)
+    const suffix = report?.note ? ` (${report.note})` : ''
+    // How close the trigger came, as the engine words its last check.
+    const last = run.lastDecisions?.find((d) => d.stage === stage.id)
+    if (last) reasons.push(`${stage.id}: ${describeDecision(last)}${last.reached ? '' : suffix}.`)
+    else if (stage.id === 'dedupe') reasons.push(`dedupe: no tool output of ≥ 200 code points repeats byte for byte${suffix}.`)
+    else if (report?.note || report?.error) reasons.push(`${stage.id}: ${report.error ?? report.note}.`)
   }
   return (
     <div className="nothing" data-testid="nothing-fired" role="status">
@@ -165,7 +143,7 @@ export function NothingFired() {
       <ul>
         {reasons.length > 0 ? reasons.map((r) => <li key={r}>{r}</li>) : <li>Every stage is switched off.</li>}
       </ul>
-      <span className="muted">Lower compact_after, target or threshold_tokens in the pipeline panel to see compaction.</span>
+      <span className="muted">Lower a trigger (compact_after, a token trigger, target or threshold_tokens) in the pipeline panel to see compaction.</span>
     </div>
   )
 }

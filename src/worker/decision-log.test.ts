@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { TriggerDecision } from '../engine/model'
-import { decisionLogView } from './decision-log'
+import { decisionLogView, lastOfEachStage } from './decision-log'
 
 /** A summarize check point at `turn`; `kind` says whether it was reached and fired. */
 function check(turn: number, atMessage: number, kind: 'short' | 'held' | 'fired' = 'short'): TriggerDecision {
@@ -59,5 +59,14 @@ describe('decisionLogView', () => {
     const six = decisionLogView(log, 6)
     expect(six.decisions.map((d) => d.atMessage)).toEqual([1, 3, 5, 6, 8, 9])
     expect([six.total, six.reached, six.fired]).toEqual([7, 2, 1])
+  })
+
+  it('lastOfEachStage: the last check of each stage, stages in the order they first logged', () => {
+    const prune = (turn: number): TriggerDecision => ({ ...check(turn, turn * 2 + 1), stage: 'prune-tool-results' })
+    const log = [prune(1), check(1, 2), prune(2), check(2, 6), check(3, 9)]
+    expect(lastOfEachStage(log).map((d) => [d.stage, d.atMessage])).toEqual([
+      ['prune-tool-results', 5],
+      ['summarize', 9],
+    ])
   })
 })

@@ -74,3 +74,10 @@ export function decisionLogView(
     fired,
   }
 }
+
+/** The last decision of each stage in `log`, in the order the stages first appear; copies. Pure. */
+export function lastOfEachStage(log: readonly TriggerDecision[]): TriggerDecision[] {
+  const last = new Map<string, TriggerDecision>()
+  for (const d of log) last.set(d.stage, d)
+  return [...last.values()].map((d) => ({ ...d }))
+}

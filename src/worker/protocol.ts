@@ -154,6 +154,11 @@ export interface RunView {
    * pass list; absent on recorded views, which have no triggers.
    */
   decisions?: DecisionLogView
+  /**
+   * The last check point of each stage that has a trigger, in stage order: when nothing fired,
+   * how close each trigger came (its gap is in `describeDecision`). Absent on recorded views.
+   */
+  lastDecisions?: TriggerDecision[]
 }
 
 /** A fork off the main line (Claude Code edits/retries), listed but not shown. */

@@ -7,7 +7,7 @@ import { requestFormatOf } from '../engine/formats'
 import type { Encoding, FormatId, Message, Origin, Part, RunResult } from '../engine/model'
 import { perMessage } from '../engine/util/memo'
 import { collapseWhitespace, codePointLength, cutCodePoints } from '../engine/util/text'
-import { decisionLogView, DECISIONS_SENT } from './decision-log'
+import { decisionLogView, DECISIONS_SENT, lastOfEachStage } from './decision-log'
 import type { DetailBlock, MessageDetail, OriginView, PassMeta, RowMeta, RunView, Side } from './protocol'
 
 /** Longest preview in code points (DESIGN §1). */
@@ -274,7 +274,12 @@ export function buildRunView(result: RunResult, runId: number, encoding: Encodin
     warnings: [...result.warnings],
     ...(result.cleanup ? { cleanup: { ...result.cleanup } } : {}),
     // The pass list needs the reached check points only (why each pass fired, what a guard held).
-    ...(result.decisions ? { decisions: decisionLogView(result.decisions, DECISIONS_SENT, (d) => d.reached) } : {}),
+    ...(result.decisions
+      ? {
+          decisions: decisionLogView(result.decisions, DECISIONS_SENT, (d) => d.reached),
+          lastDecisions: lastOfEachStage(result.decisions),
+        }
+      : {}),
   }
 }
 
