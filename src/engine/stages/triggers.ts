@@ -80,7 +80,7 @@ export function pruneTrigger(params: object | undefined): TriggerRule {
 }
 
 /** Codex's budget of kept user messages when `keep_user_only` is on and `keep_tokens` unset (tokens). */
-export const CODEX_USER_BUDGET = 20_000
+const CODEX_USER_BUDGET = 20_000
 
 /**
  * What `summarize` keeps verbatim after a pass:
