@@ -48,6 +48,12 @@ describe('stage definitions', () => {
     expect(Object.keys(SWEEP_PARAMS)).toEqual(swept.map(({ param }) => param.key))
   })
 
+  it('shares (0–1) are not sweep axes: an axis takes whole numbers', () => {
+    const shares = ALL_PARAMS.filter(({ param }) => param.unit === 'share')
+    expect(shares.map(({ param }) => param.key)).toEqual(['trigger_share', 'keep_share'])
+    expect(shares.every(({ param }) => param.sweep === undefined)).toBe(true)
+  })
+
   it('CLI flags are unique', () => {
     const flags = ALL_PARAMS.flatMap(({ param }) => (param.cliFlag ? [param.cliFlag] : []))
     expect(new Set(flags).size).toBe(flags.length)

@@ -125,7 +125,7 @@ const TRIGGER_PARAMS = [
   },
   {
     key: 'trigger_share', type: 'count', optional: true, min: 0.01, max: 1, fraction: true, unit: 'share',
-    control: 'slider', slider: { step: 0.01, max: 1 }, sweep: { from: 0.3, step: 0.1 }, cliFlag: 'trigger-share',
+    control: 'slider', slider: { step: 0.01, max: 1 }, cliFlag: 'trigger-share',
     help: "Fire when the context reaches this share of the model's window, less trigger_reserve (replaces compact_after).",
   },
   {
@@ -149,7 +149,7 @@ const TAIL_PARAMS = [
   },
   {
     key: 'keep_share', type: 'count', optional: true, min: 0, max: 1, fraction: true, unit: 'share',
-    control: 'slider', slider: { step: 0.01, max: 1 }, sweep: { from: 0.1, step: 0.1 }, cliFlag: 'keep-share',
+    control: 'slider', slider: { step: 0.01, max: 1 }, cliFlag: 'keep-share',
     help: "Keep the newest messages up to this share of the context's tokens verbatim (replaces keep_last).",
   },
   {

@@ -46,6 +46,14 @@ describe('summarize: token trigger, checked before each request', () => {
     ])
   })
 
+  it('a reserve not below the window is an error, not a pass at every check', async () => {
+    const out = await summarize(chat(), { trigger_reserve: 33_000, keep_tokens: 0 }, { ...ctx(), window: 20_000 })
+    expect(out.changed).toBe(false)
+    expect(out.error).toBe(
+      'the token trigger is at 0 tokens (20,000 window − 33,000 reserve): every check would compact; use a larger window or a smaller reserve',
+    )
+  })
+
   it('the window rule: trigger_reserve from ctx.window', async () => {
     const out = await summarize(chat(), { trigger_reserve: 1_000 - 250, keep_tokens: 0, check: 'request' }, { ...ctx(), window: 1_000 })
     expect(out.decisions?.[1]).toMatchObject({ threshold: 250, thresholdSource: '1,000 window − 750 reserve', fired: true })

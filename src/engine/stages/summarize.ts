@@ -405,7 +405,7 @@ interface ReplayState extends CompactionState {
  * than what it replaces, Gemini CLI; cases/21). Always:
  * - nothing eligible → no summarizer call, `changed: false`, note `nothing to compact` (cases/24);
  * - an empty summary or a failing summarizer → `error`, input passed on unchanged, no empty
- *   message (cases/35);
+ *   message (cases/35); so does a token trigger at 0 tokens (a reserve not below the window);
  * - tool-call cycles and pending calls are never split (`planBoundary`);
  * - thinking blocks are never modified; summarizing a message that holds one is reported in
  *   `warnings` (cases/31).
@@ -423,6 +423,10 @@ export async function summarize(
 ): Promise<StageOutput> {
   const p = normalizeParams(params)
   const trigger = summarizeTrigger(params, ctx.window)
+  if (trigger.measure === 'tokens' && trigger.threshold <= 0) {
+    const error = `the token trigger is at 0 tokens (${trigger.source}): every check would compact; use a larger window or a smaller reserve`
+    return unchangedOutput(messages, error, { error })
+  }
   const tailRule = summarizeTail(params)
   const minProgress = params?.min_progress === true
   const refuseLarger = params?.refuse_larger === true

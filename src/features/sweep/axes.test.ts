@@ -30,10 +30,6 @@ describe('defaultRange', () => {
     expect(defaultRange('keep_last', claude, 3)).toEqual({ param: 'keep_last', from: 1, to: 8, step: 1 })
   })
 
-  it("stops at the param's max: trigger_share 0.9 in steps of 0.2 is 0.1…0.9", () => {
-    expect(defaultRange('trigger_share', claude, 0.9)).toEqual({ param: 'trigger_share', from: 0.1, to: 0.9, step: 0.2 })
-  })
-
   it('at 0, starts at 0 with the transcript-scaled step: keep_tool_uses 0…7; clear_at_least steps of 19,526 / 16 → 1,300', () => {
     expect(defaultRange('keep_tool_uses', claude, 0)).toEqual({ param: 'keep_tool_uses', from: 0, to: 7, step: 1 })
     expect(defaultRange('clear_at_least', claude, 0)).toEqual({ param: 'clear_at_least', from: 0, to: 9100, step: 1300 })
