@@ -319,22 +319,22 @@ describe('OpenHands observation masking: the newest 50 tool steps unmasked', () 
   })
 })
 
-describe('aider: after each reply, at 8,192 tokens; the tail ≤ 4,096 from the end, the head ending at an assistant message', () => {
+describe('aider: after each reply, above 8,192 tokens (≥ 8,193); the tail under 4,096 (≤ 4,095) from the end, the head ending at an assistant message', () => {
   it('two passes: turn 6 (9,003) keeps u5–a6; turn 8 keeps u7–a8', async () => {
     // Turns 1–4: u 500, a 500; turns 5–8: u 2,000, a 500. Turn ends: t4 4,003, t5 6,503
-    // (1,689 short), t6 (index 11) 9,003 ≥ 8,192. Tail walk from a6: 500, u6 2,500, a5 3,000,
-    // u5 5,000 > 4,096 → split before a5 (9); the head must end with an assistant message (aider
+    // (1,690 short of 8,193), t6 (index 11) 9,003 > 8,192. Tail walk from a6: 500, u6 2,500, a5 3,000,
+    // u5 5,000 ≥ 4,096 → split before a5 (9); the head must end with an assistant message (aider
     // history.py), so the split moves back to u5 (8): m0–m7 summarized, u5–a6 (5,000) kept.
-    // After: S1 + 5,000 + 3; t7: S1 + 7,503 < 8,192; t8 (15): S1 + 10,003 ≥ 8,192 → the same walk
+    // After: S1 + 5,000 + 3; t7: S1 + 7,503 ≤ 8,192; t8 (15): S1 + 10,003 > 8,192 → the same walk
     // gives u7 (12): m8–m11 folded into pass 2.
     const r = await runPreset('aider', chatTurns(8, (t) => (t <= 4 ? { u: 500, a: 500 } : { u: 2_000, a: 500 })))
     const log = of(r, 'summarize')
     expect(log.map((d) => d.turn)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
-    expect(describeDecision(log[4]!)).toContain('1,689 tokens short')
+    expect(describeDecision(log[4]!)).toContain('1,690 tokens short')
     const s1 = summaryTokens('[Summary of messages 0–7 (pass 1)]')
     expect(fired(r, 'summarize').map((d) => [d.turn, d.atMessage, d.tokens, d.threshold])).toEqual([
-      [6, 11, 9_003, 8_192],
-      [8, 15, s1 + 10_003, 8_192],
+      [6, 11, 9_003, 8_193],
+      [8, 15, s1 + 10_003, 8_193],
     ])
     expect(r.passes.map((p) => [p.from, p.upto])).toEqual([
       [0, 8],

@@ -134,7 +134,7 @@ describe('applyPreset / matchPreset', () => {
     reordered.stages.reverse()
     expect(matchPreset(reordered)).toBeUndefined()
     const keys = applyPreset(presetById('aider')!, mine)
-    stage(keys.stages, 'summarize').params = { tail_start: 'user', keep_tokens: 4096, trigger_tokens: 8192 }
+    stage(keys.stages, 'summarize').params = { tail_start: 'user', keep_tokens: 4095, trigger_tokens: 8193 }
     expect(matchPreset(keys)?.id).toBe('aider')
   })
 })

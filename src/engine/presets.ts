@@ -170,11 +170,12 @@ export const PRESETS: readonly PipelinePreset[] = [
       'a <state_snapshot>; the kept part starts at a user message; a compression that grows the ' +
       'context is rejected.',
     differs:
-      'Gemini measures the kept 30% in JSON characters, we in tokens. Its truncation of old tool ' +
+      'Gemini measures the kept 30% in JSON characters, we in tokens (the tail starts at the first ' +
+      'user message inside it, as Gemini splits). Its truncation of old tool ' +
       'outputs (beyond a 50,000-token budget, to their last 30 lines) and its verification pass ' +
       `are not modelled. ${APPROX_SUMMARY}`,
     stages: only({
-      summarize: { trigger_share: 0.5, keep_share: 0.3, tail_start: 'user', refuse_larger: true, check: 'request' },
+      summarize: { trigger_share: 0.5, keep_share: 0.3, tail_start: 'user_within', refuse_larger: true, check: 'request' },
     }),
   },
   {
@@ -243,13 +244,15 @@ export const PRESETS: readonly PipelinePreset[] = [
     source:
       `Aider-AI/aider history.py (${READ}): after each reply, when the chat history exceeds ` +
       'min(max(window / 16, 1,024), 8,192) tokens (8,192 for windows of 128K and more), the older ' +
-      'part is summarized by the weak model; the newest part up to half that budget is kept, split ' +
-      'after an assistant message.',
+      'part is summarized by the weak model; the newest part under half that budget is kept, the ' +
+      'summarized part ending with an assistant message.',
     differs:
-      'aider counts the chat history only (not the system prompt, repo map or files); we count the ' +
-      'whole context, so it fires a little earlier here. Its recursive summary (depth 3) is one ' +
-      `pass here. ${APPROX_SUMMARY}`,
-    stages: only({ summarize: { trigger_tokens: 8192, keep_tokens: 4096, tail_start: 'user' } }),
+      '"More than 8,192" is trigger_tokens 8,193 and "under 4,096" keep_tokens 4,095. aider counts ' +
+      'the chat history only (not the system prompt, repo map or files); we count the whole context, ' +
+      'so it fires a little earlier here. When the split would leave 4 messages or fewer aider ' +
+      'summarizes everything; here the tail stays. Its recursive summary (depth 3) is one pass here. ' +
+      APPROX_SUMMARY,
+    stages: only({ summarize: { trigger_tokens: 8193, keep_tokens: 4095, tail_start: 'user' } }),
   },
   {
     id: 'deep-agents',

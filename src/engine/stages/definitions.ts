@@ -157,8 +157,8 @@ const TAIL_PARAMS = [
     help: 'Keep only real user messages, newest first, within keep_tokens (20,000 when unset, as Codex); everything else is summarized (Codex).',
   },
   {
-    key: 'tail_start', type: 'choice', choices: ['any', 'user'], optional: true, control: 'select', cliFlag: 'tail-start',
-    help: 'Where the kept tail may begin: at any message, or only at a user message (Gemini CLI, aider).',
+    key: 'tail_start', type: 'choice', choices: ['any', 'user', 'user_within'], optional: true, control: 'select', cliFlag: 'tail-start',
+    help: "Where the kept tail may begin: at any message; at a user message, moving back to an older one (aider: the summarized part ends with the assistant's reply); or at the first user message within the budget, so the tail never outgrows it (Gemini CLI).",
   },
 ] as const satisfies readonly StageParamDef[]
 

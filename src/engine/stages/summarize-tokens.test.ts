@@ -75,6 +75,17 @@ describe('summarize: token budget of the kept tail', () => {
     expect(out.messages.map((m) => m.id)).toEqual(['summary:summarize:1', 'u2', 'a3', 'u4'])
   })
 
+  it('tail_start user_within moves the boundary forward, never past the budget (Gemini CLI)', async () => {
+    // The budget's start a3 is not a user message and no user message follows it in the prefix
+    // u0–a3, which ends with a reply: everything is summarized (aider's rule would keep u2–a3).
+    const out = await summarize(chat(), { trigger_tokens: 400, keep_tokens: 120, tail_start: 'user_within' }, ctx())
+    expect(out.passes.map((p) => [p.from, p.upto])).toEqual([[0, 4]])
+    expect(out.messages.map((m) => m.id)).toEqual(['summary:summarize:1', 'u4'])
+    // Budget 250 reaches back to u2, a user message: the tail starts there.
+    const wide = await summarize(chat(), { trigger_tokens: 400, keep_tokens: 250, tail_start: 'user_within' }, ctx())
+    expect(wide.passes.map((p) => [p.from, p.upto])).toEqual([[0, 2]])
+  })
+
   it('keep_share keeps a share of the context at the check', async () => {
     // At a3 the context is 400 tokens; 25% = 100 holds a3 only.
     const out = await summarize(chat(), { trigger_tokens: 400, keep_share: 0.25 }, ctx())
@@ -91,6 +102,25 @@ describe('summarize: token budget of the kept tail', () => {
     // Budget 110 holds a3 (10) and t2 (100) but not a1: the result cannot lead the tail, so a1 stays too.
     const out = await summarize(messages, { trigger_tokens: 1, keep_tokens: 110 }, ctx())
     expect(out.messages.map((m) => m.id)).toEqual(['summary:summarize:1', 'a1', 't2', 'a3'])
+  })
+})
+
+describe('summarize: checked before each request, every turn is logged', () => {
+  it('a turn with no request in it (a reply straight after a reply) is checked at its end', async () => {
+    const messages = indexed([
+      user('u0', 'a'.repeat(10)),
+      assistant('a1', 'b'.repeat(10)),
+      assistant('a2', 'c'.repeat(10)),
+      user('u3', 'd'.repeat(10)),
+      assistant('a4', 'e'.repeat(10)),
+    ])
+    const out = await summarize(messages, { trigger_tokens: 1_000, check: 'request' }, ctx())
+    // Requests follow u0 (turn 1) and u3 (turn 3); turn 2 is a2 alone.
+    expect(out.decisions?.map((d) => [d.turn, d.atMessage])).toEqual([
+      [1, 0],
+      [2, 2],
+      [3, 3],
+    ])
   })
 })
 

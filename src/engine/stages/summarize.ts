@@ -12,7 +12,7 @@ import { pairToolResults } from '../tool-pairs'
 import { SUMMARY_ID_PREFIX, unchangedOutput } from './output'
 import { countDefault } from './definitions'
 import { readCounts } from './params'
-import { summarizeTail, summarizeTrigger, triggerReached } from './triggers'
+import { summarizeTail, summarizeTrigger, triggerReached, type TailStart } from './triggers'
 import type { StageContext, StageOutput } from './types'
 
 /** Messages kept verbatim at the end. Source: seed 001 `DEFAULT_KEEP_LAST` (definitions.ts). */
@@ -190,7 +190,7 @@ interface Boundary extends CompactionPlan {
  * message by the tail rule): seed 001's retreat over `tool` messages, the tail rule's start
  * (`tailStart: 'user'`: the tail begins at a user message), then the tool-pair retreat (see
  * `planCompaction`), with the call reach of the prefix as a lookup (`reachAt(i)`, see
- * `callReach`): the rolling replay computes it once for the whole conversation and narrows it to
+ * `callReach`), `tailStart` as in triggers.ts `TailStart`: the rolling replay computes it once for the whole conversation and narrows it to
  * each prefix (`prefixReachAt`) instead of rescanning every prefix. `start === length` summarizes
  * the whole prefix (no tail). Null when the boundary cannot move past `from`. Only
  * `messages[0..length)` is read.
@@ -201,12 +201,21 @@ function planBoundary(
   from: number,
   start: number,
   reachAt: (i: number) => number,
-  tailStart: 'any' | 'user',
+  tailStart: TailStart,
 ): Boundary | null {
   const at = (i: number) => (i < length ? messages[i] : undefined)
   const badStart = (i: number) =>
-    at(i)?.role === 'tool' || (tailStart === 'user' && i < length && at(i)?.role !== 'user')
+    at(i)?.role === 'tool' || (tailStart !== 'any' && i < length && at(i)?.role !== 'user')
   let upto = Math.min(length, start)
+  if (tailStart === 'user_within') {
+    // Forward to the first user message inside the budget; with none, everything when the prefix
+    // ends with a reply (nothing pending), else back to the last user message (Gemini CLI).
+    let next = upto
+    while (next < length && badStart(next)) next += 1
+    const last = at(length - 1)
+    if (next < length) upto = next
+    else if (last?.role === 'assistant' && !(last.toolCalls && last.toolCalls.length > 0)) upto = length
+  }
   while (upto > from && badStart(upto)) upto -= 1
   const plainUpto = upto
 
@@ -352,20 +361,27 @@ function hasThinking(message: Message): boolean {
  * assistant message with no tool calls) and the last message (seed 001: the Executor compacts
  * post-turn); `request` — every point where the model is called next: a user message or the
  * last result of a tool step, followed by an assistant message or ending the transcript (Claude
- * Code, Codex and Gemini CLI check before each request, tool steps included). A transcript cut
- * after an assistant message has no request pending, so a prefix that ends at a turn end checks
- * exactly the points the whole transcript checks up to there (the context at turn N agrees with
- * the whole run).
+ * Code, Codex and Gemini CLI check before each request, tool steps included), and the end of a
+ * turn that holds no such point. A transcript cut after an assistant message has no request
+ * pending, so a prefix that ends at a turn end checks exactly the points the whole transcript
+ * checks up to there (the context at turn N agrees with the whole run).
  */
 function checkPoints(conv: readonly Message[], check: 'turn' | 'request'): number[] {
   const out: number[] = []
+  let pointInTurn = false
   conv.forEach((m, k) => {
     const last = k === conv.length - 1
     if (check === 'turn') {
       if (isTurnEnd(m) || last) out.push(k)
     } else if ((m.role === 'user' || m.role === 'tool') && (last || conv[k + 1]?.role === 'assistant')) {
       out.push(k)
+      pointInTurn = true
+    } else if ((isTurnEnd(m) || last) && !pointInTurn) {
+      // A turn with no request in it (a reply straight after a reply) is checked at its end, so
+      // the decision log explains every turn.
+      out.push(k)
     }
+    if (isTurnEnd(m)) pointInTurn = false
   })
   return out
 }

@@ -89,18 +89,26 @@ const CODEX_USER_BUDGET = 20_000
  *   `share` × the context's tokens at the check (`keep_share`);
  * - `userOnly`: only real user messages, newest first, within the budget; every other message
  *   since the last boundary is summarized (Codex local compaction).
- * `tailStart: 'user'`: the kept tail begins at a user message (Gemini CLI, aider). A tool call
+ * `tailStart` (`TailStart`): where the kept tail may begin. A tool call
  * is never separated from its results whatever the rule (summarize.ts `planBoundary`).
  */
 export type TailRule =
-  | { kind: 'messages'; keepLast: number; tailStart: 'any' | 'user' }
-  | { kind: 'tokens'; budget: number; share?: number; userOnly: boolean; tailStart: 'any' | 'user' }
+  | { kind: 'messages'; keepLast: number; tailStart: TailStart }
+  | { kind: 'tokens'; budget: number; share?: number; userOnly: boolean; tailStart: TailStart }
+
+/**
+ * Where the kept tail may begin (`tail_start`): `any` message; `user` — a user message, the
+ * boundary moving back over older messages (aider `summarize_real`: the head ends with an
+ * assistant message); `user_within` — the first user message inside the budget, the boundary
+ * moving forward so the tail never outgrows it (Gemini CLI `findCompressSplitPoint`).
+ */
+export type TailStart = 'any' | 'user' | 'user_within'
 
 /** `summarize`'s kept-tail rule from its params (definitions.ts `TAIL_PARAMS`). Pure. */
 export function summarizeTail(params: object | undefined): TailRule {
   const raw = (params ?? {}) as Readonly<Record<string, unknown>>
   const { values } = readCounts('summarize', params)
-  const tailStart = raw.tail_start === 'user' ? 'user' : 'any'
+  const tailStart = raw.tail_start === 'user' || raw.tail_start === 'user_within' ? raw.tail_start : 'any'
   const userOnly = raw.keep_user_only === true
   const share = values.keep_share
   if (share !== undefined && Number.isFinite(share) && !userOnly) {
