@@ -5,6 +5,8 @@
  */
 import type { PipelineConfig, StageId } from '../model'
 import { ALL_PARAMS, paramDefinition, type ParamUnit, type STAGE_DEFINITIONS, type SweepRange } from '../stages/definitions'
+import { windowOf } from '../models'
+import { summarizeTrigger } from '../stages/triggers'
 
 /** Stage and unit of one sweepable parameter. */
 interface SweepParamInfo {
@@ -190,13 +192,20 @@ export function defaultSweepSpan(param: SweepParam, scale: SweepScale, current?:
 
 /**
  * The value `param` has in `config`: its stage's param when it is a number, else the
- * definition's numeric default (what the engine uses when it is absent), else undefined (an
- * optional param with no default that is not set, e.g. `trigger_tokens`: the stage does not use it).
+ * definition's numeric default (what the engine uses when it is absent); an unset summarize
+ * `trigger_tokens` under a window trigger is that trigger's level (stages/triggers.ts); else
+ * undefined (an optional param with no default that is not set: the stage does not use it).
  */
 export function currentSweepValue(config: PipelineConfig | null | undefined, param: SweepParam): number | undefined {
   const stageId = SWEEP_PARAMS[param].stage
-  const v = (config?.stages.find((s) => s.id === stageId)?.params as Record<string, unknown> | undefined)?.[param]
+  const params = config?.stages.find((s) => s.id === stageId)?.params as Record<string, unknown> | undefined
+  const v = params?.[param]
   if (typeof v === 'number') return v
+  // An unset trigger_tokens under a window trigger (trigger_share, trigger_reserve) is that level.
+  if (stageId === 'summarize' && param === 'trigger_tokens') {
+    const rule = summarizeTrigger(params, windowOf(config?.window))
+    if (rule.measure === 'tokens') return rule.threshold
+  }
   const def = paramDefinition(stageId, param)
   return typeof def?.default === 'number' ? def.default : undefined
 }

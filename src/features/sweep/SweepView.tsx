@@ -16,6 +16,7 @@ import {
   paramLabel,
   shade,
   SWEEP_PAIRS,
+  defaultPair,
   type AxisRange,
 } from './axes'
 import './sweep.css'
@@ -56,7 +57,8 @@ export function SweepView() {
   if (!run) return <div className="sweep-view muted">Waiting for the first run…</div>
   // The default ranges are centred on the pipeline's current values, which they contain.
   const rangeFor = (param: SweepParam) => defaultRange(param, scale, currentSweepValue(config, param))
-  const form = ranges ?? { x: rangeFor('keep_last'), y: rangeFor('compact_after') }
+  const pair = defaultPair(config)
+  const form = ranges ?? { x: rangeFor(pair.x), y: rangeFor(pair.y) }
   const stale = result && sweepOf && sweepOf.transcriptKey !== run.transcriptKey
 
   return (

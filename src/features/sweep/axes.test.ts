@@ -4,7 +4,7 @@ import { currentSweepValue } from '../../engine/analysis/sweep-params'
 import type { PipelineConfig } from '../../engine/model'
 import { DEFAULT_PIPELINE } from '../../engine/pipeline'
 import { applyPreset, presetById } from '../../engine/presets'
-import { axisOf, defaultRange, metricRange, shade } from './axes'
+import { axisOf, defaultPair, defaultRange, metricRange, shade } from './axes'
 
 // The Claude Code sample: 44 messages, 19,526 tokens (o200k_base).
 const claude = { messages: 44, tokens: 19526 }
@@ -62,6 +62,19 @@ describe('currentSweepValue', () => {
     expect(currentSweepValue(bare, 'compact_after')).toBe(40)
     expect(currentSweepValue(DEFAULT_PIPELINE, 'keep_tool_uses')).toBe(0)
     expect(currentSweepValue(DEFAULT_PIPELINE, 'trigger_tokens')).toBeUndefined()
+  })
+
+  it('an unset trigger_tokens under a window trigger is its level: Claude Code 200,000 − 33,000; Codex 0.9 × 272,000', () => {
+    expect(currentSweepValue(applyPreset(presetById('claude-code-200k')!, DEFAULT_PIPELINE), 'trigger_tokens')).toBe(167_000)
+    expect(currentSweepValue(applyPreset(presetById('codex-local')!, DEFAULT_PIPELINE), 'trigger_tokens')).toBe(244_800)
+  })
+})
+
+describe('defaultPair', () => {
+  it('follows the active trigger: messages → keep_last × compact_after, tokens → keep_tokens × trigger_tokens, prune only → target × keep_steps', () => {
+    expect(defaultPair(DEFAULT_PIPELINE).id).toBe('summarize')
+    expect(defaultPair(applyPreset(presetById('claude-code-200k')!, DEFAULT_PIPELINE)).id).toBe('tokens')
+    expect(defaultPair(applyPreset(presetById('anthropic-clear-tool-uses')!, DEFAULT_PIPELINE)).id).toBe('prune')
   })
 })
 

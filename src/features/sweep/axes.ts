@@ -12,12 +12,32 @@ import {
   type SweepSpan,
 } from '../../engine/analysis/sweep-params'
 import type { SweepCell, SweepCellResult } from '../../engine/analysis/sweep'
+import type { PipelineConfig } from '../../engine/model'
+import { windowOf } from '../../engine/models'
+import { summarizeTrigger } from '../../engine/stages/triggers'
 
-/** The pairs offered as one click: the summarize pair (the default) and the prune pair. */
+/**
+ * The pairs offered as one click: the summarize pair (seed 001's counts), the token pair (the
+ * agents' token trigger × the kept tail's budget) and the prune pair.
+ */
 export const SWEEP_PAIRS: readonly { id: string; label: string; x: SweepParam; y: SweepParam }[] = [
   { id: 'summarize', label: 'keep_last × compact_after', x: 'keep_last', y: 'compact_after' },
+  { id: 'tokens', label: 'keep_tokens × trigger_tokens', x: 'keep_tokens', y: 'trigger_tokens' },
   { id: 'prune', label: 'target × keep_steps', x: 'target', y: 'keep_steps' },
 ]
+
+/**
+ * The pair the Sweep tab opens with: the one the pipeline's active trigger uses — the token pair
+ * when summarize fires on tokens (an agent preset), the summarize pair when it counts messages,
+ * the prune pair when only prune is on. Pure.
+ */
+export function defaultPair(config: PipelineConfig | null | undefined): (typeof SWEEP_PAIRS)[number] {
+  const byId = (id: string) => SWEEP_PAIRS.find((p) => p.id === id)!
+  const summarize = config?.stages.find((s) => s.id === 'summarize' && s.enabled)
+  if (summarize) return byId(summarizeTrigger(summarize.params, windowOf(config?.window)).measure === 'tokens' ? 'tokens' : 'summarize')
+  if (config?.stages.some((s) => s.id === 'prune-tool-results' && s.enabled)) return byId('prune')
+  return byId('summarize')
+}
 
 /** A range as the form edits it: from, to and step (whole numbers). */
 export interface AxisRange extends SweepSpan {
