@@ -133,7 +133,7 @@ export function NothingFired() {
     const suffix = report?.note ? ` (${report.note})` : ''
     // How close the trigger came, as the engine words its last check.
     const last = run.lastDecisions?.find((d) => d.stage === stage.id)
-    if (last) reasons.push(`${stage.id}: ${describeDecision(last)}${last.reached ? '' : suffix}.`)
+    if (last) reasons.push(`${stage.id}: ${describeDecision(last)}.`)
     else if (stage.id === 'dedupe') reasons.push(`dedupe: no tool output of ≥ 200 code points repeats byte for byte${suffix}.`)
     else if (report?.note || report?.error) reasons.push(`${stage.id}: ${report.error ?? report.note}.`)
   }
