@@ -240,10 +240,61 @@ export function pruneToolResults(
   // The same total the user sees: messages plus what every request carries (cases/28).
   const total = tokens.reduce((a, b) => a + b, 0) + (ctx.fixedTokens ?? 0)
   const rule = pruneTrigger(params)
-  const log = (fired: boolean, held?: string) =>
-    statelessDecisions('prune-tool-results', messages, (i) => tokens[i]!, ctx.fixedTokens ?? 0, rule, fired, held)
   const output = pruneWalk(messages, params, tokens, total, target, keepSteps, ctx)
-  return { ...output, decisions: log(output.changed, output.note) }
+  const prunable = prunableAt(messages, params, tokens, keepSteps)
+  const decisions = statelessDecisions(
+    'prune-tool-results', messages, (i) => tokens[i]!, ctx.fixedTokens ?? 0, rule, output.changed, output.note,
+    (k) => (prunable(k) ? undefined : `every tool result in context up to #${messages[k]?.index ?? k} is guarded, excluded, under min_tokens or already replaced`),
+  )
+  return { ...output, decisions }
+}
+
+/**
+ * Whether the prefix `messages[0..k]` holds a tool result the walk could replace, for the
+ * decision log's earlier turns: the oldest result that is not excluded, not under `min_tokens`
+ * and not already replaced, unless the prefix's newest `keep_steps` steps or `keep_tool_uses`
+ * calls guard it (a later result is guarded whenever the oldest one is). Counts per prefix are
+ * prefix sums, so the whole log is O(n). Returns a lookup by position.
+ */
+function prunableAt(
+  messages: readonly Message[],
+  params: PruneToolResultsParams,
+  tokens: readonly number[],
+  keepSteps: number,
+): (k: number) => boolean {
+  const minTokens = readCounts('prune-tool-results', params).values.min_tokens!
+  const clear = normalizeClearParams(params)
+  const excluded = new Set(clear.exclude_tools)
+  const { answered, names, callOrdinal } = resolveCalls(messages)
+  const { backRefs } = resolveBackReferences(messages, params.backReferences)
+  const stepsUpTo: number[] = []
+  const callsUpTo: number[] = []
+  const stepOrdinal = new Map<number, number>()
+  let steps = 0
+  let calls = 0
+  messages.forEach((m, i) => {
+    if (m.role === 'assistant' && m.toolCalls && m.toolCalls.length > 0) {
+      stepOrdinal.set(i, steps++)
+      calls += m.toolCalls.length
+    }
+    stepsUpTo[i] = steps
+    callsUpTo[i] = calls
+  })
+  const oldest = messages.findIndex(
+    (m, i) =>
+      m.role === 'tool' &&
+      !(excluded.size > 0 && excluded.has(names.get(i) ?? UNKNOWN_TOOL_NAME)) &&
+      !backRefs.has(i) &&
+      !isPlaceholderText(m.content) &&
+      tokens[i]! >= minTokens,
+  )
+  const step = oldest < 0 ? undefined : answered.get(oldest)
+  const ordinal = oldest < 0 ? undefined : callOrdinal.get(oldest)
+  return (k) => {
+    if (oldest < 0 || oldest > k) return false
+    if (step !== undefined && stepOrdinal.get(step)! >= stepsUpTo[k]! - Math.floor(keepSteps)) return false
+    return ordinal === undefined || ordinal < callsUpTo[k]! - clear.keep_tool_uses
+  }
 }
 
 /** The walk of `pruneToolResults` once the params are read (see there). */

@@ -160,7 +160,9 @@ export function describeDecision(d: TriggerDecision, withTurn = true): string {
  * Such an edit is stateless — Anthropic's context editing applies to each request that reaches
  * the trigger — so at an earlier turn `fired` is `reached`; at the last message it is what the
  * stage did (`firedAtEnd`, with `heldAtEnd` as the reason when it was reached and did nothing).
- * `tokensOf(i)` is the tokens of `messages[i]`. Pure.
+ * `tokensOf(i)` is the tokens of `messages[i]`; `heldAt(k)`, when given, says why the stage could
+ * change nothing in the prefix up to `k` (undefined: it could), so an earlier reached turn is not
+ * claimed as fired when nothing there was eligible. Pure.
  */
 export function statelessDecisions(
   stage: StageId,
@@ -170,6 +172,7 @@ export function statelessDecisions(
   rule: TriggerRule,
   firedAtEnd: boolean,
   heldAtEnd?: string,
+  heldAt?: (k: number) => string | undefined,
 ): TriggerDecision[] {
   const out: TriggerDecision[] = []
   let tokens = fixed
@@ -191,9 +194,11 @@ export function statelessDecisions(
         op: rule.op,
         thresholdSource: rule.source,
         reached,
-        fired: last ? reached && firedAtEnd : reached,
+        fired: false,
       }
-      if (last && reached && !firedAtEnd && heldAtEnd) d.held = heldAtEnd
+      const held = last ? (firedAtEnd ? undefined : heldAtEnd) : reached ? heldAt?.(k) : undefined
+      d.fired = reached && (last ? firedAtEnd : held === undefined)
+      if (reached && !d.fired && held) d.held = held
       out.push(d)
     }
     if (turnEnd) turn++
