@@ -119,17 +119,20 @@ export interface StageDefinition {
 const TRIGGER_PARAMS = [
   {
     key: 'trigger_tokens', type: 'count', optional: true, min: 1, unit: 'tokens', control: 'slider',
+    unusable: 'trigger_tokens must be a number of tokens, at least 1',
     slider: { step: 1000, max: 'window' }, sweep: { from: 'step', step: { of: 'tokens', per: 8 } },
     cliFlag: 'trigger-tokens',
     help: 'Fire when the context reaches this many tokens (replaces compact_after and the window share).',
   },
   {
     key: 'trigger_share', type: 'count', optional: true, min: 0.01, max: 1, fraction: true, unit: 'share',
+    unusable: 'trigger_share must be a share of the window from 1% to 100% (0.01–1)',
     control: 'slider', slider: { step: 0.01, max: 1 }, cliFlag: 'trigger-share',
     help: "Fire when the context reaches this share of the model's window, less trigger_reserve (replaces compact_after).",
   },
   {
     key: 'trigger_reserve', type: 'count', optional: true, min: 0, unit: 'tokens', control: 'slider',
+    unusable: 'trigger_reserve must be a number of tokens, 0 or more',
     slider: { step: 1000, max: 'window' }, sweep: { from: 0, step: 8000 }, cliFlag: 'trigger-reserve',
     help: "Tokens held back from the window: fire at share × window − reserve (Claude Code: 33,000; replaces compact_after).",
   },
@@ -144,11 +147,13 @@ const TRIGGER_PARAMS = [
 const TAIL_PARAMS = [
   {
     key: 'keep_tokens', type: 'count', optional: true, min: 0, unit: 'tokens', control: 'slider',
+    unusable: 'keep_tokens must be a number of tokens, 0 or more',
     slider: { step: 500, max: 'tokens' }, sweep: { from: 0, step: { of: 'tokens', per: 16 } }, cliFlag: 'keep-tokens',
     help: 'Keep the newest messages up to this many tokens verbatim (replaces keep_last; 0 keeps none).',
   },
   {
     key: 'keep_share', type: 'count', optional: true, min: 0, max: 1, fraction: true, unit: 'share',
+    unusable: 'keep_share must be a share of the context from 0% to 100% (0–1)',
     control: 'slider', slider: { step: 0.01, max: 1 }, cliFlag: 'keep-share',
     help: "Keep the newest messages up to this share of the context's tokens verbatim (replaces keep_last).",
   },
@@ -210,6 +215,7 @@ export const STAGE_DEFINITIONS = [
       },
       {
         key: 'trigger', type: 'count', optional: true, min: 1, unit: 'tokens', control: 'slider',
+        unusable: 'trigger must be a number of tokens, at least 1',
         slider: { step: 1000, max: 'window' }, sweep: { from: 'step', step: { of: 'tokens', per: 8 } },
         cliFlag: 'prune-trigger',
         help: 'Prune only once the context reaches this many tokens (Anthropic clear_tool_uses trigger); then down to target. Absent: whenever over target.',

@@ -235,6 +235,8 @@ export function pruneToolResults(
     const reason = paramDefinition('prune-tool-results', 'target')!.unusable!
     return unchanged(messages, reason, reason)
   }
+  const unusable = readCounts('prune-tool-results', params).error
+  if (unusable !== undefined) return unchanged(messages, unusable, unusable)
 
   const tokens = messages.map((m) => ctx.countMessage(m))
   // The same total the user sees: messages plus what every request carries (cases/28).

@@ -180,3 +180,17 @@ describe('summarize: the replay stopped at turn N is the whole replay up to N', 
     )
   })
 })
+
+describe('summarize: an unusable token param is an error, never a silent fallback to compact_after', () => {
+  it.each([
+    [{ trigger_share: 1.5 }, 'trigger_share must be a share of the window from 1% to 100% (0.01–1)'],
+    [{ trigger_share: 0 }, 'trigger_share must be a share of the window from 1% to 100% (0.01–1)'],
+    [{ trigger_tokens: -5 }, 'trigger_tokens must be a number of tokens, at least 1'],
+    [{ keep_share: 2 }, 'keep_share must be a share of the context from 0% to 100% (0–1)'],
+    [{ keep_tokens: -1 }, 'keep_tokens must be a number of tokens, 0 or more'],
+  ])('%o', async (params, error) => {
+    const out = await summarize(chat(), { keep_last: 1, compact_after: 1, ...params }, ctx())
+    expect(out.changed).toBe(false)
+    expect(out.error).toBe(error)
+  })
+})

@@ -438,6 +438,10 @@ export async function summarize(
   ctx: StageContext,
 ): Promise<StageOutput> {
   const p = normalizeParams(params)
+  // A token param set to an unusable value is an error: falling back to compact_after would
+  // replay another strategy than the one asked for.
+  const unusable = readCounts('summarize', params).error
+  if (unusable !== undefined) return unchangedOutput(messages, unusable, { error: unusable })
   const trigger = summarizeTrigger(params, ctx.window)
   if (trigger.measure === 'tokens' && trigger.threshold <= 0) {
     const error = `the token trigger is at 0 tokens (${trigger.source}): every check would compact; use a larger window or a smaller reserve`

@@ -17,6 +17,14 @@ import {
 // SPEC §3.2: keep_last default 20, compact_after default 40; a non-positive or non-numeric value
 // falls back to the default; compact_after < keep_last is clamped up to keep_last.
 describe('effectiveParam', () => {
+  it('an unusable token value carries the stage error as its note (the stage stops rather than fall back)', () => {
+    expect(effectiveParam('summarize', 'trigger_share', { trigger_share: 1.5 })).toEqual({
+      value: 1.5,
+      replace: false,
+      note: 'trigger_share must be a share of the window from 1% to 100% (0.01–1)',
+    })
+  })
+
   it('passes a valid value through without a note', () => {
     expect(effectiveParam('summarize', 'keep_last', { keep_last: 10, compact_after: 30 })).toEqual({ value: 10, replace: false })
   })

@@ -224,7 +224,9 @@ export function effectiveParam(
 ): EffectiveParam {
   const e = effectiveCount(stage, key, params)
   if (e.error !== undefined || !Number.isFinite(e.value)) {
-    return { value: typeof params[key] === 'number' ? (params[key] as number) : e.value, replace: false }
+    const value = typeof params[key] === 'number' ? (params[key] as number) : e.value
+    // The stage stops with this error (its card shows it too): say it where the value was typed.
+    return e.error !== undefined ? { value, replace: false, note: e.error } : { value, replace: false }
   }
   const typed = params[key]
   const truncated = typeof typed === 'number' && Math.trunc(typed) === e.value
