@@ -194,3 +194,16 @@ describe('summarize: an unusable token param is an error, never a silent fallbac
     expect(out.error).toBe(error)
   })
 })
+
+describe('summarize: why a reached trigger made no pass', () => {
+  it('the tail holds everything since the start, or cannot begin later', async () => {
+    // Turn 1 ends at a1 (200 ≥ 150); keep_tokens 500 holds u0 and a1: everything fits.
+    const fits = await summarize(chat().slice(0, 2), { trigger_tokens: 150, keep_tokens: 500 }, ctx())
+    expect(fits.decisions?.[0]?.held).toBe('everything since the start fits the kept tail')
+    // keep_tokens 100 starts the tail at a1, but tail_start user moves it back to u0, the start.
+    const back = await summarize(chat().slice(0, 2), { trigger_tokens: 150, keep_tokens: 100, tail_start: 'user' }, ctx())
+    expect(back.decisions?.[0]?.held).toBe(
+      'the kept tail cannot begin after #0 (it begins at a user message, and a tool call stays with its results), so nothing since the start is left to summarize',
+    )
+  })
+})

@@ -528,7 +528,13 @@ export async function summarize(
     }
     const plan = planBoundary(conv, k + 1, from, start, (i) => prefixReachAt((fullReach ??= callReach(conv)), k + 1, i), tailRule.tailStart)
     if (!plan) {
-      decision.held = 'the kept tail already holds everything since the last pass'
+      const since = state ? 'the last pass' : 'the start'
+      decision.held =
+        start <= from
+          ? `everything since ${since} fits the kept tail`
+          : `the kept tail cannot begin after #${conv[from]?.index ?? from} (${
+              tailRule.tailStart === 'any' ? 'a tool call stays with its results' : 'it begins at a user message, and a tool call stays with its results'
+            }), so nothing since ${since} is left to summarize`
       continue
     }
     planned = true
