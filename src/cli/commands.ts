@@ -129,7 +129,7 @@ interface Run {
   config: PipelineConfig
   counter: CachedCounter
   result: RunResult
-  /** Prints each failed LLM summarizer call on stderr; 1 when one failed, else 0. */
+  /** Prints each stage that stopped with an error on stderr; 1 when one did, else 0. */
   failCode: () => number
 }
 
@@ -144,8 +144,9 @@ function configOf(ctx: CommandContext): PipelineConfig {
 }
 
 /**
- * Imports the file and runs the pipeline of the flags. With an LLM summarizer a failed call is
- * not a quiet "no change": `failCode` says so and gives exit code 1.
+ * Imports the file and runs the pipeline of the flags. A stage that stopped with an error (a
+ * failed LLM summarizer call, a token trigger at 0 tokens) is not a quiet "no change": `failCode`
+ * says so and gives exit code 1.
  */
 async function runFile(ctx: CommandContext, command: string): Promise<Run> {
   if (ctx.positionals.length !== 1) throw new UsageError(`${command} takes exactly one <file> (or - for standard input)`)
@@ -156,7 +157,8 @@ async function runFile(ctx: CommandContext, command: string): Promise<Run> {
   const deps: PipelineDeps = { counter }
   if (runtime) deps.summarizerRuntime = runtime
   const result = await runPipeline(transcript, config, deps)
-  const failed = runtime ? result.stages.filter((s) => s.error !== undefined) : []
+  // A stage that stopped (a failed summarizer call, a token trigger at 0 tokens) is not a quiet "no change".
+  const failed = result.stages.filter((s) => s.error !== undefined)
   const failCode = () => {
     for (const s of failed) ctx.err(`error: ${s.stage}: ${s.error}`)
     return failed.length > 0 ? 1 : 0

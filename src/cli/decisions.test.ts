@@ -179,7 +179,7 @@ describe('compact --preset and --window', () => {
       [['--window', 'gpt-9'], '--window takes a number of tokens or a model: claude-200k, claude-1m,'],
       [['--window', '500'], '--window must be at least 1000 tokens, got 500'],
       [['--check', 'hourly'], '--check must be one of turn, request, got "hourly"'],
-      [['--tail-start', 'tool'], '--tail-start must be one of any, user, got "tool"'],
+      [['--tail-start', 'tool'], '--tail-start must be one of any, user, user_within, got "tool"'],
       [['--trigger-share', '1.5'], '--trigger-share must be at most 1, got 1.5'],
       [['--min-progress', '--no-min-progress'], '--min-progress and --no-min-progress contradict each other: give one'],
       [['--stages', 'summarize', '--target', '8000'], '--target is a prune-tool-results param, and --stages leaves prune-tool-results out'],

@@ -29,6 +29,15 @@ async function runCli(args: string[]) {
 }
 
 describe('cli compact', () => {
+  it('a stage that stops with an error exits 1 with the error on stderr (a reserve not below the window)', async () => {
+    const { code, stdout, stderr } = await runCli(['compact', join(SAMPLES, 'openai-chat.json'), '--trigger-reserve=250000'])
+    expect(code).toBe(1)
+    expect(stdout).toMatch(/^passes   0$/m)
+    expect(stderr).toBe(
+      'error: summarize: the token trigger is at 0 tokens (200,000 window − 250,000 reserve): every check would compact; use a larger window or a smaller reserve\n',
+    )
+  })
+
   it('--stages dedupe --json: repeated catalog page becomes back-references, and fates/origins say so', async () => {
     const { code, stdout, stderr } = await runCli(['compact', join(SAMPLES, 'openai-chat.json'), '--stages', 'dedupe', '--json'])
     expect(stderr).toBe('')
@@ -132,7 +141,8 @@ describe('cli compact', () => {
     // A count, names or choice flag shows its value's placeholder; a flag param (on/off) has none.
     for (const { stage, param } of flagged) {
       const arg = param.type === 'flag' ? '' : ' \\S+'
-      expect(usage).toMatch(new RegExp(`^  --${param.cliFlag}${arg} +${stage}: `, 'm'))
+      // A synopsis wider than the option column puts the description on the next line.
+      expect(usage).toMatch(new RegExp(`^  --${param.cliFlag}${arg}(?: +|\\n +)${stage}: `, 'm'))
     }
     expect(usage).toMatch(/^ {2}--check turn\|request +summarize: when the trigger is checked: /m)
     expect(usage).toMatch(/^ {2}--min-progress +summarize: guard: skip a pass/m)

@@ -6,8 +6,9 @@
  *
  * The commands are the table of commands.ts; the usage text is built from it and, for the stage
  * parameters, from the stage definitions (options.ts). Exit codes: 0 success, 1 bad input (one
- * line on stderr naming the line/field and why), 2 bad usage. With an LLM summarizer, a failed
- * summarizer call also exits 1 (the report still prints, the error on stderr). API keys come from
+ * line on stderr naming the line/field and why), 2 bad usage. A stage that stops with an error (a
+ * failed LLM summarizer call, a token trigger at 0 tokens) also exits 1 (the report still prints,
+ * the error on stderr). API keys come from
  * the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY), never from flags.
  */
 import { pathToFileURL } from 'node:url'

@@ -149,6 +149,11 @@ export function WindowSetting() {
           </span>
         )}
       </span>
+      {draft !== null && windowOf(Number(draft)) !== Number(draft) && (
+        <span className="window-setting__note" role="status">
+          A window is a whole number of tokens, at least 1,000: still {formatCount(window)}.
+        </span>
+      )}
     </div>
   )
 }

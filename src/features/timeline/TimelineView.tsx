@@ -377,7 +377,7 @@ export function TimelineView() {
         <li>
           <span className="timeline-legend__mark" style={{ background: COLORS.pass }} />{' '}
           {timeline.passes.length === 0
-            ? 'no pass fires'
+            ? 'no summary pass (edits in place, such as pruning, have no marker)'
             : `${formatCountOf(timeline.passes.length, 'pass', 'passes')} (${timeline.passes
                 .slice(0, 3)
                 .map((p) => `${passName(p.stage, p.pass)} at turn ${p.turn}`)
