@@ -196,7 +196,9 @@ export const PRESETS: readonly PipelinePreset[] = [
     source:
       `Anthropic platform docs, context editing clear_tool_uses_20250919 (${READ}): once a ` +
       'request’s input reaches 100,000 tokens, every tool result but those of the newest 3 tool ' +
-      'uses is replaced by a placeholder; exclude_tools and clear_at_least are optional.',
+      'uses is replaced by a placeholder; exclude_tools and clear_at_least are optional. The edit ' +
+      'is made on the server: the client keeps sending the full history, so the trigger compares ' +
+      'the uncleared input and, once reached, every later request is cleared.',
     differs:
       'Our placeholder text is seed 002’s. keep_steps 1 also guards the newest step. Tool inputs ' +
       'are never cleared (clear_tool_inputs false, the default).',
