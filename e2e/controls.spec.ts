@@ -26,7 +26,7 @@ test.afterAll(() => {
 
 const done = { timeout: 180_000 }
 
-test('on a 10 MB session: small slider steps, exact numbers, a preset sets the window, two presets side by side', async ({ page }) => {
+test('on a 10 MB session: small slider steps, the sweep grid around them, exact numbers, a preset sets the window, its trigger on the timeline, two presets side by side', async ({ page }) => {
   test.setTimeout(420_000)
   const errors = watchErrors(page)
   await openApp(page)
@@ -53,6 +53,21 @@ test('on a 10 MB session: small slider steps, exact numbers, a preset sets the w
   const dragged = Number(await number.inputValue())
   expect(dragged).not.toBe(20)
   expect(Math.abs(dragged - 20)).toBeLessThanOrEqual(10)
+  await expect(page.getByTestId('loading')).toHaveCount(0, done)
+
+  // The Sweep tab's default grid is centred on the current setting and holds it.
+  await page.getByRole('tab', { name: 'Sweep' }).click()
+  const sweep = page.getByTestId('sweep-view')
+  const onGrid = async (axis: 'x' | 'y', value: number) => {
+    const [from, to, step] = await Promise.all(['from', 'to', 'step'].map(async (f) => Number(await sweep.getByLabel(`${axis} ${f}`).inputValue())))
+    expect(from!).toBeLessThanOrEqual(value)
+    expect(to!).toBeGreaterThanOrEqual(value)
+    expect((value - from!) % step!).toBe(0)
+  }
+  await expect(sweep.getByLabel('x parameter')).toHaveValue('keep_last')
+  await onGrid('x', dragged)
+  await onGrid('y', 40)
+  await page.getByRole('tab', { name: 'Before | After' }).click()
 
   // Any value is typeable, not only slider stops; the link carries it.
   await number.fill('137')
@@ -78,6 +93,24 @@ test('on a 10 MB session: small slider steps, exact numbers, a preset sets the w
   await expect(page.getByRole('combobox', { name: 'summarize check' })).toHaveValue('request')
   await expect(page.getByRole('spinbutton', { name: 'summarize trigger_tokens value' })).toHaveValue('')
   await expect(page.getByTestId('loading')).toHaveCount(0, done)
+
+  // The timeline draws Claude Code's trigger line, and hovering the turn of its pass reads the decision.
+  await page.getByRole('tab', { name: 'Timeline' }).click()
+  const caption = page.getByTestId('timeline-caption')
+  await expect(caption).toHaveAttribute('data-done', 'true', done)
+  await expect(page.getByTestId('timeline-legend').locator('[data-level="summarize:trigger"]')).toContainText(
+    'summarize trigger 967,000 tokens (1,000,000 window − 33,000 reserve)',
+  )
+  const turns = Number(/^([\d,]+) turns/.exec((await caption.textContent()) ?? '')?.[1]?.replace(/,/g, ''))
+  const passTurn = Number(((await caption.getAttribute('data-pass-turns')) ?? '').split(',')[0])
+  expect(passTurn).toBeGreaterThan(1)
+  const plot = await page.getByTestId('timeline-chart').locator('.u-over').boundingBox()
+  if (!plot) throw new Error('the chart has no plot area')
+  await page.mouse.move(plot.x + ((passTurn - 1) / (turns - 1)) * plot.width, plot.y + plot.height / 2)
+  await expect(page.getByTestId('timeline-decisions').locator('li[data-fired="true"]')).toContainText(
+    /≥ 967,000 \(1,000,000 window − 33,000 reserve\) → pass 1 fired/,
+  )
+  await page.getByRole('tab', { name: 'Before | After' }).click()
 
   // Side by side: the current preset and Codex, each with its figures.
   await page.getByLabel('Preset to compare with').selectOption('codex-local')
