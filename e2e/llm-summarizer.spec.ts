@@ -23,7 +23,7 @@ test.afterEach(async () => {
 async function previewSend(page: Page, key = 'test-key-123'): Promise<void> {
   await page.getByLabel('Summarizer', { exact: true }).selectOption('openai-compatible')
   await page.getByLabel('Base URL').fill(server.openaiBaseUrl)
-  await page.getByLabel('Model').fill('test-model')
+  await page.getByLabel('Model', { exact: true }).fill('test-model')
   await page.getByLabel('API key').fill(key)
   await page.getByRole('button', { name: 'Preview and send…' }).click()
   await expect(page.getByTestId('send-dialog')).toBeVisible()
@@ -200,7 +200,7 @@ test('the endpoint settings survive a reload; the key only with "Remember the ke
   await openApp(page)
   await page.getByLabel('Summarizer', { exact: true }).selectOption('openai-compatible')
   await page.getByLabel('Endpoint preset').selectOption({ label: 'LM Studio — http://localhost:1234/v1' })
-  await page.getByLabel('Model').fill('qwen2.5-7b-instruct')
+  await page.getByLabel('Model', { exact: true }).fill('qwen2.5-7b-instruct')
   await page.getByLabel('Stream the answer').uncheck()
   await page.getByLabel('API key').fill('sk-not-remembered')
 
@@ -209,7 +209,7 @@ test('the endpoint settings survive a reload; the key only with "Remember the ke
   await expect(page.getByLabel('Summarizer', { exact: true })).toHaveValue('openai-compatible')
   await expect(page.getByLabel('Base URL')).toHaveValue('http://localhost:1234/v1')
   await expect(page.getByLabel('Endpoint preset')).toHaveValue('http://localhost:1234/v1')
-  await expect(page.getByLabel('Model')).toHaveValue('qwen2.5-7b-instruct')
+  await expect(page.getByLabel('Model', { exact: true })).toHaveValue('qwen2.5-7b-instruct')
   await expect(page.getByLabel('Stream the answer')).not.toBeChecked()
   await expect(page.getByLabel('API key')).toHaveValue('')
   // Restored is not sent: the run stays offline until the send step.
