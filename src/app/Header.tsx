@@ -3,6 +3,7 @@ import { LazyDetails } from '../components/LazyDetails'
 import { LoadControls } from '../features/loader/LoadControls'
 import { useInfo, useLoadActions } from '../state/hooks'
 import type { TranscriptInfo } from '../worker/protocol'
+import { ThemePicker } from './ThemePicker'
 
 /**
  * The file's main conversation or one of its others (Claude Code sub-agents, the further samples,
@@ -93,7 +94,10 @@ function BranchList({ info }: { info: TranscriptInfo }) {
   )
 }
 
-/** Product name, the loaded transcript (file, format, messages, recorded compactions) and load controls. */
+/**
+ * Product name, the loaded transcript (file, format, messages, recorded compactions), load controls
+ * and the theme picker.
+ */
 export function Header() {
   const info = useInfo()
   const recorded = info?.recordedCompactions.length ?? 0
@@ -138,6 +142,7 @@ export function Header() {
         )}
       </div>
       <LoadControls />
+      <ThemePicker />
     </header>
   )
 }

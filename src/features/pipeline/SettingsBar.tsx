@@ -10,6 +10,9 @@ import { useUndoShortcuts } from './undo-shortcuts'
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
 const MOD = isMac ? '⌘' : 'Ctrl+'
 
+/** What a copied link carries, said on the button's tooltip and after copying. */
+const SETTINGS_ONLY = 'Settings only — the other person opens their own copy of the transcript.'
+
 /**
  * The pipeline panel's header tools: Undo / Redo of setting changes (also Ctrl/Cmd+Z,
  * Ctrl/Cmd+Shift+Z, Ctrl+Y) and Copy link (the address with the settings in its hash), plus the
@@ -52,14 +55,19 @@ export function SettingsBar() {
         type="button"
         className="button button--small settings-bar__copy"
         disabled={!hasConfig}
-        title="Copy this page's address with the pipeline settings (not the transcript, never an API key)"
+        title={`${SETTINGS_ONLY} The link holds the pipeline settings, never the transcript or an API key.`}
         onClick={() => void copySettingsLink().then((ok) => setCopy(ok ? 'copied' : 'failed'))}
       >
         {copy === 'copied' ? 'Link copied' : 'Copy link'}
       </button>
       <span className="visually-hidden" role="status">
-        {copy === 'copied' ? 'Link copied' : copy === 'failed' ? 'Could not copy: copy the address bar instead' : ''}
+        {copy === 'copied' ? `Link copied. ${SETTINGS_ONLY}` : copy === 'failed' ? 'Could not copy: copy the address bar instead' : ''}
       </span>
+      {copy === 'copied' && (
+        <p className="settings-bar__copied" data-testid="link-copied">
+          {SETTINGS_ONLY}
+        </p>
+      )}
       {copy === 'failed' && <p className="settings-bar__failed">Could not copy: copy the address bar instead.</p>}
     </div>
   )
