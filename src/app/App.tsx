@@ -15,7 +15,8 @@ import { useStore } from '../state/store'
 import { useInfo, useLoadActions, useTab } from '../state/hooks'
 import { selectLoading, selectRun } from '../state/selectors'
 import { Header } from './Header'
-import { TAB_VIEWS } from './tabs'
+import { MAIN_ID, Shortcuts, SkipLink, VIEW_PANEL_ID } from './ShortcutsDialog'
+import { TAB_VIEWS, TabBar, tabId } from './tabs'
 import { EmptyState, LoadingBar, NothingFired, RunErrorBanner } from './StatusViews'
 
 /** The app shell: header, pipeline panel, totals, Before | After or the table. */
@@ -26,6 +27,7 @@ export function App() {
   const run = useStore(selectRun)
   const loading = useStore(selectLoading)
   const { tab, setTab } = useTab()
+  const view = TAB_VIEWS.find((t) => t.id === tab) ?? TAB_VIEWS[0]
 
   // Before start: the first config (the worker's defaults) is read over the link's settings.
   useEffect(() => startUrlSync(), [])
@@ -35,11 +37,12 @@ export function App() {
 
   return (
     <div className="app">
+      <SkipLink />
       <Header />
       <ImportErrorBanner />
       <div className="layout">
         <PipelinePanel />
-        <main className="content">
+        <main className="content" id={MAIN_ID} tabIndex={-1}>
           <LoadingBar />
           <RunErrorBanner />
           <SummarizerStatus />
@@ -50,28 +53,20 @@ export function App() {
               <CheckWarnings />
               <NothingFired />
               <div className="tabs-row">
-                <div className="tabs" role="tablist" aria-label="View">
-                  {TAB_VIEWS.map((t) => (
-                    <button
-                      key={t.id}
-                      type="button"
-                      role="tab"
-                      aria-selected={tab === t.id}
-                      className="tab"
-                      title={t.title}
-                      onClick={() => setTab(t.id)}
-                    >
-                      {t.label}
-                    </button>
-                  ))}
-                </div>
+                <TabBar tab={tab} onSelect={setTab} panelId={VIEW_PANEL_ID} />
                 <AfterModeControl />
                 <Legend />
               </div>
               <ExportButtons />
               <CostView />
-              <div className="view" role="tabpanel">
-                {(TAB_VIEWS.find((t) => t.id === tab) ?? TAB_VIEWS[0])?.render()}
+              <div
+                className="view"
+                role="tabpanel"
+                id={VIEW_PANEL_ID}
+                aria-labelledby={view && tabId(view.id)}
+                tabIndex={-1}
+              >
+                {view?.render()}
               </div>
             </>
           )}
@@ -79,6 +74,7 @@ export function App() {
       </div>
       <DropOverlay />
       <SendDialog />
+      <Shortcuts />
     </div>
   )
 }
