@@ -23,3 +23,12 @@ export function isEmptyMessage(message: Message): boolean {
   if (typeof c === 'string') return c.trim() === ''
   return !c.some((p: Part) => p.type !== 'text' || p.text.trim() !== '')
 }
+
+/**
+ * True when `message` ends a turn: an assistant message with no tool calls (the model answered
+ * and handed the conversation back). The one rule the rolling replay's check points, the turns of
+ * the timeline and the stateless decision logs share. Source: SPEC §3.2 (the replay's turn ends).
+ */
+export function isTurnEnd(message: Pick<Message, 'role' | 'toolCalls'>): boolean {
+  return message.role === 'assistant' && !(message.toolCalls && message.toolCalls.length > 0)
+}

@@ -10,6 +10,7 @@
  * counter caches counts by text, and `memoizeSummarizer` answers a summary request it has seen
  * before without asking the summarizer again.
  */
+import { isTurnEnd } from '../content'
 import { exportMessages, type ExportContext } from '../export'
 import type {
   FormatId,
@@ -28,17 +29,8 @@ import { summarizeTrigger } from '../stages/triggers'
 import { runPipeline, type PipelineDeps } from '../pipeline'
 import { partitionPoint } from '../util/search'
 import { readCounts } from '../stages/params'
-import { normalizeParams } from '../stages/summarize'
 import type { CancelSignal, Summarizer, SummaryRequest } from '../stages/types'
 import { countMessageTokens, countToolSchemaTokens, REPLY_PRIMING_TOKENS } from '../tokens/count'
-
-/**
- * True when `message` ends a turn: an assistant message with no tool calls (the model answered
- * and handed the conversation back). Source: SPEC §3.2 (the replay's turn ends).
- */
-function isTurnEnd(message: Message): boolean {
-  return message.role === 'assistant' && !(message.toolCalls && message.toolCalls.length > 0)
-}
 
 /**
  * The turns of a transcript, as the inclusive index of each turn's last message, in order:
@@ -312,11 +304,13 @@ function thresholdsOf(config: PipelineConfig, messages: readonly Message[], ends
       }
     } else if (stage.id === 'insert-then-compress' && Number.isFinite(counts.threshold_tokens)) {
       out.push({ kind: 'tokens', stage: stage.id, param: 'threshold_tokens', tokens: counts.threshold_tokens! })
-    } else if (stage.id === 'summarize' && summarizeTrigger(stage.params, windowOf(config.window)).measure === 'tokens') {
-      const rule = summarizeTrigger(stage.params, windowOf(config.window))
-      out.push({ kind: 'tokens', stage: 'summarize', param: 'trigger', tokens: rule.threshold, source: rule.source })
     } else if (stage.id === 'summarize') {
-      const { compact_after } = normalizeParams(stage.params)
+      const rule = summarizeTrigger(stage.params, windowOf(config.window))
+      if (rule.measure === 'tokens') {
+        out.push({ kind: 'tokens', stage: 'summarize', param: 'trigger', tokens: rule.threshold, source: rule.source })
+        continue
+      }
+      const compact_after = rule.threshold
       // The plan counts messages after the leading system ones (SPEC §3.2).
       let lead = 0
       while (lead < messages.length && messages[lead]?.role === 'system') lead++

@@ -9,6 +9,7 @@ import type { Fate, Message, Origin, Pass, SummarizeParams, TriggerDecision } fr
 import { perMessage } from '../util/memo'
 import { codePointLength, collapseWhitespace, cutCodePoints, elideMiddle } from '../util/text'
 import { pairToolResults } from '../tool-pairs'
+import { isTurnEnd } from '../content'
 import { SUMMARY_ID_PREFIX, unchangedOutput } from './output'
 import { countDefault } from './definitions'
 import { readCounts } from './params'
@@ -346,10 +347,6 @@ function fitPrompt(
     }
   }
   return { prompt, slice: units.flat(), omitted }
-}
-
-function isTurnEnd(message: Message): boolean {
-  return message.role === 'assistant' && !(message.toolCalls && message.toolCalls.length > 0)
 }
 
 function hasThinking(message: Message): boolean {

@@ -6,7 +6,8 @@
  * trigger, `compact_after`), agent-presets.md (token triggers: a share of the model's window, the
  * window minus a reserve, or a fixed count; token budgets of the kept tail).
  */
-import type { StageId, TriggerDecision } from '../model'
+import type { Message, StageId, TriggerDecision } from '../model'
+import { isTurnEnd } from '../content'
 import { DEFAULT_WINDOW } from '../models'
 import { readCounts } from './params'
 
@@ -166,7 +167,7 @@ export function describeDecision(d: TriggerDecision, withTurn = true): string {
  */
 export function statelessDecisions(
   stage: StageId,
-  messages: readonly { role: string; index: number; toolCalls?: readonly unknown[] }[],
+  messages: readonly Pick<Message, 'role' | 'index' | 'toolCalls'>[],
   tokensOf: (i: number) => number,
   fixed: number,
   rule: TriggerRule,
@@ -179,7 +180,7 @@ export function statelessDecisions(
   let turn = 1
   messages.forEach((m, k) => {
     tokens += tokensOf(k)
-    const turnEnd = m.role === 'assistant' && !(m.toolCalls && m.toolCalls.length > 0)
+    const turnEnd = isTurnEnd(m)
     const last = k === messages.length - 1
     if (turnEnd || last) {
       const reached = triggerReached(rule, tokens)
