@@ -227,7 +227,7 @@ export function pruneToolResults(
   ctx: Pick<StageContext, 'countMessage' | 'fixedTokens'>,
 ): StageOutput {
   // keep_steps is checked first: its error is the seed's (ArgumentError in `initialize`).
-  const counts = readCounts('prune-tool-results', params).values
+  const { values: counts, error: unusable } = readCounts('prune-tool-results', params)
   const keepSteps = counts.keep_steps!
   if (!Number.isFinite(keepSteps)) return unchanged(messages, KEEP_STEPS_ERROR, KEEP_STEPS_ERROR)
   const target = counts.target!
@@ -235,20 +235,42 @@ export function pruneToolResults(
     const reason = paramDefinition('prune-tool-results', 'target')!.unusable!
     return unchanged(messages, reason, reason)
   }
-  const unusable = readCounts('prune-tool-results', params).error
   if (unusable !== undefined) return unchanged(messages, unusable, unusable)
 
   const tokens = messages.map((m) => ctx.countMessage(m))
   // The same total the user sees: messages plus what every request carries (cases/28).
   const total = tokens.reduce((a, b) => a + b, 0) + (ctx.fixedTokens ?? 0)
-  const rule = pruneTrigger(params)
-  const output = pruneWalk(messages, params, tokens, total, target, keepSteps, ctx)
-  const prunable = prunableAt(messages, params, tokens, keepSteps)
+  const clear = normalizeClearParams(params)
+  const excluded = new Set(clear.exclude_tools)
+  const calls = resolveCalls(messages)
+  const read: PruneInput = {
+    counts,
+    clear,
+    tokens,
+    calls,
+    refs: resolveBackReferences(messages, params.backReferences),
+    isExcluded: (i) => excluded.size > 0 && excluded.has(calls.names.get(i) ?? UNKNOWN_TOOL_NAME),
+  }
+  const output = pruneWalk(messages, read, total, ctx)
+  const prunable = prunableAt(messages, read)
   const decisions = statelessDecisions(
-    'prune-tool-results', messages, (i) => tokens[i]!, ctx.fixedTokens ?? 0, rule, output.changed, output.note,
+    'prune-tool-results', messages, (i) => tokens[i]!, ctx.fixedTokens ?? 0, pruneTrigger(params), output.changed, output.note,
     (k) => (prunable(k) ? undefined : `every tool result in context up to #${messages[k]?.index ?? k} is guarded, excluded, under min_tokens or already replaced`),
   )
   return { ...output, decisions }
+}
+
+/** What `pruneToolResults` reads once and both the walk and the decision log use. */
+interface PruneInput {
+  /** The count params as the engine uses them (`readCounts`). */
+  counts: Record<string, number>
+  clear: ReturnType<typeof normalizeClearParams>
+  /** Tokens of each message. */
+  tokens: readonly number[]
+  calls: ReturnType<typeof resolveCalls>
+  refs: ReturnType<typeof resolveBackReferences>
+  /** Whether the result at `i` belongs to an excluded tool (`exclude_tools`). */
+  isExcluded: (i: number) => boolean
 }
 
 /**
@@ -258,17 +280,9 @@ export function pruneToolResults(
  * calls guard it (a later result is guarded whenever the oldest one is). Counts per prefix are
  * prefix sums, so the whole log is O(n). Returns a lookup by position.
  */
-function prunableAt(
-  messages: readonly Message[],
-  params: PruneToolResultsParams,
-  tokens: readonly number[],
-  keepSteps: number,
-): (k: number) => boolean {
-  const minTokens = readCounts('prune-tool-results', params).values.min_tokens!
-  const clear = normalizeClearParams(params)
-  const excluded = new Set(clear.exclude_tools)
-  const { answered, names, callOrdinal } = resolveCalls(messages)
-  const { backRefs } = resolveBackReferences(messages, params.backReferences)
+function prunableAt(messages: readonly Message[], read: PruneInput): (k: number) => boolean {
+  const { answered, callOrdinal } = read.calls
+  const keepSteps = Math.floor(read.counts.keep_steps!)
   const stepsUpTo: number[] = []
   const callsUpTo: number[] = []
   const stepOrdinal = new Map<number, number>()
@@ -285,41 +299,38 @@ function prunableAt(
   const oldest = messages.findIndex(
     (m, i) =>
       m.role === 'tool' &&
-      !(excluded.size > 0 && excluded.has(names.get(i) ?? UNKNOWN_TOOL_NAME)) &&
-      !backRefs.has(i) &&
+      !read.isExcluded(i) &&
+      !read.refs.backRefs.has(i) &&
       !isPlaceholderText(m.content) &&
-      tokens[i]! >= minTokens,
+      read.tokens[i]! >= read.counts.min_tokens!,
   )
   const step = oldest < 0 ? undefined : answered.get(oldest)
   const ordinal = oldest < 0 ? undefined : callOrdinal.get(oldest)
   return (k) => {
     if (oldest < 0 || oldest > k) return false
-    if (step !== undefined && stepOrdinal.get(step)! >= stepsUpTo[k]! - Math.floor(keepSteps)) return false
-    return ordinal === undefined || ordinal < callsUpTo[k]! - clear.keep_tool_uses
+    if (step !== undefined && stepOrdinal.get(step)! >= stepsUpTo[k]! - keepSteps) return false
+    return ordinal === undefined || ordinal < callsUpTo[k]! - read.clear.keep_tool_uses
   }
 }
 
 /** The walk of `pruneToolResults` once the params are read (see there). */
 function pruneWalk(
   messages: readonly Message[],
-  params: PruneToolResultsParams,
-  tokens: readonly number[],
+  read: PruneInput,
   total: number,
-  target: number,
-  keepSteps: number,
   ctx: Pick<StageContext, 'countMessage' | 'fixedTokens'>,
 ): StageOutput {
-  const counts = readCounts('prune-tool-results', params).values
+  const { counts, clear, tokens } = read
+  const target = counts.target!
+  const keepSteps = counts.keep_steps!
   const trigger = counts.trigger
   if (trigger !== undefined && Number.isFinite(trigger) && total < trigger) {
     return unchanged(messages, `under trigger: ${total} < ${trigger} tokens`)
   }
   if (total <= target) return unchanged(messages, `under target: ${total} ≤ ${target} tokens`)
   const minTokens = counts.min_tokens!
-  const clear = normalizeClearParams(params)
-  const excluded = new Set(clear.exclude_tools)
 
-  const { answered, names, callOrdinal, calls } = resolveCalls(messages)
+  const { answered, names, callOrdinal, calls } = read.calls
   const stepStarts: number[] = []
   messages.forEach((m, i) => {
     if (m.role === 'assistant' && m.toolCalls && m.toolCalls.length > 0) stepStarts.push(i)
@@ -332,8 +343,8 @@ function pruneWalk(
     const ordinal = callOrdinal.get(i)
     return ordinal !== undefined && ordinal >= firstKeptCall
   }
-  const isExcluded = (i: number) => excluded.size > 0 && excluded.has(names.get(i) ?? UNKNOWN_TOOL_NAME)
-  const { dependents, backRefs } = resolveBackReferences(messages, params.backReferences)
+  const { isExcluded } = read
+  const { dependents, backRefs } = read.refs
 
   let out: Message[] | undefined
   const fates: Record<string, Fate> = {}
@@ -376,7 +387,7 @@ function pruneWalk(
   }
 
   // Says "excluded" only when exclude_tools is in use, so the seed-only wording stays as it was.
-  const kept = `guarded, ${excluded.size > 0 ? 'excluded, ' : ''}under min_tokens or already replaced`
+  const kept = `guarded, ${clear.exclude_tools.length > 0 ? 'excluded, ' : ''}under min_tokens or already replaced`
   if (!out) {
     return {
       ...unchanged(
