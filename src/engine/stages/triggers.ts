@@ -207,12 +207,6 @@ export function statelessDecisions(
   return out
 }
 
-/** Whether count param `key` is set to a usable value in `params`. */
-function isSet(stage: StageId, key: string, params: object | undefined): boolean {
-  const v = readCounts(stage, params).values[key]
-  return v !== undefined && Number.isFinite(v) && (params as Record<string, unknown> | undefined)?.[key] !== undefined
-}
-
 /**
  * Why param `key` of `stage` has no effect given the stage's other `params` (the trigger and
  * tail rules above pick one param each), or undefined when it is in use. E.g. summarize
@@ -222,8 +216,11 @@ function isSet(stage: StageId, key: string, params: object | undefined): boolean
 export function unusedParam(stage: StageId, key: string, params: object | undefined): string | undefined {
   const raw = (params ?? {}) as Readonly<Record<string, unknown>>
   if (stage === 'summarize') {
-    const byTokens = isSet(stage, 'trigger_tokens', params)
-    const windowKey = ['trigger_share', 'trigger_reserve'].find((k) => isSet(stage, k, params))
+    // A count param is set when it is present and usable (an optional one has no default).
+    const { values } = readCounts(stage, params)
+    const isSet = (k: string) => raw[k] !== undefined && Number.isFinite(values[k] ?? NaN)
+    const byTokens = isSet('trigger_tokens')
+    const windowKey = ['trigger_share', 'trigger_reserve'].find(isSet)
     if (key === 'compact_after' && (byTokens || windowKey)) {
       return `not used: the token trigger (${byTokens ? 'trigger_tokens' : windowKey}) replaces it`
     }
