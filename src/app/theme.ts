@@ -1,3 +1,5 @@
+import { localStore } from '../state/local-storage'
+
 /** The localStorage key of the person's theme choice (`ThemeChoice`); absent means 'system'. */
 export const THEME_STORAGE_KEY = 'compaction-inspector:theme'
 
@@ -16,18 +18,10 @@ export function parseThemeChoice(value: string | null | undefined): ThemeChoice 
   return value === 'light' || value === 'dark' ? value : 'system'
 }
 
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage
-  } catch {
-    return null // storage disabled (privacy mode): the choice lasts until the tab closes
-  }
-}
-
 /** The remembered choice, 'system' when none is stored or storage is unavailable. */
 export function readThemeChoice(): ThemeChoice {
   try {
-    return parseThemeChoice(storage()?.getItem(THEME_STORAGE_KEY))
+    return parseThemeChoice(localStore()?.getItem(THEME_STORAGE_KEY))
   } catch {
     return 'system'
   }
@@ -46,7 +40,7 @@ export function applyThemeChoice(choice: ThemeChoice, root: HTMLElement = docume
 export function saveThemeChoice(choice: ThemeChoice): void {
   applyThemeChoice(choice)
   try {
-    const s = storage()
+    const s = localStore()
     if (choice === 'system') s?.removeItem(THEME_STORAGE_KEY)
     else s?.setItem(THEME_STORAGE_KEY, choice)
   } catch {

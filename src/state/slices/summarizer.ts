@@ -3,6 +3,7 @@ import type { PipelineConfig, SummarizerId } from '../../engine/model'
 import type { SummaryPlan } from '../../engine/summarizers/preview'
 import { latestRequest } from '../latest'
 import type { SliceCreator } from './types'
+import { localStore } from '../local-storage'
 
 /** The localStorage key of an API key the person chose to remember on this device. */
 export const API_KEY_STORAGE_KEY = 'compaction-inspector.summarizer-api-key (remembered by opt-in)'
@@ -119,14 +120,6 @@ export function applyDraft(config: PipelineConfig, draft: SummarizerDraft): Pipe
   }
 }
 
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage
-  } catch {
-    return null // storage disabled (privacy mode): the key stays in memory
-  }
-}
-
 /**
  * LLM summarizer settings and the "send" step. The key is held in memory
  * only, unless `rememberKey` (explicit opt-in) stores it in localStorage under
@@ -169,7 +162,7 @@ export interface SummarizerSlice {
 
 function readStorage(key: string): string | null {
   try {
-    return storage()?.getItem(key) ?? null
+    return localStore()?.getItem(key) ?? null
   } catch {
     return null
   }
@@ -177,8 +170,8 @@ function readStorage(key: string): string | null {
 
 function writeStorage(key: string, value: string | null): void {
   try {
-    if (value === null) storage()?.removeItem(key)
-    else storage()?.setItem(key, value)
+    if (value === null) localStore()?.removeItem(key)
+    else localStore()?.setItem(key, value)
   } catch {
     // quota or privacy mode: the settings simply do not survive a reload
   }
