@@ -8,7 +8,9 @@ import {
   configTextFromHash,
   decodeConfig,
   encodeConfig,
+  hashEntry,
   hashWithConfig,
+  hashWithEntry,
   hashWithWatched,
   noticeLine,
   PARAM_KINDS,
@@ -168,6 +170,18 @@ describe('hash helpers', () => {
     expect(hashWithConfig('#turn=3&cfg=v1;dedupe&x=1', FIXTURE)).toBe(`#turn=3&cfg=${FIXTURE_TEXT}&x=1`)
     expect(hashWithConfig('', FIXTURE)).toBe(`#cfg=${FIXTURE_TEXT}`)
     expect(hashWithConfig('#turn=3', FIXTURE)).toBe(`#cfg=${FIXTURE_TEXT}&turn=3`)
+  })
+
+  it('reads, sets, adds and removes one entry, leaving the others in place', () => {
+    expect(hashEntry('#cfg=v1&m=41&tab=facts', 'm')).toBe('41')
+    expect(hashEntry('m=41', 'm')).toBe('41')
+    expect(hashEntry('#mm=4', 'm')).toBeNull()
+    expect(hashWithEntry('#cfg=v1&m=41&tab=facts', 'm', '7')).toBe('#cfg=v1&m=7&tab=facts')
+    expect(hashWithEntry('#cfg=v1', 'tab', 'facts')).toBe('#cfg=v1&tab=facts')
+    expect(hashWithEntry('#cfg=v1', 'tab', 'facts', true)).toBe('#tab=facts&cfg=v1')
+    expect(hashWithEntry('#cfg=v1&m=41', 'm', null)).toBe('#cfg=v1')
+    expect(hashWithEntry('#m=41', 'm', null)).toBe('')
+    expect(hashWithEntry('', 'm', null)).toBe('')
   })
 
   it('says at most three notices in one line', () => {

@@ -311,28 +311,49 @@ export function decodeConfig(text: string, base: PipelineConfig): DecodedConfig 
   return { config: decodeSegments(segments.slice(1), base, notices), notices }
 }
 
-/** The `cfg` value of a location hash (`#cfg=…&other=…`), or null when it has none. */
-export function configTextFromHash(hash: string): string | null {
+/**
+ * The value of one `key=value` entry of a location hash (`#cfg=…&watch=…&m=41`), as written (still
+ * percent-encoded where its writer encoded it), or null when the hash has no such entry. Every
+ * feature that keeps state in the hash reads its entry through this.
+ */
+export function hashEntry(hash: string, key: string): string | null {
   const body = hash.startsWith('#') ? hash.slice(1) : hash
   for (const part of body.split('&')) {
     const pair = splitPair(part)
-    if (pair && pair[0] === HASH_KEY) return pair[1]
+    if (pair && pair[0] === key) return pair[1]
   }
   return null
 }
 
 /**
- * `hash` with its `cfg` entry set to `encodeConfig(config)`; other `&`-separated entries are kept
- * in place (other features may keep their own state in the hash). Returns it with the `#`.
+ * `hash` with its `key` entry set to `value` (already escaped by the caller: no raw `&`), or
+ * removed when `value` is null. An existing entry keeps its place; a new one goes at the end, or
+ * first with `first`. Other entries stay as they are. Returns it with the `#`, or `''` when
+ * nothing is left.
+ */
+export function hashWithEntry(hash: string, key: string, value: string | null, first = false): string {
+  const body = hash.startsWith('#') ? hash.slice(1) : hash
+  const parts = body === '' ? [] : body.split('&')
+  const at = parts.findIndex((p) => p.startsWith(`${key}=`))
+  if (value === null) {
+    if (at >= 0) parts.splice(at, 1)
+  } else if (at >= 0) parts[at] = `${key}=${value}`
+  else if (first) parts.unshift(`${key}=${value}`)
+  else parts.push(`${key}=${value}`)
+  return parts.length > 0 ? `#${parts.join('&')}` : ''
+}
+
+/** The `cfg` value of a location hash (`#cfg=…&other=…`), or null when it has none. */
+export function configTextFromHash(hash: string): string | null {
+  return hashEntry(hash, HASH_KEY)
+}
+
+/**
+ * `hash` with its `cfg` entry set to `encodeConfig(config)` (first when new); other `&`-separated
+ * entries are kept in place (other features keep their own state in the hash). Returns it with the `#`.
  */
 export function hashWithConfig(hash: string, config: PipelineConfig): string {
-  const body = hash.startsWith('#') ? hash.slice(1) : hash
-  const entry = `${HASH_KEY}=${encodeConfig(config)}`
-  const parts = body === '' ? [] : body.split('&')
-  const at = parts.findIndex((p) => p.startsWith(`${HASH_KEY}=`))
-  if (at >= 0) parts[at] = entry
-  else parts.unshift(entry)
-  return `#${parts.join('&')}`
+  return hashWithEntry(hash, HASH_KEY, encodeConfig(config), true)
 }
 
 /** The hash key of the facts the user watches: `#…&watch=ORD-58213+postal%20code%2094107`. */
@@ -343,16 +364,12 @@ const WATCH_KEY = 'watch'
  * `+`), in order, empty and malformed ones left out; an empty list when it has none.
  */
 export function watchedFromHash(hash: string): string[] {
-  const body = hash.startsWith('#') ? hash.slice(1) : hash
-  for (const part of body.split('&')) {
-    const pair = splitPair(part)
-    if (!pair || pair[0] !== WATCH_KEY) continue
-    return pair[1]
-      .split('+')
-      .map(unescapeText)
-      .filter((f): f is string => f !== null && f.trim() !== '')
-  }
-  return []
+  const value = hashEntry(hash, WATCH_KEY)
+  if (value === null) return []
+  return value
+    .split('+')
+    .map(unescapeText)
+    .filter((f): f is string => f !== null && f.trim() !== '')
 }
 
 /**
@@ -361,10 +378,8 @@ export function watchedFromHash(hash: string): string[] {
  * place. Returns it with the `#` (or `''` when nothing is left).
  */
 export function hashWithWatched(hash: string, watched: readonly string[]): string {
-  const body = hash.startsWith('#') ? hash.slice(1) : hash
-  const parts = (body === '' ? [] : body.split('&')).filter((p) => !p.startsWith(`${WATCH_KEY}=`))
-  if (watched.length > 0) parts.push(`${WATCH_KEY}=${watched.map(escapeText).join('+')}`)
-  return parts.length > 0 ? `#${parts.join('&')}` : ''
+  const cleared = hashWithEntry(hash, WATCH_KEY, null)
+  return watched.length > 0 ? hashWithEntry(cleared, WATCH_KEY, watched.map(escapeText).join('+')) : cleared
 }
 
 /**
