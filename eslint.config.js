@@ -15,6 +15,22 @@ const NO_STORE = {
   message: 'src/components has no store access: pass the values in as props.',
 }
 
+/**
+ * The import rule of a pure room (`room`: src/engine, src/report): no UI or transport library and
+ * none of the page's, worker's or CLI's rooms, nor those in `alsoBanned`.
+ */
+function pureRoom(room, alsoBanned) {
+  return {
+    patterns: [
+      { group: ['react', 'react-*', 'zustand', 'zustand/*', 'comlink', '@tanstack/*'], message: `${room} must stay UI- and transport-free.` },
+      {
+        group: ['**/app/**', '**/features/**', '**/components/**', '**/state/**', '**/worker/**', '**/cli/**', ...alsoBanned],
+        message: room === 'src/engine' ? 'src/engine may only import from src/engine.' : `${room} may only import from ${room} and src/engine.`,
+      },
+    ],
+  }
+}
+
 export default tseslint.config(
   { ignores: ['dist', 'dist-e2e-*', 'node_modules', 'test-results', 'test-results-*', 'playwright-report', 'bench/out'] },
   js.configs.recommended,
@@ -51,22 +67,11 @@ export default tseslint.config(
   {
     // The engine runs unchanged in the worker, in Node tests and in the CLI (DESIGN §2).
     files: ['src/engine/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['react', 'react-*', 'zustand', 'zustand/*', 'comlink', '@tanstack/*'],
-              message: 'src/engine must stay UI- and transport-free.',
-            },
-            {
-              group: ['**/app/**', '**/features/**', '**/components/**', '**/state/**', '**/worker/**', '**/cli/**'],
-              message: 'src/engine may only import from src/engine.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', pureRoom('src/engine', ['**/report/**'])] },
+  },
+  {
+    // The HTML report is pure like the engine (it runs in the worker and the CLI): it may read the engine.
+    files: ['src/report/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', pureRoom('src/report', [])] },
   },
 )

@@ -3,7 +3,11 @@
  * a command's `options` and calls its `run`; the usage text is built from the same table, so a
  * command, its flags and its usage line are written once.
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { tokenTimeline } from '../engine/analysis/turns'
+import { factTable } from '../engine/facts/table'
+import { buildReport } from '../report/build'
+import { describeRedactions } from '../report/redact'
 import { EXPORT_TARGETS, exportTranscript, type ExportTarget } from '../engine/export'
 import { findFact } from '../engine/facts/finder'
 import { indexRun } from '../engine/facts/run-index'
@@ -205,6 +209,13 @@ function sweepParamList(): string {
   ).join(', ')
 }
 
+/** The options of `report`: where the file goes and what to redact. */
+const REPORT_OPTIONS: readonly CliOption[] = [
+  { name: 'out', type: 'string', arg: 'F', help: 'report: write the HTML file to F; without --out (or with --out -) to\nstandard output' },
+  { name: 'redact', type: 'boolean', help: 'report: replace API keys and tokens, e-mail addresses and home-directory\nuser names by placeholders ([key-1], [email-1], /home/[user-1])' },
+  { name: 'redact-string', type: 'string', arg: 'S', multiple: true, help: 'report: also replace the text S by [redacted-N] (repeatable)' },
+]
+
 /** Every command, in the order the usage lists them. */
 export const COMMANDS: readonly CliCommand[] = [
   {
@@ -227,6 +238,45 @@ export const COMMANDS: readonly CliCommand[] = [
         text += `\n${lines.map((l) => (l.startsWith('  ') ? l : `watched ${l}`)).join('\n')}`
       }
       ctx.out(text)
+      return run.failCode()
+    },
+  },
+  {
+    name: 'report',
+    synopsis: '<file|-> [--out F] [--redact] [options]',
+    summary:
+      'one self-contained HTML file of the run (no script, nothing loaded): settings, totals, passes, ' +
+      'before | after with every mark, facts, token timeline; what was redacted goes to stderr',
+    options: [...PIPELINE_OPTIONS, ...REPORT_OPTIONS],
+    async run(ctx) {
+      const raw = ctx.values['redact-string']
+      const strings = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : []
+      if (strings.some((x) => x.trim() === '')) throw new UsageError('--redact-string takes a text to replace, got an empty one')
+      const out = ctx.values.out
+      if (out === '') throw new UsageError('--out takes a file name (or - for standard output)')
+      const run = await runFile(ctx, 'report')
+      // A timeline is one prefix run per turn: with an HTTP summarizer each would send its own
+      // requests, so the report then goes without it (its section says so).
+      const offline = run.config.summarizer === 'extractive' || run.config.summarizer === 'recorded'
+      const timeline = offline ? await tokenTimeline(run.transcript, run.config, { counter: run.counter, skipChecks: true }) : undefined
+      const { html, redactions } = buildReport({
+        fileName: run.name,
+        transcript: run.transcript,
+        config: run.config,
+        result: run.result,
+        facts: factTable(run.result),
+        ...(timeline ? { timeline } : {}),
+        redact: { patterns: ctx.values.redact === true, strings },
+        createdAt: new Date().toISOString(),
+      })
+      if (ctx.values.redact === true || strings.length > 0) ctx.err(`redacted: ${describeRedactions(redactions)}`)
+      if (typeof out === 'string' && out !== '-') {
+        try {
+          writeFileSync(out, html)
+        } catch (e) {
+          throw new InputError(`${out}: cannot write the report (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
+        }
+      } else ctx.out(html.replace(/\n$/, ''))
       return run.failCode()
     },
   },

@@ -41,6 +41,7 @@ import type {
   PlanOutcome,
   RecordedOutcome,
   RecordedRunView,
+  ReportOutcome,
   ReworkOutcome,
   RowMeta,
   RunOptions,
@@ -56,6 +57,8 @@ import type {
   SummaryProgress,
 } from './protocol'
 import { searchFactGuarded, workerRegexProbe } from './fact-search'
+import type { RedactOptions } from '../report/redact'
+import { reportOutcome } from './report'
 import { fullRun, prefixRun, type RunHost } from './runs'
 import { TranscriptSession, type SessionServices } from './session'
 import { importBlob } from './stream-import'
@@ -329,6 +332,17 @@ export function createEngineApi() {
       } catch (e) {
         return { ok: false, error: errorText(e) }
       }
+    },
+
+    /**
+     * The self-contained HTML report of the last run (src/report `buildReport`): `config` is the
+     * config of that run, `redact` what to replace. `save: false` answers only what redaction
+     * would replace (for the dialog, before saving); `save: true` also the file, as a Blob made
+     * here, with the token timeline (cached summaries only: nothing is sent).
+     */
+    report(config: PipelineConfig, redact: RedactOptions, save: boolean): Promise<ReportOutcome> {
+      if (!session) return Promise.resolve({ ok: false, error: NOTHING_LOADED })
+      return reportOutcome(session, config, redact, save)
     },
 
     /**

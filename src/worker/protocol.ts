@@ -35,6 +35,8 @@ import type { CompactionRework } from '../engine/analysis/rework'
 import type { SummaryPlan } from '../engine/summarizers/preview'
 import type { SweepResult } from '../engine/analysis/sweep'
 import type { TimelinePass, TimelineThreshold } from '../engine/analysis/turns'
+import type { OriginView } from '../report/kinds'
+import type { RedactionCounts } from '../report/redact'
 
 /**
  * Which column a row belongs to: the Before, the simulated After, or the After the agent recorded
@@ -50,14 +52,8 @@ export type Side = 'before' | 'after' | 'recorded'
  */
 export const STAGE_ROW_PREFIX = 'stage-view:'
 
-/**
- * An After row's origin as the page gets it: the engine's `Origin` without a summary's
- * `coveredIds` (a summary of 60,000 messages would carry their ids twice; the row's
- * `counterpartIds` already lists them). Any `Origin` is one.
- */
-export type OriginView =
-  | Exclude<Origin, { kind: 'summary' }>
-  | Omit<Extract<Origin, { kind: 'summary' }>, 'coveredIds'>
+/** An After row's origin as the page gets it (report/kinds.ts `OriginView`): any `Origin` is one. */
+export type { OriginView }
 
 /** Row metadata of one message on one side (no full content). */
 export interface RowMeta {
@@ -311,6 +307,14 @@ export type { ExportTarget }
 /** A finished export: the file to download (made in the worker, so the text never crosses twice). */
 export type ExportOutcome =
   | { ok: true; blob: Blob; fileName: string; warnings: string[] }
+  | { ok: false; error: string }
+
+/**
+ * A report's redaction as worked out in the worker (report/redact.ts): distinct values replaced per
+ * category and the same in words (`2 keys, 1 e-mail address`); with the file when it was made.
+ */
+export type ReportOutcome =
+  | { ok: true; redactions: RedactionCounts; described: string; file?: { blob: Blob; fileName: string } }
   | { ok: false; error: string }
 
 /** Result of an import: never throws across the boundary; on failure the previous transcript stays. */

@@ -2,6 +2,7 @@ import type { ExportTarget } from '../../worker/protocol'
 import { useStore } from '../../state/store'
 import { useExport, useInfo } from '../../state/hooks'
 import { selectAfterMode } from '../../state/selectors'
+import { ReportButton } from './ReportDialog'
 import './export.css'
 
 const TARGET_LABELS: Record<ExportTarget, string> = {
@@ -19,6 +20,8 @@ export function ExportButtons() {
   const info = useInfo()
   const mode = useStore(selectAfterMode)
   const ready = useStore((s) => (s.afterMode === 'recorded' ? s.recorded !== null : s.run !== null))
+  // The report is of the simulated run, whichever After the column shows.
+  const runShown = useStore((s) => s.run !== null)
   const { exporting, exportNotice: notice, exportAfter, dismissExportNotice: dismiss } = useExport()
   if (!info) return null
   const which = mode === 'recorded' ? 'recorded After' : 'After'
@@ -36,6 +39,7 @@ export function ExportButtons() {
           {TARGET_LABELS[target]}
         </button>
       ))}
+      <ReportButton disabled={!runShown} />
       {notice && (
         <span className={notice.ok ? 'export__notice' : 'export__notice export__notice--error'} role="status" data-testid="export-notice">
           {notice.text}

@@ -1,6 +1,7 @@
 import { getEngine } from '../../app/engine-client'
 import { downloadBlob } from '../../app/download'
-import type { ExportTarget } from '../../worker/protocol'
+import type { RedactOptions } from '../../report/redact'
+import type { ExportTarget, ReportOutcome } from '../../worker/protocol'
 import type { SliceCreator, StoreState } from './types'
 
 /** The last export: what was downloaded and what the target could not carry, or why it failed. */
@@ -20,6 +21,12 @@ export interface ExportSlice {
    */
   exportAfter: (target: ExportTarget) => Promise<void>
   dismissExportNotice: () => void
+  /**
+   * The HTML report of the last run (report/build.ts) under the config shown, with `redact`: what
+   * redaction would replace (`save: false`), or that and the file downloaded (`save: true`).
+   * Built in the worker; answers the outcome for the report dialog.
+   */
+  report: (redact: RedactOptions, save: boolean) => Promise<ReportOutcome>
 }
 
 /**
@@ -70,5 +77,16 @@ export const createExportSlice: SliceCreator<ExportSlice> = (set, get, api, even
       }
     },
     dismissExportNotice: () => set({ exportNotice: null }),
+    report: async (redact, save) => {
+      const config = get().config
+      if (!config || !get().run) return { ok: false, error: 'Nothing has run yet.' }
+      try {
+        const outcome = await getEngine().report(config, redact, save)
+        if (outcome.ok && outcome.file) downloadBlob(outcome.file.blob, outcome.file.fileName)
+        return outcome
+      } catch (e) {
+        return { ok: false, error: e instanceof Error ? e.message : String(e) }
+      }
+    },
   }
 }
