@@ -122,6 +122,7 @@ test('every view, a re-plan, the cost view, a sweep and a download run under the
   await expect(page.getByTestId('cost-chart').locator('canvas').first()).toBeVisible()
 
   // A download goes through a blob: URL on <a download>, which no directive blocks.
+  await page.getByTestId('export-menu').locator('summary').click()
   const group = page.getByRole('group', { name: /^Download the/ })
   const [file] = await Promise.all([page.waitForEvent('download'), group.getByRole('button', { name: 'Canonical JSON' }).click()])
   expect(file.suggestedFilename()).toMatch(/\.json$/)

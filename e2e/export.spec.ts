@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
 import { openApp, watchErrors } from './helpers'
 
-/** Clicks a download button and returns the suggested name and the parsed JSON. */
+/** Opens the header's Export menu (if closed), clicks a download button, returns the suggested name and the parsed JSON. */
 async function download(page: Page, button: string): Promise<{ name: string; json: unknown }> {
+  const menu = page.getByTestId('export-menu')
+  if (!(await menu.evaluate((el) => (el as HTMLDetailsElement).open))) await menu.locator('summary').click()
   const group = page.getByRole('group', { name: /^Download the/ })
   const [file] = await Promise.all([page.waitForEvent('download'), group.getByRole('button', { name: button }).click()])
   const path = await file.path()

@@ -1,7 +1,6 @@
-import { useEffect } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { AfterModeControl } from '../features/compare/AfterModeControl'
 import { CostView } from '../features/costs/CostView'
-import { Legend } from '../features/compare/Legend'
 import { ExportButtons } from '../features/export/ExportButtons'
 import { DropOverlay } from '../features/loader/DropOverlay'
 import { ImportErrorBanner } from '../features/loader/ImportErrorBanner'
@@ -17,9 +16,67 @@ import { selectLoading, selectRun } from '../state/selectors'
 import { Header } from './Header'
 import { MAIN_ID, Shortcuts, SkipLink, VIEW_PANEL_ID } from './ShortcutsDialog'
 import { TAB_VIEWS, TabBar, tabId } from './tabs'
+import { readSidebarCollapsed, saveSidebarCollapsed, SIDEBAR_ID } from './layout-prefs'
+import { shortcutFor } from './shortcuts'
 import { EmptyState, LoadingBar, NothingFired, RunErrorBanner } from './StatusViews'
 
-/** The app shell: header, pipeline panel, totals, Before | After or the table. */
+/**
+ * The Export menu of the header: a disclosure holding every download of the After
+ * (`ExportButtons`), so the buttons do not take a row above every view. A press outside it or
+ * Escape closes it.
+ */
+function ExportMenu() {
+  const ref = useRef<HTMLDetailsElement>(null)
+  // Like a menu: a press outside it or Escape closes it.
+  useEffect(() => {
+    const close = (e: Event) => {
+      const menu = ref.current
+      if (!menu?.open) return
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !menu.contains(e.target as Node)) menu.open = false
+    }
+    document.addEventListener('pointerdown', close)
+    document.addEventListener('keydown', close)
+    return () => {
+      document.removeEventListener('pointerdown', close)
+      document.removeEventListener('keydown', close)
+    }
+  }, [])
+  return (
+    <details ref={ref} className="export-menu" data-testid="export-menu">
+      <summary className="button">Export ▾</summary>
+      <div className="export-menu__body">
+        <ExportButtons />
+      </div>
+    </details>
+  )
+}
+
+/**
+ * Presentation mode's keys: Shift+P toggles it (shortcuts.ts), Escape leaves it. Escape goes to an
+ * open dialog first (the shortcut list closes itself), so it is ignored inside one.
+ */
+function usePresentKeys(present: boolean, setPresent: (next: (p: boolean) => boolean) => void) {
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      const target = e.target instanceof Element ? (e.target as HTMLElement) : null
+      if (shortcutFor(e, target) === 'toggle-present') {
+        e.preventDefault()
+        setPresent((p) => !p)
+      } else if (present && e.key === 'Escape' && !e.defaultPrevented && !target?.closest('dialog, [role="dialog"]')) {
+        setPresent(() => false)
+      }
+    }
+    // Capture: the page-wide dispatcher (ShortcutsDialog) sees the key as taken (`defaultPrevented`).
+    document.addEventListener('keydown', onKeyDown, true)
+    return () => document.removeEventListener('keydown', onKeyDown, true)
+  }, [present, setPresent])
+}
+
+/**
+ * The app shell: header (with Export and Present), the collapsible pipeline sidebar, a one-row totals bar, the tabs row
+ * (views, After mode) and the selected view, which takes the rest of the height.
+ * Presentation mode hides every control: Before | After and the savings badge only.
+ */
 export function App() {
   const { start } = useLoadActions()
   const info = useInfo()
@@ -28,20 +85,51 @@ export function App() {
   const loading = useStore(selectLoading)
   const { tab, setTab } = useTab()
   const view = TAB_VIEWS.find((t) => t.id === tab) ?? TAB_VIEWS[0]
+  const [collapsed, setCollapsed] = useState(readSidebarCollapsed)
+  const [present, setPresent] = useState(false)
+  usePresentKeys(present, setPresent)
 
   // Before start: the first config (the worker's defaults) is read over the link's settings.
   useEffect(() => startUrlSync(), [])
   useEffect(() => {
     void start()
   }, [start])
+  // Presentation shows Before | After: entering it from another view switches there.
+  useEffect(() => {
+    if (present && tab !== 'compare') setTab('compare')
+  }, [present, tab, setTab])
+
+  const toggleSidebar = () => {
+    saveSidebarCollapsed(!collapsed)
+    setCollapsed(!collapsed)
+  }
+  const classes = ['app', present ? 'app--present' : '', collapsed ? 'app--sidebar-collapsed' : ''].filter(Boolean)
 
   return (
-    <div className="app">
+    <div className={classes.join(' ')} data-testid="app">
       <SkipLink />
-      <Header />
+      <Header
+        sidebar={{ collapsed, controls: SIDEBAR_ID, onToggle: toggleSidebar }}
+        actions={
+          run && (
+            <span className="header-actions">
+              <ExportMenu />
+              <button
+                type="button"
+                className="button"
+                aria-pressed={present}
+                title="Presentation mode: Before | After and the savings only, larger text (Shift+P; Esc leaves)"
+                onClick={() => setPresent(true)}
+              >
+                Present
+              </button>
+            </span>
+          )
+        }
+      />
       <ImportErrorBanner />
       <div className="layout">
-        <PipelinePanel />
+        <PipelinePanel id={SIDEBAR_ID} hidden={collapsed} />
         <main className="content" id={MAIN_ID} tabIndex={-1}>
           <LoadingBar />
           <RunErrorBanner />
@@ -49,16 +137,15 @@ export function App() {
           {!info && !loading && <EmptyState />}
           {run && (
             <>
-              <TotalsBar />
-              <CheckWarnings />
+              <TotalsBar>
+                <CheckWarnings />
+                <CostView />
+              </TotalsBar>
               <NothingFired />
               <div className="tabs-row">
                 <TabBar tab={tab} onSelect={setTab} panelId={VIEW_PANEL_ID} />
                 <AfterModeControl />
-                <Legend />
               </div>
-              <ExportButtons />
-              <CostView />
               <div
                 className="view"
                 role="tabpanel"
@@ -72,6 +159,11 @@ export function App() {
           )}
         </main>
       </div>
+      {present && (
+        <button type="button" className="button button--small present-exit" onClick={() => setPresent(false)}>
+          Leave presentation (Esc)
+        </button>
+      )}
       <DropOverlay />
       <SendDialog />
       <Shortcuts />

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { formatCount, formatCountOf } from '../components/format'
 import { LazyDetails } from '../components/LazyDetails'
 import { LoadControls } from '../features/loader/LoadControls'
@@ -94,15 +95,36 @@ function BranchList({ info }: { info: TranscriptInfo }) {
   )
 }
 
+/** The pipeline sidebar's toggle: whether it is collapsed, the id it controls, and the action. */
+export interface SidebarToggle {
+  collapsed: boolean
+  /** The sidebar element's id (`aria-controls`). */
+  controls: string
+  onToggle: () => void
+}
+
 /**
- * Product name, the loaded transcript (file, format, messages, recorded compactions), load controls
- * and the theme picker.
+ * The sidebar toggle, product name, the loaded transcript (file, format, messages, recorded
+ * compactions; cut to the room left, never pushing the buttons off), `actions` (the shell's Export
+ * and Present), load controls and the theme picker.
  */
-export function Header() {
+export function Header({ sidebar, actions }: { sidebar: SidebarToggle; actions?: ReactNode }) {
   const info = useInfo()
   const recorded = info?.recordedCompactions.length ?? 0
   return (
     <header className="app-header">
+      <button
+        type="button"
+        className="icon-button sidebar-toggle"
+        aria-expanded={!sidebar.collapsed}
+        aria-controls={sidebar.controls}
+        aria-label={sidebar.collapsed ? 'Show the pipeline' : 'Hide the pipeline'}
+        title={sidebar.collapsed ? 'Show the pipeline' : 'Hide the pipeline'}
+        data-testid="sidebar-toggle"
+        onClick={sidebar.onToggle}
+      >
+        <span aria-hidden="true">☰</span>
+      </button>
       <div className="brand">
         <img src={`${import.meta.env.BASE_URL}favicon.svg`} alt="" width={22} height={22} />
         <span className="brand__name">Compaction Inspector</span>
@@ -113,7 +135,7 @@ export function Header() {
             <span className="file-info__name" title={info.title ?? info.fileName}>
               {info.fileName}
             </span>
-            <span className="pill" data-testid="file-format">
+            <span className="pill" data-testid="file-format" title={`Format: ${info.format}`}>
               {info.format}
             </span>
             <span className="muted" data-testid="message-count">
@@ -122,7 +144,11 @@ export function Header() {
             {info.sidechains.length > 0 && <ConversationPicker />}
             {info.branchCount > 0 && <BranchList info={info} />}
             {recorded > 0 && (
-              <span className="pill pill--recorded" data-testid="recorded-compactions">
+              <span
+                className="pill pill--recorded"
+                data-testid="recorded-compactions"
+                title={`${recorded} recorded compaction${recorded > 1 ? 's' : ''} in source: compactions the agent itself made in this file`}
+              >
                 ⎇ {recorded} recorded compaction{recorded > 1 ? 's' : ''} in source
               </span>
             )}
@@ -141,6 +167,7 @@ export function Header() {
           <span className="muted">No transcript loaded</span>
         )}
       </div>
+      {actions}
       <LoadControls />
       <ThemePicker />
     </header>

@@ -23,6 +23,13 @@ describe('shortcutFor', () => {
     expect(shortcutFor(key('/'), null)).toBe('focus-finder')
   })
 
+  it('maps Shift+P (the key "P") to presentation mode, not a plain p or Ctrl+Shift+P', () => {
+    expect(shortcutFor(key('P'), element('BODY'))).toBe('toggle-present')
+    expect(shortcutFor(key('p'), element('BODY'))).not.toBe('toggle-present')
+    expect(shortcutFor(key('P', { ctrlKey: true }), element('BODY'))).toBeNull()
+    expect(shortcutFor(key('P'), element('INPUT'))).toBeNull()
+  })
+
   it('ignores other keys, modifier chords and events a handler already took', () => {
     expect(shortcutFor(key('j'), element('BODY'))).toBeNull()
     expect(shortcutFor(key('/', { ctrlKey: true }), element('BODY'))).toBeNull()

@@ -1,5 +1,8 @@
-/** What a page-wide shortcut does: focus the fact finder, or open the list of shortcuts. */
-export type ShortcutAction = 'focus-finder' | 'show-shortcuts'
+/**
+ * What a page-wide shortcut does: focus the fact finder, open the list of shortcuts, or enter or
+ * leave presentation mode.
+ */
+export type ShortcutAction = 'focus-finder' | 'show-shortcuts' | 'toggle-present'
 
 /** One row of the shortcut list: the keys as shown to the reader and what they do. */
 export interface ShortcutHelp {
@@ -14,6 +17,7 @@ export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
   { keys: 'Esc', does: 'Close this list (or any open dialog)' },
   { keys: '← / →', does: 'In the tab bar: previous / next view' },
   { keys: 'Home / End', does: 'In the tab bar: first / last view' },
+  { keys: 'Shift+P', does: 'Presentation mode: Before | After and the savings only, larger text; Esc leaves' },
   { keys: 'Tab (first stop)', does: '“Skip to the conversation”: jump past the header and settings' },
 ]
 
@@ -50,7 +54,7 @@ export function isTypingTarget(target: TargetLike | null): boolean {
 
 /**
  * The page-wide shortcut a keydown is, or null: `/` focuses the fact finder, `?` lists the
- * shortcuts. Null with Ctrl, Meta or Alt held (browser and system shortcuts), for an event a
+ * shortcuts, Shift+P (`P`) toggles presentation mode. Null with Ctrl, Meta or Alt held (browser and system shortcuts), for an event a
  * handler already took (`defaultPrevented`), and while typing (see `isTypingTarget`).
  * Shift is allowed: `?` is Shift+/ on most layouts.
  */
@@ -59,6 +63,7 @@ export function shortcutFor(event: ShortcutKey, target: TargetLike | null): Shor
   if (isTypingTarget(target)) return null
   if (event.key === '/') return 'focus-finder'
   if (event.key === '?') return 'show-shortcuts'
+  if (event.key === 'P') return 'toggle-present'
   return null
 }
 

@@ -1,16 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { THEME_STORAGE_KEY, applyThemeChoice, parseThemeChoice, readThemeChoice, saveThemeChoice } from './theme'
-
-/** A Storage over a Map: the calls theme.ts makes. */
-function memoryStorage(initial: Record<string, string> = {}) {
-  const map = new Map(Object.entries(initial))
-  return {
-    map,
-    getItem: (k: string) => map.get(k) ?? null,
-    setItem: (k: string, v: string) => void map.set(k, v),
-    removeItem: (k: string) => void map.delete(k),
-  }
-}
+import { memoryStorage } from '../../test/memory-storage'
 
 /** The attribute calls of an element, over a Map. */
 function fakeRoot() {

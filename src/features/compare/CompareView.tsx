@@ -9,6 +9,7 @@ import { factWalk } from '../../state/slices/facts'
 import type { RecordedRunView, RowMeta, RunView, Side } from '../../worker/protocol'
 import { FactFinder } from '../facts/FactFinder'
 import { ImportHeadView } from './ImportHeadView'
+import { Legend } from './Legend'
 import { buildAfterItems, buildBeforeItems, linkAfters, type ColumnItem } from './column-items'
 import { MessageColumn, type ColumnHandle } from './MessageColumn'
 import { SplitHandle } from './SplitHandle'
@@ -225,6 +226,11 @@ export function CompareView() {
   const selectedPane = selection?.side === left.side ? left : selection?.side === right.side ? right : null
   const selectedName = selection ? rowName(selectedPane, selection.id) : ''
   const selectedRight = selection?.side === right.side ? selection.id : null
+  const status = selection
+    ? counterparts.length > 0
+      ? `Selected ${selectedName} → ${formatCountOf(counterparts.length, 'counterpart')} highlighted`
+      : `Selected ${selectedName}: no counterpart on the other side`
+    : 'Click a message to reveal its counterpart on the other side.'
 
   return (
     <div className="compare">
@@ -234,13 +240,10 @@ export function CompareView() {
           <input type="checkbox" checked={syncScroll} onChange={(e) => setSyncScroll(e.target.checked)} />
           Sync scroll
         </label>
-        <span className="muted">
-          {selection
-            ? counterparts.length > 0
-              ? `Selected ${selectedName} → ${formatCountOf(counterparts.length, 'counterpart')} highlighted`
-              : `Selected ${selectedName}: no counterpart on the other side`
-            : 'Click a message to reveal its counterpart on the other side.'}
+        <span className="muted compare__status" title={status}>
+          {status}
         </span>
+        <Legend />
       </div>
       {mode === 'versus' && recorded?.factsKept && <VersusFacts kept={recorded.factsKept} />}
       <div

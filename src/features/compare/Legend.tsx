@@ -51,7 +51,7 @@ export function Legend() {
   const why = (kind: ChangeKind) => (later.has(kind) ? 'appears with later stages' : 'its stage is off')
   return (
     <div className="legend" aria-label="Legend">
-      <span className="legend__title">Legend</span>
+      <span className="legend__title visually-hidden">Legend</span>
       {SHOWN.filter((kind) => possible.has(kind)).map((kind) => (
         <Chip key={kind} kind={kind} label={KIND_INFO[kind].name} />
       ))}

@@ -65,7 +65,7 @@ export function CostView() {
 
   return (
     <details className="cost-view" data-testid="cost-view" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>Cost of compaction — summarizer calls, prompt cache, following turns</summary>
+      <summary title="Summarizer calls, prompt cache, following turns">Cost of compaction</summary>
       {open && (!cost || !price) && <p className="muted">Counting…</p>}
       {open && cost && price && (
         <>

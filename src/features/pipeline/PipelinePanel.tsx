@@ -16,14 +16,20 @@ import './pipeline.css'
 
 /**
  * Stages on/off and order, every param from its definition (count: slider + number, flag:
- * checkbox, choice: list), encoding and summarizer (SPEC §6).
+ * checkbox, choice: list), encoding and summarizer (SPEC §6). `id` names the sidebar for the
+ * header's toggle; `hidden` collapses it (it stays mounted, so its state survives).
  */
-export function PipelinePanel() {
+export function PipelinePanel({ id, hidden = false }: { id?: string; hidden?: boolean }) {
   const config = useConfig()
   const { run } = useRun()
   const info = useInfo()
   const { setEncoding } = usePipelineActions()
-  if (!config) return <aside className="panel panel--pipeline muted">Starting the engine…</aside>
+  if (!config)
+    return (
+      <aside id={id} hidden={hidden} className="panel panel--pipeline muted">
+        Starting the engine…
+      </aside>
+    )
 
   const scale = {
     messages: info?.messageCount ?? 0,
@@ -31,7 +37,7 @@ export function PipelinePanel() {
     window: windowOf(config.window),
   }
   return (
-    <aside className="panel panel--pipeline" aria-label="Pipeline">
+    <aside id={id} hidden={hidden} className="panel panel--pipeline" aria-label="Pipeline">
       <div className="panel__head">
         <h2 className="panel__title">Pipeline</h2>
         <SettingsBar />

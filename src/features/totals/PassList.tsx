@@ -33,7 +33,7 @@ export function PassList() {
     <LazyDetails
       className="passes"
       testId="pass-list"
-      summary={`${formatCountOf(list.length, 'compaction pass', 'compaction passes')} — why each fired, its prompt and summary${heldText}`}
+      summary={`${formatCountOf(list.length, 'compaction pass', 'compaction passes')} — why ${list.length === 1 ? 'it' : 'each'} fired${heldText}`}
     >
       {() => (
         <>

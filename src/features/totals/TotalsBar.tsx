@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { stageDefinition } from '../../engine/stages/definitions'
 import { formatCount, formatCountOf } from '../../components/format'
 import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
@@ -22,11 +23,12 @@ function stageKind(stage: StageId): string {
 const TOTAL_ESTIMATE = tokenEstimateNote()
 
 /**
- * Tokens and messages before → after, % saved, per-stage contribution, passes, validity. In
- * Recorded mode all of it is about what the agent kept; in Recorded vs simulated mode a second
- * line sets both Afters side by side.
+ * Tokens and messages before → after, % saved, per-stage contribution, passes, validity, in one
+ * row; the pass list, re-work, validity problems and `children` (more disclosures: warnings,
+ * costs) are disclosures after it, each opening to the full width. In Recorded mode all of it is
+ * about what the agent kept; in Recorded vs simulated mode a second line sets both Afters side by side.
  */
-export function TotalsBar() {
+export function TotalsBar({ children }: { children?: ReactNode }) {
   const run = useStore(selectShownRun)
   const mode = useStore(selectAfterMode)
   if (!run) return null
@@ -104,7 +106,7 @@ export function TotalsBar() {
             </div>
             <ul className="contrib">
               {contributions.map((c) => (
-                <li key={c.stage}>
+                <li key={c.stage} title={`${c.stage}: ${formatTokenDelta(c.saved, 0)} tokens`}>
                   <span className={`dot dot--${stageKind(c.stage)}`} aria-hidden="true" />
                   {c.stage} <strong>{formatTokenDelta(c.saved, 0)}</strong>
                 </li>
@@ -113,17 +115,20 @@ export function TotalsBar() {
           </>
         )}
       </div>
-      {(run.checks.before.length > 0 || run.checks.after.length > 0) && (
-        <details className="totals__problems">
-          <summary>
-            Validity problems: {run.checks.before.length} before, {run.checks.after.length} after
-          </summary>
-          <ProblemList title="Before" side="before" problems={run.checks.before} />
-          <ProblemList title="After" side={showsRecorded ? 'recorded' : 'after'} problems={run.checks.after} />
-        </details>
-      )}
-      <PassList />
-      <ReworkList />
+      <div className="totals__more">
+        {(run.checks.before.length > 0 || run.checks.after.length > 0) && (
+          <details className="totals__problems">
+            <summary>
+              Validity problems: {run.checks.before.length} before, {run.checks.after.length} after
+            </summary>
+            <ProblemList title="Before" side="before" problems={run.checks.before} />
+            <ProblemList title="After" side={showsRecorded ? 'recorded' : 'after'} problems={run.checks.after} />
+          </details>
+        )}
+        <PassList />
+        <ReworkList />
+        {children}
+      </div>
     </section>
   )
 }
