@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { isUserClose, showModalOnce } from '../features/loader/modal'
 import { useTab } from '../state/hooks'
-import { SHORTCUT_HELP, shortcutFor } from './shortcuts'
+import { shortcutFor, shortcutGroups } from './shortcuts'
 import './shortcuts.css'
 
 /** The id of the main view's tab panel: the skip link's target. */
@@ -45,7 +45,8 @@ export function Shortcuts() {
   useEffect(() => {
     const onKeyDown = (e: KeyboardEvent) => {
       const action = shortcutFor(e, e.target instanceof Element ? (e.target as HTMLElement) : null)
-      if (!action) return
+      // The table's other actions belong to the views that handle them (Before | After, playback).
+      if (action !== 'show-shortcuts' && action !== 'focus-finder') return
       e.preventDefault()
       if (action === 'show-shortcuts') {
         setOpen(true)
@@ -66,7 +67,7 @@ export function Shortcuts() {
   return open ? <ShortcutsList onClose={() => setOpen(false)} /> : null
 }
 
-/** The modal list of every shortcut; Escape or Close closes it. */
+/** The modal list of every shortcut of the table, under its group's heading with its condition; Escape or Close closes it. */
 function ShortcutsList({ onClose }: { onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null)
   useEffect(() => {
@@ -84,18 +85,24 @@ function ShortcutsList({ onClose }: { onClose: () => void }) {
     >
       <form method="dialog">
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>
-        <table className="shortcuts-dialog__table">
-          <tbody>
-            {SHORTCUT_HELP.map((s) => (
-              <tr key={s.keys}>
-                <th scope="row">
-                  <kbd>{s.keys}</kbd>
-                </th>
-                <td>{s.does}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        {shortcutGroups().map(({ group, entries }) => (
+          <table key={group} className="shortcuts-dialog__table" data-testid="shortcuts-group">
+            <caption className="shortcuts-dialog__group">{group}</caption>
+            <tbody>
+              {entries.map((s) => (
+                <tr key={s.keys}>
+                  <th scope="row">
+                    <kbd>{s.keys}</kbd>
+                  </th>
+                  <td>
+                    {s.does}
+                    {s.when && <span className="shortcuts-dialog__when muted"> — when {s.when}</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
         <div className="dialog__actions">
           <button type="submit" className="button" autoFocus>
             Close

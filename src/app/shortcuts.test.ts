@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { isTypingTarget, rovingIndex, shortcutFor, type ShortcutKey, type TargetLike } from './shortcuts'
+import {
+  isTypingTarget,
+  rovingIndex,
+  SHORTCUT_GROUPS,
+  SHORTCUT_HELP,
+  shortcutFor,
+  shortcutGroups,
+  type ShortcutKey,
+  type TargetLike,
+} from './shortcuts'
 
 const key = (k: string, mods: Partial<ShortcutKey> = {}): ShortcutKey => ({
   key: k,
@@ -31,7 +40,8 @@ describe('shortcutFor', () => {
   })
 
   it('ignores other keys, modifier chords and events a handler already took', () => {
-    expect(shortcutFor(key('j'), element('BODY'))).toBeNull()
+    expect(shortcutFor(key('x'), element('BODY'))).toBeNull()
+    expect(shortcutFor(key('J'), element('BODY'))).toBeNull()
     expect(shortcutFor(key('/', { ctrlKey: true }), element('BODY'))).toBeNull()
     expect(shortcutFor(key('/', { metaKey: true }), element('BODY'))).toBeNull()
     expect(shortcutFor(key('?', { altKey: true }), element('BODY'))).toBeNull()
@@ -67,5 +77,55 @@ describe('rovingIndex', () => {
   it('is null for other keys and for an empty list', () => {
     expect(rovingIndex('ArrowDown', 0, 7)).toBeNull()
     expect(rovingIndex('ArrowRight', 0, 0)).toBeNull()
+  })
+})
+
+describe('the Before | After keys', () => {
+  it('maps j / k, Enter / Space and [ / ] on the page body', () => {
+    expect(shortcutFor(key('j'), element('BODY'))).toBe('next-message')
+    expect(shortcutFor(key('k'), element('BODY'))).toBe('previous-message')
+    expect(shortcutFor(key('Enter'), element('BODY'))).toBe('toggle-expand')
+    expect(shortcutFor(key(' '), element('DIV'))).toBe('toggle-expand')
+    expect(shortcutFor(key('['), element('BODY'))).toBe('previous-pass')
+    expect(shortcutFor(key(']'), element('BODY'))).toBe('next-pass')
+  })
+
+  it('leaves Enter and Space to the control they activate, and every key to fields and dialogs', () => {
+    // A real element's closest() matches the element itself: a button, a tab, a link.
+    const control = (tagName: string, matches: string) =>
+      element(tagName, { closest: (selector: string) => (selector.split(', ').includes(matches) ? {} : null) })
+    expect(shortcutFor(key('Enter'), control('BUTTON', 'button'))).toBeNull()
+    expect(shortcutFor(key(' '), control('DIV', '[role="tab"]'))).toBeNull()
+    expect(shortcutFor(key('Enter'), control('A', 'a[href]'))).toBeNull()
+    // j on a button is still j: only Enter and Space activate controls.
+    expect(shortcutFor(key('j'), control('BUTTON', 'button'))).toBe('next-message')
+    expect(shortcutFor(key('j'), element('INPUT'))).toBeNull()
+    expect(shortcutFor(key(']'), element('BUTTON', { closest: () => ({}) }))).toBeNull()
+    expect(shortcutFor(key('k', { ctrlKey: true }), element('BODY'))).toBeNull()
+  })
+})
+
+describe('the one table', () => {
+  it('dispatches every key it lists to that key\'s action, and no action from two entries', () => {
+    const seen = new Set<string>()
+    for (const entry of SHORTCUT_HELP) {
+      for (const [k, action] of Object.entries(entry.actions ?? {})) {
+        expect(shortcutFor(key(k), element('BODY'))).toBe(action)
+        expect(seen.has(k)).toBe(false)
+        seen.add(k)
+      }
+    }
+    for (const k of [' ', '/', '?', 'Enter', '[', ']', 'j', 'k']) expect(seen.has(k)).toBe(true)
+  })
+
+  it('groups every entry once, under the headings in their order, leaving out empty ones', () => {
+    const groups = shortcutGroups()
+    expect(groups.flatMap((g) => g.entries)).toHaveLength(SHORTCUT_HELP.length)
+    expect(groups.map((g) => g.group).slice(0, 4)).toEqual(['Anywhere', 'Before | After', 'Tab bar', 'Settings'])
+    const order = groups.map((g) => SHORTCUT_GROUPS.indexOf(g.group))
+    expect(order).toEqual([...order].sort((a, b) => a - b))
+    const before = groups.find((g) => g.group === 'Before | After')
+    expect(before?.entries.map((e) => e.keys)).toEqual(['j / k', 'Enter / Space', '[ / ]'])
+    expect(shortcutGroups([{ group: 'Playback', keys: 'x', does: 'y' }]).map((g) => g.group)).toEqual(['Playback'])
   })
 })

@@ -1,24 +1,88 @@
 /**
- * What a page-wide shortcut does: focus the fact finder, open the list of shortcuts, or enter or
- * leave presentation mode.
+ * A shortcut the page dispatches from a document keydown: focus the fact finder, open the list of
+ * shortcuts, or (in Before | After) move the selection, expand the selected row, step passes.
  */
-export type ShortcutAction = 'focus-finder' | 'show-shortcuts' | 'toggle-present'
+export type ShortcutAction =
+  | 'focus-finder'
+  | 'show-shortcuts'
+  | 'next-message'
+  | 'previous-message'
+  | 'toggle-expand'
+  | 'next-pass'
+  | 'previous-pass'
+  | 'toggle-present'
 
-/** One row of the shortcut list: the keys as shown to the reader and what they do. */
+/** The headings of the `?` list, in the order it shows them. */
+export const SHORTCUT_GROUPS = ['Anywhere', 'Before | After', 'Tab bar', 'Settings', 'Playback'] as const
+
+/** One heading of the `?` list. */
+export type ShortcutGroup = (typeof SHORTCUT_GROUPS)[number]
+
+/** One row of the shortcut list: the keys as shown to the reader, what they do, and when they apply. */
 export interface ShortcutHelp {
+  group: ShortcutGroup
   keys: string
   does: string
+  /** When the keys apply, if not whenever focus is outside a field and a dialog. */
+  when?: string
+  /**
+   * The `KeyboardEvent.key` values dispatched from a document keydown, each with its action. Absent
+   * for keys a focused control handles itself (the tab bar's arrows, Escape in a dialog).
+   */
+  actions?: Readonly<Record<string, ShortcutAction>>
 }
 
-/** Every keyboard shortcut of the page, in the order the `?` dialog lists them. */
+/** Every keyboard shortcut of the page, in the order the `?` dialog lists them within their group. */
 export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
-  { keys: '/', does: 'Focus the fact finder (switches to Before | After)' },
-  { keys: '?', does: 'Show this list of shortcuts' },
-  { keys: 'Esc', does: 'Close this list (or any open dialog)' },
-  { keys: '← / →', does: 'In the tab bar: previous / next view' },
-  { keys: 'Home / End', does: 'In the tab bar: first / last view' },
-  { keys: 'Shift+P', does: 'Presentation mode: Before | After and the savings only, larger text; Esc leaves' },
-  { keys: 'Tab (first stop)', does: '“Skip to the conversation”: jump past the header and settings' },
+  { group: 'Anywhere', keys: '/', does: 'Focus the fact finder (switches to Before | After)', actions: { '/': 'focus-finder' } },
+  { group: 'Anywhere', keys: '?', does: 'Show this list of shortcuts', actions: { '?': 'show-shortcuts' } },
+  { group: 'Anywhere', keys: 'Esc', does: 'Close this list (or any open dialog); leave presentation mode' },
+  {
+    group: 'Anywhere',
+    keys: 'Shift+P',
+    does: 'Presentation mode: Before | After and the savings only, larger text; Esc leaves',
+    actions: { P: 'toggle-present' },
+  },
+  {
+    group: 'Anywhere',
+    keys: 'Tab (first stop)',
+    does: '“Skip to the conversation”: jump past the header and settings',
+  },
+  {
+    group: 'Before | After',
+    keys: 'j / k',
+    does: 'Select the next / previous message; its counterpart is revealed in the other column',
+    actions: { j: 'next-message', k: 'previous-message' },
+  },
+  {
+    group: 'Before | After',
+    keys: 'Enter / Space',
+    does: 'Expand or collapse the selected message',
+    when: 'a message is selected (or has focus)',
+    actions: { Enter: 'toggle-expand', ' ': 'toggle-expand' },
+  },
+  {
+    group: 'Before | After',
+    keys: '[ / ]',
+    does: 'Go to the previous / next compaction pass: both columns scroll to its boundary',
+    when: 'the run has a compaction pass',
+    actions: { '[': 'previous-pass', ']': 'next-pass' },
+  },
+  { group: 'Tab bar', keys: '← / →', does: 'Previous / next view', when: 'a tab has focus' },
+  { group: 'Tab bar', keys: 'Home / End', does: 'First / last view', when: 'a tab has focus' },
+  {
+    group: 'Settings',
+    keys: 'Enter / Space',
+    does: 'Show or hide a setting’s help; Esc hides it',
+    when: 'a setting’s “i” help button has focus',
+  },
+  { group: 'Settings', keys: 'Ctrl+Z', does: 'Undo the last settings change (⌘Z on a Mac)', when: 'not typing in a text field' },
+  {
+    group: 'Settings',
+    keys: 'Ctrl+Shift+Z / Ctrl+Y',
+    does: 'Redo (⌘⇧Z on a Mac)',
+    when: 'not typing in a text field',
+  },
 ]
 
 /** The part of a keydown event a shortcut reads (a plain object in tests). */
@@ -52,19 +116,38 @@ export function isTypingTarget(target: TargetLike | null): boolean {
   return Boolean(target.closest?.('dialog, [role="dialog"]'))
 }
 
+/** Elements that Enter and Space activate themselves: there those keys are not shortcuts. */
+const CONTROL_SELECTOR =
+  'button, a[href], summary, label, [role="button"], [role="tab"], [role="switch"], [role="checkbox"], [role="separator"][tabindex]'
+
+/** The action of each key in the table (`SHORTCUT_HELP`'s `actions`), read once. */
+const ACTION_OF: ReadonlyMap<string, ShortcutAction> = new Map(
+  SHORTCUT_HELP.flatMap((s) => Object.entries(s.actions ?? {})),
+)
+
 /**
- * The page-wide shortcut a keydown is, or null: `/` focuses the fact finder, `?` lists the
- * shortcuts, Shift+P (`P`) toggles presentation mode. Null with Ctrl, Meta or Alt held (browser and system shortcuts), for an event a
- * handler already took (`defaultPrevented`), and while typing (see `isTypingTarget`).
- * Shift is allowed: `?` is Shift+/ on most layouts.
+ * The shortcut a keydown is, read from the one table (`SHORTCUT_HELP`), or null. Null with Ctrl,
+ * Meta or Alt held (browser and system shortcuts), for an event a handler already took
+ * (`defaultPrevented`), while typing (see `isTypingTarget`), and for Enter or Space on a control
+ * they activate (a button, link, tab, switch, checkbox). Shift is allowed: `?` is Shift+/ and
+ * presentation mode is Shift+P (the key `P`) on most layouts. Which component acts on an action is
+ * the caller's choice (the Before | After's own only while it is shown).
  */
 export function shortcutFor(event: ShortcutKey, target: TargetLike | null): ShortcutAction | null {
   if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return null
   if (isTypingTarget(target)) return null
-  if (event.key === '/') return 'focus-finder'
-  if (event.key === '?') return 'show-shortcuts'
-  if (event.key === 'P') return 'toggle-present'
-  return null
+  const action = ACTION_OF.get(event.key) ?? null
+  if (action === 'toggle-expand' && target?.closest?.(CONTROL_SELECTOR)) return null
+  return action
+}
+
+/** The table's rows under each heading, headings in `SHORTCUT_GROUPS` order, empty ones left out. */
+export function shortcutGroups(
+  table: readonly ShortcutHelp[] = SHORTCUT_HELP,
+): { group: ShortcutGroup; entries: ShortcutHelp[] }[] {
+  return SHORTCUT_GROUPS.map((group) => ({ group, entries: table.filter((s) => s.group === group) })).filter(
+    (g) => g.entries.length > 0,
+  )
 }
 
 /**

@@ -11,6 +11,7 @@ import { FactFinder } from '../facts/FactFinder'
 import { ImportHeadView } from './ImportHeadView'
 import { Legend } from './Legend'
 import { buildAfterItems, buildBeforeItems, linkAfters, type ColumnItem } from './column-items'
+import { useCompareKeys } from './compare-keys'
 import { MessageColumn, type ColumnHandle } from './MessageColumn'
 import { SplitHandle } from './SplitHandle'
 import { VersusFacts } from './VersusFacts'
@@ -133,6 +134,8 @@ export function CompareView() {
     [mode, run, recorded, info],
   )
   const [left, right] = panes ?? [null, null]
+  // j / k, Enter / Space and [ / ] (the table in app/shortcuts.ts); the pass steps are announced.
+  const announcement = useCompareKeys(panes, { left: leftRef, right: rightRef })
 
   // The fact finder's matches per side: its After rows belong to the After it searched (the
   // simulated one, or in Recorded mode the agent's), and its query.
@@ -235,6 +238,9 @@ export function CompareView() {
   return (
     <div className="compare">
       <FactFinder />
+      <p className="visually-hidden" role="status" data-testid="pass-announcement">
+        {announcement}
+      </p>
       <div className="compare__toolbar">
         <label className="check">
           <input type="checkbox" checked={syncScroll} onChange={(e) => setSyncScroll(e.target.checked)} />

@@ -9,7 +9,20 @@ import { MessageRow } from './MessageRow'
 export interface ColumnHandle {
   /** Scrolls so the row with this id is in view. */
   scrollToId: (id: string, align: 'start' | 'center') => void
+  /** Scrolls so the item at this position of the column's items (a row or a boundary) is in view. */
+  scrollToIndex: (index: number, align: 'start' | 'center') => void
+  /** Expands the row with this id, or collapses it when expanded. */
+  toggleExpand: (id: string) => void
+  /**
+   * Moves keyboard focus to the row with this id once it is rendered (a virtualized row may be a
+   * few frames away after a scroll); the column does not scroll on focus and does not treat it as
+   * the reader driving its scroll.
+   */
+  focusId: (id: string) => void
 }
+
+/** Frames `focusId` waits for a scrolled-to row to be rendered before it gives up. */
+const FOCUS_FRAMES = 30
 
 interface MessageColumnProps {
   side: Side
@@ -38,6 +51,8 @@ export function MessageColumn(props: MessageColumnProps) {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
   // The user is driving this column (pointer over it); programmatic scrolls do not echo back.
   const driving = useRef(false)
+  // Focus moved by `focusId` (a shortcut), not by the reader tabbing or clicking into the column.
+  const quietFocus = useRef(false)
 
   const virtualizer = useVirtualizer({
     count: items.length,
@@ -46,17 +61,6 @@ export function MessageColumn(props: MessageColumnProps) {
     getItemKey: (i) => items[i]?.key ?? i,
     overscan: 8,
   })
-
-  useImperativeHandle(
-    handleRef,
-    () => ({
-      scrollToId: (id, align) => {
-        const index = itemIndexOf(items, id)
-        if (index >= 0) virtualizer.scrollToIndex(index, { align })
-      },
-    }),
-    [items, virtualizer],
-  )
 
   const toggleExpand = useCallback((id: string) => {
     if (opened.current === id) opened.current = null
@@ -67,6 +71,38 @@ export function MessageColumn(props: MessageColumnProps) {
       return next
     })
   }, [])
+
+  useImperativeHandle(
+    handleRef,
+    () => ({
+      scrollToId: (id, align) => {
+        const index = itemIndexOf(items, id)
+        if (index < 0) return
+        driving.current = false
+        virtualizer.scrollToIndex(index, { align })
+      },
+      scrollToIndex: (index, align) => {
+        if (index < 0 || index >= items.length) return
+        driving.current = false
+        virtualizer.scrollToIndex(index, { align })
+      },
+      toggleExpand,
+      focusId: (id) => {
+        let frames = 0
+        const attempt = () => {
+          const el = scrollRef.current?.querySelector<HTMLElement>(`[role="row"][data-id="${CSS.escape(id)}"]`)
+          if (el) {
+            quietFocus.current = true
+            el.focus({ preventScroll: true })
+            quietFocus.current = false
+          } else if (++frames < FOCUS_FRAMES) requestAnimationFrame(attempt)
+        }
+        attempt()
+      },
+    }),
+    [items, virtualizer, toggleExpand],
+  )
+
   const select = useCallback((id: string) => onSelect(side, id), [onSelect, side])
 
   // The finder's current match opens its row (a collapsed row shows only a preview, which may
@@ -122,7 +158,9 @@ export function MessageColumn(props: MessageColumnProps) {
         aria-rowcount={items.length}
         onPointerEnter={() => (driving.current = true)}
         onPointerLeave={() => (driving.current = false)}
-        onFocus={() => (driving.current = true)}
+        onFocus={() => {
+          if (!quietFocus.current) driving.current = true
+        }}
         onBlur={() => (driving.current = false)}
       >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>

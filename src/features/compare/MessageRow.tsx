@@ -27,7 +27,10 @@ interface MessageRowProps {
   onToggleExpand: (id: string) => void
 }
 
-/** One message row: index, role, tokens, preview (expandable to the full text), provenance chip. */
+/**
+ * One message row: index, role, tokens, preview (expandable to the full text), provenance chip.
+ * `data-id` and `data-side` name it for the Before | After's keyboard shortcuts.
+ */
 export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
   const { side, row, selected, highlighted, expanded, onSelect, onToggleExpand } = props
   const { matchCount = 0, factHighlight = null, currentMatch = false } = props
@@ -47,15 +50,10 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
       data-kind={chip?.kind}
       data-counterpart={highlighted || undefined}
       data-match={matchCount > 0 || undefined}
+      data-side={side}
       tabIndex={0}
       onClick={() => onSelect(row.id)}
-      onKeyDown={(e) => {
-        if (e.target !== e.currentTarget) return
-        if (e.key === 'Enter' || e.key === ' ') {
-          e.preventDefault()
-          onSelect(row.id)
-        }
-      }}
+      // Enter / Space on a focused row select and expand it: the Before | After's shortcuts (shortcuts.ts).
     >
       <div className="msg__head" role="cell">
         {/* Left cluster shrinks (flags cut off first); the right cluster never leaves the column. */}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Fate, Origin } from '../../engine/model'
 import type { PassMeta, RowMeta } from '../../worker/protocol'
-import { buildAfterItems, buildBeforeItems, itemIndexOf, linkAfters } from './column-items'
+import { buildAfterItems, buildBeforeItems, itemIndexOf, linkAfters, passStops, stepRow, stepStop } from './column-items'
 
 function row(id: string, index: number, extra: { fate?: Fate; origin?: Origin } = {}): RowMeta {
   return { id, index, role: 'user', tokens: 1, preview: id, flags: {}, images: 0, thinking: 0, counterpartIds: [], ...extra }
@@ -90,5 +90,45 @@ describe('linkAfters', () => {
     const links = linkAfters(recorded, simulatedBefore)
     expect(links.get('rs')).toEqual(['m0', 's1'])
     expect(links.get('m3')).toEqual(['s1'])
+  })
+})
+
+describe('passStops, stepStop and stepRow (the [ ] and j k shortcuts)', () => {
+  // Items: 0 |pass 1| 1 m0 2 m1 3 |pass 2| 4 |recorded| 5 m2 6 m3 7 m4
+  const rows = [0, 1, 2, 3, 4].map((i) => row(`m${i}`, i))
+  const items = buildBeforeItems(rows, [pass(1, 0, 2), pass(2, 2, 4)], [
+    { atIndex: 2, trigger: 'auto', summaryText: null, source: 'claude-code' },
+  ])
+
+  it('makes one stop per run of boundaries, at the row after it, labels joined', () => {
+    expect(passStops(items)).toEqual([
+      { boundary: 0, row: 1, label: 'pass 1: messages 0–1 → summary' },
+      { boundary: 3, row: 5, label: 'pass 2: messages 2–3 → summary; recorded compaction in source (auto)' },
+    ])
+  })
+
+  it('steps to the next stop after the position and the previous one before it', () => {
+    const stops = passStops(items)
+    expect(stepStop(stops, -1, 1)).toBe(0)
+    expect(stepStop(stops, 1, 1)).toBe(1)
+    expect(stepStop(stops, 5, 1)).toBe(-1)
+    expect(stepStop(stops, 5, -1)).toBe(0)
+    expect(stepStop(stops, 6, -1)).toBe(1)
+    expect(stepStop(stops, 1, -1)).toBe(-1)
+    expect(stepStop(stops, items.length, -1)).toBe(1)
+    expect(stepStop([], -1, 1)).toBe(-1)
+  })
+
+  it('steps over boundaries to the next or previous row, -1 past either end', () => {
+    expect(stepRow(items, -1, 1)).toBe(1)
+    expect(stepRow(items, 2, 1)).toBe(5)
+    expect(stepRow(items, 5, -1)).toBe(2)
+    expect(stepRow(items, 7, 1)).toBe(-1)
+    expect(stepRow(items, 1, -1)).toBe(-1)
+    expect(stepRow(items, items.length, -1)).toBe(7)
+  })
+
+  it('a boundary with no row after it is no stop', () => {
+    expect(passStops([{ type: 'boundary', key: 'b', kind: 'summary', label: 'x' }])).toEqual([])
   })
 })

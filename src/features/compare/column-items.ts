@@ -108,3 +108,53 @@ export function linkAfters(
   }
   return links
 }
+
+/**
+ * Where `[` and `]` stop in a column: each run of boundary items (a pass's separator, a recorded
+ * compaction's) and the row right after it. `boundary` and `row` are positions in `items`; `label`
+ * joins the labels of boundaries that stand before the same row with "; ". A run of boundaries with
+ * no row after it is no stop.
+ */
+export interface PassStop {
+  boundary: number
+  row: number
+  label: string
+}
+
+/** The column's pass stops in order (see `PassStop`). */
+export function passStops(items: readonly ColumnItem[]): PassStop[] {
+  const stops: PassStop[] = []
+  let first = -1
+  const labels: string[] = []
+  items.forEach((it, i) => {
+    if (it.type === 'boundary') {
+      if (first < 0) first = i
+      labels.push(it.label)
+      return
+    }
+    if (first >= 0) stops.push({ boundary: first, row: i, label: labels.join('; ') })
+    first = -1
+    labels.length = 0
+  })
+  return stops
+}
+
+/**
+ * The stop `]` (dir 1) or `[` (dir −1) goes to from item position `pos` (the selected row's, or
+ * −1 / `items.length` for none): the first stop whose row is after `pos`, or the last one whose row
+ * is before it. −1 when there is none that way. Returns an index into `stops`.
+ */
+export function stepStop(stops: readonly PassStop[], pos: number, dir: 1 | -1): number {
+  if (dir === 1) return stops.findIndex((s) => s.row > pos)
+  return stops.findLastIndex((s) => s.row < pos)
+}
+
+/**
+ * The position of the row `j` (dir 1) or `k` (dir −1) selects from item position `pos` (−1 for
+ * none with dir 1, `items.length` for none with dir −1): the next or previous row item, skipping
+ * boundaries; −1 at the column's end.
+ */
+export function stepRow(items: readonly ColumnItem[], pos: number, dir: 1 | -1): number {
+  for (let i = pos + dir; i >= 0 && i < items.length; i += dir) if (items[i]?.type === 'row') return i
+  return -1
+}

@@ -1,6 +1,9 @@
 import { useId, useMemo, useState } from 'react'
+import { HelpButton, HelpText, useHelp } from '../../components/Help'
 import type { PipelineConfig } from '../../engine/model'
 import { useConfig, usePipelineActions, useRun } from '../../state/hooks'
+
+const EXCLUDE_HELP = 'Results of these tools are never pruned (Anthropic clear_tool_uses exclude_tools).'
 
 /** Tool names as typed: split on commas, trimmed, empty ones and repeats dropped. */
 function parseToolNames(text: string): string[] {
@@ -30,6 +33,7 @@ export function ExcludeToolsControl({ disabled }: { disabled: boolean }) {
   const { run } = useRun()
   const { applyConfig } = usePipelineActions()
   const id = useId()
+  const help = useHelp()
   const [draft, setDraft] = useState<string | null>(null)
   const rows = run?.before.rows
   const known = useMemo(() => {
@@ -47,10 +51,12 @@ export function ExcludeToolsControl({ disabled }: { disabled: boolean }) {
   return (
     <div className="param exclude-tools">
       <div className="param__row">
-        <label htmlFor={id} className="param__label" title="Results of these tools are never pruned (Anthropic clear_tool_uses exclude_tools).">
+        <label htmlFor={id} className="param__label" title={EXCLUDE_HELP}>
           exclude_tools
         </label>
+        <HelpButton help={help} label="About exclude_tools" />
       </div>
+      <HelpText help={help} text={EXCLUDE_HELP} testId="param-help-exclude_tools" />
       <input
         id={id}
         className="exclude-tools__input"

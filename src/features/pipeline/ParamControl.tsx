@@ -1,5 +1,6 @@
 import { useId, useState } from 'react'
 import { formatCount } from '../../components/format'
+import { HelpButton, HelpText, useHelp } from '../../components/Help'
 import type { StageParamDef } from '../../engine/stages/definitions'
 import {
   fromPercent,
@@ -38,12 +39,14 @@ interface ParamControlProps {
  * box takes any value. A share is shown and typed as %; a token count shows its share of the
  * model window beside it. On blur a value the engine would not use (non-positive, non-numeric) is
  * replaced by the one it does use, so the screen never shows a number the engine ignores; an
- * optional param without a default (a token trigger) is off when its box is empty.
+ * optional param without a default (a token trigger) is off when its box is empty. Its help (the
+ * definition's text) is a tooltip on the label and, for the keyboard, behind an ⓘ button.
  */
 export function ParamControl(props: ParamControlProps) {
   const { spec, stageTitle, value, effective, max, window, disabled, unused, onChange } = props
   const id = useId()
   const noteId = useId()
+  const help = useHelp()
   // The typed text may be briefly invalid (e.g. empty) without snapping back.
   const [draft, setDraft] = useState<string | null>(null)
   // The value the slider's range is centred on while a drag runs (null: the current value).
@@ -71,6 +74,7 @@ export function ParamControl(props: ParamControlProps) {
         <label htmlFor={id} className="param__label" title={spec.help}>
           {spec.label}
         </label>
+        <HelpButton help={help} label={`About ${spec.label}`} />
         <span className="param__entry">
           <input
             className="param__number"
@@ -98,6 +102,7 @@ export function ParamControl(props: ParamControlProps) {
           <span className="param__unit">{spec.unit}</span>
         </span>
       </div>
+      <HelpText help={help} text={spec.offWhenAbsent ? `${spec.help} Empty: off.` : spec.help} testId={`param-help-${spec.key}`} />
       <input
         id={id}
         className="param__slider"
@@ -163,22 +168,27 @@ interface FlagControlProps {
   onChange: (value: boolean) => void
 }
 
-/** A flag param as a checkbox, its definition's help as tooltip; greyed with the reason when unused. */
+/** A flag param as a checkbox, its definition's help as tooltip and behind an ⓘ button; greyed with the reason when unused. */
 export function FlagControl({ def, stageTitle, value, disabled, unused, onChange }: FlagControlProps) {
   const noteId = useId()
+  const help = useHelp()
   return (
     <div className={unused ? 'param param--unused' : 'param'} data-param={def.key}>
-      <label className="param__row param__toggle" title={def.help}>
-        <input
-          type="checkbox"
-          checked={value}
-          disabled={disabled}
-          aria-label={`${stageTitle} ${def.key}`}
-          aria-describedby={unused ? noteId : undefined}
-          onChange={(e) => onChange(e.target.checked)}
-        />
-        <span className="param__label">{def.key}</span>
-      </label>
+      <div className="param__row">
+        <label className="param__row param__toggle" title={def.help}>
+          <input
+            type="checkbox"
+            checked={value}
+            disabled={disabled}
+            aria-label={`${stageTitle} ${def.key}`}
+            aria-describedby={unused ? noteId : undefined}
+            onChange={(e) => onChange(e.target.checked)}
+          />
+          <span className="param__label">{def.key}</span>
+        </label>
+        <HelpButton help={help} label={`About ${def.key}`} />
+      </div>
+      <HelpText help={help} text={def.help} testId={`param-help-${def.key}`} />
       {unused && (
         <p className="param__note" id={noteId} data-testid={`param-note-${def.key}`}>
           {unused}
@@ -199,16 +209,18 @@ interface ChoiceControlProps {
   onChange: (value: string) => void
 }
 
-/** A choice param as a list of its choices, its definition's help as tooltip. */
+/** A choice param as a list of its choices, its definition's help as tooltip and behind an ⓘ button. */
 export function ChoiceControl({ def, choices, stageTitle, value, disabled, unused, onChange }: ChoiceControlProps) {
   const id = useId()
   const noteId = useId()
+  const help = useHelp()
   return (
     <div className={unused ? 'param param--unused' : 'param'} data-param={def.key}>
       <div className="param__row">
         <label htmlFor={id} className="param__label" title={def.help}>
           {def.key}
         </label>
+        <HelpButton help={help} label={`About ${def.key}`} />
         <select
           id={id}
           className="param__select"
@@ -226,6 +238,7 @@ export function ChoiceControl({ def, choices, stageTitle, value, disabled, unuse
           ))}
         </select>
       </div>
+      <HelpText help={help} text={def.help} testId={`param-help-${def.key}`} />
       {unused && (
         <p className="param__note" id={noteId} data-testid={`param-note-${def.key}`}>
           {unused}

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react'
 import { formatCount } from '../../components/format'
+import { HelpButton, HelpText, useHelp } from '../../components/Help'
 import type { PipelineConfig } from '../../engine/model'
 import { applyPreset, matchPreset, presetById, PRESETS, type PipelinePreset } from '../../engine/presets'
 import type { CompareOutcome, RunFigures } from '../../worker/protocol'
@@ -33,6 +34,7 @@ export function PresetPicker() {
   const id = useId()
   const otherId = useId()
   const [other, setOther] = useState<string | null>(null)
+  const help = useHelp()
   if (!config) return null
   const current = matchPreset(config)
   // The preset to compare with: the one picked, else the first that is not the current one.
@@ -61,17 +63,9 @@ export function PresetPicker() {
             </option>
           ))}
         </select>
-        {current && (
-          <span
-            className="preset-picker__info"
-            title={presetTooltip(current)}
-            aria-label={`About ${current.name}: ${presetTooltip(current)}`}
-            role="img"
-          >
-            i
-          </span>
-        )}
+        {current && <HelpButton help={help} label={`About ${current.name}`} title={presetTooltip(current)} />}
       </span>
+      {current && <HelpText help={help} text={presetTooltip(current)} testId="preset-help" />}
       <span className="preset-picker__row preset-picker__compare">
         <label htmlFor={otherId} className="muted">
           vs

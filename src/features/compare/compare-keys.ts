@@ -1,0 +1,119 @@
+import { useEffect, useRef, useState, type RefObject } from 'react'
+import { shortcutFor, type ShortcutAction } from '../../app/shortcuts'
+import { useStore } from '../../state/store'
+import type { Side } from '../../worker/protocol'
+import { itemIndexOf, passStops, stepRow, stepStop, type ColumnItem } from './column-items'
+import type { ColumnHandle } from './MessageColumn'
+
+/** What the keys read of one column: its side and its items (rows and boundaries). */
+interface KeyPane {
+  side: Side
+  items: readonly ColumnItem[]
+  links: Pick<ReadonlyMap<string, string[]>, 'get'>
+}
+
+/** The Before | After's own actions from the one shortcut table; the others are page-wide. */
+const COMPARE_ACTIONS: ReadonlySet<ShortcutAction> = new Set([
+  'next-message',
+  'previous-message',
+  'toggle-expand',
+  'next-pass',
+  'previous-pass',
+])
+
+/**
+ * The Before | After's keys (the table in app/shortcuts.ts): `j` / `k` select the next / previous
+ * message of the selected row's column (the left one when nothing is selected), revealing the
+ * counterpart and moving focus to the row; Enter / Space expand or collapse the focused row, else
+ * the selected one; `[` / `]` go to the previous / next pass stop of the left column (`passStops`):
+ * both columns scroll to its boundary, its first message is selected and focused. Returns the text
+ * to announce in a polite live region ("Pass 2 of 3: pass 2: messages 40–57 → summary"). Keys are
+ * ignored while typing in a field and while a dialog is open.
+ */
+export function useCompareKeys(
+  panes: readonly [KeyPane, KeyPane] | null,
+  handles: { left: RefObject<ColumnHandle | null>; right: RefObject<ColumnHandle | null> },
+): string {
+  const [announcement, setAnnouncement] = useState('')
+  // The row of the last pass stepped to, for `[` / `]` while the selection is not in the left column.
+  const lastStopRow = useRef<number | null>(null)
+  const latest = useRef({ panes, handles })
+  useEffect(() => {
+    latest.current = { panes, handles }
+  })
+  useEffect(() => {
+    lastStopRow.current = null
+  }, [panes])
+
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      const target = e.target instanceof Element ? (e.target as HTMLElement) : null
+      const action = shortcutFor(e, target)
+      if (!action || !COMPARE_ACTIONS.has(action)) return
+      if (document.querySelector('dialog[open]')) return
+      const { panes: current, handles: refs } = latest.current
+      if (!current) return
+      const [left, right] = current
+      const handleOf = (side: Side) =>
+        side === left.side ? refs.left.current : side === right.side ? refs.right.current : null
+      const paneOf = (side: Side) => (side === left.side ? left : side === right.side ? right : null)
+      const { selection, selectRow } = useStore.getState()
+
+      if (action === 'toggle-expand') {
+        const row = target?.closest<HTMLElement>('[role="row"][data-id][data-side]')
+        const side = (row?.dataset.side as Side | undefined) ?? selection?.side
+        const id = row?.dataset.id ?? selection?.id
+        if (!side || id === undefined || !paneOf(side)) return
+        e.preventDefault()
+        if (selection?.side !== side || selection.id !== id) selectRow({ side, id })
+        handleOf(side)?.toggleExpand(id)
+        return
+      }
+
+      e.preventDefault()
+      if (action === 'next-message' || action === 'previous-message') {
+        const pane = (selection && paneOf(selection.side)) || left
+        const dir = action === 'next-message' ? 1 : -1
+        const from = selection && pane.side === selection.side ? itemIndexOf(pane.items, selection.id) : -1
+        const at = stepRow(pane.items, from < 0 ? (dir === 1 ? -1 : pane.items.length) : from, dir)
+        const item = pane.items[at]
+        if (item?.type !== 'row') return
+        selectRow({ side: pane.side, id: item.row.id, reveal: true })
+        handleOf(pane.side)?.focusId(item.row.id)
+        return
+      }
+
+      const stops = passStops(left.items)
+      if (stops.length === 0) {
+        setAnnouncement('This run has no compaction pass.')
+        return
+      }
+      const dir = action === 'next-pass' ? 1 : -1
+      const selected = selection?.side === left.side ? itemIndexOf(left.items, selection.id) : -1
+      const pos = selected >= 0 ? selected : (lastStopRow.current ?? (dir === 1 ? -1 : left.items.length))
+      const k = stepStop(stops, pos, dir)
+      const stop = stops[k]
+      if (!stop) {
+        setAnnouncement(`No ${dir === 1 ? 'later' : 'earlier'} compaction pass: ${stops.length} in this run.`)
+        return
+      }
+      const item = left.items[stop.row]
+      if (item?.type !== 'row') return
+      lastStopRow.current = stop.row
+      selectRow({ side: left.side, id: item.row.id })
+      setAnnouncement(`Pass ${k + 1} of ${stops.length}: ${stop.label}`)
+      // After the selection's own reveal (which centres the counterpart): both boundaries to the top.
+      requestAnimationFrame(() => {
+        refs.left.current?.scrollToIndex(stop.boundary, 'start')
+        const counterpart = left.links.get(item.row.id)?.[0]
+        const at = counterpart === undefined ? -1 : itemIndexOf(right.items, counterpart)
+        if (at >= 0) refs.right.current?.scrollToIndex(right.items[at - 1]?.type === 'boundary' ? at - 1 : at, 'start')
+        refs.left.current?.focusId(item.row.id)
+      })
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => document.removeEventListener('keydown', onKeyDown)
+  }, [])
+
+  return announcement
+}
