@@ -127,7 +127,7 @@ export function Header({ sidebar, actions }: { sidebar: SidebarToggle; actions?:
       </button>
       <div className="brand">
         <img src={`${import.meta.env.BASE_URL}favicon.svg`} alt="" width={22} height={22} />
-        <span className="brand__name">Compaction Inspector</span>
+        <h1 className="brand__name">Compaction Inspector</h1>
       </div>
       <div className="file-info" data-testid="file-info">
         {info ? (

@@ -176,11 +176,16 @@ export function MessageColumn(props: MessageColumnProps) {
                 style={{ transform: `translateY(${v.start}px)` }}
               >
                 {item.type === 'boundary' ? (
-                  <div className={`boundary boundary--${item.kind}`} role="separator" aria-label={item.label}>
-                    <span className="boundary__label">
-                      <span aria-hidden="true">{item.kind === 'summary' ? 'Σ ' : '⎇ '}</span>
-                      {item.label}
-                    </span>
+                  // A table holds only rows: the separator sits in a row of one cell.
+                  <div role="row">
+                    <div role="cell">
+                      <div className={`boundary boundary--${item.kind}`} role="separator" aria-label={item.label}>
+                        <span className="boundary__label">
+                          <span aria-hidden="true">{item.kind === 'summary' ? 'Σ ' : '⎇ '}</span>
+                          {item.label}
+                        </span>
+                      </div>
+                    </div>
                   </div>
                 ) : (
                   <MessageRow

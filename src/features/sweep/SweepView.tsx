@@ -277,11 +277,12 @@ function cellValue(cell: SweepCellResult, metric: SweepMetricId, factsTotal: num
   return [String(cell.passes), cell.passes === 1 ? 'pass' : 'passes']
 }
 
+// The palette's heat-map shades (styles/app.css), under which --text stays readable at any mix.
 const METRIC_COLOR: Record<SweepMetricId, string> = {
-  tokensSaved: 'var(--good)',
-  factsLost: 'var(--bad)',
-  neededLost: 'var(--bad)',
-  passes: 'var(--accent)',
+  tokensSaved: 'var(--heat-good)',
+  factsLost: 'var(--heat-bad)',
+  neededLost: 'var(--heat-bad)',
+  passes: 'var(--heat-accent)',
 }
 
 /** Background of a cell: the metric's colour mixed in by where its value sits in the grid's range. */
@@ -316,17 +317,21 @@ function HeatMap({ result, config }: { result: SweepResult; config: PipelineConf
       <div
         className="heatmap__grid"
         data-testid="sweep-grid"
+        role="table"
+        aria-label={`Sweep of ${result.x.param} by ${result.y.param}`}
         style={{ gridTemplateColumns: `auto repeat(${result.x.values.length}, minmax(64px, 1fr))` }}
       >
-        <div className="heatmap__corner">
-          <span>{result.y.param} ↓</span>
-          <span>{result.x.param} →</span>
-        </div>
-        {result.x.values.map((v) => (
-          <div key={`x${v}`} className="heatmap__head" role="columnheader">
-            {formatCount(v)}
+        <div className="heatmap__row" role="row">
+          <div className="heatmap__corner" role="columnheader">
+            <span>{result.y.param} ↓</span>
+            <span>{result.x.param} →</span>
           </div>
-        ))}
+          {result.x.values.map((v) => (
+            <div key={`x${v}`} className="heatmap__head" role="columnheader">
+              {formatCount(v)}
+            </div>
+          ))}
+        </div>
         {result.y.values.map((yv, yi) => (
           <Row
             key={`y${yv}`}
@@ -355,7 +360,7 @@ function Row(props: {
 }) {
   const { yv, cells, result, metric, range, current, onPick } = props
   return (
-    <>
+    <div className="heatmap__row" role="row">
       <div className="heatmap__head heatmap__head--row" role="rowheader">
         {formatCount(yv)}
       </div>
@@ -366,7 +371,7 @@ function Row(props: {
         if (isCurrent) classes.push('heatmap__cell--current')
         if (!cell) {
           return (
-            <div key={xv} className={`${classes.join(' ')} heatmap__cell--pending`} aria-label="not run yet">
+            <div key={xv} className={`${classes.join(' ')} heatmap__cell--pending`} role="cell" aria-label="not run yet">
               ·
             </div>
           )
@@ -381,29 +386,33 @@ function Row(props: {
           classes.push('heatmap__cell--invalid')
           content = ['invalid', '']
         }
+        // The name ends with the text the cell shows, so a spoken label of what is seen matches it.
+        const shown = [content[0], content[1]].filter((t) => t !== '').join(' ')
         return (
-          <button
-            key={xv}
-            type="button"
-            className={classes.join(' ')}
-            style={style}
-            title={label}
-            aria-label={label}
-            data-testid="sweep-cell"
-            data-x={xv}
-            data-y={yv}
-            data-current={isCurrent || undefined}
-            onClick={() => onPick(xv, yv)}
-          >
-            <span className="heatmap__value">
-              {content[0]}
-              {cell.ok && cell.note ? <sup title={cell.note}>*</sup> : null}
-            </span>
-            {content[1] && <span className="heatmap__sub">{content[1]}</span>}
-          </button>
+          <div key={xv} className="heatmap__slot" role="cell">
+            <button
+              type="button"
+              className={classes.join(' ')}
+              style={style}
+              title={label}
+              aria-label={`${label}; the cell shows ${shown}`}
+              data-testid="sweep-cell"
+              data-x={xv}
+              data-y={yv}
+              data-current={isCurrent || undefined}
+              onClick={() => onPick(xv, yv)}
+            >
+              <span className="heatmap__value">
+                {content[0]}
+                {cell.ok && cell.note ? <sup title={cell.note}>*</sup> : null}
+              </span>
+              {/* A space between the two lines (a grid container does not render it), so the text reads as two words. */}
+              {content[1] && <> <span className="heatmap__sub">{content[1]}</span></>}
+            </button>
+          </div>
         )
       })}
-    </>
+    </div>
   )
 }
 

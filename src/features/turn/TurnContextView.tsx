@@ -36,7 +36,8 @@ function Row({ row }: { row: TurnRow }) {
         {chip && chip.kind !== 'kept' && <Chip kind={chip.kind} label={chip.label} />}
         <span className="turn-row__tokens">{formatCountOf(row.tokens, 'token')}</span>
       </div>
-      <div className="turn-row__text">
+      {/* Focusable: a long text scrolls inside its row, and the keyboard must reach it to scroll it. */}
+      <div className="turn-row__text" tabIndex={0}>
         {row.text === '' ? <span className="muted">(empty)</span> : row.text}
         {more > 0 && <span className="muted"> … {formatCount(more)} more characters (the copied request has all of them)</span>}
       </div>
@@ -213,7 +214,15 @@ export function TurnContextView() {
           {s.stage}: {s.error}
         </p>
       ))}
-      <div className="turn-view__scroll" ref={scroller} data-testid="turn-rows">
+      <div
+        className="turn-view__scroll"
+        ref={scroller}
+        data-testid="turn-rows"
+        role="region"
+        aria-label="Messages in context"
+        // Focusable so the keyboard scrolls the list (its rows hold no control).
+        tabIndex={0}
+      >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index]
