@@ -1,0 +1,100 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import { openApp, rows, watchErrors } from './helpers'
+
+// The WCAG 2.0 / 2.1 A and AA rules; a violation of impact critical or serious fails the test.
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
+const FAILING = new Set(['critical', 'serious'])
+// A grid on the sample runs 64 pipelines in the worker: allow it time on a busy machine.
+const slow = { timeout: 90_000 }
+
+/**
+ * Runs axe on the page (or on `include`, a CSS selector) and returns one line per failing node of
+ * every critical or serious violation: where it was checked, the rule, its impact, the node's
+ * target and axe's failure summary.
+ */
+async function failures(page: Page, where: string, include?: string): Promise<string[]> {
+  let builder = new AxeBuilder({ page }).withTags(TAGS)
+  if (include) builder = builder.include(include)
+  const { violations } = await builder.analyze()
+  return violations
+    .filter((v) => FAILING.has(v.impact ?? ''))
+    .flatMap((v) =>
+      v.nodes.map(
+        (n) =>
+          `[${where}] ${v.id} (${v.impact}) ${n.target.join(' ')}: ${(n.failureSummary ?? v.help).replace(/\s+/g, ' ')}`,
+      ),
+    )
+}
+
+/** Waits until the selected tab's panel is shown and nothing in it is still loading. */
+async function showTab(page: Page, name: string): Promise<void> {
+  await page.getByRole('tablist', { name: 'View' }).getByRole('tab', { name, exact: true }).click()
+  await expect(page.getByRole('tabpanel', { name, exact: true })).toBeVisible()
+  await expect(page.getByTestId('loading')).toHaveCount(0, slow)
+}
+
+/** Opens the app with the OS asking for the other scheme, then picks `theme` in the page's own picker. */
+async function openIn(page: Page, theme: 'Light' | 'Dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: theme === 'Light' ? 'dark' : 'light' })
+  await openApp(page)
+  await page.getByRole('combobox', { name: 'Theme' }).selectOption(theme)
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme.toLowerCase())
+}
+
+for (const theme of ['Light', 'Dark'] as const) {
+  test.describe(`${theme} theme`, () => {
+    // Each axe run walks the whole page on a shared 2-core machine.
+    test.slow()
+
+    test('axe finds no critical or serious violation on any tab', async ({ page }) => {
+      const errors = watchErrors(page)
+      await openIn(page, theme)
+      const found: string[] = []
+      // Every tab of the tab bar, read from the page so a new view is covered without an edit here.
+      const names = await page.getByRole('tablist', { name: 'View' }).getByRole('tab').allInnerTexts()
+      expect(names.length).toBeGreaterThan(0)
+      for (const name of names) {
+        await showTab(page, name)
+        found.push(...(await failures(page, name)))
+      }
+      expect(found, found.join('\n')).toEqual([])
+      expect(errors).toEqual([])
+    })
+
+    test('axe finds no critical or serious violation on the heat map, coloured by each metric', async ({ page }) => {
+      const errors = watchErrors(page)
+      await openIn(page, theme)
+      await showTab(page, 'Sweep')
+      const sweep = page.getByTestId('sweep-view')
+      await sweep.getByTestId('sweep-run').click()
+      await expect(sweep.getByTestId('sweep-progress')).toHaveAttribute('data-status', 'done', slow)
+      const found: string[] = []
+      // The cells' colours are data: their text must stay readable under every metric's scale.
+      const metrics = sweep.getByRole('radiogroup', { name: 'Colour by' }).getByRole('radio')
+      for (const metric of await metrics.allInnerTexts()) {
+        await metrics.filter({ hasText: metric }).click()
+        await expect(metrics.filter({ hasText: metric })).toHaveAttribute('aria-checked', 'true')
+        found.push(...(await failures(page, `heat map: ${metric}`, '.heatmap')))
+      }
+      expect(found, found.join('\n')).toEqual([])
+      expect(errors).toEqual([])
+    })
+
+    test('axe finds no critical or serious violation with a row expanded or the shortcuts open', async ({ page }) => {
+      const errors = watchErrors(page)
+      await openIn(page, theme)
+      const found: string[] = []
+      await rows(page, 'before').getByRole('button', { name: 'Show full message' }).first().click()
+      await expect(rows(page, 'before').getByRole('button', { name: 'Collapse message' })).toHaveCount(1)
+      found.push(...(await failures(page, 'expanded row')))
+
+      await page.getByRole('tabpanel', { name: 'Before | After' }).focus()
+      await page.keyboard.press('?')
+      await expect(page.getByRole('dialog')).toBeVisible()
+      found.push(...(await failures(page, 'shortcuts dialog')))
+      expect(found, found.join('\n')).toEqual([])
+      expect(errors).toEqual([])
+    })
+  })
+}
