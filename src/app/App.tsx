@@ -6,6 +6,7 @@ import { DropOverlay } from '../features/loader/DropOverlay'
 import { ImportErrorBanner } from '../features/loader/ImportErrorBanner'
 import { CheckWarnings } from '../features/facts/CheckWarnings'
 import { PipelinePanel } from '../features/pipeline/PipelinePanel'
+import { ShareNotice } from '../features/pipeline/ShareNotice'
 import { startUrlSync } from '../features/pipeline/url-sync'
 import { SendDialog } from '../features/summarizer/SendDialog'
 import { SummarizerStatus } from '../features/summarizer/SummarizerStatus'
@@ -128,6 +129,7 @@ export function App() {
         }
       />
       <ImportErrorBanner />
+      <ShareNotice />
       <div className="layout">
         <PipelinePanel id={SIDEBAR_ID} hidden={collapsed} />
         <main className="content" id={MAIN_ID} tabIndex={-1}>

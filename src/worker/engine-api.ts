@@ -15,6 +15,7 @@ import { failureText } from '../engine/failure-text'
 import { factsKeptBy } from '../engine/facts/kept-by'
 import { findFactSpans, messageFactText } from '../engine/facts/patterns'
 import { importBytes, importTranscript } from '../engine/formats'
+import { transcriptFingerprint } from '../engine/formats/fingerprint'
 import type { ImportResult } from '../engine/formats/types'
 import type { Encoding, PipelineConfig, StageId, Transcript } from '../engine/model'
 import { DEFAULT_PIPELINE } from '../engine/pipeline'
@@ -106,6 +107,8 @@ export function createEngineApi() {
   let warmEncoding: Encoding = 'o200k_base'
   /** Whether a run already scheduled the pool's warm-up (once per engine). */
   let poolWarmScheduled = false
+  /** Fingerprints made so far, by imported file (its root transcript; sub-agents share it). */
+  const fingerprints = new WeakMap<Transcript, string>()
 
   const runHost: RunHost = {
     summaryCache: services.summaryCache,
@@ -239,6 +242,22 @@ export function createEngineApi() {
         return { ok: false, error: { message: `import failed: ${errorText(e)}` } }
       }
       return guardImport(fileName, () => result)
+    },
+
+    /**
+     * The open file's fingerprint (`transcriptFingerprint` of its root transcript: 12 hex digits,
+     * the same for every conversation of the file), made on first request and kept with the
+     * import; null when nothing is loaded.
+     */
+    fingerprint(): string | null {
+      if (!session) return null
+      const root = session.root
+      let known = fingerprints.get(root)
+      if (known === undefined) {
+        known = transcriptFingerprint(root)
+        fingerprints.set(root, known)
+      }
+      return known
     },
 
     /**

@@ -3,6 +3,7 @@ import { useStore } from '../../state/store'
 import { useExport, useInfo } from '../../state/hooks'
 import { selectAfterMode } from '../../state/selectors'
 import { ReportButton } from './ReportDialog'
+import { SessionFileButton } from './SessionFileButton'
 import './export.css'
 
 const TARGET_LABELS: Record<ExportTarget, string> = {
@@ -39,6 +40,7 @@ export function ExportButtons() {
           {TARGET_LABELS[target]}
         </button>
       ))}
+      <SessionFileButton />
       <ReportButton disabled={!runShown} />
       {notice && (
         <span className={notice.ok ? 'export__notice' : 'export__notice export__notice--error'} role="status" data-testid="export-notice">

@@ -1,14 +1,13 @@
 import { useEffect, useState } from 'react'
-import { useLoadActions } from '../../state/hooks'
+import { openInputFile } from './session-open'
 import './loader.css'
 
 function hasFiles(e: DragEvent): boolean {
   return !!e.dataTransfer && Array.from(e.dataTransfer.types).includes('Files')
 }
 
-/** Drag-and-drop anywhere on the page; shows "Drop a transcript" while a file is over it. */
+/** Drag-and-drop anywhere on the page (a transcript or a session file); shows "Drop a transcript" while a file is over it. */
 export function DropOverlay() {
-  const { loadFile } = useLoadActions()
   const [over, setOver] = useState(false)
   useEffect(() => {
     let depth = 0 // dragenter/dragleave fire for every child element crossed
@@ -32,7 +31,7 @@ export function DropOverlay() {
       depth = 0
       setOver(false)
       const file = e.dataTransfer?.files[0]
-      if (file) void loadFile(file)
+      if (file) void openInputFile(file)
     }
     window.addEventListener('dragenter', enter)
     window.addEventListener('dragleave', leave)
@@ -44,7 +43,7 @@ export function DropOverlay() {
       window.removeEventListener('dragover', overHandler)
       window.removeEventListener('drop', drop)
     }
-  }, [loadFile])
+  }, [])
   if (!over) return null
   return (
     <div className="drop-overlay" data-testid="drop-overlay" aria-live="polite">

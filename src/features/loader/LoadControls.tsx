@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react'
 import { useLoad, useLoadActions } from '../../state/hooks'
 import { PasteDialog } from './PasteDialog'
+import { openInputFile } from './session-open'
 import './loader.css'
 
-/** Header load controls: file picker, paste, and the sample gallery menu. */
+/** Header load controls: file picker (a transcript or a session file), paste, and the sample gallery menu. */
 export function LoadControls() {
-  const { loadFile } = useLoadActions()
   const [pasteOpen, setPasteOpen] = useState(false)
   const [galleryOpen, setGalleryOpen] = useState(false)
   return (
@@ -18,7 +18,7 @@ export function LoadControls() {
           accept=".json,.jsonl,.ndjson,.txt,.md,.traj,.yaml,.yml,.eval,.zip,application/json"
           onChange={(e) => {
             const file = e.target.files?.[0]
-            if (file) void loadFile(file)
+            if (file) void openInputFile(file)
             e.target.value = '' // picking the same file again must reload it
           }}
         />

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react'
 import { formatImportError } from '../../state/selectors'
 import { useStore } from '../../state/store'
-import { useLoadActions } from '../../state/hooks'
 import { isUserClose, showModalOnce } from './modal'
+import { openPastedText } from './session-open'
 
 /**
- * A modal dialog to paste a transcript (any supported format) and import it. It closes only after
+ * A modal dialog to paste a transcript (any supported format) or a session file and open it. It closes only after
  * a successful import: on failure the pasted text stays, with the error under it.
  */
 export function PasteDialog({ onClose }: { onClose: () => void }) {
@@ -13,7 +13,6 @@ export function PasteDialog({ onClose }: { onClose: () => void }) {
   const [text, setText] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  const { loadText } = useLoadActions()
   useEffect(() => {
     showModalOnce(ref.current)
   }, [])
@@ -21,10 +20,11 @@ export function PasteDialog({ onClose }: { onClose: () => void }) {
     if (!text.trim() || busy) return
     setBusy(true)
     setError(null)
-    await loadText(text, 'pasted text')
+    const problem = await openPastedText(text)
     const failure = useStore.getState().importFailure
     setBusy(false)
-    if (failure) setError(formatImportError(failure.fileName, failure.error))
+    if (problem) setError(problem)
+    else if (failure) setError(formatImportError(failure.fileName, failure.error))
     else onClose()
   }
   return (

@@ -73,6 +73,12 @@ export interface LoadSlice {
    * file); the next settings change runs it.
    */
   reimport: () => Promise<void>
+  /**
+   * The open file's fingerprint (12 hex digits of the SHA-256 of its transcript, engine
+   * `transcriptFingerprint`; never its text or name), made by the worker on first request; null
+   * when nothing is open or the worker did not answer.
+   */
+  fingerprint: () => Promise<string | null>
 }
 
 function samplesUrl(file: string): string {
@@ -251,6 +257,7 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get, _api, events)
         return getEngine().openConversation(which)
       })
     },
+    fingerprint: () => getEngine().fingerprint().catch(() => null),
     reimport: async () => {
       const source = get().source
       if (!source) return
