@@ -6,6 +6,7 @@ import { DropOverlay } from '../features/loader/DropOverlay'
 import { ImportErrorBanner } from '../features/loader/ImportErrorBanner'
 import { CheckWarnings } from '../features/facts/CheckWarnings'
 import { PipelinePanel } from '../features/pipeline/PipelinePanel'
+import { Playback } from '../features/playback/PlaybackBar'
 import { ShareNotice } from '../features/pipeline/ShareNotice'
 import { startUrlSync } from '../features/pipeline/url-sync'
 import { SendDialog } from '../features/summarizer/SendDialog'
@@ -147,6 +148,7 @@ export function App() {
               <div className="tabs-row">
                 <TabBar tab={tab} onSelect={setTab} panelId={VIEW_PANEL_ID} />
                 <AfterModeControl />
+                <Playback />
               </div>
               <div
                 className="view"

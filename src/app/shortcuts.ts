@@ -11,6 +11,9 @@ export type ShortcutAction =
   | 'next-pass'
   | 'previous-pass'
   | 'toggle-present'
+  | 'playback-toggle'
+  | 'playback-back'
+  | 'playback-forward'
 
 /** The headings of the `?` list, in the order it shows them. */
 export const SHORTCUT_GROUPS = ['Anywhere', 'Before | After', 'Tab bar', 'Settings', 'Playback'] as const
@@ -82,6 +85,20 @@ export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
     keys: 'Ctrl+Shift+Z / Ctrl+Y',
     does: 'Redo (⌘⇧Z on a Mac)',
     when: 'not typing in a text field',
+  },
+  {
+    group: 'Playback',
+    keys: 'p',
+    does: 'Play / pause the session turn by turn',
+    when: 'playback is on (▶ Play by the tab bar)',
+    actions: { p: 'playback-toggle' },
+  },
+  {
+    group: 'Playback',
+    keys: ', / .',
+    does: 'Step one turn back / forward (pauses)',
+    when: 'playback is on',
+    actions: { ',': 'playback-back', '.': 'playback-forward' },
   },
 ]
 

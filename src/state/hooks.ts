@@ -50,6 +50,7 @@ const SWEEP_ACTIONS = ['setSweepMetric', 'runSweep', 'cancelSweep', 'applySweepC
 const COSTS = ['runTokens', 'requestRunTokens'] as const
 const REWORK = ['rework', 'requestRework'] as const
 const COMPARE = ['comparison', 'compareConfigs', 'closeComparison'] as const
+const PLAYBACK = ['playbackTurn', 'playing', 'playbackSpeed', 'startPlayback', 'exitPlayback', 'seekPlayback', 'stepPlayback', 'togglePlaying', 'setPlaybackSpeed'] as const
 
 /** The transcript open (its `TranscriptInfo`, a new object per import), or null before the first. */
 export const useInfo = (): TranscriptInfo | null => useStore(selectInfo)
@@ -119,3 +120,5 @@ export const useCosts = () => useFields(COSTS)
 export const useRework = () => useFields(REWORK)
 /** The side-by-side preset comparison (two configs' figures from the worker), and its actions. */
 export const useComparison = () => useFields(COMPARE)
+/** Playback: the turn the session is shown as of (null: off), playing or paused, the speed, and the controls. */
+export const usePlayback = () => useFields(PLAYBACK)

@@ -7,6 +7,7 @@ import { createFactTableSlice } from './slices/fact-table'
 import { createFactsSlice } from './slices/facts'
 import { createLoadSlice } from './slices/load'
 import { createPipelineSlice } from './slices/pipeline'
+import { createPlaybackSlice } from './slices/playback'
 import { createRecordedSlice } from './slices/recorded'
 import { createReworkSlice } from './slices/rework'
 import { createRunSlice } from './slices/run'
@@ -36,6 +37,7 @@ const createSlices: SliceCreator<StoreState> = (...a) => ({
   ...createCostsSlice(...a),
   ...createReworkSlice(...a),
   ...createCompareSlice(...a),
+  ...createPlaybackSlice(...a),
 })
 
 /**

@@ -155,6 +155,11 @@ export interface RunView {
    * how close each trigger came (its gap is in `describeDecision`). Absent on recorded views.
    */
   lastDecisions?: TriggerDecision[]
+  /**
+   * Set when the run was asked `asOfTurn` (`RunOptions`): the turn it ran as of, the transcript's
+   * number of turns, and the inclusive index of the turn's last message (the Before is `0..endIndex`).
+   */
+  asOf?: { turn: number; turns: number; endIndex: number }
 }
 
 /** A fork off the main line (Claude Code edits/retries), listed but not shown. */
@@ -443,12 +448,18 @@ export interface RunOptions {
    * localStorage after the person opted in); the worker never stores it.
    */
   apiKey?: string
+  /**
+   * Run on the transcript as of this turn (1-based, clamped to 1..T): its prefix up to the
+   * turn's end, as the Turn N view and the timeline run it (`turnEnds`). Playback steps by it.
+   */
+  asOfTurn?: number
 }
 
 /**
  * Puts back the static parts of the Before rows a run left out (`beforePreviewsOmitted`) from
- * `previous`, a view of the same transcript (same `transcriptKey`); rows match by position and
- * id; `tokens`, `fate` and `counterpartIds` come from `view`. Replaces `view.before.rows` (never
+ * `previous`, a view of the same transcript (same `transcriptKey`) with at least as many Before
+ * rows (a run as of an earlier turn has a prefix of them); rows match by position and id;
+ * `tokens`, `fate` and `counterpartIds` come from `view`. Replaces `view.before.rows` (never
  * touches `previous`). Returns false when `previous` does not fit, so the caller can ask again.
  */
 export function restoreBeforePreviews(view: RunView, previous: RunView | null | undefined): boolean {
@@ -456,7 +467,8 @@ export function restoreBeforePreviews(view: RunView, previous: RunView | null | 
   if (!previous || previous.transcriptKey !== view.transcriptKey) return false
   const rows = view.before.rows
   const old = previous.before.rows
-  if (old.length !== rows.length) return false
+  // A run as of an earlier turn has a prefix of the rows: the longer view holds them too.
+  if (old.length < rows.length) return false
   const full: RowMeta[] = []
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]

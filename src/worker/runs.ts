@@ -5,7 +5,7 @@
  * summarizer-failure rule, the run view and its slim Before rows.
  */
 import { failureText } from '../engine/failure-text'
-import type { Encoding, PipelineConfig, RunResult, StageId } from '../engine/model'
+import type { Encoding, PipelineConfig, RunResult, StageId, Transcript } from '../engine/model'
 import { runPipeline, type PipelineDeps } from '../engine/pipeline'
 import type { Summarizer } from '../engine/stages/types'
 import type { SummaryCache } from '../engine/summarizers/cache'
@@ -16,6 +16,7 @@ import { STAGE_ROW_PREFIX, type RowMeta, type RunOptions, type RunOutcome, type 
 import type { TranscriptSession } from './session'
 import { summarizerFailure, summarizerRuntimeFor, trackSummaryProgress, type SummaryProgressTracker } from './summarizers'
 import { precount } from './token-pool'
+import { turnPrefix } from './turns'
 import { buildRunView } from './view'
 
 /** What runs need of the worker beyond the session: its summary cache and its pool warm-up. */
@@ -39,12 +40,27 @@ interface RunSpec {
   pipeline: PipelineConfig
   runId: number
   options: RunOptions
+  /** What the pipeline runs on: the session's transcript, or its prefix as of a turn. */
+  input: RunInput
   /** Work before the pipeline (the full run's pool pre-count); an abort during it cancels. */
   prepare?: (counter: CachedCounter, signal: AbortSignal) => Promise<unknown>
   /** A summarizer to use instead of the pipeline's own, given this call's HTTP runtime. */
   summarizer?: (runtime: SummarizerRuntime) => Summarizer | undefined
   /** Keeps `result` in the session and finishes `view` (`slim`: Before rows already slim). */
   keep: (result: RunResult, view: RunView, slim: boolean) => void
+}
+
+/** The transcript a run goes over, and the turn it is as of when `RunOptions.asOfTurn` asked for one. */
+interface RunInput {
+  transcript: Transcript
+  asOf?: RunView['asOf']
+}
+
+/** The session's transcript, or its prefix up to the end of `options.asOfTurn` (`turnPrefix`). */
+function runInput(session: TranscriptSession, options: RunOptions): RunInput {
+  if (options.asOfTurn === undefined) return { transcript: session.transcript }
+  const { transcript, turn, turns, endIndex } = turnPrefix(session.transcript, options.asOfTurn)
+  return { transcript, asOf: { turn, turns, endIndex } }
 }
 
 /**
@@ -79,12 +95,13 @@ function runAndView(session: TranscriptSession, host: RunHost, spec: RunSpec): P
       const deps: PipelineDeps = summarizerRuntime ? { counter, signal, summarizerRuntime } : { counter, signal }
       const summarizer = summarizerRuntime && spec.summarizer?.(summarizerRuntime)
       if (summarizer) deps.summarizer = summarizer
-      const result = await runPipeline(session.transcript, spec.pipeline, deps)
+      const result = await runPipeline(spec.input.transcript, spec.pipeline, deps)
       if (signal.aborted) return cancelled()
       const failure = summarizerFailure(config, result)
       if (failure) return { ok: false, error: `${failure.stage}: ${failure.error}`, stage: failure.stage }
       const view = buildRunView(result, spec.runId, config.encoding)
       view.transcriptKey = session.key
+      if (spec.input.asOf) view.asOf = spec.input.asOf
       // Slim rows: the client keeps the static fields (see RunOptions.previewsOf).
       const slim = options.previewsOf === session.key
       if (slim) slimBeforeRows(view)
@@ -111,7 +128,8 @@ export async function fullRun(
   options: RunOptions,
   onProgress?: (progress: SummaryProgress) => void,
 ): Promise<RunOutcome> {
-  const transcript = session.transcript
+  const input = runInput(session, options)
+  const transcript = input.transcript
   let tracker: SummaryProgressTracker | undefined
   host.runStarted(config.encoding)
   try {
@@ -121,6 +139,7 @@ export async function fullRun(
       pipeline: config,
       runId,
       options,
+      input,
       prepare: (counter, signal) => precount(counter, transcript.messages, transcript.tools, signal),
       summarizer: (runtime) => {
         if (!onProgress) return undefined
@@ -176,6 +195,7 @@ export function prefixRun(
     pipeline,
     runId,
     options,
+    input: runInput(session, options),
     keep: (result, view) => {
       session.stageResult = result
       view.after.rows = view.after.rows.map((r) => ({ ...r, id: prefixed(r.id) }))

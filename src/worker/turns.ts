@@ -17,6 +17,7 @@ import { loadCounter, type CachedCounter } from '../engine/tokens/count'
 import {
   contextAtTurn,
   memoizeSummarizer,
+  prefixOf,
   requestBody,
   tokenTimeline,
   turnEnds,
@@ -172,6 +173,28 @@ function macrotask(): Promise<void> {
 function clampTurn(transcript: Transcript, turn: number): number {
   const turns = turnEnds(transcript.messages).length
   return Math.min(Math.max(1, Math.round(Number.isFinite(turn) ? turn : turns)), Math.max(1, turns))
+}
+
+/** The transcript as of one turn: its prefix up to that turn's end (`RunView.asOf` describes it). */
+export interface TurnPrefix {
+  transcript: Transcript
+  /** The turn (1-based), clamped to 1..T. */
+  turn: number
+  /** Turns of the whole transcript (T). */
+  turns: number
+  /** Inclusive index of the turn's last message: the prefix is messages `0..endIndex`. */
+  endIndex: number
+}
+
+/**
+ * `transcript` cut after the end of `turn` (clamped to 1..T; `turnEnds`, engine `prefixOf`):
+ * what a run "as of turn N" runs on. At the last turn it is `transcript` itself.
+ */
+export function turnPrefix(transcript: Transcript, turn: number): TurnPrefix {
+  const ends = turnEnds(transcript.messages)
+  const at = clampTurn(transcript, turn)
+  const endIndex = ends[at - 1] ?? transcript.messages.length - 1
+  return { transcript: prefixOf(transcript, endIndex), turn: at, turns: ends.length, endIndex }
 }
 
 /** The stale answer of a turn view a newer request (or another transcript) replaced. */

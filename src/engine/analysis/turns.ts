@@ -125,7 +125,7 @@ export interface TurnContext {
 }
 
 /** A transcript cut after its message `endIndex` (inclusive); everything else is shared, not copied. */
-function prefixOf(transcript: Transcript, endIndex: number): Transcript {
+export function prefixOf(transcript: Transcript, endIndex: number): Transcript {
   if (endIndex >= transcript.messages.length - 1) return transcript
   return { ...transcript, messages: transcript.messages.slice(0, endIndex + 1) }
 }

@@ -7,6 +7,7 @@ import { Segmented } from '../../components/Segmented'
 import { describeDecision } from '../../engine/stages/triggers'
 import { shownResult } from '../../state/selectors'
 import { useConfig, useInfo, useRunId, useTimeline } from '../../state/hooks'
+import { useStore } from '../../state/store'
 import type { TimelineView as Timeline } from '../../worker/protocol'
 import { axisWidth, labelsLogTick, logRange, showTurnMarkers, widestLabel, type YScale } from './chart-options'
 import { decisionsByTurn, turnDecisions } from './turn-decisions'
@@ -21,6 +22,7 @@ const COLORS = {
   'prune-tool-results': 'rgb(180, 83, 9)',
   'insert-then-compress': 'rgb(190, 24, 93)',
   summarize: 'rgb(124, 58, 237)',
+  cursor: 'rgb(15, 23, 42)',
 }
 
 /** A horizontal token level drawn on the chart. */
@@ -78,11 +80,16 @@ interface Hover {
   after: number | null
 }
 
-/** The uPlot chart: before vs after per turn, pass markers, thresholds; hover reads out, click opens the turn. */
-function Chart({ timeline, levels, scale, onHover, onPick }: {
+/**
+ * The uPlot chart: before vs after per turn, pass markers, thresholds; hover reads out, click opens
+ * the turn. With `upTo` (playback's turn) only turns 1..upTo and their passes are drawn, on the
+ * whole session's turn axis, with a cursor at `upTo`.
+ */
+function Chart({ timeline, levels, scale, upTo, onHover, onPick }: {
   timeline: Timeline
   levels: Level[]
   scale: YScale
+  upTo: number | null
   onHover: (hover: Hover | null) => void
   onPick: (turn: number) => void
 }) {
@@ -97,7 +104,8 @@ function Chart({ timeline, levels, scale, onHover, onPick }: {
     const el = host.current
     if (!el) return
     const turns = timeline.before.map((_, i) => i + 1)
-    const data: uPlot.AlignedData = [turns, timeline.before, timeline.after]
+    const shown = <T,>(values: T[]) => (upTo === null ? values : values.map((v, i) => (i < upTo ? v : null)))
+    const data: uPlot.AlignedData = [turns, shown(timeline.before), shown(timeline.after)]
     const top = yMax(timeline, levels, scale)
     const bottom = scale === 'log' ? logRange([timeline.before, timeline.after], top)[0] : 0
     const compactAfter = timeline.thresholds.find((t) => t.kind === 'messages')
@@ -108,6 +116,7 @@ function Chart({ timeline, levels, scale, onHover, onPick }: {
       ctx.save()
       ctx.lineWidth = Math.max(1, devicePixelRatio)
       for (const p of timeline.passes) {
+        if (upTo !== null && p.turn > upTo) continue
         const x = u.valToPos(p.turn, 'x', true)
         ctx.strokeStyle = COLORS.pass
         ctx.beginPath()
@@ -123,6 +132,17 @@ function Chart({ timeline, levels, scale, onHover, onPick }: {
         ctx.moveTo(x, y0)
         ctx.lineTo(x, y0 + height)
         ctx.stroke()
+      }
+      if (upTo !== null) {
+        const x = u.valToPos(upTo, 'x', true)
+        // The chart's text colour (the palette's --text): visible in light and dark.
+        ctx.strokeStyle = getComputedStyle(el).color || COLORS.cursor
+        ctx.setLineDash([3 * devicePixelRatio, 2 * devicePixelRatio])
+        ctx.beginPath()
+        ctx.moveTo(x, y0)
+        ctx.lineTo(x, y0 + height)
+        ctx.stroke()
+        ctx.setLineDash([])
       }
       ctx.font = `${11 * devicePixelRatio}px system-ui, sans-serif`
       ctx.textAlign = 'right'
@@ -233,7 +253,7 @@ function Chart({ timeline, levels, scale, onHover, onPick }: {
       plot.over.removeEventListener('click', click)
       plot.destroy()
     }
-  }, [timeline, levels, scale])
+  }, [timeline, levels, scale, upTo])
 
   return (
     <div
@@ -241,6 +261,7 @@ function Chart({ timeline, levels, scale, onHover, onPick }: {
       className="timeline-chart"
       data-testid="timeline-chart"
       data-scale={scale}
+      data-cursor={upTo ?? ''}
       role="img"
       aria-label={`Context tokens per turn over ${timeline.turns} turns, before and after compaction`}
     />
@@ -321,12 +342,16 @@ export function TimelineView() {
   const timeline = result.kind === 'result' ? result.value : null
   const config = useConfig()
   const runId = useRunId()
+  // Playback's turn: the run shown is of the prefix up to it.
+  const upTo = useStore((s) => s.run?.asOf?.turn ?? null)
   const [hover, setHover] = useState<Hover | null>(null)
   const [scale, setScale] = useState<YScale>('linear')
 
+  // The timeline is of the whole session: playback's steps (each a run) do not ask for it again.
+  const requestKey = upTo === null ? runId : 'playback'
   useEffect(() => {
     requestTimeline()
-  }, [config, runId, requestTimeline])
+  }, [config, requestKey, requestTimeline])
 
   const levels = useMemo(() => (timeline ? levelsOf(timeline) : []), [timeline])
   const byTurn = useMemo(() => (timeline ? decisionsByTurn(timeline.decisions) : new Map()), [timeline])
@@ -363,7 +388,7 @@ export function TimelineView() {
             : 'Hover a turn to read it; click to open its context.'}
         </span>
       </div>
-      <Chart timeline={timeline} levels={levels} scale={scale} onHover={setHover} onPick={showTurn} />
+      <Chart timeline={timeline} levels={levels} scale={scale} upTo={upTo} onHover={setHover} onPick={showTurn} />
       <HoverDecisions timeline={timeline} byTurn={byTurn} turn={hover?.turn ?? null} />
       <ul className="timeline-legend" aria-label="Timeline legend" data-testid="timeline-legend">
         <li>

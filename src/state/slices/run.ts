@@ -31,8 +31,9 @@ export interface RunSlice {
   /** Full content of rows, keyed `side:id`, for the current run only. */
   details: Record<string, DetailEntry>
   /**
-   * Asks for a run with the current config. Coalesced: while one run is in flight, further
-   * requests collapse into one follow-up run with the latest config (slider drags never queue up).
+   * Asks for a run with the current config (as of `playbackTurn` while playback is on).
+   * Coalesced: while one run is in flight, further requests collapse into one follow-up run with
+   * the latest config and turn (slider drags never queue up).
    */
   requestRun: () => void
   /** Hard cancel: terminate and re-create the worker, then re-import the current transcript. */
@@ -91,9 +92,14 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get, _api, events) =
   let inFlight = false
   let generation = 0 // bumped by a hard cancel: a pump of an older worker must stop
   let progressOf: number | null = null // the run whose summarizer progress may be shown
+  // The last whole-transcript view: a run as of an earlier turn takes its slim Before rows from it.
+  let widest: RunView | null = null
 
   // The run shown and its fetched rows and prompts were of the transcript before.
-  events.on('transcriptChanged', () => set({ run: null, details: {}, prompts: {} }))
+  events.on('transcriptChanged', () => {
+    widest = null
+    set({ run: null, details: {}, prompts: {} })
+  })
 
   const pump = async () => {
     if (inFlight) return
@@ -108,11 +114,15 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get, _api, events) =
         const config = get().config
         if (!config) break
         // Before previews only change with the transcript: do not copy them again per run.
-        const shown = get().run
+        const held = get().run
+        const shown = widest && widest.transcriptKey === held?.transcriptKey ? widest : held
         const previewsOf = shown?.transcriptKey
+        // Playback shows the session as of one turn: the run of the transcript's prefix.
+        const turn = get().playbackTurn
+        const asOf = turn === null ? {} : { asOfTurn: turn }
         // The key goes with the call only (never into the config); see SummarizerSlice.
         const apiKey = get().apiKey
-        const keyOption = apiKey ? { apiKey, beforePage: BEFORE_PAGE } : { beforePage: BEFORE_PAGE }
+        const keyOption = apiKey ? { apiKey, beforePage: BEFORE_PAGE, ...asOf } : { beforePage: BEFORE_PAGE, ...asOf }
         // Streamed summaries show as they arrive; progress of any other run is dropped.
         const progress = () =>
           isHttpSummarizer(config.summarizer)
@@ -133,7 +143,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get, _api, events) =
           if (myGeneration !== generation) return
         }
         if (outcome.ok && !(await fetchBeforePages(outcome.view))) {
-          outcome = await getEngine().run(config, runId, apiKey ? { apiKey } : {}, progress())
+          outcome = await getEngine().run(config, runId, apiKey ? { apiKey, ...asOf } : asOf, progress())
         }
         if (myGeneration !== generation) return
         progressOf = null
@@ -141,6 +151,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get, _api, events) =
         done = runId
         if (runId !== wanted) continue // a newer request arrived: its result is the one to show
         if (outcome.ok) {
+          if (!outcome.view.asOf) widest = outcome.view
           set({ run: outcome.view, runStatus: 'done', runError: null, runStartedAt: null, details: {}, prompts: {}, loading: null, runErrorStage: null, importHead: null })
           // The comparison with the recorded compaction follows the new simulation (and encoding).
           if (get().afterMode !== 'simulated') get().requestRecorded()

@@ -7,6 +7,7 @@ import type { FactTableSlice } from './fact-table'
 import type { FactsSlice } from './facts'
 import type { LoadSlice } from './load'
 import type { PipelineSlice } from './pipeline'
+import type { PlaybackSlice } from './playback'
 import type { RecordedSlice } from './recorded'
 import type { ReworkSlice } from './rework'
 import type { RunSlice } from './run'
@@ -19,7 +20,7 @@ import type { ViewSlice } from './view'
 /** The whole store: the union of its slices. */
 export type StoreState = LoadSlice & PipelineSlice & RunSlice & ViewSlice & RecordedSlice & ExportSlice &
   SummarizerSlice & FactsSlice & FactTableSlice & TurnsSlice & StagesSlice &
-  SweepSlice & CostsSlice & ReworkSlice & CompareSlice
+  SweepSlice & CostsSlice & ReworkSlice & CompareSlice & PlaybackSlice
 
 /**
  * A slice creator over the whole store (zustand slices pattern): `set`, `get` and the store API,
