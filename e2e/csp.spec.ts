@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { openApp, watchErrors } from './helpers'
+import { openApp, rows, watchErrors } from './helpers'
 
 declare global {
   interface Window {
@@ -60,7 +60,7 @@ test('the built page carries a CSP meta: scripts and workers from its own origin
 
 /** Each main tab (src/app/tabs.tsx) and what shows once its view has rendered. */
 const TABS: { name: string; ready: (page: Page) => Locator }[] = [
-  { name: 'Before | After', ready: (page) => page.getByTestId('after-column').getByRole('row').first() },
+  { name: 'Before | After', ready: (page) => rows(page, 'after').first() },
   { name: 'Table', ready: (page) => page.getByTestId('message-table') },
   { name: 'Facts', ready: (page) => page.getByTestId('facts-table') },
   { name: 'Stage by stage', ready: (page) => page.getByTestId('stage-step-final') },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
-import { openApp, watchErrors } from './helpers'
+import { openApp, rows, watchErrors } from './helpers'
 
 /** Opens the header's Export menu (if closed), clicks a download button, returns the suggested name and the parsed JSON. */
 async function download(page: Page, button: string): Promise<{ name: string; json: unknown }> {
@@ -71,7 +71,7 @@ test('Claude Code forks are listed and a sub-agent opens as its own transcript',
   await conversation.selectOption({ label: 'Sub-agent agent7: Find every caller of load_config (4 messages)' })
   await expect(page.getByTestId('message-count')).toHaveText('4 messages')
   await expect(page.getByTestId('loading')).toHaveCount(0)
-  await expect(page.getByTestId('before-column').getByRole('row').first()).toContainText('Find every caller of load_config')
+  await expect(rows(page, 'before').first()).toContainText('Find every caller of load_config')
 
   await download(page, 'Canonical JSON')
   await expect(page.getByTestId('export-notice')).toContainText('Downloaded')

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { openApp, watchErrors } from './helpers'
+import { openApp, rows, watchErrors } from './helpers'
 
 // On the Claude Code sample under the default pipeline, README.md is in Before messages 2, 13
 // and 35 and in no After message: message 35's copy goes earlier in the pipeline, and pass 1 of
@@ -64,7 +64,7 @@ test('an invalid regular expression says so instead of searching', async ({ page
 test('clicking a fact in an expanded message searches it in both columns', async ({ page }) => {
   const errors = watchErrors(page)
   await openApp(page)
-  const row = page.getByTestId('before-column').locator('[role="row"]').first()
+  const row = rows(page, 'before').first()
   await row.getByRole('button', { name: 'Show full message' }).click()
   // The user's request names the file the agent must not change; the engine finds it as a fact.
   const fact = row.getByRole('button', { name: 'src/quote/api.py', exact: true })

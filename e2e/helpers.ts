@@ -20,9 +20,12 @@ export async function openApp(page: Page): Promise<void> {
   await expect(page.getByTestId('loading')).toHaveCount(0, firstLoad)
 }
 
-/** The rendered message rows of a column (virtualized: only a window of them). */
+/**
+ * The rendered message rows of a column (virtualized: only a window of them). Only rows that carry a
+ * message (`data-id`): a pass boundary sits in an ARIA row of its own and is not a message.
+ */
 export function rows(page: Page, side: 'before' | 'after'): Locator {
-  return page.getByTestId(`${side}-column`).getByRole('row')
+  return page.getByTestId(`${side}-column`).locator('[role="row"][data-id]')
 }
 
 /**

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { startLlmServer, type LlmServer } from '../test/llm-server'
-import { openApp, watchErrors } from './helpers'
+import { openApp, rows, watchErrors } from './helpers'
 
 /**
  * The LLM summarizer end to end with a real local OpenAI-compatible server (test/llm-server.ts, started
@@ -33,7 +33,7 @@ async function previewSend(page: Page, key = 'test-key-123'): Promise<void> {
 async function afterSignature(page: Page): Promise<string> {
   const tokens = await page.getByTestId('tokens-after').textContent()
   const messages = await page.getByTestId('messages-after').textContent()
-  const firstRow = await page.getByTestId('after-column').getByRole('row').first().getAttribute('data-id')
+  const firstRow = await rows(page, 'after').first().getAttribute('data-id')
   return `${tokens}|${messages}|${firstRow}`
 }
 

@@ -233,7 +233,7 @@ export function CompareView() {
     ? counterparts.length > 0
       ? `Selected ${selectedName} → ${formatCountOf(counterparts.length, 'counterpart')} highlighted`
       : `Selected ${selectedName}: no counterpart on the other side`
-    : 'Click a message to reveal its counterpart on the other side.'
+    : 'Click a message (or j / k) to reveal its counterpart · Enter expands · [ ] step passes'
 
   return (
     <div className="compare">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Fate, Origin } from '../../engine/model'
 import type { PassMeta, RowMeta } from '../../worker/protocol'
-import { buildAfterItems, buildBeforeItems, itemIndexOf, linkAfters, passStops, stepRow, stepStop } from './column-items'
+import { buildAfterItems, buildBeforeItems, itemIndexOf, linkAfters, passStops, stepRow, stepStop, stopOfPass } from './column-items'
 
 function row(id: string, index: number, extra: { fate?: Fate; origin?: Origin } = {}): RowMeta {
   return { id, index, role: 'user', tokens: 1, preview: id, flags: {}, images: 0, thinking: 0, counterpartIds: [], ...extra }
@@ -105,6 +105,14 @@ describe('passStops, stepStop and stepRow (the [ ] and j k shortcuts)', () => {
       { boundary: 0, row: 1, label: 'pass 1: messages 0–1 → summary' },
       { boundary: 3, row: 5, label: 'pass 2: messages 2–3 → summary; recorded compaction in source (auto)' },
     ])
+  })
+
+  it('finds the stop of a pass by its stage and number (the pass list’s jump), -1 for none', () => {
+    const stops = passStops(items)
+    expect(stopOfPass(items, stops, { stage: 'summarize', pass: 1 })).toBe(0)
+    expect(stopOfPass(items, stops, { stage: 'summarize', pass: 2 })).toBe(1)
+    expect(stopOfPass(items, stops, { stage: 'summarize', pass: 3 })).toBe(-1)
+    expect(stopOfPass(items, stops, { stage: 'insert-then-compress', pass: 1 })).toBe(-1)
   })
 
   it('steps to the next stop after the position and the previous one before it', () => {

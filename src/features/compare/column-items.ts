@@ -140,6 +140,16 @@ export function passStops(items: readonly ColumnItem[]): PassStop[] {
 }
 
 /**
+ * The index in `stops` (`passStops(items)`) of the stop whose boundaries include pass `pass` of
+ * stage `stage` (the Before column's `pass-<stage>-<pass>` separator), or −1 when the column has none.
+ */
+export function stopOfPass(items: readonly ColumnItem[], stops: readonly PassStop[], which: { stage: string; pass: number }): number {
+  const at = items.findIndex((it) => it.type === 'boundary' && it.key === `pass-${which.stage}-${which.pass}`)
+  if (at < 0) return -1
+  return stops.findIndex((s) => s.boundary <= at && at < s.row)
+}
+
+/**
  * The stop `]` (dir 1) or `[` (dir −1) goes to from item position `pos` (the selected row's, or
  * −1 / `items.length` for none): the first stop whose row is after `pos`, or the last one whose row
  * is before it. −1 when there is none that way. Returns an index into `stops`.

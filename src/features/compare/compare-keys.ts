@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type RefObject } from 'react'
 import { shortcutFor, type ShortcutAction } from '../../app/shortcuts'
 import { useStore } from '../../state/store'
 import type { Side } from '../../worker/protocol'
-import { itemIndexOf, passStops, stepRow, stepStop, type ColumnItem } from './column-items'
+import { itemIndexOf, passStops, stepRow, stepStop, stopOfPass, type ColumnItem, type PassStop } from './column-items'
 import type { ColumnHandle } from './MessageColumn'
 
 /** What the keys read of one column: its side and its items (rows and boundaries). */
@@ -10,6 +10,26 @@ interface KeyPane {
   side: Side
   items: readonly ColumnItem[]
   links: Pick<ReadonlyMap<string, string[]>, 'get'>
+}
+
+/** A pass to go to, asked from outside the Before | After (the pass list): its stage and number. */
+interface PassRequest {
+  stage: string
+  pass: number
+}
+
+// The pass asked for and not yet gone to: the Before | After may mount after the ask (tab switch).
+let pendingPass: PassRequest | null = null
+const passListeners = new Set<() => void>()
+
+/**
+ * Asks the Before | After to go to pass `pass` of stage `stage` the way `]` does (both columns
+ * scroll to its boundary, its first message is selected and focused, the stop is announced). Taken
+ * by the mounted `useCompareKeys`, or by the next one to mount (switch to the tab after asking).
+ */
+export function goToPass(stage: string, pass: number): void {
+  pendingPass = { stage, pass }
+  for (const listener of passListeners) listener()
 }
 
 /** The Before | After's own actions from the one shortcut table; the others are page-wide. */
@@ -28,7 +48,8 @@ const COMPARE_ACTIONS: ReadonlySet<ShortcutAction> = new Set([
  * the selected one; `[` / `]` go to the previous / next pass stop of the left column (`passStops`):
  * both columns scroll to its boundary, its first message is selected and focused. Returns the text
  * to announce in a polite live region ("Pass 2 of 3: pass 2: messages 40–57 → summary"). Keys are
- * ignored while typing in a field and while a dialog is open.
+ * ignored while typing in a field and while a dialog is open. A pass asked by `goToPass` is gone to
+ * the same way, once the columns hold it.
  */
 export function useCompareKeys(
   panes: readonly [KeyPane, KeyPane] | null,
@@ -43,6 +64,46 @@ export function useCompareKeys(
   })
   useEffect(() => {
     lastStopRow.current = null
+  }, [panes])
+
+  // Goes to stop `k` of `stops` (the left column's `passStops`): the one step of `[`, `]` and `goToPass`.
+  const goToStop = useRef((stops: readonly PassStop[], k: number) => {
+    const { panes: current, handles: refs } = latest.current
+    const stop = stops[k]
+    if (!current || !stop) return
+    const [left, right] = current
+    const item = left.items[stop.row]
+    if (item?.type !== 'row') return
+    lastStopRow.current = stop.row
+    useStore.getState().selectRow({ side: left.side, id: item.row.id })
+    setAnnouncement(`Pass ${k + 1} of ${stops.length}: ${stop.label}`)
+    // After the selection's own reveal (which centres the counterpart): both boundaries to the top.
+    requestAnimationFrame(() => {
+      refs.left.current?.scrollToIndex(stop.boundary, 'start')
+      const counterpart = left.links.get(item.row.id)?.[0]
+      const at = counterpart === undefined ? -1 : itemIndexOf(right.items, counterpart)
+      if (at >= 0) refs.right.current?.scrollToIndex(right.items[at - 1]?.type === 'boundary' ? at - 1 : at, 'start')
+      refs.left.current?.focusId(item.row.id)
+    })
+  })
+
+  // A pass asked by `goToPass`: taken as soon as the columns hold items.
+  useEffect(() => {
+    const take = () => {
+      const request = pendingPass
+      const left = latest.current.panes?.[0]
+      if (!request || !left || left.items.length === 0) return
+      pendingPass = null
+      const stops = passStops(left.items)
+      const k = stopOfPass(left.items, stops, request)
+      if (k < 0) setAnnouncement(`Pass ${request.pass} has no boundary in this column.`)
+      else goToStop.current(stops, k)
+    }
+    passListeners.add(take)
+    take()
+    return () => {
+      passListeners.delete(take)
+    }
   }, [panes])
 
   useEffect(() => {
@@ -92,24 +153,11 @@ export function useCompareKeys(
       const selected = selection?.side === left.side ? itemIndexOf(left.items, selection.id) : -1
       const pos = selected >= 0 ? selected : (lastStopRow.current ?? (dir === 1 ? -1 : left.items.length))
       const k = stepStop(stops, pos, dir)
-      const stop = stops[k]
-      if (!stop) {
+      if (!stops[k]) {
         setAnnouncement(`No ${dir === 1 ? 'later' : 'earlier'} compaction pass: ${stops.length} in this run.`)
         return
       }
-      const item = left.items[stop.row]
-      if (item?.type !== 'row') return
-      lastStopRow.current = stop.row
-      selectRow({ side: left.side, id: item.row.id })
-      setAnnouncement(`Pass ${k + 1} of ${stops.length}: ${stop.label}`)
-      // After the selection's own reveal (which centres the counterpart): both boundaries to the top.
-      requestAnimationFrame(() => {
-        refs.left.current?.scrollToIndex(stop.boundary, 'start')
-        const counterpart = left.links.get(item.row.id)?.[0]
-        const at = counterpart === undefined ? -1 : itemIndexOf(right.items, counterpart)
-        if (at >= 0) refs.right.current?.scrollToIndex(right.items[at - 1]?.type === 'boundary' ? at - 1 : at, 'start')
-        refs.left.current?.focusId(item.row.id)
-      })
+      goToStop.current(stops, k)
     }
     document.addEventListener('keydown', onKeyDown)
     return () => document.removeEventListener('keydown', onKeyDown)

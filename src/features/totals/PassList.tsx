@@ -4,6 +4,7 @@ import { LazyDetails } from '../../components/LazyDetails'
 import { passName } from '../../components/kinds'
 import type { TriggerDecision } from '../../engine/model'
 import { describeDecision } from '../../engine/stages/triggers'
+import { goToPass } from '../compare/compare-keys'
 import { useStore } from '../../state/store'
 import { useRunActions } from '../../state/hooks'
 import { selectPasses, selectShownRun } from '../../state/selectors'
@@ -13,7 +14,8 @@ import type { PassMeta } from '../../worker/protocol'
 const HELD_LISTED = 200
 
 /**
- * Every compaction pass: where it fired, why (the decision that fired it, worded by the engine),
+ * Every compaction pass: its name a button that goes to its boundary in Before | After (`goToPass`,
+ * the step of `]`), where it fired, why (the decision that fired it, worded by the engine),
  * what it folded, tokens, and its exact prompt and summary; then the check points where the
  * trigger was reached but a guard or the plan held it. The items exist only while the list is
  * open: a 50 MB session has ~180 passes, and rendering them (each subscribed to the store) inside
@@ -77,7 +79,17 @@ function PassItem({ pass, why }: { pass: PassMeta; why: TriggerDecision | undefi
   return (
     <li>
       <div className="passes__line">
-        <strong>{passName(pass.stage, pass.pass)}</strong>
+        <button
+          type="button"
+          className="passes__go"
+          title="Show this pass’s boundary in Before | After (as ] does)"
+          onClick={() => {
+            useStore.getState().setTab('compare')
+            goToPass(pass.stage, pass.pass)
+          }}
+        >
+          {passName(pass.stage, pass.pass)}
+        </button>
         {pass.stage === 'summarize' && <span className="muted">{pass.stage}</span>}
         <span>
           at message {pass.atMessage}: messages {pass.from}–{pass.upto - 1} → summary
