@@ -70,8 +70,34 @@ test('Copy link says it carries the settings only, before and after copying', as
   await expect(page.getByTestId('link-copied')).toHaveText(
     'Settings only — the other person opens their own copy of the transcript.',
   )
-  await expect(page.getByRole('status').filter({ hasText: 'Link copied.' })).toHaveText(
-    'Link copied. Settings only — the other person opens their own copy of the transcript.',
-  )
+  const status = page.getByTestId('copy-status')
+  await expect(status).toHaveRole('status')
+  await expect(status).toHaveText('Link copied. Settings only — the other person opens their own copy of the transcript.')
+  expect(errors).toEqual([])
+})
+
+test('the Copy link confirmation stays until the settings change or the next click', async ({ page, context }) => {
+  const errors = watchErrors(page)
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  await page.clock.install()
+  await openApp(page)
+  const confirmation = page.getByTestId('link-copied')
+
+  await page.getByRole('button', { name: 'Copy link' }).click()
+  await expect(confirmation).toBeVisible()
+  // A minute later, nothing else done: still there.
+  await page.clock.fastForward('01:00')
+  await expect(confirmation).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Link copied' })).toBeVisible()
+  // A settings change (typed, no click) makes the copied link stale: the confirmation goes.
+  await page.getByRole('spinbutton', { name: 'summarize keep_last value' }).fill('9')
+  await expect(confirmation).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Copy link' })).toBeVisible()
+
+  await page.getByRole('button', { name: 'Copy link' }).click()
+  await expect(confirmation).toBeVisible()
+  await page.getByRole('heading', { level: 1 }).click()
+  await expect(confirmation).toHaveCount(0)
+  await expect(page.getByTestId('copy-status')).toHaveText('')
   expect(errors).toEqual([])
 })

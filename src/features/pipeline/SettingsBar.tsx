@@ -16,19 +16,26 @@ const SETTINGS_ONLY = 'Settings only — the other person opens their own copy o
 /**
  * The pipeline panel's header tools: Undo / Redo of setting changes (also Ctrl/Cmd+Z,
  * Ctrl/Cmd+Shift+Z, Ctrl+Y) and Copy link (the address with the settings in its hash), plus the
- * one-line notice when a link's settings were partly ignored.
+ * one-line notice when a link's settings were partly ignored. Copy link's confirmation (or its
+ * failure) stays, in a polite live region, until the settings change or the next click elsewhere
+ * on the page: the link it describes is stale after either, and a confirmation on a timer is
+ * easily missed.
  */
 export function SettingsBar() {
   useUndoShortcuts()
   const { canUndo, canRedo } = useUndoRedo()
   const { undoConfig: undo, redoConfig: redo } = usePipelineActions()
-  const hasConfig = useStore((s) => s.config !== null)
-  const [copy, setCopy] = useState<'idle' | 'copied' | 'failed'>('idle')
+  const config = useStore((s) => s.config)
+  const hasConfig = config !== null
+  // The outcome of the last copy and the settings it copied: shown while those are still the settings.
+  const [copied, setCopied] = useState<{ ok: boolean; config: unknown } | null>(null)
+  const copy = copied === null || copied.config !== config ? 'idle' : copied.ok ? 'copied' : 'failed'
 
   useEffect(() => {
     if (copy === 'idle') return
-    const t = setTimeout(() => setCopy('idle'), 2000)
-    return () => clearTimeout(t)
+    const onPointerDown = () => setCopied(null)
+    document.addEventListener('pointerdown', onPointerDown)
+    return () => document.removeEventListener('pointerdown', onPointerDown)
   }, [copy])
 
   return (
@@ -56,19 +63,21 @@ export function SettingsBar() {
         className="button button--small settings-bar__copy"
         disabled={!hasConfig}
         title={`${SETTINGS_ONLY} The link holds the pipeline settings, never the transcript or an API key.`}
-        onClick={() => void copySettingsLink().then((ok) => setCopy(ok ? 'copied' : 'failed'))}
+        onClick={() => void copySettingsLink().then((ok) => setCopied({ ok, config }))}
       >
         {copy === 'copied' ? 'Link copied' : 'Copy link'}
       </button>
-      <span className="visually-hidden" role="status">
-        {copy === 'copied' ? `Link copied. ${SETTINGS_ONLY}` : copy === 'failed' ? 'Could not copy: copy the address bar instead' : ''}
-      </span>
-      {copy === 'copied' && (
-        <p className="settings-bar__copied" data-testid="link-copied">
-          {SETTINGS_ONLY}
-        </p>
-      )}
-      {copy === 'failed' && <p className="settings-bar__failed">Could not copy: copy the address bar instead.</p>}
+      <div className="settings-bar__status" role="status" data-testid="copy-status">
+        {copy === 'copied' && (
+          <>
+            <span className="visually-hidden">Link copied. </span>
+            <p className="settings-bar__copied" data-testid="link-copied">
+              {SETTINGS_ONLY}
+            </p>
+          </>
+        )}
+        {copy === 'failed' && <p className="settings-bar__failed">Could not copy: copy the address bar instead.</p>}
+      </div>
     </div>
   )
 }
