@@ -7,6 +7,7 @@ import type { SliceCreator } from './types'
 /**
  * Stage by stage: which stage's After the Stages view shows, and that After (the
  * worker's `runUpTo`: the pipeline's prefix up to the stage). `stageShown` null = the final After.
+ * Follows the run shown: of a run as of a turn (`RunView.asOf`, playback) it is as of that turn.
  */
 export interface StagesSlice {
   stageShown: StageId | null
@@ -32,9 +33,11 @@ export const createStagesSlice: SliceCreator<StagesSlice> = (set, get) => {
     if (!run || !config) return
     const ticket = fetches.next()
     set({ stageView: null, stageViewOf: { runId: run.runId, stage }, stageViewError: null })
-    const options = { ...(run.transcriptKey ? { previewsOf: run.transcriptKey } : {}), ...(apiKey ? { apiKey } : {}) }
-    const ask = (withPreviews: boolean) =>
-      getEngine().runUpTo(config, stage, run.runId, withPreviews ? (apiKey ? { apiKey } : {}) : options)
+    // A run as of a turn (playback) has its stage views as of the same turn.
+    const asOf = run.asOf ? { asOfTurn: run.asOf.turn } : {}
+    const whole = { ...(apiKey ? { apiKey } : {}), ...asOf }
+    const options = { ...(run.transcriptKey ? { previewsOf: run.transcriptKey } : {}), ...whole }
+    const ask = (withPreviews: boolean) => getEngine().runUpTo(config, stage, run.runId, withPreviews ? whole : options)
     const done = (patch: Partial<StagesSlice>) => {
       if (ticket.isLatest()) set(patch)
     }
