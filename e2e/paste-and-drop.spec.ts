@@ -44,7 +44,7 @@ test('dropping a file anywhere on the page loads it', async ({ page }) => {
     return dt
   }, text)
   await page.dispatchEvent('body', 'dragenter', { dataTransfer })
-  await expect(page.getByTestId('drop-overlay')).toContainText('Drop a transcript')
+  await expect(page.getByTestId('drop-overlay')).toContainText('Drop a transcript or a session file')
   await page.dispatchEvent('body', 'drop', { dataTransfer })
   await expect(page.getByTestId('drop-overlay')).toHaveCount(0)
   await expect(page.getByTestId('file-info')).toContainText('dropped.json')

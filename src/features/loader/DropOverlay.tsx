@@ -6,7 +6,10 @@ function hasFiles(e: DragEvent): boolean {
   return !!e.dataTransfer && Array.from(e.dataTransfer.types).includes('Files')
 }
 
-/** Drag-and-drop anywhere on the page (a transcript or a session file); shows "Drop a transcript" while a file is over it. */
+/**
+ * Drag-and-drop anywhere on the page (a transcript or a session file); says "Drop a transcript or a
+ * session file" while a file is over it.
+ */
 export function DropOverlay() {
   const [over, setOver] = useState(false)
   useEffect(() => {
@@ -49,8 +52,8 @@ export function DropOverlay() {
     <div className="drop-overlay" data-testid="drop-overlay" aria-live="polite">
       <div className="drop-overlay__box">
         <span className="drop-overlay__icon" aria-hidden="true">⤓</span>
-        Drop a transcript
-        <span className="muted">JSON / JSONL — it never leaves this browser</span>
+        Drop a transcript or a session file
+        <span className="muted">JSON / JSONL, .zip or .eval, or a .session.json — it never leaves this browser</span>
       </div>
     </div>
   )
