@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { Fragment, useId, useState } from 'react'
 import { formatCount } from '../../components/format'
 import { HelpButton, HelpText, useHelp } from '../../components/Help'
 import type { StageParamDef } from '../../engine/stages/definitions'
@@ -13,6 +13,21 @@ import {
   type EffectiveParam,
   type ParamSpec,
 } from './params'
+
+/** A snake_case label with a line-break opportunity after each `_`: a long one wraps at its words. */
+function breakable(label: string) {
+  const parts = label.split('_')
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {part}
+      {i < parts.length - 1 && (
+        <>
+          _<wbr />
+        </>
+      )}
+    </Fragment>
+  ))
+}
 
 interface ParamControlProps {
   spec: ParamSpec
@@ -72,7 +87,7 @@ export function ParamControl(props: ParamControlProps) {
     <div className={className} data-param={spec.key}>
       <div className="param__row">
         <label htmlFor={id} className="param__label" title={spec.help}>
-          {spec.label}
+          {breakable(spec.label)}
         </label>
         <HelpButton help={help} label={`About ${spec.label}`} />
         <span className="param__entry">
