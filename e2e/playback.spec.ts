@@ -146,3 +146,33 @@ test('the turn follows the URL and is restored on reload; p , . drive playback',
   await expect.poll(() => turnInHash(page)).toBeNull()
   expect(errors).toEqual([])
 })
+
+test('in presentation mode p starts playback and its bar stays, compact, with the columns', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  await page.locator('main.content').focus()
+  await page.keyboard.press('Shift+P')
+  await expect(page.locator('.app-header')).toBeHidden()
+  // The ▶ Play button sits in the hidden tab row: the key is the way in.
+  await expect(page.getByTestId('playback-start')).toBeHidden()
+  await page.keyboard.press('p')
+  await expect(bar(page)).toBeVisible()
+  // It plays through the sample's turns and stops at the last one.
+  await expect(bar(page)).toHaveAttribute('data-turns', /^\d+$/)
+  const turns = await bar(page).getAttribute('data-turns')
+  await expect(bar(page)).toHaveAttribute('data-turn', turns ?? '', { timeout: 90_000 })
+  await expect(bar(page)).toHaveAttribute('data-playing', 'false', { timeout: 90_000 })
+  // p plays again, from turn 1.
+  await page.keyboard.press('p')
+  await expect(bar(page)).toHaveAttribute('data-playing', 'true')
+  await expect(page.getByTestId('playback-toggle')).toBeVisible()
+  await expect(page.getByTestId('playback-readout')).toBeVisible()
+  await expect(page.getByTestId('playback-strip')).toBeHidden()
+  // Still presentation: the rest of the row, the header and the settings stay hidden.
+  await expect(page.getByRole('tablist', { name: 'View' })).toBeHidden()
+  await expect(page.getByRole('complementary', { name: 'Pipeline' })).toBeHidden()
+  await expect(page.getByTestId('before-column')).toBeVisible()
+  await expect(page.getByTestId('after-column')).toBeVisible()
+  await expect(page.getByTestId('tokens-saved')).toBeVisible()
+  expect(errors).toEqual([])
+})

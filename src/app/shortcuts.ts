@@ -89,8 +89,7 @@ export const SHORTCUT_HELP: readonly ShortcutHelp[] = [
   {
     group: 'Playback',
     keys: 'p',
-    does: 'Play / pause the session turn by turn',
-    when: 'playback is on (▶ Play by the tab bar)',
+    does: 'Play / pause the session turn by turn (starts playback while it is off, also in presentation mode)',
     actions: { p: 'playback-toggle' },
   },
   {

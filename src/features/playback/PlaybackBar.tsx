@@ -14,18 +14,33 @@ const SPEED_OPTIONS = PLAYBACK_SPEEDS.map((s) => ({ value: String(s), label: `${
  * with play / pause, step, first / last, the turn slider, the speed and Exit, the context so far as
  * a strip, and a live status line that announces each pass as the turn it fired at is reached
  * (worded by `firedAtTurn`). The page around it shows the run as of the turn (the run slice asks
- * for it). Keeps the turn in the URL (`&turn=`) and answers the playback shortcuts.
+ * for it). Keeps the turn in the URL (`&turn=`) and answers the playback shortcuts (`p` also
+ * starts playback while it is off). In presentation mode the bar stays, compact (playback.css).
  */
 export function Playback() {
   const playback = usePlayback()
+  const off = playback.playbackTurn === null
+  const { startPlayback } = playback
   useEffect(() => startTurnSync(), [])
-  if (playback.playbackTurn === null) {
+  // While playback is off, `p` starts it (the bar's own handler takes the key once it is on): the
+  // way in from presentation mode, where the ▶ Play button is hidden.
+  useEffect(() => {
+    if (!off) return
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (shortcutFor(e, e.target instanceof Element ? (e.target as HTMLElement) : null) !== 'playback-toggle') return
+      e.preventDefault()
+      startPlayback()
+    }
+    document.addEventListener('keydown', onKeyDown, true)
+    return () => document.removeEventListener('keydown', onKeyDown, true)
+  }, [off, startPlayback])
+  if (off) {
     return (
       <button
         type="button"
         className="button button--small playback-start"
         data-testid="playback-start"
-        title="Play the session turn by turn: the context growing, each compaction as it fires"
+        title="Play the session turn by turn: the context growing, each compaction as it fires (p)"
         onClick={() => playback.startPlayback()}
       >
         ▶ Play
