@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { openApp, watchErrors } from './helpers'
+import { openApp, rows, watchErrors } from './helpers'
 
 /** The main views' tab labels, in tab order (src/app/tabs.tsx TAB_VIEWS). */
 async function tabLabels(page: Page): Promise<string[]> {
@@ -76,7 +76,7 @@ test('at 1440×900 the two columns take at least 70% of the height and the page 
   const errors = watchErrors(page)
   await page.setViewportSize({ width: 1440, height: 900 })
   await openApp(page)
-  await expect(page.getByTestId('before-column').getByRole('row').first()).toBeVisible()
+  await expect(rows(page, 'before').first()).toBeVisible()
   // The sidebar is open: the measure is with the pipeline beside the columns.
   await expect(page.getByRole('complementary', { name: 'Pipeline' })).toBeVisible()
   const m = await columnShare(page)
@@ -105,7 +105,7 @@ for (const [width, height] of [
     const errors = watchErrors(page)
     await page.setViewportSize({ width, height })
     await openApp(page)
-    await expect(page.getByTestId('before-column').getByRole('row').first()).toBeVisible()
+    await expect(rows(page, 'before').first()).toBeVisible()
     const labels = await tabLabels(page)
     expect(labels).toContain('Facts')
     for (const label of labels) {
