@@ -70,6 +70,12 @@ test('the report of the bundled sample opens offline with every section and make
   await expect(offline.page.locator('#settings')).toContainText('The After is simulated')
   await expect(offline.page.locator('#compare .chip').first()).toBeVisible()
   await expect(offline.page.locator('#timeline svg')).toBeVisible()
+  // Messages are named by the page's numbers (#23), never by the transcript's ids (UUIDs here).
+  const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/
+  await expect(offline.page.locator('#facts table').first()).toBeVisible()
+  expect(await offline.page.locator('#facts').textContent()).not.toMatch(uuid)
+  expect(await offline.page.locator('#compare .why').allTextContents()).not.toContainEqual(expect.stringMatching(uuid))
+  expect(await offline.page.locator('#compare .why').allTextContents()).toContainEqual(expect.stringMatching(/^Message #\d+, unchanged\.$/))
   expect(await offline.page.evaluate(() => document.scripts.length)).toBe(0)
   expect(offline.requests).toEqual([])
   await offline.close()

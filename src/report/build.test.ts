@@ -64,6 +64,9 @@ describe('buildReport', () => {
     expect(html).toContain('The After is simulated')
     expect(html).toContain('<code>keep_last</code> 2 messages')
     expect(html).toContain('<code>compact_after</code> 4 messages')
+    // A count of 1 reads in the singular: the default pipeline's prune-tool-results keeps 1 step.
+    expect(html).toContain('<code>keep_steps</code> 1 step</li>')
+    expect(html).not.toMatch(/\b1 (?:steps|messages|tokens|turns|passes)\b/)
     expect(html).toContain(`<dt>Passes</dt><dd>${result.passes.length}</dd>`)
     expect(html).toContain('<svg class="timeline"')
     // The legend's words are the page's (report/kinds.ts).
@@ -106,9 +109,40 @@ describe('buildReport', () => {
     const { html } = buildReport({ fileName: 'long.json', transcript, config, result })
     expect(html).toContain(`<pre>${'😀'.repeat(600)}</pre><details><summary>… 19,400 more characters</summary><pre>${'😀'.repeat(19_400)}</pre></details>`)
     expect(html).toContain('<p class="cut">… 5,000 more characters not in this report</p>')
-    // The unchanged After row links to the Before instead of repeating the text.
+    // The unchanged After row links to the Before instead of repeating the text, and names it by number.
     expect(html).toContain('<p class="same">Unchanged: <a href="#b-0">Before #0</a></p>')
+    expect(html).toContain('<p class="why">Message #0, unchanged.</p>')
     expect(html.split('😀').length - 1).toBe(20_000)
     expect(html).toContain('The facts table was not made for this report.')
+  })
+
+  it('names messages by their numbers and lists the facts that matter first, noise folded with its count', async () => {
+    // Five messages, every stage off: the After is the Before, message for message.
+    const transcript = load(readFileSync(join(__dirname, '../../test/fixtures/report/facts-chat.json'), 'utf8'), 'facts-chat.json')
+    const config = structuredClone(DEFAULT_PIPELINE)
+    for (const s of config.stages) s.enabled = false
+    const counter = await loadCounter(config.encoding)
+    const result = await runPipeline(transcript, config, { counter })
+    const { html } = buildReport({ fileName: 'facts-chat.json', transcript, config, result, facts: factTable(result) })
+    const ids = result.before.messages.map((m) => m.id)
+    const facts = html.slice(html.indexOf('<section id="facts"'), html.indexOf('<section id="timeline"'))
+    // No message id anywhere a person reads: verdicts and After rows use the columns' numbers.
+    for (const id of ids) expect(facts).not.toContain(`(${id}`)
+    expect(html).toContain('<p class="why">Message #4, unchanged.</p>')
+    expect(facts).toContain('<td>survives in 2 messages after (Before #1 → After #1, Before #4 → After #4)</td>')
+    expect(facts).toContain('<td>survives in 1 message after (Before #1 → After #1)</td>')
+    // At risk: the goal, the user's order number and postal code, then the file name seen in tool output.
+    const table = facts.slice(0, facts.indexOf('<details class="noise">'))
+    const order = ['Ship order ORD-58213 to postal code 80331.', 'ORD-58213', 'postal code 80331', 'label.pdf'].map((f) =>
+      table.indexOf(`<td><code>${f}</code></td>`),
+    )
+    expect(order.every((at) => at >= 0)).toBe(true)
+    expect([...order].sort((a, b) => a - b)).toEqual(order)
+    expect(table).not.toContain('Jun 20')
+    // The listing's date is noise: under a <details> with the count, still listed.
+    const noise = facts.slice(facts.indexOf('<details class="noise">'))
+    expect(noise.startsWith('<details class="noise"><summary>1 noise fact — measurements of tool runs, not at risk</summary><table>')).toBe(true)
+    expect(noise).toContain('<td><code>Jun 20</code></td><td>date</td><td>noise</td><td>verbatim</td><td>survives in 1 message after (Before #3 → After #3)</td>')
+    expect(facts).toContain('<p>4 facts at risk, 4 survive (4 verbatim, 0 pinned, 0 only in a summary); 1 noise row.</p>')
   })
 })

@@ -9,12 +9,14 @@
  */
 import type { TokenTimeline } from '../engine/analysis/turns'
 import { contentText } from '../engine/content'
-import type { FactTable } from '../engine/facts/table'
+import { importanceRank } from '../engine/facts/importance'
+import type { FactRow, FactTable } from '../engine/facts/table'
+import { positionNames, verdictSentence } from '../engine/facts/verdict'
 import type { Message, PipelineConfig, RunResult, Transcript } from '../engine/model'
 import { windowOf } from '../engine/models'
 import { stageDefinition, type StageParamDef } from '../engine/stages/definitions'
 import { describeDecision } from '../engine/stages/triggers'
-import { codePointLength, cutCodePoints } from '../engine/util/text'
+import { codePointLength, cutCodePoints, nounFor } from '../engine/util/text'
 import {
   BOUNDARY_INFO,
   explainFate,
@@ -86,6 +88,25 @@ function n(value: number): string {
   return Math.round(value).toLocaleString('en-US')
 }
 
+/** A count and its noun, pluralized (`1 step`, `2 steps`, `1,200 tokens`); see `nounFor`. */
+function nOf(value: number, singular: string, plural = `${singular}s`): string {
+  return `${n(value)} ${nounFor(value, singular, plural)}`
+}
+
+/** A count in a plural unit of the stage definitions (`tokens`, `tool calls`): `1 tool call`. */
+function inUnit(value: number, unit: string): string {
+  return nOf(value, unit.replace(/s$/, ''), unit)
+}
+
+/**
+ * The facts table's rows in the page's order (features/facts/FactsTable): facts needed after a
+ * pass removed them first, then by importance (`importanceRank`), ties in the engine's order.
+ */
+function factsInOrder(rows: readonly FactRow[]): FactRow[] {
+  const needed = (r: FactRow) => (r.neededAfterLoss ? 0 : 1)
+  return [...rows].sort((a, b) => needed(a) - needed(b) || importanceRank(a.importance) - importanceRank(b.importance))
+}
+
 /** A message's readable text: its content, then one `→ name(arguments)` line per tool call. */
 function messageText(m: Message): string {
   const calls = (m.toolCalls ?? []).map((c) => `→ ${c.name}(${c.arguments})`)
@@ -134,6 +155,13 @@ export function buildReport(input: ReportInput): ReportOutput {
   const chip = (kind: ChangeKind, label: string, title?: string) =>
     `<span class="chip chip--${kind}"${title === undefined ? '' : ` title="${t(title)}"`}><span aria-hidden="true">${KIND_INFO[kind].icon}</span> ${escapeHtml(label)}</span>`
 
+  // Messages are named as the page's columns number them (`#23`), never by id.
+  const beforeIndex = new Map(result.before.messages.map((m) => [m.id, m.index]))
+  const numberOf = (id: string) => {
+    const i = beforeIndex.get(id)
+    return i === undefined ? id : `#${i}`
+  }
+
   // Transcript.
   const fileName = red(input.fileName)
   const transcriptBody = dl([
@@ -179,7 +207,7 @@ export function buildReport(input: ReportInput): ReportOutput {
       ['Tokens', `${n(b.tokens)} → ${n(a.tokens)}${b.estimate || a.estimate ? ' (estimate)' : ''}`],
       ['Messages', `${n(b.messages)} → ${n(a.messages)}`],
       ['Passes', n(result.passes.length)],
-      ['Validity', problems.length === 0 ? 'valid: no problems in the After' : `${n(problems.length)} problem${problems.length === 1 ? '' : 's'} in the After`],
+      ['Validity', problems.length === 0 ? 'valid: no problems in the After' : `${nOf(problems.length, 'problem')} in the After`],
     ]) +
     (problems.length > 0 ? list(problems.map((p) => `${escapeHtml(p.rule)}: ${t(p.message)}`)) : '') +
     (result.checks.failureModes && result.checks.failureModes.length > 0
@@ -193,13 +221,13 @@ export function buildReport(input: ReportInput): ReportOutput {
     const facts = dl([
       ['Fired at', `message #${p.atMessage}`],
       ['Summarized', `messages ${p.from}–${p.upto - 1}`],
-      ['Context', `${n(p.tokensBefore)} → ${n(p.tokensAfter)} tokens`],
+      ['Context', `${n(p.tokensBefore)} → ${nOf(p.tokensAfter, 'token')}`],
       ...(p.note !== undefined ? [['Why', t(p.note)] as [string, string]] : []),
     ])
     return `<article class="pass">${head}${facts}<h4>Summary</h4>${block(p.summary)}<h4>Prompt</h4>${block(p.prompt)}</article>`
   })
   const stageReports = result.stages.map((s) => {
-    const what = s.error !== undefined ? `error: ${t(s.error)}` : s.changed ? `${n(s.tokensBefore)} → ${n(s.tokensAfter)} tokens, ${n(s.messagesBefore)} → ${n(s.messagesAfter)} messages` : 'no change'
+    const what = s.error !== undefined ? `error: ${t(s.error)}` : s.changed ? `${n(s.tokensBefore)} → ${nOf(s.tokensAfter, 'token')}, ${n(s.messagesBefore)} → ${nOf(s.messagesAfter, 'message')}` : 'no change'
     return `<code>${escapeHtml(s.stage)}</code>: ${what}${s.note !== undefined ? ` — ${t(s.note)}` : ''}`
   })
   const decisions = result.decisions ?? []
@@ -207,7 +235,7 @@ export function buildReport(input: ReportInput): ReportOutput {
   const decisionsBody =
     decisions.length === 0
       ? ''
-      : `<h3>Trigger decisions</h3><p>${n(decisions.length)} check points, ${n(decisions.filter((d) => d.reached).length)} reached, ${n(decisions.filter((d) => d.fired).length)} fired${shownDecisions.length > 0 ? '; the reached ones:' : '.'}</p>` +
+      : `<h3>Trigger decisions</h3><p>${nOf(decisions.length, 'check point')}, ${n(decisions.filter((d) => d.reached).length)} reached, ${n(decisions.filter((d) => d.fired).length)} fired${shownDecisions.length > 0 ? '; the reached ones:' : '.'}</p>` +
         (shownDecisions.length > 0 ? list(shownDecisions.map((d) => `<code>${escapeHtml(d.stage)}</code> ${t(describeDecision(d))}`)) : '')
   const passesBody =
     (passItems.length > 0 ? passItems.join('') : '<p>No pass fired.</p>') + `<h3>What each stage did</h3>${list(stageReports)}` + decisionsBody
@@ -215,16 +243,15 @@ export function buildReport(input: ReportInput): ReportOutput {
   // Before | After.
   const beforeRows = result.before.messages.map((m) => {
     const fate = result.fates[m.id]
-    const mark = fate ? chip(fateChip(fate).kind, fateChip(fate).label, explainFate(fate)) : ''
-    const why = fate && fate.kind !== 'kept' ? `<p class="why">${t(explainFate(fate))}</p>` : ''
+    const mark = fate ? chip(fateChip(fate).kind, fateChip(fate).label, explainFate(fate, numberOf)) : ''
+    const why = fate && fate.kind !== 'kept' ? `<p class="why">${t(explainFate(fate, numberOf))}</p>` : ''
     return row(`b-${m.index}`, m, result.before.tokensById[m.id] ?? 0, mark, why, block(messageText(m)))
   })
-  const beforeIndex = new Map(result.before.messages.map((m) => [m.id, m.index]))
   const afterRows = result.after.messages.map((m, i) => {
     const origin = result.origins[m.id]
     const chipOf = origin ? originChip(origin) : undefined
-    const mark = origin && chipOf ? chip(chipOf.kind, chipOf.label, explainOrigin(origin)) : ''
-    const why = origin ? `<p class="why">${t(explainOrigin(origin))}</p>` : ''
+    const mark = origin && chipOf ? chip(chipOf.kind, chipOf.label, explainOrigin(origin, numberOf)) : ''
+    const why = origin ? `<p class="why">${t(explainOrigin(origin, numberOf))}</p>` : ''
     const same = origin?.kind === 'original' && !origin.changed ? beforeIndex.get(origin.beforeId) : undefined
     // An unchanged message's text is in the Before already: a link to it keeps the file ~1× the session.
     const body = same === undefined ? block(messageText(m)) : `<p class="same">Unchanged: <a href="#b-${same}">Before #${same}</a></p>`
@@ -232,8 +259,8 @@ export function buildReport(input: ReportInput): ReportOutput {
   })
   const compareBody =
     '<div class="columns">' +
-    `<div class="column"><h3>Before (${n(b.messages)} messages, ${n(b.tokens)} tokens)</h3><ol class="rows">${beforeRows.join('')}</ol></div>` +
-    `<div class="column"><h3>After (${n(a.messages)} messages, ${n(a.tokens)} tokens)</h3><ol class="rows">${afterRows.join('')}</ol></div>` +
+    `<div class="column"><h3>Before (${nOf(b.messages, 'message')}, ${nOf(b.tokens, 'token')})</h3><ol class="rows">${beforeRows.join('')}</ol></div>` +
+    `<div class="column"><h3>After (${nOf(a.messages, 'message')}, ${nOf(a.tokens, 'token')})</h3><ol class="rows">${afterRows.join('')}</ol></div>` +
     '</div>'
 
   // Legend: the page's kinds and words (kinds.ts).
@@ -251,22 +278,36 @@ export function buildReport(input: ReportInput): ReportOutput {
   }
   const legendBody = `<dl class="legend">${legendItems.join('')}</dl>`
 
-  // Facts.
+  // Facts: in the page's order, the verdicts naming messages by the columns' numbers; the noise
+  // rows (never at risk of mattering) folded under a <details> with their count, never dropped.
   const facts = input.facts
-  const factsBody = !facts
-    ? '<p>The facts table was not made for this report.</p>'
-    : `<p>${n(facts.totals.facts)} facts at risk, ${n(facts.totals.survive)} survive (${n(facts.totals.verbatim)} verbatim, ${n(facts.totals.pinned)} pinned, ${n(facts.totals.summaryOnly)} only in a summary); ${n(facts.totals.noise)} noise rows.</p>` +
-      (facts.rows.length > FACT_ROWS_LIMIT ? `<p>The first ${n(FACT_ROWS_LIMIT)} of ${n(facts.rows.length)} rows.</p>` : '') +
-      '<table><thead><tr><th scope="col">Fact</th><th scope="col">Kind</th><th scope="col">Importance</th><th scope="col">Final</th><th scope="col">Verdict</th></tr></thead><tbody>' +
-      facts.rows
-        .slice(0, FACT_ROWS_LIMIT)
-        .map(
-          (r) =>
-            `<tr><td><code>${t(cutCodePoints(r.fact, 300))}</code></td><td>${escapeHtml(r.kind)}</td><td>${escapeHtml(r.importance)}</td>` +
-            `<td>${escapeHtml(r.final)}</td><td>${t(r.verdict.explanation)}</td></tr>`,
-        )
-        .join('') +
-      '</tbody></table>'
+  const afterAt = new Map(result.after.messages.map((m, i) => [m.id, i]))
+  const names = positionNames(
+    beforeIndex,
+    (id) => {
+      const index = afterAt.get(id)
+      return index === undefined ? undefined : { index, origin: result.origins[id] }
+    },
+    result.passes,
+  )
+  const factRow = (r: FactRow) =>
+    `<tr><td><code>${t(cutCodePoints(r.fact, 300))}</code></td><td>${escapeHtml(r.kind)}</td><td>${escapeHtml(r.importance)}</td>` +
+    `<td>${escapeHtml(r.final)}</td><td>${t(verdictSentence({ ...r.verdict, copiesLost: r.verdict.events?.length ?? 0 }, names))}</td></tr>`
+  const factTableHtml = (rows: readonly FactRow[]) =>
+    '<table><thead><tr><th scope="col">Fact</th><th scope="col">Kind</th><th scope="col">Importance</th><th scope="col">Final</th><th scope="col">Verdict</th></tr></thead><tbody>' +
+    rows.map(factRow).join('') +
+    '</tbody></table>'
+  let factsBody = '<p>The facts table was not made for this report.</p>'
+  if (facts) {
+    const listed = factsInOrder(facts.rows).slice(0, FACT_ROWS_LIMIT)
+    const atRisk = listed.filter((r) => r.importance !== 'noise')
+    const noise = listed.filter((r) => r.importance === 'noise')
+    factsBody =
+      `<p>${nOf(facts.totals.facts, 'fact')} at risk, ${n(facts.totals.survive)} survive (${n(facts.totals.verbatim)} verbatim, ${n(facts.totals.pinned)} pinned, ${n(facts.totals.summaryOnly)} only in a summary); ${nOf(facts.totals.noise, 'noise row')}.</p>` +
+      (facts.rows.length > FACT_ROWS_LIMIT ? `<p>The first ${n(FACT_ROWS_LIMIT)} of ${nOf(facts.rows.length, 'row')}.</p>` : '') +
+      (atRisk.length > 0 ? factTableHtml(atRisk) : '<p>No fact at risk.</p>') +
+      (noise.length > 0 ? `<details class="noise"><summary>${nOf(noise.length, 'noise fact')} — measurements of tool runs, not at risk</summary>${factTableHtml(noise)}</details>` : '')
+  }
 
   const timelineBody = input.timeline ? timelineSvg(input.timeline) : '<p>The token timeline was not made for this report.</p>'
 
@@ -302,7 +343,7 @@ function list(items: readonly string[]): string {
 /** One message row: anchor id, position, role, tool name, tokens, its mark, why, and its text. */
 function row(id: string, m: Message, tokens: number, mark: string, why: string, body: string): string {
   const tool = m.toolName !== undefined ? ` <code>${escapeHtml(m.toolName)}</code>` : ''
-  return `<li id="${id}" class="row"><div class="row-head"><span class="pos">#${m.index}</span> <span class="role">${escapeHtml(m.role)}</span>${tool} <span class="tokens">${n(tokens)} tokens</span> ${mark}</div>${why}${body}</li>`
+  return `<li id="${id}" class="row"><div class="row-head"><span class="pos">#${m.index}</span> <span class="role">${escapeHtml(m.role)}</span>${tool} <span class="tokens">${nOf(tokens, 'token')}</span> ${mark}</div>${why}${body}</li>`
 }
 
 /**
@@ -310,7 +351,7 @@ function row(id: string, m: Message, tokens: number, mark: string, why: string, 
  * named as such; shares as percentages; units from the definition. `long`: a text to fold (a prompt).
  */
 function paramValue(def: StageParamDef, raw: unknown): { text: string; long: boolean } | null {
-  const unit = (v: number) => (def.unit === 'share' ? `${Math.round(v * 1000) / 10}%` : `${n(v)}${def.unit ? ` ${def.unit}` : ''}`)
+  const unit = (v: number) => (def.unit === 'share' ? `${Math.round(v * 1000) / 10}%` : def.unit ? inUnit(v, def.unit) : n(v))
   const word = (v: unknown): string =>
     typeof v === 'number' ? (def.type === 'count' ? unit(v) : String(v)) : Array.isArray(v) ? (v.length === 0 ? '(none)' : v.join(', ')) : String(v)
   if (raw === undefined || raw === null) return def.default === undefined ? null : { text: `${word(def.default)} (default)`, long: false }
@@ -346,8 +387,8 @@ function timelineSvg(tl: TokenTimeline): string {
     levels.map((l) => hline(l.tokens, 'trigger', `${l.label} ${n(l.tokens)}`)).join('') +
     `<path class="before" d="${before}"/><path class="after" d="${after}"/></svg>`
   const caption =
-    `<p id="timeline-cap">Context tokens per turn over ${n(tl.turns)} turns: Before (raw growth, solid) and After (dashed)` +
-    `${tl.sampled ? `, After at ${n(tl.evaluated.length)} sampled turns` : ''}; ${n(tl.passes.length)} pass${tl.passes.length === 1 ? '' : 'es'} (vertical lines)` +
+    `<p id="timeline-cap">Context tokens per turn over ${nOf(tl.turns, 'turn')}: Before (raw growth, solid) and After (dashed)` +
+    `${tl.sampled ? `, After at ${n(tl.evaluated.length)} sampled turns` : ''}; ${nOf(tl.passes.length, 'pass', 'passes')} (vertical lines)` +
     `${windowShown ? '' : `; the window (${n(tl.window)} tokens) is above the chart`}.</p>`
   return svg + caption
 }

@@ -5,6 +5,7 @@
  */
 import { passName } from '../engine/facts/verdict'
 import type { Fate, Origin } from '../engine/model'
+import { nounFor } from '../engine/util/text'
 import { isStageId, STAGE_DEFINITIONS, stageDefinition } from '../engine/stages/definitions'
 
 /**
@@ -99,13 +100,20 @@ export function originChip(origin: OriginView): { kind: ChangeKind; label: strin
   }
 }
 
-/** Why a before message looks the way it does, in one sentence (tooltip text). */
-export function explainFate(fate: Fate): string {
+/** A message's name in a sentence, from its id: the id itself, or a position such as `#23`. */
+type NameOf = (id: string) => string
+const byId: NameOf = (id) => id
+
+/**
+ * Why a before message looks the way it does, in one sentence (tooltip text). `name` names the
+ * message it refers to (default: its id; the HTML report passes `#23`, the column's number).
+ */
+export function explainFate(fate: Fate, name: NameOf = byId): string {
   switch (fate.kind) {
     case 'kept':
       return 'Kept unchanged.'
     case 'back-referenced':
-      return `Byte-identical to an earlier tool output (${fate.firstId}); replaced by a back-reference by ${fate.stage}.`
+      return `Byte-identical to an earlier tool output (${name(fate.firstId)}); replaced by a back-reference by ${fate.stage}.`
     case 'pruned':
       return `Replaced by a placeholder by ${fate.stage}: “${fate.placeholder}”`
     case 'summarized':
@@ -121,22 +129,25 @@ export function explainFate(fate: Fate): string {
   }
 }
 
-/** Why an after message is there, in one sentence (tooltip text). */
-export function explainOrigin(origin: OriginView): string {
+/**
+ * Why an after message is there, in one sentence (tooltip text). `name` names the Before message
+ * it refers to (default: its id; the HTML report passes `#23`, the Before column's number).
+ */
+export function explainOrigin(origin: OriginView, name: NameOf = byId): string {
   switch (origin.kind) {
     case 'original':
-      return origin.changed ? `Message ${origin.beforeId}, edited.` : `Message ${origin.beforeId}, unchanged.`
+      return origin.changed ? `Message ${name(origin.beforeId)}, edited.` : `Message ${name(origin.beforeId)}, unchanged.`
     case 'back-reference':
-      return `Back-reference to the first occurrence ${origin.firstId} (stands for ${origin.beforeId}).`
+      return `Back-reference to the first occurrence ${name(origin.firstId)} (stands for ${name(origin.beforeId)}).`
     case 'placeholder':
-      return `Placeholder for the dropped result of ${origin.beforeId}.`
+      return `Placeholder for the dropped result of ${name(origin.beforeId)}.`
     case 'summary':
       return origin.stage === 'recorded'
         ? `The agent's own summary of messages ${origin.fromIndex}–${origin.toIndex}, as recorded in the source (recorded compaction ${origin.pass}).`
         : `Summary of messages ${origin.fromIndex}–${origin.toIndex} (${passName(origin.stage, origin.pass)}` +
           `${origin.stage === 'summarize' ? ', summarize' : ''}).`
     case 'pinned-facts':
-      return `Facts pinned from ${origin.sourceIds.length} message(s).`
+      return `Facts pinned from ${origin.sourceIds.length} ${nounFor(origin.sourceIds.length, 'message')}.`
     case 'instruction':
       return origin.stage === 'recorded'
         ? 'Context the agent re-injected after its compaction, as recorded in the source.'

@@ -8,6 +8,7 @@ import {
   elideMiddle,
   firstLine,
   lastCodePoints,
+  nounFor,
 } from './text'
 
 function isWellFormed(s: string): boolean {
@@ -189,5 +190,16 @@ describe('elideMiddle', () => {
         return codePointLength(out) <= limit && codePointLength(out) < n && isWellFormed(out)
       }),
     )
+  })
+})
+
+describe('nounFor', () => {
+  it('is singular for a count that rounds to 1 and plural otherwise, the plural given or singular + s', () => {
+    expect(nounFor(1, 'step')).toBe('step')
+    expect(nounFor(1.4, 'step')).toBe('step')
+    expect(nounFor(0, 'step')).toBe('steps')
+    expect(nounFor(2, 'step')).toBe('steps')
+    expect(nounFor(1, 'compaction pass', 'compaction passes')).toBe('compaction pass')
+    expect(nounFor(3, 'compaction pass', 'compaction passes')).toBe('compaction passes')
   })
 })

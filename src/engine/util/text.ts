@@ -95,3 +95,11 @@ export function elideMiddle(text: string, limit: number): string {
   const omitted = total - head - tail
   return `${cutCodePoints(text, head)}\n[... ${omitted} chars omitted ...]\n${lastCodePoints(text, tail)}`
 }
+
+/**
+ * The English noun for a count: `singular` when `n` rounds to 1, else `plural` (default:
+ * `singular` + "s"). The one plural rule of the page (`formatCountOf`) and the HTML report.
+ */
+export function nounFor(n: number, singular: string, plural = `${singular}s`): string {
+  return Math.round(n) === 1 ? singular : plural
+}
