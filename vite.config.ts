@@ -12,7 +12,9 @@ import { defineConfig, type Plugin } from 'vite'
  * - connect-src 'self' http: https:: the samples are fetched from this origin; the summarizer posts
  *   to an LLM endpoint the user configures, on any host. (That fetch runs in the engine worker, which
  *   takes its policy from its own response headers, not from this meta: this keeps the page in step.)
- * - img-src 'self': only the favicon (header logo); transcript images are kept for export, never shown.
+ * - img-src 'self' data:: the favicon (header logo); data: for "Save as PNG" (html-to-image draws
+ *   the captured element as an SVG data: image, and each uPlot canvas as a PNG data: image, onto the
+ *   canvas it encodes). Transcript images are kept for export, never shown.
  * - style-src 'self': the bundled CSS files. React's `style` props and uPlot set styles through
  *   CSSOM, which a policy without 'unsafe-inline' allows; nothing injects <style> or style attributes.
  * - font-src 'self': no web fonts today (system font stacks); none from elsewhere.
@@ -27,7 +29,7 @@ const CONTENT_SECURITY_POLICY = [
   "script-src 'self'",
   "worker-src 'self'",
   "connect-src 'self' http: https:",
-  "img-src 'self'",
+  "img-src 'self' data:",
   "style-src 'self'",
   "font-src 'self'",
   "object-src 'none'",

@@ -2,6 +2,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app/App'
 import './styles/app.css'
+import './styles/print.css'
 import { applyThemeChoice, readThemeChoice } from './app/theme'
 
 // The remembered theme, on <html> before the first render.

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { AfterModeControl } from '../features/compare/AfterModeControl'
 import { CostView } from '../features/costs/CostView'
 import { ExportButtons } from '../features/export/ExportButtons'
+import { PrintHeading } from '../features/export/PrintHeading'
 import { DropOverlay } from '../features/loader/DropOverlay'
 import { ImportErrorBanner } from '../features/loader/ImportErrorBanner'
 import { CheckWarnings } from '../features/facts/CheckWarnings'
@@ -140,6 +141,7 @@ export function App() {
           {!info && !loading && <EmptyState />}
           {run && (
             <>
+              <PrintHeading />
               <TotalsBar>
                 <CheckWarnings />
                 <CostView />

@@ -1,9 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react'
+import { useCallback, useEffect, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react'
+import { formatCountOf } from '../../components/format'
 import type { FactHighlight } from '../facts/FactFinderText'
 import type { Side } from '../../worker/protocol'
+import { usePrinting } from '../export/print'
 import { itemIndexOf, type ColumnItem } from './column-items'
 import { MessageRow } from './MessageRow'
+import { printedItems } from './print-items'
 
 /** What the compare view can ask of a column. */
 export interface ColumnHandle {
@@ -43,7 +46,10 @@ interface MessageColumnProps {
   handleRef?: Ref<ColumnHandle>
 }
 
-/** A virtualized column of messages: only the visible rows (plus overscan) are in the DOM. */
+/**
+ * A virtualized column of messages: only the visible rows (plus overscan) are in the DOM; while
+ * the page prints, every row (up to `PRINT_ITEM_CAP` items, then a line counting the rest) in flow.
+ */
 export function MessageColumn(props: MessageColumnProps) {
   const { side, title, subtitle, items, selectedId, highlighted, onSelect, onUserScroll, handleRef } = props
   const { matches, factHighlight = null, currentMatchId = null } = props
@@ -53,6 +59,7 @@ export function MessageColumn(props: MessageColumnProps) {
   const driving = useRef(false)
   // Focus moved by `focusId` (a shortcut), not by the reader tabbing or clicking into the column.
   const quietFocus = useRef(false)
+  const printing = usePrinting()
 
   const virtualizer = useVirtualizer({
     count: items.length,
@@ -143,6 +150,35 @@ export function MessageColumn(props: MessageColumnProps) {
     return () => el.removeEventListener('scroll', onScroll)
   }, [items, onUserScroll, side, virtualizer])
 
+  // One item's markup, the same in the virtualised list and the printed one.
+  const renderItem = (item: ColumnItem) =>
+    item.type === 'boundary' ? (
+      // A table holds only rows: the separator sits in a row of one cell.
+      <div role="row">
+        <div role="cell">
+          <div className={`boundary boundary--${item.kind}`} role="separator" aria-label={item.label}>
+            <span className="boundary__label">
+              <span aria-hidden="true">{item.kind === 'summary' ? 'Σ ' : '⎇ '}</span>
+              {item.label}
+            </span>
+          </div>
+        </div>
+      </div>
+    ) : (
+      <MessageRow
+        side={side}
+        row={item.row}
+        selected={selectedId === item.row.id}
+        highlighted={highlighted.has(item.row.id)}
+        matchCount={matches?.get(item.row.id) ?? 0}
+        factHighlight={matches?.has(item.row.id) ? factHighlight : null}
+        expanded={expanded.has(item.row.id)}
+        currentMatch={currentMatchId === item.row.id}
+        onSelect={select}
+        onToggleExpand={toggleExpand}
+      />
+    )
+
   return (
     <section className="column" aria-label={title}>
       <header className="column__head">
@@ -163,49 +199,51 @@ export function MessageColumn(props: MessageColumnProps) {
         }}
         onBlur={() => (driving.current = false)}
       >
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
-          {virtualizer.getVirtualItems().map((v) => {
-            const item = items[v.index]
-            if (!item) return null
-            return (
-              <div
-                key={v.key}
-                data-index={v.index}
-                ref={virtualizer.measureElement}
-                className="column__item"
-                style={{ transform: `translateY(${v.start}px)` }}
-              >
-                {item.type === 'boundary' ? (
-                  // A table holds only rows: the separator sits in a row of one cell.
-                  <div role="row">
-                    <div role="cell">
-                      <div className={`boundary boundary--${item.kind}`} role="separator" aria-label={item.label}>
-                        <span className="boundary__label">
-                          <span aria-hidden="true">{item.kind === 'summary' ? 'Σ ' : '⎇ '}</span>
-                          {item.label}
-                        </span>
-                      </div>
-                    </div>
-                  </div>
-                ) : (
-                  <MessageRow
-                    side={side}
-                    row={item.row}
-                    selected={selectedId === item.row.id}
-                    highlighted={highlighted.has(item.row.id)}
-                    matchCount={matches?.get(item.row.id) ?? 0}
-                    factHighlight={matches?.has(item.row.id) ? factHighlight : null}
-                    expanded={expanded.has(item.row.id)}
-                    currentMatch={currentMatchId === item.row.id}
-                    onSelect={select}
-                    onToggleExpand={toggleExpand}
-                  />
-                )}
-              </div>
-            )
-          })}
-        </div>
+        {printing ? (
+          <PrintedItems items={items} render={renderItem} />
+        ) : (
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+            {virtualizer.getVirtualItems().map((v) => {
+              const item = items[v.index]
+              if (!item) return null
+              return (
+                <div
+                  key={v.key}
+                  data-index={v.index}
+                  ref={virtualizer.measureElement}
+                  className="column__item"
+                  style={{ transform: `translateY(${v.start}px)` }}
+                >
+                  {renderItem(item)}
+                </div>
+              )
+            })}
+          </div>
+        )}
       </div>
     </section>
   )
 }
+
+/**
+ * Every item of a column in flow (no virtualiser), for the printed page: the first
+ * `PRINT_ITEM_CAP`, then a line counting the messages left out.
+ */
+function PrintedItems({ items, render }: { items: readonly ColumnItem[]; render: (item: ColumnItem) => ReactNode }) {
+  const { shown, moreMessages } = printedItems(items)
+  return (
+    <div className="column__printed">
+      {shown.map((item, i) => (
+        <div key={item.key ?? i} data-index={i} className="column__item column__item--printed">
+          {render(item)}
+        </div>
+      ))}
+      {moreMessages > 0 && (
+        <p className="column__more" data-testid="print-more">
+          … {formatCountOf(moreMessages, 'more message')}: save the HTML report for all of them
+        </p>
+      )}
+    </div>
+  )
+}
+

@@ -15,7 +15,8 @@ const TARGET_LABELS: Record<ExportTarget, string> = {
 
 /**
  * Downloads the After shown (recorded in Recorded mode, else simulated) as canonical JSON and in
- * the source's own request format where it has one. Built by the worker; the Before never changes.
+ * the source's own request format where it has one, built by the worker (the Before never
+ * changes); the session file, the report, and Print (the browser's print of the current view).
  */
 export function ExportButtons() {
   const info = useInfo()
@@ -42,6 +43,15 @@ export function ExportButtons() {
       ))}
       <SessionFileButton />
       <ReportButton disabled={!runShown} />
+      <button
+        type="button"
+        className="button button--small"
+        data-testid="print"
+        title="Print the current view (Ctrl+P): Before | After prints every row, wrapped, with the settings and totals on top"
+        onClick={() => window.print()}
+      >
+        Print…
+      </button>
       {notice && (
         <span className={notice.ok ? 'export__notice' : 'export__notice export__notice--error'} role="status" data-testid="export-notice">
           {notice.text}

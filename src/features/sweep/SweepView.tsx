@@ -1,4 +1,4 @@
-import { useState, type CSSProperties } from 'react'
+import { useRef, useState, type CSSProperties } from 'react'
 import { formatCount } from '../../components/format'
 import { Segmented } from '../../components/Segmented'
 import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
@@ -19,6 +19,7 @@ import {
   defaultPair,
   type AxisRange,
 } from './axes'
+import { SavePngButton } from '../export/SavePngButton'
 import './sweep.css'
 
 const PARAMS = Object.keys(SWEEP_PARAMS) as SweepParam[]
@@ -297,8 +298,10 @@ function HeatMap({ result, config }: { result: SweepResult; config: PipelineConf
   const cx = currentSweepValue(config, result.x.param)
   const cy = currentSweepValue(config, result.y.param)
   const onGrid = result.x.values.includes(cx ?? NaN) && result.y.values.includes(cy ?? NaN)
+  // What "Save as PNG" captures: the metric, its legend and the grid with its axes.
+  const mapRef = useRef<HTMLDivElement>(null)
   return (
-    <div className="heatmap">
+    <div ref={mapRef} className="heatmap">
       <div className="heatmap__bar">
         <Segmented
           label="Colour by"
@@ -307,8 +310,9 @@ function HeatMap({ result, config }: { result: SweepResult; config: PipelineConf
           onChange={setMetric}
         />
         <Legend metric={metric} range={range} />
+        <SavePngButton target={mapRef} subject="heatmap" />
       </div>
-      <p className="heatmap__hint muted">
+      <p className="heatmap__hint muted" data-png-skip="">
         Click a cell to apply its {result.x.param} and {result.y.param} to the pipeline.
         {!onGrid && cx !== undefined && cy !== undefined && (
           <> The current settings ({result.x.param} {formatCount(cx)}, {result.y.param} {formatCount(cy)}) are not on the grid.</>

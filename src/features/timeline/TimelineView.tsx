@@ -11,6 +11,7 @@ import { useStore } from '../../state/store'
 import type { TimelineView as Timeline } from '../../worker/protocol'
 import { axisWidth, labelsLogTick, logRange, showTurnMarkers, widestLabel, type YScale } from './chart-options'
 import { decisionsByTurn, turnDecisions } from './turn-decisions'
+import { SavePngButton } from '../export/SavePngButton'
 import './timeline.css'
 
 const COLORS = {
@@ -346,6 +347,8 @@ export function TimelineView() {
   const upTo = useStore((s) => s.run?.asOf?.turn ?? null)
   const [hover, setHover] = useState<Hover | null>(null)
   const [scale, setScale] = useState<YScale>('linear')
+  // What "Save as PNG" captures: the chart with its axes, legend and caption, not the controls.
+  const viewRef = useRef<HTMLDivElement>(null)
 
   // The timeline is of the whole session: playback's steps (each a run) do not ask for it again.
   const requestKey = upTo === null ? runId : 'playback'
@@ -377,9 +380,10 @@ export function TimelineView() {
   const running = !timeline.done || (result.kind === 'result' && result.updating)
 
   return (
-    <div className="timeline-view" data-testid="timeline-view">
-      <div className="timeline-view__bar">
+    <div ref={viewRef} className="timeline-view" data-testid="timeline-view">
+      <div className="timeline-view__bar" data-png-skip="">
         <Segmented label="Token scale" options={SCALES} value={scale} onChange={setScale} />
+        <SavePngButton target={viewRef} subject="timeline" />
         <span className="timeline-view__hover" data-testid="timeline-hover" data-turn={hover?.turn ?? ''}>
           {hover
             ? `Turn ${hover.turn}: before ${formatCountOf(hover.before, 'token')} · after ${

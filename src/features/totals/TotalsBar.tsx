@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { useRef, type ReactNode } from 'react'
 import { stageDefinition } from '../../engine/stages/definitions'
 import { formatCount, formatCountOf } from '../../components/format'
 import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
@@ -11,6 +11,7 @@ import { useInfo, useRecorded, useViewActions } from '../../state/hooks'
 import { selectAfterMode, selectShownRun } from '../../state/selectors'
 import { PassList } from './PassList'
 import { ReworkList } from './ReworkList'
+import { SavePngButton } from '../export/SavePngButton'
 import './totals.css'
 
 
@@ -31,6 +32,8 @@ const TOTAL_ESTIMATE = tokenEstimateNote()
 export function TotalsBar({ children }: { children?: ReactNode }) {
   const run = useStore(selectShownRun)
   const mode = useStore(selectAfterMode)
+  // What "Save as PNG" captures: the badge, the totals and the savings per stage, not the disclosures.
+  const cardRef = useRef<HTMLElement>(null)
   if (!run) return null
   const showsRecorded = mode === 'recorded' && run.stages.length === 0
   const { before, after } = run
@@ -40,7 +43,7 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
     .filter((c) => c.changed && c.saved !== 0)
   const positive = contributions.reduce((sum, c) => sum + Math.max(0, c.saved), 0)
   return (
-    <section className="totals" data-testid="totals" aria-label="Totals">
+    <section ref={cardRef} className="totals" data-testid="totals" aria-label="Totals">
       <div className={`badge ${saved > 0 ? 'badge--saved' : 'badge--none'}`} data-testid="tokens-saved">
         {formatPercentDelta(before.totals.tokens, after.totals.tokens)} tokens{showsRecorded ? ' (recorded)' : ''}
       </div>
@@ -115,7 +118,7 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
           </>
         )}
       </div>
-      <div className="totals__more">
+      <div className="totals__more" data-png-skip="">
         {(run.checks.before.length > 0 || run.checks.after.length > 0) && (
           <details className="totals__problems">
             <summary>
@@ -128,6 +131,7 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
         <PassList />
         <ReworkList />
         {children}
+        <SavePngButton target={cardRef} subject="totals" />
       </div>
     </section>
   )
