@@ -1,4 +1,4 @@
-import { formatCount } from '../../components/format'
+import { formatCount, formatCountOf } from '../../components/format'
 import type { PipelineConfig } from '../../engine/model'
 import { windowOf } from '../../engine/models'
 import { stageDefinition, type StageParamDef } from '../../engine/stages/definitions'
@@ -11,9 +11,8 @@ const LONG_TEXT = 40
 function valueText(def: StageParamDef, value: unknown): string {
   if (typeof value === 'number') {
     if (def.unit === 'share') return `${Math.round(value * 1000) / 10}%`
-    if (!def.unit) return formatCount(value)
-    // `1 step`, `1 tool call`: the unit in the singular for a value of one.
-    return `${formatCount(value)} ${Math.round(value) === 1 ? def.unit.replace(/s$/, '') : def.unit}`
+    // The definitions' units are plural: `1 step`, `1 tool call` for a value of one.
+    return def.unit ? formatCountOf(value, def.unit.replace(/s$/, ''), def.unit) : formatCount(value)
   }
   if (Array.isArray(value)) return value.length === 0 ? '(none)' : value.join(', ')
   const text = String(value)
