@@ -78,7 +78,8 @@ function PlaybackBar() {
     <section className="playback" aria-label="Playback" data-testid="playback-bar" data-turn={turn} data-turns={turns ?? ''} data-playing={playing}>
       <div className="playback__controls">
         <button type="button" className="button button--small" aria-label="First turn" title="First turn" onClick={() => seekPlayback(1)} disabled={turn <= 1}>
-          ⏮
+          {/* ⏮ and ⏭ are missing from common fonts (a box on Linux): drawn from ▶ ◀ and a bar. */}
+          <span aria-hidden="true">|◀</span>
         </button>
         <button type="button" className="button button--small" aria-label="Step back" title="Step back (,)" onClick={() => stepPlayback(-1)} disabled={turn <= 1}>
           ◀
@@ -104,7 +105,7 @@ function PlaybackBar() {
           onClick={() => turns !== null && seekPlayback(turns)}
           disabled={turns === null || turn >= turns}
         >
-          ⏭
+          <span aria-hidden="true">▶|</span>
         </button>
         <input
           type="range"
