@@ -125,10 +125,11 @@ export function Header({ sidebar, actions }: { sidebar: SidebarToggle; actions?:
       >
         <span aria-hidden="true">☰</span>
       </button>
-      <div className="brand">
+      {/* The page's one h1; its name stays when a narrow header hides the words. */}
+      <h1 className="brand" aria-label="Compaction Inspector">
         <img src={`${import.meta.env.BASE_URL}favicon.svg`} alt="" width={22} height={22} />
-        <h1 className="brand__name">Compaction Inspector</h1>
-      </div>
+        <span className="brand__name">Compaction Inspector</span>
+      </h1>
       <div className="file-info" data-testid="file-info">
         {info ? (
           <>

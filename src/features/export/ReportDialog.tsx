@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import type { RedactOptions } from '../../report/redact'
 import { useStore } from '../../state/store'
-import { isUserClose, showModalOnce } from '../loader/modal'
+import { FormDialog } from '../loader/FormDialog'
 
 /** Milliseconds a change of the redaction settings waits before the worker counts again. */
 const RECOUNT_DELAY = 250
@@ -20,16 +20,12 @@ function stringsOf(text: string): string[] {
  * strings of the user's own. Before saving it shows what will be replaced, counted in the worker.
  */
 function ReportDialog({ onClose }: { onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null)
   const report = useStore((s) => s.report)
   const [patterns, setPatterns] = useState(true)
   const [extra, setExtra] = useState('')
   const [counted, setCounted] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  useEffect(() => {
-    showModalOnce(ref.current)
-  }, [])
   // Counts what the settings would replace, a moment after the last change.
   useEffect(() => {
     let live = true
@@ -57,58 +53,37 @@ function ReportDialog({ onClose }: { onClose: () => void }) {
   }
   const redacting = patterns || stringsOf(extra).length > 0
   return (
-    <dialog
-      ref={ref}
-      className="dialog report-dialog"
-      aria-labelledby="report-title"
-      onClose={() => {
-        if (isUserClose(ref.current)) onClose()
-      }}
+    <FormDialog
+      title="Save a report"
+      className="report-dialog"
+      onClose={onClose}
+      onSubmit={() => void save()}
+      submitLabel={busy ? 'Saving…' : 'Save report'}
+      submitDisabled={busy}
+      error={error}
     >
-      <form
-        method="dialog"
-        onSubmit={(e) => {
-          e.preventDefault()
-          void save()
-        }}
-      >
-        <h2 id="report-title">Save a report</h2>
-        <p className="muted">
-          One HTML file of this run (the simulated After): settings, totals, passes, Before | After with every mark, the
-          facts table and the token timeline. It has no script and loads nothing, so it opens offline anywhere.
-        </p>
-        <label className="report-dialog__check">
-          <input type="checkbox" checked={patterns} onChange={(e) => setPatterns(e.target.checked)} />
-          Redact API keys and tokens, e-mail addresses and home-directory user names
-        </label>
-        <label className="report-dialog__strings">
-          Also replace these strings (one per line)
-          <textarea value={extra} onChange={(e) => setExtra(e.target.value)} rows={3} spellCheck={false} />
-        </label>
-        <p role="status" data-testid="report-redactions">
-          {!redacting
-            ? 'Nothing is redacted: the report holds the transcript’s text as it is.'
-            : counted === null
-              ? 'Counting…'
-              : counted === 'nothing to redact'
-                ? 'Nothing found to replace.'
-                : `Will replace: ${counted}.`}
-        </p>
-        {error && (
-          <p className="dialog__error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog__actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {busy ? 'Saving…' : 'Save report'}
-          </button>
-        </div>
-      </form>
-    </dialog>
+      <p className="muted">
+        One HTML file of this run (the simulated After): settings, totals, passes, Before | After with every mark, the
+        facts table and the token timeline. It has no script and loads nothing, so it opens offline anywhere.
+      </p>
+      <label className="report-dialog__check">
+        <input type="checkbox" checked={patterns} onChange={(e) => setPatterns(e.target.checked)} />
+        Redact API keys and tokens, e-mail addresses and home-directory user names
+      </label>
+      <label className="report-dialog__strings">
+        Also replace these strings (one per line)
+        <textarea value={extra} onChange={(e) => setExtra(e.target.value)} rows={3} spellCheck={false} />
+      </label>
+      <p role="status" data-testid="report-redactions">
+        {!redacting
+          ? 'Nothing is redacted: the report holds the transcript’s text as it is.'
+          : counted === null
+            ? 'Counting…'
+            : counted === 'nothing to redact'
+              ? 'Nothing found to replace.'
+              : `Will replace: ${counted}.`}
+      </p>
+    </FormDialog>
   )
 }
 
