@@ -8,7 +8,7 @@ async function tabLabels(page: Page): Promise<string[]> {
 
 /**
  * What overflows the viewport sideways, measured from the DOM: the page's scroll width, every
- * visible element whose right edge passes the viewport and that no ancestor clips or scrolls
+ * visible element whose left or right edge passes the viewport and that no ancestor clips or scrolls
  * sideways, every chip or pill whose label is cut without a title, and every tool name that
  * collapsed to nothing.
  */
@@ -33,7 +33,8 @@ async function overflow(page: Page) {
     const offRight: string[] = []
     for (const el of document.body.querySelectorAll('*')) {
       if (!visible(el)) continue
-      if (el.getBoundingClientRect().right > innerWidth + 0.5 && !clippedSideways(el)) offRight.push(describe(el))
+      const r = el.getBoundingClientRect()
+      if ((r.right > innerWidth + 0.5 || r.left < -0.5) && !clippedSideways(el)) offRight.push(describe(el))
     }
     const cutChips: string[] = []
     for (const el of document.querySelectorAll('.chip, .pill')) {
@@ -115,11 +116,16 @@ for (const [width, height] of [
       if (label === 'Facts') await expect(page.getByTestId('facts-table')).toBeVisible()
       const o = await overflow(page)
       expect(o.scrollWidth, `page scroll width on ${label}`).toBeLessThanOrEqual(o.innerWidth)
-      expect(o.offRight, `elements past the right edge on ${label}`).toEqual([])
+      expect(o.offRight, `elements past the left or right edge on ${label}`).toEqual([])
       expect(o.cutChips, `chips cut without a title on ${label}`).toEqual([])
       expect(o.emptyTools, `tool names of no width on ${label}`).toEqual([])
       if (label === 'Before | After') expect(o.tools).toBeGreaterThan(0)
     }
+    // The header's Export menu opens inside the viewport.
+    await page.getByText('Export ▾').click()
+    await expect(page.getByRole('button', { name: 'Report…' })).toBeVisible()
+    expect((await overflow(page)).offRight, 'the open Export menu past an edge').toEqual([])
+    await page.getByText('Export ▾').click()
     // The Facts table's per-pass columns scroll inside the table's own box.
     await page.getByRole('tab', { name: 'Facts', exact: true }).click()
     const box = await page.getByTestId('facts-table').evaluate((el) => ({

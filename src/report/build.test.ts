@@ -99,6 +99,39 @@ describe('buildReport', () => {
     expect(redactions).toEqual({ keys: 1, emails: 1, homes: 1, strings: 1 })
   })
 
+  it('names the saved file after the transcript, redacted like the report', async () => {
+    expect((await report('hostile-chat.json')).out.fileName).toBe('hostile-chat.report.html')
+    const redacted = (await report('acme-payroll.json', { patterns: true, strings: ['acme'] })).out
+    expect(redacted.fileName).toBe('[redacted-1]-payroll.report.html')
+  })
+
+  it('with redaction, a secret cut through by a capped fact or row leaves no head of itself behind', async () => {
+    // The goal fact (the first user message) is capped at 300 code points: each secret straddles it.
+    const pad = 'x'.repeat(280)
+    const secrets = ['alice.smith@example.com', 'AKIAIOSFODNN7EXAMPLE', 'ZEBRA-CROSSING-77']
+    const messages = secrets.flatMap((secret) => [
+      { role: 'user', content: `${pad} ${secret} more text after it` },
+      { role: 'assistant', content: 'Noted.' },
+    ])
+    const transcript = load(JSON.stringify({ messages }), 'cut.json')
+    const config = smallConfig()
+    const counter = await loadCounter(config.encoding)
+    const result = await runPipeline(transcript, config, { counter })
+    const timeline = await tokenTimeline(transcript, config, { counter })
+    const { html, redactions } = buildReport({
+      fileName: 'cut.json',
+      transcript,
+      config,
+      result,
+      facts: factTable(result),
+      timeline,
+      redact: { patterns: true, strings: ['ZEBRA-CROSSING-77'] },
+    })
+    // Every head of 4 or more code units of each secret is gone (the shortest one replaced, MIN_HEAD).
+    for (const secret of secrets) expect(html).not.toContain(secret.slice(0, 4))
+    expect(redactions).toEqual({ keys: 1, emails: 1, homes: 0, strings: 1 })
+  })
+
   it('caps a long message at 20,000 code points, shows the first 600 and says how many more', async () => {
     const long = '😀'.repeat(25_000)
     const transcript = load(JSON.stringify({ messages: [{ role: 'user', content: long }, { role: 'assistant', content: 'ok' }] }), 'long.json')

@@ -76,6 +76,8 @@ export interface ReportInput {
 export interface ReportOutput {
   html: string
   redactions: RedactionCounts
+  /** The name to save it under (`reportFileName` of the file name, redacted like the report). */
+  fileName: string
 }
 
 /** `text` safe as HTML text and attribute values: `&`, `<`, `>`, `"` and `'` as entities. */
@@ -114,12 +116,12 @@ function messageText(m: Message): string {
 }
 
 /**
- * A report file name for a transcript file name: its extension replaced by `.report.html`
- * (`session.jsonl` → `session.report.html`).
+ * A report file name for a transcript file name: its folders dropped, its extension replaced by
+ * `.report.html` (`session.jsonl` → `session.report.html`), the rest passed through `redact`.
  */
-export function reportFileName(fileName: string): string {
+export function reportFileName(fileName: string, redact: (base: string) => string = (base) => base): string {
   const base = fileName.split(/[\\/]/).pop() || 'transcript'
-  return `${base.replace(/\.[^.]+$/, '') || base}.report.html`
+  return `${redact(base.replace(/\.[^.]+$/, '') || base)}.report.html`
 }
 
 /** Builds the report of `input`. Never throws on any transcript text. */
@@ -148,6 +150,13 @@ export function buildReport(input: ReportInput): ReportOutput {
   }
 
   const { transcript, config, result } = input
+  // The full texts first: a value is known before any text cut from them is redacted.
+  redactor.learn([
+    input.fileName,
+    ...result.before.messages.map(messageText),
+    ...result.after.messages.map(messageText),
+    ...result.passes.flatMap((p) => [p.summary, p.prompt]),
+  ])
   const section = (id: (typeof REPORT_SECTIONS)[number]['id'], body: string) => {
     const heading = REPORT_SECTIONS.find((s) => s.id === id)!.heading
     return `<section id="${id}" aria-labelledby="${id}-h"><h2 id="${id}-h">${escapeHtml(heading)}</h2>${body}</section>`
@@ -291,7 +300,7 @@ export function buildReport(input: ReportInput): ReportOutput {
     result.passes,
   )
   const factRow = (r: FactRow) =>
-    `<tr><td><code>${t(cutCodePoints(r.fact, 300))}</code></td><td>${escapeHtml(r.kind)}</td><td>${escapeHtml(r.importance)}</td>` +
+    `<tr><td><code>${escapeHtml(cutCodePoints(red(r.fact), 300))}</code></td><td>${escapeHtml(r.kind)}</td><td>${escapeHtml(r.importance)}</td>` +
     `<td>${escapeHtml(r.final)}</td><td>${t(verdictSentence({ ...r.verdict, copiesLost: r.verdict.events?.length ?? 0 }, names))}</td></tr>`
   const factTableHtml = (rows: readonly FactRow[]) =>
     '<table><thead><tr><th scope="col">Fact</th><th scope="col">Kind</th><th scope="col">Importance</th><th scope="col">Final</th><th scope="col">Verdict</th></tr></thead><tbody>' +
@@ -327,7 +336,7 @@ export function buildReport(input: ReportInput): ReportOutput {
     section('facts', factsBody) +
     section('timeline', timelineBody) +
     '</main></body></html>\n'
-  return { html, redactions: redactor.counts() }
+  return { html, redactions: redactor.counts(), fileName: reportFileName(input.fileName, red) }
 }
 
 /** A `<dl>` of label/HTML pairs (the values are already escaped). */

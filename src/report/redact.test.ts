@@ -8,6 +8,8 @@ const AWS = 'AKIAABCDEFGHIJKLMNOP'
 const GITHUB = 'ghp_0123456789abcdefghijABCDEFGHIJ'
 const SLACK = 'xoxb-1234567890-abcdefghij'
 const GOOGLE = 'AIzaSyA1234567890abcdefghijklmnopqrstuv'
+const STRIPE = 'sk_live_51AbCdEfGhIjKlMnOpQr'
+const STRIPE_TEST = 'rk_test_51ZyXwVuTsRqPoNmLk'
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlX2hlcmU'
 
 describe('createRedactor', () => {
@@ -18,6 +20,7 @@ describe('createRedactor', () => {
     // The same value in a later text keeps its placeholder.
     expect(r.text(`again ${ANTHROPIC}`)).toBe('again [key-2]')
     expect(r.counts()).toEqual({ keys: 7, emails: 0, homes: 0, strings: 0 })
+    expect(r.text(`stripe ${STRIPE} and ${STRIPE_TEST}`)).toBe('stripe [key-8] and [key-9]')
   })
 
   it('numbers keys of different shapes in the order they appear in the text', () => {
@@ -30,6 +33,21 @@ describe('createRedactor', () => {
     expect(r.text('Authorization: Bearer abc123DEF456ghi')).toBe('Authorization: Bearer [key-1]')
     expect(r.text(`Authorization: Bearer ${JWT}`)).toBe('Authorization: Bearer [key-2]')
     expect(r.counts().keys).toBe(2)
+  })
+
+  it('replaces a value it learned wherever it appears later, and a cut-off head of one at a text end', () => {
+    const r = createRedactor({ patterns: true, strings: ['Project Zebra'] })
+    r.learn([`mail ana.silva@example.org key ${AWS} on Project Zebra`])
+    expect(r.counts()).toEqual({ keys: 1, emails: 1, homes: 0, strings: 1 })
+    // Cut mid-value: the pattern no longer matches, the known value's head goes all the same.
+    expect(r.text('mail ana.silva@exa')).toBe('mail [email-1]')
+    expect(r.text(`key ${AWS.slice(0, 17)}`)).toBe('key [key-1]')
+    expect(r.text('on Project Ze')).toBe('on [redacted-1]')
+    // A known key glued to a word (no \b for the pattern) is still replaced.
+    expect(r.text(`x${AWS}y`)).toBe('x[key-1]y')
+    // Heads shorter than 4 code units stay: they would eat ordinary word endings.
+    expect(r.text('on Pro')).toBe('on Pro')
+    expect(r.text('ana')).toBe('ana')
   })
 
   it('leaves words that only contain the prefixes alone', () => {

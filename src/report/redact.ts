@@ -22,10 +22,18 @@ export interface RedactionCounts {
   strings: number
 }
 
-/** Replaces what `RedactOptions` names in each text it is given, consistently across calls. */
+/**
+ * Replaces what `RedactOptions` names in each text it is given, consistently across calls. A value
+ * found once (in any text seen so far) is replaced wherever it appears later, also where the
+ * patterns would no longer match it, and a text that ends in a cut-off head of such a value (a
+ * fact capped mid-key, say) loses that head to the value's placeholder. So callers give it the
+ * full texts (`learn`) before any text cut from them.
+ */
 export interface Redactor {
   /** `text` with every value found replaced by its placeholder. */
   text(text: string): string
+  /** Finds the values in `texts` (as `text` does) without using the result. */
+  learn(texts: Iterable<string>): void
   /** Distinct values replaced so far, per category. */
   counts(): RedactionCounts
 }
@@ -33,7 +41,8 @@ export interface Redactor {
 /**
  * Key and token shapes: OpenAI/Anthropic (`sk-…`, `sk-ant-…`, `sk-proj-…`), AWS access key ids
  * (`AKIA…`, `ASIA…`), GitHub (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`), Slack
- * (`xoxb-`, `xoxp-`, `xoxa-`, `xoxs-`), Google (`AIza…`) and JWTs (`eyJ….….…`).
+ * (`xoxb-`, `xoxp-`, `xoxa-`, `xoxs-`), Google (`AIza…`), Stripe secret and restricted keys
+ * (`sk_live_…`, `sk_test_…`, `rk_live_…`) and JWTs (`eyJ….….…`).
  */
 const KEYS = new RegExp(
   [
@@ -42,6 +51,7 @@ const KEYS = new RegExp(
     /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/,
     /\bxox[bpas]-[A-Za-z0-9-]{10,}/,
     /\bAIza[0-9A-Za-z_-]{35}/,
+    /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/,
     /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/,
   ]
     .map((re) => re.source)
@@ -59,6 +69,12 @@ const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}
  * with the backslashes doubled, as in JSON text, or with forward slashes).
  */
 const HOME = /(\/home\/|\/Users\/|\b[A-Za-z]:(?:\\+|\/)Users(?:\\+|\/))([^/\\\s"'`<>:;,|*?[\]]+)/g
+
+/**
+ * The shortest cut-off head of a known value that is replaced at a text's end: shorter ones
+ * (`al` of `alice@…`) would eat ordinary word endings, and leak too little to name the value.
+ */
+const MIN_HEAD = 4
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -78,16 +94,36 @@ export function createRedactor(options?: RedactOptions): Redactor {
     if (p === undefined) map.set(value, (p = `[${word}-${map.size + 1}]`))
     return p
   }
-  return {
-    text(text: string): string {
-      let out = text
-      if (chosen) out = out.replace(chosen, (v) => placeholder('strings', v, 'redacted'))
-      if (!patterns) return out
+  /** Every value found so far with its placeholder, longest value first. */
+  const known = (): [string, string][] =>
+    Object.values(seen)
+      .flatMap((map) => [...map])
+      .sort((a, b) => b[0].length - a[0].length)
+  const text = (input: string): string => {
+    let out = input
+    if (chosen) out = out.replace(chosen, (v) => placeholder('strings', v, 'redacted'))
+    if (patterns) {
       out = out.replace(KEYS, (v) => placeholder('keys', v, 'key'))
       out = out.replace(BEARER, (_m, head: string, token: string) => head + placeholder('keys', token, 'key'))
       out = out.replace(EMAIL, (v) => placeholder('emails', v, 'email'))
       out = out.replace(HOME, (_m, prefix: string, user: string) => prefix + placeholder('homes', user, 'user'))
-      return out
+    }
+    for (const [value, p] of known()) {
+      if (out.includes(value)) out = out.split(value).join(p)
+      // A cut-off head of the value at the end of the text (at least MIN_HEAD code units).
+      for (let len = Math.min(value.length - 1, out.length); len >= MIN_HEAD; len--) {
+        if (out.endsWith(value.slice(0, len))) {
+          out = out.slice(0, out.length - len) + p
+          break
+        }
+      }
+    }
+    return out
+  }
+  return {
+    text,
+    learn(texts: Iterable<string>): void {
+      for (const t of texts) text(t)
     },
     counts: () => ({ keys: seen.keys.size, emails: seen.emails.size, homes: seen.homes.size, strings: seen.strings.size }),
   }

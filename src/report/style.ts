@@ -47,7 +47,7 @@ dl.legend{margin:8px 0}
 dl.legend>div{display:flex;gap:12px;align-items:baseline;margin:4px 0}
 dl.legend dt{min-width:11rem}
 dl.legend dd{margin:0}
-.legend-off{opacity:.8}
+.legend-off{color:var(--muted)}
 .boundary{border-top:2px dashed var(--summary);padding:0 4px;font-size:.85rem}
 .pass{border:1px solid var(--line);border-radius:6px;padding:4px 12px;margin:8px 0}
 table{border-collapse:collapse;width:100%;font-size:.9rem}

@@ -7,7 +7,7 @@ import { tokenTimeline } from '../engine/analysis/turns'
 import { factTable } from '../engine/facts/table'
 import type { PipelineConfig } from '../engine/model'
 import { loadCounter } from '../engine/tokens/count'
-import { buildReport, reportFileName } from '../report/build'
+import { buildReport } from '../report/build'
 import { describeRedactions, type RedactOptions } from '../report/redact'
 import { failureText } from '../engine/failure-text'
 import type { ReportOutcome } from './protocol'
@@ -46,8 +46,8 @@ export async function reportOutcome(
       skipChecks: true,
     })
     if (session.disposed) return { ok: false, error: 'cancelled' }
-    const { html, redactions } = buildReport({ ...input, timeline, createdAt: new Date().toISOString() })
-    const file = { blob: new Blob([html], { type: 'text/html' }), fileName: reportFileName(session.fileName) }
+    const { html, redactions, fileName } = buildReport({ ...input, timeline, createdAt: new Date().toISOString() })
+    const file = { blob: new Blob([html], { type: 'text/html' }), fileName }
     return { ok: true, redactions, described: describeRedactions(redactions), file }
   } catch (e) {
     return { ok: false, error: failureText(e) }
