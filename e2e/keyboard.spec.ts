@@ -96,6 +96,13 @@ test('? lists the shortcuts and Escape closes the list', async ({ page }) => {
   await input.press('?')
   await expect(input).toHaveValue('?')
   await expect(dialog).toHaveCount(0)
+  // A checkbox takes no text: there ? is the shortcut again.
+  const sync = page.getByRole('checkbox', { name: 'Sync scroll' })
+  await sync.focus()
+  await sync.press('?')
+  await expect(dialog).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
   expect(errors).toEqual([])
 })
 

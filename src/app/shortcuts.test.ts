@@ -54,6 +54,16 @@ describe('shortcutFor', () => {
     }
     expect(shortcutFor(key('?'), element('DIV', { isContentEditable: true }))).toBeNull()
     expect(shortcutFor(key('?'), element('BUTTON', { closest: () => ({}) }))).toBeNull()
+    expect(shortcutFor(key('/'), element('INPUT', { type: 'text' }))).toBeNull()
+    expect(shortcutFor(key('j'), element('INPUT', { type: 'search' }))).toBeNull()
+  })
+
+  it('takes letters on checkboxes, radios and sliders (they take no text), outside dialogs', () => {
+    for (const type of ['checkbox', 'radio', 'range', 'CHECKBOX']) {
+      expect(shortcutFor(key('?'), element('INPUT', { type }))).toBe('show-shortcuts')
+      expect(shortcutFor(key('/'), element('INPUT', { type }))).toBe('focus-finder')
+    }
+    expect(shortcutFor(key('?'), element('INPUT', { type: 'checkbox', closest: () => ({}) }))).toBeNull()
   })
 })
 

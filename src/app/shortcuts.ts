@@ -113,28 +113,35 @@ export interface ShortcutKey {
 /** The part of an event target that tells whether the reader is typing there. */
 export interface TargetLike {
   tagName?: string
+  /** An `<input>`'s type (`text` when absent, as in the DOM). */
+  type?: string
   isContentEditable?: boolean
   closest?: (selector: string) => unknown
 }
 
 const TYPING_TAGS = new Set(['INPUT', 'TEXTAREA', 'SELECT'])
 
+/** `<input>` types that take no typed text: a letter pressed there is a shortcut. */
+const UNTYPED_INPUTS = new Set(['checkbox', 'radio', 'range', 'button', 'submit', 'reset', 'color', 'file', 'image'])
+
 /**
  * Whether a key pressed on `target` belongs to what the reader is typing or to an open dialog:
- * inputs, textareas, selects, contenteditable elements and anything inside a `<dialog>` or a
- * `role="dialog"` element.
+ * text inputs (not checkboxes, radios, sliders or buttons), textareas, selects, contenteditable
+ * elements and anything inside a `<dialog>` or a `role="dialog"` element.
  * Shortcuts are ignored there.
  */
 export function isTypingTarget(target: TargetLike | null): boolean {
   if (!target) return false
-  if (target.tagName && TYPING_TAGS.has(target.tagName.toUpperCase())) return true
+  const tag = target.tagName?.toUpperCase()
+  if (tag === 'INPUT' && UNTYPED_INPUTS.has((target.type ?? 'text').toLowerCase())) return Boolean(target.closest?.('dialog, [role="dialog"]'))
+  if (tag && TYPING_TAGS.has(tag)) return true
   if (target.isContentEditable) return true
   return Boolean(target.closest?.('dialog, [role="dialog"]'))
 }
 
 /** Elements that Enter and Space activate themselves: there those keys are not shortcuts. */
 const CONTROL_SELECTOR =
-  'button, a[href], summary, label, [role="button"], [role="tab"], [role="switch"], [role="checkbox"], [role="separator"][tabindex]'
+  'button, a[href], summary, label, input, [role="button"], [role="tab"], [role="switch"], [role="checkbox"], [role="separator"][tabindex]'
 
 /** The action of each key in the table (`SHORTCUT_HELP`'s `actions`), read once. */
 const ACTION_OF: ReadonlyMap<string, ShortcutAction> = new Map(
