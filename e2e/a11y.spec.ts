@@ -1,31 +1,8 @@
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { openApp, rows, watchErrors } from './helpers'
+import { axeFailures as failures, openApp, rows, watchErrors } from './helpers'
 
-// The WCAG 2.0 / 2.1 A and AA rules; a violation of impact critical or serious fails the test.
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
-const FAILING = new Set(['critical', 'serious'])
 // A grid on the sample runs 64 pipelines in the worker: allow it time on a busy machine.
 const slow = { timeout: 90_000 }
-
-/**
- * Runs axe on the page (or on `include`, a CSS selector) and returns one line per failing node of
- * every critical or serious violation: where it was checked, the rule, its impact, the node's
- * target and axe's failure summary.
- */
-async function failures(page: Page, where: string, include?: string): Promise<string[]> {
-  let builder = new AxeBuilder({ page }).withTags(TAGS)
-  if (include) builder = builder.include(include)
-  const { violations } = await builder.analyze()
-  return violations
-    .filter((v) => FAILING.has(v.impact ?? ''))
-    .flatMap((v) =>
-      v.nodes.map(
-        (n) =>
-          `[${where}] ${v.id} (${v.impact}) ${n.target.join(' ')}: ${(n.failureSummary ?? v.help).replace(/\s+/g, ' ')}`,
-      ),
-    )
-}
 
 /** Waits until the selected tab's panel is shown and nothing in it is still loading. */
 async function showTab(page: Page, name: string): Promise<void> {

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, type Locator, type Page } from '@playwright/test'
 
 /** Collects uncaught errors and console errors; every test asserts it stays empty. */
@@ -47,4 +48,27 @@ export async function scrollUntil(page: Page, side: 'before' | 'after', target: 
   }
   await expect(target.first()).toBeAttached()
   return target.first()
+}
+
+// The WCAG 2.0 / 2.1 A and AA rules; a violation of impact critical or serious fails the test.
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
+const FAILING = new Set(['critical', 'serious'])
+
+/**
+ * Runs axe on the page (or on `include`, a CSS selector) and returns one line per failing node of
+ * every critical or serious violation: where it was checked, the rule, its impact, the node's
+ * target and axe's failure summary.
+ */
+export async function axeFailures(page: Page, where: string, include?: string): Promise<string[]> {
+  let builder = new AxeBuilder({ page }).withTags(TAGS)
+  if (include) builder = builder.include(include)
+  const { violations } = await builder.analyze()
+  return violations
+    .filter((v) => FAILING.has(v.impact ?? ''))
+    .flatMap((v) =>
+      v.nodes.map(
+        (n) =>
+          `[${where}] ${v.id} (${v.impact}) ${n.target.join(' ')}: ${(n.failureSummary ?? v.help).replace(/\s+/g, ' ')}`,
+      ),
+    )
 }

@@ -1,7 +1,7 @@
 import { copyFileSync, readFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test'
-import { openApp, watchErrors } from './helpers'
+import { axeFailures, openApp, watchErrors } from './helpers'
 
 /** Section ids and headings of the report (src/report/build.ts `REPORT_SECTIONS`). */
 const SECTIONS: [string, string][] = [
@@ -77,6 +77,11 @@ test('the report of the bundled sample opens offline with every section and make
   expect(await offline.page.locator('#compare .why').allTextContents()).not.toContainEqual(expect.stringMatching(uuid))
   expect(await offline.page.locator('#compare .why').allTextContents()).toContainEqual(expect.stringMatching(/^Message #\d+, unchanged\.$/))
   expect(await offline.page.evaluate(() => document.scripts.length)).toBe(0)
+  // Readable by everyone in either scheme: axe finds no critical or serious violation.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await offline.page.emulateMedia({ colorScheme })
+    expect(await axeFailures(offline.page, `report, ${colorScheme}`)).toEqual([])
+  }
   expect(offline.requests).toEqual([])
   await offline.close()
   expect(errors).toEqual([])
