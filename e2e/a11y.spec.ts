@@ -58,7 +58,7 @@ for (const theme of ['Light', 'Dark'] as const) {
       expect(errors).toEqual([])
     })
 
-    test('axe finds no critical or serious violation with a row expanded or the shortcuts open', async ({ page }) => {
+    test('axe finds no critical or serious violation with a row expanded, the shortcuts open, the Export menu open and in presentation mode', async ({ page }) => {
       const errors = watchErrors(page)
       await openIn(page, theme)
       const found: string[] = []
@@ -70,6 +70,17 @@ for (const theme of ['Light', 'Dark'] as const) {
       await page.keyboard.press('?')
       await expect(page.getByRole('dialog')).toBeVisible()
       found.push(...(await failures(page, 'shortcuts dialog')))
+      await page.keyboard.press('Escape')
+      await expect(page.getByRole('dialog')).toHaveCount(0)
+
+      await page.getByText('Export ▾').click()
+      await expect(page.getByRole('button', { name: 'Report…' })).toBeVisible()
+      found.push(...(await failures(page, 'Export menu')))
+      await page.getByText('Export ▾').click()
+
+      await page.getByRole('button', { name: 'Present' }).click()
+      await expect(page.getByRole('button', { name: /Leave presentation/ })).toBeVisible()
+      found.push(...(await failures(page, 'presentation mode')))
       expect(found, found.join('\n')).toEqual([])
       expect(errors).toEqual([])
     })
