@@ -11,9 +11,18 @@ const SUBJECT_WORDS: Record<PngSubject, string> = {
 /**
  * "Save as PNG" beside what it captures (`target`): downloads `<transcript>-<subject>.png` at twice
  * the CSS size on the theme's background; the button itself is not in the picture. A failure is
- * shown beside the button.
+ * shown beside the button. `short` labels it "PNG" (its accessible name still says what it saves),
+ * for a row with no room to spare.
  */
-export function SavePngButton({ target, subject }: { target: RefObject<HTMLElement | null>; subject: PngSubject }) {
+export function SavePngButton({
+  target,
+  subject,
+  short = false,
+}: {
+  target: RefObject<HTMLElement | null>
+  subject: PngSubject
+  short?: boolean
+}) {
   const info = useInfo()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
@@ -37,10 +46,11 @@ export function SavePngButton({ target, subject }: { target: RefObject<HTMLEleme
         className="button button--small"
         data-testid={`save-png-${subject}`}
         title={`Save ${SUBJECT_WORDS[subject]} as a PNG image (2× resolution)`}
+        aria-label={short ? `Save ${SUBJECT_WORDS[subject]} as PNG` : undefined}
         disabled={busy}
         onClick={() => void save()}
       >
-        {busy ? 'Saving…' : 'Save as PNG'}
+        {busy ? 'Saving…' : short ? 'PNG' : 'Save as PNG'}
       </button>
       {error && (
         <span className="save-png__error" role="alert">

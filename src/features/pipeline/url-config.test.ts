@@ -187,6 +187,7 @@ describe('hash helpers', () => {
   it('says at most three notices in one line', () => {
     expect(noticeLine([])).toBeNull()
     expect(noticeLine(['a', 'b', 'c', 'd', 'e'])).toBe('Some settings in the link were not used: a; b; c (and 2 more).')
+    expect(noticeLine(['a'], 'session file')).toBe('Some settings in the session file were not used: a.')
   })
 
   it('says a repeated notice once and puts "missing" notices after what was refused', () => {

@@ -387,13 +387,14 @@ export function hashWithWatched(hash: string, watched: readonly string[]): strin
  * three). Repeats are said once, and `… missing` notices (the current value simply stayed) come
  * after the others: a short hand-written link names only a stage or two, and its "missing" lines
  * would otherwise push what was really refused (a bad value, a held-back endpoint) out of sight.
+ * `source` names where the settings came from (`link`, `session file`).
  */
-export function noticeLine(notices: readonly string[]): string | null {
+export function noticeLine(notices: readonly string[], source = 'link'): string | null {
   const unique = [...new Set(notices)]
   if (unique.length === 0) return null
   const missing = (n: string) => n.endsWith(' missing')
   const ordered = [...unique.filter((n) => !missing(n)), ...unique.filter(missing)]
   const shown = ordered.slice(0, 3).join('; ')
   const more = ordered.length > 3 ? ` (and ${ordered.length - 3} more)` : ''
-  return `Some settings in the link were not used: ${shown}${more}.`
+  return `Some settings in the ${source} were not used: ${shown}${more}.`
 }

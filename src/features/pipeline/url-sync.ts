@@ -229,16 +229,17 @@ function applyHash(asUndoStep: boolean): void {
 /**
  * Applies a settings text (`encodeConfig`'s form: a link's `cfg=` or a session file's
  * `settings`) over the current config: what it cannot use, and an HTTP summarizer held back for
- * review, are named in the config notice. As an undo step, or (`asUndoStep` false) as the
- * settings the page opened with. Nothing happens before the first config or when it is the same.
+ * review, are named in the config notice (saying they came from `source`). As an undo step, or
+ * (`asUndoStep` false) as the settings the page opened with. Nothing happens before the first
+ * config or when it is the same.
  */
-function applySettingsText(text: string, asUndoStep: boolean): void {
+function applySettingsText(text: string, asUndoStep: boolean, source = 'link'): void {
   const state = useStore.getState()
   const current = state.config
   if (!current || text === encodeConfig(current)) return
   const { config, notices } = decodeConfig(text, current)
   const [safe, more] = withoutUnseenEndpoint(config, current)
-  const line = noticeLine([...notices, ...more])
+  const line = noticeLine([...notices, ...more], source)
   if (asUndoStep) {
     state.applyConfig(safe)
     useStore.setState({ configNotice: line })
@@ -258,7 +259,7 @@ export function restoreSessionState(session: {
 }): void {
   linked = null
   setNotice(null)
-  applySettingsText(session.settings, false)
+  applySettingsText(session.settings, false, 'session file')
   useStore.getState().setWatchedFacts(session.watched)
   applyTab(session.tab)
   pendingMessage = session.message

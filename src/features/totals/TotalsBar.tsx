@@ -131,7 +131,7 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
         <PassList />
         <ReworkList />
         {children}
-        <SavePngButton target={cardRef} subject="totals" />
+        <SavePngButton target={cardRef} subject="totals" short />
       </div>
     </section>
   )
