@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { extractFacts } from '../facts/patterns'
 import { isNoiseFact } from '../facts/importance'
-import { factTable } from '../facts/table'
+import { defaultIndexOf, factTable } from '../facts/table'
 import { importTranscript } from '../formats/index'
 import type { PipelineConfig, Transcript } from '../model'
 import { DEFAULT_PIPELINE, runPipeline } from '../pipeline'
@@ -280,8 +280,7 @@ describe('factsLostCounter', () => {
   it('agrees with the facts table on a pruned and summarized OpenAI sample', async () => {
     const transcript = sample('openai-chat.json')
     const counter = await loadCounter('o200k_base')
-    const facts = extractFacts(transcript.messages).filter((f) => !isNoiseFact(f))
-    const count = factsLostCounter(transcript.messages, facts)
+    const count = factsLostCounter(defaultIndexOf(transcript.messages))
     for (const [keep, after] of [[4, 8], [10, 20], [20, 40]] as const) {
       const config = configWith(
         DEFAULT_PIPELINE,
@@ -290,9 +289,10 @@ describe('factsLostCounter', () => {
         { param: 'target', value: 3000 },
       )
       const run = await runPipeline(transcript, config, { counter })
-      expect(count(run.after.messages)).toBe(factTable(run).totals.lost)
+      expect(count(run)).toBe(factTable(run).totals.lost)
     }
     // Nothing compacted → nothing lost.
-    expect(count(transcript.messages)).toBe(0)
+    const none = await runPipeline(transcript, { ...DEFAULT_PIPELINE, stages: [] }, { counter })
+    expect(count(none)).toBe(0)
   })
 })

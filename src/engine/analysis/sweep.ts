@@ -6,9 +6,8 @@
  * memo (a summarizer request the grid has already answered is not asked again). Pure over its
  * inputs; the summarizer is the only I/O. Source: SPEC §6 "sweep heat map".
  */
-import { extractFacts, messageFactText, type CandidateFact } from '../facts/patterns'
-import { neededFacts } from '../facts/table'
-import { isNoiseFact } from '../facts/importance'
+import type { FactRun } from '../facts/run-index'
+import { defaultIndexOf, isImportantFact, lostFacts, neededFacts, type FactIndex } from '../facts/table'
 import type { Message, PipelineConfig, StageConfig, StageId, Transcript } from '../model'
 import { checkAxes, configWith, SWEEP_PARAMS, type SweepAxis, type SweepParam } from './sweep-params'
 import { runPipeline, type PipelineDeps } from '../pipeline'
@@ -198,35 +197,17 @@ function readOwn(stage: StageId, key: string, typed: unknown): number {
 }
 
 /**
- * Counts lost facts the way the fact finder decides `lost` for a string query (`findFact`: some
- * Before message text holds it, no After message text does), from a per-text index built once per
- * sweep: which facts each distinct message text (`messageFactText`) holds. The After of most
- * cells is mostly the same texts (re-indexed copies of the same messages, memoized summaries),
- * so a cell costs a lookup per After message instead of a scan per fact (`findFact`'s `lost`
- * also explains the loss, which a count does not need). A test checks it against `factTable`.
+ * Counts the important facts (`isImportantFact`) of `index` (a `FactIndex` of the runs' Before)
+ * that a run lost: the fact finder's `lost` verdict (some Before message holds it, no After
+ * message does), as `lostFacts` decides it — an unchanged original reuses its Before scan, any
+ * other After text is scanned once for all facts. Equals `factTable(run).totals.lost`. A test
+ * checks it against `factTable`.
  */
-export function factsLostCounter(
-  before: readonly Message[],
-  facts: readonly CandidateFact[],
-): (after: readonly Message[]) => number {
-  const byText = new Map<string, number[]>()
-  const held = (m: Message): number[] => {
-    const text = messageFactText(m)
-    let list = byText.get(text)
-    if (!list) {
-      list = []
-      for (let i = 0; i < facts.length; i++) if (text.includes((facts[i] as CandidateFact).fact)) list.push(i)
-      byText.set(text, list)
-    }
-    return list
-  }
-  const present = new Uint8Array(facts.length)
-  for (const m of before) for (const i of held(m)) present[i] = 1
-  return (after) => {
-    const kept = new Uint8Array(facts.length)
-    for (const m of after) for (const i of held(m)) kept[i] = 1
+export function factsLostCounter(index: FactIndex): (run: FactRun) => number {
+  const important = index.facts.map(isImportantFact)
+  return (run) => {
     let lost = 0
-    for (let i = 0; i < facts.length; i++) if (present[i] && !kept[i]) lost++
+    for (const i of lostFacts(run, index).lost) if (important[i]) lost++
     return lost
   }
 }
@@ -247,9 +228,9 @@ function summarizerFor(transcript: Transcript, config: PipelineConfig, deps: Swe
  * Runs `baseConfig` with every pair (x value, y value) set by `configWith` (the swept stages
  * switched on) over `transcript`, row by row (y outer, x inner), and reports per cell what one
  * `runPipeline` with those settings reports: `tokensAfter`, `tokensSaved`, `percentSaved`,
- * `passes`, `factsLost` over the at-risk facts of `extractFacts(transcript.messages)` (extracted
- * and indexed once, `factsLostCounter`) and `neededLost` (`neededFacts`, its fact index built once
- * per transcript). A cell
+ * `passes`, `factsLost` over the at-risk facts of `extractFacts(transcript.messages)` (the fact
+ * index of the Before, `defaultIndexOf`, built once per transcript and shared with the runs'
+ * checks; `factsLostCounter`) and `neededLost` (`neededFacts`, the same index). A cell
  * where any stage reports an error is `ok: false` with that error as `reason`; a value the engine
  * defaults or clamps gives a `note` (e.g. compact_after < keep_last).
  *
@@ -281,9 +262,11 @@ export async function sweep(
   const runDeps: PipelineDeps = { counter: deps.counter, summarizer }
   if (signal) runDeps.signal = signal
 
-  // The at-risk facts, as the facts table's totals count them: noise is never "lost".
-  const facts = extractFacts(transcript.messages).filter((f) => !isNoiseFact(f))
-  const countLost = factsLostCounter(transcript.messages, facts)
+  // The at-risk facts, as the facts table's totals count them: noise is never "lost". The index
+  // is the one the run's checks made of this Before (kept per messages array).
+  const index = defaultIndexOf(transcript.messages)
+  const factsTotal = index.facts.filter(isImportantFact).length
+  const countLost = factsLostCounter(index)
   const swept: SweepParam[] = [x.param, y.param]
   const enabledStages = [...new Set(swept.map((p) => SWEEP_PARAMS[p].stage as StageId))].filter(
     (id) => baseConfig.stages.find((s: StageConfig) => s.id === id)?.enabled === false,
@@ -324,7 +307,7 @@ export async function sweep(
           tokensSaved: saved,
           percentSaved: tokensBefore > 0 ? Math.round((saved / tokensBefore) * 1000) / 10 : 0,
           passes: result.passes.length,
-          factsLost: countLost(result.after.messages),
+          factsLost: countLost(result),
           neededLost: neededFacts(result).length,
         }
         const note = cellNote(config, swept)
@@ -341,7 +324,7 @@ export async function sweep(
     y: { param: y.param, values: [...y.values] },
     cells,
     tokensBefore,
-    factsTotal: facts.length,
+    factsTotal,
     enabledStages,
     complete,
     tokenizerCalls: deps.counter.tokenizerCalls - callsBefore,
