@@ -10,6 +10,7 @@ import { SEED_STAGES } from './presets'
  */
 import { checkOptionsFor, checkValidity, findDanglingBackReferences, type CheckOptions } from './analysis/checks'
 import type {
+  FailureModeWarning,
   Fate,
   FormatId,
   Message,
@@ -27,6 +28,7 @@ import { windowOf } from './models'
 import { checkFailureModes } from './analysis/failure-modes'
 import { PINNED_FACTS_ID } from './stages/pin-facts'
 import { runStage } from './stages/registry'
+import { stageMemoKey, stageMemoOf } from './stage-memo'
 import type {
   CancelSignal,
   StageContext,
@@ -75,6 +77,12 @@ export interface PipelineDeps {
    * runs (turns.ts), where the checks would cost more than the stages.
    */
   skipChecks?: boolean
+  /**
+   * Leave `checks.failureModes` undefined (the validity checks still run): the caller shows the
+   * run first and asks `failureModesOf(result)` after, as the page does — on a 50 MB session the
+   * fact-based checks cost more than a re-plan's stages.
+   */
+  deferFailureModes?: boolean
 }
 
 /**
@@ -144,7 +152,11 @@ function beforeIdsOf(l: Lineage | undefined, fallbackId: string): string[] {
  * - After messages are re-indexed (`index === position`); originals keep their id.
  * - Checks: `checkValidity` on both sides, provider from `transcript.format` (`providerOf`);
  *   `checks.failureModes`: the seed 004 failure modes (failure-modes.ts), [] when no stage
- *   changed anything. Both are left out (empty) with `deps.skipChecks`.
+ *   changed anything. Both are left out (empty) with `deps.skipChecks`; the failure modes alone
+ *   with `deps.deferFailureModes` (undefined until `failureModesOf`).
+ * - Incremental: a stage whose input is the array an earlier run's stage saw, under the same
+ *   settings, gives that run's output again without running (stage-memo.ts), so a re-plan runs
+ *   the stages from the first one whose input or params changed; the result is the same.
  * Deterministic for a deterministic summarizer; never mutates `transcript`.
  */
 export async function runPipeline(
@@ -229,7 +241,9 @@ export async function runPipeline(
   const lineage = new Map<string, Lineage>()
   for (const m of before) lineage.set(m.id, { kind: 'original', beforeId: m.id, changed: false })
 
-  let current: Message[] = before.slice()
+  // The transcript's own array, never a copy: the stage memo knows a stage's input by identity.
+  let current: readonly Message[] = before
+  const memo = stageMemoOf(transcript, deps.counter)
   const beforeTokens = totalsOf(before).tokens
   const warningsBeforeStages = warnings.length
   const passes: RunResult['passes'] = []
@@ -258,14 +272,21 @@ export async function runPipeline(
     }
 
     let output: StageOutput
+    const messagesIn = current
+    const memoKey = stageMemoKey(stage, config, deps)
     try {
-      const messagesIn = current
-      output = await runStage(stage, messagesIn, {
-        ctx,
-        provider,
-        original: before,
-        backReferences: () => currentBackReferences(messagesIn, lineage),
-      })
+      const kept = memo.get(messagesIn, memoKey)
+      if (kept) output = kept
+      else {
+        output = await runStage(stage, messagesIn, {
+          ctx,
+          provider,
+          original: before,
+          backReferences: () => currentBackReferences(messagesIn, lineage),
+        })
+        // Kept before anything below reads it; the pipeline never writes into a stage's output.
+        if (output.error === undefined && !deps.signal?.aborted) memo.set(messagesIn, memoKey, output)
+      }
     } catch (e) {
       report.error = deps.signal?.aborted ? 'cancelled' : e instanceof Error ? e.message : String(e)
       if (deps.signal?.aborted) cancelled = true
@@ -273,7 +294,9 @@ export async function runPipeline(
     }
     if (output.note !== undefined) report.note = output.note
     if (output.overBudget) compactionNeeded = true
-    const stageDecisions = output.decisions ?? []
+    // Copies: a decision the pipeline does not apply is marked so (`unapplied`), and the
+    // output may be a kept one that a later run reads again.
+    const stageDecisions = (output.decisions ?? []).map((d) => ({ ...d }))
     for (const d of stageDecisions) decisions.push(d)
     const applies = output.changed && output.error === undefined
     const tokensAfter = applies ? totalsOf(output.messages).tokens : tokensBefore
@@ -320,7 +343,7 @@ export async function runPipeline(
     composeProvenance(output, fates, lineage, beforeIndex)
     current = output.messages
     warnDanglingBackReferences(current, lineage, stage.id, warnings)
-    for (const item of output.passes) passes.push(item)
+    for (const item of output.passes) passes.push({ ...item })
     report.changed = true
     report.tokensAfter = tokensAfter
     report.messagesAfter = current.length
@@ -379,10 +402,21 @@ export async function runPipeline(
     warnings,
     ...(cleanup ? { cleanup } : {}),
   }
-  // Nothing changed → nothing can drift, be lost or be invented; skip the scan.
-  result.checks.failureModes =
-    !deps.skipChecks && stages.some((s) => s.changed) ? checkFailureModes(result) : []
+  if (deps.skipChecks) result.checks.failureModes = []
+  else if (!deps.deferFailureModes) result.checks.failureModes = failureModesOf(result)
   return result
+}
+
+/**
+ * The failure-mode warnings of `result` (analysis/failure-modes.ts, seed 004): the ones it
+ * carries, else computed from its provenance and kept on it (`checks.failureModes`). None when
+ * no stage changed anything: nothing can drift, be lost or be invented, so the scan is skipped.
+ */
+export function failureModesOf(result: RunResult): FailureModeWarning[] {
+  if (!result.checks.failureModes) {
+    result.checks.failureModes = result.stages.some((s) => s.changed) ? checkFailureModes(result) : []
+  }
+  return result.checks.failureModes
 }
 
 /**
@@ -558,7 +592,7 @@ function unique(ids: string[]): string[] {
  * turns such back-references into placeholders: cases/47.)
  */
 function warnDanglingBackReferences(
-  messages: Message[],
+  messages: readonly Message[],
   lineage: Map<string, Lineage>,
   stage: StageId,
   warnings: string[],
@@ -581,10 +615,10 @@ export const EMPTY_MESSAGE_REASON = 'empty message: providers reject empty conte
  * cases/34 (empty content arrays and empty text blocks must not be sent).
  */
 function dropEmptyMessages(
-  messages: Message[],
+  messages: readonly Message[],
   fates: Map<string, Fate>,
   lineage: Map<string, Lineage>,
-): Message[] {
+): readonly Message[] {
   const last = messages.length - 1
   const kept = messages.filter((m, i) => {
     if (!isEmptyMessage(m) || m.role === 'tool' || (i === last && m.role === 'assistant')) return true
