@@ -1,5 +1,6 @@
+import { useEffect } from 'react'
 import { useShallow } from 'zustand/react/shallow'
-import type { PipelineConfig } from '../engine/model'
+import type { FailureModeWarning, PipelineConfig } from '../engine/model'
 import type { TranscriptInfo } from '../worker/protocol'
 import { selectConfig, selectInfo } from './selectors'
 import { useStore, type StoreState } from './store'
@@ -78,6 +79,28 @@ export const useUndoRedo = () =>
 export const usePipelineActions = () => useFields(PIPELINE_ACTIONS)
 /** The last run's result (`run`, latest run wins), its status and error, and when the run in flight started. */
 export const useRun = () => useFields(RUN)
+/**
+ * The failure-mode warnings of the last run: those its view carries, else those the worker
+ * answered for it (`FailureModesSlice`), asked for while a component reading them is mounted;
+ * `pending` until they come.
+ */
+export function useFailureModes(): { warnings: readonly FailureModeWarning[] | undefined; pending: boolean } {
+  const { warnings, pending, request } = useStore(
+    useShallow((s: StoreState) => {
+      const run = s.run
+      const answered = run && s.failureModes?.runId === run.runId ? s.failureModes : null
+      return {
+        warnings: run?.checks.failureModes ?? answered?.warnings ?? undefined,
+        pending: !!run?.checks.failureModesPending && !answered,
+        request: s.requestFailureModes,
+      }
+    }),
+  )
+  useEffect(() => {
+    if (pending) request()
+  }, [pending, request])
+  return { warnings, pending }
+}
 /** The id of the run shown (each run has a new one), or undefined before the first: what views re-ask per run by. */
 export const useRunId = (): number | undefined => useStore((s) => s.run?.runId)
 /** Asking for runs, the hard cancel, and fetching a row's full content or a pass's prompt. */

@@ -5,6 +5,7 @@ import { createCostsSlice } from './slices/costs'
 import { createExportSlice } from './slices/export'
 import { createFactTableSlice } from './slices/fact-table'
 import { createFactsSlice } from './slices/facts'
+import { createFailureModesSlice } from './slices/failure-modes'
 import { createLoadSlice } from './slices/load'
 import { createPipelineSlice } from './slices/pipeline'
 import { createPlaybackSlice } from './slices/playback'
@@ -35,6 +36,7 @@ const createSlices: SliceCreator<StoreState> = (...a) => ({
   ...createTurnsSlice(...a),
   ...createSweepSlice(...a),
   ...createCostsSlice(...a),
+  ...createFailureModesSlice(...a),
   ...createReworkSlice(...a),
   ...createCompareSlice(...a),
   ...createPlaybackSlice(...a),

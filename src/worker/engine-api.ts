@@ -17,8 +17,8 @@ import { findFactSpans, messageFactText } from '../engine/facts/patterns'
 import { importBytes, importTranscript } from '../engine/formats'
 import { transcriptFingerprint } from '../engine/formats/fingerprint'
 import type { ImportResult } from '../engine/formats/types'
-import type { Encoding, PipelineConfig, StageId, Transcript } from '../engine/model'
-import { DEFAULT_PIPELINE } from '../engine/pipeline'
+import type { Encoding, FailureModeWarning, PipelineConfig, StageId, Transcript } from '../engine/model'
+import { DEFAULT_PIPELINE, failureModesOf } from '../engine/pipeline'
 import { recordedRunResult } from '../engine/analysis/recorded'
 import { runTokens, type RunTokens } from '../engine/analysis/costs'
 import { reworkAfterCompactions } from '../engine/analysis/rework'
@@ -535,6 +535,17 @@ export function createEngineApi() {
       } catch (e) {
         return { ok: false, error: errorText(e) }
       }
+    },
+
+    /**
+     * The failure-mode warnings of the last run (engine `failureModesOf`, seed 004), when it is
+     * the run `runId`: computed on the first ask and kept on the run. Null when another run is
+     * the last one (the page asks again for that one) or nothing has run.
+     */
+    getFailureModes(runId: number): FailureModeWarning[] | null {
+      const result = session?.result
+      if (!session || !result || session.resultRunId !== runId) return null
+      return failureModesOf(result)
     },
 
     /** The exact prompt of a pass of the last run, or null. */

@@ -140,8 +140,15 @@ export interface RunView {
    * Validity problems of each side; `failureModes`: the seed 004 failure-mode warnings of the run
    * (goal drift, over-compression, double compression, fabricated summary), each naming the
    * messages involved (before ids of sources, after ids of summaries); empty on recorded views.
+   * `failureModesPending`: the page's runs leave them out so the run is shown first; ask for them
+   * with `EngineApi.getFailureModes(runId)`.
    */
-  checks: { before: ValidityProblem[]; after: ValidityProblem[]; failureModes?: FailureModeWarning[] }
+  checks: {
+    before: ValidityProblem[]
+    after: ValidityProblem[]
+    failureModes?: FailureModeWarning[]
+    failureModesPending?: true
+  }
   warnings: string[]
   /** What the send-ready cleanup dropped after the stages (engine `RunResult.cleanup`). */
   cleanup?: RunResult['cleanup']

@@ -6,6 +6,7 @@
 import { tokenTimeline } from '../engine/analysis/turns'
 import { factTable } from '../engine/facts/table'
 import type { PipelineConfig } from '../engine/model'
+import { failureModesOf } from '../engine/pipeline'
 import { loadCounter } from '../engine/tokens/count'
 import { buildReport } from '../report/build'
 import { describeRedactions, type RedactOptions } from '../report/redact'
@@ -27,6 +28,8 @@ export async function reportOutcome(
   const result = session.result
   if (!result) return { ok: false, error: 'Nothing has run yet.' }
   try {
+    // The page's runs leave the failure-mode checks for later: the report lists them.
+    failureModesOf(result)
     const input = {
       fileName: session.fileName,
       transcript: session.transcript,

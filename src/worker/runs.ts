@@ -28,6 +28,12 @@ export interface RunHost {
   runCompleted(encoding: Encoding): void
 }
 
+/**
+ * Before messages from which the page's runs leave the failure-mode checks for later: below it they
+ * take a few milliseconds and come with the run (no "checking" line flashes per re-plan).
+ */
+const DEFER_FAILURE_MODES_FROM = 1_000
+
 /** The answer of a run a newer call, a cancel or another transcript stopped. */
 const cancelled = (): RunOutcome => ({ ok: false, error: 'cancelled', cancelled: true })
 
@@ -46,6 +52,8 @@ interface RunSpec {
   prepare?: (counter: CachedCounter, signal: AbortSignal) => Promise<unknown>
   /** A summarizer to use instead of the pipeline's own, given this call's HTTP runtime. */
   summarizer?: (runtime: SummarizerRuntime) => Summarizer | undefined
+  /** Run the failure-mode checks later, when the page asks (`failureModesOf`): the view goes first. */
+  deferFailureModes?: boolean
   /** Keeps `result` in the session and finishes `view` (`slim`: Before rows already slim). */
   keep: (result: RunResult, view: RunView, slim: boolean) => void
 }
@@ -95,6 +103,7 @@ function runAndView(session: TranscriptSession, host: RunHost, spec: RunSpec): P
       const deps: PipelineDeps = summarizerRuntime ? { counter, signal, summarizerRuntime } : { counter, signal }
       const summarizer = summarizerRuntime && spec.summarizer?.(summarizerRuntime)
       if (summarizer) deps.summarizer = summarizer
+      if (spec.deferFailureModes) deps.deferFailureModes = true
       const result = await runPipeline(spec.input.transcript, spec.pipeline, deps)
       if (signal.aborted) return cancelled()
       const failure = summarizerFailure(config, result)
@@ -140,6 +149,9 @@ export async function fullRun(
       runId,
       options,
       input,
+      // The fact-based checks cost more than a re-plan's stages on a long session: the page asks
+      // for them once the run is shown (EngineApi.getFailureModes).
+      deferFailureModes: transcript.messages.length >= DEFER_FAILURE_MODES_FROM,
       prepare: (counter, signal) => precount(counter, transcript.messages, transcript.tools, signal),
       summarizer: (runtime) => {
         if (!onProgress) return undefined

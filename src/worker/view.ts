@@ -269,7 +269,9 @@ export function buildRunView(result: RunResult, runId: number, encoding: Encodin
     checks: {
       before: [...result.checks.before],
       after: [...result.checks.after],
-      failureModes: (result.checks.failureModes ?? []).map((w) => ({ ...w, messageIds: [...w.messageIds] })),
+      ...(result.checks.failureModes
+        ? { failureModes: result.checks.failureModes.map((w) => ({ ...w, messageIds: [...w.messageIds] })) }
+        : { failureModesPending: true as const }),
     },
     warnings: [...result.warnings],
     ...(result.cleanup ? { cleanup: { ...result.cleanup } } : {}),

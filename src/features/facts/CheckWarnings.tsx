@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react'
 import type { FailureModeWarning } from '../../engine/model'
 import { useStore } from '../../state/store'
-import { useRun } from '../../state/hooks'
+import { useFailureModes, useRun } from '../../state/hooks'
 import type { RunView, Side } from '../../worker/protocol'
 import { warningPieces } from './warningText'
 import './CheckWarnings.css'
@@ -104,8 +104,15 @@ function WarningItem({ warning, where }: { warning: FailureModeWarning; where: M
  */
 export function CheckWarnings() {
   const { run } = useRun()
-  const warnings = run?.checks.failureModes
+  const { warnings, pending } = useFailureModes()
   const where = useMemo(() => (run ? targets(run, warnings ?? []) : new Map<string, Target>()), [run, warnings])
+  if (run && pending) {
+    return (
+      <p className="check-warnings check-warnings--pending muted" data-testid="check-warnings-pending" role="status">
+        Checking for failure modes…
+      </p>
+    )
+  }
   if (!run || !warnings || warnings.length === 0) return null
   const rules = [...new Set(warnings.map((w) => FAILURE_MODE_LABEL[w.rule].toLowerCase()))]
   return (

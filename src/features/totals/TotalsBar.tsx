@@ -7,7 +7,7 @@ import { neededText } from '../../engine/facts/needed'
 import { tokenEstimateNote } from '../../engine/tokens/count'
 import type { Side } from '../../worker/protocol'
 import { useStore } from '../../state/store'
-import { useInfo, useRecorded, useViewActions } from '../../state/hooks'
+import { useFailureModes, useInfo, useRecorded, useViewActions } from '../../state/hooks'
 import { selectAfterMode, selectShownRun } from '../../state/selectors'
 import { PassList } from './PassList'
 import { ReworkList } from './ReworkList'
@@ -142,7 +142,9 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
  * warnings name as removed by a pass and needed by a later message; nothing when there are none.
  */
 function NeededLine({ warnings }: { warnings: readonly FailureModeWarning[] | undefined }) {
-  const needed = (warnings ?? []).reduce((sum, w) => sum + (w.neededFacts ?? 0), 0)
+  // A recorded view carries its own (none); the simulated run's may come after its view.
+  const last = useFailureModes().warnings
+  const needed = (warnings ?? last ?? []).reduce((sum, w) => sum + (w.neededFacts ?? 0), 0)
   if (needed === 0) return null
   return (
     <p className="totals__needed" data-testid="totals-needed" title="See the over-compression warnings and the Facts tab">

@@ -5,6 +5,7 @@ import type { CostsSlice } from './costs'
 import type { ExportSlice } from './export'
 import type { FactTableSlice } from './fact-table'
 import type { FactsSlice } from './facts'
+import type { FailureModesSlice } from './failure-modes'
 import type { LoadSlice } from './load'
 import type { PipelineSlice } from './pipeline'
 import type { PlaybackSlice } from './playback'
@@ -20,7 +21,7 @@ import type { ViewSlice } from './view'
 /** The whole store: the union of its slices. */
 export type StoreState = LoadSlice & PipelineSlice & RunSlice & ViewSlice & RecordedSlice & ExportSlice &
   SummarizerSlice & FactsSlice & FactTableSlice & TurnsSlice & StagesSlice &
-  SweepSlice & CostsSlice & ReworkSlice & CompareSlice & PlaybackSlice
+  SweepSlice & CostsSlice & FailureModesSlice & ReworkSlice & CompareSlice & PlaybackSlice
 
 /**
  * A slice creator over the whole store (zustand slices pattern): `set`, `get` and the store API,
