@@ -180,7 +180,14 @@ export async function runPipeline(
     schemaEstimate ||= chunkedRunLength(text) > 0
     return 0
   })
+  const memo = stageMemoOf(transcript, deps.counter)
+  // A copy: callers own the totals they get; the memo keeps its own per array.
   const totalsOf = (messages: readonly Message[]): TokenTotals => {
+    const facts = memo.factsOf(messages)
+    facts.totals ??= countTotals(messages)
+    return { ...facts.totals }
+  }
+  const countTotals = (messages: readonly Message[]): TokenTotals => {
     let tokens = 0
     let lead = 0
     let leading = true
@@ -237,13 +244,20 @@ export async function runPipeline(
 
   const before = transcript.messages
   const beforeIndex = new Map(before.map((m, i) => [m.id, i]))
-  const fates = new Map<string, Fate>()
-  const lineage = new Map<string, Lineage>()
+  let fates = new Map<string, Fate>()
+  let lineage = new Map<string, Lineage>()
   for (const m of before) lineage.set(m.id, { kind: 'original', beforeId: m.id, changed: false })
+  // The two maps may be a kept `Composed` (shared with later runs): copied before any write.
+  let shared = false
+  const own = () => {
+    if (!shared) return
+    fates = new Map(fates)
+    lineage = new Map(lineage)
+    shared = false
+  }
 
   // The transcript's own array, never a copy: the stage memo knows a stage's input by identity.
   let current: readonly Message[] = before
-  const memo = stageMemoOf(transcript, deps.counter)
   const beforeTokens = totalsOf(before).tokens
   const warningsBeforeStages = warnings.length
   const passes: RunResult['passes'] = []
@@ -274,8 +288,9 @@ export async function runPipeline(
     let output: StageOutput
     const messagesIn = current
     const memoKey = stageMemoKey(stage, config, deps)
+    let kept: StageOutput | undefined
     try {
-      const kept = memo.get(messagesIn, memoKey)
+      kept = memo.get(messagesIn, memoKey)
       if (kept) output = kept
       else {
         output = await runStage(stage, messagesIn, {
@@ -311,8 +326,9 @@ export async function runPipeline(
         // saved, and leaving them out would lose them: the compaction is undone, every message
         // stays verbatim (the context is the Before, never larger).
         current = before.slice()
-        fates.clear()
-        lineage.clear()
+        fates = new Map()
+        lineage = new Map()
+        shared = false
         for (const m of before) lineage.set(m.id, { kind: 'original', beforeId: m.id, changed: false })
         passes.length = 0
         warnings.length = warningsBeforeStages
@@ -340,9 +356,24 @@ export async function runPipeline(
     }
     if (!output.changed) continue
 
-    composeProvenance(output, fates, lineage, beforeIndex)
-    current = output.messages
-    warnDanglingBackReferences(current, lineage, stage.id, warnings)
+    // A new array for every applied change, so the provenance up to an array is a function of
+    // that array alone (what `Composed` relies on).
+    current = output.messages === messagesIn ? output.messages.slice() : output.messages
+    const facts = memo.factsOf(current)
+    const composed = kept ? (facts.provenance as Composed | undefined) : undefined
+    if (composed) {
+      fates = composed.fates
+      lineage = composed.lineage
+      shared = true
+      for (const w of composed.dangling) warnings.push(w)
+    } else {
+      own()
+      composeProvenance(output, fates, lineage, beforeIndex)
+      const from = warnings.length
+      warnDanglingBackReferences(current, lineage, stage.id, warnings)
+      facts.provenance = { fates, lineage, dangling: warnings.slice(from) } satisfies Composed
+      shared = true
+    }
     for (const item of output.passes) passes.push({ ...item })
     report.changed = true
     report.tokensAfter = tokensAfter
@@ -354,7 +385,9 @@ export async function runPipeline(
   // When nothing fired the context stays byte-identical to the input (cases/09, 15).
   let cleanup: RunResult['cleanup']
   if (compactionNeeded || stages.some((s) => s.changed)) {
-    const sent = dropEmptyMessages(current, fates, lineage)
+    const { sent, dropped } = dropEmptyMessages(current, lineage)
+    if (dropped.length > 0) own()
+    for (const id of dropped) fates.set(id, { kind: 'dropped', stage: 'pipeline', reason: EMPTY_MESSAGE_REASON })
     if (sent !== current) {
       const tokens = totalsOf(current).tokens - totalsOf(sent).tokens
       cleanup = { messages: current.length - sent.length, tokens }
@@ -503,6 +536,20 @@ function currentBackReferences(
  * Folds one stage's `fates`/`origins` (keyed by the stage's input/output ids) into the run's
  * before-keyed fates and the current messages' lineage. Mutates only the two maps it is given.
  */
+/**
+ * The provenance a run had composed when its context became one stage's output array: the fates
+ * and lineage, and the dangling back-reference warnings that array raised. Within a run the
+ * fates and lineage change only when the context becomes a new array (an applied stage, the
+ * undo of pin-facts, the send-ready cleanup), and an array is reached only through the same
+ * stages' outputs, so a later run that reuses that output (stage-memo.ts) starts from this.
+ */
+interface Composed {
+  /** Shared by every run that reuses the output: never written (the pipeline copies first). */
+  fates: Map<string, Fate>
+  lineage: Map<string, Lineage>
+  dangling: readonly string[]
+}
+
 function composeProvenance(
   output: StageOutput,
   fates: Map<string, Fate>,
@@ -611,21 +658,20 @@ export const EMPTY_MESSAGE_REASON = 'empty message: providers reject empty conte
 
 /**
  * Drops messages with no content, parts or tool calls, except a final assistant message (a
- * prefill may be empty). Their before-transcript messages get the fate `dropped`. Source:
- * cases/34 (empty content arrays and empty text blocks must not be sent).
+ * prefill may be empty): `sent` (the input itself when nothing is dropped), and `dropped`, the
+ * before-transcript ids of what was dropped (their fate becomes `dropped`). Source: cases/34
+ * (empty content arrays and empty text blocks must not be sent).
  */
 function dropEmptyMessages(
   messages: readonly Message[],
-  fates: Map<string, Fate>,
   lineage: Map<string, Lineage>,
-): readonly Message[] {
+): { sent: readonly Message[]; dropped: string[] } {
   const last = messages.length - 1
+  const dropped: string[] = []
   const kept = messages.filter((m, i) => {
     if (!isEmptyMessage(m) || m.role === 'tool' || (i === last && m.role === 'assistant')) return true
-    for (const id of beforeIdsOf(lineage.get(m.id), m.id)) {
-      fates.set(id, { kind: 'dropped', stage: 'pipeline', reason: EMPTY_MESSAGE_REASON })
-    }
+    for (const id of beforeIdsOf(lineage.get(m.id), m.id)) dropped.push(id)
     return false
   })
-  return kept.length === messages.length ? messages : kept
+  return { sent: kept.length === messages.length ? messages : kept, dropped }
 }

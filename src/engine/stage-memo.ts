@@ -11,7 +11,7 @@
  * transcript. Each input array holds at most `STAGE_MEMO_PER_INPUT` outputs (the most recently
  * used), so dragging a slider across its range does not keep every setting it passed.
  */
-import type { Message, PipelineConfig, StageConfig, Transcript } from './model'
+import type { Message, PipelineConfig, StageConfig, TokenTotals, Transcript } from './model'
 import type { StageOutput, Summarizer } from './stages/types'
 import type { SummarizerRuntime } from './summarizers/create'
 import type { CachedCounter } from './tokens/count'
@@ -19,12 +19,24 @@ import type { CachedCounter } from './tokens/count'
 /** Outputs kept per input array: the latest settings a person moved between. */
 export const STAGE_MEMO_PER_INPUT = 8
 
+/**
+ * What the pipeline derived from one message array of its runs, kept with the array: its token
+ * totals (by the memo's counter), and for a stage's output array the provenance composed up to it
+ * (`provenance`, the pipeline's own shape; see pipeline.ts `Composed`).
+ */
+export interface ArrayFacts {
+  totals?: TokenTotals
+  provenance?: unknown
+}
+
 /** The outputs of one (transcript, counter) pair's stages, by input array and key. */
 export interface StageMemo {
   /** The output an earlier run's stage gave for this exact input array and key, if kept. */
   get(input: readonly Message[], key: string): StageOutput | undefined
   /** Keeps `output` (a stage that finished without an error; never a cancelled one). */
   set(input: readonly Message[], key: string, output: StageOutput): void
+  /** The record of what was derived from `messages` (created empty on first use). */
+  factsOf(messages: readonly Message[]): ArrayFacts
 }
 
 const memos = new WeakMap<Transcript, WeakMap<CachedCounter, StageMemo>>()
@@ -40,7 +52,13 @@ export function stageMemoOf(transcript: Transcript, counter: CachedCounter): Sta
 
 function createStageMemo(): StageMemo {
   const byInput = new WeakMap<readonly Message[], Map<string, StageOutput>>()
+  const facts = new WeakMap<readonly Message[], ArrayFacts>()
   return {
+    factsOf(messages) {
+      let f = facts.get(messages)
+      if (!f) facts.set(messages, (f = {}))
+      return f
+    },
     get(input, key) {
       const kept = byInput.get(input)
       const output = kept?.get(key)
