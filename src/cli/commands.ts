@@ -3,7 +3,7 @@
  * a command's `options` and calls its `run`; the usage text is built from the same table, so a
  * command, its flags and its usage line are written once.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { tokenTimeline } from '../engine/analysis/turns'
 import { factTable } from '../engine/facts/table'
 import { buildReport } from '../report/build'
@@ -11,7 +11,6 @@ import { describeRedactions } from '../report/redact'
 import { EXPORT_TARGETS, exportTranscript, type ExportTarget } from '../engine/export'
 import { findFact } from '../engine/facts/finder'
 import { indexRun } from '../engine/facts/run-index'
-import { importBytes } from '../engine/formats/index'
 import type { PipelineConfig, RunResult, Transcript } from '../engine/model'
 import { runPipeline, type PipelineDeps } from '../engine/pipeline'
 import { recordedRunResult } from '../engine/analysis/recorded'
@@ -26,6 +25,8 @@ import {
   type CachedCounter,
 } from '../engine/tokens/count'
 import { InputError, UsageError } from './errors'
+import { importInput } from './input'
+import { INSPECT_COMMAND, JSON_OPTION } from './inspect'
 import {
   configFromFlags,
   PIPELINE_OPTIONS,
@@ -35,7 +36,7 @@ import {
   type CliOption,
   type FlagValues,
 } from './options'
-import { compactJson, compactReport, findText, findVerdictsJson, inspectText, inspectTranscript } from './report'
+import { compactJson, compactReport, findText, findVerdictsJson } from './report'
 import { sweepJson, sweepText } from './sweep'
 
 /** What a command's `run` gets: the parsed arguments, where to print, and the surroundings. */
@@ -58,14 +59,6 @@ export interface CliCommand {
   options: readonly CliOption[]
   /** Runs it; resolves to the exit code. Throws `UsageError` (2) or `InputError` (1). */
   run: (ctx: CommandContext) => Promise<number>
-}
-
-const JSON_OPTION: CliOption = {
-  name: 'json',
-  type: 'boolean',
-  help:
-    'compact/inspect/find/sweep: print one JSON object instead of the report\n' +
-    '(compact --json includes the facts table and the failure-mode checks)',
 }
 
 const RECORDED_OPTION: CliOption = {
@@ -99,32 +92,6 @@ function watchedFlag(values: FlagValues): string[] {
  * all four so that a command they do not belong to says so in its own words.
  */
 const RUN_OPTIONS: readonly CliOption[] = [...PIPELINE_OPTIONS, RECORDED_OPTION, JSON_OPTION]
-
-function readInput(path: string): { bytes: Uint8Array; name: string } {
-  try {
-    const bytes = path === '-' ? readFileSync(0) : readFileSync(path)
-    return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), name: path === '-' ? 'stdin' : path }
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    throw new InputError(`${path}: cannot read the file (${code ?? (e as Error).message})`)
-  }
-}
-
-/** Reads and imports the one positional file (or `-`); bad input → InputError naming line/field. */
-function importInput(positionals: string[], command: string): { name: string; transcript: Transcript } {
-  if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one <file> (or - for standard input)`)
-  const input = readInput(positionals[0]!)
-  const imported = importBytes(input.bytes, { fileName: input.name })
-  if (!imported.ok) {
-    const { line, field, message } = imported.error
-    // Only what the message does not already say ("invalid JSON at line 3, column 3: …").
-    const where = [line !== undefined && !message.includes(`line ${line}`) ? `line ${line}` : '', field && !message.includes(field) ? field : '']
-      .filter(Boolean)
-      .join(', ')
-    throw new InputError(`${input.name}${where ? ` (${where})` : ''}: ${imported.error.message}`)
-  }
-  return { name: input.name, transcript: imported.transcript }
-}
 
 /** A pipeline run of the command's one file, as compact, export and find make it. */
 interface Run {
@@ -280,18 +247,7 @@ export const COMMANDS: readonly CliCommand[] = [
       return run.failCode()
     },
   },
-  {
-    name: 'inspect',
-    synopsis: '<file|-> [--json]',
-    summary: 'format, counts, recorded compactions, warnings',
-    options: [JSON_OPTION],
-    async run(ctx) {
-      const { name, transcript } = importInput(ctx.positionals, 'inspect')
-      const report = inspectTranscript(transcript)
-      ctx.out(ctx.values.json ? JSON.stringify(report, null, 2) : inspectText(name, report))
-      return 0
-    },
-  },
+  INSPECT_COMMAND,
   {
     name: 'export',
     synopsis: '<file|-> --to T [options]',

@@ -14,9 +14,10 @@
 import { pathToFileURL } from 'node:url'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { failureText } from '../engine/failure-text'
-import { COMMANDS, type CliCommand } from './commands'
+import type { CliCommand } from './commands'
 import { InputError, UsageError } from './errors'
-import { PIPELINE_OPTIONS, type CliEnv, type CliOption, type FlagValues } from './options'
+import { INSPECT_COMMAND } from './inspect'
+import type { CliEnv, CliOption, FlagValues } from './options'
 
 /** Where a usage line's description starts: command lines, then option lines. */
 const COMMAND_COLUMN = 46
@@ -57,14 +58,14 @@ function optionLines(o: CliOption): string[] {
  * The usage text, from the command table: one entry per command, then the pipeline options
  * (stage flags from the stage definitions) and every other option once, in the table's order.
  */
-function usageText(commands: readonly CliCommand[]): string {
+function usageText(commands: readonly CliCommand[], pipelineOptions: readonly CliOption[]): string {
   const lines = ['Usage:']
   for (const c of commands) lines.push(...usageLines(`  npm run cli -- ${c.name} ${c.synopsis}`, c.summary, COMMAND_COLUMN))
-  const piped = commands.filter((c) => PIPELINE_OPTIONS.every((o) => c.options.includes(o))).map((c) => c.name)
+  const piped = commands.filter((c) => pipelineOptions.every((o) => c.options.includes(o))).map((c) => c.name)
   const listed = piped.length > 1 ? `${piped.slice(0, -1).join(', ')} and ${piped[piped.length - 1]}` : piped.join('')
   lines.push('', `Options (${listed}):`)
   const seen = new Set<string>()
-  for (const o of [...PIPELINE_OPTIONS, ...commands.flatMap((c) => c.options)]) {
+  for (const o of [...pipelineOptions, ...commands.flatMap((c) => c.options)]) {
     if (seen.has(o.name)) continue
     seen.add(o.name)
     lines.push(...optionLines(o))
@@ -72,7 +73,22 @@ function usageText(commands: readonly CliCommand[]): string {
   return `${lines.join('\n')}\n`
 }
 
-const USAGE = usageText(COMMANDS)
+/**
+ * The command table (commands.ts), loaded on first use: it brings the pipeline, the stages, the
+ * tokenizer and the reports, which `inspect` does not need.
+ */
+async function commandTable(): Promise<readonly CliCommand[]> {
+  return (await import('./commands')).COMMANDS
+}
+
+/** The usage text of the whole table (loads it). */
+async function usage(): Promise<string> {
+  const [commands, { PIPELINE_OPTIONS }] = await Promise.all([commandTable(), import('./options')])
+  return usageText(commands, PIPELINE_OPTIONS)
+}
+
+/** Commands run without loading the table: their modules import no pipeline code. */
+const LIGHT_COMMANDS: readonly CliCommand[] = [INSPECT_COMMAND]
 
 /** Flags that would put a key on the command line (and in shell history): refused. */
 const KEY_FLAGS = /^--(api-key|key|openai-api-key|anthropic-api-key)(=|$)/
@@ -102,13 +118,13 @@ export async function main(
       )
     }
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-      out(USAGE)
+      out(await usage())
       return name === undefined ? 2 : 0
     }
-    const command = COMMANDS.find((c) => c.name === name)
-    if (!command) throw new UsageError(`unknown command "${name}"; try: ${COMMANDS.map((c) => c.name).join(', ')}`)
+    const command = LIGHT_COMMANDS.find((c) => c.name === name) ?? (await commandTable()).find((c) => c.name === name)
+    if (!command) throw new UsageError(`unknown command "${name}"; try: ${(await commandTable()).map((c) => c.name).join(', ')}`)
     if (rest.includes('--help') || rest.includes('-h')) {
-      out(USAGE)
+      out(await usage())
       return 0
     }
     let parsed
@@ -123,7 +139,7 @@ export async function main(
     return await command.run({ positionals: parsed.positionals, values: parsed.values as FlagValues, out, err, cli })
   } catch (e) {
     if (e instanceof UsageError) {
-      err(`error: ${e.message}\n\n${USAGE}`)
+      err(`error: ${e.message}\n\n${await usage()}`)
       return 2
     }
     if (e instanceof InputError) {

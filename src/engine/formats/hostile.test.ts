@@ -83,6 +83,31 @@ describe('nesting limit', () => {
   })
 })
 
+describe('nesting limit, objects and arrays together', () => {
+  const withLine = (record: string) => {
+    const lines = claudeCodeForks(0).trimEnd().split('\n')
+    lines.splice(2, 0, record)
+    return importTranscript(lines.join('\n'), { fileName: 'session.jsonl' })
+  }
+
+  it('refuses a line of 500 arrays each holding an object (1,001 levels with the root)', () => {
+    const r = withLine(`{"meta":${'[{"a":'.repeat(500)}0${'}]'.repeat(500)}}`)
+    expect(r.ok).toBe(true)
+    if (!r.ok) return
+    expect(r.transcript.messages.length).toBe(4)
+    expect(r.transcript.warnings).toContain(
+      'line 3: this line nests 1,001 levels deep at meta[0].a[0].a[0].a[0]…; the limit is 1,000, skipped',
+    )
+  })
+
+  it('keeps a shallow line whose strings hold 3,000 brackets', () => {
+    const r = withLine(`{"meta":{"text":"${'{['.repeat(1500)}"}}`)
+    expect(r.ok).toBe(true)
+    if (!r.ok) return
+    expect(r.transcript.warnings.filter((w) => w.includes('nests'))).toEqual([])
+  })
+})
+
 describe('a named array of the wrong type', () => {
   it.each([
     ['{"messages": "hi"}', '"messages" is a string, not an array'],

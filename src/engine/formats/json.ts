@@ -163,6 +163,23 @@ function contentEnd(text: string): number {
 const END_OF_INPUT = /unexpected end|end of data|unexpected EOF/i
 
 /**
+ * Whether a JSON text opens more than `MAX_NESTING` arrays and objects: `[` and `{` characters,
+ * those inside strings included, so false only when no value in it can nest too deep (a cheap
+ * test before the walk of `findTooDeep`, which visits every value). A text this short (at most
+ * `2 * MAX_NESTING` UTF-16 units) cannot. Stops counting past `MAX_NESTING`.
+ */
+function mayNestTooDeep(text: string): boolean {
+  if (text.length <= 2 * MAX_NESTING) return false
+  let opens = 0
+  for (const bracket of ['{', '[']) {
+    for (let i = text.indexOf(bracket); i !== -1; i = text.indexOf(bracket, i + 1)) {
+      if (++opens > MAX_NESTING) return true
+    }
+  }
+  return false
+}
+
+/**
  * Parses JSON without throwing. On failure gives the engine's reason and the 1-based line and
  * column in `text`: from the engine when it reports them (V8: `position N` or `line L column C`;
  * Firefox: `line L column C`), else from `locateJsonError`. A text that ends inside its value
@@ -173,8 +190,7 @@ const END_OF_INPUT = /unexpected end|end of data|unexpected EOF/i
 export function parseJson(text: string): JsonParse {
   try {
     const value: unknown = JSON.parse(text)
-    // A text this short cannot open MAX_NESTING + 1 containers.
-    const deep = text.length > 2 * MAX_NESTING ? findTooDeep(value) : undefined
+    const deep = mayNestTooDeep(text) ? findTooDeep(value) : undefined
     if (deep) return { ok: false, reason: tooDeepReason(deep), tooDeep: deep }
     return { ok: true, value }
   } catch (e) {

@@ -1,0 +1,145 @@
+/**
+ * The `inspect` command: a transcript's format, counts, recorded compactions and warnings. It
+ * imports the file and counts, nothing else (no tokenizer, no pipeline), so it and its imports
+ * are kept apart from the other commands: main.ts runs it without loading the command table.
+ */
+import type { Transcript } from '../engine/model'
+import type { CliCommand } from './commands'
+import { importInput } from './input'
+import type { CliOption } from './options'
+
+/** `--json`: the option of inspect and of every command that runs the pipeline. */
+export const JSON_OPTION: CliOption = {
+  name: 'json',
+  type: 'boolean',
+  help:
+    'compact/inspect/find/sweep: print one JSON object instead of the report\n' +
+    '(compact --json includes the facts table and the failure-mode checks)',
+}
+
+/** Counts of a transcript, as `inspect` prints them. */
+export interface InspectReport {
+  format: Transcript['format']
+  title?: string
+  messages: number
+  byRole: Record<string, number>
+  toolCalls: number
+  toolResults: number
+  images: number
+  thinkingBlocks: number
+  tools: number
+  recordedCompactions: {
+    atIndex: number
+    atMessageId?: string
+    trigger?: string
+    tokensBefore?: number
+    tokensAfter?: number
+    /** Summary length in characters (UTF-16 units); null when the summary is not in the source. */
+    summaryChars: number | null
+    source: string
+  }[]
+  branches: number
+  sidechains: { title?: string; messages: number }[]
+  warnings: string[]
+  /** `Transcript.notes`: what the import noticed that is not a problem. */
+  notes: string[]
+}
+
+/**
+ * What `inspect` reports: messages by role, tool calls, tool results (tool messages), images and
+ * thinking blocks (parts, also inside tool results), tool schemas, recorded compactions, branch
+ * and sidechain counts, and the import warnings. Pure.
+ */
+export function inspectTranscript(t: Transcript): InspectReport {
+  const byRole: Record<string, number> = { system: 0, user: 0, assistant: 0, tool: 0 }
+  let toolCalls = 0
+  let images = 0
+  let thinkingBlocks = 0
+  for (const m of t.messages) {
+    byRole[m.role] = (byRole[m.role] ?? 0) + 1
+    toolCalls += m.toolCalls?.length ?? 0
+    if (Array.isArray(m.content)) {
+      for (const p of m.content) {
+        if (p.type === 'image') images++
+        else if (p.type === 'thinking') thinkingBlocks++
+      }
+    }
+  }
+  const report: InspectReport = {
+    format: t.format,
+    messages: t.messages.length,
+    byRole,
+    toolCalls,
+    toolResults: byRole.tool ?? 0,
+    images,
+    thinkingBlocks,
+    tools: t.tools?.length ?? 0,
+    recordedCompactions: t.recordedCompactions.map((c) => {
+      const r: InspectReport['recordedCompactions'][number] = {
+        atIndex: c.atIndex,
+        summaryChars: c.summaryText === null ? null : c.summaryText.length,
+        source: c.source,
+      }
+      if (c.atMessageId !== undefined) r.atMessageId = c.atMessageId
+      if (c.trigger !== undefined) r.trigger = c.trigger
+      if (c.tokensBefore !== undefined) r.tokensBefore = c.tokensBefore
+      if (c.tokensAfter !== undefined) r.tokensAfter = c.tokensAfter
+      return r
+    }),
+    branches: t.branches?.length ?? 0,
+    sidechains: (t.sidechains ?? []).map((s) => {
+      const x: { title?: string; messages: number } = { messages: s.messages.length }
+      if (s.title !== undefined) x.title = s.title
+      return x
+    }),
+    warnings: t.warnings,
+    notes: t.notes ?? [],
+  }
+  if (t.title !== undefined) report.title = t.title
+  return report
+}
+
+/** The human form of `inspect`: counts, recorded compactions, sidechains, notes and warnings. */
+export function inspectText(name: string, r: InspectReport): string {
+  const roles = Object.entries(r.byRole)
+    .map(([role, n]) => `${role} ${n}`)
+    .join(', ')
+  const lines = [
+    `${name}: ${r.format}${r.title ? ` — ${r.title}` : ''}`,
+    `messages          ${r.messages} (${roles})`,
+    `tool calls        ${r.toolCalls}`,
+    `tool results      ${r.toolResults}`,
+    `images            ${r.images}`,
+    `thinking blocks   ${r.thinkingBlocks}`,
+    `tool schemas      ${r.tools}`,
+    `recorded compactions ${r.recordedCompactions.length}`,
+  ]
+  for (const c of r.recordedCompactions) {
+    const tokens =
+      c.tokensBefore !== undefined
+        ? `, ${c.tokensBefore}${c.tokensAfter !== undefined ? ` → ${c.tokensAfter}` : ''} tokens (agent's count)`
+        : ''
+    const summary = c.summaryChars === null ? 'summary not in the source' : `summary ${c.summaryChars} chars`
+    lines.push(`  at message ${c.atIndex}${c.trigger ? ` (${c.trigger})` : ''}: ${summary}${tokens}`)
+  }
+  lines.push(`branches          ${r.branches}`)
+  lines.push(`sidechains        ${r.sidechains.length}`)
+  for (const sc of r.sidechains) lines.push(`  ${sc.title ?? '(untitled)'}: ${sc.messages} messages`)
+  for (const n of r.notes) lines.push(`note: ${n}`)
+  for (const w of r.warnings) lines.push(`warning: ${w}`)
+  return lines.join('\n')
+}
+
+/** `inspect <file|-> [--json]`: the counts of the file, as text or as the `InspectReport` JSON. */
+export const INSPECT_COMMAND: CliCommand = {
+  name: 'inspect',
+  synopsis: '<file|-> [--json]',
+  summary: 'format, counts, recorded compactions, warnings',
+  options: [JSON_OPTION],
+  async run(ctx) {
+    const { name, transcript } = importInput(ctx.positionals, 'inspect')
+    const report = inspectTranscript(transcript)
+    ctx.out(ctx.values.json ? JSON.stringify(report, null, 2) : inspectText(name, report))
+    return 0
+  },
+}
