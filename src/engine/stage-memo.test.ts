@@ -8,7 +8,7 @@ import { STAGE_DEFINITIONS, type StageParamDef } from './stages/definitions'
 import { STAGE_RUNNERS } from './stages/registry'
 import { countCodePoints } from './stages/test-helpers'
 import { STAGE_MEMO_PER_INPUT } from './stage-memo'
-import { cacheCounter } from './tokens/count'
+import { cacheCounter, textsToCount } from './tokens/count'
 
 /**
  * The incremental re-plan (stage-memo.ts): a run over a transcript the engine has already run
@@ -79,19 +79,24 @@ describe('incremental re-plans (stage memo)', () => {
   afterEach(() => vi.restoreAllMocks())
 
   for (const name of ['claude-code.jsonl', 'openai-chat.json']) {
-    it(`${name}: after any walk of parameter changes, each warm re-plan deep-equals a cold run`, async () => {
+    it(`${name}: after any walk of parameter changes, each warm re-plan deep-equals a cold run and re-tokenizes no transcript text`, async () => {
       const transcript = load(name)
+      const own = textsToCount(transcript.messages, transcript.tools)
       await fc.assert(
         fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 6 }), async (steps) => {
           // One counter for the whole walk, as the worker keeps one: the memo and the caches warm up.
-          const counter = cacheCounter('o200k_base', countCodePoints)
+          const tokenized: string[] = []
+          const counter = cacheCounter('o200k_base', (text) => (tokenized.push(text), countCodePoints(text)))
           let config: PipelineConfig = DEFAULT_PIPELINE
           await runPipeline(transcript, config, { counter })
+          const firstRun = tokenized.length
           for (const step of steps) {
             config = apply(config, step)
             const warm = await runPipeline(transcript, config, { counter })
             expect(warm).toEqual(await coldRun(transcript, config))
           }
+          // No re-plan of the walk tokenized a text of the transcript again (only new summaries, blocks).
+          expect(tokenized.slice(firstRun).filter((t) => own.has(t))).toEqual([])
         }),
         { numRuns: 25 },
       )
