@@ -1,5 +1,6 @@
 import { getEngine } from '../../app/engine-client'
 import type { RunTokens } from '../../engine/analysis/costs'
+import { perRunRequest } from './per-run'
 import type { SliceCreator } from './types'
 
 /** The cost view's token counts: fetched from the worker on request, for the run shown. */
@@ -14,24 +15,12 @@ export interface CostsSlice {
   requestRunTokens: () => void
 }
 
-export const createCostsSlice: SliceCreator<CostsSlice> = (set, get) => {
-  let asked: number | null = null // runId of the request in flight
-
-  return {
-    runTokens: null,
-    requestRunTokens: () => {
-      const run = get().run
-      if (!run || asked === run.runId || get().runTokens?.runId === run.runId) return
-      const runId = run.runId
-      asked = runId
-      const answer = (tokens: RunTokens | null) => {
-        if (asked === runId) asked = null
-        // A newer run arrived meanwhile: its own request follows (the view asks per run).
-        if (get().run?.runId === runId) set({ runTokens: { runId, tokens } })
-      }
-      getEngine()
-        .getRunTokens(run.encoding)
-        .then(answer, () => answer(null))
-    },
-  }
-}
+export const createCostsSlice: SliceCreator<CostsSlice> = (set, get) => ({
+  runTokens: null,
+  requestRunTokens: perRunRequest(get, {
+    skip: (run) => get().runTokens?.runId === run.runId,
+    ask: (run) => getEngine().getRunTokens(run.encoding),
+    failed: () => null,
+    keep: (runId, tokens) => set({ runTokens: { runId, tokens } }),
+  }),
+})

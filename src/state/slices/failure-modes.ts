@@ -1,5 +1,6 @@
 import { getEngine } from '../../app/engine-client'
 import type { FailureModeWarning } from '../../engine/model'
+import { perRunRequest } from './per-run'
 import type { SliceCreator } from './types'
 
 /**
@@ -15,24 +16,12 @@ export interface FailureModesSlice {
   requestFailureModes: () => void
 }
 
-export const createFailureModesSlice: SliceCreator<FailureModesSlice> = (set, get) => {
-  let asked: number | null = null // runId of the request in flight
-
-  return {
-    failureModes: null,
-    requestFailureModes: () => {
-      const run = get().run
-      if (!run?.checks.failureModesPending || asked === run.runId || get().failureModes?.runId === run.runId) return
-      const runId = run.runId
-      asked = runId
-      const answer = (warnings: FailureModeWarning[] | null) => {
-        if (asked === runId) asked = null
-        // A newer run arrived meanwhile: the view asks again for that one.
-        if (get().run?.runId === runId) set({ failureModes: { runId, warnings } })
-      }
-      getEngine()
-        .getFailureModes(runId)
-        .then(answer, () => answer(null))
-    },
-  }
-}
+export const createFailureModesSlice: SliceCreator<FailureModesSlice> = (set, get) => ({
+  failureModes: null,
+  requestFailureModes: perRunRequest(get, {
+    skip: (run) => !run.checks.failureModesPending || get().failureModes?.runId === run.runId,
+    ask: (run) => getEngine().getFailureModes(run.runId),
+    failed: () => null,
+    keep: (runId, warnings) => set({ failureModes: { runId, warnings } }),
+  }),
+})

@@ -1,5 +1,6 @@
 import { getEngine } from '../../app/engine-client'
 import type { ReworkOutcome } from '../../worker/protocol'
+import { perRunRequest } from './per-run'
 import type { SliceCreator } from './types'
 
 /** Re-work after compaction: fetched from the worker for the run shown. */
@@ -13,25 +14,15 @@ export interface ReworkSlice {
   requestRework: () => void
 }
 
-export const createReworkSlice: SliceCreator<ReworkSlice> = (set, get) => {
-  let asked: number | null = null // runId of the request in flight
-
-  return {
-    rework: null,
-    requestRework: () => {
-      const run = get().run
+export const createReworkSlice: SliceCreator<ReworkSlice> = (set, get) => ({
+  rework: null,
+  requestRework: perRunRequest(get, {
+    skip: (run) => {
       const held = get().rework
-      if (!run || asked === run.runId || (held?.ok && held.runId === run.runId)) return
-      const runId = run.runId
-      asked = runId
-      const answer = (out: ReworkOutcome) => {
-        if (asked === runId) asked = null
-        // A newer run arrived meanwhile: its own request follows (the view asks per run).
-        if (get().run?.runId === runId) set({ rework: out })
-      }
-      getEngine()
-        .getRework(runId)
-        .then(answer, (e: unknown) => answer({ ok: false, error: e instanceof Error ? e.message : String(e) }))
+      return !!held?.ok && held.runId === run.runId
     },
-  }
-}
+    ask: (run) => getEngine().getRework(run.runId),
+    failed: (e): ReworkOutcome => ({ ok: false, error: e instanceof Error ? e.message : String(e) }),
+    keep: (_, out) => set({ rework: out }),
+  }),
+})
