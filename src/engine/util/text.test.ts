@@ -43,6 +43,10 @@ describe('codePointLength', () => {
     expect(codePointLength('\ude00\ud83d')).toBe(2)
   })
 
+  it('agrees with the string iterator on any text, lone surrogates included', () => {
+    fc.assert(fc.property(anyText, (text) => expect(codePointLength(text)).toBe([...text].length)))
+  })
+
   it('agrees with the string iterator for every string', () => {
     fc.assert(fc.property(anyText, (s) => codePointLength(s) === [...s].length))
   })

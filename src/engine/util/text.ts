@@ -4,19 +4,19 @@
  * Cuts never split a surrogate pair. Source: SPEC §2 "Lengths used by seed rules".
  */
 
-/** Number of Unicode code points in `text` (a lone surrogate counts as one). */
+/** A high surrogate followed by a low one: one code point in two UTF-16 units. */
+const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g
+
+/**
+ * Number of Unicode code points in `text` (a lone surrogate counts as one): its UTF-16 units less
+ * one per surrogate pair, the pairs found by the regex engine (several times faster than a
+ * character loop on the 100 KB texts of a long session).
+ */
 export function codePointLength(text: string): number {
-  let n = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    // A high surrogate followed by a low surrogate is one code point.
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1)
-      if (d >= 0xdc00 && d <= 0xdfff) i++
-    }
-    n++
-  }
-  return n
+  let pairs = 0
+  SURROGATE_PAIR.lastIndex = 0
+  while (SURROGATE_PAIR.exec(text) !== null) pairs++
+  return text.length - pairs
 }
 
 /**
