@@ -44,7 +44,11 @@ describe('codePointLength', () => {
   })
 
   it('agrees with the string iterator on any text, lone surrogates included', () => {
-    fc.assert(fc.property(anyText, (text) => expect(codePointLength(text)).toBe([...text].length)))
+    fc.assert(
+      fc.property(anyText, (text) => {
+        expect(codePointLength(text)).toBe([...text].length)
+      }),
+    )
   })
 
   it('agrees with the string iterator for every string', () => {
