@@ -12,8 +12,8 @@
  * (`E2E_PORT` overrides), the page opened with `?bench` (src/app/bench-hook.ts).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, openAsBlob, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { cpus, tmpdir } from 'node:os'
+import { copyFileSync, existsSync, mkdirSync, openAsBlob, readFileSync, rmSync, statfsSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpus, freemem, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Tiktoken } from 'js-tiktoken/lite'
 import o200k_base from 'js-tiktoken/ranks/o200k_base'
@@ -356,6 +356,92 @@ async function b9(file: string): Promise<void> {
     target: '≤ 1.2× (no cell re-tokenizes)',
     pass: sweep.median / (one.median * 64) <= 1.2 && sweepOwnCalls === 0,
   })
+}
+
+/** One size of B14: wall time and peak RSS of bench/memory.ts (import, first run, its checks) on it. */
+interface ScalePoint {
+  mb: number
+  /** import, first run and its checks, ms, minus the small sample's (the fixed cost: runtime, code, rank tables). */
+  ms: number
+  /** peak RSS above the small sample's, MB. */
+  peakMB: number
+}
+
+/** The bench/memory.ts child on `file` (or its small-sample baseline): peak RSS and the two times. */
+function memoryChild(file: string, baseline = false): { maxRssBytes: number; importMs: number; runMs: number } {
+  const args = ['--import', 'tsx', 'bench/memory.ts', file, ...(baseline ? ['--baseline'] : [])]
+  const out = execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 })
+  return JSON.parse(out.trim().split('\n').pop() as string) as { maxRssBytes: number; importMs: number; runMs: number }
+}
+
+/**
+ * The 200 MB input of B14, generated on first use when the disk and memory allow it: the file
+ * needs its size on disk, the run about 5× its size in memory (B6 measures ~3×). Undefined, with
+ * the reason logged, when it cannot fit.
+ */
+function scaleInput(mb: number): string | undefined {
+  const file = join(OUT, `cc-${mb}mb-seed${SEED}.jsonl`)
+  if (existsSync(file)) return file
+  const fs = statfsSync(OUT)
+  const freeDisk = fs.bavail * fs.bsize
+  if (freeDisk < 2 * mb * MB) {
+    log(`B14: skipping ${mb} MB: ${Math.round(freeDisk / MB)} MB free on disk, need ${2 * mb}`)
+    return undefined
+  }
+  if (freemem() < 5 * mb * MB) {
+    log(`B14: skipping ${mb} MB: ${Math.round(freemem() / MB)} MB free memory, need ${5 * mb}`)
+    return undefined
+  }
+  return input(mb)
+}
+
+/**
+ * B14: how the cost grows with the session. For 1, 10, 50 and 200 MB (200 generated when it
+ * fits), one child process per size and run runs the worker's code as B6 does (streamed
+ * `importBlob`, then the page's first run) and gives its time and peak RSS, both minus the small
+ * sample's; each per MB of input. Two rows, time and memory: the largest size's per-MB figure
+ * against 10 MB's, ≤ 1.2× (linear). The `what` lists every size's figures.
+ */
+async function b14(): Promise<void> {
+  log('B14: how cost grows (load → full analysis per MB, Node, worker code)')
+  const base = memoryChild(input(1), true)
+  const baseMs = base.importMs + base.runMs
+  const points: ScalePoint[] = []
+  for (const mb of [1, 10, 50, 200]) {
+    const file = mb === 200 ? scaleInput(mb) : input(mb)
+    if (!file) continue
+    const size = (await openAsBlob(file)).size / MB
+    // The large sizes run once (200 MB takes minutes on 2 cores); the others as B6 does.
+    const n = mb >= 50 ? 1 : Math.min(RUNS_BIG, 2)
+    const runs = Array.from({ length: n }, () => memoryChild(file))
+    log(`B14: ${mb} MB: ${runs.map((r) => `import ${Math.round(r.importMs)} ms + run ${Math.round(r.runMs)} ms, peak ${Math.round(r.maxRssBytes / MB)} MB`).join('; ')}`)
+    points.push({
+      mb: size,
+      ms: stat(runs.map((r) => r.importMs + r.runMs - baseMs)).median,
+      peakMB: stat(runs.map((r) => (r.maxRssBytes - base.maxRssBytes) / MB)).median,
+    })
+  }
+  const ref = points.find((p) => Math.round(p.mb) === 10)
+  const last = points[points.length - 1]
+  if (!ref || !last) return
+  extra.b14 = { baseline: { ms: baseMs, rssMB: base.maxRssBytes / MB }, points }
+  const sizes = points.map((p) => `${Math.round(p.mb)}`).join('/')
+  for (const [unit, of, name] of [
+    ['ms/MB', (p: ScalePoint) => p.ms / p.mb, 'time'],
+    ['MB/MB', (p: ScalePoint) => p.peakMB / p.mb, 'peak memory'],
+  ] as const) {
+    const per = points.map((p) => fmt(of(p))).join(' / ')
+    rows.push({
+      id: 'B14',
+      what: `how cost grows: ${name} per MB, load → full analysis (import, first run, its checks) at ${sizes} MB: ${per} ${unit} (Node, worker code, minus the small sample)`,
+      unit,
+      measured: stat([of(last)]),
+      reference: stat([of(ref)]),
+      ratio: of(last) / of(ref),
+      target: `≤ 1.2× (${Math.round(last.mb)} MB vs 10 MB per MB: linear)`,
+      pass: of(last) / of(ref) <= 1.2,
+    })
+  }
 }
 
 /** B6: peak memory of the worker's code on the big file, as a Node process (maxRSS − baseline). */
@@ -854,6 +940,8 @@ async function main(): Promise<void> {
   b8(big)
   save()
   b6(big)
+  save()
+  await b14()
   save()
   await b9(mid)
   save()

@@ -18,7 +18,7 @@ export const JSON_OPTION: CliOption = {
 }
 
 /** Counts of a transcript, as `inspect` prints them. */
-export interface InspectReport {
+interface InspectReport {
   format: Transcript['format']
   title?: string
   messages: number
@@ -50,7 +50,7 @@ export interface InspectReport {
  * thinking blocks (parts, also inside tool results), tool schemas, recorded compactions, branch
  * and sidechain counts, and the import warnings. Pure.
  */
-export function inspectTranscript(t: Transcript): InspectReport {
+function inspectTranscript(t: Transcript): InspectReport {
   const byRole: Record<string, number> = { system: 0, user: 0, assistant: 0, tool: 0 }
   let toolCalls = 0
   let images = 0
@@ -100,7 +100,7 @@ export function inspectTranscript(t: Transcript): InspectReport {
 }
 
 /** The human form of `inspect`: counts, recorded compactions, sidechains, notes and warnings. */
-export function inspectText(name: string, r: InspectReport): string {
+function inspectText(name: string, r: InspectReport): string {
   const roles = Object.entries(r.byRole)
     .map(([role, n]) => `${role} ${n}`)
     .join(', ')
