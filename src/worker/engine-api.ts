@@ -288,8 +288,14 @@ export function createEngineApi() {
       onProgress?: (progress: SummaryProgress) => void,
     ): Promise<RunOutcome> {
       try {
-        if (!session) return { ok: false, error: NOTHING_LOADED }
-        return await fullRun(session, runHost, config, runId, options, onProgress)
+        const open = session
+        if (!open) return { ok: false, error: NOTHING_LOADED }
+        open.factTables.cancelAhead()
+        const out = await fullRun(open, runHost, config, runId, options, onProgress)
+        // The first run's facts table is made while the page is idle: the Facts tab then only fetches it.
+        const result = open.result
+        if (out.ok && result) open.factTables.buildAhead(result, runId, () => !open.disposed && open.result === result)
+        return out
       } finally {
         releaseRemote(onProgress)
       }

@@ -167,6 +167,53 @@ describe('the watched facts on the transcript\'s fact index (withWatched)', () =
     }
   })
 
+  it('the table built ahead after the first run is the one the page then gets; once, and never for a run no longer wanted', async () => {
+    const run = await sampleRun()
+    const idle = () => new Promise((resolve) => setTimeout(resolve, 5))
+    let version = 0
+    const tables = new FactTables(() => ++version)
+    tables.buildAhead(run, 1, () => false, 0)
+    await idle()
+    expect(version).toBe(0)
+    tables.buildAhead(run, 1, () => true, 0)
+    await idle()
+    expect(version).toBe(1)
+    const out = tables.outcome(run, 1)
+    if (!out.ok || !('table' in out)) throw new Error('no table')
+    expect(out.table.version).toBe(1)
+    expect(out.table.rows).toEqual(
+      (() => {
+        const fresh = new FactTables(() => 0).outcome(run, 1)
+        if (!fresh.ok || !('table' in fresh)) throw new Error('no table')
+        return fresh.table.rows
+      })(),
+    )
+    // Once per transcript: a later run's table waits for the page's request.
+    const later = { ...run, fates: {} }
+    tables.buildAhead(later, 2, () => true, 0)
+    await idle()
+    expect(version).toBe(1)
+    // A run cancelled before the page was idle: nothing built.
+    const other = new FactTables(() => ++version)
+    other.buildAhead(run, 1, () => true, 0)
+    other.cancelAhead()
+    await idle()
+    expect(version).toBe(1)
+  })
+
+  it('rows that say the same thing share one first-seen and lost-at object (a structured clone sends each once)', async () => {
+    const run = await sampleRun()
+    const out = new FactTables(() => 1).outcome(run, 1)
+    if (!out.ok || !('table' in out)) throw new Error('no table')
+    const byId = new Map<string, object>()
+    for (const r of out.table.rows) {
+      const seen = byId.get(r.firstSeen.id)
+      if (seen) expect(r.firstSeen).toBe(seen)
+      else byId.set(r.firstSeen.id, r.firstSeen)
+    }
+    expect(byId.size).toBeLessThan(out.table.rows.length)
+  })
+
   it('another transcript opened: its table is its own, nothing of the previous one reused', async () => {
     const api = createEngineApi()
     const first = api.importText(read('claude-code.jsonl'), 'claude-code.jsonl')

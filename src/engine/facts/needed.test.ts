@@ -102,6 +102,15 @@ describe('the postal code the user gave before compaction', () => {
     ])
   })
 
+  it('is worked out once per run: the checks, the facts table and a second ask share one answer', async () => {
+    const r = await run(postalCodeTranscript())
+    const first = neededFacts(r)
+    expect(neededFacts(r)).toBe(first)
+    const row = factTable(r).rows.find((x) => x.fact === '01310-100')
+    expect(row?.neededAfterLoss).toBe(first[0]?.neededAfterLoss)
+    expect(row?.neededAfterLoss).toEqual(POSTAL_CODE_NEEDED)
+  })
+
   it('is not needed when the summary keeps it', async () => {
     // keep_last 6 / compact_after 8: one pass at turn end 10 folds 1–4; message 5 stays verbatim.
     const r = await run(postalCodeTranscript(), {

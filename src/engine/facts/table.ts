@@ -219,10 +219,26 @@ export interface NeededFact {
  * the table makes — only the facts some later message mentions (`Mentions.candidates`) are
  * followed through the passes, so a run costs a scan of its pass summaries for those facts.
  * `facts`: a `FactIndex` of `run.before.messages`; by default one built once per Before
- * (remembered for the messages array, so the runs of one transcript share it). Pure.
+ * (remembered for the messages array, so the runs of one transcript share it). Pure; the answer
+ * is remembered per run and index (the same array for every caller: do not mutate it).
  */
 export function neededFacts(run: FactRun, facts?: FactIndex): NeededFact[] {
   const fi = facts && facts.messages === run.before.messages ? facts : defaultIndexOf(run.before.messages)
+  const held = neededCache.get(run)
+  if (held?.index === fi) return held.needed
+  const needed = neededFactsOf(run, fi)
+  neededCache.set(run, { index: fi, needed })
+  return needed
+}
+
+/**
+ * The last `neededFacts` answer per run (weakly) with the index it was made with: the run's
+ * failure-mode checks, its facts table and a sweep cell ask for the same run. Shared: callers
+ * never mutate it.
+ */
+const neededCache = new WeakMap<FactRun, { index: FactIndex; needed: NeededFact[] }>()
+
+function neededFactsOf(run: FactRun, fi: FactIndex): NeededFact[] {
   if (run.passes.length === 0) return []
   const mentions = mentionsOfIndex(fi)
   const candidates = mentions.candidates
@@ -269,7 +285,8 @@ const candidateMatcherCache = new WeakMap<FactIndex, StringSetMatcher>()
  * message holding it existed yet). Totals count `final !== 'lost'` as surviving; each row's
  * `verdict` equals `findFact(run, row.fact)`.
  *
- * `facts` defaults to `extractFacts(run.before.messages)`; pass a `FactIndex` of
+ * `facts` defaults to `extractFacts(run.before.messages)` (the index `defaultIndexOf` keeps for
+ * that Before, shared with the run's checks); pass a `FactIndex` of
  * `run.before.messages` (`indexFacts`) to skip extracting and scanning the Before again (an
  * index of other messages is rebuilt from its facts). Every text is scanned once for all facts
  * (`createStringSetMatcher`), never once per fact. A row's states through the passes are
@@ -281,7 +298,9 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
       ? facts.messages === run.before.messages
         ? facts
         : indexFacts(run.before.messages, facts.facts)
-      : indexFacts(run.before.messages, facts)
+      : facts
+        ? indexFacts(run.before.messages, facts)
+        : defaultIndexOf(run.before.messages)
   const ix = indexRun(run)
   const passes = orderedPasses(ix)
   // Which facts each after text and pass summary holds, keyed by the text itself: `lossOf` and
@@ -334,9 +353,9 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
     const final: KeptAs | 'lost' = group.verdict.where[0]?.as ?? 'lost'
     return { ...f, passRuns: group.passRuns, final, verdict: group.verdict }
   })
-  const mentions = mentionsOfIndex(fi)
-  const needed = neededAfterLoss(mentions, fi.facts, mentions.candidates, passes, (i) => (rows[i] as FactRow).passRuns)
-  for (const [i, n] of needed) (rows[i] as FactRow).neededAfterLoss = n
+  // The facts needed after a loss, as the run's checks already listed them (`neededFacts`, the same rows).
+  const needed = neededFacts(run, fi)
+  for (const n of needed) (rows[n.index] as FactRow).neededAfterLoss = n.neededAfterLoss
   // Totals count the at-risk facts: noise (`isNoiseFact`) is counted apart.
   const atRisk = rows.filter((r) => !isNoiseFact(r))
   const count = (k: KeptAs | 'lost') => atRisk.filter((r) => r.final === k).length
@@ -353,8 +372,8 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
       summaryOnly: count('summary'),
       lost: count('lost'),
       text: `${survive.toLocaleString('en-US')} of ${atRisk.length.toLocaleString('en-US')} facts survive`,
-      needed: needed.size,
-      neededText: neededText(needed.size),
+      needed: needed.length,
+      neededText: neededText(needed.length),
     },
   }
 }
