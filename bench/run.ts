@@ -42,6 +42,8 @@ const RUNS_BIG = num('runs50', QUICK ? RUNS : 3)
 const SWEEPS = num('sweeps', 1)
 /** Only the browser rows (B1, B3–B5, B7, B10), written to bench/out/results-dev.json: for development. */
 const BROWSER_ONLY = flag('browser-only')
+/** Only these rows (`--only=B11,B12`, see `onlyRows`), written to bench/out/results-dev.json. */
+const ONLY = argv.find((a) => a.startsWith('--only='))?.slice(7).split(',').filter(Boolean) ?? null
 const SEED = 42
 const PORT = Number(process.env.E2E_PORT) || 4308
 const ROOT = resolve(import.meta.dirname, '..')
@@ -874,6 +876,216 @@ async function browserRows(): Promise<void> {
   }
 }
 
+/** A page opened with `?bench` that has loaded bench input `mb` and shown its first run; its run's ms (import → both columns). */
+async function loadedPage(page: Page, mb: number): Promise<number> {
+  await page.goto(`http://127.0.0.1:${PORT}/?bench`)
+  await page.waitForFunction(() => {
+    const s = (window as unknown as { __bench?: { store: { getState(): { run: unknown; runStatus: string; loading: unknown } } } }).__bench?.store.getState()
+    return !!s && !!s.run && s.runStatus === 'done' && s.loading === null
+  }, undefined, { timeout: 120_000 })
+  return page.evaluate(async ({ mb }) => {
+    type S = { info: { fileName: string } | null; run: unknown; runStatus: string; loading: string | null; loadFile(f: File): Promise<void> }
+    const bench = (window as unknown as { __bench: { store: { getState(): S; subscribe(f: () => void): () => void }; engine(): { warmUp(e: string): Promise<void>; warmPool(e: string): Promise<void> } } }).__bench
+    await bench.engine().warmUp('o200k_base')
+    await bench.engine().warmPool('o200k_base')
+    const name = `cc-${mb}mb.jsonl`
+    const file = new File([await (await fetch(`/bench-inputs/${name}`)).blob()], name)
+    const store = bench.store
+    const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))
+    let importAt = 0
+    const done = new Promise<void>((resolve) => {
+      const unsubscribe = store.subscribe(() => {
+        const s = store.getState()
+        if (s.info?.fileName !== name) return
+        if (!importAt) importAt = performance.now()
+        if (s.run && s.runStatus === 'done' && s.loading === null) {
+          unsubscribe()
+          resolve()
+        }
+      })
+    })
+    void store.getState().loadFile(file)
+    await done
+    const rowsIn = (side: string) => document.querySelectorAll(`[data-testid="${side}-column"] [role="row"]`).length
+    for (let i = 0; i < 100 && (rowsIn('before') === 0 || rowsIn('after') === 0); i++) await frame()
+    await frame()
+    return performance.now() - importAt
+  }, { mb })
+}
+
+/** Clicks the main tab `name` (by its role and label). */
+async function openTab(page: Page, name: string): Promise<void> {
+  await page.getByRole('tab', { name, exact: true }).click()
+}
+
+/**
+ * B11 and B12 on one fresh page per repetition, 10 MB: the first run, then (B11) the Facts tab
+ * clicked → the facts table painted (its totals and rows), then (B12) three keep_last re-plans
+ * (keyboard → After shown) and the 8×8 keep_last × compact_after sweep from its start to its last
+ * cell shown, with how many times the grid was painted with more cells on the way. `built`: the
+ * site is already built (by `browserRows`).
+ */
+async function factsAndSweepRows(built = false): Promise<void> {
+  if (!built) await buildSite()
+  const server = await startPreview()
+  const browser = await chromium.launch({
+    ...(existsSync(CHROMIUM) ? { executablePath: CHROMIUM } : {}),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+  const out: { firstRun: number; facts: number; factRows: number; replans: number[]; sweep: number; paints: number; calls: number }[] = []
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      log(`B11/B12: 10 MB, run ${i + 1}/${RUNS}`)
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+      await context.addInitScript('globalThis.__name = (f) => f')
+      const page = await context.newPage()
+      page.on('pageerror', (e) => log(`page error: ${e.message}`))
+      try {
+        const firstRun = await loadedPage(page, 10)
+        const factsStart = await page.evaluate(() => performance.now())
+        await openTab(page, 'Facts')
+        const facts = await page.evaluate(async (t0) => {
+          const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))
+          const shown = () => !!document.querySelector('[data-testid="facts-totals"]') && document.querySelectorAll('[data-testid="facts-table"] [role="rowgroup"] [role="row"]').length > 0
+          for (let k = 0; k < 6000 && !shown(); k++) await frame()
+          const s = (window as unknown as { __bench: { store: { getState(): { factTable: { rows: unknown[] } | null } } } }).__bench.store.getState()
+          return { ms: performance.now() - t0, rows: s.factTable?.rows.length ?? 0 }
+        }, factsStart)
+        await openTab(page, 'Before | After')
+        const replans: number[] = []
+        for (let r = 0; r < 3; r++) {
+          const slider = page.getByRole('slider', { name: 'summarize keep_last' })
+          await slider.focus()
+          const t0 = await page.evaluate(() => {
+            const w = window as unknown as { __benchRunId?: number; __bench: { store: { getState(): { run: { runId: number } | null } } } }
+            w.__benchRunId = w.__bench.store.getState().run?.runId ?? 0
+            return performance.now()
+          })
+          await page.keyboard.press('ArrowLeft')
+          replans.push(
+            await page.evaluate(async (t0) => {
+              type S = { run: { runId: number } | null; runStatus: string }
+              const w = window as unknown as { __benchRunId: number; __bench: { store: { getState(): S; subscribe(f: () => void): () => void } } }
+              const store = w.__bench.store
+              const isDone = () => !!store.getState().run && store.getState().run?.runId !== w.__benchRunId && store.getState().runStatus === 'done'
+              if (!isDone())
+                await new Promise<void>((resolve) => {
+                  const unsubscribe = store.subscribe(() => {
+                    if (isDone()) {
+                      unsubscribe()
+                      resolve()
+                    }
+                  })
+                })
+              await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))
+              return performance.now() - t0
+            }, t0),
+          )
+        }
+        await openTab(page, 'Sweep')
+        const sweep = await page.evaluate(async () => {
+          type S = {
+            sweepStatus: string
+            sweepProgress: { done: number; total: number } | null
+            sweepResult: { tokenizerCalls: number } | null
+            runSweep(x: { param: string; values: number[] }, y: { param: string; values: number[] }): void
+          }
+          const store = (window as unknown as { __bench: { store: { getState(): S; subscribe(f: () => void): () => void } } }).__bench.store
+          const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))
+          const range = (from: number, step: number) => Array.from({ length: 8 }, (_, k) => from + step * k)
+          let paints = 0
+          let lastDone = 0
+          const t0 = performance.now()
+          const finished = new Promise<void>((resolve) => {
+            const unsubscribe = store.subscribe(() => {
+              const s = store.getState()
+              const done = s.sweepProgress?.done ?? 0
+              if (done > lastDone) {
+                lastDone = done
+                paints++
+              }
+              if (s.sweepStatus !== 'running') {
+                unsubscribe()
+                resolve()
+              }
+            })
+          })
+          store.getState().runSweep({ param: 'keep_last', values: range(4, 4) }, { param: 'compact_after', values: range(40, 10) })
+          await finished
+          await frame()
+          const s = store.getState()
+          if (s.sweepStatus !== 'done') throw new Error(`sweep ended ${s.sweepStatus}`)
+          return { ms: performance.now() - t0, paints, calls: s.sweepResult?.tokenizerCalls ?? -1 }
+        })
+        out.push({ firstRun, facts: facts.ms, factRows: facts.rows, replans, sweep: sweep.ms, paints: sweep.paints, calls: sweep.calls })
+        log(`B11/B12: ${JSON.stringify(out[out.length - 1])}`)
+      } finally {
+        await context.close()
+      }
+    }
+  } finally {
+    await browser.close()
+    if (server.pid) {
+      try {
+        process.kill(-server.pid, 'SIGTERM')
+      } catch {
+        // already gone
+      }
+    }
+  }
+  extra.b11b12 = out
+  const facts = stat(out.map((r) => r.facts))
+  const firstRun = stat(out.map((r) => r.firstRun))
+  rows.push({
+    id: 'B11',
+    what: `10 MB: Facts tab clicked after the first run → facts table shown (${out[0]?.factRows.toLocaleString('en-US') ?? 0} facts; reference: the first run, same page)`,
+    unit: 'ms',
+    measured: facts,
+    reference: firstRun,
+    ratio: facts.median / firstRun.median,
+    target: '≤ 0.2×',
+    pass: facts.median / firstRun.median <= 0.2,
+  })
+  const sweep = stat(out.map((r) => r.sweep))
+  const one = stat(out.flatMap((r) => r.replans))
+  const ratio = sweep.median / (one.median * 64)
+  const calls = Math.max(...out.map((r) => r.calls))
+  rows.push({
+    id: 'B12',
+    what: `10 MB: 8×8 sweep (keep_last × compact_after) in the browser, start → last cell shown (grid painted ${out.map((r) => r.paints).join('/')} times; tokenizer calls ${calls}; reference: 64 × one keep_last re-plan, same page)`,
+    unit: 'ms',
+    measured: sweep,
+    reference: { ...one, median: one.median * 64, min: one.min * 64, max: one.max * 64 },
+    ratio,
+    target: '≤ 1.2×',
+    pass: ratio <= 1.2,
+  })
+}
+
+/**
+ * `--only=B11,B12`: runs only the sections holding those rows (each section runs whole, so a
+ * row it also measures is printed too) and writes bench/out/results-dev.json. Unknown ids: an error.
+ */
+async function onlyRows(ids: readonly string[]): Promise<void> {
+  const mid = input(10)
+  const sections: [string[], () => Promise<void> | void][] = [
+    [['B1', 'B3', 'B4', 'B5', 'B7', 'B10', 'B15'], browserRows],
+    [['B11', 'B12'], factsAndSweepRows],
+    [['B8'], () => b8(input(BIG))],
+    [['B6'], () => b6(input(BIG))],
+    [['B14'], b14],
+    [['B9'], () => b9(mid)],
+    [['B13'], b13],
+    [['B18'], b18],
+    [['B16'], b16],
+    [['B19'], () => b19(mid)],
+    [['B2'], () => b2(SIZES.map(input))],
+  ]
+  const unknown = ids.filter((id) => !sections.some(([has]) => has.includes(id)))
+  if (unknown.length > 0) throw new Error(`--only: no row ${unknown.join(', ')}`)
+  for (const [has, run] of sections) if (has.some((id) => ids.includes(id))) await run()
+}
+
 // ------------------------------------------------------------------ report
 function fmt(n: number): string {
   if (!Number.isFinite(n)) return String(n)
@@ -918,7 +1130,7 @@ function save(): string {
   }
   const tmp = join(ROOT, 'bench/results.json.tmp')
   writeFileSync(tmp, `${JSON.stringify(results, null, 2)}\n`)
-  copyFileSync(tmp, BROWSER_ONLY ? join(OUT, 'results-dev.json') : join(ROOT, 'bench/results.json'))
+  copyFileSync(tmp, BROWSER_ONLY || ONLY ? join(OUT, 'results-dev.json') : join(ROOT, 'bench/results.json'))
   rmSync(tmp)
   return text
 }
@@ -931,7 +1143,13 @@ async function main(): Promise<void> {
   const samples = (JSON.parse(readFileSync(join(ROOT, 'public/samples/index.json'), 'utf8')) as { file: string }[]).map((s) =>
     join(ROOT, 'public/samples', s.file),
   )
+  if (ONLY) {
+    await onlyRows(ONLY)
+    process.stdout.write(`${save()}\n`)
+    return
+  }
   await browserRows()
+  await factsAndSweepRows(true)
   if (BROWSER_ONLY) {
     process.stdout.write(`${save()}\n`)
     return
