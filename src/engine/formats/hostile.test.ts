@@ -69,41 +69,29 @@ describe('nesting limit', () => {
     )
   })
 
-  it('names the JSONL line of a too-deep record and imports the others', () => {
-    const lines = claudeCodeForks(0).trimEnd().split('\n')
-    // root { (1) + meta's 1,500 arrays, as line 3.
-    lines.splice(2, 0, `{"meta":${'['.repeat(1500)}${']'.repeat(1500)}}`)
-    const r = importTranscript(lines.join('\n'), { fileName: 'session.jsonl' })
-    expect(r.ok).toBe(true)
-    if (!r.ok) return
-    expect(r.transcript.messages.length).toBe(4)
-    expect(r.transcript.warnings).toContain(
-      'line 3: this line nests 1,501 levels deep at meta[0][0][0][0][0][0][0]…; the limit is 1,000, skipped',
-    )
-  })
-})
-
-describe('nesting limit, objects and arrays together', () => {
+  // Line 3 of a three-message session: root { (1) + the nesting of `meta`.
   const withLine = (record: string) => {
     const lines = claudeCodeForks(0).trimEnd().split('\n')
     lines.splice(2, 0, record)
     return importTranscript(lines.join('\n'), { fileName: 'session.jsonl' })
   }
 
-  it('refuses a line of 500 arrays each holding an object (1,001 levels with the root)', () => {
-    const r = withLine(`{"meta":${'[{"a":'.repeat(500)}0${'}]'.repeat(500)}}`)
+  it.each([
+    ['1,500 arrays', `{"meta":${'['.repeat(1500)}${']'.repeat(1500)}}`, '1,501 levels deep at meta[0][0][0][0][0][0][0]…'],
+    ['500 arrays each holding an object', `{"meta":${'[{"a":'.repeat(500)}0${'}]'.repeat(500)}}`, '1,001 levels deep at meta[0].a[0].a[0].a[0]…'],
+  ])('names the JSONL line of a too-deep record (%s) and imports the others', (_, record, where) => {
+    const r = withLine(record)
     expect(r.ok).toBe(true)
     if (!r.ok) return
     expect(r.transcript.messages.length).toBe(4)
-    expect(r.transcript.warnings).toContain(
-      'line 3: this line nests 1,001 levels deep at meta[0].a[0].a[0].a[0]…; the limit is 1,000, skipped',
-    )
+    expect(r.transcript.warnings).toContain(`line 3: this line nests ${where}; the limit is 1,000, skipped`)
   })
 
   it('keeps a shallow line whose strings hold 3,000 brackets', () => {
     const r = withLine(`{"meta":{"text":"${'{['.repeat(1500)}"}}`)
     expect(r.ok).toBe(true)
     if (!r.ok) return
+    expect(r.transcript.messages.length).toBe(4)
     expect(r.transcript.warnings.filter((w) => w.includes('nests'))).toEqual([])
   })
 })
