@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { AfterModeControl } from '../features/compare/AfterModeControl'
+import { ImportHeadWhileNoRun } from '../features/compare/ImportHeadView'
 import { CostView } from '../features/costs/CostView'
 import { ExportButtons } from '../features/export/ExportButtons'
 import { PrintHeading } from '../features/export/PrintHeading'
@@ -139,6 +140,7 @@ export function App() {
           <RunErrorBanner />
           <SummarizerStatus />
           {!info && !loading && <EmptyState />}
+          <ImportHeadWhileNoRun />
           {run && (
             <>
               <PrintHeading />

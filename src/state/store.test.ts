@@ -12,6 +12,7 @@ const fake = vi.hoisted(() => {
     runRecorded: vi.fn<(encoding: string, compaction?: number) => Promise<RecordedOutcome>>(),
     getDefaults: vi.fn<() => Promise<PipelineConfig>>(),
     run: vi.fn((config: PipelineConfig, runId: number) => new Promise<RunOutcome>((resolve) => pending.push({ config, runId, resolve }))),
+    getBeforeRows: vi.fn<(runId: number, from: number, count: number) => Promise<RunView['before']['rows'] | null>>(),
   }
 })
 
@@ -64,6 +65,7 @@ beforeEach(() => {
   useStore.setState(useStore.getInitialState(), true)
   fake.pending.length = 0
   fake.run.mockClear()
+  fake.getBeforeRows.mockReset()
   fake.runRecorded.mockReset()
   fake.importBlob.mockReset()
   fake.getDefaults.mockResolvedValue(structuredClone(DEFAULTS))
@@ -99,6 +101,18 @@ describe('store', () => {
     expect(useStore.getState().run?.runId).toBe(second.runId)
     expect(useStore.getState().runStatus).toBe('done')
     expect(useStore.getState().loading).toBeNull()
+  })
+
+  it('fetches no Before pages of a view a newer request made stale', async () => {
+    await useStore.getState().loadText('{}', 'a.json')
+    await flush()
+    useStore.getState().setStageParam('summarize', 'keep_last', 10)
+    // The first run answers with its Before rows cut to a first page, after the drag moved on.
+    fake.pending[0]!.resolve({ ok: true, view: { ...viewFor(fake.pending[0]!.runId), beforeRowsTotal: 5000 } })
+    await flush()
+    expect(fake.getBeforeRows).not.toHaveBeenCalled()
+    expect(fake.run).toHaveBeenCalledTimes(2)
+    expect(useStore.getState().run).toBeNull()
   })
 
   it('a hard cancel re-imports into the fresh worker without starting the cancelled run again', async () => {
@@ -263,6 +277,30 @@ describe('store: streamed files and recorded compactions', () => {
     await loading
     expect(useStore.getState().importProgress).toBeNull()
     expect(useStore.getState().info?.fileName).toBe('big.jsonl')
+  })
+
+  it('keeps the streamed head of a file once it is imported, until its first run replaces it', async () => {
+    let report: ((p: ImportProgress) => void) | undefined
+    let finish: ((o: ImportOutcome) => void) | undefined
+    fake.importBlob.mockImplementation((_blob, _name, onProgress) => {
+      report = onProgress
+      return new Promise((resolve) => (finish = resolve))
+    })
+    const loading = useStore.getState().loadFile(new File(['{}'], 'big.jsonl'))
+    await flush()
+    report?.({ phase: 'reading', bytes: 10, totalBytes: 100, records: 2, head: { rows: [], messages: 2 } })
+    expect(useStore.getState().importHead?.fileName).toBe('big.jsonl')
+    finish?.(okImport('big.jsonl'))
+    await loading
+    await flush()
+    // Imported, its run in flight: the head is still what the page shows.
+    expect(useStore.getState().run).toBeNull()
+    expect(useStore.getState().importHead?.fileName).toBe('big.jsonl')
+    const run = fake.pending[0]!
+    run.resolve({ ok: true, view: viewFor(run.runId) })
+    await flush()
+    expect(useStore.getState().run?.runId).toBe(run.runId)
+    expect(useStore.getState().importHead).toBeNull()
   })
 
   it('fetches the recorded view when Recorded mode is chosen, drops stale answers, and forgets it on a new file', async () => {

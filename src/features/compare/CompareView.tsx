@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react'
 import { formatCountOf } from '../../components/format'
 import type { RecordedCompaction } from '../../engine/model'
 import type { AfterMode } from '../../state/slices/recorded'
@@ -25,6 +25,8 @@ interface Pane {
   items: ColumnItem[]
   links: Pick<ReadonlyMap<string, string[]>, 'get'>
 }
+
+const NO_COMPACTIONS: readonly RecordedCompaction[] = []
 
 const totalsText = (t: RunView['after']['totals']) =>
   `${formatCountOf(t.messages, 'message')} · ${formatCountOf(t.tokens, 'token')}`
@@ -100,6 +102,29 @@ function panesFor(
   ]
 }
 
+/** The panes last made for each run (a pure function of its arguments), kept while the run is held. */
+const paneCache = new WeakMap<
+  RunView,
+  { mode: AfterMode; recorded: RecordedRunView | null; compactions: readonly RecordedCompaction[]; panes: [Pane, Pane] | null }
+>()
+
+/**
+ * `panesFor`, made once per run and arguments: while the right column still shows the run
+ * before (see `laterRun`), its panes are those already made for it, not made again.
+ */
+function panesOf(
+  mode: AfterMode,
+  run: RunView,
+  recorded: RecordedRunView | null,
+  compactions: readonly RecordedCompaction[],
+): [Pane, Pane] | null {
+  const hit = paneCache.get(run)
+  if (hit && hit.mode === mode && hit.recorded === recorded && hit.compactions === compactions) return hit.panes
+  const panes = panesFor(mode, run, recorded, compactions)
+  paneCache.set(run, { mode, recorded, compactions, panes })
+  return panes
+}
+
 /** `Before #12 assistant`: how the status line names a selected row (never its raw id). */
 function rowName(pane: Pane | null, id: string): string {
   const item = pane?.items.find((it) => it.type === 'row' && it.row.id === id)
@@ -129,13 +154,21 @@ export function CompareView() {
   const rightRef = useRef<ColumnHandle>(null)
   const containerRef = useRef<HTMLDivElement>(null)
 
-  const panes = useMemo(
-    () => (run ? panesFor(mode, run, recorded, info?.recordedCompactions ?? []) : null),
-    [mode, run, recorded, info],
+  // The right column follows a new run one render later: React renders that one as a transition
+  // (in slices) and commits it in a task of its own, so the two columns' renders, commits and
+  // layouts never add up in one main-thread task. On mount it starts empty.
+  const laterRun = useDeferredValue(run, null)
+  const compactions = info?.recordedCompactions ?? NO_COMPACTIONS
+  const panes = useMemo(() => (run ? panesOf(mode, run, recorded, compactions) : null), [mode, run, recorded, compactions])
+  const laterPanes = useMemo(
+    () => (laterRun ? panesOf(mode, laterRun, recorded, compactions) : null),
+    [mode, laterRun, recorded, compactions],
   )
-  const [left, right] = panes ?? [null, null]
+  const left = panes?.[0] ?? null
+  const right = useMemo(() => (!panes ? null : (laterPanes?.[1] ?? { ...panes[1], items: [] })), [panes, laterPanes])
+  const shownPanes = useMemo((): [Pane, Pane] | null => (left && right ? [left, right] : null), [left, right])
   // j / k, Enter / Space and [ / ] (the table in app/shortcuts.ts); the pass steps are announced.
-  const announcement = useCompareKeys(panes, { left: leftRef, right: rightRef })
+  const announcement = useCompareKeys(shownPanes, { left: leftRef, right: rightRef })
 
   // The fact finder's matches per side: its After rows belong to the After it searched (the
   // simulated one, or in Recorded mode the agent's), and its query.

@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { elementScroll, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react'
 import { formatCountOf } from '../../components/format'
 import type { FactHighlight } from '../facts/FactFinderText'
@@ -26,6 +26,62 @@ export interface ColumnHandle {
 
 /** Frames `focusId` waits for a scrolled-to row to be rendered before it gives up. */
 const FOCUS_FRAMES = 30
+
+type ColumnVirtualizer = Virtualizer<HTMLDivElement, Element>
+
+/**
+ * A row's height (px) without forcing a layout: the ResizeObserver's border box when it reports
+ * one (after the browser's own layout), else the height measured before or the estimate. The
+ * default reads `offsetHeight` when a row mounts, which lays the page out inside React's commit.
+ */
+function measureRow(element: Element, entry: ResizeObserverEntry | undefined, instance: ColumnVirtualizer): number {
+  const box = entry?.borderBoxSize?.[0]
+  if (box) return Math.round(box.blockSize)
+  if (entry) return Math.round(entry.contentRect.height)
+  const index = instance.indexFromElement(element)
+  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index)
+}
+
+/** Scroll boxes the virtualizer has scrolled at least once. */
+const scrolledOnce = new WeakSet<Element>()
+
+/**
+ * The virtualizer's scroll, minus its first write of offset 0 to a column just mounted (where the
+ * box already is): that write lays the page out inside React's commit.
+ */
+const scrollColumn: typeof elementScroll<HTMLDivElement> = (offset, options, instance) => {
+  const element = instance.scrollElement
+  if (element && !scrolledOnce.has(element)) {
+    scrolledOnce.add(element)
+    if (offset === 0 && !options.adjustments) return
+  }
+  elementScroll(offset, options, instance)
+}
+
+/** The last size a column's scroll box had (px): a newly mounted column starts from it. */
+let lastRect = { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight }
+
+/**
+ * The scroll box's size as a ResizeObserver reports it (read in its callback, where layout is
+ * done), starting from `lastRect`; without ResizeObserver, read once. The default reads the box
+ * when the column mounts, forcing the layout inside React's commit.
+ */
+function observeScrollRect(instance: ColumnVirtualizer, cb: (rect: { width: number; height: number }) => void) {
+  const element = instance.scrollElement
+  if (!element) return
+  const read = () => {
+    lastRect = { width: element.clientWidth, height: element.clientHeight }
+    cb(lastRect)
+  }
+  if (typeof ResizeObserver === 'undefined') {
+    read()
+    return
+  }
+  cb(lastRect)
+  const observer = new ResizeObserver(read)
+  observer.observe(element)
+  return () => observer.disconnect()
+}
 
 interface MessageColumnProps {
   side: Side
@@ -67,6 +123,9 @@ export function MessageColumn(props: MessageColumnProps) {
     estimateSize: (i) => (items[i]?.type === 'boundary' ? 34 : 64),
     getItemKey: (i) => items[i]?.key ?? i,
     overscan: 8,
+    measureElement: measureRow,
+    observeElementRect: observeScrollRect,
+    scrollToFn: scrollColumn,
   })
 
   const toggleExpand = useCallback((id: string) => {

@@ -10,6 +10,7 @@ import { detailKey } from '../../state/slices/run'
 import { MarkedText } from '../facts/FactFinderMarks'
 import type { FactHighlight } from '../facts/FactFinderText'
 import type { MessageDetail, RowMeta, Side } from '../../worker/protocol'
+import { sameRowData } from './column-items'
 
 interface MessageRowProps {
   side: Side
@@ -114,7 +115,13 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
       )}
     </div>
   )
-})
+}, sameRowProps)
+
+/** Memo test of a row: its other props by identity, its row by content (a re-run sends every row anew). */
+function sameRowProps(a: MessageRowProps, b: MessageRowProps): boolean {
+  for (const k of Object.keys(b) as (keyof MessageRowProps)[]) if (k !== 'row' && a[k] !== b[k]) return false
+  return Object.keys(a).length === Object.keys(b).length && sameRowData(a.row, b.row)
+}
 
 interface BodyProps {
   side: Side

@@ -133,6 +133,14 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get, _api, events) =
         progressOf = runId
         let outcome = await getEngine().run(config, runId, previewsOf ? { previewsOf, ...keyOption } : keyOption, progress())
         if (myGeneration !== generation) return
+        if (runId !== wanted) {
+          // A newer request arrived meanwhile (a slider drag): this view is never shown, so its
+          // rows are neither restored nor fetched page by page; the newest request runs next.
+          progressOf = null
+          if (get().summaryProgress) set({ summaryProgress: null })
+          done = runId
+          continue
+        }
         // A long view's deserialization was this task; its render gets a task of its own (BENCH B5).
         if (outcome.ok && outcome.view.before.rows.length >= BEFORE_PAGE) {
           await nextTask()
