@@ -24,7 +24,7 @@ export const STAGE_MEMO_PER_INPUT = 8
  * totals (by the memo's counter), and for a stage's output array the provenance composed up to it
  * (`provenance`, the pipeline's own shape; see pipeline.ts `Composed`).
  */
-export interface ArrayFacts {
+interface ArrayFacts {
   totals?: TokenTotals
   provenance?: unknown
 }
