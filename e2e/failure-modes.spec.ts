@@ -25,5 +25,8 @@ test('a long chat shows its run, then the failure-mode warnings the engine finds
   const warnings = page.getByTestId('check-warnings')
   await expect(warnings).toContainText(`${expected.length} ${expected.length === 1 ? 'warning' : 'warnings'}`, { timeout: 60_000 })
   await expect(page.getByTestId('check-warnings-pending')).toHaveCount(0)
+  // The items are built when the list opens: one per warning, each with its rule's name.
+  await warnings.locator('summary').click()
+  await expect(warnings.locator('li')).toHaveCount(expected.length)
   expect(errors).toEqual([])
 })

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react'
+import { LazyDetails } from '../../components/LazyDetails'
 import type { FailureModeWarning } from '../../engine/model'
 import { useStore } from '../../state/store'
 import { useFailureModes, useRun } from '../../state/hooks'
@@ -105,7 +106,6 @@ function WarningItem({ warning, where }: { warning: FailureModeWarning; where: M
 export function CheckWarnings() {
   const { run } = useRun()
   const { warnings, pending } = useFailureModes()
-  const where = useMemo(() => (run ? targets(run, warnings ?? []) : new Map<string, Target>()), [run, warnings])
   if (run && pending) {
     return (
       <p className="check-warnings check-warnings--pending muted" data-testid="check-warnings-pending" role="status">
@@ -116,18 +116,31 @@ export function CheckWarnings() {
   if (!run || !warnings || warnings.length === 0) return null
   const rules = [...new Set(warnings.map((w) => FAILURE_MODE_LABEL[w.rule].toLowerCase()))]
   return (
-    <details className="check-warnings" data-testid="check-warnings">
-      <summary>
-        <span className="check-warnings__count">
-          {warnings.length} {warnings.length === 1 ? 'warning' : 'warnings'}
-        </span>{' '}
-        <span className="muted">({rules.join(', ')})</span>
-      </summary>
-      <ul>
-        {warnings.map((w, i) => (
-          <WarningItem key={`${w.rule}:${i}`} warning={w} where={where} />
-        ))}
-      </ul>
-    </details>
+    <LazyDetails
+      className="check-warnings"
+      testId="check-warnings"
+      summary={
+        <>
+          <span className="check-warnings__count">
+            {warnings.length} {warnings.length === 1 ? 'warning' : 'warnings'}
+          </span>{' '}
+          <span className="muted">({rules.join(', ')})</span>
+        </>
+      }
+    >
+      {() => <WarningList run={run} warnings={warnings} />}
+    </LazyDetails>
+  )
+}
+
+/** The warnings' items, built only while the list is open (a 50 MB session raises about 150). */
+function WarningList({ run, warnings }: { run: RunView; warnings: readonly FailureModeWarning[] }) {
+  const where = useMemo(() => targets(run, warnings), [run, warnings])
+  return (
+    <ul>
+      {warnings.map((w, i) => (
+        <WarningItem key={`${w.rule}:${i}`} warning={w} where={where} />
+      ))}
+    </ul>
   )
 }
