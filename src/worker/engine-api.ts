@@ -153,7 +153,7 @@ export function createEngineApi() {
     }
   }
 
-  return {
+  const api = {
     /** The engine's default pipeline (the UI has no copy of it). */
     getDefaults(): PipelineConfig {
       return structuredClone(DEFAULT_PIPELINE)
@@ -612,6 +612,24 @@ export function createEngineApi() {
       }
     },
   }
+  // Every call of the page postpones the worker's idle-time work (the facts table built ahead).
+  return postponingIdleWork(api, () => session?.factTables.postponeAhead())
+}
+
+/**
+ * `api` with every method first calling `onCall`: the worker's idle-time work waits while the page
+ * keeps asking. Mutates and returns `api` (its type unchanged).
+ */
+function postponingIdleWork<T extends object>(api: T, onCall: () => void): T {
+  const methods = api as Record<string, unknown>
+  for (const [key, method] of Object.entries(methods)) {
+    if (typeof method !== 'function') continue
+    methods[key] = (...args: unknown[]) => {
+      onCall()
+      return (method as (...a: unknown[]) => unknown)(...args)
+    }
+  }
+  return api
 }
 
 /** The engine worker's API, as `createEngineApi` makes it (the page reaches it through comlink). */

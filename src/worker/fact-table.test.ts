@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { factTable, indexFacts } from '../engine/facts/table'
 import { extractFacts, messageFactText } from '../engine/facts/patterns'
 import { importTranscript } from '../engine/formats'
@@ -199,6 +199,28 @@ describe('the watched facts on the transcript\'s fact index (withWatched)', () =
     other.cancelAhead()
     await idle()
     expect(version).toBe(1)
+  })
+
+  it('a build ahead waits until nothing was asked for its whole delay: each call postpones it', async () => {
+    const run = await sampleRun()
+    vi.useFakeTimers()
+    try {
+      let version = 0
+      const tables = new FactTables(() => ++version)
+      tables.buildAhead(run, 1, () => true, 1_000)
+      vi.advanceTimersByTime(900)
+      tables.postponeAhead()
+      vi.advanceTimersByTime(900)
+      expect(version).toBe(0)
+      vi.advanceTimersByTime(100)
+      expect(version).toBe(1)
+      // Nothing pending: a later call has nothing to move.
+      tables.postponeAhead()
+      vi.advanceTimersByTime(2_000)
+      expect(version).toBe(1)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('rows that say the same thing share one first-seen and lost-at object (a structured clone sends each once)', async () => {

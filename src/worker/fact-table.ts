@@ -157,10 +157,12 @@ export function withWatched(found: FactIndex, watched: readonly CandidateFact[])
 }
 
 /**
- * How long after the first run the facts table is built ahead (ms): the page's own requests
- * right after a run (its rows, the other views) go first.
+ * How long the worker must have been asked nothing after the first run before the facts table
+ * is built ahead (ms): the page's own requests right after a run (the rest of its Before rows,
+ * the failure-mode checks, the re-work) go first, and each call waits this long again
+ * (`postponeAhead`).
  */
-const BUILD_AHEAD_MS = 50
+const BUILD_AHEAD_MS = 1_000
 
 /**
  * The facts tables of one transcript: its fact index (built on first use, kept across runs) and
@@ -168,6 +170,13 @@ const BUILD_AHEAD_MS = 50
  * counts across transcripts (the worker's), so a version the page holds from another transcript
  * never matches.
  */
+/** A timer for idle-time work: in Node (the CLI, tests, the bench) it never keeps the process alive. */
+function idleTimer(run: () => void, ms: number): ReturnType<typeof setTimeout> {
+  const timer = setTimeout(run, ms)
+  ;(timer as { unref?: () => void }).unref?.()
+  return timer
+}
+
 export class FactTables {
   /** The index of the facts found in the Before (no watched facts): once per transcript. */
   #found: { messages: readonly Message[]; index: FactIndex } | null = null
@@ -177,7 +186,7 @@ export class FactTables {
   /** The watched facts of the last table asked for: a table built ahead uses them. */
   #watched: readonly string[] = []
   /** The build ahead waiting for the page to be idle, and whether one ran (once per transcript). */
-  #ahead: ReturnType<typeof setTimeout> | undefined
+  #ahead: { timer: ReturnType<typeof setTimeout>; build: () => void; delayMs: number } | undefined
   #aheadRan = false
 
   readonly #nextVersion: () => number
@@ -196,7 +205,7 @@ export class FactTables {
   buildAhead(result: RunResult, runId: number, stillWanted: () => boolean, delayMs = BUILD_AHEAD_MS): void {
     if (this.#aheadRan) return
     this.cancelAhead()
-    this.#ahead = setTimeout(() => {
+    const build = () => {
       this.#ahead = undefined
       if (this.#aheadRan || !stillWanted()) return
       this.#aheadRan = true
@@ -205,12 +214,21 @@ export class FactTables {
       } catch {
         // The page's own request reports the error.
       }
-    }, delayMs)
+    }
+    this.#ahead = { timer: idleTimer(build, delayMs), build, delayMs }
+  }
+
+  /** Moves a build ahead not started yet to `delayMs` from now: the page asked for something. */
+  postponeAhead(): void {
+    const ahead = this.#ahead
+    if (!ahead) return
+    clearTimeout(ahead.timer)
+    ahead.timer = idleTimer(ahead.build, ahead.delayMs)
   }
 
   /** Drops a build ahead not started yet (a run began: the table would be of an older run). */
   cancelAhead(): void {
-    if (this.#ahead !== undefined) clearTimeout(this.#ahead)
+    if (this.#ahead !== undefined) clearTimeout(this.#ahead.timer)
     this.#ahead = undefined
   }
 
