@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { decisionSentences, extractFacts, findFactSpans, instructionLines, jobStatusLines } from './patterns'
+import { RELATIVE_PATH_PATTERN, decisionSentences, extractFacts, findFactSpans, instructionLines, jobStatusLines } from './patterns'
 import { assistant, indexed, system, user } from '../stages/test-helpers'
 
 describe('fact extraction (SPEC §3.5)', () => {
@@ -73,5 +74,27 @@ describe('fact extraction (SPEC §3.5)', () => {
     expect(facts.filter((f) => f.kind === 'todo').map((f) => f.fact)).toEqual([
       'TODO: confirm the 94107 address',
     ])
+  })
+})
+
+describe('the relative path pattern', () => {
+  it('matches exactly what its plain form matches, at the same places, on any text of path characters', () => {
+    // The plain form (optional `~` or dots, optional `/`, directories, a name with an extension):
+    // the pattern is that, written to start only where a run of path characters starts.
+    const plain = /(?:~|\.{1,2})?\/?(?:[\w.-]+\/)+[\w-]+\.\w+/g
+    const matches = (re: RegExp, text: string) => [...text.matchAll(re)].map((m) => [m.index, m[0]])
+    const text = fc
+      .array(fc.constantFrom('a', 'Z', '1', '_', '/', '.', '-', '~', ' ', '\n', ':', 'é'), { maxLength: 40 })
+      .map((chars) => chars.join(''))
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(matches(RELATIVE_PATH_PATTERN, t)).toEqual(matches(plain, t))
+      }),
+      { numRuns: 20_000 },
+    )
+    // The cases the start rule turns on: a `~` after a letter, dots after a letter, a second path in one run.
+    for (const t of ['x~/a/b.c', 'x../a/b.c', '~/src/app.ts', '../lib/x.js', 'a/b.c.d/e.f', 'see ./a/b.md.']) {
+      expect(matches(RELATIVE_PATH_PATTERN, t)).toEqual(matches(plain, t))
+    }
   })
 })
