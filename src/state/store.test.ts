@@ -255,17 +255,30 @@ const recordedFor = (compaction: number): RecordedOutcome => ({
   recorded: { compaction, view: viewFor(50 + compaction), comparison: null },
 })
 
+/**
+ * Starts loading a file whose import the test drives: `report` sends a progress report, `finish`
+ * ends the import with an outcome; `loading` is the page's load call.
+ */
+async function streamFile(name: string) {
+  let onReport: ((p: ImportProgress) => void) | undefined
+  let onFinish: ((o: ImportOutcome) => void) | undefined
+  fake.importBlob.mockImplementation((_blob, _name, onProgress) => {
+    onReport = onProgress
+    return new Promise((resolve) => (onFinish = resolve))
+  })
+  const loading = useStore.getState().loadFile(new File(['{}'], name))
+  await flush()
+  return {
+    report: (p: ImportProgress) => onReport?.(p),
+    finish: (o: ImportOutcome) => onFinish?.(o),
+    loading,
+  }
+}
+
 describe('store: streamed files and recorded compactions', () => {
   it('shows streamed progress while a file imports and clears it once applied', async () => {
-    let report: ((p: ImportProgress) => void) | undefined
-    let finish: ((o: ImportOutcome) => void) | undefined
-    fake.importBlob.mockImplementation((_blob, _name, onProgress) => {
-      report = onProgress
-      return new Promise((resolve) => (finish = resolve))
-    })
-    const loading = useStore.getState().loadFile(new File(['{}'], 'big.jsonl'))
-    await flush()
-    report?.({ phase: 'reading', bytes: 10, totalBytes: 100, records: 2 })
+    const { report, finish, loading } = await streamFile('big.jsonl')
+    report({ phase: 'reading', bytes: 10, totalBytes: 100, records: 2 })
     expect(useStore.getState().importProgress).toEqual({
       phase: 'reading',
       bytes: 10,
@@ -273,24 +286,17 @@ describe('store: streamed files and recorded compactions', () => {
       records: 2,
       fileName: 'big.jsonl',
     })
-    finish?.(okImport('big.jsonl'))
+    finish(okImport('big.jsonl'))
     await loading
     expect(useStore.getState().importProgress).toBeNull()
     expect(useStore.getState().info?.fileName).toBe('big.jsonl')
   })
 
   it('keeps the streamed head of a file once it is imported, until its first run replaces it', async () => {
-    let report: ((p: ImportProgress) => void) | undefined
-    let finish: ((o: ImportOutcome) => void) | undefined
-    fake.importBlob.mockImplementation((_blob, _name, onProgress) => {
-      report = onProgress
-      return new Promise((resolve) => (finish = resolve))
-    })
-    const loading = useStore.getState().loadFile(new File(['{}'], 'big.jsonl'))
-    await flush()
-    report?.({ phase: 'reading', bytes: 10, totalBytes: 100, records: 2, head: { rows: [], messages: 2 } })
+    const { report, finish, loading } = await streamFile('big.jsonl')
+    report({ phase: 'reading', bytes: 10, totalBytes: 100, records: 2, head: { rows: [], messages: 2 } })
     expect(useStore.getState().importHead?.fileName).toBe('big.jsonl')
-    finish?.(okImport('big.jsonl'))
+    finish(okImport('big.jsonl'))
     await loading
     await flush()
     // Imported, its run in flight: the head is still what the page shows.
