@@ -17,6 +17,9 @@ import { SplitHandle } from './SplitHandle'
 import { VersusFacts } from './VersusFacts'
 import './compare.css'
 
+/** Rows (Before + After) from which the After column renders one deferred render after the Before. */
+const DEFER_AFTER_FROM_ROWS = 2_000
+
 /** One of the two columns: which rows, and for each row the ids it links to in the other column. */
 interface Pane {
   side: Side
@@ -154,10 +157,13 @@ export function CompareView() {
   const rightRef = useRef<ColumnHandle>(null)
   const containerRef = useRef<HTMLDivElement>(null)
 
-  // The right column follows a new run one render later: React renders that one as a transition
-  // (in slices) and commits it in a task of its own, so the two columns' renders, commits and
-  // layouts never add up in one main-thread task. On mount it starts empty.
-  const laterRun = useDeferredValue(run, null)
+  // On a long transcript the right column follows a new run one render later: React renders that
+  // one as a transition (in slices) and commits it in a task of its own, so the two columns'
+  // renders, commits and layouts never add up in one main-thread task. On mount it starts empty.
+  // A short one renders both at once: its columns cost little, and an After appearing a moment
+  // after its Before would only flash.
+  const deferredRun = useDeferredValue(run, null)
+  const laterRun = run && run.before.rows.length + run.after.rows.length >= DEFER_AFTER_FROM_ROWS ? deferredRun : run
   const compactions = info?.recordedCompactions ?? NO_COMPACTIONS
   const panes = useMemo(() => (run ? panesOf(mode, run, recorded, compactions) : null), [mode, run, recorded, compactions])
   const laterPanes = useMemo(
