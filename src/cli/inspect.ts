@@ -17,8 +17,8 @@ export const JSON_OPTION: CliOption = {
     '(compact --json includes the facts table and the failure-mode checks)',
 }
 
-/** Counts of a transcript, as `inspect` prints them. */
-interface InspectReport {
+/** Counts of a transcript, as `inspect` prints them (`--json` prints it as is). */
+export interface InspectReport {
   format: Transcript['format']
   title?: string
   messages: number
@@ -99,20 +99,44 @@ function inspectTranscript(t: Transcript): InspectReport {
   return report
 }
 
-/** The human form of `inspect`: counts, recorded compactions, sidechains, notes and warnings. */
-function inspectText(name: string, r: InspectReport): string {
+/** The labels of inspect's text form, in print order; each is printed with `labelled`. */
+const INSPECT_LABELS = [
+  'messages',
+  'tool calls',
+  'tool results',
+  'images',
+  'thinking blocks',
+  'tool schemas',
+  'recorded compactions',
+  'branches',
+  'sidechains',
+] as const
+
+/** Where the values start, in characters: the longest label and two spaces. */
+const LABEL_COLUMN = Math.max(...INSPECT_LABELS.map((l) => l.length)) + 2
+
+/** One line of the text form: the label padded to `LABEL_COLUMN`, then the value. */
+const labelled = (label: (typeof INSPECT_LABELS)[number], value: string | number): string =>
+  label.padEnd(LABEL_COLUMN) + String(value)
+
+/**
+ * The human form of `inspect`: a heading line (`name: format — title`), the counts in two
+ * columns (labels, then values from `LABEL_COLUMN`), each recorded compaction and sidechain
+ * indented under its count, then the notes and warnings.
+ */
+export function inspectText(name: string, r: InspectReport): string {
   const roles = Object.entries(r.byRole)
     .map(([role, n]) => `${role} ${n}`)
     .join(', ')
   const lines = [
     `${name}: ${r.format}${r.title ? ` — ${r.title}` : ''}`,
-    `messages          ${r.messages} (${roles})`,
-    `tool calls        ${r.toolCalls}`,
-    `tool results      ${r.toolResults}`,
-    `images            ${r.images}`,
-    `thinking blocks   ${r.thinkingBlocks}`,
-    `tool schemas      ${r.tools}`,
-    `recorded compactions ${r.recordedCompactions.length}`,
+    labelled('messages', `${r.messages} (${roles})`),
+    labelled('tool calls', r.toolCalls),
+    labelled('tool results', r.toolResults),
+    labelled('images', r.images),
+    labelled('thinking blocks', r.thinkingBlocks),
+    labelled('tool schemas', r.tools),
+    labelled('recorded compactions', r.recordedCompactions.length),
   ]
   for (const c of r.recordedCompactions) {
     const tokens =
@@ -122,8 +146,8 @@ function inspectText(name: string, r: InspectReport): string {
     const summary = c.summaryChars === null ? 'summary not in the source' : `summary ${c.summaryChars} chars`
     lines.push(`  at message ${c.atIndex}${c.trigger ? ` (${c.trigger})` : ''}: ${summary}${tokens}`)
   }
-  lines.push(`branches          ${r.branches}`)
-  lines.push(`sidechains        ${r.sidechains.length}`)
+  lines.push(labelled('branches', r.branches))
+  lines.push(labelled('sidechains', r.sidechains.length))
   for (const sc of r.sidechains) lines.push(`  ${sc.title ?? '(untitled)'}: ${sc.messages} messages`)
   for (const n of r.notes) lines.push(`note: ${n}`)
   for (const w of r.warnings) lines.push(`warning: ${w}`)
