@@ -26,6 +26,29 @@ describe('createStringSetMatcher (Aho–Corasick, same answers as includes)', ()
     expect(m.find(`${long}!`)).toEqual([2, 4])
   })
 
+  it('a pattern extending an earlier one, and one branching off the middle of another', () => {
+    // "abcd" is one chain of nodes; "abx" branches off its second node; "abcde" extends its leaf;
+    // "bc" is reached through failure links only.
+    const patterns = ['abcd', 'abx', 'abcde', 'bc', 'ab']
+    const m = createStringSetMatcher(patterns)
+    expect(m.find('xabcdex')).toEqual([0, 2, 3, 4])
+    expect(m.find('abxabc')).toEqual([1, 3, 4])
+    expect(m.find('abcabx')).toEqual([1, 3, 4])
+    expect(m.find('bcd')).toEqual([3])
+  })
+
+  it('agrees with includes on long patterns sharing prefixes (chains and branches)', () => {
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '/', '.', 'é'), minLength: 1, maxLength: 40 })
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 40 }), fc.array(word, { maxLength: 6 }), (stems, texts) => {
+        // Each stem and two of its extensions: many patterns continue a leaf or branch mid-chain.
+        const patterns = stems.flatMap((s, i) => [s, `${s}${stems[(i + 1) % stems.length] ?? ''}`, s.slice(0, s.length >> 1)])
+        const m = createStringSetMatcher(patterns)
+        for (const t of [...texts, patterns.join('-'), texts.join('')]) expect(m.find(t)).toEqual(naive(patterns, t))
+      }),
+    )
+  })
+
   it('agrees with includes on random strings over a small alphabet', () => {
     const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '-', '1'), maxLength: 6 })
     fc.assert(
