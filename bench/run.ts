@@ -257,7 +257,7 @@ async function b19(file: string): Promise<void> {
     const run = await api.run(api.getDefaults(), 1, { beforePage: 1000 })
     if (!run.ok) throw new Error(`B19: ${run.error}`)
     const t1 = performance.now()
-    const out = api.getFactTable(1)
+    const out = await api.getFactTable(1)
     tables.push(performance.now() - t1)
     runs.push(t1 - t0)
     if (!out.ok || !('table' in out)) throw new Error(`B19: ${out.ok ? 'no table' : out.error}`)

@@ -65,7 +65,7 @@ import { TranscriptSession, type SessionServices } from './session'
 import { importBlob } from './stream-import'
 import { runSweep } from './sweep'
 import { timelineOutcome, turnBodyOutcome, turnContextOutcome } from './turns'
-import { countAhead, lastPrecount, measurePool, POOL_MIN_CHARS, startAhead, warmPool, type PrecountStats } from './token-pool'
+import { countAhead, factSpansSettled, lastPrecount, measurePool, POOL_MIN_CHARS, startAhead, warmPool, type PrecountStats } from './token-pool'
 import { buildMessageDetail, buildRunView, estimatedBeforeRows, exportFileName } from './view'
 
 /**
@@ -512,16 +512,20 @@ export function createEngineApi() {
      * own facts to track too (kind `watched`, first), as typed. `against: 'recorded'`: the table of
      * the last recorded view (`runRecorded`), each fact judged against what the agent kept.
      */
-    getFactTable(
+    async getFactTable(
       runId: number,
       known?: number,
       watched: readonly string[] = [],
       against: 'after' | 'recorded' = 'after',
-    ): FactTableOutcome {
+    ): Promise<FactTableOutcome> {
       try {
         if (!session) return { ok: false, error: 'Nothing has run yet.' }
         if (against === 'recorded' && !session.recorded) return { ok: false, error: 'The recorded compaction is not read yet.' }
-        return session.factTables.outcome(against === 'recorded' ? session.recorded : session.result, runId, known, watched)
+        const open = session
+        // Fact spans the pool is finding for this Before are waited for, not found again here.
+        if (open.result) await factSpansSettled(open.result.before.messages)
+        if (open !== session) return { ok: false, error: 'Another transcript was opened.' }
+        return open.factTables.outcome(against === 'recorded' ? open.recorded : open.result, runId, known, watched)
       } catch (e) {
         return { ok: false, error: errorText(e) }
       }
@@ -548,9 +552,12 @@ export function createEngineApi() {
      * the run `runId`: computed on the first ask and kept on the run. Null when another run is
      * the last one (the page asks again for that one) or nothing has run.
      */
-    getFailureModes(runId: number): FailureModeWarning[] | null {
+    async getFailureModes(runId: number): Promise<FailureModeWarning[] | null> {
       const result = session?.result
       if (!session || !result || session.resultRunId !== runId) return null
+      // Fact spans the pool is finding for this Before are waited for, not found again here.
+      await factSpansSettled(result.before.messages)
+      if (session?.result !== result) return null
       return failureModesOf(result)
     },
 

@@ -18,17 +18,17 @@ describe('the Recorded After in the facts table and the finder', () => {
     if (!imported.ok) throw new Error(imported.error.message)
     const run = await api.run(api.getDefaults(), 1)
     if (!run.ok) throw new Error(run.error)
-    expect(api.getFactTable(1, undefined, [], 'recorded')).toEqual({ ok: false, error: 'The recorded compaction is not read yet.' })
+    expect(await api.getFactTable(1, undefined, [], 'recorded')).toEqual({ ok: false, error: 'The recorded compaction is not read yet.' })
     const recorded = await api.runRecorded('o200k_base')
     if (!recorded.ok) throw new Error(recorded.error)
 
-    const out = api.getFactTable(1, undefined, [], 'recorded')
+    const out = await api.getFactTable(1, undefined, [], 'recorded')
     if (!out.ok || !('table' in out)) throw new Error('expected a table')
     const postal = out.table.rows.find((r) => r.fact === 'postal code 80331')
     expect(postal?.final).toBe('lost')
     expect(postal?.lostAt).toEqual({ stage: 'recorded', pass: 1, beforeId: postal?.firstSeen.id })
     // The simulation (nothing fires on 9 messages) keeps it.
-    const simulated = api.getFactTable(1, undefined, [], 'after')
+    const simulated = await api.getFactTable(1, undefined, [], 'after')
     if (!simulated.ok || !('table' in simulated)) throw new Error('expected a table')
     expect(simulated.table.rows.find((r) => r.fact === 'postal code 80331')?.final).toBe('verbatim')
 

@@ -17,13 +17,13 @@ describe('getFactTable with watched facts', () => {
     if (!imported.ok) throw new Error(imported.error.message)
     const run = await api.run(api.getDefaults(), 1)
     if (!run.ok) throw new Error(run.error)
-    const tableOf = (out: ReturnType<typeof api.getFactTable>): FactTableView => {
+    const tableOf = (out: Awaited<ReturnType<typeof api.getFactTable>>): FactTableView => {
       if (!out.ok || !('table' in out)) throw new Error('expected a table')
       return out.table
     }
-    const plain = tableOf(api.getFactTable(1))
+    const plain = tableOf(await api.getFactTable(1))
     // "94107" is in the sample's first user message (a bare number: no pattern takes it alone).
-    const watched = tableOf(api.getFactTable(1, plain.version, ['94107', 'NOT-IN-THE-SAMPLE']))
+    const watched = tableOf((await api.getFactTable(1, plain.version, ['94107', 'NOT-IN-THE-SAMPLE'])))
     expect(watched.version).not.toBe(plain.version)
     expect(watched.rows.slice(0, 2).map((r) => [r.fact, r.kind, r.origin, r.importance, r.verdict])).toEqual([
       ['94107', 'watched', 'user', 'watched', 'survives'],
@@ -31,8 +31,8 @@ describe('getFactTable with watched facts', () => {
     ])
     expect(watched.rows.slice(2).map((r) => r.fact)).toEqual(plain.rows.map((r) => r.fact))
     // The same list again changes nothing; an empty list is the plain table's rows again.
-    expect(api.getFactTable(1, watched.version, ['94107', 'NOT-IN-THE-SAMPLE'])).toMatchObject({ ok: true, unchanged: true })
-    expect(tableOf(api.getFactTable(1, watched.version, [])).rows.map((r) => r.fact)).toEqual(plain.rows.map((r) => r.fact))
+    expect(await api.getFactTable(1, watched.version, ['94107', 'NOT-IN-THE-SAMPLE'])).toMatchObject({ ok: true, unchanged: true })
+    expect(tableOf((await api.getFactTable(1, watched.version, []))).rows.map((r) => r.fact)).toEqual(plain.rows.map((r) => r.fact))
     // The totals count the at-risk rows; noise rows apart.
     const noise = plain.rows.filter((r) => r.importance === 'noise').length
     expect(noise).toBeGreaterThan(0)

@@ -25,15 +25,15 @@ function withSummarize(keepLast: number, compactAfter: number): PipelineConfig {
 }
 
 async function table(runId: number, known?: number): Promise<FactTableView | 'unchanged'> {
-  const out = engineApi.getFactTable(runId, known)
+  const out = await engineApi.getFactTable(runId, known)
   expect(structuredClone(out)).toEqual(out)
   if (!out.ok) throw new Error(out.error)
   return 'unchanged' in out ? 'unchanged' : out.table
 }
 
 describe('getFactTable: the facts table rows for the page', () => {
-  it('says why there is no table before any run', () => {
-    expect(createEngineApi().getFactTable(1)).toEqual({ ok: false, error: 'Nothing has run yet.' })
+  it('says why there is no table before any run', async () => {
+    expect(await createEngineApi().getFactTable(1)).toEqual({ ok: false, error: 'Nothing has run yet.' })
   })
 
   it('rows of the Claude Code sample: the engine table, light; unchanged runs cost nothing; a new fate a new version', async () => {
@@ -241,18 +241,18 @@ describe('the watched facts on the transcript\'s fact index (withWatched)', () =
     const first = api.importText(read('claude-code.jsonl'), 'claude-code.jsonl')
     if (!first.ok) throw new Error(first.error.message)
     if (!(await api.run(withSummarize(4, 8), 1)).ok) throw new Error('run')
-    expect(api.getFactTable(1, undefined, watched).ok).toBe(true)
+    expect((await api.getFactTable(1, undefined, watched)).ok).toBe(true)
     const fresh = createEngineApi()
     for (const e of [api, fresh]) {
       const second = e.importText(read('openai-chat.json'), 'openai-chat.json')
       if (!second.ok) throw new Error(second.error.message)
       if (!(await e.run(e.getDefaults(), 2)).ok) throw new Error('run')
     }
-    const rows = (e: typeof api) => {
-      const out = e.getFactTable(2, undefined, watched)
+    const rows = async (e: typeof api) => {
+      const out = await e.getFactTable(2, undefined, watched)
       if (!out.ok || !('table' in out)) throw new Error('no table')
       return out.table.rows
     }
-    expect(rows(api)).toEqual(rows(fresh))
+    expect(await rows(api)).toEqual(await rows(fresh))
   })
 })

@@ -20,7 +20,7 @@ describe('failure-mode checks after the run', () => {
     if (!out.ok) throw new Error(out.error)
     expect(out.view.checks.failureModesPending).toBe(true)
     expect(out.view.checks.failureModes).toBeUndefined()
-    expect(api.getFailureModes(6)).toBeNull()
+    expect(await api.getFailureModes(6)).toBeNull()
 
     const imported = importTranscript(text, { fileName: 'long.json' })
     if (!imported.ok) throw new Error(imported.error.message)
@@ -28,7 +28,7 @@ describe('failure-mode checks after the run', () => {
     // The chat is long enough for the default summarize to fire and for the checks to find something.
     expect(direct.passes.length).toBeGreaterThan(0)
     expect(direct.checks.failureModes?.length).toBeGreaterThan(0)
-    expect(api.getFailureModes(7)).toEqual(direct.checks.failureModes)
+    expect(await api.getFailureModes(7)).toEqual(direct.checks.failureModes)
   })
 
   it('a short transcript\'s view carries them', async () => {

@@ -15,7 +15,7 @@ import type { LatestCall } from './latest-call'
 import { STAGE_ROW_PREFIX, type RowMeta, type RunOptions, type RunOutcome, type RunView, type SummaryProgress } from './protocol'
 import type { TranscriptSession } from './session'
 import { summarizerFailure, summarizerRuntimeFor, trackSummaryProgress, type SummaryProgressTracker } from './summarizers'
-import { precount } from './token-pool'
+import { factSpansAhead, precount } from './token-pool'
 import { turnPrefix } from './turns'
 import { buildRunView } from './view'
 
@@ -139,6 +139,7 @@ export async function fullRun(
 ): Promise<RunOutcome> {
   const input = runInput(session, options)
   const transcript = input.transcript
+  const deferred = transcript.messages.length >= DEFER_FAILURE_MODES_FROM
   let tracker: SummaryProgressTracker | undefined
   host.runStarted(config.encoding)
   try {
@@ -151,8 +152,13 @@ export async function fullRun(
       input,
       // The fact-based checks cost more than a re-plan's stages on a long session: the page asks
       // for them once the run is shown (EngineApi.getFailureModes).
-      deferFailureModes: transcript.messages.length >= DEFER_FAILURE_MODES_FROM,
-      prepare: (counter, signal) => precount(counter, transcript.messages, transcript.tools, signal),
+      deferFailureModes: deferred,
+      prepare: async (counter, signal) => {
+        await precount(counter, transcript.messages, transcript.tools, signal)
+        // The pool, idle once the texts are counted, finds the Before's fact spans while this run
+        // goes on: the deferred checks and the facts table then start from them.
+        if (deferred && !signal.aborted) void factSpansAhead(transcript.messages)
+      },
       summarizer: (runtime) => {
         if (!onProgress) return undefined
         const planned = session.plannedCalls

@@ -19,7 +19,12 @@ class FakeWorker {
   postMessage(request: PoolRequest) {
     sent.push(request)
     sentTo.push(this)
-    setTimeout(() => this.onmessage?.({ data: { id: request.id, counts: request.texts.map(countCodePoints) } } as MessageEvent<PoolReply>), 0)
+    // Fact spans answered with a marker, so a test sees which spans came from the pool.
+    const reply: PoolReply =
+      'task' in request
+        ? { id: request.id, spans: request.texts.map((t) => [{ fact: `pool:${t}`, kind: 'id' as const }]) }
+        : { id: request.id, counts: request.texts.map(countCodePoints) }
+    setTimeout(() => this.onmessage?.({ data: reply } as MessageEvent<PoolReply>), 0)
   }
 }
 
@@ -154,7 +159,7 @@ describe('precount', () => {
     countAhead(cacheCounter('o200k_base', countCodePoints), [msg('a', 'hello')])
     expect(sent).toEqual([])
     countAhead(cacheCounter('cl100k_base', countCodePoints), [msg('a', 'hello')])
-    expect(sent.map((r) => [r.encoding, r.texts])).toEqual([['cl100k_base', ['hello']]])
+    expect(sent.map((r) => ['encoding' in r && r.encoding, r.texts])).toEqual([['cl100k_base', ['hello']]])
   })
 
   it('measures the pool on a transcript from scratch, whatever the counter already holds (B1)', async () => {
@@ -174,6 +179,68 @@ describe('precount', () => {
     const counter = cacheCounter('o200k_base', countCodePoints)
     expect(await precount(counter, [msg('a', 'hello')], undefined)).toEqual({ workers: 0, texts: 0, chars: 0, ms: 0 })
     expect(counter.has?.('hello')).toBe(false)
+  })
+})
+
+describe('factSpansAhead: the fact spans of a long session found in the pool', () => {
+  it('sends the messages whose spans are not known to one worker and primes what comes back', async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
+    const pool = await import('./token-pool')
+    const { messageFactSpans } = await import('../engine/facts/patterns')
+    await pool.warmPool('o200k_base')
+    sent.length = 0
+    sentTo.length = 0
+    const known = msg('a', 'see ORD-58213')
+    const plain = msg('b', 'plain')
+    const call = msg('c', 'call', { role: 'assistant', toolCalls: [{ id: 't1', name: 'read', arguments: '{"path":"src/a.ts"}' }] })
+    // Found on this thread before: not sent again, and kept as found.
+    expect(messageFactSpans(known)).toEqual([{ fact: 'ORD-58213', kind: 'id' }])
+    const messages = [known, plain, call]
+    const ahead = pool.factSpansAhead(messages)
+    expect(pool.factSpansAhead(messages)).toBe(ahead)
+    expect(pool.factSpansSettled(messages)).toBe(ahead)
+    await ahead
+    // One batch: each message's fact text (content, then each tool call's arguments on a line).
+    expect(sent).toEqual([{ id: expect.any(Number), task: 'spans', texts: ['plain', 'call\n{"path":"src/a.ts"}'] }])
+    expect(new Set(sentTo).size).toBe(1)
+    expect(messageFactSpans(plain)).toEqual([{ fact: 'pool:plain', kind: 'id' }])
+    expect(messageFactSpans(call)).toEqual([{ fact: 'pool:call\n{"path":"src/a.ts"}', kind: 'id' }])
+    expect(messageFactSpans(known)).toEqual([{ fact: 'ORD-58213', kind: 'id' }])
+  })
+
+  it('does nothing while no pool of two workers is started', async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    vi.stubGlobal('navigator', { hardwareConcurrency: 1 })
+    const pool = await import('./token-pool')
+    const { messageFactSpans } = await import('../engine/facts/patterns')
+    const m = msg('a', 'see ORD-58213')
+    await pool.factSpansAhead([m])
+    await pool.warmPool('o200k_base')
+    sent.length = 0
+    await pool.factSpansAhead([m])
+    expect(sent).toEqual([])
+    expect(messageFactSpans.known(m)).toBe(false)
+    expect(messageFactSpans(m)).toEqual([{ fact: 'ORD-58213', kind: 'id' }])
+  })
+
+  it('a batch the pool cannot answer is left to this thread: the promise still settles', async () => {
+    class AnsweringErrors extends FakeWorker {
+      override postMessage(request: PoolRequest) {
+        if (!('task' in request)) return super.postMessage(request)
+        sent.push(request)
+        setTimeout(() => this.onmessage?.({ data: { id: request.id, error: 'out of memory' } } as MessageEvent<PoolReply>), 0)
+      }
+    }
+    vi.stubGlobal('Worker', AnsweringErrors)
+    vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
+    const pool = await import('./token-pool')
+    const { messageFactSpans } = await import('../engine/facts/patterns')
+    await pool.warmPool('o200k_base')
+    const m = msg('a', 'see ORD-58213')
+    await pool.factSpansAhead([m])
+    expect(messageFactSpans.known(m)).toBe(false)
+    expect(messageFactSpans(m)).toEqual([{ fact: 'ORD-58213', kind: 'id' }])
   })
 })
 
@@ -198,7 +265,7 @@ describe('engine warm-up of the pool', () => {
     await engineApi.warmPool('o200k_base')
     // Two workers, each asked once by the idle-time start and once by warmPool: empty batches only.
     expect(sent.length).toBe(4)
-    expect(sent.every((r) => r.texts.length === 0 && r.encoding === 'o200k_base')).toBe(true)
+    expect(sent.every((r) => r.texts.length === 0 && 'encoding' in r && r.encoding === 'o200k_base')).toBe(true)
     sent.length = 0
     await engineApi.run(engineApi.getDefaults(), 2)
     await new Promise((r) => setTimeout(r, 0))

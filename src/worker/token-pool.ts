@@ -7,17 +7,31 @@
  * pipeline counts on its own thread, with identical counts (same counter, same options).
  */
 import type { Encoding, Message, ToolSchema } from '../engine/model'
+import { messageFactSpans, messageFactText, type FactSpan } from '../engine/facts/patterns'
 import { cacheCounter, textsToCount, type CachedCounter } from '../engine/tokens/count'
 
-/** A batch sent to a pool worker. */
-export interface PoolRequest {
+/**
+ * A batch sent to a pool worker: texts to count in `encoding`, or (`task: 'spans'`) texts whose
+ * fact spans to find (`findFactSpans`).
+ */
+export type PoolRequest = CountRequest | SpansRequest
+
+/** Texts to count in `encoding`. */
+export interface CountRequest {
   id: number
   encoding: Encoding
   texts: string[]
 }
 
-/** A pool worker's answer: one count per text, in order, or an error. */
-export type PoolReply = { id: number; counts: number[] } | { id: number; error: string }
+/** Message texts (`messageFactText`) whose fact spans to find. */
+export interface SpansRequest {
+  id: number
+  task: 'spans'
+  texts: string[]
+}
+
+/** A pool worker's answer: one count (or one list of fact spans) per text, in order, or an error. */
+export type PoolReply = { id: number; counts: number[] } | { id: number; spans: FactSpan[][] } | { id: number; error: string }
 
 /** Most pool workers, whatever the core count (each holds its own MB-sized rank tables). */
 const MAX_POOL_WORKERS = 4
@@ -50,7 +64,7 @@ export interface PrecountStats {
 
 let workers: Worker[] | null = null
 let nextId = 0
-const waiting = new Map<number, { resolve: (counts: number[]) => void; reject: (e: Error) => void }>()
+const waiting = new Map<number, { resolve: (reply: PoolReply) => void; reject: (e: Error) => void }>()
 export const lastPrecount: PrecountStats = { workers: 0, texts: 0, chars: 0, ms: 0 }
 
 function pool(): Worker[] | null {
@@ -66,7 +80,7 @@ function pool(): Worker[] | null {
       if (!wait) return
       waiting.delete(reply.id)
       if ('error' in reply) wait.reject(new Error(reply.error))
-      else wait.resolve(reply.counts)
+      else wait.resolve(reply)
     }
     // A worker that fails to load or crashes must not leave a run waiting forever.
     w.onerror = (e: ErrorEvent) => {
@@ -81,12 +95,17 @@ function pool(): Worker[] | null {
   return workers
 }
 
-function send(worker: Worker, encoding: Encoding, texts: string[]): Promise<number[]> {
-  const id = ++nextId
+function request(worker: Worker, message: PoolRequest): Promise<PoolReply> {
   return new Promise((resolve, reject) => {
-    waiting.set(id, { resolve, reject })
-    worker.postMessage({ id, encoding, texts } satisfies PoolRequest)
+    waiting.set(message.id, { resolve, reject })
+    worker.postMessage(message)
   })
+}
+
+/** Counts `texts` in `encoding` on `worker`: one count per text, in order. */
+async function send(worker: Worker, encoding: Encoding, texts: string[]): Promise<number[]> {
+  const reply = await request(worker, { id: ++nextId, encoding, texts })
+  return 'counts' in reply ? reply.counts : []
 }
 
 /**
@@ -331,4 +350,61 @@ export function measurePool(encoding: Encoding, messages: readonly Message[], to
     throw new Error('every text is counted by the pool')
   })
   return precount(fresh, messages, tools, undefined, 0)
+}
+
+/** Fact spans being found in the pool, per messages array (`factSpansAhead`). */
+const spansAhead = new WeakMap<readonly Message[], Promise<void>>()
+
+/**
+ * Has one pool worker find the fact spans (`findFactSpans`, the engine's own) of every message of
+ * `messages` whose spans are not known yet, and primes `messageFactSpans` with them as batches come
+ * back: started when a long session's first run starts, the pool — idle once the texts are
+ * counted — does on the second core what the Before's fact index (the failure-mode checks, the
+ * facts table) would do after the run on the engine's thread (≈ 1.3 s on a 50 MB session). One
+ * worker only, so the run keeps a core. The promise settles once every batch is in or the pool
+ * failed (never rejects); a no-op without a pool of at least two workers, or while one is not
+ * started. Asked again for the same array, the same promise.
+ */
+export function factSpansAhead(messages: readonly Message[]): Promise<void> {
+  const pending = spansAhead.get(messages)
+  if (pending) return pending
+  const ws = workers
+  if (!ws || ws.length < 2) return Promise.resolve()
+  const worker = ws[ws.length - 1] as Worker
+  const sends: Promise<void>[] = []
+  let batch: Message[] = []
+  let texts: string[] = []
+  let size = 0
+  const flush = () => {
+    const of = batch
+    sends.push(
+      request(worker, { id: ++nextId, task: 'spans', texts }).then((reply) => {
+        if ('spans' in reply) of.forEach((m, i) => messageFactSpans.prime(m, Object.freeze(reply.spans[i] ?? [])))
+      }),
+    )
+    batch = []
+    texts = []
+    size = 0
+  }
+  for (const m of messages) {
+    if (messageFactSpans.known(m)) continue
+    const text = messageFactText(m)
+    batch.push(m)
+    texts.push(text)
+    size += text.length
+    if (size >= BATCH_CHARS) flush()
+  }
+  if (batch.length > 0) flush()
+  // A failed batch leaves its messages to `messageFactSpans` on this thread (the same spans).
+  const done = Promise.all(sends).then(
+    () => {},
+    () => {},
+  )
+  spansAhead.set(messages, done)
+  return done
+}
+
+/** Settles when the fact spans `factSpansAhead` is finding for `messages` are in (at once when none are). */
+export function factSpansSettled(messages: readonly Message[]): Promise<void> {
+  return spansAhead.get(messages) ?? Promise.resolve()
 }

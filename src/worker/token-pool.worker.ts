@@ -1,7 +1,9 @@
 /**
  * One tokenizer worker of the pool (token-pool.ts): counts batches of distinct texts with the raw
- * fast counter and answers `{ id, counts }` in the same order (or `{ id, error }`).
+ * fast counter and answers `{ id, counts }` in the same order, or finds the fact spans of a
+ * batch of message texts (`{ task: 'spans' }` → `{ id, spans }`); `{ id, error }` when it cannot.
  */
+import { findFactSpans } from '../engine/facts/patterns'
 import type { Encoding } from '../engine/model'
 import { loadTextCounter } from '../engine/tokens/count'
 import type { PoolReply, PoolRequest } from './token-pool'
@@ -14,7 +16,17 @@ const scope = self as unknown as {
 const loaded = new Map<Encoding, ReturnType<typeof loadTextCounter>>()
 
 scope.onmessage = (e) => {
-  const { id, encoding, texts } = e.data
+  const request = e.data
+  if ('task' in request) {
+    // Fact spans: the engine's own `findFactSpans`, so they equal what the engine thread would find.
+    try {
+      scope.postMessage({ id: request.id, spans: request.texts.map(findFactSpans) })
+    } catch (err) {
+      scope.postMessage({ id: request.id, error: err instanceof Error ? err.message : String(err) })
+    }
+    return
+  }
+  const { id, encoding, texts } = request
   let counter = loaded.get(encoding)
   if (!counter) {
     counter = loadTextCounter(encoding)

@@ -7,7 +7,7 @@
  */
 import { contentText } from '../content'
 import type { Message } from '../model'
-import { perMessage } from '../util/memo'
+import { perMessage, type PerMessage } from '../util/memo'
 import { partitionPoint } from '../util/search'
 import { cutCodePoints } from '../util/text'
 import { goalMessage, isOrdinaryUser } from './classify'
@@ -244,8 +244,10 @@ const spanMemo = new Map<string, readonly FactSpan[]>()
 /**
  * `findFactSpans(messageFactText(m))`, computed once per message object (messages are immutable,
  * so re-plans, the failure-mode checks and the extractive summarizer share one scan). Frozen. Pure.
+ * `messageFactSpans.prime(m, spans)` takes spans another thread found with `findFactSpans` on the
+ * same text (the worker's pool does a long session's while its first run goes on).
  */
-export const messageFactSpans: (m: Message) => readonly FactSpan[] = perMessage((m) =>
+export const messageFactSpans: PerMessage<readonly FactSpan[]> = perMessage((m) =>
   Object.freeze(findFactSpans(messageFactText(m))),
 )
 
