@@ -2,13 +2,14 @@ import { useRef, type ReactNode } from 'react'
 import { stageDefinition } from '../../engine/stages/definitions'
 import { formatCount, formatCountOf } from '../../components/format'
 import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
-import type { FailureModeWarning, StageId, ValidityProblem } from '../../engine/model'
+import type { StageId, ValidityProblem } from '../../engine/model'
 import { neededText } from '../../engine/facts/needed'
 import { tokenEstimateNote } from '../../engine/tokens/count'
-import type { Side } from '../../worker/protocol'
+import type { RunView, Side } from '../../worker/protocol'
 import { useStore } from '../../state/store'
 import { useFailureModes, useInfo, useRecorded, useViewActions } from '../../state/hooks'
 import { selectAfterMode, selectShownRun } from '../../state/selectors'
+import { neededLineState } from './needed-line'
 import { PassList } from './PassList'
 import { ReworkList } from './ReworkList'
 import { SavePngButton } from '../export/SavePngButton'
@@ -83,7 +84,7 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
           </dd>
         </div>
       </dl>
-      <NeededLine warnings={run.checks.failureModes} />
+      <NeededLine checks={run.checks} />
       {mode === 'versus' && <RecordedVersus />}
       <div className="totals__stages" aria-label="Savings per stage">
         {showsRecorded ? (
@@ -139,17 +140,30 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
 
 /**
  * "3 facts were needed after compaction removed them": the facts the engine's over-compression
- * warnings name as removed by a pass and needed by a later message; nothing when there are none.
+ * warnings name as removed by a pass and needed by a later message (`neededLineState`). On a run
+ * whose checks come after its view, "Checking…" holds the line's place until they do.
  */
-function NeededLine({ warnings }: { warnings: readonly FailureModeWarning[] | undefined }) {
-  // A recorded view carries its own (none); the simulated run's may come after its view.
-  const last = useFailureModes().warnings
-  const needed = (warnings ?? last ?? []).reduce((sum, w) => sum + (w.neededFacts ?? 0), 0)
-  if (needed === 0) return null
+function NeededLine({ checks }: { checks: RunView['checks'] }) {
+  const line = neededLineState(checks, useFailureModes())
+  if (!line) return null
+  if (line.state === 'checking') {
+    return (
+      <p className="totals__needed totals__needed--pending muted" data-testid="totals-needed-pending">
+        Checking which facts were needed after compaction…
+      </p>
+    )
+  }
+  if (line.state === 'none') {
+    return (
+      <p className="totals__needed totals__needed--none muted" data-testid="totals-needed">
+        No fact compaction removed was needed later
+      </p>
+    )
+  }
   return (
     <p className="totals__needed" data-testid="totals-needed" title="See the over-compression warnings and the Facts tab">
       <span aria-hidden="true">⚠ </span>
-      {neededText(needed)}
+      {neededText(line.count)}
     </p>
   )
 }
