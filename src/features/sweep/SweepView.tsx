@@ -4,9 +4,10 @@ import { Segmented } from '../../components/Segmented'
 import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
 import type { PipelineConfig } from '../../engine/model'
 import type { SweepCellResult } from '../../engine/analysis/sweep'
-import { configWith, currentSweepValue, SWEEP_PARAMS, type SweepAxis, type SweepParam } from '../../engine/analysis/sweep-params'
+import { currentSweepValue, SWEEP_PARAMS, type SweepAxis, type SweepParam } from '../../engine/analysis/sweep-params'
 import { useConfig, useInfo, useRun, useSweep, useSweepActions } from '../../state/hooks'
-import type { SweepMetricId } from '../../state/slices/sweep'
+import { useStore } from '../../state/store'
+import { sweepBaseKey, type SweepMetricId } from '../../state/slices/sweep'
 import type { SweepCell, SweepResult } from '../../worker/protocol'
 import {
   axisOf,
@@ -31,13 +32,6 @@ function rangeOf(axis: SweepAxis): AxisRange {
   const to = v[v.length - 1] ?? from
   const step = v.length > 1 ? (v[1] as number) - from : 1
   return { param: axis.param, from, to, step: Math.max(1, step) }
-}
-
-/** Everything but the two swept params, to tell whether the other settings changed since the sweep. */
-function baseKey(config: PipelineConfig, result: SweepResult): string {
-  return JSON.stringify(
-    configWith(config, { param: result.x.param, value: 0 }, { param: result.y.param, value: 0 }),
-  )
 }
 
 /**
@@ -67,6 +61,9 @@ export function SweepView() {
       <SweepForm
         ranges={form}
         running={status === 'running'}
+        // The form keeps the axes it ran: a setting changed later (a cell applied) does not
+        // move them away from the grid's.
+        onRun={() => setRanges(form)}
         onChange={setRanges}
         onPair={(x, y) => setRanges({ x: rangeFor(x), y: rangeFor(y) })}
         onParam={rangeFor}
@@ -96,13 +93,15 @@ export function SweepView() {
 interface SweepFormProps {
   ranges: { x: AxisRange; y: AxisRange }
   running: boolean
+  /** The sweep of `ranges` is being started. */
+  onRun: () => void
   onChange: (ranges: { x: AxisRange; y: AxisRange }) => void
   onPair: (x: SweepParam, y: SweepParam) => void
   /** The default range of a parameter for this transcript and setting (`defaultRange`). */
   onParam: (param: SweepParam) => AxisRange
 }
 
-function SweepForm({ ranges, running, onChange, onPair, onParam }: SweepFormProps) {
+function SweepForm({ ranges, running, onRun, onChange, onPair, onParam }: SweepFormProps) {
   const { runSweep, cancelSweep } = useSweepActions()
   const x = axisOf(ranges.x)
   const y = axisOf(ranges.y)
@@ -113,7 +112,9 @@ function SweepForm({ ranges, running, onChange, onPair, onParam }: SweepFormProp
       className="sweep-form"
       onSubmit={(e) => {
         e.preventDefault()
-        if (x.ok && y.ok && !same) runSweep(x.axis, y.axis)
+        if (!x.ok || !y.ok || same) return
+        onRun()
+        runSweep(x.axis, y.axis)
       }}
     >
       <div className="sweep-form__pairs" role="group" aria-label="Parameter pairs">
@@ -238,8 +239,10 @@ function SweepStatusLine() {
 }
 
 function SweepNotices({ result, config, base }: { result: SweepResult; config: PipelineConfig | null; base: PipelineConfig | null }) {
-  const { sweepNote: note } = useSweep()
-  const changed = config && base && baseKey(config, result) !== baseKey(base, result)
+  const { sweepNote: note, sweepStatus: status } = useSweep()
+  const restarted = useStore((s) => s.sweepRestarted)
+  const key = (c: PipelineConfig) => sweepBaseKey(c, result.x.param, result.y.param)
+  const changed = config && base && key(config) !== key(base)
   const notes: string[] = []
   if (result.enabledStages.length > 0) {
     notes.push(
@@ -248,6 +251,7 @@ function SweepNotices({ result, config, base }: { result: SweepResult; config: P
     )
   }
   if (note) notes.push(note)
+  if (restarted && status === 'running') notes.push('Other settings changed while the sweep ran: it started again on them.')
   if (changed) notes.push('Other settings changed since this sweep ran: the cells show the settings of then.')
   if (notes.length === 0) return null
   return (
