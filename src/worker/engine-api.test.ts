@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { PipelineConfig } from '../engine/model'
 import { createEngineApi } from './engine-api'
+import { IMPORT_SUPERSEDED } from './stream-import'
+import { lineBlob } from '../../test/line-blob'
 import { restoreBeforePreviews, type ImportProgress, type RunView } from './protocol'
 
 const engineApi = createEngineApi()
@@ -407,5 +409,49 @@ describe('engineApi.getRework', () => {
     const recorded = out.rework.find((r) => r.compaction.kind === 'recorded')
     expect(recorded?.calls.map((c) => c.tool)).toEqual(['Read', 'Bash'])
     expect(structuredClone(out)).toEqual(out)
+  })
+})
+
+describe('engineApi: a streamed import superseded', () => {
+  /**
+   * The Claude Code sample as a Blob read one line per read; the second read waits for `release`,
+   * so the test can act while the import is mid-file (`atGate`).
+   */
+  function gatedBlob() {
+    let release = () => {}
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let waiting = () => {}
+    const atGate = new Promise<void>((resolve) => (waiting = resolve))
+    const lines = read('claude-code.jsonl').split(/(?<=\n)/)
+    const { blob, seen } = lineBlob(lines, async (n) => {
+      if (n !== 2) return
+      waiting()
+      await gate
+    })
+    return { blob, seen, atGate, release }
+  }
+
+  it('abortImport stops the read mid-file, opens nothing of it, and leaves the open transcript', async () => {
+    expect(engineApi.importText(read('openai-chat.json'), 'open.json').ok).toBe(true)
+    const { blob, seen, atGate, release } = gatedBlob()
+    const importing = engineApi.importBlob(blob, 'claude-code.jsonl')
+    await atGate
+    engineApi.abortImport()
+    release()
+    expect(await importing).toEqual({ ok: false, error: { message: IMPORT_SUPERSEDED } })
+    expect(seen).toEqual({ pulls: 2, cancelled: true })
+    const open = engineApi.openConversation('main')
+    expect(open.ok && open.info.fileName).toBe('open.json')
+  })
+
+  it('a newer text import supersedes a streamed one in flight: the newer one stays open', async () => {
+    const { blob, atGate, release } = gatedBlob()
+    const importing = engineApi.importBlob(blob, 'claude-code.jsonl')
+    await atGate
+    expect(engineApi.importText(read('anthropic-messages.json'), 'newer.json').ok).toBe(true)
+    release()
+    expect(await importing).toEqual({ ok: false, error: { message: IMPORT_SUPERSEDED } })
+    const open = engineApi.openConversation('main')
+    expect(open.ok && open.info.fileName).toBe('newer.json')
   })
 })

@@ -34,6 +34,8 @@ import { FACT_VIEW_LIMIT, FACTS_KEPT_LIMIT } from './protocol'
 import type {
   CompareOutcome,
   ExportOutcome,
+  FactRowsOutcome,
+  FactRowsQuery,
   FactTableOutcome,
   FactSearchOutcome,
   ImportOutcome,
@@ -62,7 +64,7 @@ import type { RedactOptions } from '../report/redact'
 import { reportOutcome } from './report'
 import { fullRun, prefixRun, type RunHost } from './runs'
 import { TranscriptSession, type SessionServices } from './session'
-import { importBlob } from './stream-import'
+import { IMPORT_SUPERSEDED, importBlob } from './stream-import'
 import { runSweep } from './sweep'
 import { timelineOutcome, turnBodyOutcome, turnContextOutcome } from './turns'
 import { countAhead, factSpansSettled, lastPrecount, measurePool, POOL_MIN_CHARS, startAhead, warmPool, type PrecountStats } from './token-pool'
@@ -109,6 +111,8 @@ export function createEngineApi() {
   let poolWarmScheduled = false
   /** Fingerprints made so far, by imported file (its root transcript; sub-agents share it). */
   const fingerprints = new WeakMap<Transcript, string>()
+  /** Imports started or aborted so far: a streamed import whose number is no longer the last is superseded. */
+  let imports = 0
 
   const runHost: RunHost = {
     summaryCache: services.summaryCache,
@@ -204,18 +208,22 @@ export function createEngineApi() {
      * answer `cancelled`, and its texts leave the token counters' caches.
      */
     importText(text: string, fileName: string): ImportOutcome {
+      imports++
       return guardImport(fileName, () => importTranscript(text, { fileName }))
     },
 
     /** Imports a transcript from file bytes (transferred, not copied). */
     importFile(bytes: ArrayBuffer, fileName: string): ImportOutcome {
+      imports++
       return guardImport(fileName, () => importBytes(new Uint8Array(bytes), { fileName }))
     },
 
     /**
      * Imports a File/Blob by streaming it here, in the worker (the page never holds its text):
      * JSONL incrementally with bytes + records progress, other files with byte progress.
-     * `onProgress` (a comlink `proxy`) is called about ten times a second at most.
+     * `onProgress` (a comlink `proxy`) is called about ten times a second at most. A newer import
+     * (of any kind) or `abortImport` supersedes it: its stream is cancelled, nothing of it is
+     * opened, and it answers `IMPORT_SUPERSEDED`.
      */
     async importBlob(
       blob: Blob,
@@ -223,6 +231,8 @@ export function createEngineApi() {
       onProgress?: (progress: ImportProgress) => void,
     ): Promise<ImportOutcome> {
       let result: ImportResult
+      const number = ++imports
+      const superseded = () => number !== imports
       // A file this large will use the tokenizer pool: its workers load their rank tables while the
       // file streams in, not inside the first run (BENCH B1/B3).
       if (blob.size >= POOL_MIN_CHARS) warmPool(warmEncoding).catch(() => {})
@@ -237,11 +247,22 @@ export function createEngineApi() {
         const onPart = (part: Transcript) => {
           loadCounter(warmEncoding).then((counter) => countAhead(counter, part.messages, part.tools), () => {})
         }
-        result = await importBlob(blob, fileName, onProgress ? { onProgress, onHead, onPart } : { onPart })
+        const options = { onPart, superseded }
+        result = await importBlob(blob, fileName, onProgress ? { ...options, onProgress, onHead } : options)
       } catch (e) {
         return { ok: false, error: { message: `import failed: ${errorText(e)}` } }
       }
+      if (superseded()) return { ok: false, error: { message: IMPORT_SUPERSEDED } }
       return guardImport(fileName, () => result)
+    },
+
+    /**
+     * Abandons the streamed import in flight (`importBlob`), if any: it stops reading at its next
+     * piece and answers `IMPORT_SUPERSEDED`; the open transcript stays. The page calls it when a
+     * newer file is chosen (an AbortSignal cannot cross the worker boundary).
+     */
+    abortImport(): void {
+      imports++
     },
 
     /**
@@ -529,6 +550,16 @@ export function createEngineApi() {
       } catch (e) {
         return { ok: false, error: errorText(e) }
       }
+    },
+
+    /**
+     * Rows `from`… (at most `count`) of the facts table `version` the last `getFactTable` made,
+     * filtered and sorted as `query` says, and how many match (`FactTables.rows`): how the page
+     * lists a table too long to cross whole (`FACT_ROWS_INLINE`).
+     */
+    getFactRows(version: number, query: FactRowsQuery, from: number, count: number): FactRowsOutcome {
+      if (!session) return { ok: false, error: 'Nothing has run yet.' }
+      return session.factTables.rows(version, query, from, count)
     },
 
     /**

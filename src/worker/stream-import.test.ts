@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { importTranscript } from '../engine/formats'
 import type { ImportProgress } from './protocol'
+import { lineBlob } from '../../test/line-blob'
 import type { Transcript } from '../engine/model'
 import { textsToCount } from '../engine/tokens/count'
-import { HEAD_MIN_FILE_BYTES, HEAD_RECORDS, importBlob, PART_RECORDS, PROGRESS_INTERVAL_MS } from './stream-import'
+import { HEAD_MIN_FILE_BYTES, HEAD_RECORDS, IMPORT_SUPERSEDED, importBlob, PART_RECORDS, PROGRESS_INTERVAL_MS } from './stream-import'
 
 interface SampleEntry {
   file: string
@@ -222,5 +223,27 @@ describe('importBlob', () => {
     const heads: Transcript[] = []
     await importBlob(new Blob([text]), 'claude-code.jsonl', { onHead: (t) => heads.push(t) })
     expect(heads).toEqual([])
+  })
+})
+
+describe('importBlob superseded by a newer import', () => {
+  // The Claude Code sample, one line per read.
+  const text = read('claude-code.jsonl')
+  const lines = text.split(/(?<=\n)/)
+
+  it('cancels its stream after the piece it is reading and answers IMPORT_SUPERSEDED', async () => {
+    const { blob, seen } = lineBlob(lines)
+    // Superseded once the first line is read: no other line is asked for.
+    const out = await importBlob(blob, 'claude-code.jsonl', { superseded: () => seen.pulls >= 1 })
+    expect(out).toEqual({ ok: false, error: { message: IMPORT_SUPERSEDED } })
+    expect(seen).toEqual({ pulls: 1, cancelled: true })
+  })
+
+  it('reads every line of a file no newer import supersedes', async () => {
+    const { blob, seen } = lineBlob(lines)
+    const out = await importBlob(blob, 'claude-code.jsonl', { superseded: () => false })
+    expect(out).toEqual(importTranscript(text, { fileName: 'claude-code.jsonl' }))
+    // Every line, then the read that finds the end.
+    expect(seen).toEqual({ pulls: lines.length + 1, cancelled: false })
   })
 })

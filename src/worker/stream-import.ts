@@ -48,8 +48,23 @@ export interface StreamImportOptions {
    * counting tokens ahead (BENCH B3); never used for what the page shows.
    */
   onPart?: (part: Transcript) => void
+  /**
+   * Asked between two pieces of the file: true when a newer import superseded this one, which then
+   * cancels its stream and answers `IMPORT_SUPERSEDED` without building anything.
+   */
+  superseded?: () => boolean
   now?: () => number
 }
+
+/** The error message of an import that a newer one superseded (`StreamImportOptions.superseded`). */
+export const IMPORT_SUPERSEDED = 'a newer import replaced this one'
+
+/**
+ * Longest stretch in ms the read loop runs without letting the worker's queued messages in: reads
+ * of a Blob stream resolve as microtasks, so without a pause a newer import (or its abort) would
+ * only be heard once the whole file is read.
+ */
+const YIELD_INTERVAL_MS = 50
 
 /** Records per `StreamImportOptions.onPart` call: a few MB of a Claude Code session. */
 export const PART_RECORDS = 600
@@ -100,7 +115,9 @@ function concat(chunks: readonly Uint8Array[], limit: number): Uint8Array {
  * line, the whole file is imported by `importBytes` instead, so results and errors are exactly those
  * of a text import.
  * Progress is throttled to one report per `PROGRESS_INTERVAL_MS`, plus a last `reading` report at
- * 100 % and a `building` report before the transcript is built. Never throws.
+ * 100 % and a `building` report before the transcript is built. The loop pauses for the worker's
+ * queued messages at least every `YIELD_INTERVAL_MS` and asks `options.superseded` before each
+ * piece: once it says true, the stream is cancelled and the answer is `IMPORT_SUPERSEDED`. Never throws.
  */
 export async function importBlob(
   blob: Blob,
@@ -108,10 +125,22 @@ export async function importBlob(
   options: StreamImportOptions = {},
 ): Promise<ImportResult> {
   const report = throttled(options)
+  const now = options.now ?? (() => performance.now())
   const totalBytes = blob.size
+  const superseded = options.superseded ?? (() => false)
+  let lastYield = now()
+  const pause = async () => {
+    lastYield = now()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+  }
+  const stopped: ImportResult = { ok: false, error: { message: IMPORT_SUPERSEDED } }
   const keepRaw = totalBytes <= RAW_MAX_CHARS
   try {
     const reader = blob.stream().getReader()
+    const stop = async (): Promise<ImportResult> => {
+      await reader.cancel().catch(() => {})
+      return stopped
+    }
     const chunks: Uint8Array[] = []
     let bytes = 0
     const jsonlName = /\.(jsonl|ndjson)$/i.test(fileName)
@@ -147,6 +176,8 @@ export async function importBlob(
     const parts = !!options.onPart && totalBytes >= HEAD_MIN_FILE_BYTES
     report({ phase: 'reading', bytes: 0, totalBytes }, true)
     for (;;) {
+      if (now() - lastYield >= YIELD_INTERVAL_MS) await pause()
+      if (superseded()) return await stop()
       const { done, value } = await reader.read()
       if (done) break
       if (mode === 'jsonl') {
@@ -159,10 +190,10 @@ export async function importBlob(
           if (!headDone && records >= HEAD_RECORDS) head()
           if (parts && records - partFrom >= PART_RECORDS) {
             part()
-            // Let the worker's queued messages in (the pool's answers to counting ahead): reads
-            // of a Blob stream resolve as microtasks, so without this none arrives before the end.
-            await new Promise((resolve) => setTimeout(resolve, 0))
-          }
+            // Let the worker's queued messages in (the pool's answers to counting ahead).
+            await pause()
+          } else if (now() - lastYield >= YIELD_INTERVAL_MS) await pause()
+          if (superseded()) return await stop()
         }
         continue
       }
@@ -177,6 +208,7 @@ export async function importBlob(
     const last: ImportProgress = { phase: 'reading', bytes, totalBytes }
     if (mode === 'jsonl') last.records = parser.progress().records
     report(last, true)
+    if (superseded()) return stopped
     if (mode === 'jsonl') {
       const result = parser.end()
       report({ phase: 'building', bytes, totalBytes, records: result.records.length }, true)
