@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { AfterModeControl } from '../features/compare/AfterModeControl'
-import { ImportHeadWhileNoRun } from '../features/compare/ImportHeadView'
+import { ImportHeadView } from '../features/compare/ImportHeadView'
 import { CostView } from '../features/costs/CostView'
 import { ExportButtons } from '../features/export/ExportButtons'
 import { PrintHeading } from '../features/export/PrintHeading'
@@ -78,7 +78,9 @@ function usePresentKeys(present: boolean, setPresent: (next: (p: boolean) => boo
 
 /**
  * The app shell: header (with Export and Present), the collapsible pipeline sidebar, a one-row totals bar, the tabs row
- * (views, After mode) and the selected view, which takes the rest of the height.
+ * (views, After mode) and the selected view, which takes the rest of the height. While a large file's
+ * streamed head is shown, it takes the place of the totals, tabs and view, under the loading status;
+ * while a chosen file loads, the run of the transcript before it is not shown.
  * Presentation mode hides every control: Before | After and the savings badge only.
  */
 export function App() {
@@ -87,6 +89,12 @@ export function App() {
   // The shell re-renders the whole page: it reads only the two fields it shows, not their slices.
   const run = useStore(selectRun)
   const loading = useStore(selectLoading)
+  // The streamed head of a file being loaded: shown instead of the run before it (whose totals and
+  // tabs belong to another transcript) until the new file's first run replaces it.
+  const head = useStore((s) => s.importHead)
+  // A file chosen to replace the open one: the run before it (another file's totals and rows) is
+  // not shown meanwhile; a failed load brings it back, a new file's first run replaces it.
+  const replacing = useStore((s) => s.loadingFile !== null)
   const { tab, setTab } = useTab()
   const view = TAB_VIEWS.find((t) => t.id === tab) ?? TAB_VIEWS[0]
   const [collapsed, setCollapsed] = useState(readSidebarCollapsed)
@@ -115,7 +123,9 @@ export function App() {
       <Header
         sidebar={{ collapsed, controls: SIDEBAR_ID, onToggle: toggleSidebar }}
         actions={
-          run && (
+          run &&
+          !head &&
+          !replacing && (
             <span className="header-actions">
               <ExportMenu />
               <button
@@ -135,13 +145,14 @@ export function App() {
       <ShareNotice />
       <div className="layout">
         <PipelinePanel id={SIDEBAR_ID} hidden={collapsed} />
-        <main className="content" id={MAIN_ID} tabIndex={-1}>
+        {/* With a head shown, the loading status is its first line rather than floating over it. */}
+        <main className={head ? 'content content--head' : 'content'} id={MAIN_ID} tabIndex={-1}>
           <LoadingBar />
           <RunErrorBanner />
           <SummarizerStatus />
           {!info && !loading && <EmptyState />}
-          <ImportHeadWhileNoRun />
-          {run && (
+          {head && <ImportHeadView head={head} />}
+          {!head && !replacing && run && (
             <>
               <PrintHeading />
               <TotalsBar>

@@ -3,6 +3,7 @@ import { formatCount, formatCountOf } from '../components/format'
 import { LazyDetails } from '../components/LazyDetails'
 import { LoadControls } from '../features/loader/LoadControls'
 import { useInfo, useLoadActions } from '../state/hooks'
+import { useStore } from '../state/store'
 import type { TranscriptInfo } from '../worker/protocol'
 import { ThemePicker } from './ThemePicker'
 
@@ -104,12 +105,14 @@ export interface SidebarToggle {
 }
 
 /**
- * The sidebar toggle, product name, the loaded transcript (file, format, messages, recorded
+ * The sidebar toggle, product name, the loaded transcript (or the name of a file being loaded to
+ * replace it; otherwise file, format, messages, recorded
  * compactions; cut to the room left, never pushing the buttons off), `actions` (the shell's Export
  * and Present), load controls and the theme picker.
  */
 export function Header({ sidebar, actions }: { sidebar: SidebarToggle; actions?: ReactNode }) {
   const info = useInfo()
+  const loadingFile = useStore((s) => s.loadingFile)
   const recorded = info?.recordedCompactions.length ?? 0
   return (
     <header className="app-header">
@@ -131,7 +134,15 @@ export function Header({ sidebar, actions }: { sidebar: SidebarToggle; actions?:
         <span className="brand__name">Compaction Inspector</span>
       </h1>
       <div className="file-info" data-testid="file-info">
-        {info ? (
+        {loadingFile !== null ? (
+          // A file chosen to replace the open one: the header names it, not the transcript before.
+          <>
+            <span className="file-info__name" data-testid="loading-file-name">
+              {loadingFile}
+            </span>
+            <span className="muted">loading…</span>
+          </>
+        ) : info ? (
           <>
             <span className="file-info__name" title={info.title ?? info.fileName}>
               {info.fileName}

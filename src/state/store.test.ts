@@ -9,6 +9,7 @@ const fake = vi.hoisted(() => {
     pending,
     importText: vi.fn<(text: string, fileName: string) => Promise<ImportOutcome>>(),
     importBlob: vi.fn<(blob: Blob, fileName: string, onProgress?: (p: ImportProgress) => void) => Promise<ImportOutcome>>(),
+    abortImport: vi.fn(async () => {}),
     runRecorded: vi.fn<(encoding: string, compaction?: number) => Promise<RecordedOutcome>>(),
     getDefaults: vi.fn<() => Promise<PipelineConfig>>(),
     run: vi.fn((config: PipelineConfig, runId: number) => new Promise<RunOutcome>((resolve) => pending.push({ config, runId, resolve }))),
@@ -350,5 +351,141 @@ describe('store: streamed files and recorded compactions', () => {
     await flush()
     expect(useStore.getState().recorded?.compaction).toBe(0)
     expect(fake.runRecorded).toHaveBeenCalledTimes(2)
+  })
+})
+
+describe('store: a newer file supersedes the one being read', () => {
+  /** Streamed imports the test answers one by one, in any order, in the order they started. */
+  const imports: { fileName: string; report: (p: ImportProgress) => void; finish: (o: ImportOutcome) => void }[] = []
+  const state = () => useStore.getState()
+  const file = (name: string) => new File(['{}'], name)
+  const ok = okImport
+  const head = { rows: [], messages: 120 }
+
+  beforeEach(async () => {
+    imports.length = 0
+    fake.abortImport.mockClear()
+    fake.importBlob.mockImplementation((_blob, fileName, onProgress) => {
+      return new Promise<ImportOutcome>((finish) => imports.push({ fileName, report: (p) => onProgress?.(p), finish }))
+    })
+    // A transcript is open, as after the first sample.
+    await state().loadText('{}', 'open.json')
+    await flush()
+  })
+
+  it('starts the second read at once, never applies the first, and names only the file being loaded', async () => {
+    const first = state().loadFile(file('first.jsonl'))
+    await flush()
+    expect(state().loadingFile).toBe('first.jsonl')
+    // The open transcript is still what the worker holds until the new file is imported.
+    expect(state().info?.fileName).toBe('open.json')
+    imports[0]!.report({ phase: 'reading', bytes: 0, totalBytes: 100, head })
+    expect(state().importHead?.fileName).toBe('first.jsonl')
+
+    const second = state().loadFile(file('second.jsonl'))
+    // At once: the header names the second file, the first one's head and progress are gone.
+    expect(state().loadingFile).toBe('second.jsonl')
+    expect(state().importHead).toBeNull()
+    expect(state().importProgress).toBeNull()
+    await first
+    await flush()
+    expect(fake.abortImport).toHaveBeenCalledTimes(1)
+    // The second read started while the first one has not answered.
+    expect(imports.map((i) => i.fileName)).toEqual(['first.jsonl', 'second.jsonl'])
+
+    // The abandoned read's late reports and answer change nothing.
+    imports[0]!.report({ phase: 'reading', bytes: 50, totalBytes: 100, head })
+    imports[0]!.report({ phase: 'reading', bytes: 60, totalBytes: 100, records: 7 })
+    imports[0]!.finish(ok('first.jsonl'))
+    await flush()
+    expect(state().importHead).toBeNull()
+    expect(state().importProgress).toBeNull()
+    expect(state().info?.fileName).toBe('open.json')
+    expect(state().loadingFile).toBe('second.jsonl')
+    // Not "Counting tokens and running the pipeline…": nothing of the first file was applied.
+    expect(state().loading).toBe('Reading second.jsonl (2 B)…')
+
+    imports[1]!.report({ phase: 'reading', bytes: 0, totalBytes: 100, head })
+    expect(state().importHead?.fileName).toBe('second.jsonl')
+    imports[1]!.finish(ok('second.jsonl'))
+    await second
+    await flush()
+    expect(state().info?.fileName).toBe('second.jsonl')
+    expect(state().loadingFile).toBeNull()
+    expect(state().loading).toBe('Counting tokens and running the pipeline…')
+    // The head stays until the second file's first run replaces it.
+    expect(state().importHead?.fileName).toBe('second.jsonl')
+  })
+
+  it('reads only the last of files chosen at once', async () => {
+    const a = state().loadFile(file('a.jsonl'))
+    await flush()
+    const loads = [a, state().loadFile(file('b.jsonl')), state().loadFile(file('c.jsonl'))]
+    await flush()
+    // a's read had started; b was still waiting its turn when c superseded it.
+    expect(imports.map((i) => i.fileName)).toEqual(['a.jsonl', 'c.jsonl'])
+    imports[1]!.finish(ok('c.jsonl'))
+    await Promise.all(loads)
+    expect(state().info?.fileName).toBe('c.jsonl')
+
+    // Chosen before any of their reads started: only the last one is read.
+    const more = [state().loadFile(file('d.jsonl')), state().loadFile(file('e.jsonl'))]
+    await flush()
+    expect(imports.map((i) => i.fileName)).toEqual(['a.jsonl', 'c.jsonl', 'e.jsonl'])
+    imports[2]!.finish(ok('e.jsonl'))
+    await Promise.all(more)
+    expect(state().info?.fileName).toBe('e.jsonl')
+    expect(state().loadingFile).toBeNull()
+  })
+
+  it('a superseding file that fails leaves the open transcript and names the failed file', async () => {
+    void state().loadFile(file('first.jsonl'))
+    await flush()
+    const second = state().loadFile(file('broken.jsonl'))
+    await flush()
+    imports[1]!.finish({ ok: false, error: { message: 'not JSON' } })
+    await second
+    expect(state().info?.fileName).toBe('open.json')
+    expect(state().loadingFile).toBeNull()
+    expect(state().importFailure).toEqual({ fileName: 'broken.jsonl', error: { message: 'not JSON' } })
+  })
+
+  it('pasted text supersedes a file being read', async () => {
+    void state().loadFile(file('first.jsonl'))
+    await flush()
+    await state().loadText('{}', 'pasted.json')
+    expect(fake.abortImport).toHaveBeenCalledTimes(1)
+    expect(state().info?.fileName).toBe('pasted.json')
+    imports[0]!.finish(ok('first.jsonl'))
+    await flush()
+    expect(state().info?.fileName).toBe('pasted.json')
+  })
+
+  it('a sample superseded while it downloads never starts its import', async () => {
+    let respond: (r: Response) => void = () => {}
+    const fetchMock = vi.fn(() => new Promise<Response>((resolve) => (respond = resolve)))
+    vi.stubGlobal('fetch', fetchMock)
+    try {
+      void state().loadSample('claude-code.jsonl')
+      await flush()
+      expect(fetchMock).toHaveBeenCalledTimes(1)
+      const second = state().loadFile(file('second.jsonl'))
+      respond(new Response('{}'))
+      await flush()
+      expect(imports.map((i) => i.fileName)).toEqual(['second.jsonl'])
+      imports[0]!.finish(ok('second.jsonl'))
+      await second
+      expect(state().info?.fileName).toBe('second.jsonl')
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
+  it('opening a conversation of the open file names no file being loaded', async () => {
+    fake.importText.mockClear()
+    const opening = state().openConversation('main')
+    expect(state().loadingFile).toBeNull()
+    await opening
+    expect(state().loadingFile).toBeNull()
   })
 })

@@ -1,8 +1,6 @@
 import { useCallback, useMemo } from 'react'
 import { formatCount, formatCountOf } from '../../components/format'
 import type { LoadSlice } from '../../state/slices/load'
-import { selectRun } from '../../state/selectors'
-import { useStore } from '../../state/store'
 import type { Side } from '../../worker/protocol'
 import { buildBeforeItems } from './column-items'
 import { MessageColumn } from './MessageColumn'
@@ -42,13 +40,3 @@ export function ImportHeadView({ head }: { head: NonNullable<LoadSlice['importHe
   )
 }
 
-/**
- * The streamed head of a file being imported while no run is shown (the first file, or once the
- * import is done and the transcript before it is forgotten): it stays until the first run's
- * columns replace it. While a run of the transcript before is shown, the compare view shows it.
- */
-export function ImportHeadWhileNoRun() {
-  const head = useStore((s) => s.importHead)
-  const run = useStore(selectRun)
-  return head && !run ? <ImportHeadView head={head} /> : null
-}

@@ -34,7 +34,11 @@ export interface LoadProgress extends ImportProgress {
 /** The sample that opens on first start (SPEC §6). */
 const FIRST_SAMPLE = 'claude-code.jsonl'
 
-/** Loading transcripts: samples, files, pasted text. Imports are applied in request order. */
+/**
+ * Loading transcripts: samples, files, pasted text. Imports are applied in request order, except
+ * that a newer file, sample or pasted text supersedes the one being read: that read is abandoned
+ * (in the worker too) and its outcome never applied.
+ */
 export interface LoadSlice {
   info: TranscriptInfo | null
   source: TranscriptSource | null
@@ -49,6 +53,12 @@ export interface LoadSlice {
    * shown instead of the columns until the first run of that file arrives; else null (BENCH B10).
    */
   importHead: (ImportHead & { fileName: string }) | null
+  /**
+   * The name of the file, sample or pasted text chosen to replace the open transcript, from the
+   * moment it is chosen until it is applied, fails or is cancelled (the header names it, not the
+   * transcript still open); null otherwise, also while a conversation of the open file opens.
+   */
+  loadingFile: string | null
   /** When the import in flight started (ms since epoch), to offer its Cancel; null when none is. */
   importStartedAt: number | null
   /**
@@ -101,46 +111,95 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get, _api, events)
     if (!get().config) set({ config: await getEngine().getDefaults() })
   }
 
-  const apply = (fileName: string, source: TranscriptSource, outcome: ImportOutcome) => {
+  /**
+   * Applies an outcome: a failure leaves the open transcript (and clears what the load showed); a
+   * success replaces it and runs it, unless it is a re-import after a hard cancel.
+   */
+  const apply = (fileName: string, source: TranscriptSource, outcome: ImportOutcome, reimport: boolean, replaces: boolean) => {
+    const ended = replaces ? { loadingFile: null } : {}
     if (!outcome.ok) {
-      set({ loading: null, importProgress: null, importHead: null, importFailure: { fileName, error: outcome.error } })
+      set({ ...ended, loading: null, importProgress: null, importHead: null, importFailure: { fileName, error: outcome.error } })
       return
     }
     set({
+      ...ended,
       info: outcome.info,
       source,
-      loading: reimporting ? null : 'Counting tokens and running the pipeline…',
+      loading: reimport ? null : 'Counting tokens and running the pipeline…',
       importProgress: null,
       importFailure: null,
     })
     // Every slice forgets what belonged to the transcript before, each its own fields.
-    events.emit('transcriptChanged', { info: outcome.info, reimport: reimporting })
-    if (!reimporting) get().requestRun()
+    events.emit('transcriptChanged', { info: outcome.info, reimport })
+    if (!reimport) get().requestRun()
   }
 
-  // The import in flight: its file, whether it re-imports after a hard cancel, and how to end its
-  // wait when it is cancelled; and how many loads wait behind it.
-  let inFlight: { fileName: string; reimport: boolean; cancel: () => void } | null = null
+  // The import in flight: its file, whether it re-imports after a hard cancel, how to end its wait
+  // when it is cancelled, and (for a file, sample or text) how a newer one supersedes it; and how
+  // many loads wait behind it.
+  let inFlight: { fileName: string; reimport: boolean; cancel: () => void; supersede: (() => void) | null } | null = null
   let waiting = 0
+  // Files, samples and texts chosen so far: only the last one chosen is read and applied.
+  let chosen = 0
 
-  /** Reads, imports and applies one source; failures never throw out of the store. */
-  const load = (fileName: string, source: TranscriptSource, read: () => Promise<ImportOutcome>) => {
+  /**
+   * Reads, imports and applies one source; failures never throw out of the store. A load that
+   * `replaces` the open transcript (a file, sample or text, not a conversation of the open file)
+   * supersedes the one of that kind in flight at once, and is skipped when a newer one was chosen
+   * before its turn. `read` is told whether its load is still wanted (`alive`), to start nothing
+   * more once it is not.
+   */
+  const load = (
+    fileName: string,
+    source: TranscriptSource,
+    read: (alive: () => boolean) => Promise<ImportOutcome>,
+    replaces: boolean,
+  ) => {
+    const reimport = reimporting
+    const ticket = replaces ? ++chosen : chosen
+    const newest = () => !replaces || ticket === chosen
+    if (replaces) {
+      set({ loadingFile: fileName })
+      inFlight?.supersede?.()
+    }
     waiting++
     return enqueue(async () => {
       waiting--
+      if (!newest()) return
       set({ importStartedAt: Date.now() })
       events.emit('loadStarted', { fileName })
-      // A terminated worker never answers: a cancel ends the wait instead.
-      const cancelled = new Promise<'cancelled'>((resolve) => {
-        inFlight = { fileName, reimport: reimporting, cancel: () => resolve('cancelled') }
+      let ended = false
+      const alive = () => !ended && newest()
+      // A terminated worker never answers, a superseded read is not waited for: both end the wait.
+      const stopped = new Promise<'stopped'>((resolve) => {
+        const end = () => {
+          ended = true
+          resolve('stopped')
+        }
+        const supersede = () => {
+          end()
+          // What the abandoned read showed goes at once; the newer load shows its own.
+          set({ importProgress: null, importHead: null })
+          // The worker stops reading at its next piece (the newer import would stop it too, later).
+          Promise.resolve()
+            .then(() => getEngine().abortImport())
+            .catch(() => {})
+        }
+        inFlight = { fileName, reimport, cancel: end, supersede: replaces ? supersede : null }
       })
-      try {
+      const start = async () => {
         await ensureDefaults()
-        const outcome = await Promise.race([read(), cancelled])
-        if (outcome !== 'cancelled') apply(fileName, source, outcome)
+        return alive() ? read(alive) : ('stopped' as const)
+      }
+      try {
+        const outcome = await Promise.race([start(), stopped])
+        if (outcome !== 'stopped' && alive()) apply(fileName, source, outcome, reimport, replaces)
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e)
-        set({ loading: null, importProgress: null, importHead: null, importFailure: { fileName, error: { message } } })
+        if (alive()) {
+          const failure = { fileName, error: { message } }
+          set({ ...(replaces ? { loadingFile: null } : {}), loading: null, importProgress: null, importHead: null, importFailure: failure })
+        }
       } finally {
         inFlight = null
         set({ importStartedAt: null })
@@ -152,13 +211,13 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get, _api, events)
    * Streams a Blob into the worker, which reads and parses it there (the page never holds its
    * text) and reports progress through a comlink proxy, about ten times a second.
    */
-  const readBlob = (blob: Blob, fileName: string): Promise<ImportOutcome> => {
+  const readBlob = (blob: Blob, fileName: string, alive: () => boolean): Promise<ImportOutcome> => {
     set({ loading: `Reading ${fileName} (${formatBytes(blob.size)})…`, importProgress: null, importHead: null })
     // Progress reports come through their own message port, so one can arrive after the outcome:
     // applied then, it would bring back a finished bar and a "Building…" that never clears.
     let live = true
     const onProgress = (p: ImportProgress) => {
-      if (!live) return
+      if (!live || !alive()) return
       if (p.head) {
         set({ importHead: { ...p.head, fileName } })
         return
@@ -178,17 +237,24 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get, _api, events)
   /** Imports `source` again (into a fresh worker) and returns to the conversation that was open. */
   const reopen = async (source: TranscriptSource, open: 'main' | number) => {
     if (source.kind === 'sample') await get().loadSample(source.file)
-    else if (source.kind === 'file') await load(source.fileName, source, () => readBlob(source.file, source.fileName))
+    else if (source.kind === 'file') await loadBlob(source.file, source.fileName)
     else await get().loadText(source.text, source.fileName)
     // A fresh worker opens the main line: return to the sub-agent that was open.
     if (open !== 'main') await get().openConversation(open)
   }
 
-  const readSample = async (file: string): Promise<ImportOutcome> => {
+  /** Opens a File/Blob as the transcript (`readBlob`), superseding a load in flight. */
+  const loadBlob = (blob: Blob, fileName: string) =>
+    load(fileName, { kind: 'file', file: blob, fileName }, (alive) => readBlob(blob, fileName, alive), true)
+
+  const readSample = async (file: string, alive: () => boolean): Promise<ImportOutcome> => {
     set({ loading: `Fetching sample ${file}…` })
     const response = await fetch(samplesUrl(file))
     if (!response.ok) return { ok: false, error: { message: `could not fetch sample (HTTP ${response.status})` } }
-    return readBlob(await response.blob(), file)
+    const blob = await response.blob()
+    // Superseded while it downloaded: its outcome is not waited for, and its import never starts.
+    if (!alive()) return { ok: false, error: { message: 'a newer file replaced this one' } }
+    return readBlob(blob, file, alive)
   }
 
   return {
@@ -213,21 +279,28 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get, _api, events)
       }
       await get().loadSample(FIRST_SAMPLE)
     },
-    loadSample: (file) => load(file, { kind: 'sample', file }, () => readSample(file)),
-    loadFile: (file) => load(file.name, { kind: 'file', file, fileName: file.name }, () => readBlob(file, file.name)),
+    loadSample: (file) => load(file, { kind: 'sample', file }, (alive) => readSample(file, alive), true),
+    loadFile: (file) => loadBlob(file, file.name),
     loadText: (text, fileName = 'pasted text') =>
-      load(fileName, { kind: 'text', text, fileName }, async () => {
-        set({ loading: 'Parsing pasted text…' })
-        return getEngine().importText(text, fileName)
-      }),
+      load(
+        fileName,
+        { kind: 'text', text, fileName },
+        async () => {
+          set({ loading: 'Parsing pasted text…' })
+          return getEngine().importText(text, fileName)
+        },
+        true,
+      ),
     dismissImportError: () => set({ importFailure: null }),
     importStartedAt: null,
+    loadingFile: null,
     cancelImport: async () => {
       const current = inFlight
       if (!current) return
       get().resetEngine()
       current.cancel()
-      set({ loading: null, importProgress: null, importHead: null })
+      // A file chosen meanwhile still opens next: the header goes on naming it.
+      set({ loading: null, importProgress: null, importHead: null, ...(waiting > 0 ? {} : { loadingFile: null }) })
       // A re-import after a hard cancel of a run: the transcript comes back without running, as
       // that cancel left it (its banner still offers "Run again").
       if (current.reimport) {
@@ -252,10 +325,15 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get, _api, events)
       const source = get().source
       const fileName = get().info?.fileName
       if (!source || fileName === undefined) return Promise.resolve()
-      return load(fileName, source, async () => {
-        set({ loading: which === 'main' ? 'Opening the main conversation…' : 'Opening the sub-agent…' })
-        return getEngine().openConversation(which)
-      })
+      return load(
+        fileName,
+        source,
+        async () => {
+          set({ loading: which === 'main' ? 'Opening the main conversation…' : 'Opening the sub-agent…' })
+          return getEngine().openConversation(which)
+        },
+        false,
+      )
     },
     fingerprint: () => getEngine().fingerprint().catch(() => null),
     reimport: async () => {
