@@ -50,6 +50,13 @@ export async function scrollUntil(page: Page, side: 'before' | 'after', target: 
   return target.first()
 }
 
+/** Fills the Sweep form's two ranges: `x` and `y` as [from, step, to], whole numbers of the params' units. */
+export async function fillSweepRanges(view: Locator, x: [number, number, number], y: [number, number, number]): Promise<void> {
+  for (const [axis, range] of [['x', x], ['y', y]] as const) {
+    for (const [i, key] of (['from', 'step', 'to'] as const).entries()) await view.getByLabel(`${axis} ${key}`).fill(String(range[i]))
+  }
+}
+
 // The WCAG 2.0 / 2.1 A and AA rules; a violation of impact critical or serious fails the test.
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
 const FAILING = new Set(['critical', 'serious'])

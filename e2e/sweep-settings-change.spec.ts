@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { openApp, watchErrors } from './helpers'
+import { fillSweepRanges, openApp, watchErrors } from './helpers'
 
 // A grid on a 44-message transcript runs its pipelines in the worker: allow it time on a busy machine.
 const gridDone = { timeout: 90_000 }
@@ -12,12 +12,7 @@ async function startLongSweep(page: Page): Promise<Locator> {
   await openApp(page)
   await page.getByRole('tab', { name: 'Sweep' }).click()
   const view = page.getByTestId('sweep-view')
-  await view.getByLabel('x from').fill('1')
-  await view.getByLabel('x step').fill('1')
-  await view.getByLabel('x to').fill('50')
-  await view.getByLabel('y from').fill('2')
-  await view.getByLabel('y step').fill('2')
-  await view.getByLabel('y to').fill('100')
+  await fillSweepRanges(view, [1, 1, 50], [2, 2, 100])
   await expect(view.getByTestId('sweep-run')).toHaveText('Run sweep (2500 cells)')
   await view.getByTestId('sweep-run').click()
   await expect(view.getByTestId('sweep-progress')).toHaveAttribute('data-status', 'running')

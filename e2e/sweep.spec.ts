@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { openApp, watchErrors } from './helpers'
+import { fillSweepRanges, openApp, watchErrors } from './helpers'
 
 // A grid on a 44-message transcript runs 64 pipelines in the worker: allow it time on a busy machine.
 const gridDone = { timeout: 90_000 }
@@ -59,12 +59,7 @@ test('target × keep_steps: keep_steps is swept from 1, a cancel keeps the cells
   await expect(view.getByLabel('y parameter')).toHaveValue('keep_steps')
   // The largest grid (50 × 50 = 2,500 cells) to cancel part-way: 320 cells could finish, with
   // cached counts and summaries, before the first cell was seen, and Cancel was gone by then.
-  await view.getByLabel('x from').fill('500')
-  await view.getByLabel('x step').fill('500')
-  await view.getByLabel('x to').fill('25000')
-  await view.getByLabel('y from').fill('1')
-  await view.getByLabel('y step').fill('1')
-  await view.getByLabel('y to').fill('50')
+  await fillSweepRanges(view, [500, 500, 25000], [1, 1, 50])
   await expect(view.getByTestId('sweep-run')).toHaveText('Run sweep (2500 cells)')
   await view.getByTestId('sweep-run').click()
   await expect(view.getByTestId('sweep-cell').first()).toBeVisible(gridDone)
