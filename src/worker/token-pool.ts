@@ -17,14 +17,14 @@ import { cacheCounter, textsToCount, type CachedCounter } from '../engine/tokens
 export type PoolRequest = CountRequest | SpansRequest
 
 /** Texts to count in `encoding`. */
-export interface CountRequest {
+interface CountRequest {
   id: number
   encoding: Encoding
   texts: string[]
 }
 
 /** Message texts (`messageFactText`) whose fact spans to find. */
-export interface SpansRequest {
+interface SpansRequest {
   id: number
   task: 'spans'
   texts: string[]

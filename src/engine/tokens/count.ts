@@ -46,19 +46,46 @@ export interface CachedCounter {
 /**
  * Wraps a raw counter with a cache keyed by the content itself (a JS Map hashes string keys
  * by content), so the same text is tokenized once per encoding, and re-plans never re-tokenize.
- * Source: SPEC §2 "Counts are cached by content hash".
+ * A text of `SEGMENT_MIN_CHARS` or more that is not cached is counted as the sum of its segments
+ * (`segmentEnds`), each cached apart (at most `SEGMENT_CACHE_ENTRIES`): a rolling summary repeats
+ * most of the previous pass's facts and lines, so a re-plan's new summaries tokenize only what is
+ * new in them. The sum equals the whole count for the o200k and cl100k pre-tokenizers `raw` must
+ * follow (`segmentEnds`). Source: SPEC §2 "Counts are cached by content hash".
  */
 export function cacheCounter(encoding: Encoding, raw: TextCounter): CachedCounter {
   const cache = new Map<string, number>()
+  const segments = new Map<string, number>()
   let calls = 0
+  const bySegments = (text: string, ends: readonly number[]): number => {
+    let n = 0
+    let from = 0
+    for (const end of [...ends, text.length]) {
+      const segment = text.slice(from, end)
+      from = end
+      let c = segments.get(segment) ?? cache.get(segment)
+      if (c === undefined) {
+        calls++
+        c = raw(segment)
+        if (segments.size >= SEGMENT_CACHE_ENTRIES) segments.clear()
+        segments.set(segment, c)
+      }
+      n += c
+    }
+    return n
+  }
   return {
     encoding,
     count(text: string): number {
       if (text === '') return 0
       const hit = cache.get(text)
       if (hit !== undefined) return hit
-      calls++
-      const n = raw(text)
+      const ends = text.length >= SEGMENT_MIN_CHARS ? segmentEnds(text) : NO_ENDS
+      let n: number
+      if (ends.length > 0) n = bySegments(text, ends)
+      else {
+        calls++
+        n = raw(text)
+      }
       cache.set(text, n)
       return n
     },
@@ -73,8 +100,74 @@ export function cacheCounter(encoding: Encoding, raw: TextCounter): CachedCounte
     },
     forget(): void {
       cache.clear()
+      segments.clear()
     },
   }
+}
+
+/** Texts of this many UTF-16 code units or more are counted by segments (`cacheCounter`). */
+const SEGMENT_MIN_CHARS = 1024
+
+const NO_ENDS: readonly number[] = []
+
+/**
+ * Whether `cacheCounter` counts `text` by its segments (a text of `SEGMENT_MIN_CHARS` or more with
+ * a cut, `segmentEnds`) rather than whole, when it is not cached: the tokenizer then sees each
+ * segment, never the whole text.
+ */
+export function countedBySegments(text: string): boolean {
+  return text.length >= SEGMENT_MIN_CHARS && segmentEnds(text).length > 0
+}
+
+/** Most segments `cacheCounter` keeps counts of (emptied when full). */
+const SEGMENT_CACHE_ENTRIES = 50_000
+
+/**
+ * Offsets (UTF-16 code units, ascending, each in 1…length − 1) where `text` can be cut so that
+ * the o200k and cl100k token counts of the pieces add up to the count of the whole: before a `;`
+ * that follows a letter or number, and after a line feed followed by neither whitespace nor `/`.
+ * No pre-token of either tokenizer's split pattern spans such a cut — a letter pre-token never
+ * holds `;`; the punctuation pre-token (` ?[^\s\p{L}\p{N}]+[\r\n/]*`) never holds a letter or
+ * number and runs on past a line feed only into `\r`, `\n` or `/`; whitespace pre-tokens end at
+ * the first non-space — and the one lookahead (`\s+(?!\S)`) is never reached for the spaces
+ * before a line feed (`\s*[\r\n]+` takes them first). Byte-pair merging stays inside a
+ * pre-token, and the long-run cuts of the bounded counter fall at the same places (no run of
+ * letters, punctuation or spaces crosses a cut). Source: the split patterns of tiktoken's
+ * o200k_base and cl100k_base.
+ */
+export function segmentEnds(text: string): number[] {
+  const ends: number[] = []
+  let semi = text.indexOf(';', 1)
+  let line = text.indexOf('\n')
+  while (semi !== -1 || line !== -1) {
+    if (semi !== -1 && (line === -1 || semi < line + 1)) {
+      if (letterOrNumberBefore(text, semi)) ends.push(semi)
+      semi = text.indexOf(';', semi + 1)
+    } else {
+      const at = line + 1
+      const c = text.charCodeAt(at)
+      if (at < text.length && c !== 0x2f && !isSpace(c) && ends[ends.length - 1] !== at) ends.push(at)
+      line = text.indexOf('\n', at)
+    }
+  }
+  return ends
+}
+
+/** Whether the code point ending just before `at` is a letter (`\p{L}`) or a number (`\p{N}`), not a mark. */
+function letterOrNumberBefore(text: string, at: number): boolean {
+  const c = text.charCodeAt(at - 1)
+  if (c < 0x80) return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)
+  const ch = (c & 0xfc00) === 0xdc00 && at >= 2 && (text.charCodeAt(at - 2) & 0xfc00) === 0xd800 ? text.slice(at - 2, at) : text[at - 1]
+  return LETTER_OR_NUMBER_RE.test(ch ?? '')
+}
+
+const LETTER_OR_NUMBER_RE = /^[\p{L}\p{N}]$/u
+
+/** Whether UTF-16 code unit `c` is whitespace (`\s`). */
+function isSpace(c: number): boolean {
+  let b = bmpClass[c] as number
+  if (b === 0) bmpClass[c] = b = classOf(String.fromCharCode(c)) + 8
+  return ((b - 8) & SPACE) !== 0
 }
 
 const counters = new Map<Encoding, Promise<CachedCounter>>()
