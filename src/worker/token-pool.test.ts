@@ -151,6 +151,17 @@ describe('precount', () => {
     expect(sent).toEqual([])
   })
 
+  it('an import no run took (a newer file superseded it) hands out no more batches', async () => {
+    const { countAhead, startAhead, counter } = await poolCountingAhead()
+    // Ten batches of one 256 KB text each: one lane takes 8 at once, 2 wait in the queue.
+    const big = Array.from({ length: 10 }, (_, i) => msg(`m${i}`, String(i).repeat(256 * 1024)))
+    countAhead(counter, big)
+    expect(sent.length).toBe(8)
+    startAhead('o200k_base')
+    await new Promise((r) => setTimeout(r, 20))
+    expect(sent.length).toBe(8)
+  })
+
   it('counts ahead only in the encoding the import was started for', async () => {
     vi.stubGlobal('Worker', FakeWorker)
     vi.stubGlobal('navigator', { hardwareConcurrency: 2 })

@@ -153,9 +153,13 @@ let aheadEncoding: Encoding | null = null
 
 /**
  * Starts counting ahead for a new import in `encoding` (the one its run will most likely use):
- * the previous import's state is dropped here, though a run already waiting on it keeps it.
+ * the previous import's state is dropped here, though a run already waiting on it keeps it; an
+ * import no run took hands out no more batches.
  */
 export function startAhead(encoding: Encoding): void {
+  // No run took the previous import's counts (`takeAhead` would have): it was abandoned, so its
+  // batches not yet handed out are dropped; those in flight finish and are forgotten.
+  ahead?.queue.splice(0)
   ahead = null
   aheadEncoding = encoding
 }
