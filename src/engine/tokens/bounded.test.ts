@@ -11,6 +11,7 @@ import {
   loadCounter,
   loadTextCounter,
   messageChunkedRun,
+  scanLongRuns,
   textsToCount,
   tokenEstimateNote,
 } from './count'
@@ -159,5 +160,57 @@ describe('estimates in a run', () => {
       '≈ estimate: this message holds a run of 1,000,000 characters counted in chunks',
     )
     expect(tokenEstimateNote()).toBe('≈ estimate: includes a run of over 1,000 characters counted in chunks')
+  })
+})
+
+describe('scanLongRuns: only the code points at multiples of 1,000 are looked at', () => {
+  /**
+   * The definition: every maximal run of letters/marks, punctuation/symbols (marks included) or
+   * whitespace, code point by code point, longer than 1,000 code units.
+   */
+  function everyRun(text: string): [number, number][] {
+    const classes = [/[\p{L}\p{M}]/u, /[^\s\p{L}\p{N}]/u, /\s/u]
+    const out: [number, number][] = []
+    for (const re of classes) {
+      let start = -1
+      let i = 0
+      for (const ch of text) {
+        if (re.test(ch)) {
+          if (start < 0) start = i
+        } else if (start >= 0) {
+          if (i - start > 1000) out.push([start, i])
+          start = -1
+        }
+        i += ch.length
+      }
+      if (start >= 0 && text.length - start > 1000) out.push([start, text.length])
+    }
+    return out.sort((a, b) => a[0] - b[0] || a[1] - b[1])
+  }
+
+  const found = (text: string) => {
+    const out: [number, number][] = []
+    scanLongRuns(text, (start, end) => out.push([start, end]))
+    return out.sort((a, b) => a[0] - b[0] || a[1] - b[1])
+  }
+
+  it('finds the same runs as a scan of every code point (property)', () => {
+    // Runs of one kind of character with lengths around the bound, joined: letters, marks,
+    // punctuation, spaces, digits, astral letters and unpaired surrogate halves.
+    const unit = fc.constantFrom('a', 'é', '\u0301', '.', ';', ' ', '\n', '7', '\u{20000}', '\ud800', '\udc00', '😀')
+    const run = fc.tuple(unit, fc.integer({ min: 1, max: 1100 })).map(([u, n]) => u.repeat(n))
+    fc.assert(
+      fc.property(fc.array(run, { maxLength: 8 }), (runs) => {
+        const text = runs.join('')
+        expect(found(text)).toEqual(everyRun(text))
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('a run through several sampled offsets is reported once', () => {
+    expect(found(`x ${'a'.repeat(5000)} y`)).toEqual([[2, 5002]])
+    // A surrogate pair across a sampled offset: 'a' + 999 × 2-unit ideographs puts one at 999–1000.
+    expect(found(`a${'\u{20000}'.repeat(999)}`)).toEqual([[0, 1999]])
   })
 })

@@ -206,50 +206,56 @@ function classOf(ch: string): number {
   return (LETTER_RE.test(ch) ? LETTER : 0) | (PUNCT_RE.test(ch) ? PUNCT : 0) | (SPACE_RE.test(ch) ? SPACE : 0)
 }
 
+/** Class bits (`LETTER`, `PUNCT`, `SPACE`) of the code point starting at code unit `i` of `text`. */
+function classAt(text: string, i: number): number {
+  const c = text.charCodeAt(i)
+  if ((c & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) return classOf(text.slice(i, i + 2))
+  let b = bmpClass[c] as number
+  if (b === 0) bmpClass[c] = b = classOf(String.fromCharCode(c)) + 8
+  return b - 8
+}
+
+/** Code units of the code point starting at `i` (2 for a surrogate pair, else 1). */
+function widthAt(text: string, i: number): number {
+  return (text.charCodeAt(i) & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1
+}
+
+/** Start of the code point that ends just before code unit `i` (`i` − 2 for a surrogate pair). */
+function startBefore(text: string, i: number): number {
+  return i >= 2 && (text.charCodeAt(i - 1) & 0xfc00) === 0xdc00 && (text.charCodeAt(i - 2) & 0xfc00) === 0xd800 ? i - 2 : i - 1
+}
+
 /**
  * Calls `onRun(start, end)` (code-unit offsets, end exclusive) for every maximal run of each
- * class (see `RUN_BOUND`) longer than `RUN_BOUND`. One pass, O(length); a mark belongs to both
- * the letter and the punctuation runs around it, so runs of two classes may overlap.
+ * class (see `RUN_BOUND`) longer than `RUN_BOUND`. A run that long holds a multiple of
+ * `RUN_BOUND`, so only the code points at those offsets are looked at, each run through one of
+ * them measured once in both directions: O(length / RUN_BOUND + the long runs' length), where a
+ * scan of every code point took 0.3 s of a 50 MB session's first run. A mark belongs to both the
+ * letter and the punctuation runs around it, so runs of two classes may overlap. Order: by the
+ * first sampled offset inside each run.
  */
-function scanLongRuns(text: string, onRun: (start: number, end: number) => void): void {
+export function scanLongRuns(text: string, onRun: (start: number, end: number) => void): void {
   const n = text.length
-  // Start of the current run of each class, -1 outside one.
-  let letters = -1
-  let puncts = -1
-  let spaces = -1
-  for (let i = 0; i < n; ) {
-    const c = text.charCodeAt(i)
-    let width = 1
-    let cls: number
-    if ((c & 0xfc00) === 0xd800 && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      width = 2
-      cls = classOf(text.slice(i, i + 2))
-    } else {
-      let b = bmpClass[c] as number
-      if (b === 0) bmpClass[c] = b = classOf(String.fromCharCode(c)) + 8
-      cls = b - 8
+  // Per class bit: the end of the last run measured (offsets before it are inside that run).
+  const measured = [0, 0, 0, 0, 0]
+  for (let sample = 0; sample < n; sample += RUN_BOUND) {
+    // The low half of a surrogate pair belongs to the code point before it.
+    const p = sample > 0 && widthAt(text, sample - 1) === 2 ? sample - 1 : sample
+    const cls = classAt(text, p)
+    for (const bit of [LETTER, PUNCT, SPACE]) {
+      if (!(cls & bit) || p < (measured[bit] as number)) continue
+      let start = p
+      while (start > 0) {
+        const q = startBefore(text, start)
+        if (!(classAt(text, q) & bit)) break
+        start = q
+      }
+      let end = p + widthAt(text, p)
+      while (end < n && classAt(text, end) & bit) end += widthAt(text, end)
+      measured[bit] = end
+      if (end - start > RUN_BOUND) onRun(start, end)
     }
-    if (cls & LETTER) {
-      if (letters < 0) letters = i
-    } else if (letters >= 0) {
-      if (i - letters > RUN_BOUND) onRun(letters, i)
-      letters = -1
-    }
-    if (cls & PUNCT) {
-      if (puncts < 0) puncts = i
-    } else if (puncts >= 0) {
-      if (i - puncts > RUN_BOUND) onRun(puncts, i)
-      puncts = -1
-    }
-    if (cls & SPACE) {
-      if (spaces < 0) spaces = i
-    } else if (spaces >= 0) {
-      if (i - spaces > RUN_BOUND) onRun(spaces, i)
-      spaces = -1
-    }
-    i += width
   }
-  for (const start of [letters, puncts, spaces]) if (start >= 0 && n - start > RUN_BOUND) onRun(start, n)
 }
 
 /**
