@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useDeferredValue, useEffect, useRef, useState } from 'react'
 import { AfterModeControl } from '../features/compare/AfterModeControl'
 import { ImportHeadView } from '../features/compare/ImportHeadView'
 import { CostView } from '../features/costs/CostView'
@@ -95,6 +95,16 @@ export function App() {
   // A file chosen to replace the open one: the run before it (another file's totals and rows) is
   // not shown meanwhile; a failed load brings it back, a new file's first run replaces it.
   const replacing = useStore((s) => s.loadingFile !== null)
+  // The head and the run's view appear one deferred render later: React renders their trees as a
+  // transition (in slices, yielding to the page) and the commit only inserts them, so mounting a
+  // 50 MB session's head or its full view never holds the main thread in one long task (BENCH
+  // B5). Until then the screen before stays: nothing over the loading status, or the head until
+  // the full view replaces it (never a blank frame between them). What goes, goes at once.
+  const runWanted = !head && !replacing && run !== null
+  const runLater = useDeferredValue(runWanted)
+  const headLater = useDeferredValue(head)
+  const showRun = runWanted && runLater
+  const shownHead = headLater && (headLater === head || (!head && runWanted && !runLater)) ? headLater : null
   const { tab, setTab } = useTab()
   const view = TAB_VIEWS.find((t) => t.id === tab) ?? TAB_VIEWS[0]
   const [collapsed, setCollapsed] = useState(readSidebarCollapsed)
@@ -146,13 +156,13 @@ export function App() {
       <div className="layout">
         <PipelinePanel id={SIDEBAR_ID} hidden={collapsed} />
         {/* With a head shown, the loading status is its first line rather than floating over it. */}
-        <main className={head ? 'content content--head' : 'content'} id={MAIN_ID} tabIndex={-1}>
+        <main className={shownHead ? 'content content--head' : 'content'} id={MAIN_ID} tabIndex={-1}>
           <LoadingBar />
           <RunErrorBanner />
           <SummarizerStatus />
           {!info && !loading && <EmptyState />}
-          {head && <ImportHeadView head={head} />}
-          {!head && !replacing && run && (
+          {shownHead && <ImportHeadView head={shownHead} />}
+          {showRun && (
             <>
               <PrintHeading />
               <TotalsBar>

@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react'
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { formatCountOf } from '../../components/format'
 import type { RecordedCompaction } from '../../engine/model'
 import type { AfterMode } from '../../state/slices/recorded'
@@ -8,7 +8,6 @@ import { selectRun } from '../../state/selectors'
 import { factWalk } from '../../state/slices/facts'
 import type { RecordedRunView, RowMeta, RunView, Side } from '../../worker/protocol'
 import { FactFinder } from '../facts/FactFinder'
-import { ImportHeadView } from './ImportHeadView'
 import { Legend } from './Legend'
 import { buildAfterItems, buildBeforeItems, linkAfters, type ColumnItem } from './column-items'
 import { useCompareKeys } from './compare-keys'
@@ -150,7 +149,6 @@ export function CompareView() {
   // The finder's answer alone: its query changes at every keystroke.
   const factSearch = useStore((s) => s.factSearch)
   const factCursor = useStore((s) => s.factCursor)
-  const importHead = useStore((s) => s.importHead)
   const [split, setSplit] = useState(0.5) // high-frequency: stays out of the store
   const [syncScroll, setSyncScroll] = useState(true)
   const leftRef = useRef<ColumnHandle>(null)
@@ -161,8 +159,11 @@ export function CompareView() {
   // one as a transition (in slices) and commits it in a task of its own, so the two columns'
   // renders, commits and layouts never add up in one main-thread task. On mount it starts empty.
   // A short one renders both at once: its columns cost little, and an After appearing a moment
-  // after its Before would only flash.
-  const deferredRun = useDeferredValue(run, null)
+  // after its Before would only flash. The transition starts from an effect, after the Before's
+  // commit: `useDeferredValue` would give the new run at once to a view that mounts in a deferred
+  // render (the shell mounts it so), committing both columns together.
+  const [deferredRun, setDeferredRun] = useState<RunView | null>(null)
+  useEffect(() => startTransition(() => setDeferredRun(run)), [run])
   const laterRun = run && run.before.rows.length + run.after.rows.length >= DEFER_AFTER_FROM_ROWS ? deferredRun : run
   const compactions = info?.recordedCompactions ?? NO_COMPACTIONS
   const panes = useMemo(() => (run ? panesOf(mode, run, recorded, compactions) : null), [mode, run, recorded, compactions])
@@ -247,8 +248,6 @@ export function CompareView() {
     [syncScroll, paneOf, left, right],
   )
 
-  // A large file still being imported: its first rows, with estimated tokens, until its first run.
-  if (importHead) return <ImportHeadView head={importHead} />
   if (!run) return null
   if (!left || !right) {
     if (recordedError) {

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react'
+import { memo, useCallback, useMemo } from 'react'
 import { formatCount, formatCountOf } from '../../components/format'
 import type { LoadSlice } from '../../state/slices/load'
 import type { Side } from '../../worker/protocol'
@@ -10,9 +10,11 @@ const NO_ROWS: ReadonlySet<string> = new Set()
 
 /**
  * The first Before rows of a large file while it is still imported and counted (BENCH B10):
- * read-only, tokens marked "≈ estimate" (bytes / 3.4); the first run's columns replace it.
+ * read-only, tokens marked "≈ estimate" (bytes / 3.4); the first run's columns replace it. Renders
+ * again only for another head: the shell re-renders at every store change it reads while the
+ * file is read.
  */
-export function ImportHeadView({ head }: { head: NonNullable<LoadSlice['importHead']> }) {
+export const ImportHeadView = memo(function ImportHeadView({ head }: { head: NonNullable<LoadSlice['importHead']> }) {
   const items = useMemo(() => buildBeforeItems(head.rows, [], []), [head])
   const estimate = useMemo(() => head.rows.reduce((n, r) => n + r.tokens, 0), [head])
   // Nothing to select yet: the rows' ids belong to the head import, not to the final transcript.
@@ -38,5 +40,4 @@ export function ImportHeadView({ head }: { head: NonNullable<LoadSlice['importHe
       </div>
     </div>
   )
-}
-
+})
