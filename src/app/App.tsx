@@ -133,9 +133,7 @@ export function App() {
       <Header
         sidebar={{ collapsed, controls: SIDEBAR_ID, onToggle: toggleSidebar }}
         actions={
-          run &&
-          !head &&
-          !replacing && (
+          showRun && (
             <span className="header-actions">
               <ExportMenu />
               <button

@@ -24,6 +24,11 @@ export interface ColumnHandle {
   focusId: (id: string) => void
 }
 
+/** Rows rendered past the visible ones, above and below, once the column has been laid out. */
+const OVERSCAN = 8
+/** The same on a column's first frame: a margin for rows shorter than the size estimated. */
+const FIRST_OVERSCAN = 1
+
 /** Frames `focusId` waits for a scrolled-to row to be rendered before it gives up. */
 const FOCUS_FRAMES = 30
 
@@ -116,13 +121,21 @@ export function MessageColumn(props: MessageColumnProps) {
   // Focus moved by `focusId` (a shortcut), not by the reader tabbing or clicking into the column.
   const quietFocus = useRef(false)
   const printing = usePrinting()
+  // A column just mounted renders little more than the rows in view, and the rows past them one
+  // frame later: the frame that first lays the column out (a large file's head, its first run)
+  // holds the rows a person sees, not twice as many.
+  const [overscan, setOverscan] = useState(FIRST_OVERSCAN)
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => setOverscan(OVERSCAN))
+    return () => cancelAnimationFrame(frame)
+  }, [])
 
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => (items[i]?.type === 'boundary' ? 34 : 64),
     getItemKey: (i) => items[i]?.key ?? i,
-    overscan: 8,
+    overscan,
     measureElement: measureRow,
     observeElementRect: observeScrollRect,
     scrollToFn: scrollColumn,
