@@ -1083,8 +1083,8 @@ async function factsAndSweepRows(built = false): Promise<void> {
           const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))
           const shown = () => !!document.querySelector('[data-testid="facts-totals"]') && document.querySelectorAll('[data-testid="facts-table"] [role="rowgroup"] [role="row"]').length > 0
           for (let k = 0; k < 6000 && !shown(); k++) await frame()
-          const s = (window as unknown as { __bench: { store: { getState(): { factTable: { rows: unknown[] } | null } } } }).__bench.store.getState()
-          return { ms: performance.now() - t0, rows: s.factTable?.rows.length ?? 0 }
+          const s = (window as unknown as { __bench: { store: { getState(): { factTable: { count: number } | null } } } }).__bench.store.getState()
+          return { ms: performance.now() - t0, rows: s.factTable?.count ?? 0 }
         }, factsStart)
         await openTab(page, 'Before | After')
         const replans: number[] = []

@@ -34,6 +34,8 @@ import { FACT_VIEW_LIMIT, FACTS_KEPT_LIMIT } from './protocol'
 import type {
   CompareOutcome,
   ExportOutcome,
+  FactRowsOutcome,
+  FactRowsQuery,
   FactTableOutcome,
   FactSearchOutcome,
   ImportOutcome,
@@ -548,6 +550,16 @@ export function createEngineApi() {
       } catch (e) {
         return { ok: false, error: errorText(e) }
       }
+    },
+
+    /**
+     * Rows `from`… (at most `count`) of the facts table `version` the last `getFactTable` made,
+     * filtered and sorted as `query` says, and how many match (`FactTables.rows`): how the page
+     * lists a table too long to cross whole (`FACT_ROWS_INLINE`).
+     */
+    getFactRows(version: number, query: FactRowsQuery, from: number, count: number): FactRowsOutcome {
+      if (!session) return { ok: false, error: 'Nothing has run yet.' }
+      return session.factTables.rows(version, query, from, count)
     },
 
     /**

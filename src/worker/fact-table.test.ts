@@ -7,6 +7,7 @@ import type { PipelineConfig, RunResult } from '../engine/model'
 import { runPipeline } from '../engine/pipeline'
 import { loadCounter } from '../engine/tokens/count'
 import { createEngineApi } from './engine-api'
+import { defaultFactOrder, queryFactRows } from '../engine/fact-query'
 import { FactTables, sameFactInputs, withWatched } from './fact-table'
 import { FACT_VIEW_LIMIT, type FactTableView } from './protocol'
 
@@ -254,5 +255,26 @@ describe('the watched facts on the transcript\'s fact index (withWatched)', () =
       return out.table.rows
     }
     expect(await rows(api)).toEqual(await rows(fresh))
+  })
+})
+
+describe('getFactRows: a table listed in the worker', () => {
+  it('answers the rows of a query by position, in its order, and refuses a version it no longer holds', async () => {
+    const api = createEngineApi()
+    const imported = api.importText(read('claude-code.jsonl'), 'claude-code.jsonl')
+    if (!imported.ok) throw new Error(imported.error.message)
+    const run = await api.run(withSummarize(4, 8), 1)
+    if (!run.ok) throw new Error(run.error)
+    const out = await api.getFactTable(1)
+    if (!out.ok || 'unchanged' in out) throw new Error('no table')
+    const all = out.table.rows
+    expect(out.table.count).toBe(all.length)
+    expect(out.table.noise).toBe(out.table.totals.noise)
+    const query = { text: '', kind: '' as const, showNoise: false, onlyLost: false, sorting: [{ id: 'fact' as const, desc: true }] }
+    const expected = queryFactRows(defaultFactOrder(all), query)
+    expect(expected.length).toBe(all.length - out.table.totals.noise)
+    const page = api.getFactRows(out.table.version, query, 1, 2)
+    expect(page).toEqual({ ok: true, version: out.table.version, from: 1, matching: expected.length, rows: expected.slice(1, 3) })
+    expect(api.getFactRows(out.table.version + 1, query, 0, 10)).toEqual({ ok: false, error: 'This facts table is no longer held.' })
   })
 })

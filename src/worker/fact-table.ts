@@ -12,8 +12,12 @@ import { defaultIndexOf, factTable, type FactIndex, type FactRow, type FactTable
 import type { PassRun } from '../engine/facts/pass-runs'
 import type { Message, RunResult } from '../engine/model'
 import { codePointLength, cutCodePoints } from '../engine/util/text'
+import { defaultFactOrder, factQueryKey, queryFactRows } from '../engine/fact-query'
 import {
+  FACT_ROWS_INLINE,
   FACT_VIEW_LIMIT,
+  type FactRowsOutcome,
+  type FactRowsQuery,
   type FactRowView,
   type FactTableOutcome,
   type FactTableView,
@@ -113,11 +117,15 @@ function buildFactTableView(
     firstSeen: interner(),
     lostAt: interner(),
   }
+  const rows = table.rows.map((r, i) => rowView(r, i, indexOf, share))
   return {
     runId,
     version,
     passes: table.passes.map((p) => ({ ...p })),
-    rows: table.rows.map((r, i) => rowView(r, i, indexOf, share)),
+    rows,
+    count: rows.length,
+    kinds: [...new Set(rows.map((r) => r.kind))],
+    noise: rows.reduce((n, r) => n + (r.importance === 'noise' ? 1 : 0), 0),
     totals: { ...table.totals },
   }
 }
@@ -182,6 +190,8 @@ export class FactTables {
   #found: { messages: readonly Message[]; index: FactIndex } | null = null
   #index: { messages: readonly Message[]; watched: string; index: FactIndex } | null = null
   #last: { result: RunResult; watched: string; view: Omit<FactTableView, 'runId'> } | null = null
+  /** The last table's rows in the default order, and the rows of the last query asked of it (`rows`). */
+  #listed: { version: number; ordered: FactRowView[]; query: string; rows: FactRowView[] } | null = null
 
   /** The watched facts of the last table asked for: a table built ahead uses them. */
   #watched: readonly string[] = []
@@ -273,6 +283,29 @@ export class FactTables {
       this.#last = last
     } else last.result = result
     if (known === last.view.version) return { ok: true, unchanged: true, runId, version: known }
-    return { ok: true, table: { ...last.view, runId } }
+    // A long table's rows stay here: the page asks for the ones it shows (`rows`).
+    return { ok: true, table: { ...last.view, runId, rows: last.view.count <= FACT_ROWS_INLINE ? last.view.rows : [] } }
+  }
+
+  /**
+   * Rows `from`… (at most `count`) of the last table made, if it is `version`, that `query` lists
+   * in its order (`queryFactRows`), and how many it lists in all. The query's rows are kept, so
+   * the page scrolling through them only slices. `ok: false` when the last table is another version.
+   */
+  rows(version: number, query: FactRowsQuery, from: number, count: number): FactRowsOutcome {
+    const view = this.#last?.view
+    if (view?.version !== version) return { ok: false, error: 'This facts table is no longer held.' }
+    if (this.#listed?.version !== version) {
+      // No query's key is empty: the first query lists its rows.
+      this.#listed = { version, ordered: defaultFactOrder(view.rows), query: '', rows: [] }
+    }
+    const listed = this.#listed
+    const key = factQueryKey(query)
+    if (listed.query !== key) {
+      listed.rows = queryFactRows(listed.ordered, query)
+      listed.query = key
+    }
+    const start = Math.max(0, Math.floor(from))
+    return { ok: true, version, from: start, matching: listed.rows.length, rows: listed.rows.slice(start, start + Math.max(0, Math.floor(count))) }
   }
 }

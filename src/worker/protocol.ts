@@ -26,6 +26,7 @@ import type { FactKind } from '../engine/facts/patterns'
 import type { FactImportance, FactOrigin } from '../engine/facts/importance'
 import type { NeededAfterLoss } from '../engine/facts/needed'
 import type { FactTable } from '../engine/facts/table'
+import type { FactRowsQuery } from '../engine/fact-query'
 import type { KeptAs } from '../engine/facts/verdict'
 import type { PassRun } from '../engine/facts/pass-runs'
 import type { FactVerdict } from '../engine/facts/verdict'
@@ -293,6 +294,13 @@ export interface FactRowView {
   neededAfterLoss?: NeededAfterLoss
 }
 
+/**
+ * At most this many rows cross with the facts table (`FactTableView.rows`): a longer table (a
+ * long session holds tens of thousands of facts) keeps its rows in the worker, and the page asks
+ * for the rows it shows (`EngineApi.getFactRows`), sorted and filtered there.
+ */
+export const FACT_ROWS_INLINE = 2_000
+
 /** The facts table of the last run (`EngineApi.getFactTable`). */
 export interface FactTableView {
   /** The `runId` the page asked for (the worker answers for its last run). */
@@ -300,9 +308,27 @@ export interface FactTableView {
   /** Bumped whenever the rows were recomputed: equal versions mean equal rows. */
   version: number
   passes: FactTable['passes']
+  /**
+   * Every row in the engine's order when `count` ≤ `FACT_ROWS_INLINE`; otherwise empty (the page
+   * asks for them with `getFactRows`).
+   */
   rows: FactRowView[]
+  /** How many rows the table has. */
+  count: number
+  /** The kinds of its rows, in order of first appearance. */
+  kinds: FactKind[]
+  /** How many of its rows are noise. */
+  noise: number
   totals: FactTable['totals']
 }
+
+/**
+ * Result of `getFactRows`: rows `from`… of the facts table `version` for a query (at most the count
+ * asked for) and how many rows match it in all; `ok: false` when the worker no longer holds that version.
+ */
+export type FactRowsOutcome =
+  | { ok: true; version: number; from: number; matching: number; rows: FactRowView[] }
+  | { ok: false; error: string }
 
 /**
  * Result of `getFactTable`: the table, or `unchanged` when the page already holds this version
@@ -312,6 +338,9 @@ export type FactTableOutcome =
   | { ok: true; table: FactTableView }
   | { ok: true; unchanged: true; runId: number; version: number }
   | { ok: false; error: string }
+
+/** The facts table's query (engine `queryFactRows`), as the page sends it to `getFactRows`. */
+export type { FactRowsQuery }
 
 /** Export targets, as the engine names them. */
 export type { ExportTarget }

@@ -1,16 +1,12 @@
 import {
-  columnFilteringFeature,
   columnSizingFeature,
   createColumnHelper,
-  createFilteredRowModel,
-  createSortedRowModel,
-  filterFn_equalsString,
-  filterFn_includesString,
   rowSortingFeature,
   sortFn_alphanumeric,
   sortFn_basic,
   tableFeatures,
   useTable,
+  type SortingState,
 } from '@tanstack/react-table'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react'
@@ -20,37 +16,14 @@ import { formatCount } from '../../components/format'
 import { passName } from '../../components/kinds'
 import type { FactKind } from '../../engine/facts/patterns'
 import { importanceRank, type FactImportance, type FactOrigin } from '../../engine/facts/importance'
-import type { KeptAs } from '../../engine/facts/verdict'
 import { passStateAt, type PassRun, type PassState } from '../../engine/facts/pass-runs'
 import { shownResult } from '../../state/selectors'
 import { useStore } from '../../state/store'
 import { useFactTable, useInfo, useRunId } from '../../state/hooks'
+import { FACT_KIND_LABEL, defaultFactOrder, factQueryKey, queryFactRows, type FactRowsQuery, type FactSortColumn } from '../../engine/fact-query'
 import type { FactRowView } from '../../worker/protocol'
 import { FindFactButton } from './FactFinderLink'
 import './FactsTable.css'
-
-/** How each fact kind reads in the table. */
-const FACT_KIND_LABEL: Record<FactKind, string> = {
-  goal: 'goal',
-  id: 'ID / order number',
-  'postal-code': 'postal code',
-  url: 'URL',
-  email: 'e-mail',
-  'file-path': 'path',
-  date: 'date',
-  reference: 'reference',
-  name: 'name',
-  money: 'money',
-  quantity: 'quantity / size',
-  duration: 'duration',
-  percentage: 'percentage',
-  count: 'count',
-  instruction: 'instruction / constraint',
-  todo: 'TODO',
-  decision: 'decision',
-  job: 'job status',
-  watched: 'watched (yours)',
-}
 
 /** How each importance tier reads in the table (`other` reads as its origin). */
 const IMPORTANCE_LABEL: Record<FactImportance, string> = {
@@ -87,24 +60,16 @@ const PASS_COLUMNS = 24
 /** Above this many rows the list is virtualized. */
 const VIRTUALIZE_ABOVE = 200
 
-/** Sort rank of a final fate: lost first when ascending. */
-const FINAL_RANK: Record<KeptAs | 'lost', number> = { lost: 0, summary: 1, pinned: 2, verbatim: 3 }
+/** Rows asked of the worker at a time, for a table too long to cross whole. */
+const PAGE_ROWS = 100
 
-/** One fact, flattened for sorting and filtering. */
-interface Row extends FactRowView {
-  kindLabel: string
-  finalRank: number
-  importanceRank: number
-  importanceLabel: string
-}
+/** One fact as the table shows it (sorted and filtered by `queryFactRows`, never by the table model). */
+type Row = FactRowView
 
+// Sorting only keeps the header's state (sortDescFirst, multi-sort): `queryFactRows` sorts.
 const features = tableFeatures({
   columnSizingFeature,
-  columnFilteringFeature,
   rowSortingFeature,
-  filteredRowModel: createFilteredRowModel(),
-  sortedRowModel: createSortedRowModel(),
-  filterFns: { equalsString: filterFn_equalsString, includesString: filterFn_includesString },
   sortFns: { alphanumeric: sortFn_alphanumeric, basic: sortFn_basic },
 })
 const column = createColumnHelper<typeof features, Row>()
@@ -155,9 +120,6 @@ function PassRunsCell({ runs, passes }: { runs: readonly PassRun[]; passes: read
     </span>
   )
 }
-
-/** 0 for a fact needed after a pass removed it, 1 otherwise: those lead the table. */
-const neededFirst = (r: FactRowView) => (r.neededAfterLoss ? 0 : 1)
 
 /** The final fate, with the step that lost it. */
 function FinalChip({ row }: { row: Row }) {
@@ -238,6 +200,62 @@ function WatchForm({ onWatch }: { onWatch: (text: string) => void }) {
   )
 }
 
+/** The rows of a long facts table the worker listed for one query: how many match, and those fetched by position. */
+interface FactRowPages {
+  version: number
+  key: string
+  matching: number
+  rows: Map<number, FactRowView>
+}
+
+/**
+ * The rows `range` ([first, end) positions) of the facts table `version` held in the worker, as
+ * `query` lists them (`getFactRows`), fetched a page (`PAGE_ROWS`) at a time and kept per
+ * version and query. Until a new query's first page arrives, the last query's rows stay shown.
+ * `version` null: none (the table is held whole on the page).
+ */
+function useFactRowPages(version: number | null, query: FactRowsQuery, range: [number, number]): FactRowPages | null {
+  const [pages, setPages] = useState<FactRowPages | null>(null)
+  const asked = useRef(new Set<string>())
+  const key = factQueryKey(query)
+  const [from, end] = range
+  // An answer for another version or query than the one now shown is dropped.
+  const wanted = useRef('')
+  useEffect(() => {
+    wanted.current = `${version}\u0000${key}`
+  }, [version, key])
+  useEffect(() => {
+    if (version === null) return
+    const current = pages?.version === version && pages.key === key ? pages : null
+    const lastPage = Math.max(0, Math.ceil(Math.min(end, current ? current.matching : end) / PAGE_ROWS) - 1)
+    for (let p = Math.floor(from / PAGE_ROWS); p <= lastPage; p++) {
+      const id = `${version}\u0000${key}\u0000${p}`
+      if (asked.current.has(id)) continue
+      asked.current.add(id)
+      void useStore
+        .getState()
+        .getFactRows(version, query, p * PAGE_ROWS, PAGE_ROWS)
+        .then((out) => {
+          if (!out.ok || wanted.current !== `${version}\u0000${key}`) {
+            asked.current.delete(id)
+            return
+          }
+          setPages((held) => {
+            const same = held?.version === version && held.key === key
+            const rows = same ? new Map(held.rows) : new Map<number, FactRowView>()
+            out.rows.forEach((r, i) => rows.set(out.from + i, r))
+            return { version, key, matching: out.matching, rows }
+          })
+        })
+    }
+  }, [version, key, query, from, end, pages])
+  useEffect(() => {
+    // Pages of another version or query are asked again when needed.
+    asked.current = new Set([...asked.current].filter((id) => id.startsWith(`${version}\u0000${key}\u0000`)))
+  }, [version, key])
+  return version === null ? null : pages?.version === version ? pages : null
+}
+
 /**
  * The at-risk facts of the Before transcript and their fate through every pass: the worker's
  * facts table, listed by importance (the engine's tiers: watched, goal, constraints, the user's
@@ -270,34 +288,24 @@ export function FactsTable() {
     if (runId !== undefined) requestFactTable()
   }, [runId, recordedAfter, requestFactTable])
 
+  const [text, setText] = useState('')
+  const [sorting, setSorting] = useState<SortingState>([])
+  const query = useMemo<FactRowsQuery>(
+    () => ({ text, kind, showNoise, onlyLost, sorting: sorting.map((x) => ({ id: x.id as FactSortColumn, desc: x.desc })) }),
+    [text, kind, showNoise, onlyLost, sorting],
+  )
   const passes = table?.passes
-  const facts = table?.rows
-  // Most important first; ties in order of first appearance (the engine's row order).
-  const all = useMemo<Row[]>(
-    () =>
-      (facts ?? [])
-        .map((r) => ({
-          ...r,
-          kindLabel: FACT_KIND_LABEL[r.kind],
-          finalRank: FINAL_RANK[r.final],
-          importanceRank: importanceRank(r.importance),
-          importanceLabel: importanceText(r),
-        }))
-        // Facts needed after compaction removed them lead, then by importance.
-        .sort((a, b) => neededFirst(a) - neededFirst(b) || a.importanceRank - b.importanceRank || a.key - b.key),
-    [facts],
-  )
-  // A kind chosen shows every fact of it, noise too: the filter shows any kind on request.
-  const data = useMemo(
-    () =>
-      all.filter(
-        (r) =>
-          (kind === '' ? showNoise || r.importance !== 'noise' : r.kind === kind) && (!onlyLost || r.final === 'lost'),
-      ),
-    [all, onlyLost, showNoise, kind],
-  )
-  const kinds = useMemo(() => [...new Set(all.map((r) => r.kind))], [all])
-  const noiseRows = useMemo(() => all.filter((r) => r.importance === 'noise').length, [all])
+  // A short table crosses whole and is listed here; a long one stays in the worker (its `rows` empty).
+  const inline = table !== null && table.rows.length === table.count ? table.rows : null
+  const ordered = useMemo(() => (inline ? defaultFactOrder(inline) : null), [inline])
+  const local = useMemo(() => (ordered ? queryFactRows(ordered, query) : null), [ordered, query])
+  const [range, setRange] = useState<[number, number]>([0, VIRTUALIZE_ABOVE])
+  const remote = useFactRowPages(local || !table ? null : table.version, query, range)
+  const matching = local ? local.length : (remote?.matching ?? 0)
+  const rowAt = (i: number): Row | undefined => (local ? local[i] : remote?.rows.get(i))
+  const kinds = table?.kinds ?? []
+  const noiseRows = table?.noise ?? 0
+  const total = table?.count ?? 0
 
   const columns = useMemo(
     () =>
@@ -305,7 +313,6 @@ export function FactsTable() {
         column.accessor('fact', {
           header: 'Fact',
           size: 300,
-          filterFn: 'includesString',
           sortFn: 'alphanumeric',
           cell: (c) =>
             c.row.original.kind === 'watched' ? (
@@ -325,8 +332,9 @@ export function FactsTable() {
               <FindFactButton className="facts__fact" fact={c.getValue()} />
             ),
         }),
-        column.accessor('kindLabel', { header: 'Kind', size: 160, sortFn: 'alphanumeric' }),
-        column.accessor('importanceRank', {
+        column.accessor((r) => FACT_KIND_LABEL[r.kind], { id: 'kindLabel', header: 'Kind', size: 160, sortFn: 'alphanumeric' }),
+        column.accessor((r) => importanceRank(r.importance), {
+          id: 'importanceRank',
           header: 'Importance',
           size: 170,
           sortFn: 'basic',
@@ -337,7 +345,7 @@ export function FactsTable() {
               title={`${IMPORTANCE_LABEL[c.row.original.importance]} · ${ORIGIN_LABEL[c.row.original.origin]}`}
               data-testid="fact-importance"
             >
-              {c.row.original.importanceLabel}
+              {importanceText(c.row.original)}
             </span>
           ),
         }),
@@ -381,7 +389,8 @@ export function FactsTable() {
                 cell: (c) => <PassRunsCell runs={c.getValue()} passes={passes ?? []} />,
               }),
             ]),
-        column.accessor('finalRank', {
+        column.accessor('final', {
+          id: 'finalRank',
           header: 'Final',
           // Room for the fate chip and a "needed at #N" mark on one line.
           size: 300,
@@ -398,17 +407,47 @@ export function FactsTable() {
     [passes, unwatchFact],
   )
 
-  const t = useTable({ features, columns, data, getRowId: (r) => String(r.key) })
-  const rows = t.getRowModel().rows
   const scrollRef = useRef<HTMLDivElement>(null)
-  const virtual = rows.length > VIRTUALIZE_ABOVE
+  const virtual = matching > VIRTUALIZE_ABOVE
   const virtualizer = useVirtualizer({
-    count: virtual ? rows.length : 0,
+    count: virtual ? matching : 0,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 38,
-    getItemKey: (i) => rows[i]?.id ?? i,
+    // A row's size comes from its ResizeObserver entry, after the layout the frame does anyway: the
+    // first call (as the row mounts, no entry yet) answers the size known or the estimate instead of
+    // reading offsetHeight, which would lay the page out in the task that renders the rows.
+    measureElement: (el, entry, v) => {
+      const box = entry?.borderBoxSize[0]
+      if (box) return Math.round(box.blockSize)
+      return v.itemSizeCache.get(v.options.getItemKey(v.indexFromElement(el))) ?? v.options.estimateSize(0)
+    },
+    // Sizes are kept by position (the default key): a key per row would be looked up for every
+    // one of a long table's positions whenever a row is measured.
     overscan: 10,
   })
+  const items = virtualizer.getVirtualItems()
+  const first = virtual ? (items[0]?.index ?? 0) : 0
+  const last = virtual ? (items[items.length - 1]?.index ?? 0) + 1 : Math.min(matching, VIRTUALIZE_ABOVE)
+  useEffect(() => {
+    setRange((r) => (r[0] === first && r[1] === last ? r : [first, last]))
+  }, [first, last])
+  // The table model holds only the rows on screen: its rows are made per row shown, not per fact.
+  const onScreen = (virtual ? items.map((v) => rowAt(v.index)) : Array.from({ length: last }, (_, i) => rowAt(i))).filter(
+    (r): r is Row => r !== undefined,
+  )
+  const onScreenKey = onScreen.map((r) => r.key).join()
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the rows change exactly when their keys do (same version)
+  const data = useMemo(() => onScreen, [onScreenKey, table?.version])
+  const t = useTable({
+    features,
+    columns,
+    data,
+    getRowId: (r) => String(r.key),
+    state: { sorting },
+    onSortingChange: setSorting,
+    manualSorting: true,
+  })
+  const byKey = new Map(t.getRowModel().rows.map((r) => [r.original.key, r]))
 
   if (!table) {
     return (
@@ -426,10 +465,10 @@ export function FactsTable() {
     )
   }
 
-  const textFilter = (t.getColumn('fact')?.getFilterValue() as string | undefined) ?? ''
   const width = t.getTotalSize()
+  type TableRow = ReturnType<typeof t.getRowModel>['rows'][number]
 
-  const renderRow = (row: (typeof rows)[number], style?: CSSProperties, index?: number): ReactNode => (
+  const renderRow = (row: TableRow, style?: CSSProperties, index?: number): ReactNode => (
     <div
       key={row.id}
       role="row"
@@ -461,10 +500,10 @@ export function FactsTable() {
           Filter{' '}
           <input
             type="search"
-            value={textFilter}
+            value={text}
             placeholder="fact contains…"
             aria-label="Filter facts by text"
-            onChange={(e) => t.getColumn('fact')?.setFilterValue(e.target.value || undefined)}
+            onChange={(e) => setText(e.target.value)}
           />
         </label>
         <label>
@@ -492,29 +531,37 @@ export function FactsTable() {
         </label>
         <WatchForm onWatch={watchFact} />
         <span className="muted">
-          {formatCount(rows.length)} of {formatCount(all.length)} shown · state after each pass, then in the final context
+          {formatCount(matching)} of {formatCount(total)} shown · state after each pass, then in the final context
         </span>
       </div>
       <div ref={scrollRef} className="table-view__scroll" data-testid="facts-table">
-        <div role="table" aria-label="At-risk facts" aria-rowcount={rows.length} style={{ width }}>
+        <div role="table" aria-label="At-risk facts" aria-rowcount={matching} style={{ width }}>
           <div className="table-view__head" role="rowgroup">
             <SortableHeaderRows groups={t.getHeaderGroups()} />
           </div>
-          {rows.length === 0 ? (
+          {!local && !remote ? (
+            <p className="muted facts__none">Listing the facts…</p>
+          ) : matching === 0 ? (
             <p className="muted facts__none">
-              {all.length === 0 ? 'The Before transcript holds no facts of these kinds.' : 'No fact matches the filters.'}
+              {total === 0 ? 'The Before transcript holds no facts of these kinds.' : 'No fact matches the filters.'}
             </p>
           ) : virtual ? (
             <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-              {virtualizer.getVirtualItems().map((v) => {
-                const row = rows[v.index]
+              {items.map((v) => {
+                const at = rowAt(v.index)
+                const row = at ? byKey.get(at.key) : undefined
                 return row
                   ? renderRow(row, { position: 'absolute', top: 0, transform: `translateY(${v.start}px)`, width }, v.index)
                   : null
               })}
             </div>
           ) : (
-            <div role="rowgroup">{rows.map((row, i) => renderRow(row, undefined, i))}</div>
+            <div role="rowgroup">
+              {onScreen.map((r, i) => {
+                const row = byKey.get(r.key)
+                return row ? renderRow(row, undefined, i) : null
+              })}
+            </div>
           )}
         </div>
       </div>

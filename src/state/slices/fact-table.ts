@@ -1,5 +1,5 @@
 import { getEngine } from '../../app/engine-client'
-import type { FactTableView, TranscriptInfo } from '../../worker/protocol'
+import type { FactRowsOutcome, FactRowsQuery, FactTableView, TranscriptInfo } from '../../worker/protocol'
 import type { SliceCreator } from './types'
 
 /** `loading` while the worker builds the table (the previous table stays shown meanwhile). */
@@ -29,6 +29,11 @@ export interface FactTableSlice {
    * recomputed, no rows sent).
    */
   requestFactTable: () => void
+  /**
+   * Rows `from`… (at most `count`) of the worker's facts table `version`, as `query` lists them,
+   * and how many match: how the Facts tab lists a table too long to cross whole (its `rows` empty).
+   */
+  getFactRows: (version: number, query: FactRowsQuery, from: number, count: number) => Promise<FactRowsOutcome>
   /** Adds `text` (trimmed) to `watchedFacts` unless empty or already there, and asks for the table again. */
   watchFact: (text: string) => void
   /** Removes `text` from `watchedFacts` and asks for the table again. */
@@ -100,6 +105,10 @@ export const createFactTableSlice: SliceCreator<FactTableSlice> = (set, get) => 
           },
         )
     },
+    getFactRows: (version, query, from, count) =>
+      getEngine()
+        .getFactRows(version, query, from, count)
+        .catch((e: unknown) => ({ ok: false as const, error: e instanceof Error ? e.message : String(e) })),
     watchFact: (text) => setWatched(cleanWatched([...get().watchedFacts, text])),
     unwatchFact: (text) => setWatched(get().watchedFacts.filter((f) => f !== text)),
     setWatchedFacts: (facts) => setWatched(cleanWatched(facts)),
