@@ -241,7 +241,8 @@ async function b16(): Promise<void> {
  * B19: the Facts tab's table after the first run, as the page asks for it: a fresh engine
  * (`createEngineApi`, the worker's code) imports the file the page's way (`importBlob`), runs the
  * default pipeline (Before rows in pages, as the page's first run), then `getFactTable` is timed
- * — fact index (extraction, matcher, scan of the Before), table and rows. Each repetition is a
+ * — fact index (extraction, matcher, scan of the Before), table and rows — with, for a table
+ * too long to cross whole, the first page of rows the tab asks for (`getFactRows`). Each repetition is a
  * fresh engine, so nothing of an earlier table is reused. The first run is printed for reference.
  */
 async function b19(file: string): Promise<void> {
@@ -258,10 +259,15 @@ async function b19(file: string): Promise<void> {
     if (!run.ok) throw new Error(`B19: ${run.error}`)
     const t1 = performance.now()
     const out = await api.getFactTable(1)
+    if (!out.ok || !('table' in out)) throw new Error(`B19: ${out.ok ? 'no table' : out.error}`)
+    // A long table comes as its header: the tab then asks for the rows it shows, the first page.
+    if (out.table.rows.length < out.table.count) {
+      const page = api.getFactRows(out.table.version, { text: '', kind: '', showNoise: false, onlyLost: false, sorting: [] }, 0, 100)
+      if (!page.ok) throw new Error(`B19: ${page.error}`)
+    }
     tables.push(performance.now() - t1)
     runs.push(t1 - t0)
-    if (!out.ok || !('table' in out)) throw new Error(`B19: ${out.ok ? 'no table' : out.error}`)
-    facts = out.table.rows.length
+    facts = out.table.count
   }
   const measured = stat(tables)
   const reference = stat(runs)
