@@ -23,6 +23,7 @@ import { useFactTable, useInfo, useRunId } from '../../state/hooks'
 import { FACT_KIND_LABEL, defaultFactOrder, factQueryKey, queryFactRows, type FactRowsQuery, type FactSortColumn } from '../../engine/fact-query'
 import type { FactRowView } from '../../worker/protocol'
 import { FindFactButton } from './FactFinderLink'
+import { listedRows, pagesToAsk, withPage, type FactRowPages } from './fact-row-pages'
 import './FactsTable.css'
 
 /** How each importance tier reads in the table (`other` reads as its origin). */
@@ -200,35 +201,27 @@ function WatchForm({ onWatch }: { onWatch: (text: string) => void }) {
   )
 }
 
-/** The rows of a long facts table the worker listed for one query: how many match, and those fetched by position. */
-interface FactRowPages {
-  version: number
-  key: string
-  matching: number
-  rows: Map<number, FactRowView>
-}
-
 /**
- * The rows `range` ([first, end) positions) of the facts table `version` held in the worker, as
- * `query` lists them (`getFactRows`), fetched a page (`PAGE_ROWS`) at a time and kept per
- * version and query. Until a new query's first page arrives, the last query's rows stay shown.
- * `version` null: none (the table is held whole on the page).
+ * The pages of the facts table `version` held in the worker that list `range` ([first, end)
+ * positions) as `query` lists them (`getFactRows`), fetched a page (`PAGE_ROWS`) at a time
+ * (`pagesToAsk`) and kept per version and query. Until a new query's first page arrives, the last
+ * query's pages are answered (`listedRows` marks them stale). `version` null: none (the table is
+ * held whole on the page).
  */
-function useFactRowPages(version: number | null, query: FactRowsQuery, range: [number, number]): FactRowPages | null {
-  const [pages, setPages] = useState<FactRowPages | null>(null)
+function useFactRowPages(version: number | null, query: FactRowsQuery, range: [number, number]): FactRowPages<FactRowView> | null {
+  const [pages, setPages] = useState<FactRowPages<FactRowView> | null>(null)
   const asked = useRef(new Set<string>())
   const key = factQueryKey(query)
-  const [from, end] = range
   // An answer for another version or query than the one now shown is dropped.
   const wanted = useRef('')
   useEffect(() => {
     wanted.current = `${version}\u0000${key}`
+    // Pages of another version or query are asked again when needed.
+    asked.current = new Set([...asked.current].filter((id) => id.startsWith(`${version}\u0000${key}\u0000`)))
   }, [version, key])
   useEffect(() => {
     if (version === null) return
-    const current = pages?.version === version && pages.key === key ? pages : null
-    const lastPage = Math.max(0, Math.ceil(Math.min(end, current ? current.matching : end) / PAGE_ROWS) - 1)
-    for (let p = Math.floor(from / PAGE_ROWS); p <= lastPage; p++) {
+    for (const p of pagesToAsk(pages, version, key, range, PAGE_ROWS)) {
       const id = `${version}\u0000${key}\u0000${p}`
       if (asked.current.has(id)) continue
       asked.current.add(id)
@@ -240,20 +233,11 @@ function useFactRowPages(version: number | null, query: FactRowsQuery, range: [n
             asked.current.delete(id)
             return
           }
-          setPages((held) => {
-            const same = held?.version === version && held.key === key
-            const rows = same ? new Map(held.rows) : new Map<number, FactRowView>()
-            out.rows.forEach((r, i) => rows.set(out.from + i, r))
-            return { version, key, matching: out.matching, rows }
-          })
+          setPages((held) => withPage(held, version, key, out))
         })
     }
-  }, [version, key, query, from, end, pages])
-  useEffect(() => {
-    // Pages of another version or query are asked again when needed.
-    asked.current = new Set([...asked.current].filter((id) => id.startsWith(`${version}\u0000${key}\u0000`)))
-  }, [version, key])
-  return version === null ? null : pages?.version === version ? pages : null
+  }, [version, key, query, range, pages])
+  return version === null ? null : pages
 }
 
 /**
@@ -300,7 +284,11 @@ export function FactsTable() {
   const ordered = useMemo(() => (inline ? defaultFactOrder(inline) : null), [inline])
   const local = useMemo(() => (ordered ? queryFactRows(ordered, query) : null), [ordered, query])
   const [range, setRange] = useState<[number, number]>([0, VIRTUALIZE_ABOVE])
-  const remote = useFactRowPages(local || !table ? null : table.version, query, range)
+  const pages = useFactRowPages(local || !table ? null : table.version, query, range)
+  const remote = table ? listedRows(pages, table.version, factQueryKey(query)) : null
+  // The previous query's (or table version's) rows until this one's first page arrives: shown
+  // dimmed, inert and busy, never as if they matched.
+  const stale = !local && remote?.stale === true
   const matching = local ? local.length : (remote?.matching ?? 0)
   const rowAt = (i: number): Row | undefined => (local ? local[i] : remote?.rows.get(i))
   const kinds = table?.kinds ?? []
@@ -432,9 +420,8 @@ export function FactsTable() {
     setRange((r) => (r[0] === first && r[1] === last ? r : [first, last]))
   }, [first, last])
   // The table model holds only the rows on screen: its rows are made per row shown, not per fact.
-  const onScreen = (virtual ? items.map((v) => rowAt(v.index)) : Array.from({ length: last }, (_, i) => rowAt(i))).filter(
-    (r): r is Row => r !== undefined,
-  )
+  const positions = virtual ? items.map((v) => v.index) : Array.from({ length: last }, (_, i) => i)
+  const onScreen = positions.map((i) => rowAt(i)).filter((r): r is Row => r !== undefined)
   const onScreenKey = onScreen.map((r) => r.key).join()
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the rows change exactly when their keys do (same version)
   const data = useMemo(() => onScreen, [onScreenKey, table?.version])
@@ -448,6 +435,12 @@ export function FactsTable() {
     manualSorting: true,
   })
   const byKey = new Map(t.getRowModel().rows.map((r) => [r.original.key, r]))
+
+  // A sort or filter change lists from the top.
+  const queryKey = factQueryKey(query)
+  useEffect(() => {
+    scrollRef.current?.scrollTo({ top: 0 })
+  }, [queryKey])
 
   if (!table) {
     return (
@@ -485,6 +478,27 @@ export function FactsTable() {
       ))}
     </div>
   )
+  // A row whose page has not arrived yet.
+  const renderPlaceholder = (index: number, style?: CSSProperties): ReactNode => (
+    <div
+      key={`loading-${index}`}
+      role="row"
+      aria-busy="true"
+      className="trow facts__row facts__row--loading"
+      data-index={index}
+      ref={virtual ? virtualizer.measureElement : undefined}
+      style={style}
+    >
+      <div role="cell" className="tcell muted" style={{ width }}>
+        Loading…
+      </div>
+    </div>
+  )
+  const rowOrPlaceholder = (index: number, style?: CSSProperties): ReactNode => {
+    const at = rowAt(index)
+    const row = at ? byKey.get(at.key) : undefined
+    return row ? renderRow(row, style, index) : renderPlaceholder(index, style)
+  }
 
   return (
     <div className="table-view facts" aria-busy={shown.kind === 'result' && shown.updating}>
@@ -531,36 +545,34 @@ export function FactsTable() {
         </label>
         <WatchForm onWatch={watchFact} />
         <span className="muted">
-          {formatCount(matching)} of {formatCount(total)} shown · state after each pass, then in the final context
+          {stale ? 'Listing the facts that match' : `${formatCount(matching)} of ${formatCount(total)} shown`}
+          {' · state after each pass, then in the final context'}
         </span>
       </div>
       <div ref={scrollRef} className="table-view__scroll" data-testid="facts-table">
-        <div role="table" aria-label="At-risk facts" aria-rowcount={matching} style={{ width }}>
+        <div role="table" aria-label="At-risk facts" aria-rowcount={stale ? -1 : matching} aria-busy={stale} style={{ width }}>
           <div className="table-view__head" role="rowgroup">
             <SortableHeaderRows groups={t.getHeaderGroups()} />
           </div>
-          {!local && !remote ? (
+          {!local && (!remote || (stale && matching === 0)) ? (
             <p className="muted facts__none">Listing the facts…</p>
           ) : matching === 0 ? (
             <p className="muted facts__none">
               {total === 0 ? 'The Before transcript holds no facts of these kinds.' : 'No fact matches the filters.'}
             </p>
           ) : virtual ? (
-            <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-              {items.map((v) => {
-                const at = rowAt(v.index)
-                const row = at ? byKey.get(at.key) : undefined
-                return row
-                  ? renderRow(row, { position: 'absolute', top: 0, transform: `translateY(${v.start}px)`, width }, v.index)
-                  : null
-              })}
+            <div
+              role="rowgroup"
+              className={stale ? 'facts__rows facts__rows--stale' : 'facts__rows'}
+              aria-busy={stale}
+              inert={stale}
+              style={{ height: virtualizer.getTotalSize(), position: 'relative' }}
+            >
+              {items.map((v) => rowOrPlaceholder(v.index, { position: 'absolute', top: 0, transform: `translateY(${v.start}px)`, width }))}
             </div>
           ) : (
-            <div role="rowgroup">
-              {onScreen.map((r, i) => {
-                const row = byKey.get(r.key)
-                return row ? renderRow(row, undefined, i) : null
-              })}
+            <div role="rowgroup" className={stale ? 'facts__rows facts__rows--stale' : 'facts__rows'} aria-busy={stale} inert={stale}>
+              {positions.map((i) => rowOrPlaceholder(i))}
             </div>
           )}
         </div>
