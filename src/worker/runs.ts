@@ -15,7 +15,7 @@ import type { LatestCall } from './latest-call'
 import { STAGE_ROW_PREFIX, type RowMeta, type RunOptions, type RunOutcome, type RunView, type SummaryProgress } from './protocol'
 import type { TranscriptSession } from './session'
 import { summarizerFailure, summarizerRuntimeFor, trackSummaryProgress, type SummaryProgressTracker } from './summarizers'
-import { factSpansAhead, precount } from './token-pool'
+import { factSpansAhead, pauseFactSpans, precount } from './token-pool'
 import { turnPrefix } from './turns'
 import { buildRunView } from './view'
 
@@ -172,6 +172,8 @@ export async function fullRun(
         return choice.ok ? tracker.wrap(choice.summarizer) : undefined
       },
       keep: (result, view, slim) => {
+        // The page shows this run next: the pool's fact spans wait until it asks for the checks.
+        if (deferred) pauseFactSpans(transcript.messages)
         session.keepRun(result, runId)
         host.runCompleted(config.encoding)
         if (!slim && options.beforePage !== undefined && view.before.rows.length > options.beforePage) {

@@ -220,6 +220,34 @@ describe('factSpansAhead: the fact spans of a long session found in the pool', (
     expect(messageFactSpans(known)).toEqual([{ fact: 'ORD-58213', kind: 'id' }])
   })
 
+  it('one batch per worker at a time; held while paused, finished with every worker once awaited', async () => {
+    vi.stubGlobal('Worker', FakeWorker)
+    vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
+    const pool = await import('./token-pool')
+    const { messageFactSpans } = await import('../engine/facts/patterns')
+    await pool.warmPool('o200k_base')
+    sent.length = 0
+    sentTo.length = 0
+    // Four batches of one 256 KB text each.
+    const messages = Array.from({ length: 4 }, (_, i) => msg(`m${i}`, String(i).repeat(256 * 1024)))
+    const done = pool.factSpansAhead(messages)
+    expect(sent.length).toBe(1)
+    pool.pauseFactSpans(messages)
+    await new Promise((r) => setTimeout(r, 20))
+    // The batch held when paused came back; no other was handed out.
+    expect(sent.length).toBe(1)
+    expect(messageFactSpans.known(messages[0] as Message)).toBe(true)
+    expect(messageFactSpans.known(messages[1] as Message)).toBe(false)
+    const settled = pool.factSpansSettled(messages)
+    // Both workers take a batch at once.
+    expect(sent.length).toBe(3)
+    expect(new Set(sentTo.slice(1)).size).toBe(2)
+    await settled
+    expect(sent.length).toBe(4)
+    expect(messages.every((m) => messageFactSpans.known(m))).toBe(true)
+    await done
+  })
+
   it('does nothing while no pool of two workers is started', async () => {
     vi.stubGlobal('Worker', FakeWorker)
     vi.stubGlobal('navigator', { hardwareConcurrency: 1 })

@@ -356,59 +356,105 @@ export function measurePool(encoding: Encoding, messages: readonly Message[], to
   return precount(fresh, messages, tools, undefined, 0)
 }
 
-/** Fact spans being found in the pool, per messages array (`factSpansAhead`). */
-const spansAhead = new WeakMap<readonly Message[], Promise<void>>()
+/** The fact spans of one messages array being found in the pool (`factSpansAhead`). */
+interface SpansJob {
+  /** Batches not handed out yet: messages and their fact texts, in order. */
+  queue: { messages: Message[]; texts: string[] }[]
+  /** How many pool workers (the last ones) may hold a batch at once; 0 holds the job. */
+  lanes: number
+  /** Workers holding a batch of this job. */
+  busy: Set<Worker>
+  /** Settled once every batch is in, or at the first failure. */
+  done: Promise<void>
+  finish: () => void
+}
+
+const spansJobs = new WeakMap<readonly Message[], SpansJob>()
+
+/** Hands `job`'s next batches to its free lanes, one batch per worker; settles it when all are in. */
+function pumpSpans(job: SpansJob): void {
+  const ws = workers
+  if (!ws) return job.finish()
+  for (const worker of ws.slice(Math.max(0, ws.length - job.lanes))) {
+    if (job.busy.has(worker)) continue
+    const batch = job.queue.shift()
+    if (!batch) break
+    job.busy.add(worker)
+    request(worker, { id: ++nextId, task: 'spans', texts: batch.texts }).then(
+      (reply) => {
+        job.busy.delete(worker)
+        if ('spans' in reply) batch.messages.forEach((m, i) => messageFactSpans.prime(m, Object.freeze(reply.spans[i] ?? [])))
+        if (job.queue.length === 0 && job.busy.size === 0) job.finish()
+        else pumpSpans(job)
+      },
+      () => {
+        // A failed batch leaves what is not in to `messageFactSpans` on this thread (the same spans).
+        job.queue.length = 0
+        job.finish()
+      },
+    )
+  }
+  if (job.queue.length === 0 && job.busy.size === 0) job.finish()
+}
 
 /**
- * Has one pool worker find the fact spans (`findFactSpans`, the engine's own) of every message of
- * `messages` whose spans are not known yet, and primes `messageFactSpans` with them as batches come
- * back: started when a long session's first run starts, the pool — idle once the texts are
- * counted — does on the second core what the Before's fact index (the failure-mode checks, the
- * facts table) would do after the run on the engine's thread (≈ 1.3 s on a 50 MB session). One
- * worker only, so the run keeps a core. The promise settles once every batch is in or the pool
- * failed (never rejects); a no-op without a pool of at least two workers, or while one is not
- * started. Asked again for the same array, the same promise.
+ * Has the pool find the fact spans (`findFactSpans`, the engine's own) of every message of
+ * `messages` whose spans are not known yet, a batch per worker at a time, and primes
+ * `messageFactSpans` with them as batches come back: started when a long session's first run
+ * starts, one worker — idle once the texts are counted — does on the second core what the Before's
+ * fact index (the failure-mode checks, the facts table) would do after the run on the engine's
+ * thread (≈ 1.3 s on a 50 MB session), while the run keeps a core. `pauseFactSpans` holds it
+ * while the page shows the run; `factSpansSettled` finishes it with every worker. The promise
+ * settles once every batch is in or a batch failed (never rejects); a no-op without a pool of at
+ * least two workers, or while one is not started. Asked again for the same array, the same promise.
  */
 export function factSpansAhead(messages: readonly Message[]): Promise<void> {
-  const pending = spansAhead.get(messages)
-  if (pending) return pending
+  const known = spansJobs.get(messages)
+  if (known) return known.done
   const ws = workers
   if (!ws || ws.length < 2) return Promise.resolve()
-  const worker = ws[ws.length - 1] as Worker
-  const sends: Promise<void>[] = []
+  let finish = () => {}
+  const done = new Promise<void>((resolve) => (finish = resolve))
+  const job: SpansJob = { queue: [], lanes: 1, busy: new Set(), done, finish }
   let batch: Message[] = []
   let texts: string[] = []
   let size = 0
-  const flush = () => {
-    const of = batch
-    sends.push(
-      request(worker, { id: ++nextId, task: 'spans', texts }).then((reply) => {
-        if ('spans' in reply) of.forEach((m, i) => messageFactSpans.prime(m, Object.freeze(reply.spans[i] ?? [])))
-      }),
-    )
-    batch = []
-    texts = []
-    size = 0
-  }
   for (const m of messages) {
     if (messageFactSpans.known(m)) continue
     const text = messageFactText(m)
     batch.push(m)
     texts.push(text)
     size += text.length
-    if (size >= BATCH_CHARS) flush()
+    if (size >= BATCH_CHARS) {
+      job.queue.push({ messages: batch, texts })
+      batch = []
+      texts = []
+      size = 0
+    }
   }
-  if (batch.length > 0) flush()
-  // A failed batch leaves its messages to `messageFactSpans` on this thread (the same spans).
-  const done = Promise.all(sends).then(
-    () => {},
-    () => {},
-  )
-  spansAhead.set(messages, done)
+  if (batch.length > 0) job.queue.push({ messages: batch, texts })
+  spansJobs.set(messages, job)
+  pumpSpans(job)
   return done
 }
 
-/** Settles when the fact spans `factSpansAhead` is finding for `messages` are in (at once when none are). */
+/**
+ * Hands out no more batches of `messages`' fact spans (those held finish): from the end of the
+ * first run until the page asks for what needs them, the page's rendering keeps the cores.
+ */
+export function pauseFactSpans(messages: readonly Message[]): void {
+  const job = spansJobs.get(messages)
+  if (job) job.lanes = 0
+}
+
+/**
+ * Settles when the fact spans `factSpansAhead` is finding for `messages` are in (at once when none
+ * are), going on with every pool worker meanwhile: the caller waits for them.
+ */
 export function factSpansSettled(messages: readonly Message[]): Promise<void> {
-  return spansAhead.get(messages) ?? Promise.resolve()
+  const job = spansJobs.get(messages)
+  if (!job) return Promise.resolve()
+  job.lanes = workers?.length ?? 0
+  pumpSpans(job)
+  return job.done
 }
