@@ -194,7 +194,8 @@ describe('precount', () => {
 })
 
 describe('factSpansAhead: the fact spans of a long session found in the pool', () => {
-  it('sends the messages whose spans are not known to one worker and primes what comes back', async () => {
+  /** The pool module with two fake workers started and nothing sent yet, and its `messageFactSpans`. */
+  const warmedPool = async () => {
     vi.stubGlobal('Worker', FakeWorker)
     vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
     const pool = await import('./token-pool')
@@ -202,6 +203,11 @@ describe('factSpansAhead: the fact spans of a long session found in the pool', (
     await pool.warmPool('o200k_base')
     sent.length = 0
     sentTo.length = 0
+    return { pool, messageFactSpans }
+  }
+
+  it('sends the messages whose spans are not known to one worker and primes what comes back', async () => {
+    const { pool, messageFactSpans } = await warmedPool()
     const known = msg('a', 'see ORD-58213')
     const plain = msg('b', 'plain')
     const call = msg('c', 'call', { role: 'assistant', toolCalls: [{ id: 't1', name: 'read', arguments: '{"path":"src/a.ts"}' }] })
@@ -221,13 +227,7 @@ describe('factSpansAhead: the fact spans of a long session found in the pool', (
   })
 
   it('one batch per worker at a time; held while paused, finished with every worker once awaited', async () => {
-    vi.stubGlobal('Worker', FakeWorker)
-    vi.stubGlobal('navigator', { hardwareConcurrency: 2 })
-    const pool = await import('./token-pool')
-    const { messageFactSpans } = await import('../engine/facts/patterns')
-    await pool.warmPool('o200k_base')
-    sent.length = 0
-    sentTo.length = 0
+    const { pool, messageFactSpans } = await warmedPool()
     // Four batches of one 256 KB text each.
     const messages = Array.from({ length: 4 }, (_, i) => msg(`m${i}`, String(i).repeat(256 * 1024)))
     const done = pool.factSpansAhead(messages)
