@@ -310,6 +310,22 @@ describe('store: streamed files and recorded compactions', () => {
     expect(useStore.getState().importHead).toBeNull()
   })
 
+  it('a file chosen while the previous file\'s first run is in flight drops that file\'s head at once', async () => {
+    const { report, finish, loading } = await streamFile('big.jsonl')
+    report({ phase: 'reading', bytes: 10, totalBytes: 100, records: 2, head: { rows: [], messages: 2 } })
+    finish(okImport('big.jsonl'))
+    await loading
+    await flush()
+    expect(useStore.getState().importHead?.fileName).toBe('big.jsonl')
+    const next = useStore.getState().loadText('{}', 'pasted.json')
+    // The header names the new file from now on: the old file's messages are not shown under it.
+    expect(useStore.getState().loadingFile).toBe('pasted.json')
+    expect(useStore.getState().importHead).toBeNull()
+    await next
+    for (const run of fake.pending.splice(0)) run.resolve({ ok: true, view: viewFor(run.runId) })
+    await flush()
+  })
+
   it('fetches the recorded view when Recorded mode is chosen, drops stale answers, and forgets it on a new file', async () => {
     const answers: ((o: RecordedOutcome) => void)[] = []
     fake.runRecorded.mockImplementation(() => new Promise((resolve) => answers.push(resolve)))

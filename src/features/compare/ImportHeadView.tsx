@@ -1,6 +1,7 @@
 import { memo, useCallback, useMemo } from 'react'
 import { formatCount, formatCountOf } from '../../components/format'
 import type { LoadSlice } from '../../state/slices/load'
+import { useStore } from '../../state/store'
 import type { Side } from '../../worker/protocol'
 import { buildBeforeItems } from './column-items'
 import { MessageColumn } from './MessageColumn'
@@ -19,12 +20,20 @@ export const ImportHeadView = memo(function ImportHeadView({ head }: { head: Non
   const estimate = useMemo(() => head.rows.reduce((n, r) => n + r.tokens, 0), [head])
   // Nothing to select yet: the rows' ids belong to the head import, not to the final transcript.
   const ignore = useCallback((_side: Side, _id: string) => {}, [])
+  // What the rest waits for: the read, the first run, or (a run cancelled) a run not started.
+  const reading = useStore((s) => s.importProgress !== null)
+  const running = useStore((s) => s.runStatus === 'running')
+  const rest = reading
+    ? 'while the rest is read and counted'
+    : running
+      ? 'while the tokens are counted and the pipeline runs'
+      : '· the rest is shown once the pipeline runs'
   return (
     <div className="compare compare--head" data-testid="import-head">
       <div className="compare__toolbar">
         <span className="muted" role="status">
-          First {formatCountOf(head.rows.length, 'message')} of {head.fileName} while the rest is read and counted ·
-          tokens ≈ estimate until exact counts arrive
+          First {formatCountOf(head.rows.length, 'message')} of {head.fileName} {rest} · tokens ≈ estimate until exact
+          counts arrive
         </span>
       </div>
       <div className="compare__columns compare__columns--single">

@@ -159,7 +159,8 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get, _api, events)
     const ticket = replaces ? ++chosen : chosen
     const newest = () => !replaces || ticket === chosen
     if (replaces) {
-      set({ loadingFile: fileName })
+      // The header names this file from now on: another file's streamed head goes with it.
+      set({ loadingFile: fileName, importHead: null })
       inFlight?.supersede?.()
     }
     waiting++
