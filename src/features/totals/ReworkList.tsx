@@ -39,7 +39,7 @@ export function ReworkList() {
             .filter(Boolean)
             .join(', ')} — ${formatCountOf(tokens, 'token')}`
   return (
-    <LazyDetails className="passes rework" testId="rework-list" summary={summary}>
+    <LazyDetails className="passes rework" testId="rework-list" summary={<span title={summary}>{summary}</span>}>
       {() =>
         current?.ok && (
           <>
