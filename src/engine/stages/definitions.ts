@@ -178,7 +178,7 @@ export const STAGE_DEFINITIONS = [
     title: 'dedupe',
     description: 'Byte-identical tool outputs (≥ 200 code points) become a one-line back-reference.',
     source: 'seed 000, SPEC §3.1',
-    fixed: 'No parameters: exact SHA-256 matches, MIN_LENGTH 200 code points.',
+    fixed: 'No parameters: exact matches of the whole content (what the seed’s SHA-256 identity means), MIN_LENGTH 200 code points.',
     enabledByDefault: true,
     produces: ['back-reference'],
     params: [],

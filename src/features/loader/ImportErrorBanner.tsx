@@ -24,7 +24,7 @@ export function ImportErrorBanner() {
       role={failure.cancelled ? 'status' : 'alert'}
       data-testid="import-error"
     >
-      <span className="banner__icon" aria-hidden="true">{failure.cancelled ? 'ⓘ' : '⚠'}</span>
+      <span className="banner__icon" aria-hidden="true">{failure.cancelled ? 'ℹ' : '⚠'}</span>
       <span className="banner__text" title={formatImportError(failure.fileName, line)}>
         <strong>{failure.cancelled ? 'Import cancelled.' : 'Could not import.'}</strong>{' '}
         {formatImportError(failure.fileName, line)}

@@ -12,7 +12,7 @@ export function ShareNotice() {
   return (
     <div className="banner share-notice" role="status" data-testid="share-notice">
       <span className="banner__icon share-notice__icon" aria-hidden="true">
-        ⓘ
+        ℹ
       </span>
       <span className="share-notice__text">
         These settings were shared from a different transcript than the one shown ({notice.shown}). Open your copy of
