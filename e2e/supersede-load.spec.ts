@@ -82,12 +82,15 @@ test('a file chosen while a 50 MB file is read supersedes it: the second file st
   }, undefined, done)
   // The first file is named while it is read, then only the second: the first is never applied
   // (no message count of it) and its head and progress bar never come back.
-  expect(await watched.jsonValue()).toEqual({
+  const seen = (await watched.jsonValue()) as Watched
+  expect({ names: seen.names, counts: seen.counts, done: seen.done }).toEqual({
     names: ['claude-code.jsonl', 'large-first.jsonl', 'second-seed7.jsonl'],
     counts: [sampleCount, secondCount],
-    heads: ['large-first.jsonl', 'second-seed7.jsonl'],
-    bars: ['Importing large-first.jsonl', 'Importing second-seed7.jsonl'],
     done: true,
   })
+  // The second file (3 MB) may be read within a frame, its head and bar never painted; the
+  // first's never come back after it.
+  expect([['large-first.jsonl'], ['large-first.jsonl', 'second-seed7.jsonl']]).toContainEqual(seen.heads)
+  expect([['Importing large-first.jsonl'], ['Importing large-first.jsonl', 'Importing second-seed7.jsonl']]).toContainEqual(seen.bars)
   expect(errors).toEqual([])
 })
