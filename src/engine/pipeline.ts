@@ -26,6 +26,7 @@ import type {
 } from './model'
 import { windowOf } from './models'
 import { checkFailureModes } from './analysis/failure-modes'
+import { SUMMARY_ID_PREFIX } from './stages/output'
 import { PINNED_FACTS_ID } from './stages/pin-facts'
 import { runStage } from './stages/registry'
 import { stageMemoKey, stageMemoOf } from './stage-memo'
@@ -165,11 +166,14 @@ export async function runPipeline(
   deps: PipelineDeps,
 ): Promise<RunResult> {
   const countText = deps.counter.count
+  // A summary a stage made repeats most of the one before it: counted by its segments (the same
+  // count). The transcript's own texts, a recorded summary too, are counted whole.
+  const countComposed = deps.counter.countComposed?.bind(deps.counter) ?? countText
   const cache = messageCountsOf(deps.counter)
   const countMessage = (m: Message): number => {
     let n = cache.get(m)
     if (n === undefined) {
-      n = countMessageTokens(m, countText)
+      n = countMessageTokens(m, m.id.startsWith(SUMMARY_ID_PREFIX) ? countComposed : countText)
       cache.set(m, n)
     }
     return n

@@ -41,16 +41,22 @@ export interface CachedCounter {
   prime?(text: string, tokens: number): void
   /** Drops every cached count (not a tokenizer call; the next `count` of a text tokenizes it). */
   forget?(): void
+  /**
+   * `count` for a text made of pieces other texts held (a rolling summary repeats most of the
+   * previous pass's facts and lines): when not cached, a long one is counted as the sum of its
+   * segments (`segmentEnds`), each cached apart, so only its new segments are tokenized. The same
+   * number as `count`. Optional: callers fall back to `count`.
+   */
+  countComposed?(text: string): number
 }
 
 /**
  * Wraps a raw counter with a cache keyed by the content itself (a JS Map hashes string keys
  * by content), so the same text is tokenized once per encoding, and re-plans never re-tokenize.
- * A text of `SEGMENT_MIN_CHARS` or more that is not cached is counted as the sum of its segments
- * (`segmentEnds`), each cached apart (at most `SEGMENT_CACHE_ENTRIES`): a rolling summary repeats
- * most of the previous pass's facts and lines, so a re-plan's new summaries tokenize only what is
- * new in them. The sum equals the whole count for the o200k and cl100k pre-tokenizers `raw` must
- * follow (`segmentEnds`). Source: SPEC §2 "Counts are cached by content hash".
+ * `countComposed` counts a long uncached text of `SEGMENT_MIN_CHARS` or more by its segments
+ * (`segmentEnds`), each cached apart (at most `SEGMENT_CACHE_ENTRIES`): the sum equals the whole
+ * count for the o200k and cl100k pre-tokenizers `raw` must follow. Source: SPEC §2 "Counts are
+ * cached by content hash".
  */
 export function cacheCounter(encoding: Encoding, raw: TextCounter): CachedCounter {
   const cache = new Map<string, number>()
@@ -73,19 +79,24 @@ export function cacheCounter(encoding: Encoding, raw: TextCounter): CachedCounte
     }
     return n
   }
+  const count = (text: string): number => {
+    if (text === '') return 0
+    const hit = cache.get(text)
+    if (hit !== undefined) return hit
+    calls++
+    const n = raw(text)
+    cache.set(text, n)
+    return n
+  }
   return {
     encoding,
-    count(text: string): number {
-      if (text === '') return 0
-      const hit = cache.get(text)
+    count,
+    countComposed(text: string): number {
+      const hit = text === '' ? 0 : cache.get(text)
       if (hit !== undefined) return hit
-      const ends = text.length >= SEGMENT_MIN_CHARS ? segmentEnds(text) : NO_ENDS
-      let n: number
-      if (ends.length > 0) n = bySegments(text, ends)
-      else {
-        calls++
-        n = raw(text)
-      }
+      const ends = text.length >= SEGMENT_MIN_CHARS ? segmentEnds(text) : []
+      if (ends.length === 0) return count(text)
+      const n = bySegments(text, ends)
       cache.set(text, n)
       return n
     },
@@ -105,19 +116,8 @@ export function cacheCounter(encoding: Encoding, raw: TextCounter): CachedCounte
   }
 }
 
-/** Texts of this many UTF-16 code units or more are counted by segments (`cacheCounter`). */
+/** Texts of this many UTF-16 code units or more are counted by segments (`CachedCounter.countComposed`). */
 const SEGMENT_MIN_CHARS = 1024
-
-const NO_ENDS: readonly number[] = []
-
-/**
- * Whether `cacheCounter` counts `text` by its segments (a text of `SEGMENT_MIN_CHARS` or more with
- * a cut, `segmentEnds`) rather than whole, when it is not cached: the tokenizer then sees each
- * segment, never the whole text.
- */
-export function countedBySegments(text: string): boolean {
-  return text.length >= SEGMENT_MIN_CHARS && segmentEnds(text).length > 0
-}
 
 /** Most segments `cacheCounter` keeps counts of (emptied when full). */
 const SEGMENT_CACHE_ENTRIES = 50_000
