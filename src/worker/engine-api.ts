@@ -651,20 +651,26 @@ export function createEngineApi() {
     },
   }
   // Every call of the page postpones the worker's idle-time work (the facts table built ahead).
-  return postponingIdleWork(api, () => session?.factTables.postponeAhead())
+  return postponingIdleWork(api, () => session?.factTables.hold())
 }
 
 /**
- * `api` with every method first calling `onCall`: the worker's idle-time work waits while the page
- * keeps asking. Mutates and returns `api` (its type unchanged).
+ * `api` with every method first calling `onCall`, which holds the worker's idle-time work and
+ * returns its release: called once the method has answered (a promise settled), so that work
+ * waits while the page keeps asking and while an answer is still on its way. Mutates and returns
+ * `api` (its type unchanged).
  */
-function postponingIdleWork<T extends object>(api: T, onCall: () => void): T {
+function postponingIdleWork<T extends object>(api: T, onCall: () => (() => void) | undefined): T {
   const methods = api as Record<string, unknown>
   for (const [key, method] of Object.entries(methods)) {
     if (typeof method !== 'function') continue
     methods[key] = (...args: unknown[]) => {
-      onCall()
-      return (method as (...a: unknown[]) => unknown)(...args)
+      const release = onCall()
+      const out = (method as (...a: unknown[]) => unknown)(...args)
+      // An answer still on its way (awaiting the pool or a run) holds the idle work until it is given.
+      if (out instanceof Promise) out.then(release, release)
+      else release?.()
+      return out
     }
   }
   return api

@@ -224,6 +224,28 @@ describe('the watched facts on the transcript\'s fact index (withWatched)', () =
     }
   })
 
+  it('a build ahead never starts while a call of the page is being answered; its delay starts again after', async () => {
+    const run = await sampleRun()
+    vi.useFakeTimers()
+    try {
+      let version = 0
+      const tables = new FactTables(() => ++version)
+      tables.buildAhead(run, 1, () => true, 1_000)
+      const release = tables.hold()
+      vi.advanceTimersByTime(5_000)
+      expect(version).toBe(0)
+      release()
+      // Released twice: counted once.
+      release()
+      vi.advanceTimersByTime(900)
+      expect(version).toBe(0)
+      vi.advanceTimersByTime(100)
+      expect(version).toBe(1)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('rows that say the same thing share one first-seen and lost-at object (a structured clone sends each once)', async () => {
     const run = await sampleRun()
     const out = new FactTables(() => 1).outcome(run, 1)

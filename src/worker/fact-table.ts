@@ -198,6 +198,8 @@ export class FactTables {
   /** The build ahead waiting for the page to be idle, and whether one ran (once per transcript). */
   #ahead: { timer: ReturnType<typeof setTimeout>; build: () => void; delayMs: number } | undefined
   #aheadRan = false
+  /** Calls of the page still being answered (`hold`): the worker is not idle while any is. */
+  #held = 0
 
   readonly #nextVersion: () => number
 
@@ -216,6 +218,11 @@ export class FactTables {
     if (this.#aheadRan) return
     this.cancelAhead()
     const build = () => {
+      // A call still being answered (one awaiting the pool) is not idle time: wait again.
+      if (this.#held > 0) {
+        this.#ahead = { timer: idleTimer(build, delayMs), build, delayMs }
+        return
+      }
       this.#ahead = undefined
       if (this.#aheadRan || !stillWanted()) return
       this.#aheadRan = true
@@ -234,6 +241,21 @@ export class FactTables {
     if (!ahead) return
     clearTimeout(ahead.timer)
     ahead.timer = idleTimer(ahead.build, ahead.delayMs)
+  }
+
+  /**
+   * Marks a call of the page as being answered until the returned function is called: a build
+   * ahead does not start meanwhile, and its delay starts again when the call is answered.
+   */
+  hold(): () => void {
+    this.#held++
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.#held--
+      this.postponeAhead()
+    }
   }
 
   /** Drops a build ahead not started yet (a run began: the table would be of an older run). */
