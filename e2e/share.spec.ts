@@ -159,7 +159,7 @@ test('a settings link made on another transcript says so until that transcript i
   await expect(other.getByTestId('file-info')).toContainText('claude-code.jsonl', firstLoad)
   const notice = other.getByTestId('share-notice')
   await expect(notice).toHaveText(
-    'ⓘThese settings were shared from a different transcript than the one shown (claude-code.jsonl). Open your copy of that transcript to see what they saw.✕',
+    'ℹThese settings were shared from a different transcript than the one shown (claude-code.jsonl). Open your copy of that transcript to see what they saw.✕',
     firstLoad,
   )
   // A reload still knows where the link came from.
