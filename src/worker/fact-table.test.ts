@@ -202,49 +202,50 @@ describe('the watched facts on the transcript\'s fact index (withWatched)', () =
     expect(version).toBe(1)
   })
 
-  it('a build ahead waits until nothing was asked for its whole delay: each call postpones it', async () => {
+  /**
+   * Runs `steps` with fake timers on a FactTables whose build ahead of the sample's run is due in
+   * 1,000 ms; `built()` is how many tables it has built.
+   */
+  async function withBuildAhead(steps: (tables: FactTables, built: () => number) => void) {
     const run = await sampleRun()
     vi.useFakeTimers()
     try {
       let version = 0
       const tables = new FactTables(() => ++version)
       tables.buildAhead(run, 1, () => true, 1_000)
-      vi.advanceTimersByTime(900)
-      tables.postponeAhead()
-      vi.advanceTimersByTime(900)
-      expect(version).toBe(0)
-      vi.advanceTimersByTime(100)
-      expect(version).toBe(1)
-      // Nothing pending: a later call has nothing to move.
-      tables.postponeAhead()
-      vi.advanceTimersByTime(2_000)
-      expect(version).toBe(1)
+      steps(tables, () => version)
     } finally {
       vi.useRealTimers()
     }
-  })
+  }
 
-  it('a build ahead never starts while a call of the page is being answered; its delay starts again after', async () => {
-    const run = await sampleRun()
-    vi.useFakeTimers()
-    try {
-      let version = 0
-      const tables = new FactTables(() => ++version)
-      tables.buildAhead(run, 1, () => true, 1_000)
+  it('a build ahead waits until nothing was asked for its whole delay: each call postpones it', () =>
+    withBuildAhead((tables, built) => {
+      vi.advanceTimersByTime(900)
+      tables.postponeAhead()
+      vi.advanceTimersByTime(900)
+      expect(built()).toBe(0)
+      vi.advanceTimersByTime(100)
+      expect(built()).toBe(1)
+      // Nothing pending: a later call has nothing to move.
+      tables.postponeAhead()
+      vi.advanceTimersByTime(2_000)
+      expect(built()).toBe(1)
+    }))
+
+  it('a build ahead never starts while a call of the page is being answered; its delay starts again after', () =>
+    withBuildAhead((tables, built) => {
       const release = tables.hold()
       vi.advanceTimersByTime(5_000)
-      expect(version).toBe(0)
+      expect(built()).toBe(0)
       release()
       // Released twice: counted once.
       release()
       vi.advanceTimersByTime(900)
-      expect(version).toBe(0)
+      expect(built()).toBe(0)
       vi.advanceTimersByTime(100)
-      expect(version).toBe(1)
-    } finally {
-      vi.useRealTimers()
-    }
-  })
+      expect(built()).toBe(1)
+    }))
 
   it('rows that say the same thing share one first-seen and lost-at object (a structured clone sends each once)', async () => {
     const run = await sampleRun()
