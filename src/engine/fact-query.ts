@@ -55,6 +55,15 @@ export const FACT_KIND_LABEL: Record<FactKind, string> = {
   todo: 'TODO',
   decision: 'decision',
   job: 'job status',
+  hash: 'hash / commit',
+  uuid: 'UUID',
+  version: 'version',
+  port: 'port',
+  phone: 'phone number',
+  branch: 'branch',
+  'env-var': 'environment variable',
+  number: 'number',
+  code: 'code',
   watched: 'watched (yours)',
 }
 

@@ -25,6 +25,10 @@ import {
  * Numbers with a unit are `money` (a currency), `quantity` (a size, weight or length), `duration`,
  * `percentage` or `count` (items, units), so a test run's `584ms` is told from a price;
  * `watched` is a fact the user of this tool asked to track (`extractFacts`' `watched`).
+ * Values a person states in a user message have kinds of their own where nothing above fits:
+ * `hash` (a commit SHA, 7–40 hex digits), `uuid`, `version`, `port`, `phone`, `branch` (a git
+ * branch), `env-var` (an environment variable's name), `number` (3+ digits) and `code` (letters
+ * and digits mixed, e.g. a booking code).
  */
 export type FactKind =
   | 'goal'
@@ -45,6 +49,15 @@ export type FactKind =
   | 'todo'
   | 'decision'
   | 'job'
+  | 'hash'
+  | 'uuid'
+  | 'version'
+  | 'port'
+  | 'phone'
+  | 'branch'
+  | 'env-var'
+  | 'number'
+  | 'code'
   | 'watched'
 
 /** Cap of one pattern fact, in code points. */
