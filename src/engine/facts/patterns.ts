@@ -290,7 +290,7 @@ export function instructionLines(text: string): string[] {
  * Sentences of `text`: a `.`, `!` or `?` ends one only before whitespace or the end, so
  * `cmd/sync.go` and `7.1` stay whole; a line break always ends one.
  */
-function sentences(text: string): string[] {
+export function sentences(text: string): string[] {
   // The matches of /(?:[^.!?\n]|[.!?](?=[^\s.!?]))+[.!?]*/g, found by one forward scan: the
   // regex's backtracking stack overflowed on ~10 MB without an end mark, and its alternatives
   // never compete, so the greedy scan is its exact match.
