@@ -436,7 +436,7 @@ export interface CandidateFact {
  * The `SEEN` bit of a fact found in message `m`: in an assistant message, `toolCall` when one of
  * its tool calls' arguments (`argFacts`) holds the fact, else `assistant`.
  */
-function sightingOf(m: Message, fact: string, argFacts: ReadonlySet<string> | undefined): number {
+export function sightingOf(m: Message, fact: string, argFacts: ReadonlySet<string> | undefined): number {
   if (m.role === 'tool') return SEEN.toolOutput
   if (isOrdinaryUser(m)) return SEEN.user
   if (m.role === 'assistant') return argFacts?.has(fact) ? SEEN.toolCall : SEEN.assistant
@@ -444,7 +444,7 @@ function sightingOf(m: Message, fact: string, argFacts: ReadonlySet<string> | un
 }
 
 /** The fact texts of a message's tool-call arguments (each call scanned on its own), or undefined. */
-function toolCallFacts(m: Message): Set<string> | undefined {
+export function toolCallFacts(m: Message): Set<string> | undefined {
   if (!m.toolCalls || m.toolCalls.length === 0) return undefined
   const out = new Set<string>()
   for (const call of m.toolCalls) for (const s of findFactSpansMemo(call.arguments)) out.add(s.fact)
