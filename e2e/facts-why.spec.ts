@@ -79,7 +79,7 @@ test("Recorded mode: the finder judges against the agent's own compaction and sh
   await expect(page.getByTestId('recorded-column')).toBeVisible()
   await page.getByRole('searchbox', { name: 'Fact to find' }).fill('80331')
   await expect(page.getByTestId('fact-verdict')).toContainText(
-    "lost in the agent's own compaction at message 6 (auto, 150,000 tokens) — its summary omits it",
+    "lost in the agent's compaction 1 (message 6, auto, 150,000 tokens) — its summary omits it",
   )
   const why = page.getByTestId('fact-why')
   await expect(why.getByTestId('fact-why-reason')).toHaveText(
@@ -99,20 +99,20 @@ test("Recorded mode: the finder judges against the agent's own compaction and sh
   // The Facts tab judges against the agent's compaction too; a click comes back to the finder.
   await page.getByRole('tab', { name: 'Facts' }).click()
   await page.getByRole('searchbox', { name: 'Filter facts by text' }).fill('80331')
-  const row = page.getByTestId('facts-table').locator('[role="row"][data-fact="postal code 80331"]')
+  const row = page.getByTestId('facts-table').locator('[role="row"][data-fact="80331"]')
   await expect(row).toHaveClass(/facts__row--lost/)
-  await row.getByRole('button', { name: 'postal code 80331', exact: true }).click()
-  await expect(page.getByRole('searchbox', { name: 'Fact to find' })).toHaveValue('postal code 80331')
-  await expect(page.getByTestId('fact-verdict')).toContainText("lost in the agent's own compaction at message 6")
+  await row.getByRole('button', { name: '80331', exact: true }).click()
+  await expect(page.getByRole('searchbox', { name: 'Fact to find' })).toHaveValue('80331')
+  await expect(page.getByTestId('fact-verdict')).toContainText("lost in the agent's compaction 1 (message 6")
 
   // Recorded vs simulated: the default pipeline never fires on these 9 messages, so only the
   // simulation kept the postal code; a click finds it.
   await page.getByRole('radiogroup', { name: 'After column shows' }).getByRole('radio', { name: 'Recorded vs simulated' }).click()
   const versus = page.getByTestId('versus-facts')
   await expect(versus.getByTestId('versus-facts-recorded')).toHaveText('Kept only by the agent (0): none')
-  await expect(versus.getByTestId('versus-facts-simulated')).toContainText('postal code 80331')
-  await versus.getByRole('button', { name: 'postal code 80331', exact: true }).click()
-  await expect(page.getByRole('searchbox', { name: 'Fact to find' })).toHaveValue('postal code 80331')
+  await expect(versus.getByTestId('versus-facts-simulated')).toContainText('80331')
+  await versus.getByRole('button', { name: '80331', exact: true }).click()
+  await expect(page.getByRole('searchbox', { name: 'Fact to find' })).toHaveValue('80331')
   await expect(page.getByTestId('after-column').locator('[role="row"][data-match]').first()).toBeVisible()
   expect(errors).toEqual([])
 })

@@ -17,7 +17,7 @@ test('re-work after compaction: the agent’s own /compact and a simulated pass 
     const entry = list.getByTestId('rework-entry')
     await expect(entry).toHaveCount(1)
     await expect(entry).toContainText(
-      /after the agent's own compaction at message 28 \(manual, 24,376 tokens\): it repeated 2 tool calls \(Read, Bash\): [\d,]+ tokens/,
+      /after the agent's compaction 1 \(message 28, manual, 24,376 tokens\): it repeated 2 tool calls \(Read, Bash\): [\d,]+ tokens/,
     )
     const calls = entry.getByTestId('rework-call')
     await expect(calls).toHaveCount(2)

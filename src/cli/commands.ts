@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { tokenTimeline } from '../engine/analysis/turns'
-import { factTable } from '../engine/facts/table'
+import { factTable, neededFacts } from '../engine/facts/table'
 import { buildReport } from '../report/build'
 import { describeRedactions } from '../report/redact'
 import { EXPORT_TARGETS, exportTranscript, type ExportTarget } from '../engine/export'
@@ -37,6 +37,7 @@ import {
   type FlagValues,
 } from './options'
 import { compactJson, compactReport, findText, findVerdictsJson } from './report'
+import { neededFor } from '../engine/facts/history'
 import { sweepJson, sweepText } from './sweep'
 
 /** What a command's `run` gets: the parsed arguments, where to print, and the surroundings. */
@@ -295,9 +296,10 @@ export const COMMANDS: readonly CliCommand[] = [
       const judged = ctx.values.recorded ? recordedRunResult(run.transcript, run.counter) : run.result
       if (!judged) throw new InputError(`${run.name}: --recorded, but this transcript records no compaction`)
       const ix = indexRun(judged)
-      const verdicts = queries.map((q) => findFact(ix, q, { why: true }))
+      const needed = neededFacts(judged)
+      const verdicts = queries.map((q) => findFact(ix, q, { why: true, needed: neededFor(needed, q) }))
       // Watched facts are plain strings, never regular expressions: the user's own text.
-      const watchedVerdicts = watched.map((w) => findFact(ix, w, { why: true }))
+      const watchedVerdicts = watched.map((w) => findFact(ix, w, { why: true, needed: neededFor(needed, w) }))
       const summarizer = ctx.values.recorded || run.config.summarizer !== 'extractive' ? 'llm' : 'extractive'
       if (ctx.values.json) {
         const json: Record<string, unknown> = { format: run.transcript.format, facts: findVerdictsJson(judged, verdicts, queries) }

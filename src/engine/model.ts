@@ -246,7 +246,7 @@ export type { StageId }
  * Who produced a fate or an origin: a simulated stage, or `recorded` — the compaction the agent
  * itself performed and recorded in the source (recorded.ts), shown in the same shape.
  */
-type ProvenanceStage = StageId | 'recorded'
+export type ProvenanceStage = StageId | 'recorded'
 
 /** Params of `dedupe`: none (the constants are seed 000's). Derived from stages/definitions.ts. */
 export type DedupeParams = StageParams<'dedupe'>
@@ -342,9 +342,10 @@ export type Origin =
 
 /** One firing of a summarizing stage. Source: SPEC §3.2 rolling replay. */
 export interface Pass {
-  /** 1-based pass number within its stage. */
+  /** 1-based pass number within its stage (for `recorded`: the compaction's number in the file). */
   pass: number
-  stage: StageId
+  /** The stage that fired, or `recorded`: a compaction the agent performed and the file records. */
+  stage: ProvenanceStage
   /** Index (in the before transcript) of the turn end at which the pass fired. */
   atMessage: number
   /** Plan boundaries, before-transcript indices: messages `from`..`upto-1` were summarized. */
@@ -416,6 +417,11 @@ export interface FailureModeWarning {
    * (facts/needed.ts): how many such facts it names; absent on every other warning.
    */
   neededFacts?: number
+  /**
+   * With `neededFacts`: the texts of those facts, in fact order (the totals line names the first
+   * ones, `neededText`); absent on every other warning.
+   */
+  neededFactTexts?: string[]
   /** The messages involved: before ids of the sources, after ids of the summary/pinned block. */
   messageIds: string[]
 }

@@ -8,6 +8,8 @@
  * of the texts (a few ms at 5,000 messages).
  */
 import { findFact } from '../engine/facts/finder'
+import { neededFor } from '../engine/facts/history'
+import { neededFacts } from '../engine/facts/table'
 import { indexRun, type RunIndex } from '../engine/facts/run-index'
 import type { FactVerdict } from '../engine/facts/verdict'
 import type { RunResult } from '../engine/model'
@@ -16,20 +18,25 @@ import type { FactSearch, FactSearchOutcome, FactSideMatches, FactVerdictView } 
 
 /** Code points of a replacement text (a placeholder, a back-reference) the verdict carries at most. */
 const REPLACEMENT_TEXT_CAP = 300
+/** Events of a fact's history the verdict carries at most (a fact lost and re-read hundreds of times). */
+const HISTORY_EVENTS_CAP = 40
 /** Code points of the summary that replaced a lost fact the verdict carries at most (the finder shows it). */
 const SUMMARY_TEXT_CAP = 2_000
 
 /**
- * What the fact finder searches in one run, built on first use and kept until another run is
- * asked about: the run's `RunIndex` (texts per Before and After message) and the flat list of
+ * What the fact finder searches in a run, built on first use and kept for the last two runs
+ * asked about (the simulation's and the agent's recorded one, in Recorded vs simulated): the run's `RunIndex` (texts per Before and After message) and the flat list of
  * texts a regex is probed over (both sides' messages and each pass's summary).
  */
 export class FactSearchIndex {
-  #cached: { result: RunResult; index: RunIndex; texts?: string[] } | null = null
+  /** The last two runs asked about (Recorded vs simulated searches both), newest first. */
+  #cached: { result: RunResult; index: RunIndex; texts?: string[] }[] = []
 
   #of(result: RunResult): { result: RunResult; index: RunIndex; texts?: string[] } {
-    if (this.#cached?.result !== result) this.#cached = { result, index: indexRun(result) }
-    return this.#cached
+    let entry = this.#cached.find((e) => e.result === result)
+    if (!entry) entry = { result, index: indexRun(result) }
+    this.#cached = [entry, ...this.#cached.filter((e) => e !== entry)].slice(0, 2)
+    return entry
   }
 
   /** The `RunIndex` of `result`. */
@@ -86,6 +93,7 @@ function verdictView(v: FactVerdict): FactVerdictView {
     copiesLost: v.events?.length ?? 0,
     explanation: v.explanation,
   }
+  if (v.history) view.history = v.history.slice(0, HISTORY_EVENTS_CAP)
   if (v.lost) {
     const r = v.lost.replacedBy
     const cap = r.kind === 'summary' ? SUMMARY_TEXT_CAP : REPLACEMENT_TEXT_CAP
@@ -125,7 +133,8 @@ function searchFactIn(
     }
   }
   const index = searchIndex.indexOf(result)
-  const verdict = findFact(index, re ? new RegExp(query) : query, { why: true })
+  const q = re ? new RegExp(query) : query
+  const verdict = judged(index, result, q)
   const search: FactSearch = {
     query,
     regex,
@@ -136,6 +145,15 @@ function searchFactIn(
     verdict: verdictView(verdict),
   }
   return { ok: true, search }
+}
+
+/**
+ * The finder's verdict on `q` in `result` (`findFact` with why), its history telling who asked for
+ * the fact after a loss (the run's needed facts, made once per run).
+ */
+function judged(index: RunIndex, result: RunResult, q: string | RegExp): FactVerdict {
+  const needed = result.passes.length > 0 ? neededFor(neededFacts(result), q) : undefined
+  return findFact(index, q, { why: true, needed })
 }
 
 /** How long a regular expression may take over a run's texts before the search gives up (ms). */
@@ -222,6 +240,8 @@ export interface GuardedSearchOptions {
   deadlineMs?: number
   index?: FactSearchIndex
   against?: FactSearch['against']
+  /** Recorded vs simulated: the agent's recorded run, also judged (`FactSearch.recordedVerdict`). */
+  recorded?: RunResult | undefined
 }
 
 /**
@@ -236,7 +256,7 @@ export async function searchFactGuarded(
   regex: boolean,
   runId: number | null,
   probe: RegexProbe,
-  { deadlineMs = REGEX_DEADLINE_MS, index = new FactSearchIndex(), against = 'after' }: GuardedSearchOptions = {},
+  { deadlineMs = REGEX_DEADLINE_MS, index = new FactSearchIndex(), against = 'after', recorded }: GuardedSearchOptions = {},
 ): Promise<FactSearchOutcome> {
   if (regex && query !== '') {
     let valid = true
@@ -254,5 +274,9 @@ export async function searchFactGuarded(
       }
     }
   }
-  return searchFactIn(result, query, regex, runId, index, against)
+  const outcome = searchFactIn(result, query, regex, runId, index, against)
+  if (!outcome.ok || !recorded) return outcome
+  // Recorded vs simulated: the same fact judged against what the agent kept, beside the simulation's.
+  const q = regex ? new RegExp(query) : query
+  return { ok: true, search: { ...outcome.search, recordedVerdict: verdictView(judged(index.indexOf(recorded), recorded, q)) } }
 }

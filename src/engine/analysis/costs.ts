@@ -6,7 +6,7 @@
  * Pure arithmetic over token counts; `runTokens` derives the counts from a `RunResult`.
  * Source: SPEC §3.4 (cost view), seed 003 (cache reuse).
  */
-import type { Message, Pass, RunResult, StageId, ToolSchema } from '../model'
+import type { Message, Pass, ProvenanceStage, RunResult, ToolSchema } from '../model'
 import { buildCompressionRequest } from '../stages/insert-then-compress'
 import { buildPrompt, DEFAULT_RULES, messageLine } from '../stages/summarize'
 import {
@@ -265,7 +265,7 @@ export function followingTurnsUsage(
 
 /** The token counts of one summarizer call, as `estimateRunCost` needs them. */
 interface PassTokens {
-  stage: StageId
+  stage: ProvenanceStage
   pass: number
   /**
    * `summarize`: input tokens of the prompt request. `insert-then-compress`: tokens of the
@@ -299,7 +299,7 @@ export interface Priced {
 
 /** The cost of one summarizer call, with the alternatives for `insert-then-compress`. */
 interface PassCost extends Priced {
-  stage: StageId
+  stage: ProvenanceStage
   pass: number
   /** `insert-then-compress` only: the same request with a cold cache, and a separate call. */
   withoutCache?: Priced

@@ -246,7 +246,8 @@ describe('recordedRunResult and compareRecordedVsSimulated', () => {
     })
     expect(run.before.totals.messages).toBe(44)
     expect(run.after.totals.tokens).toBeLessThan(run.before.totals.tokens)
-    expect(run.passes).toEqual([])
+    // The sample records one compaction, before message 28: one recorded pass over messages 0–27.
+    expect(run.passes.map((p) => [p.stage, p.pass, p.from, p.upto, p.atMessage])).toEqual([['recorded', 1, 0, 28, 27]])
   })
 
   it('compares what the agent kept with a simulation of the same transcript', async () => {

@@ -14,6 +14,7 @@ import type {
   Fate,
   Message,
   Origin,
+  Pass,
   RecordedCompaction,
   RunResult,
   TokenTotals,
@@ -88,6 +89,57 @@ function freshId(base: string, taken: Set<string>): string {
 }
 
 /**
+ * What recorded compaction `k` (0-based) kept of the messages before its boundary, without the
+ * view around it: the boundary (clamped), the summary carrier, the Before messages before the
+ * boundary (`pre`, carrier excluded), those kept verbatim (`keptIds`), and in order the context
+ * the agent continued with before the boundary's later messages (`context`: kept originals,
+ * re-injected messages and summary messages of `replacementHistory`, each with `isSummary`).
+ * Null when there is no compaction `k`. Pure. Source: see `recordedView`.
+ */
+function compactionContext(transcript: Transcript, k: number) {
+  const c = transcript.recordedCompactions[k]
+  if (!c) return null
+  const before = transcript.messages
+  const boundary = Math.max(0, Math.min(c.atIndex, before.length))
+  const carrier = summaryCarrier(before, c, boundary)
+  const pre = before.slice(0, boundary).filter((m) => m !== carrier)
+  const keptIds = new Set<string>()
+  const context: { message: Message; kept: boolean; isSummary: boolean }[] = []
+  if (c.replacementHistory && c.replacementHistory.length > 0) {
+    const unused = pre.slice()
+    for (const r of c.replacementHistory) {
+      const text = contentText(r.content)
+      const match = unused.findIndex((m) => m.role === r.role && contentText(m.content) === text)
+      if (match >= 0) {
+        const m = unused.splice(match, 1)[0] as Message
+        keptIds.add(m.id)
+        context.push({ message: m, kept: true, isSummary: false })
+        continue
+      }
+      const isSummary =
+        r.id === c.summaryMessageId ||
+        (c.summaryText !== null && c.summaryText !== '' && text.includes(c.summaryText))
+      context.push({ message: r, kept: false, isSummary })
+    }
+  } else {
+    const explicit = c.keptMessageIds ? new Set(c.keptMessageIds) : undefined
+    let leading = true
+    for (const m of pre) {
+      const isLeadingSystem = leading && m.role === 'system'
+      if (!isLeadingSystem) leading = false
+      const kept =
+        isLeadingSystem ||
+        (explicit ? explicit.has(m.id) : transcript.format === 'openai-responses' && m.role === 'user')
+      if (kept) {
+        keptIds.add(m.id)
+        context.push({ message: m, kept: true, isSummary: false })
+      }
+    }
+  }
+  return { compaction: c, boundary, carrier, pre, keptIds, context }
+}
+
+/**
  * The recorded view of `transcript` after its last (or the chosen) recorded compaction, or null
  * when the transcript records none (or the index is out of range).
  *
@@ -114,59 +166,33 @@ export function recordedView(
   transcript: Transcript,
   options: RecordedViewOptions = {},
 ): RecordedView | null {
-  const list = transcript.recordedCompactions
-  const k = options.compaction ?? list.length - 1
-  const c = list[k]
-  if (!c) return null
+  const k = options.compaction ?? transcript.recordedCompactions.length - 1
+  const ctx = compactionContext(transcript, k)
+  if (!ctx) return null
+  const { compaction: c, boundary, carrier, pre, keptIds } = ctx
   const pass = k + 1
   const before = transcript.messages
-  const boundary = Math.max(0, Math.min(c.atIndex, before.length))
   const warnings: string[] = []
-  const carrier = summaryCarrier(before, c, boundary)
-  const pre = before.slice(0, boundary).filter((m) => m !== carrier)
   const post = before.slice(boundary).filter((m) => m !== carrier)
   const taken = new Set(before.map((m) => m.id))
 
   const after: Message[] = []
   const origins: Record<string, Origin> = {}
-  const keptIds = new Set<string>()
   const keep = (m: Message) => {
     after.push(m)
-    keptIds.add(m.id)
     origins[m.id] = { kind: 'original', beforeId: m.id, changed: false }
   }
 
   const summaryIds: string[] = []
-  if (c.replacementHistory && c.replacementHistory.length > 0) {
-    const unused = pre.slice()
-    for (const r of c.replacementHistory) {
-      const text = contentText(r.content)
-      const match = unused.findIndex((m) => m.role === r.role && contentText(m.content) === text)
-      if (match >= 0) {
-        keep(unused.splice(match, 1)[0] as Message)
-        continue
-      }
-      const id = freshId(taken.has(r.id) ? `${r.id}-recorded` : r.id, taken)
-      after.push({ ...r, id })
-      const isSummary =
-        r.id === c.summaryMessageId ||
-        (c.summaryText !== null && c.summaryText !== '' && text.includes(c.summaryText))
-      if (isSummary) summaryIds.push(id)
-      else origins[id] = { kind: 'instruction', stage: 'recorded' }
+  for (const { message: r, kept, isSummary } of ctx.context) {
+    if (kept) {
+      keep(r)
+      continue
     }
-  } else {
-    const explicit = c.keptMessageIds ? new Set(c.keptMessageIds) : undefined
-    let leading = true
-    for (const m of pre) {
-      const isLeadingSystem = leading && m.role === 'system'
-      if (!isLeadingSystem) leading = false
-      const kept =
-        isLeadingSystem ||
-        (explicit
-          ? explicit.has(m.id)
-          : transcript.format === 'openai-responses' && m.role === 'user')
-      if (kept) keep(m)
-    }
+    const id = freshId(taken.has(r.id) ? `${r.id}-recorded` : r.id, taken)
+    after.push({ ...r, id })
+    if (isSummary) summaryIds.push(id)
+    else origins[id] = { kind: 'instruction', stage: 'recorded' }
   }
   if (summaryIds.length === 0) {
     // The summary goes right after what was kept: the carrier, or one made from the record.
@@ -208,7 +234,7 @@ export function recordedView(
   const fates: Record<string, Fate> = {}
   for (const m of before) {
     fates[m.id] =
-      keptIds.has(m.id) || m === carrier
+      m.index >= boundary || keptIds.has(m.id) || m === carrier
         ? { kind: 'kept', changed: false }
         : { kind: 'summarized', stage: 'recorded', pass, summaryId }
   }
@@ -237,20 +263,76 @@ export function recordedView(
   }
 }
 
+/**
+ * The recorded compactions up to number `upto` (1-based, inclusive) as the passes of a run
+ * (stage `recorded`, `pass` = the compaction's number), so the fact table, the finder and the
+ * needed-facts check follow a fact through every compaction the agent made, as they follow a
+ * simulation's rolling passes:
+ * - `atMessage` = the boundary − 1 (the last message the agent had before compacting); `from` =
+ *   the previous compaction's boundary (0 for the first), `upto` = this boundary; `kept` = the
+ *   indices in `from`..`upto-1` the agent kept verbatim;
+ * - `summary` = the summary the agent wrote (its record's text; the carrier message's text when the
+ *   record has none; `''` when neither is in the source), `summaryId` = its carrier message (a
+ *   Before message) or `recorded-summary-<n>`; `prompt` = `''` (the agent's prompt is not in the file);
+ * - `tokensBefore` / `tokensAfter` = the agent's own figures when recorded, else 0 (the counts of
+ *   our encoding are the run's totals).
+ * Also the first compaction that folded each Before message before boundary `upto` (`firstFold`,
+ * by id: the compaction whose boundary it first fell behind without being kept), for the fates.
+ * Compactions are taken in file order, the order the agent made them. Pure.
+ */
+export function recordedPasses(
+  transcript: Transcript,
+  upto: number,
+): { passes: Pass[]; firstFold: Map<string, number> } {
+  const passes: Pass[] = []
+  const firstFold = new Map<string, number>()
+  let from = 0
+  for (let k = 0; k < upto; k++) {
+    const ctx = compactionContext(transcript, k)
+    if (!ctx) break
+    const { compaction: c, boundary, carrier, pre, keptIds } = ctx
+    const pass = k + 1
+    for (const m of pre) if (!keptIds.has(m.id) && !firstFold.has(m.id)) firstFold.set(m.id, pass)
+    const summaryMessage = carrier ?? ctx.context.find((e) => e.isSummary)?.message
+    const kept = pre.filter((m) => keptIds.has(m.id) && m.index >= from).map((m) => m.index)
+    const p: Pass = {
+      pass,
+      stage: 'recorded',
+      atMessage: boundary - 1,
+      from,
+      upto: boundary,
+      prompt: '',
+      summary: c.summaryText ?? (summaryMessage ? contentText(summaryMessage.content) : ''),
+      summaryId: summaryMessage?.id ?? `recorded-summary-${pass}`,
+      tokensBefore: c.tokensBefore ?? 0,
+      tokensAfter: c.tokensAfter ?? 0,
+    }
+    if (kept.length > 0) p.kept = kept
+    passes.push(p)
+    from = Math.max(from, boundary)
+  }
+  return { passes, firstFold }
+}
+
 /** A recorded view in the full shape of a pipeline run (totals counted like `runPipeline`). */
 export interface RecordedRun extends RunResult {
   compaction: RecordedCompaction
   /** 1-based number of the compaction shown. */
   pass: number
+  /** The recorded compactions up to the one shown, in file order: `passes[k]` is `compactions[k]`. */
+  compactions: RecordedCompaction[]
 }
 
 /**
  * `recordedView` as a `RunResult`, so the page and the CLI show it exactly like a simulation:
  * tokens per message with `countMessageTokens`; totals like `runPipeline` (`tokens` = messages +
  * tool schemas + `REPLY_PRIMING_TOKENS`; `overheadTokens` = leading system messages + tool
- * schemas); `passes` and `stages` empty (nothing was simulated); warnings = the transcript's plus
- * the view's. Null when the transcript records no compaction. Counts are tokens of the counter's
- * encoding, not the agent's own figures (those are on `compaction.tokensBefore/After`).
+ * schemas); `passes` every recorded compaction up to the one shown (`recordedPasses`), each Before
+ * message the view summarized folded (`fate.pass`) by the first of them that left it behind, so a
+ * fact is blamed on the compaction that really dropped it; `stages` empty (nothing was
+ * simulated); warnings = the transcript's plus the view's. Null when the transcript records no
+ * compaction. Counts are tokens of the counter's encoding, not the agent's own figures (those
+ * are on `compaction.tokensBefore/After` and on each pass).
  */
 export function recordedRunResult(
   transcript: Transcript,
@@ -279,14 +361,19 @@ export function recordedRunResult(
     }
     return { messages, totals, tokensById }
   }
+  const { passes, firstFold } = recordedPasses(transcript, view.pass)
+  const fates: Record<string, Fate> = {}
+  for (const [id, fate] of Object.entries(view.fates))
+    fates[id] = fate.kind === 'summarized' ? { ...fate, pass: firstFold.get(id) ?? fate.pass } : fate
   return {
     compaction: view.compaction,
     pass: view.pass,
+    compactions: transcript.recordedCompactions.slice(0, view.pass),
     before: side(transcript.messages),
     after: side(view.after.messages),
-    fates: view.fates,
+    fates,
     origins: view.origins,
-    passes: [],
+    passes,
     stages: [],
     checks: view.checks,
     warnings: [...transcript.warnings, ...view.warnings],

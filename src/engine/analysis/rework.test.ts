@@ -120,7 +120,7 @@ describe('re-work after a recorded compaction (Claude Code fixture)', () => {
     expect(entry.callTokens).toBe(tokens(at(t, 16)))
     expect(entry.tokens).toBe(total)
     expect(entry.sentence).toBe(
-      `after the agent's own compaction at message 12 (manual, 18,250 tokens): it repeated 1 tool call (Read) and was asked 1 question again: ${total.toLocaleString('en-US')} tokens`,
+      `after the agent's compaction 1 (message 12, manual, 18,250 tokens): it repeated 1 tool call (Read) and was asked 1 question again: ${total.toLocaleString('en-US')} tokens`,
     )
   })
 })
@@ -186,6 +186,6 @@ describe('what is not re-work', () => {
   it('says "no re-work" for a compaction after which nothing repeats', () => {
     expect(
       reworkSentence({ compaction: { kind: 'recorded', compaction: 2, atIndex: 40 }, calls: [], questions: [], tokens: 0 }),
-    ).toBe("after the agent's own compaction at message 40: no re-work")
+    ).toBe("after the agent's compaction 2 (message 40): no re-work")
   })
 })

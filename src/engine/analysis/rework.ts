@@ -40,6 +40,7 @@
 import { contentText } from '../content'
 import type { Fate, Message, Pass, RecordedCompaction, RunResult, StageId, Transcript } from '../model'
 import { cutCodePoints, codePointLength } from '../util/text'
+import { recordedCompactionName, type RecordedAt } from '../facts/verdict'
 import { recordedView } from './recorded'
 
 /** The shorter of two question texts must have at least this many words to count as asked again. */
@@ -349,7 +350,9 @@ function passBoundaries(run: RunResult): Boundary[] {
   const last = run.before.messages.length - 1
   const firedAt = new Map<string, number>()
   for (const p of run.passes) firedAt.set(`${p.stage}:${p.pass}`, p.atMessage)
-  const sorted: Pass[] = [...run.passes].sort((a, b) => a.atMessage - b.atMessage)
+  // A recorded run's passes are the agent's compactions: `recordedBoundaries` reads those.
+  const simulated = run.passes.filter((p): p is Pass & { stage: StageId } => p.stage !== 'recorded')
+  const sorted = simulated.sort((a, b) => a.atMessage - b.atMessage)
   return sorted.map((p, k) => {
     const at = p.atMessage
     const compacted = (id: string, depth = 0): boolean => {
@@ -437,13 +440,16 @@ function countOf(n: number, singular: string, plural = `${singular}s`): string {
   return `${counts.format(n)} ${n === 1 ? singular : plural}`
 }
 
-/** Where a compaction was: `pass 1 of summarize at message 28`, `the agent's own compaction at message 28 (manual, 24,376 tokens)`. */
+/**
+ * Where a compaction was: `pass 1 of summarize at message 28`, or the agent's own as verdicts name
+ * it (`recordedCompactionName`: `the agent's compaction 2 (message 28, manual, 24,376 tokens)`).
+ */
 function reworkCompactionName(ref: ReworkCompactionRef): string {
   if (ref.kind === 'pass') return `pass ${ref.pass} of ${ref.stage} at message ${ref.atMessage}`
-  const own = [ref.trigger, ref.tokensBefore !== undefined ? `${counts.format(ref.tokensBefore)} tokens` : undefined].filter(
-    (s) => s !== undefined && s !== '',
-  )
-  return `the agent's own compaction at message ${ref.atIndex}${own.length > 0 ? ` (${own.join(', ')})` : ''}`
+  const at: RecordedAt = { atIndex: ref.atIndex, compaction: ref.compaction }
+  if (ref.trigger !== undefined && ref.trigger !== '') at.trigger = ref.trigger
+  if (ref.tokensBefore !== undefined) at.tokensBefore = ref.tokensBefore
+  return recordedCompactionName(at)
 }
 
 /**

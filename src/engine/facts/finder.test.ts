@@ -247,9 +247,9 @@ describe('findFact: verdicts from provenance', () => {
     expect(v.lost?.stage).toBe('recorded')
     const r = v.lost?.replacedBy
     if (r?.kind !== 'summary') throw new Error('expected the recorded summary')
-    expect(r.recorded).toEqual({ atIndex: 6, trigger: 'auto', tokensBefore: 150000 })
+    expect(r.recorded).toEqual({ atIndex: 6, compaction: 1, trigger: 'auto', tokensBefore: 150000 })
     expect(r.text).toContain('blue gift paper with a card reading happy birthday, Lena.')
     expect(r.text).not.toContain('80331')
-    expect(v.explanation).toBe("lost in the agent's own compaction at message 6 (auto, 150,000 tokens) — its summary omits it")
+    expect(v.explanation).toBe("lost in the agent's compaction 1 (message 6, auto, 150,000 tokens) — its summary omits it")
   })
 })

@@ -2,16 +2,18 @@
  * The fact finder: the verdict on one fact in a run, read from the run's provenance (fates,
  * origins, passes); it never re-runs compaction. Source: SPEC §6 "Fact finder".
  */
-import type { Pass, RecordedCompaction } from '../model'
-import { compareKeys, eventKey, indexRun, summaryChain, type Chain, type FactRun, type Key, type RunIndex } from './run-index'
+import type { Pass } from '../model'
+import { factHistory, holdersOf } from './history'
+import type { NeededAfterLoss } from './needed'
+import { compareKeys, eventKey, indexRun, orderedPasses, passRunsOf, recordedAt, summaryChain, type Chain, type Key, type RunIndex, type FactRun } from './run-index'
 import {
   idNames,
   verdictSentence,
+  type FactEvent,
   type FactQuery,
   type FactVerdict,
   type KeptAs,
   type LossEvent,
-  type RecordedAt,
   type VerdictNames,
 } from './verdict'
 
@@ -27,17 +29,6 @@ function locator(query: FactQuery): (text: string) => number {
   if (typeof query === 'string') return (text) => text.indexOf(query)
   const re = new RegExp(query.source, query.flags.replace(/[gy]/g, ''))
   return (text) => text.search(re)
-}
-
-/** The agent's compaction a recorded run shows (`RecordedRun.compaction`), as its record states it. */
-function recordedAt(run: FactRun): RecordedAt | undefined {
-  if (!('compaction' in run)) return undefined
-  const c = run.compaction as RecordedCompaction | undefined
-  if (!c || typeof c.atIndex !== 'number') return undefined
-  const at: RecordedAt = { atIndex: c.atIndex }
-  if (c.trigger !== undefined) at.trigger = c.trigger
-  if (c.tokensBefore !== undefined) at.tokensBefore = c.tokensBefore
-  return at
 }
 
 /** The verdict's `query`: the string itself, or a RegExp's `/source/flags`. */
@@ -138,7 +129,7 @@ function lossOf(
         : undefined
       if (!losing) {
         // The agent's own compaction: its summary is the After message it names.
-        const recorded = fate.stage === 'recorded' ? recordedAt(ix.run) : undefined
+        const recorded = fate.stage === 'recorded' ? recordedAt(ix.run, fate.pass) : undefined
         return {
           beforeId,
           stage: fate.stage,
@@ -151,11 +142,12 @@ function lossOf(
           },
         }
       }
+      const recorded = losing.stage === 'recorded' ? recordedAt(ix.run, losing.pass) : undefined
       return {
         beforeId,
         stage: losing.stage,
         pass: losing.pass,
-        replacedBy: { kind: 'summary', summaryId: losing.summaryId, text: losing.summary },
+        replacedBy: { kind: 'summary', summaryId: losing.summaryId, text: losing.summary, ...(recorded ? { recorded } : {}) },
       }
     }
   }
@@ -169,6 +161,8 @@ export interface FindOptions {
    * default: the facts table asks for thousands of verdicts and shows none of it.
    */
   why?: boolean
+  /** How a later message needed the fact after a loss (`neededFacts`), told in its history. */
+  needed?: NeededAfterLoss | undefined
 }
 
 /**
@@ -237,7 +231,22 @@ export function findFact(run: FactRun | RunIndex, query: FactQuery, options: Fin
   const beforeIds = [...ix.beforeTexts].filter(([, t]) => holds(t)).map(([id]) => id)
   const afterIds = [...ix.afterTexts].filter(([, t]) => holds(t)).map(([id]) => id)
   const v = verdictOf(ix, queryLabel(query), holds, beforeIds, afterIds)
-  return options.why ? withWhy(ix, v, query) : v
+  const passes = orderedPasses(ix)
+  const summaryAt = passes.flatMap((p, k) => (holds(p.summary) ? [k] : []))
+  const runs = passRunsOf(ix, passes, () => beforeIds, () => summaryAt)(0)
+  const history = factHistory({ passes, recordedAt: (n) => recordedAt(ix.run, n) }, runs, holdersOf(ix, beforeIds), v, options.needed)
+  const told = withHistory(ix, v, history)
+  return options.why ? withWhy(ix, told, query) : told
+}
+
+/**
+ * `v` with its history (`factHistory`), its sentence telling it (`verdictSentence`, messages by
+ * id). The facts table and the finder both word a verdict this way.
+ */
+export function withHistory(ix: RunIndex, v: FactVerdict, history: FactEvent[]): FactVerdict {
+  const out: FactVerdict = { ...v, history }
+  out.explanation = verdictSentence({ ...out, copiesLost: v.events?.length ?? 0 }, namesOf(ix))
+  return out
 }
 
 /** A copy's loss with its pipeline position (`eventKey`), as `verdictOf` sorts them. */

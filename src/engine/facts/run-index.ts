@@ -3,8 +3,11 @@
  * by message id, pipeline positions (`Key`) and the chain of summaries a folded message went
  * through. Read from a run's provenance only; never re-runs compaction. Source: SPEC §6.
  */
-import type { Pass, RunResult } from '../model'
+import type { Pass, RecordedCompaction, RunResult } from '../model'
+import { partitionPoint } from '../util/search'
+import { factPassRuns, passTimeline, type PassRun } from './pass-runs'
 import { messageFactText } from './patterns'
+import type { RecordedAt } from './verdict'
 
 /** The parts of a run the finder reads (a `RunResult`, or a recorded run of the same shape). */
 export type FactRun = Pick<RunResult, 'before' | 'after' | 'fates' | 'origins' | 'passes'> & {
@@ -181,4 +184,87 @@ function walkSummaryChain(ix: RunIndex, beforeId: string): Chain | null {
     if (stage === fate.stage) break
   }
   return chain
+}
+
+/** The run's passes in pipeline order, worked out once per run index (shared: never mutate). */
+export function orderedPasses(ix: RunIndex): Pass[] {
+  let sorted = orderedCache.get(ix)
+  if (!sorted) orderedCache.set(ix, (sorted = [...ix.run.passes].sort((a, b) => compareKeys(eventKey(ix, a), eventKey(ix, b)))))
+  return sorted
+}
+
+const orderedCache = new WeakMap<RunIndex, Pass[]>()
+
+/**
+ * Whether a pass is rolling: it replays the conversation turn by turn, so a message counts only
+ * once the replay reached it (its index ≤ the pass's `atMessage`) — `summarize` (seed 001) and the
+ * agent's own recorded compactions (each fired at its boundary). Other stages see the whole
+ * transcript at once.
+ */
+export function isRollingPass(p: Pick<Pass, 'stage'>): boolean {
+  return p.stage === 'summarize' || p.stage === 'recorded'
+}
+
+/** When before message `id` stopped being verbatim: its first loss or fold, or null. */
+function verbatimUntil(ix: RunIndex, id: string): Key | null {
+  const fate = ix.run.fates[id]
+  if (!fate || fate.kind === 'kept') return null
+  if (fate.kind === 'summarized') {
+    const chain = summaryChain(ix, id)
+    const first = chain ? chain.list[chain.start] : undefined
+    return first ? eventKey(ix, first) : eventKey(ix, fate)
+  }
+  return eventKey(ix, { stage: fate.stage })
+}
+
+/**
+ * Per fact, its pass states through `passes` (the run's, in pipeline order) as runs
+ * (`factPassRuns`): `carriers(i)` the before messages holding fact `i`, `summaryAt(i)` the
+ * positions whose summary holds it, ascending. The timeline and each message's first loss are
+ * worked out once per run, shared by every fact asked about.
+ */
+export function passRunsOf(
+  ix: RunIndex,
+  passes: readonly Pass[],
+  carriers: (i: number) => readonly string[],
+  summaryAt: (i: number) => readonly number[],
+): (i: number) => PassRun[] {
+  // A before message's first loss is the same for every fact it holds.
+  const untilCache = new Map<string, Key | null>()
+  const until = (id: string) => {
+    let u = untilCache.get(id)
+    if (u === undefined) {
+      u = verbatimUntil(ix, id)
+      untilCache.set(id, u)
+    }
+    return u
+  }
+  const passKeys = passes.map((p) => eventKey(ix, p))
+  const timeline = passTimeline(
+    passes.map(isRollingPass),
+    passes.map((p) => p.atMessage),
+  )
+  // The first position at or after a loss key: passes are in key order.
+  const firstAtOrAfter = (u: Key | null) =>
+    u ? partitionPoint(0, passes.length, (k) => !isAfter(u, passKeys[k] as Key)) : passes.length
+  return (i) =>
+    factPassRuns(
+      timeline,
+      carriers(i).map((id) => ({ at: ix.beforeIndex.get(id) ?? 0, until: firstAtOrAfter(until(id)) })),
+      summaryAt(i),
+    )
+}
+
+/**
+ * Recorded compaction number `pass` (1-based) of a recorded run (`RecordedRun.compactions`; the
+ * one shown, `RecordedRun.compaction`, when the run lists none), as its record states it.
+ */
+export function recordedAt(run: FactRun, pass: number): RecordedAt | undefined {
+  const listed = 'compactions' in run ? (run.compactions as RecordedCompaction[] | undefined)?.[pass - 1] : undefined
+  const c = listed ?? ('compaction' in run ? (run.compaction as RecordedCompaction | undefined) : undefined)
+  if (!c || typeof c.atIndex !== 'number') return undefined
+  const at: RecordedAt = { atIndex: c.atIndex, compaction: pass }
+  if (c.trigger !== undefined) at.trigger = c.trigger
+  if (c.tokensBefore !== undefined) at.tokensBefore = c.tokensBefore
+  return at
 }

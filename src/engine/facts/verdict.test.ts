@@ -77,8 +77,8 @@ describe('verdictSentence: one wording, names by position (page, CLI) or by id (
     ).toBe('never present in the Before — yet the After holds it (After #0 (summary of pass 2))')
   })
 
-  it("lost in the agent's own compaction: where its record puts it, with its trigger and the agent's token count", () => {
-    const recorded = (at: { atIndex: number; trigger?: string; tokensBefore?: number } | undefined): VerdictWords => ({
+  it("lost in the agent's own compaction: its number, where its record puts it, with its trigger and the agent's token count", () => {
+    const recorded = (at: { atIndex: number; compaction?: number; trigger?: string; tokensBefore?: number } | undefined): VerdictWords => ({
       verdict: 'lost',
       where: [],
       copiesLost: 1,
@@ -89,13 +89,17 @@ describe('verdictSentence: one wording, names by position (page, CLI) or by id (
         replacedBy: { kind: 'summary', summaryId: 's', text: 'The user wants a refund.', ...(at ? { recorded: at } : {}) },
       },
     })
-    expect(verdictSentence(recorded({ atIndex: 28, trigger: 'auto', tokensBefore: 150_000 }), byPosition)).toBe(
-      "lost in the agent's own compaction at message 28 (auto, 150,000 tokens) — its summary omits it",
+    expect(verdictSentence(recorded({ atIndex: 28, compaction: 2, trigger: 'auto', tokensBefore: 150_000 }), byPosition)).toBe(
+      "lost in the agent's compaction 2 (message 28, auto, 150,000 tokens) — its summary omits it",
     )
+    expect(verdictSentence(recorded({ atIndex: 28, compaction: 1, trigger: 'manual' }), byPosition)).toBe(
+      "lost in the agent's compaction 1 (message 28, manual) — its summary omits it",
+    )
+    // Without its number (a record outside a recorded run's list): where it was.
     expect(verdictSentence(recorded({ atIndex: 28, trigger: 'manual' }), byPosition)).toBe(
-      "lost in the agent's own compaction at message 28 (manual) — its summary omits it",
+      "lost in the agent's compaction at message 28 (manual) — its summary omits it",
     )
-    expect(verdictSentence(recorded({ atIndex: 5 }), byId)).toBe("lost in the agent's own compaction at message 5 — its summary omits it")
+    expect(verdictSentence(recorded({ atIndex: 5 }), byId)).toBe("lost in the agent's compaction at message 5 — its summary omits it")
     expect(verdictSentence(recorded(undefined), byId)).toBe("lost in the agent's recorded compaction — its summary omits it")
     expect(lossReason(recorded({ atIndex: 28 }), byPosition, 'llm')).toBe(
       'it was in the messages the agent summarized, but not in the summary it wrote',

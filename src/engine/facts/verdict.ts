@@ -3,7 +3,8 @@
  * lost the last copy) and their wording. Types and words only, so the page can import it without
  * the finder. Source: SPEC §6 "Fact finder".
  */
-import type { Origin, StageId } from '../model'
+import type { Origin, ProvenanceStage, Role, StageId } from '../model'
+import type { NeededAfterLoss } from './needed'
 
 /** What a fact is matched as: a verbatim string, or a regular expression. */
 export type FactQuery = string | RegExp
@@ -18,6 +19,8 @@ export type KeptAs = 'verbatim' | 'summary' | 'pinned'
  */
 export interface RecordedAt {
   atIndex: number
+  /** Its 1-based number among the file's recorded compactions, when known. */
+  compaction?: number
   trigger?: string
   tokensBefore?: number
 }
@@ -47,6 +50,26 @@ export interface LossEvent {
   replacedBy: Replacement
 }
 
+/**
+ * One event of a fact's history (`factHistory`, history.ts), in message order: `entered` (its first
+ * Before message), `lost` (a pass or the agent's recorded compaction took it out of the context:
+ * `atMessage` the turn end it fired at, `recorded` the agent's record; a loss outside the passes,
+ * e.g. pruning, has neither), `needed` (a later user or assistant message asked for it: verbatim
+ * or by a back-reference, `phrase` the sentence) and `back` (a later message held it again, e.g. a
+ * tool result re-reading it). Messages by Before id and index.
+ */
+export type FactEvent =
+  | { kind: 'entered'; messageId: string; index: number; role: Role }
+  | {
+      kind: 'lost'
+      stage: ProvenanceStage | 'pipeline'
+      pass?: number
+      atMessage?: number
+      recorded?: RecordedAt
+    }
+  | { kind: 'needed'; messageId: string; index: number; role: Role; how: NeededAfterLoss['how']; phrase?: string }
+  | { kind: 'back'; messageId: string; index: number; role: Role }
+
 /** The verdict on one fact. Source: SPEC §6 "Fact finder". */
 export interface FactVerdict {
   query: string
@@ -60,6 +83,12 @@ export interface FactVerdict {
   /** For `lost`: every copy's loss, in pipeline order. */
   events?: LossEvent[]
   /**
+   * The fact's history through the run (`factHistory`), when it was worked out: every loss, the
+   * messages that asked for it and those that brought it back. The verdict's sentence tells it
+   * when it holds a loss.
+   */
+  history?: FactEvent[]
+  /**
    * One sentence for people: `verdictSentence` with messages named by id (`idNames`), so a
    * warning quoting it can link each id.
    */
@@ -69,11 +98,13 @@ export interface FactVerdict {
 /**
  * The name of one compaction pass, the same in verdicts, chips, boundaries and the pass list:
  * `pass 2` for the rolling `summarize` stage (its pass numbers are the ones people talk about),
- * the stage name for any other stage (`insert-then-compress`, `insert-then-compress pass 2`),
- * so two stages' pass 1 never read alike.
+ * `compaction 2` for the agent's own recorded compactions (their number in the file), the stage
+ * name for any other stage (`insert-then-compress`, `insert-then-compress pass 2`), so two
+ * stages' pass 1 never read alike.
  */
 export function passName(stage: string, pass: number): string {
   if (stage === 'summarize') return `pass ${pass}`
+  if (stage === 'recorded') return `compaction ${pass}`
   return pass === 1 ? stage : `${stage} pass ${pass}`
 }
 
@@ -97,6 +128,8 @@ export interface VerdictWords {
   lost?: LossEvent
   /** Copies whose loss was traced (`events.length`); "the last of N copies" above 1. */
   copiesLost: number
+  /** The fact's history (`FactVerdict.history`); told when it holds a loss. */
+  history?: readonly FactEvent[] | undefined
 }
 
 /** How many names a verdict lists before "+N more". */
@@ -110,19 +143,65 @@ function listOf(labels: readonly string[]): string {
 const grouped = new Intl.NumberFormat('en-US')
 
 /**
- * Where a loss happened: `pass 2 of summarize`, `dedupe`, `the pipeline`, or the agent's own
- * compaction, `the agent's own compaction at message 28 (auto, 150,000 tokens)` (what its record
- * states; `the agent's recorded compaction` without one).
+ * The name of a compaction the agent recorded itself, as its record states it: `the agent's
+ * compaction 1 (message 109, auto, 166,311 tokens)` (number, boundary, trigger, the agent's own
+ * token count), `the agent's compaction at message 28 (manual)` when its number is unknown. The
+ * one wording of verdicts, histories and re-work.
  */
-function lossPlace(e: LossEvent): string {
+export function recordedCompactionName(at: RecordedAt): string {
+  const how = [at.trigger, at.tokensBefore === undefined ? '' : `${grouped.format(at.tokensBefore)} tokens`].filter(Boolean)
+  if (at.compaction === undefined) return `the agent's compaction at message ${at.atIndex}${how.length > 0 ? ` (${how.join(', ')})` : ''}`
+  return `the agent's compaction ${at.compaction} (${[`message ${at.atIndex}`, ...how].join(', ')})`
+}
+
+/**
+ * Where a loss happened: `pass 2 of summarize`, `dedupe`, `the pipeline`, or the agent's own
+ * compaction (`recordedCompactionName`; `the agent's recorded compaction` without its record).
+ */
+function lossPlace(e: { stage: string; pass?: number | undefined; replacedBy?: Replacement; recorded?: RecordedAt | undefined }): string {
   if (e.stage === 'pipeline') return 'the pipeline'
   if (e.stage === 'recorded') {
-    const at = e.replacedBy.kind === 'summary' ? e.replacedBy.recorded : undefined
-    if (!at) return "the agent's recorded compaction"
-    const how = [at.trigger, at.tokensBefore === undefined ? '' : `${grouped.format(at.tokensBefore)} tokens`].filter(Boolean)
-    return `the agent's own compaction at message ${at.atIndex}${how.length > 0 ? ` (${how.join(', ')})` : ''}`
+    const at = e.recorded ?? (e.replacedBy?.kind === 'summary' ? e.replacedBy.recorded : undefined)
+    return at ? recordedCompactionName(at) : "the agent's recorded compaction"
   }
   return e.pass !== undefined ? `pass ${e.pass} of ${e.stage}` : e.stage
+}
+
+/** How a history tells the way a message needed a fact (a verbatim repeat needs no words). */
+const NEEDED_HOW: Readonly<Record<string, string>> = {
+  'back-reference': ' (referred back to)',
+  'asked-again': ' (the agent asked for it again)',
+}
+
+/**
+ * A fact's history as one clause, or undefined when it holds no loss: `lost at pass 2 of
+ * summarize (at #40); asked for at Before #175; back at Before #176 (tool); lost again at the
+ * agent's compaction 3 (message 400, auto)`. Its first appearance is not told (the verdict names
+ * the messages). Messages by `names`.
+ */
+export function historySentence(
+  history: readonly FactEvent[] | undefined,
+  names: Pick<VerdictNames, 'before'>,
+): string | undefined {
+  if (!history || !history.some((e) => e.kind === 'lost')) return undefined
+  const events = history.filter((e) => e.kind !== 'entered')
+  let losses = 0
+  const parts = events.map((e) => {
+    switch (e.kind) {
+      case 'lost': {
+        const at = e.stage !== 'recorded' && e.atMessage !== undefined ? ` (at #${e.atMessage})` : ''
+        return `${losses++ > 0 ? 'lost again' : 'lost'} at ${lossPlace(e)}${at}`
+      }
+      case 'needed':
+        return `asked for at ${names.before(e.messageId)}${NEEDED_HOW[e.how] ?? ''}`
+      case 'back':
+        return `back at ${names.before(e.messageId)} (${e.role === 'tool' ? 'a tool result' : e.role})`
+      default:
+        return ''
+    }
+  })
+  const told = parts.filter(Boolean)
+  return told.length > 0 ? told.join('; ') : undefined
 }
 
 /**
@@ -130,12 +209,25 @@ function lossPlace(e: LossEvent): string {
  * - `survives in 3 messages after (Before #41 → After #7, After #0 (summary of pass 2))`, or
  *   `survives only in After #0 (summary of pass 1)` when no verbatim copy is left;
  * - `lost in pass 2 of summarize (the last of 3 copies) — replaced by the summary of messages
- *   0–21`: the event that lost the last copy; `lost in the agent's own compaction at message 28
- *   (auto, 150,000 tokens) — its summary omits it` for the agent's recorded compaction;
+ *   0–21`: the event that lost the last copy; `lost in the agent's compaction 1 (message 28,
+ *   auto, 150,000 tokens) — its summary omits it` for the agent's recorded compaction;
  * - `never present in the Before` (and, when the After holds it anyway, which message does).
  * Messages are named by `names`. Pure: renders the verdict, never searches. Source: SPEC §6.
  */
 export function verdictSentence(v: VerdictWords, names: VerdictNames): string {
+  const base = baseVerdictSentence(v, names)
+  const story = historySentence(v.history, names)
+  const told = v.history?.filter((e) => e.kind !== 'entered') ?? []
+  // One loss and nothing else is what the plain sentence says, with what replaced it.
+  if (story === undefined || (v.verdict === 'lost' && told.length === 1)) return base
+  if (v.verdict !== 'lost') return `${base} — ${story}`
+  // A lost fact's story ends in the loss the sentence names: its replacement closes it.
+  const tail = base.indexOf(' — ')
+  return tail >= 0 ? `${story}${base.slice(tail)}` : story
+}
+
+/** `verdictSentence` without the history. */
+function baseVerdictSentence(v: VerdictWords, names: VerdictNames): string {
   const held = v.where.map((w) => names.after(w.id))
   if (v.verdict === 'never-present') {
     return held.length > 0

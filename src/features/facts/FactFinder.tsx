@@ -37,7 +37,7 @@ export function FactFinder() {
   // arriving: search again so the verdict follows what the After column shows.
   const runId = run?.runId
   const transcriptKey = run?.transcriptKey
-  const recordedView = afterMode === 'recorded' ? recorded?.view : undefined
+  const recordedView = afterMode !== 'simulated' ? recorded?.view : undefined
   useEffect(() => {
     refresh()
   }, [runId, transcriptKey, recordedView, refresh])
@@ -47,6 +47,11 @@ export function FactFinder() {
   // Messages are named by the columns of the After that was searched.
   const named = search?.against === 'recorded' ? recorded?.view : run
   const verdict = useMemo(() => (search && named ? verdictSentence(search.verdict, named) : null), [search, named])
+  // Recorded vs simulated: the verdict against what the agent kept, named by the recorded columns.
+  const recordedVerdict = useMemo(
+    () => (search?.recordedVerdict && recorded?.view ? verdictSentence(search.recordedVerdict, recorded.view) : null),
+    [search, recorded],
+  )
   const why = useMemo(() => {
     if (!search || !named) return null
     const kind = search.against === 'recorded' || (summarizer !== undefined && summarizer !== 'extractive') ? 'llm' : 'extractive'
@@ -143,10 +148,22 @@ export function FactFinder() {
           title={search.verdict.explanation}
         >
           <strong className="fact-finder__fact">{search.regex ? `/${search.query}/` : `“${search.query}”`}</strong>{' '}
+          {recordedVerdict && <span className="fact-finder__side-label">Simulated: </span>}
           {verdict.text}
           <span className="fact-finder__sides muted"> · {sides}</span>
         </p>
       ) : null}
+      {!error && search?.recordedVerdict && recordedVerdict && query !== '' && (
+        <p
+          className={`fact-finder__verdict fact-finder__verdict--${recordedVerdict.tone}`}
+          data-testid="fact-verdict-recorded"
+          data-verdict={search.recordedVerdict.verdict}
+          title={search.recordedVerdict.explanation}
+        >
+          <span className="fact-finder__side-label">Recorded: </span>
+          {recordedVerdict.text}
+        </p>
+      )}
       {!error && search && query !== '' && why && <FactFinderWhy why={why} highlight={{ query: search.query, regex: search.regex }} />}
     </div>
   )

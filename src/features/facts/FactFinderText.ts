@@ -181,7 +181,7 @@ export interface LossWhyView {
   placeholder?: string
   /** For a back-reference: the Before id of the fact's first occurrence, and its name (`Before #4`). */
   firstOccurrence?: { id: string; name: string }
-  /** The pass that wrote the summary: `pass 2`, `insert-then-compress`, or `the agent's own compaction`. */
+  /** The pass that wrote the summary: `pass 2`, `insert-then-compress`, or the agent's `compaction 2`. */
   pass?: string
 }
 
@@ -202,7 +202,7 @@ export function lossWhy(v: FactVerdictView, run: RunView, summarizer: Summarizer
     if (r.promptLine !== undefined) why.promptLine = r.promptLine
     if (r.inPrompt !== undefined) why.inPrompt = r.inPrompt
     if (r.text !== '') why.summary = r.text
-    why.pass = e.stage === 'recorded' ? "the agent's own compaction" : e.pass !== undefined ? passName(e.stage, e.pass) : e.stage
+    why.pass = e.pass !== undefined ? passName(e.stage, e.pass) : e.stage
   } else if (r.kind === 'placeholder') why.placeholder = r.text
   else if (r.kind === 'back-reference') why.firstOccurrence = { id: r.firstId, name: names.before(r.firstId) }
   return Object.keys(why).length > 0 ? why : null
