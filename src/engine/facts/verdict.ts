@@ -183,25 +183,29 @@ export function historySentence(
   history: readonly FactEvent[] | undefined,
   names: Pick<VerdictNames, 'before'>,
 ): string | undefined {
-  if (!history || !history.some((e) => e.kind === 'lost')) return undefined
-  const events = history.filter((e) => e.kind !== 'entered')
+  const parts = historyParts(history, names)
+  return parts.length > 0 ? parts.map((p) => p.text).join('; ') : undefined
+}
+
+/** The events `historySentence` tells, each as its clause; none when the history holds no loss. */
+function historyParts(
+  history: readonly FactEvent[] | undefined,
+  names: Pick<VerdictNames, 'before'>,
+): { kind: FactEvent['kind']; text: string }[] {
+  if (!history || !history.some((e) => e.kind === 'lost')) return []
   let losses = 0
-  const parts = events.map((e) => {
-    switch (e.kind) {
-      case 'lost': {
-        const at = e.stage !== 'recorded' && e.atMessage !== undefined ? ` (at #${e.atMessage})` : ''
-        return `${losses++ > 0 ? 'lost again' : 'lost'} at ${lossPlace(e)}${at}`
-      }
-      case 'needed':
-        return `asked for at ${names.before(e.messageId)}${NEEDED_HOW[e.how] ?? ''}`
-      case 'back':
-        return `back at ${names.before(e.messageId)} (${e.role === 'tool' ? 'a tool result' : e.role})`
-      default:
-        return ''
+  const out: { kind: FactEvent['kind']; text: string }[] = []
+  for (const e of history) {
+    if (e.kind === 'lost') {
+      const at = e.stage !== 'recorded' && e.atMessage !== undefined ? ` (at #${e.atMessage})` : ''
+      out.push({ kind: e.kind, text: `${losses++ > 0 ? 'lost again' : 'lost'} at ${lossPlace(e)}${at}` })
+    } else if (e.kind === 'needed') {
+      out.push({ kind: e.kind, text: `asked for at ${names.before(e.messageId)}${NEEDED_HOW[e.how] ?? ''}` })
+    } else if (e.kind === 'back') {
+      out.push({ kind: e.kind, text: `back at ${names.before(e.messageId)} (${e.role === 'tool' ? 'a tool result' : e.role})` })
     }
-  })
-  const told = parts.filter(Boolean)
-  return told.length > 0 ? told.join('; ') : undefined
+  }
+  return out
 }
 
 /**
@@ -216,14 +220,14 @@ export function historySentence(
  */
 export function verdictSentence(v: VerdictWords, names: VerdictNames): string {
   const base = baseVerdictSentence(v, names)
-  const story = historySentence(v.history, names)
-  const told = v.history?.filter((e) => e.kind !== 'entered') ?? []
+  const parts = historyParts(v.history, names)
   // One loss and nothing else is what the plain sentence says, with what replaced it.
-  if (story === undefined || (v.verdict === 'lost' && told.length === 1)) return base
-  if (v.verdict !== 'lost') return `${base} — ${story}`
-  // A lost fact's story ends in the loss the sentence names: its replacement closes it.
+  if (parts.length === 0 || (v.verdict === 'lost' && parts.length === 1)) return base
+  if (v.verdict !== 'lost') return `${base} — ${parts.map((p) => p.text).join('; ')}`
+  // A lost fact's story: its last loss is the one the sentence names, told with what replaced it.
   const tail = base.indexOf(' — ')
-  return tail >= 0 ? `${story}${base.slice(tail)}` : story
+  const last = parts.map((p) => p.kind).lastIndexOf('lost')
+  return parts.map((p, i) => (i === last && tail >= 0 ? `${p.text}${base.slice(tail)}` : p.text)).join('; ')
 }
 
 /** `verdictSentence` without the history. */

@@ -1,0 +1,55 @@
+/**
+ * `find --recorded --json` on a Claude Code session with several recorded compactions: a path the
+ * user stated before the first compaction and never again is lost at compaction 1 (the lost
+ * event's `pass`), whichever compaction the file records last; its history says so.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runCli } from '../../test/cli'
+import { claudeCodeSession, type SessionStep } from '../../test/claude-code-session'
+
+const PATHS = ['src/billing/invoice_rules.yaml', 'config/tax/rates_2026.json', 'docs/runbook/deploy.md']
+
+// The user states three paths in message 0, then four compactions whose summaries name none of
+// them, with turns between that never mention them again.
+const steps: SessionStep[] = [
+  { user: `Fix the invoices. Rules: ${PATHS[0]}, rates: ${PATHS[1]}, and follow ${PATHS[2]}.` },
+  { assistant: 'I will start with the totals.' },
+]
+for (let k = 1; k <= 4; k++) {
+  steps.push(
+    { tool: 'Bash', input: { command: `make check-${k}` }, output: `check ${k}: ok` },
+    { assistant: `Step ${k} done.` },
+    { user: `Go on with step ${k + 1}.` },
+    { compact: `Work on the invoices is in progress (step ${k}).`, preTokens: 160_000 + k },
+  )
+}
+steps.push({ assistant: 'All steps done.' })
+
+const dir = mkdtempSync(join(tmpdir(), 'ci-find-recorded-'))
+const file = join(dir, 'session.jsonl')
+writeFileSync(file, claudeCodeSession(steps))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+describe('find --recorded --json', () => {
+  it('blames each stated path on compaction 1, the first after its last occurrence', async () => {
+    const out = await runCli(['find', file, ...PATHS, '--recorded', '--json'])
+    expect(out.code).toBe(0)
+    const facts = JSON.parse(out.stdout).facts as { verdict: string; lost?: { stage: string; pass?: number }; history: { kind: string; pass?: number }[] }[]
+    expect(facts).toHaveLength(3)
+    for (const f of facts) {
+      expect(f.verdict).toBe('lost')
+      expect(f.lost).toMatchObject({ stage: 'recorded', pass: 1 })
+      expect(f.history.filter((e) => e.kind === 'lost').map((e) => e.pass)).toEqual([1])
+    }
+  })
+
+  it('words the loss as the agent recorded the first compaction', async () => {
+    const out = await runCli(['find', file, PATHS[0]!, '--recorded'])
+    expect(out.stdout).toMatch(
+      new RegExp(`^${PATHS[0]!.replace(/\./g, '\\.')}: lost in the agent's compaction 1 \\(message 6, auto, 160,001 tokens\\) — its summary omits it$`, 'm'),
+    )
+  })
+})
