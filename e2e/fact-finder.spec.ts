@@ -3,8 +3,8 @@ import { openApp, rows, watchErrors } from './helpers'
 
 // On the Claude Code sample under the default pipeline, README.md is in Before messages 2, 13
 // and 35 and in no After message: message 35's copy goes earlier in the pipeline, and pass 1 of
-// summarize folds messages 0–21 into an extractive summary that lists only its first 40 facts —
-// README.md is not among them (`npm run cli -- find public/samples/claude-code.jsonl README.md`).
+// summarize folds messages 0–21 into an extractive summary after pruning had already cleared the
+// tool results holding it — README.md is not in it (`npm run cli -- find public/samples/claude-code.jsonl README.md`).
 test('finds a fact summarized away, steps through its matches and names the pass that lost it', async ({ page }) => {
   const errors = watchErrors(page)
   await openApp(page)

@@ -39,9 +39,9 @@ describe('cli sweep', () => {
         })
       }
     }
-    // The default settings' cell is the README's run: 19,526 → 6,256 tokens.
+    // The default settings' cell is the README's run: 19,526 → 6,249 tokens.
     expect(out.tokensBefore).toBe(19526)
-    expect(out.cells[1][1].tokensAfter).toBe(6256)
+    expect(out.cells[1][1].tokensAfter).toBe(6249)
   })
 
   it('prints four tables (rows = y, columns = x) and explains marked cells', async () => {

@@ -160,7 +160,8 @@ describe('the compaction never grows the context (seed 001)', () => {
 
 describe('a pinned block that would make the context larger than the Before is refused', () => {
   // Four turns with facts in every request; summarize (keep_last 2, compact_after 2) folds the
-  // first three turns into a short extractive summary and pin-facts would pin all their facts.
+  // first three turns into an extractive summary shorter than them (a5's long reply holds
+  // nothing it keeps) and pin-facts would pin all their facts.
   const messages = deepFreeze(
     indexed([
       user('u0', 'Fix order ORD-58213 for 94107, ship to alice@example.com by 2024-05-03.'),
@@ -168,7 +169,10 @@ describe('a pinned block that would make the context larger than the Before is r
       user('u2', 'See https://example.com/tickets/4411 and /etc/app/config.yaml, budget $1,250.'),
       assistant('a3', 'Done. I will deploy after review.'),
       user('u4', "Don't change quote_for() in src/quote/api.py. Order ORD-77120 too."),
-      assistant('a5', 'Sure.'),
+      assistant(
+        'a5',
+        'Sure. That will take a little while, because the whole module has to be read again from the top and every caller checked.',
+      ),
       user('u6', 'Now add a test.'),
       assistant('a7', 'Added.'),
     ]),

@@ -25,10 +25,10 @@ describe('engineApi.sweep', () => {
     expect(outcome.note).toBeUndefined()
     expect(outcome.result.complete).toBe(true)
     expect(seen.map((p) => p.done)).toEqual([1, 2, 3, 4])
-    // The default cell (keep_last 20, compact_after 40) is the default run: 19,526 → 6,256 tokens.
-    expect(outcome.result.cells[1]![1]).toMatchObject({ ok: true, tokensAfter: 6256, passes: 1 })
+    // The default cell (keep_last 20, compact_after 40) is the default run: 19,526 → 6,249 tokens.
+    expect(outcome.result.cells[1]![1]).toMatchObject({ ok: true, tokensAfter: 6249, passes: 1 })
     const run = await engineApi.run(config, 1)
-    expect(run.ok && run.view.after.totals.tokens).toBe(6256)
+    expect(run.ok && run.view.after.totals.tokens).toBe(6249)
   })
 
   it('cancelSweep stops between cells and answers with the cells done so far', async () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../model'
 import { assistant, indexed, system, toolResult, user } from '../stages/test-helpers'
+import { MAX_SUMMARY_CHARS } from '../stages/summarize'
 import { countMessageTokens } from '../tokens/count'
+import { codePointLength } from '../util/text'
 import {
   EXTRACTIVE_LABEL,
   GOAL_CHAR_CAP,
@@ -61,14 +63,17 @@ describe('summarizeExtractive (SPEC §3.6)', () => {
     user('u7', 'Can you change the address? TODO: confirm the new street'),
   ])
 
-  it('lists the goal verbatim, facts, tools with counts and open items, labelled', () => {
+  it('lists the goal verbatim, open questions and items, facts, tools with counts, labelled', () => {
+    // u7's question has no reply after it; the tracking URL and the date are the tool's and the
+    // assistant's, not the user's (the goal already quotes what the user stated).
     expect(summarizeExtractive(slice)).toBe(
       [
         EXTRACTIVE_LABEL,
         'Goal: Where is my order ORD-58213? Ship to CEP 01310-100.',
+        'Open questions: Can you change the address?',
+        'Open items: TODO: confirm the new street',
         'Facts: 2024-03-01; https://track.example.com/X1',
         'Tools used: lookup_order ×2',
-        'Open items: TODO: confirm the new street | Can you change the address?',
       ].join('\n'),
     )
   })
@@ -77,20 +82,25 @@ describe('summarizeExtractive (SPEC §3.6)', () => {
     expect(EXTRACTIVE_LABEL).toBe('offline extractive summary (not an LLM)')
   })
 
-  it('folds the previous summary in: its goal, facts, tool counts survive', () => {
+  it('folds the previous summary in: its goal, facts, open items and tool counts survive; its questions, once answered, do not', () => {
     const first = summarizeExtractive(slice)
     const next = summarizeExtractive(
       indexed([user('u8', 'Use 12 Rua Augusta, apt 4.'), assistant('a9', 'Updated.', [])]),
       first,
     )
+    // a9 follows the previous summary's question: answered. The TODO stays open.
     expect(next).toBe(
       [
         EXTRACTIVE_LABEL,
         'Goal: Where is my order ORD-58213? Ship to CEP 01310-100.',
+        'Open items: TODO: confirm the new street',
         'Facts: 2024-03-01; https://track.example.com/X1',
         'Tools used: lookup_order ×2',
-        'Open items: TODO: confirm the new street | Can you change the address?',
       ].join('\n'),
+    )
+    // With no reply in the slice, the question is still open.
+    expect(summarizeExtractive([user('u8', 'Hello?')], first)).toContain(
+      'Open questions: Can you change the address? | Hello?',
     )
   })
 
@@ -103,14 +113,15 @@ describe('summarizeExtractive (SPEC §3.6)', () => {
     expect(out).toContain('Goal: ok')
   })
 
-  it('caps the goal and the facts', () => {
+  it('caps the goal, and the other facts at MAX_FACTS, saying how many the cap left out', () => {
     const long = user('u', `${'g'.repeat(GOAL_CHAR_CAP + 10)}`)
     expect(summarizeExtractive([long])).toBe(
       `${EXTRACTIVE_LABEL}\nGoal: ${'g'.repeat(GOAL_CHAR_CAP)}`,
     )
     const many = Array.from({ length: 60 }, (_, i) => `ID-${1000 + i}`).join(' ')
-    const facts = summarizeExtractive([user('u', 'go'), assistant('a', many)]).split('\n')[2] ?? ''
-    expect(facts.split('; ')).toHaveLength(MAX_FACTS)
+    const lines = summarizeExtractive([user('u', 'go'), assistant('a', many)]).split('\n')
+    expect((lines[2] ?? '').split('; ')).toHaveLength(MAX_FACTS)
+    expect(lines[3]).toBe('[cut to 40 facts: 20 facts left out]')
   })
 
   it('skips injected user messages when choosing the goal', () => {
@@ -182,5 +193,98 @@ describe('extractiveSummarizer: an earlier summary in the slice is folded, not n
     expect(text).not.toContain('[Summary of messages')
     expect(text.match(/offline extractive summary/g)).toHaveLength(1)
     expect(text).toContain('tests/test_rates.py')
+  })
+})
+
+describe("summarizeExtractive: seed 001's preserve list first, verbatim; no noise", () => {
+  // An invented support slice: the user states an order number, a CEP, a path and a date; the
+  // assistant quotes a price, promises a day and records a decision; a tool run prints its
+  // durations, percentages and an `ls -l` listing.
+  const slice = indexed([
+    user('u1', 'Please ship order ORD-4411 to my new flat.'),
+    assistant('a2', null, [{ id: 'c1', name: 'run_checks', arguments: '{"order":"ORD-4411"}' }]),
+    toolResult(
+      't3',
+      'c1',
+      [
+        'checks passed in 56ms; build 746ms',
+        'coverage 33%, cpu 1.5%',
+        '-rw-r--r--  1 ana staff 12 Jun 20 16:41 label.pdf',
+      ].join('\n'),
+      'run_checks',
+    ),
+    assistant('a4', 'The total is $40.00 with shipping. I\'ll ship it by Friday. Which CEP should I use?'),
+    user('u5', 'CEP 01310-100, and file the invoice under /home/ana/invoices/may.pdf please.'),
+    assistant('a6', 'Decided: gift wrap is free for this order. Noted.'),
+    user('u7', 'TODO: confirm the door code. Will it arrive before 2025-07-04?'),
+  ])
+
+  it('goal, user-stated values, commitments, open questions and items, decisions, then the rest', () => {
+    // a4's question is answered by u5; u7's is not (no assistant message after it). The tool's
+    // 56ms, 746ms, 33%, 1.5% and the listing's Jun 20 are noise; label.pdf is not.
+    expect(summarizeExtractive(slice)).toBe(
+      [
+        EXTRACTIVE_LABEL,
+        'Goal: Please ship order ORD-4411 to my new flat.',
+        'User stated: 01310-100; /home/ana/invoices/may.pdf; 2025-07-04',
+        "Commitments: The total is $40.00 with shipping. | I'll ship it by Friday.",
+        'Open questions: Will it arrive before 2025-07-04?',
+        'Open items: TODO: confirm the door code.',
+        'Decisions: Decided: gift wrap is free for this order.',
+        'Facts: label.pdf',
+        'Tools used: run_checks ×1',
+      ].join('\n'),
+    )
+  })
+
+  it('carries the previous summary: its user-stated values and commitments come first', () => {
+    const next = summarizeExtractive(
+      indexed([
+        user('u8', 'My phone changed, write to ana@example.com instead.'),
+        assistant('a9', 'We will refund the $5.00 wrap fee.'),
+      ]),
+      summarizeExtractive(slice),
+    )
+    expect(next).toBe(
+      [
+        EXTRACTIVE_LABEL,
+        'Goal: Please ship order ORD-4411 to my new flat.',
+        'User stated: 01310-100; /home/ana/invoices/may.pdf; 2025-07-04; ana@example.com',
+        "Commitments: The total is $40.00 with shipping. | I'll ship it by Friday. | We will refund the $5.00 wrap fee.",
+        'Open items: TODO: confirm the door code.',
+        'Decisions: Decided: gift wrap is free for this order.',
+        'Facts: label.pdf',
+        'Tools used: run_checks ×1',
+      ].join('\n'),
+    )
+  })
+
+  it('keeps a multi-line goal whole across passes', () => {
+    const first = summarizeExtractive([user('u', 'Fix the bug.\nKeep the API of src/api.py.')])
+    expect(first).toBe(`${EXTRACTIVE_LABEL}\nGoal: Fix the bug.\nKeep the API of src/api.py.`)
+    expect(summarizeExtractive([assistant('a', 'Reading it.')], first)).toBe(first)
+  })
+
+  it(`cut to ${MAX_SUMMARY_CHARS} characters: the user-stated values first, then a line saying what was left out`, () => {
+    // 700 order numbers of 8 code points. The cut leaves 300 code points for its line: 5,700.
+    // The label (39) + "\n" + "Goal: Tag these." (16) = 56; "\nUser stated: " + the first
+    // number = 14 + 8 = 22, each further one "; " + 8 = 10: 56 + 22 + 10 × 562 = 5,698 ≤ 5,700,
+    // one more would be 5,708. So 563 fit and 137 do not; nor do the commitment and the tools.
+    const ids = Array.from({ length: 700 }, (_, i) => `ORD-${1000 + i}`)
+    const out = summarizeExtractive([
+      user('u1', 'Tag these.'),
+      user('u2', ids.join(' ')),
+      assistant('a3', "I'll tag them today.", [{ id: 'c', name: 'tag' }]),
+      toolResult('t4', 'c', 'ok', 'tag'),
+    ])
+    expect(out).toBe(
+      [
+        EXTRACTIVE_LABEL,
+        'Goal: Tag these.',
+        `User stated: ${ids.slice(0, 563).join('; ')}`,
+        '[cut to 6,000 characters: 137 user-stated values, 1 commitment, 1 tool left out]',
+      ].join('\n'),
+    )
+    expect(codePointLength(out)).toBeLessThanOrEqual(MAX_SUMMARY_CHARS)
   })
 })
