@@ -78,8 +78,9 @@ test("Recorded mode: the finder judges against the agent's own compaction and sh
   await page.getByRole('radiogroup', { name: 'After column shows' }).getByRole('radio', { name: 'Recorded', exact: true }).click()
   await expect(page.getByTestId('recorded-column')).toBeVisible()
   await page.getByRole('searchbox', { name: 'Fact to find' }).fill('80331')
+  // Lost at the agent's compaction 1, and asked for after it ("Ship it to the postal code I gave you.").
   await expect(page.getByTestId('fact-verdict')).toContainText(
-    "lost in the agent's compaction 1 (message 6, auto, 150,000 tokens) — its summary omits it",
+    "lost at the agent's compaction 1 (message 6, auto, 150,000 tokens) — its summary omits it; asked for at Before #8 (referred back to)",
   )
   const why = page.getByTestId('fact-why')
   await expect(why.getByTestId('fact-why-reason')).toHaveText(
@@ -103,7 +104,7 @@ test("Recorded mode: the finder judges against the agent's own compaction and sh
   await expect(row).toHaveClass(/facts__row--lost/)
   await row.getByRole('button', { name: '80331', exact: true }).click()
   await expect(page.getByRole('searchbox', { name: 'Fact to find' })).toHaveValue('80331')
-  await expect(page.getByTestId('fact-verdict')).toContainText("lost in the agent's compaction 1 (message 6")
+  await expect(page.getByTestId('fact-verdict')).toContainText("lost at the agent's compaction 1 (message 6")
 
   // Recorded vs simulated: the default pipeline never fires on these 9 messages, so only the
   // simulation kept the postal code; a click finds it.
