@@ -337,10 +337,15 @@ export function summarizeExtractive(slice: readonly Message[], previous?: string
   for (const m of slice) {
     if (m.role === 'assistant') for (const s of decisionSentences(contentText(m.content))) add('decisions', s)
   }
-  // A fact a line above already quotes (in the goal or a sentence) is not listed again.
+  // A fact a line above already quotes (in the goal or a sentence) is not listed again. Only the
+  // sentences the cap can hold are read: those past MAX_SUMMARY_CHARS never reach the summary.
   const quotedFacts = new Set<string>()
-  for (const id of ['commitments', 'questions', 'todo', 'decisions'] as const)
-    for (const item of items[id]) for (const f of extractFacts(item)) quotedFacts.add(f)
+  let quotedChars = 0
+  quoting: for (const id of ['commitments', 'questions', 'todo', 'decisions'] as const)
+    for (const item of items[id]) {
+      if ((quotedChars += item.length) > MAX_SUMMARY_CHARS) break quoting
+      for (const f of extractFacts(item)) quotedFacts.add(f)
+    }
   for (const f of rankedFacts(slice)) if (!quotedFacts.has(f) && !goal.includes(f)) add('facts', f)
   const overFactCap = Math.max(0, items.facts.length - MAX_FACTS)
   items.facts = items.facts.slice(0, MAX_FACTS)
