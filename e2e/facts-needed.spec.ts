@@ -18,10 +18,10 @@ test('a fact needed after compaction removed it leads the Facts tab and is count
   await page.getByRole('spinbutton', { name: 'summarize keep_last value' }).fill('2')
   await page.getByRole('spinbutton', { name: 'summarize compact_after value' }).fill('4')
   await expect(page.getByTestId('passes')).toHaveText('2')
-  await expect(page.getByTestId('totals-needed')).toHaveText('⚠ 1 fact was needed after compaction removed it')
+  await expect(page.getByTestId('totals-needed')).toHaveText('⚠ 1 fact was needed after compaction removed it: 01310-100')
 
   await page.getByRole('tab', { name: 'Facts' }).click()
-  await expect(page.getByTestId('facts-needed')).toContainText('1 fact was needed after compaction removed it')
+  await expect(page.getByTestId('facts-needed')).toContainText('1 fact was needed after compaction removed it: 01310-100')
   const first = page.getByTestId('facts-table').locator('[role="row"][data-fact]').first()
   await expect(first).toHaveAttribute('data-fact', '01310-100')
   await expect(first).toHaveClass(/facts__row--lost/)

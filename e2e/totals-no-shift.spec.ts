@@ -3,6 +3,7 @@ import { neededText } from '../src/engine/facts/needed'
 import { importTranscript } from '../src/engine/formats'
 import { DEFAULT_PIPELINE, runPipeline } from '../src/engine/pipeline'
 import { loadCounter } from '../src/engine/tokens/count'
+import { neededFactsOf } from '../src/features/totals/needed-line'
 import { longChat } from '../test/hostile'
 import { openApp, watchErrors } from './helpers'
 
@@ -44,8 +45,8 @@ async function expectedNeededLine(text: string): Promise<string> {
   const warnings = (await runPipeline(imported.transcript, DEFAULT_PIPELINE, { counter })).checks.failureModes ?? []
   // The chat raises warnings: the checks have something to bring.
   expect(warnings.length).toBeGreaterThan(0)
-  const needed = warnings.reduce((sum, w) => sum + (w.neededFacts ?? 0), 0)
-  return needed === 0 ? 'No fact compaction removed was needed later' : `⚠ ${neededText(needed)}`
+  const needed = neededFactsOf(warnings)
+  return needed.length === 0 ? 'No fact compaction removed was needed later' : `⚠ ${neededText(needed)}`
 }
 
 /**

@@ -11,7 +11,7 @@ import { compareRecordedVsSimulated, type RecordedRun } from '../engine/analysis
 import { reworkAfterCompactions, type CompactionRework } from '../engine/analysis/rework'
 import { lossReason, passName, positionNames, verdictSentence, type FactVerdict, type SummarizerKind } from '../engine/facts/verdict'
 import { factTable, neededFacts } from '../engine/facts/table'
-import { neededText, type NeededAfterLoss } from '../engine/facts/needed'
+import { neededByText, neededText, type NeededAfterLoss } from '../engine/facts/needed'
 import { extractFacts } from '../engine/facts/patterns'
 import { hostOf } from '../engine/summarizers/errors'
 import { REPLY_PRIMING_TOKENS, tokenEstimateNote } from '../engine/tokens/count'
@@ -105,10 +105,9 @@ function positionsOf(result: RunResult): (text: string) => string {
  */
 function neededLines(result: RunResult): string[] {
   const needed = neededFacts(result)
-  const lines = [`needed   ${needed.length === 0 ? 'none' : neededText(needed.length)}`]
+  const lines = [`needed   ${needed.length === 0 ? 'none' : neededText(needed.map((n) => n.fact))}`]
   for (const { fact, neededAfterLoss: n } of needed) {
-    const by = n.how === 'back-reference' ? `${n.role}: "${n.phrase ?? ''}"` : `${n.role}, verbatim`
-    lines.push(`  "${cutCodePoints(fact, 80)}": removed by ${passName(n.stage, n.pass)}${n.stage === 'summarize' ? ' of summarize' : ''} at #${n.atMessage}, needed at #${n.messageIndex} (${by})`)
+    lines.push(`  "${cutCodePoints(fact, 80)}": removed by ${passName(n.stage, n.pass)}${n.stage === 'summarize' ? ' of summarize' : ''} at #${n.atMessage}, needed at #${n.messageIndex} (${neededByText(n)})`)
   }
   return lines
 }

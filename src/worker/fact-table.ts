@@ -92,6 +92,7 @@ function rowView(row: FactRow, key: number, indexOf: Map<string, number>, share:
     })
   }
   if (row.neededAfterLoss) view.neededAfterLoss = { ...row.neededAfterLoss }
+  if (row.reReadAfterLoss) view.reReadAfterLoss = { ...row.reReadAfterLoss }
   return view
 }
 

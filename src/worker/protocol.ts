@@ -24,7 +24,7 @@ import type {
 import type { ExportTarget } from '../engine/export'
 import type { FactKind } from '../engine/facts/patterns'
 import type { FactImportance, FactOrigin } from '../engine/facts/importance'
-import type { NeededAfterLoss } from '../engine/facts/needed'
+import type { NeededAfterLoss, ReReadAfterLoss } from '../engine/facts/needed'
 import type { FactTable } from '../engine/facts/table'
 import type { FactRowsQuery } from '../engine/fact-query'
 import type { KeptAs } from '../engine/facts/verdict'
@@ -292,6 +292,8 @@ export interface FactRowView {
   lostAt?: { stage: string; pass?: number; beforeId: string }
   /** When a pass took it out of the context and a later message needed it (engine `NeededAfterLoss`). */
   neededAfterLoss?: NeededAfterLoss
+  /** When a pass took it out and a tool brought it back: re-work, not a need (engine `ReReadAfterLoss`). */
+  reReadAfterLoss?: ReReadAfterLoss
 }
 
 /**

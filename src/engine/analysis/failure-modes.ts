@@ -10,6 +10,7 @@ import { findFact } from '../facts/finder'
 import { findFactSpansMemo, instructionLines, type CandidateFact, type FactKind } from '../facts/patterns'
 import { importanceRank } from '../facts/importance'
 import { indexRun, type FactRun, type RunIndex } from '../facts/run-index'
+import { neededByText } from '../facts/needed'
 import { isImportantFact, lostFacts, neededFacts, type NeededFact } from '../facts/table'
 import { passName } from '../facts/verdict'
 import { createStringSetMatcher } from '../facts/fact-index'
@@ -74,8 +75,9 @@ function checkGoalDrift(run: FactRun | RunIndex): FailureModeWarning[] {
 /**
  * Over-compression (seed 004, cases/16): the compaction went too far. One warning each for
  * - a standing rule / instruction line that is lost;
- * - each pass that removed facts a later message needed (`neededFacts`: the user referring
- *   back, the assistant or a tool result bringing it back), naming the pass and the messages;
+ * - each pass that removed facts a later message needed (`neededFacts`: the user or the
+ *   assistant repeating one, referring back to it or asking for it again), naming the pass and
+ *   the messages;
  * - important facts (`isImportantFact`) lost from the final context, naming the step that lost
  *   each fact it quotes;
  * - more than `OVER_COMPRESSION_SHARE` of the Before's tokens gone, naming the pass (or stage)
@@ -140,8 +142,7 @@ function neededAfterPasses(ix: RunIndex): FailureModeWarning[] {
     const { stage, pass, atMessage } = (list[0] as NeededFact).neededAfterLoss
     const summaryId = ix.run.passes.find((p) => p.stage === stage && p.pass === pass)?.summaryId
     const facts = list.map(({ fact, neededAfterLoss: n }) => {
-      const by = n.how === 'back-reference' ? `${n.role}: "${short(n.phrase ?? '')}"` : `${n.role}, verbatim`
-      return `"${short(fact)}" (needed at #${n.messageIndex}, ${by})`
+      return `"${short(fact)}" (needed at #${n.messageIndex}, ${neededByText(n, short)})`
     })
     // The quoted facts' holders and the messages that needed them.
     const ids = list.slice(0, QUOTED_FACTS).flatMap((n) => [...n.beforeIds, n.neededAfterLoss.messageId])
@@ -152,6 +153,7 @@ function neededAfterPasses(ix: RunIndex): FailureModeWarning[] {
         `${list.length === 1 ? 'a fact' : `${list.length} facts`} a later message needed: ${quoted(facts)}`,
       messageIds: [...new Set([...ids, ...(summaryId ? [summaryId] : [])])],
       neededFacts: list.length,
+      neededFactTexts: list.map((n) => n.fact),
     })
   }
   return out

@@ -4,6 +4,7 @@
  * tool result — with the pass named. Expected values are read off the fixtures and the
  * summarize plan (keep_last / compact_after), never off the implementation's output.
  */
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { POSTAL_CODE_NEEDED, postalCodeTranscript } from '../../../test/postal-code-needed'
 import type { Message, PipelineConfig, RunResult, Transcript } from '../model'
@@ -12,7 +13,8 @@ import { assistant, indexed, system, toolResult, user } from '../stages/test-hel
 import type { Summarizer } from '../stages/types'
 import { extractiveSummarizer } from '../summarizers/extractive'
 import { loadCounter } from '../tokens/count'
-import { findBackReferences, neededText } from './needed'
+import { messageFactText, type FactKind } from './patterns'
+import { findBackReferences, mentionsOf, neededAfterLoss, neededByText, neededText, reReadAfterLoss } from './needed'
 import { factTable, neededFacts } from './table'
 
 /** Summarize only: keep 2, compact after 4 (the fixture's two passes). */
@@ -29,45 +31,215 @@ async function run(t: Transcript, config: PipelineConfig = SUMMARIZE, summarizer
 describe('findBackReferences', () => {
   it.each([
     ['Ship it to the postal code I gave you.', ['postal-code']],
-    ['Use the order number I mentioned.', ['id']],
+    ['Use the order number I mentioned.', ['id', 'number', 'code']],
     ['As I said, the address is the same as before', ['postal-code']],
     ['Send it to the e-mail address I told you', ['email']],
     ['Open the file above and fix the date I gave you.', ['file-path', 'date']],
     ['The zip from earlier, please.', ['postal-code']],
+    ['Reopen the file from before.', ['file-path']],
+    ['Deploy the branch I mentioned on the port from earlier.', ['port', 'branch']],
+    ['Call the phone number I gave you.', ['phone']],
+    ['Check out the commit above.', ['hash']],
+    ['Pin the version I told you and set the variable I gave you.', ['version', 'reference', 'env-var']],
   ])('%s', (text, kinds) => {
-    expect(findBackReferences(text).map((r) => r.kinds)).toEqual([kinds])
+    expect(findBackReferences(text)).toEqual([expect.objectContaining({ kinds, how: 'back-reference' })])
   })
 
-  it('needs both a noun and a phrase, per sentence', () => {
-    expect(findBackReferences('What is your postal code?')).toEqual([])
+  it.each([
+    ['en', 'Ship it to the postal code I gave you.', ['postal-code']],
+    ['es', 'Envíalo a la dirección que te di.', ['postal-code']],
+    ['de', 'Nimm die Bestellnummer, die ich dir gegeben habe.', ['id', 'number', 'code']],
+    ['pt', 'Mande para o CEP que te passei.', ['postal-code']],
+    ['fr', "Livrez au code postal que je t'ai donné.", ['postal-code']],
+    ['es, demonstrative', 'Cancela ese pedido.', ['id', 'number', 'code']],
+    ['en, demonstrative', 'Cancel that order.', ['id', 'number', 'code']],
+    ['de, phone', 'Ruf die Telefonnummer an, die ich Ihnen genannt habe.', ['phone']],
+  ])('refers back in %s: %s', (_, text, kinds) => {
+    expect(findBackReferences(text)).toEqual([expect.objectContaining({ kinds, how: 'back-reference' })])
+  })
+
+  it.each([
+    ['en', 'Which postal code should I use?', ['postal-code']],
+    ['en', 'Could you send me the order number again?', ['id', 'number', 'code']],
+    ['en', 'What is your postal code?', ['postal-code']],
+    ['es', '¿Cuál es tu código postal?', ['postal-code']],
+    ['de', 'Welche Postleitzahl soll ich verwenden?', ['postal-code']],
+    ['pt', 'Qual é o seu CEP?', ['postal-code']],
+    ['fr', 'Quel est votre code postal ?', ['postal-code']],
+  ])('asks again in %s: %s', (_, text, kinds) => {
+    expect(findBackReferences(text)).toEqual([{ kinds, sentence: text, how: 'asked-again' }])
+  })
+
+  it('needs both a noun and a phrase, per sentence; a question asks again only with an asking phrase', () => {
+    expect(findBackReferences('Which file should I look at?')).toEqual([])
     expect(findBackReferences('As I said, thanks.')).toEqual([])
     // The phrase and the noun sit in different sentences.
     expect(findBackReferences('I gave you everything. The postal code is new.')).toEqual([])
+    // "again" outside a question, "in order to", "the data" (not the Portuguese "a data").
+    expect(findBackReferences('Send me the postal code again.')).toEqual([])
+    expect(findBackReferences('In order to ship, I need that.')).toEqual([])
+    expect(findBackReferences('Load the data from earlier.')).toEqual([])
+    // A demonstrative counts for the noun right after it only.
+    expect(findBackReferences('Cancel that order and ship to the address.')).toEqual([
+      expect.objectContaining({ kinds: ['id', 'number', 'code'] }),
+    ])
   })
 
   it('quotes the sentence that refers back', () => {
     expect(findBackReferences('Good.  Ship it to the\tpostal code I gave you.')).toEqual([
-      { kinds: ['postal-code'], sentence: 'Ship it to the postal code I gave you.' },
+      { kinds: ['postal-code'], sentence: 'Ship it to the postal code I gave you.', how: 'back-reference' },
     ])
   })
 })
 
 describe('neededText', () => {
-  it('reads as the totals line', () => {
-    expect(neededText(0)).toBe('0 facts were needed after compaction removed them')
-    expect(neededText(1)).toBe('1 fact was needed after compaction removed it')
-    expect(neededText(1200)).toBe('1,200 facts were needed after compaction removed them')
+  it('counts distinct facts and names the first three, long ones cut', () => {
+    expect(neededText([])).toBe('0 facts were needed after compaction removed them')
+    expect(neededText(['01310-100'])).toBe('1 fact was needed after compaction removed it: 01310-100')
+    // The same text needed under two kinds is one fact.
+    expect(neededText(['94107', 'ORD-58213', '94107'])).toBe('2 facts were needed after compaction removed them: 94107, ORD-58213')
+    expect(neededText(['a', 'b', 'c', 'd', 'e'])).toBe('5 facts were needed after compaction removed them: a, b, c, +2 more')
+    // 40 code points at most: 39 and an ellipsis; whitespace collapsed.
+    const long = `${'x'.repeat(45)}`
+    expect(neededText([long, 'two\n lines'])).toBe(`2 facts were needed after compaction removed them: ${'x'.repeat(39)}…, two lines`)
+    const many = Array.from({ length: 1203 }, (_, i) => `F-${i}`)
+    expect(neededText(many)).toBe('1,203 facts were needed after compaction removed them: F-0, F-1, F-2, +1,200 more')
   })
 })
+
+describe('neededByText', () => {
+  it('words how a message needed a fact', () => {
+    expect(neededByText({ role: 'user', phrase: 'Ship it to the postal code I gave you.' })).toBe('user: "Ship it to the postal code I gave you."')
+    expect(neededByText({ role: 'assistant', phrase: 'Which postal code should I use?', asked: true })).toBe('assistant asked: "Which postal code should I use?"')
+    expect(neededByText({ role: 'assistant' })).toBe('assistant, verbatim')
+  })
+})
+
+/**
+ * `neededAfterLoss` and `reReadAfterLoss` on `messages` (indexed by position) and `facts`, every
+ * fact lost at one pass firing at the turn end `atMessage` (the facts table's runs for a fact a
+ * pass removed and nothing brought back into its summary). Holders: the messages whose fact text
+ * holds the fact, as the fact index finds them.
+ */
+function afterOnePass(messages: Message[], facts: { fact: string; kind: FactKind }[], atMessage: number) {
+  const m = indexed(messages)
+  const holders = facts.map((f) => m.filter((x) => messageFactText(x).includes(f.fact)).map((x) => x.id))
+  const mentions = mentionsOf(m, facts, holders)
+  const passes = [{ stage: 'summarize' as const, pass: 1, atMessage }]
+  const lost = () => [{ state: 'lost' as const, from: 0, to: 0 }]
+  const all = facts.map((_, i) => i)
+  return {
+    mentions,
+    needed: neededAfterLoss(mentions, facts, all, passes, lost),
+    reRead: reReadAfterLoss(mentions, all, passes, lost),
+  }
+}
+
+/** The pass of `afterOnePass` at turn end 2. */
+const PASS = { stage: 'summarize', pass: 1, atMessage: 2 }
+
+describe('who needs a lost fact', () => {
+  const postal = { fact: '01310-100', kind: 'postal-code' as const }
+  const order = { fact: 'ORD-58213', kind: 'id' as const }
+
+  it.each([
+    ['en', 'Which postal code should I use?'],
+    ['es', '¿Cuál es tu código postal?'],
+    ['de', 'Welche Postleitzahl soll ich verwenden?'],
+  ])('the assistant asking for it again (%s)', (_, question) => {
+    const { needed } = afterOnePass(
+      [system('s', 'You ship lamps.'), user('u1', 'Deliver to 01310-100.'), assistant('a2', 'Noted.'), user('u3', 'Ship it now.'), assistant('a4', question)],
+      [postal],
+      2,
+    )
+    expect([...needed]).toEqual([[0, { ...PASS, messageId: 'a4', messageIndex: 4, role: 'assistant', how: 'back-reference', phrase: question, asked: true }]])
+  })
+
+  it('the assistant asking again for the order number marks the user\'s order id', () => {
+    const question = 'Could you send me the order number again?'
+    const { needed } = afterOnePass(
+      [system('s', 'You ship lamps.'), user('u1', 'Order ORD-58213, please.'), assistant('a2', 'Noted.'), user('u3', 'Ship it.'), assistant('a4', question)],
+      [order],
+      2,
+    )
+    expect(needed.get(0)).toEqual({ ...PASS, messageId: 'a4', messageIndex: 4, role: 'assistant', how: 'back-reference', phrase: question, asked: true })
+  })
+
+  it.each([
+    ['en', 'Ship it to the postal code I gave you.'],
+    ['es', 'Envíalo a la dirección que te di.'],
+    ['de', 'Schick es an die Postleitzahl, die ich dir gegeben habe.'],
+    ['pt', 'Mande para o CEP que te passei.'],
+    ['fr', "Livrez au code postal que je t'ai donné."],
+  ])('the user referring back to it (%s)', (_, sentence) => {
+    const { needed } = afterOnePass(
+      [system('s', 'You ship lamps.'), user('u1', 'Deliver to 01310-100.'), assistant('a2', 'Noted.'), user('u3', sentence), assistant('a4', 'On its way.')],
+      [postal],
+      2,
+    )
+    expect([...needed]).toEqual([[0, { ...PASS, messageId: 'u3', messageIndex: 3, role: 'user', how: 'back-reference', phrase: sentence }]])
+  })
+
+  it('the assistant repeating it in its own words; a tool result repeating it is re-work, not a need', () => {
+    const messages = [
+      system('s', 'You ship lamps.'),
+      user('u1', 'Order ORD-58213, please.'),
+      assistant('a2', 'Noted.'),
+      assistant('a3', null, [{ id: 'c1', name: 'lookup_order', arguments: '{"id":"ORD-58213"}' }]),
+      toolResult('t4', 'c1', 'ORD-58213: paid', 'lookup_order'),
+      assistant('a5', 'ORD-58213 is paid.'),
+    ]
+    const { needed, reRead } = afterOnePass(messages, [order], 2)
+    expect([...needed]).toEqual([[0, { ...PASS, messageId: 'a5', messageIndex: 5, role: 'assistant', how: 'verbatim' }]])
+    // The tool call's arguments came back first (3), before the result (4).
+    expect([...reRead]).toEqual([[0, { ...PASS, messageId: 'a3', messageIndex: 3, role: 'assistant', how: 'tool-call' }]])
+    // Without the assistant's answer only the tool brought it back: nothing needed.
+    const quiet = afterOnePass(messages.slice(0, 5), [order], 2)
+    expect(quiet.needed.size).toBe(0)
+    expect(quiet.reRead.get(0)).toMatchObject({ messageId: 'a3', how: 'tool-call' })
+    const resultOnly = afterOnePass([...messages.slice(0, 3), toolResult('t3', 'c0', 'ORD-58213: paid', 'lookup_order')], [order], 2)
+    expect(resultOnly.needed.size).toBe(0)
+    expect(resultOnly.reRead.get(0)).toEqual({ ...PASS, messageId: 't3', messageIndex: 3, role: 'tool', how: 'tool-result' })
+  })
+
+  it('a mention at or before the pass is not a need', () => {
+    const { needed } = afterOnePass(
+      [system('s', 'You ship lamps.'), user('u1', 'Deliver to 01310-100.'), user('u2', 'Ship it to the postal code I gave you.')],
+      [postal],
+      2,
+    )
+    expect(needed.size).toBe(0)
+  })
+
+  it('"the postal code I gave you" means the user\'s, even when the user\'s is not the one lost', () => {
+    // The user's code stays (it is not among the facts lost); a tool's code is lost: not needed.
+    const messages = [
+      system('s', 'You ship lamps.'),
+      user('u1', 'Deliver to 01310-100.'),
+      toolResult('t2', 'c1', 'Depot at 04538-133.', 'depots'),
+      user('u3', 'Ship it to the postal code I gave you.'),
+    ]
+    const m = indexed(messages)
+    const facts = [postal, { fact: '04538-133', kind: 'postal-code' as const }]
+    const holders = facts.map((f) => m.filter((x) => messageFactText(x).includes(f.fact)).map((x) => x.id))
+    const mentions = mentionsOf(m, facts, holders)
+    const runs = (i: number) => (i === 1 ? [{ state: 'lost' as const, from: 0, to: 0 }] : [{ state: 'verbatim' as const, from: 0, to: 0 }])
+    expect(neededAfterLoss(mentions, facts, [0, 1], [{ stage: 'summarize', pass: 1, atMessage: 2 }], runs).size).toBe(0)
+  })
+})
+
+/** A summarizer that keeps nothing: every folded fact is lost at the pass that folds it. */
+const forgetful: Summarizer = async () => 'The user and the agent talked.'
 
 describe('the postal code the user gave before compaction', () => {
   // The fixture: the catalog search returns 42 lamp ids (LMP-1001…LMP-1042, message 3); the user
   // gives the postal code 01310-100 in message 5 and at message 11 says "Ship it to the postal
-  // code I gave you". keep_last 2 / compact_after 4: pass 1 fires at the turn end 6 (messages
-  // 1–6 unsummarized, > 4) and folds 1–4; pass 2 at 10 folds 5–8 with pass 1's summary, whose 40
-  // facts (the first 40 lamp ids, MAX_FACTS) come first, so the postal code is left out.
+  // code I gave you"; the assistant asks "Which postal code should I ship it to?" (12).
+  // keep_last 2 / compact_after 4: pass 1 fires at the turn end 6 (messages 1–6 unsummarized,
+  // > 4) and folds 1–4; pass 2 at 10 folds 5–8. A summary that keeps nothing loses the postal
+  // code at pass 2.
   it('is needed after pass 2 removed it, by the back-reference of message 11', async () => {
-    const r = await run(postalCodeTranscript())
+    const r = await run(postalCodeTranscript(), SUMMARIZE, forgetful)
     expect(r.passes.map((p) => [p.pass, p.atMessage, p.from, p.upto])).toEqual([
       [1, 6, 1, 5],
       [2, 10, 5, 9],
@@ -76,10 +248,10 @@ describe('the postal code the user gave before compaction', () => {
     const row = table.rows.find((x) => x.fact === '01310-100')
     expect(row?.kind).toBe('postal-code')
     expect(row?.neededAfterLoss).toEqual(POSTAL_CODE_NEEDED)
-    // The lamp ids past the 40th are lost too, but nothing mentions them again.
+    // Every lamp id is lost too, but nothing mentions one again (LMP-1007 last at message 6).
     expect(table.rows.filter((x) => x.neededAfterLoss).map((x) => x.fact)).toEqual(['01310-100'])
     expect(table.totals.needed).toBe(1)
-    expect(table.totals.neededText).toBe('1 fact was needed after compaction removed it')
+    expect(table.totals.neededText).toBe('1 fact was needed after compaction removed it: 01310-100')
     // The over-compression warning names the pass, the message that needed it and the sentence.
     expect((r.checks.failureModes ?? []).filter((w) => w.neededFacts !== undefined)).toEqual([
       {
@@ -89,6 +261,7 @@ describe('the postal code the user gave before compaction', () => {
           '"Ship it to the postal code I gave you.")',
         messageIds: ['m5', 'm11', 'summary:summarize:2'],
         neededFacts: 1,
+        neededFactTexts: ['01310-100'],
       },
     ])
     expect(neededFacts(r)).toEqual([
@@ -103,7 +276,7 @@ describe('the postal code the user gave before compaction', () => {
   })
 
   it('is worked out once per run: the checks, the facts table and a second ask share one answer', async () => {
-    const r = await run(postalCodeTranscript())
+    const r = await run(postalCodeTranscript(), SUMMARIZE, forgetful)
     const first = neededFacts(r)
     expect(neededFacts(r)).toBe(first)
     const row = factTable(r).rows.find((x) => x.fact === '01310-100')
@@ -120,6 +293,127 @@ describe('the postal code the user gave before compaction', () => {
     expect(r.passes.map((p) => [p.atMessage, p.from, p.upto])).toEqual([[10, 1, 5]])
     expect(factTable(r).totals.needed).toBe(0)
     expect(neededFacts(r)).toEqual([])
+  })
+})
+
+/** The rate file the agent reads: 60 lines, one rate id each (RATE-1001 … RATE-1060). */
+const RATES = Array.from({ length: 60 }, (_, i) => `RATE-${1001 + i} ground`).join('\n')
+
+/**
+ * The user states a postal code; the agent reads a 60-line rate file, reads it again after
+ * compaction removed it, and the user then says "Ship it to the postal code I gave you."
+ */
+function rateSession(): Transcript {
+  const read = (id: string, call: string) =>
+    assistant(id, null, [{ id: call, name: 'read_file', arguments: '{"path":"data/rates.csv"}' }])
+  const messages: Message[] = [
+    system('s', 'You are the shipping agent.'),
+    user('u1', 'I need a lamp shipped; get me the shipping rates.'),
+    read('a2', 'c1'),
+    toolResult('t3', 'c1', RATES, 'read_file'),
+    assistant('a4', 'Rates loaded.'),
+    user('u5', 'My postal code is 01310-100.'),
+    assistant('a6', 'Noted.'),
+    user('u7', 'Gift wrap it.'),
+    assistant('a8', 'Wrapped.'),
+    user('u9', 'Check the rates again.'),
+    read('a10', 'c2'),
+    toolResult('t11', 'c2', RATES, 'read_file'),
+    assistant('a12', 'Rates checked.'),
+    user('u13', 'Ship it to the postal code I gave you.'),
+    assistant('a14', 'Shipping now.'),
+  ]
+  return { format: 'openai-chat', messages: indexed(messages), recordedCompactions: [], warnings: [] }
+}
+
+describe('needed is what someone needed, re-read is re-work', () => {
+  // keep_last 2 / compact_after 4; turn ends 4, 6, 8, 12, 14. Pass 1 fires at 6 (1–6
+  // unsummarized, > 4) and folds 1–4: the first read and its 60 rates. At 8 only 5–8 (4) are
+  // unsummarized. Pass 2 fires at 12 and folds 5–9 (the read at 10 stays with its result at 11):
+  // the postal code. Pass 3 fires at 14 and folds 10–12.
+  it('the postal code the user refers back to is needed; the 60 rate lines read again are re-read, not needed', async () => {
+    const r = await run(rateSession(), SUMMARIZE, forgetful)
+    expect(r.passes.map((p) => [p.pass, p.atMessage, p.from, p.upto])).toEqual([
+      [1, 6, 1, 5],
+      [2, 12, 5, 10],
+      [3, 14, 10, 13],
+    ])
+    expect(neededFacts(r).map((n) => [n.fact, n.neededAfterLoss])).toEqual([
+      [
+        '01310-100',
+        {
+          stage: 'summarize',
+          pass: 2,
+          atMessage: 12,
+          messageId: 'u13',
+          messageIndex: 13,
+          role: 'user',
+          how: 'back-reference',
+          phrase: 'Ship it to the postal code I gave you.',
+        },
+      ],
+    ])
+    const table = factTable(r)
+    expect(table.totals.neededText).toBe('1 fact was needed after compaction removed it: 01310-100')
+    const reRead = table.rows.filter((x) => x.reReadAfterLoss)
+    // Each rate id came back in the second read's result (11); the path in its call (10).
+    const rates = Array.from({ length: 60 }, (_, i) => `RATE-${1001 + i}`)
+    expect(reRead.map((x) => x.fact).sort()).toEqual(['data/rates.csv', ...rates].sort())
+    const pass1 = { stage: 'summarize', pass: 1, atMessage: 6 }
+    for (const x of reRead.filter((row) => row.kind === 'id')) {
+      expect(x.reReadAfterLoss).toEqual({ ...pass1, messageId: 't11', messageIndex: 11, role: 'tool', how: 'tool-result' })
+      expect(x.neededAfterLoss).toBeUndefined()
+    }
+    expect(table.rows.find((x) => x.fact === 'data/rates.csv')?.reReadAfterLoss).toEqual({
+      ...pass1,
+      messageId: 'a10',
+      messageIndex: 10,
+      role: 'assistant',
+      how: 'tool-call',
+    })
+  })
+
+  it('adding tool results that re-read what was said never adds a needed fact', async () => {
+    // Fixed roles and turn ends (the plan counts messages, the summary keeps nothing): only the
+    // tool results' texts vary — empty, or values the user and the assistant stated before them
+    // (a re-read). A tool result that first introduces a value is left out: it moves the fact's
+    // first holder earlier, and a later statement of it becomes a repeat.
+    const VALUES = ['01310-100', 'ORD-58213', 'ana@example.com', 'REL-4410', 'config/app.yaml', 'INV-2207']
+    const SAID = [
+      'My postal code is 01310-100.',
+      'Order ORD-58213, please.',
+      'Write to ana@example.com.',
+      'Ship it to the postal code I gave you.',
+      'Which order number should I use?',
+      'ORD-58213 is on its way.',
+      'Could you send me the e-mail address again?',
+      'Fine.',
+    ]
+    const counter = await loadCounter('o200k_base')
+    const text = fc.oneof(fc.constantFrom(...SAID), fc.constantFrom(...VALUES))
+    const picks = fc.array(fc.constantFrom(...VALUES), { maxLength: 3 })
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(text, text, picks), { minLength: 3, maxLength: 7 }), async (turns) => {
+        const transcript = (withTools: boolean): Transcript => {
+          const messages: Message[] = [system('s', 'You are the shop agent.')]
+          let said = ''
+          turns.forEach(([asked, answer, read], k) => {
+            messages.push(user(`u${k}`, asked))
+            said += `\n${asked}`
+            messages.push(assistant(`c${k}`, null, [{ id: `call${k}`, name: 'lookup', arguments: '{}' }]))
+            const again = read.filter((v) => said.includes(v))
+            messages.push(toolResult(`t${k}`, `call${k}`, ['ok', ...(withTools ? again : [])].join('\n'), 'lookup'))
+            messages.push(assistant(`a${k}`, answer))
+            said += `\n${answer}`
+          })
+          return { format: 'openai-chat', messages: indexed(messages), recordedCompactions: [], warnings: [] }
+        }
+        const options = { counter, summarizer: forgetful }
+        const without = new Set(neededFacts(await runPipeline(transcript(false), SUMMARIZE, options)).map((n) => n.fact))
+        for (const n of neededFacts(await runPipeline(transcript(true), SUMMARIZE, options))) expect(without).toContain(n.fact)
+      }),
+      { numRuns: 40 },
+    )
   })
 })
 
@@ -145,31 +439,32 @@ function codingSession(): Transcript {
   return { format: 'openai-chat', messages: indexed(messages), recordedCompactions: [], warnings: [] }
 }
 
-/** A summarizer that keeps nothing: every folded fact is lost at the pass that folds it. */
-const forgetful: Summarizer = async () => 'The user and the agent talked.'
-
 describe('mentions after the pass', () => {
   // keep_last 2 / compact_after 4; the turn ends are the assistant's answers (4, 6, 10, 12): pass
   // 1 fires at 6 (messages 1–6 unsummarized, > 4) and folds 1–4 — the date, REL-4410, the read
   // of config/service.yaml and the owner's e-mail; pass 2 fires at 10 and folds 5–7 (the read
   // at 8 stays with its result at 9), pass 3 at 12 folds 8–10.
-  it('counts a tool call and a tool result re-obtaining it, and back-references by kind', async () => {
+  it('back-references by kind are needs; a tool call and a tool result re-obtaining a fact are re-reads', async () => {
     const r = await run(codingSession(), SUMMARIZE, forgetful)
     expect(r.passes.map((p) => [p.pass, p.atMessage, p.from, p.upto])).toEqual([
       [1, 6, 1, 5],
       [2, 10, 5, 8],
       [3, 12, 8, 11],
     ])
+    const pass1 = { stage: 'summarize', pass: 1, atMessage: 6 }
     const needed = Object.fromEntries(neededFacts(r).map((n) => [n.fact, n.neededAfterLoss]))
-    // The path comes back in the assistant's second read (its arguments, message 8).
-    expect(needed['config/service.yaml']).toMatchObject({ pass: 1, atMessage: 6, messageId: 'a8', role: 'assistant', how: 'verbatim' })
-    // The e-mail comes back in that read's result (message 9).
-    expect(needed['ops@example.com']).toMatchObject({ pass: 1, messageId: 't9', role: 'tool', how: 'verbatim' })
     // "the id I gave you" (message 11) marks the user's id; "the date from earlier" (12) the date.
-    expect(needed['REL-4410']).toMatchObject({ pass: 1, messageId: 'u11', role: 'user', how: 'back-reference' })
-    expect(needed['2025-07-01']).toMatchObject({ pass: 1, messageId: 'a12', role: 'assistant', how: 'back-reference' })
-    const rows = factTable(r).rows.filter((x) => x.neededAfterLoss)
-    expect(Object.fromEntries(rows.map((x) => [x.fact, x.neededAfterLoss]))).toEqual(needed)
+    expect(needed).toEqual({
+      'REL-4410': { ...pass1, messageId: 'u11', messageIndex: 11, role: 'user', how: 'back-reference', phrase: 'Tag it as I said: the id I gave you.' },
+      '2025-07-01': { ...pass1, messageId: 'a12', messageIndex: 12, role: 'assistant', how: 'back-reference', phrase: 'Tagging with the date from earlier.' },
+    })
+    const table = factTable(r)
+    expect(Object.fromEntries(table.rows.filter((x) => x.neededAfterLoss).map((x) => [x.fact, x.neededAfterLoss]))).toEqual(needed)
+    // The path comes back in the second read's arguments (8), the e-mail in its result (9).
+    expect(Object.fromEntries(table.rows.filter((x) => x.reReadAfterLoss).map((x) => [x.fact, x.reReadAfterLoss]))).toEqual({
+      'config/service.yaml': { ...pass1, messageId: 'a8', messageIndex: 8, role: 'assistant', how: 'tool-call' },
+      'ops@example.com': { ...pass1, messageId: 't9', messageIndex: 9, role: 'tool', how: 'tool-result' },
+    })
   })
 
   it('a back-reference prefers the facts the user stated', async () => {

@@ -7,68 +7,361 @@
  * finder and the facts table cannot say: which losses the agent ran into. Source: SPEC §6.
  */
 import { contentText } from '../content'
-import type { Message, Role, StageId } from '../model'
-import { cutCodePoints } from '../util/text'
+import type { Message, ProvenanceStage, Role } from '../model'
+import { codePointLength, cutCodePoints } from '../util/text'
 import { isOrdinaryUser, isSummaryMessage } from './classify'
 import type { PassRun } from './pass-runs'
 import type { FactKind } from './patterns'
 
+/** The languages of the back-reference table. */
+type Language = 'en' | 'es' | 'de' | 'pt' | 'fr'
+
 /**
- * The nouns a message refers back to a fact by, and the fact kinds each names. Tried in order,
- * each match blanked before the next noun is tried ("e-mail address" is an e-mail, not an
- * address). Case-insensitive. The one table of back-reference nouns.
+ * The nouns a message names a fact by, per language (regex sources, case-insensitive, whole
+ * words), and the fact kinds each names. Tried in order, each match blanked before the next
+ * entry is tried ("e-mail address" is an e-mail, not an address; "order number" an id, not a
+ * number; "postal code" not a code). The one table of back-reference nouns.
  */
-const BACK_REFERENCE_NOUNS: readonly { noun: RegExp; kinds: readonly FactKind[] }[] = [
-  { noun: /\b(?:postal codes?|post ?codes?|zip(?: codes?)?|cep)\b/gi, kinds: ['postal-code'] },
-  { noun: /\be-?mail(?: address)?(?:es)?\b/gi, kinds: ['email'] },
-  { noun: /\b(?:shipping |delivery |home |street )?address(?:es)?\b/gi, kinds: ['postal-code'] },
+const BACK_REFERENCE_NOUNS: readonly { kinds: readonly FactKind[]; nouns: Readonly<Record<Language, readonly string[]>> }[] = [
   {
-    noun: /\b(?:order|ticket|invoice|account|reference|tracking) (?:numbers?|no\.?|ids?)|\bids?\b/gi,
-    kinds: ['id'],
+    kinds: ['email'],
+    nouns: {
+      en: ['e-?mail(?: address)?(?:es|s)?', 'mail address(?:es)?'],
+      es: ['correos?(?: electr[oó]nicos?)?', 'direcci[oó]n de (?:correo|e-?mail)', 'e-?mails?'],
+      de: ['e-?mail(?:-?adressen?)?', 'mailadressen?'],
+      pt: ['endere[cç]o de e-?mail', 'e-?mails?'],
+      fr: ['adresses? (?:e-?mail|mail|[eé]lectronique)', 'courriels?'],
+    },
   },
-  { noun: /\b(?:files?|paths?)\b/gi, kinds: ['file-path'] },
-  { noun: /\b(?:dates?|deadlines?)\b/gi, kinds: ['date'] },
-  { noun: /\b(?:urls?|links?)\b/gi, kinds: ['url'] },
+  {
+    kinds: ['postal-code'],
+    nouns: {
+      en: ['postal codes?', 'post ?codes?', 'zip(?: codes?)?', 'cep'],
+      es: ['c[oó]digos? postal(?:es)?'],
+      de: ['postleitzahl(?:en)?', 'plz'],
+      pt: ['cep', 'c[oó]digo postal'],
+      fr: ['codes? postaux', 'code postal'],
+    },
+  },
+  {
+    kinds: ['postal-code'],
+    nouns: {
+      en: ['(?:shipping |delivery |home |street |billing )?address(?:es)?'],
+      es: ['direcci[oó]n(?:es)?(?: de (?:env[ií]o|entrega))?', 'domicilio'],
+      de: ['(?:liefer|versand|rechnungs)?adressen?', 'anschrift'],
+      pt: ['endere[cç]os?(?: de entrega)?'],
+      fr: ['adresses?(?: de livraison)?'],
+    },
+  },
+  {
+    kinds: ['phone'],
+    nouns: {
+      en: ['(?:tele)?phone(?: numbers?)?', '(?:mobile|cell)(?: ?phone)?(?: numbers?)?'],
+      es: ['(?:n[uú]mero de )?(?:tel[eé]fono|m[oó]vil|celular)'],
+      de: ['(?:telefon|handy|mobil)(?:nummer)?', 'rufnummer'],
+      pt: ['(?:n[uú]mero de )?(?:telefone|celular)'],
+      fr: ['(?:num[eé]ro de )?t[eé]l[eé]phone', 'portable'],
+    },
+  },
+  {
+    kinds: ['id', 'number', 'code'],
+    nouns: {
+      en: [
+        '(?:order|ticket|invoice|account|reference|tracking|booking|confirmation|customer) (?:numbers?|no\\.?|ids?|codes?)',
+        '(?<!in )orders?',
+        'tickets?',
+        'invoices?',
+        'bookings?',
+        'reservations?',
+        'ids?',
+        'identifiers?',
+      ],
+      es: ['n[uú]mero de (?:pedido|orden|factura|cuenta|referencia|seguimiento|reserva)', 'pedidos?', '[oó]rden(?:es)?', 'facturas?', 'reservas?', 'identificador'],
+      de: ['(?:bestell|auftrags|rechnungs|kunden|konto|ticket|referenz|sendungs|buchungs|tracking)nummer(?:n)?', 'bestellung(?:en)?', 'auftrag', 'rechnung', 'buchung', 'kennung'],
+      pt: ['n[uú]mero d[oa] (?:pedido|fatura|conta|refer[eê]ncia|rastreamento|reserva)', 'pedidos?', 'faturas?', 'identificador'],
+      fr: ['num[eé]ro de (?:commande|facture|compte|r[eé]f[eé]rence|suivi|r[eé]servation)', 'commandes?', 'factures?', 'r[eé]servations?', 'identifiant'],
+    },
+  },
+  {
+    kinds: ['hash'],
+    nouns: {
+      en: ['commit(?: hash| sha)?s?', 'hash(?:es)?', 'shas?', 'revisions?'],
+      es: ['commits?', 'hash'],
+      de: ['commits?', 'hash(?:es)?'],
+      pt: ['commits?', 'hash'],
+      fr: ['commits?', 'hash'],
+    },
+  },
+  { kinds: ['uuid'], nouns: { en: ['uuids?', 'guids?'], es: [], de: [], pt: [], fr: [] } },
+  {
+    kinds: ['version', 'reference'],
+    nouns: {
+      en: ['versions?', 'releases?'],
+      es: ['versi[oó]n(?:es)?'],
+      de: ['version(?:en)?'],
+      pt: ['vers[aã]o', 'vers[oõ]es'],
+      fr: ['versions?'],
+    },
+  },
+  {
+    kinds: ['port'],
+    nouns: { en: ['ports?'], es: ['puertos?'], de: ['ports?'], pt: ['portas?'], fr: ['ports?'] },
+  },
+  {
+    kinds: ['branch'],
+    nouns: { en: ['branch(?:es)?'], es: ['ramas?'], de: ['zweig'], pt: ['ramos?'], fr: ['branches?'] },
+  },
+  {
+    kinds: ['env-var'],
+    nouns: {
+      en: ['(?:environment |env )?variables?', 'env vars?'],
+      es: ['variables? de entorno'],
+      de: ['(?:umgebungs)?variablen?'],
+      pt: ['vari[aá]ve(?:l|is)(?: de ambiente)?'],
+      fr: ['variables? d[\'’]environnement'],
+    },
+  },
+  {
+    kinds: ['file-path'],
+    nouns: {
+      en: ['file ?names?', 'files?', 'paths?', 'folders?', 'director(?:y|ies)'],
+      es: ['archivos?', 'ficheros?', 'rutas?', 'carpetas?'],
+      de: ['dateinamen?', 'dateien?', 'pfade?', 'ordner', 'verzeichnis(?:se)?'],
+      pt: ['arquivos?', 'caminhos?', 'pastas?'],
+      fr: ['fichiers?', 'chemins?', 'dossiers?', 'r[eé]pertoires?'],
+    },
+  },
+  {
+    kinds: ['date'],
+    nouns: {
+      en: ['(?:due )?dates?', 'deadlines?'],
+      es: ['fechas?', 'plazos?'],
+      de: ['datum', 'termine?', 'fristen?'],
+      // "data" is a date only after a Portuguese article: "the data" stays data.
+      pt: ['(?<=(?<![\\p{L}])(?:a|da|na|essa|esta|mesma) )datas?', 'prazos?'],
+      fr: ['[eé]ch[eé]ances?'],
+    },
+  },
+  {
+    kinds: ['url'],
+    nouns: { en: ['urls?', 'links?'], es: ['enlaces?', 'v[ií]nculos?'], de: ['links?'], pt: ['links?'], fr: ['liens?'] },
+  },
+  {
+    kinds: ['money'],
+    nouns: {
+      en: ['prices?', 'amounts?', 'costs?', 'budgets?', 'fees?'],
+      es: ['precios?', 'importes?', 'montos?', 'presupuestos?'],
+      de: ['preise?', 'betr[äa]ge?', 'kosten'],
+      pt: ['pre[cç]os?', 'valor(?:es)?', 'or[cç]amentos?'],
+      fr: ['prix', 'montants?'],
+    },
+  },
+  {
+    kinds: ['reference'],
+    nouns: {
+      en: ['chapters?', 'sections?', 'exercises?', 'lessons?', 'issues?'],
+      es: ['cap[ií]tulos?', 'secci[oó]n(?:es)?', 'ejercicios?'],
+      de: ['kapitel', 'abschnitte?', 'übung(?:en)?', 'aufgaben?'],
+      pt: ['cap[ií]tulos?', 'se[cç][aã]o', 'exerc[ií]cios?'],
+      fr: ['chapitres?', 'exercices?'],
+    },
+  },
+  { kinds: ['name'], nouns: { en: ['names?'], es: ['nombres?'], de: ['namen?'], pt: ['nomes?'], fr: ['noms?'] } },
+  {
+    kinds: ['number', 'id', 'code'],
+    nouns: { en: ['numbers?'], es: ['n[uú]meros?'], de: ['nummern?', 'zahlen?'], pt: [], fr: ['num[eé]ros?'] },
+  },
+  { kinds: ['code'], nouns: { en: ['codes?'], es: ['c[oó]digos?'], de: [], pt: [], fr: [] } },
 ]
 
 /**
- * The phrases that make a noun a back-reference: "I gave you", "I told you", "I mentioned",
- * "as I said", "earlier", "above". Case-insensitive. The one table of back-reference phrases.
+ * What makes a sentence naming a fact's noun need that fact, per language (regex sources,
+ * case-insensitive, whole words):
+ * - `backReference`: it refers back to it — "I gave you", "as I said", "earlier", "above",
+ *   "la dirección que te di", "die ich dir gegeben habe", "o CEP que te passei", "que je t'ai donné";
+ * - `demonstrative`: right before the noun, it points back at one — "that order", "ese pedido";
+ * - `askAgain`: in a question (a sentence ending in `?`, or opening with `¿`), it asks for the
+ *   value again — "Which postal code should I use?", "Could you send me the order number
+ *   again?", "¿Cuál es tu código postal?".
+ * The one table of back-reference phrases, beside `BACK_REFERENCE_NOUNS`.
  */
-const BACK_REFERENCE_PHRASE = /\b(?:I (?:gave|told) you|I (?:already )?mentioned|as I (?:said|mentioned)|earlier|above)\b/i
+const BACK_REFERENCE_PHRASES: Readonly<Record<Language, { backReference: readonly string[]; demonstrative: readonly string[]; askAgain: readonly string[] }>> = {
+  en: {
+    backReference: [
+      'I (?:already |just )?(?:gave|told|sent|showed|shared|provided|typed|pasted) you',
+      'I (?:already |just )?(?:mentioned|provided|shared)',
+      'as I (?:said|mentioned|told you|wrote)',
+      'like I said',
+      'earlier',
+      'above',
+      'previously',
+      'from before',
+      '(?:used|had|found|read|mentioned|discussed|gave|got) before',
+    ],
+    demonstrative: ['that', 'those', 'the same'],
+    askAgain: [
+      'again',
+      'should I (?:use|ship|send|deliver)',
+      '(?:what|which)(?:[\'’]s| is| are| was| were) your',
+      '(?:could|can|would) you (?:please )?(?:re-?send|send|give|tell|share|provide|confirm|remind)',
+      'remind me',
+    ],
+  },
+  es: {
+    backReference: [
+      'que (?:ya )?(?:te|le|les|os) (?:di|dije|pas[eé]|envi[eé]|mand[eé]|mencion[eé]|indiqu[eé]|coment[eé])',
+      'como (?:te |le )?(?:dije|mencion[eé]|coment[eé])',
+      '(?:de|desde) antes',
+      'anteriormente',
+      'm[aá]s arriba',
+    ],
+    demonstrative: ['es[ea]s?', 'esos', 'aquel(?:la|los|las)?', '(?:el|la|los|las) mism[oa]s?'],
+    askAgain: [
+      'otra vez',
+      'de nuevo',
+      'nuevamente',
+      '(?:cu[aá]l|qu[eé]) (?:es|era|son) (?:tu|su|tus|sus)',
+      '(?:debo|deber[ií]a|tengo que) usar',
+      '(?:puedes|podr[ií]as|puede|podr[ií]a) (?:\\p{L}+ )?(?:dar|enviar|mandar|pasar|decir|indicar|confirmar|recordar)',
+      'recu[eé]rdame',
+    ],
+  },
+  de: {
+    backReference: [
+      'ich (?:dir|ihnen|euch) (?:schon |bereits |vorhin |vorher )?(?:gegeben|gesagt|genannt|geschickt|gesendet|mitgeteilt|gezeigt)',
+      'wie (?:ich )?(?:schon |bereits )?(?:gesagt|erwähnt)',
+      'vorhin',
+      'weiter oben',
+      'zuvor',
+      'bereits (?:genannt|erwähnt)',
+    ],
+    demonstrative: ['dieselben?', 'denselben', 'dasselbe', 'jene[nmrs]?'],
+    askAgain: [
+      'nochmal',
+      'noch ?einmal',
+      'erneut',
+      'wie (?:lautet|lauten|war|ist) (?:dein|deine|ihre)',
+      'soll ich (?:\\p{L}+ )?(?:verwenden|nehmen|benutzen)',
+      '(?:kannst du|können sie|könnten sie|könntest du) (?:mir )?(?:\\p{L}+ )?(?:\\p{L}+ )?(?:geben|schicken|senden|nennen|sagen|mitteilen|bestätigen)',
+    ],
+  },
+  pt: {
+    backReference: [
+      'que (?:eu )?(?:j[aá] )?(?:te |lhe |lhes |vos )?(?:passei|dei|disse|enviei|mandei|mencionei|informei|falei)',
+      'como (?:eu )?(?:te |lhe )?(?:disse|mencionei|falei)',
+      'de antes',
+      'anteriormente',
+      'acima',
+    ],
+    demonstrative: ['ess[ea]s?', 'aquel[ea]s?', '(?:o|a|os|as) mesm[oa]s?'],
+    askAgain: [
+      'de novo',
+      'novamente',
+      'outra vez',
+      'qual (?:[eé]|era) (?:o |a )?(?:seu|sua|teu|tua)',
+      'devo usar',
+      '(?:pode|poderia|podes) (?:me )?(?:\\p{L}+ )?(?:passar|enviar|mandar|dar|dizer|informar|confirmar)',
+    ],
+  },
+  fr: {
+    backReference: [
+      'que je (?:t[\'’]|te |vous |l[\'’])?(?:ai |avais )?(?:donn[ée]e?s?|dit|envoy[ée]e?s?|indiqu[ée]e?s?|communiqu[ée]e?s?|mentionn[ée]e?s?|pass[ée]e?s?|fourni(?:e|s|es)?)',
+      'comme (?:je )?(?:te |vous )?(?:l[\'’])?(?:ai |avais )?(?:dit|mentionn[ée])',
+      'plus haut',
+      'ci-dessus',
+      'pr[ée]c[ée]demment',
+      'tout à l[\'’]heure',
+      'd[\'’]avant',
+    ],
+    demonstrative: ['(?:le|la|les) m[êe]mes?'],
+    askAgain: [
+      'à nouveau',
+      'de nouveau',
+      'encore une fois',
+      'quel(?:le)?s? (?:est|sont|était) (?:votre|ton|ta|vos|tes)',
+      'dois-je utiliser',
+      '(?:pouvez-vous|pourriez-vous|peux-tu|pourrais-tu) (?:me )?(?:\\p{L}+ )?(?:donner|envoyer|renvoyer|redonner|dire|indiquer|confirmer|rappeler)',
+    ],
+  },
+}
+
+const LANGUAGES: readonly Language[] = ['en', 'es', 'de', 'pt', 'fr']
+
+/** One regex of whole-word alternatives (`sources`), case-insensitive, Unicode letters as word characters. */
+function wordsRegex(sources: readonly string[], flags: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}_])(?:${sources.join('|')})(?![\\p{L}\\p{N}_])`, flags)
+}
+
+const phrasesOf = (key: keyof (typeof BACK_REFERENCE_PHRASES)['en']) => LANGUAGES.flatMap((l) => BACK_REFERENCE_PHRASES[l][key])
+
+/** Per noun entry: its kinds and one global regex of its nouns in every language. */
+const NOUNS = BACK_REFERENCE_NOUNS.map(({ kinds, nouns }) => ({ kinds, noun: wordsRegex(LANGUAGES.flatMap((l) => nouns[l]), 'giu') }))
+
+/** A back-reference phrase anywhere in a sentence. */
+const BACK_REFERENCE_PHRASE = wordsRegex(phrasesOf('backReference'), 'iu')
+
+/** An ask-again phrase anywhere in a (question) sentence. */
+const ASK_AGAIN_PHRASE = wordsRegex(phrasesOf('askAgain'), 'iu')
+
+/** A demonstrative right before the end of a text (tested on the text before a noun). */
+const DEMONSTRATIVE_BEFORE = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${phrasesOf('demonstrative').join('|')})\\s+$`, 'iu')
+
+/** A demonstrative anywhere, followed by a word: a sentence without one needs no noun-by-noun test. */
+const DEMONSTRATIVE = wordsRegex(phrasesOf('demonstrative'), 'iu')
+
+/** Any marker of the three: a text without one holds no back-reference (one scan of it). */
+const ANY_MARKER = wordsRegex([...phrasesOf('backReference'), ...phrasesOf('askAgain'), ...phrasesOf('demonstrative')], 'iu')
 
 /** Cap of a back-reference's quoted sentence, in code points. */
 const PHRASE_CHAR_CAP = 200
 
-/** A sentence of a message that refers back to facts of some kinds. */
+/** A sentence of a message that refers back to facts of some kinds, or asks for them again. */
 export interface BackReference {
   /** The kinds its nouns name (a sentence may name several: "the file and the date above"). */
   kinds: FactKind[]
   /** The sentence, trimmed, whitespace collapsed, cut to 200 code points; untrusted text. */
   sentence: string
+  /** `back-reference`: it refers back ("the postal code I gave you"); `asked-again`: a question asking for it. */
+  how: 'back-reference' | 'asked-again'
 }
 
+/** Whether a sentence (untrimmed) is a question: it ends in `?` or opens with `¿`. */
+const isQuestion = (s: string) => /[?？]\s*$|^\s*¿/.test(s)
+
 /**
- * The back-references in `text`: each sentence (ended by `.`, `!`, `?` or a line break) holding a
- * back-reference phrase (`BACK_REFERENCE_PHRASE`) and a fact noun (`BACK_REFERENCE_NOUNS`), in
- * order. "Ship it to the postal code I gave you." → one, kinds `['postal-code']`. Pure.
+ * The back-references in `text`, in order: each sentence (ended by `.`, `!`, `?` or a line
+ * break) that names a fact kind by a noun of `BACK_REFERENCE_NOUNS` and
+ * - holds a back-reference phrase (`BACK_REFERENCE_PHRASES` `backReference`): every noun it
+ *   names counts, `how: 'back-reference'`; else
+ * - has a demonstrative right before a noun ("that order"): the nouns so pointed at count,
+ *   `back-reference`; else
+ * - is a question holding an ask-again phrase: every noun it names counts, `asked-again`.
+ * "Ship it to the postal code I gave you." → one, kinds `['postal-code']`. Pure; a text without
+ * any phrase is scanned once.
  */
 export function findBackReferences(text: string): BackReference[] {
+  if (!ANY_MARKER.test(text)) return []
   const out: BackReference[] = []
   for (const raw of text.split(/(?<=[.!?])\s+|\n/)) {
-    if (!BACK_REFERENCE_PHRASE.test(raw)) continue
+    const back = BACK_REFERENCE_PHRASE.test(raw)
+    const pointed = !back && DEMONSTRATIVE.test(raw)
+    const ask = !back && isQuestion(raw) && ASK_AGAIN_PHRASE.test(raw)
+    if (!back && !pointed && !ask) continue
     let rest = raw
     const kinds: FactKind[] = []
-    for (const { noun, kinds: named } of BACK_REFERENCE_NOUNS) {
+    for (const { noun, kinds: named } of NOUNS) {
       let hit = false
-      rest = rest.replace(noun, (m) => {
-        hit = true
+      rest = rest.replace(noun, (m: string, ...args: unknown[]) => {
+        // The match's offset: the first number after it (the nouns have no capturing groups).
+        const at = args.find((a) => typeof a === 'number') as number
+        if (back || ask || DEMONSTRATIVE_BEFORE.test(raw.slice(Math.max(0, at - 24), at))) hit = true
         return ' '.repeat(m.length)
       })
       if (hit) for (const k of named) if (!kinds.includes(k)) kinds.push(k)
     }
-    if (kinds.length > 0)
-      out.push({ kinds, sentence: cutCodePoints(raw.trim().replace(/\s+/g, ' '), PHRASE_CHAR_CAP) })
+    if (kinds.length === 0) continue
+    const how = back || !ask ? 'back-reference' : 'asked-again'
+    out.push({ kinds, sentence: cutCodePoints(raw.trim().replace(/\s+/g, ' '), PHRASE_CHAR_CAP), how })
   }
   return out
 }
@@ -76,18 +369,39 @@ export function findBackReferences(text: string): BackReference[] {
 /** How a later message needed a lost fact. */
 export interface NeededAfterLoss {
   /** The pass that took the fact out of the context, by stage and number. */
-  stage: StageId
+  stage: ProvenanceStage
   pass: number
   /** The Before index of the turn end at which that pass fired (the fact was gone from there on). */
   atMessage: number
-  /** The Before message that needed it: its id, index and role. */
+  /** The Before message that needed it: its id, index and role (`user` or `assistant`). */
   messageId: string
   messageIndex: number
   role: Role
-  /** `verbatim`: the message holds the fact's text; `back-reference`: it refers to it by its kind's noun. */
+  /**
+   * `verbatim`: the message's own words hold the fact's text; `back-reference`: it names the
+   * fact's kind by its noun — referring back to it, or asking for it again (`asked`).
+   */
   how: 'verbatim' | 'back-reference'
-  /** For a back-reference: the sentence that refers back (see `BackReference.sentence`). */
+  /** For a back-reference: the sentence (see `BackReference.sentence`). */
   phrase?: string
+  /** Set when that sentence is a question asking for the value again ("Which postal code should I use?"). */
+  asked?: true
+}
+
+/**
+ * How a tool brought a lost fact back: re-work (the agent re-read what compaction removed), not
+ * a need of the conversation. Fields as `NeededAfterLoss`; the message is the first after the
+ * loss whose tool call's arguments (`tool-call`, an assistant message) or tool result
+ * (`tool-result`) holds the fact's text.
+ */
+export interface ReReadAfterLoss {
+  stage: ProvenanceStage
+  pass: number
+  atMessage: number
+  messageId: string
+  messageIndex: number
+  role: Role
+  how: 'tool-call' | 'tool-result'
 }
 
 /** A message that mentions a fact: its Before index, id, role, how and (back-reference) sentence. */
@@ -95,87 +409,131 @@ interface Mention {
   index: number
   id: string
   role: Role
-  how: NeededAfterLoss['how']
+  how: NeededAfterLoss['how'] | ReReadAfterLoss['how']
   phrase?: string
+  asked?: true
 }
 
 /**
- * What `neededAfterLoss` reads of a transcript, built once per Before (`mentionsOf`): per fact
- * its verbatim mentions, the back-references by kind, which facts the user stated, and which
- * facts could be needed at all.
+ * What `neededAfterLoss` and `reReadAfterLoss` read of a transcript, built once per Before
+ * (`mentionsOf`): per fact the user and assistant messages repeating it and the tool calls and
+ * results holding it, the back-references by kind, which facts the user stated, and which facts
+ * could be needed or re-read at all.
  */
 export interface Mentions {
-  /** Per fact (the fact index's order): messages holding it verbatim, by index ascending. */
+  /**
+   * Per fact (the fact index's order): the ordinary user messages and the assistant messages
+   * whose own words (not their tool calls' arguments) hold it, by index ascending.
+   */
   verbatim: Mention[][]
-  /** Back-reference sentences of user and assistant messages, by index ascending. */
+  /** Per fact: the tool results and the assistant tool calls' arguments holding it, by index ascending. */
+  reRead: Mention[][]
+  /** Back-reference and ask-again sentences of user and assistant messages, by index ascending. */
   backReferences: (Mention & { kinds: FactKind[] })[]
   /** Per fact: a user (ordinary user message) stated it. */
   userStated: boolean[]
+  /** Per kind: the Before index of the first ordinary user message stating a fact of that kind. */
+  userStatedFrom: Map<FactKind, number>
   /**
-   * The facts that can be needed after a loss in any run: a mention (verbatim, or a
-   * back-reference naming its kind) comes after its first holder. Ascending.
+   * The facts that can be needed after a loss in any run: a user or assistant mention (verbatim,
+   * or a back-reference naming its kind) comes after its first holder. Ascending.
    */
   candidates: number[]
+  /** The facts that can be re-read after a loss: a `reRead` mention comes after its first holder. Ascending. */
+  reReadCandidates: number[]
 }
-
-/** A message that can mention a fact: not a summary (a summary carries it, nobody needs it there). */
-const canMention = (m: Message) => !isSummaryMessage(m)
 
 /**
  * The mentions of `facts` in `messages` (a transcript's Before), given `holders` (per fact: ids
- * of the before messages holding its text, in order — the fact index's). Linear in holders and
- * messages. Pure.
+ * of the before messages holding its text, in order — the fact index's). A summary never
+ * mentions (it carries a fact, nobody needs it there); a system or injected message neither. An
+ * assistant message holding a fact with tool calls is tested once more, on its own words alone,
+ * when `fact` is given (else it counts as its words). Linear in holders and messages. Pure.
  */
 export function mentionsOf(
   messages: readonly Message[],
-  facts: readonly { kind: FactKind }[],
+  facts: readonly { kind: FactKind; fact?: string }[],
   holders: readonly (readonly string[])[],
 ): Mentions {
   const byId = new Map(messages.map((m) => [m.id, m]))
+  const words = new Map<string, string>()
+  const wordsOf = (m: Message) => {
+    let text = words.get(m.id)
+    if (text === undefined) words.set(m.id, (text = contentText(m.content)))
+    return text
+  }
   const verbatim: Mention[][] = []
+  const reRead: Mention[][] = []
   const userStated: boolean[] = []
+  const userStatedFrom = new Map<FactKind, number>()
   const firstAt: number[] = []
-  facts.forEach((_, i) => {
-    const list: Mention[] = []
+  facts.forEach((f, i) => {
+    const said: Mention[] = []
+    const read: Mention[] = []
     let user = false
     let first = Infinity
     for (const id of holders[i] ?? []) {
       const m = byId.get(id)
       if (!m) continue
       first = Math.min(first, m.index)
-      if (isOrdinaryUser(m)) user = true
-      if (canMention(m)) list.push({ index: m.index, id: m.id, role: m.role, how: 'verbatim' })
+      if (isSummaryMessage(m)) continue
+      const at = { index: m.index, id: m.id, role: m.role }
+      if (isOrdinaryUser(m)) {
+        user = true
+        said.push({ ...at, how: 'verbatim' })
+        if (m.index < (userStatedFrom.get(f.kind) ?? Infinity)) userStatedFrom.set(f.kind, m.index)
+      } else if (m.role === 'tool') read.push({ ...at, how: 'tool-result' })
+      else if (m.role === 'assistant') {
+        const inCall = (m.toolCalls?.length ?? 0) > 0 && f.fact !== undefined && !wordsOf(m).includes(f.fact)
+        ;(inCall ? read : said).push({ ...at, how: inCall ? 'tool-call' : 'verbatim' })
+      }
     }
-    list.sort((a, b) => a.index - b.index)
-    verbatim.push(list)
+    said.sort((a, b) => a.index - b.index)
+    read.sort((a, b) => a.index - b.index)
+    verbatim.push(said)
+    reRead.push(read)
     userStated.push(user)
     firstAt.push(first)
   })
   const backReferences: Mentions['backReferences'] = []
   for (const m of messages) {
-    if (!canMention(m) || (m.role !== 'assistant' && !isOrdinaryUser(m))) continue
-    for (const r of findBackReferences(contentText(m.content)))
-      backReferences.push({ index: m.index, id: m.id, role: m.role, how: 'back-reference', phrase: r.sentence, kinds: r.kinds })
+    if (isSummaryMessage(m) || (m.role !== 'assistant' && !isOrdinaryUser(m))) continue
+    for (const r of findBackReferences(wordsOf(m))) {
+      const ref: Mentions['backReferences'][number] = { index: m.index, id: m.id, role: m.role, how: 'back-reference', phrase: r.sentence, kinds: r.kinds }
+      if (r.how === 'asked-again') ref.asked = true
+      backReferences.push(ref)
+    }
   }
   backReferences.sort((a, b) => a.index - b.index)
   // Per kind, the latest back-reference: a fact first held before it can be needed by it.
   const lastRef = new Map<FactKind, number>()
   for (const r of backReferences) for (const k of r.kinds) lastRef.set(k, Math.max(lastRef.get(k) ?? -Infinity, r.index))
+  const after = (list: readonly Mention[], first: number) => (list[list.length - 1]?.index ?? -Infinity) > first
   const candidates: number[] = []
+  const reReadCandidates: number[] = []
   facts.forEach((f, i) => {
     const first = firstAt[i] as number
-    const list = verbatim[i] as Mention[]
-    const last = list[list.length - 1]
-    if ((last && last.index > first) || (lastRef.get(f.kind) ?? -Infinity) > first) candidates.push(i)
+    if (after(verbatim[i] as Mention[], first) || (lastRef.get(f.kind) ?? -Infinity) > first) candidates.push(i)
+    if (after(reRead[i] as Mention[], first)) reReadCandidates.push(i)
   })
-  return { verbatim, backReferences, userStated, candidates }
+  return { verbatim, reRead, backReferences, userStated, userStatedFrom, candidates, reReadCandidates }
 }
 
 /** A pass as `neededAfterLoss` reads it: its stage, number and the turn end it fired at. */
 export interface NeededPass {
-  stage: StageId
+  stage: ProvenanceStage
   pass: number
   atMessage: number
+}
+
+/** Per fact of `which`: the pass position at which its `passRuns` first reads `lost`. */
+function lossPositions(which: readonly number[], passRuns: (i: number) => readonly PassRun[]): Map<number, number> {
+  const lostAt = new Map<number, number>()
+  for (const i of which) {
+    const r = passRuns(i).find((run) => run.state === 'lost')
+    if (r) lostAt.set(i, r.from)
+  }
+  return lostAt
 }
 
 /**
@@ -183,10 +541,12 @@ export interface NeededPass {
  * they were lost, and how: a fact is lost at the first pass position whose state in its
  * `passRuns(i)` (runs over `passes`, the facts table's) is `lost` — no holder the replay had
  * reached is verbatim and that pass's summary does not hold it — at `t`, that pass's
- * `atMessage`. It was needed when a message with index > t mentions it: holds its text
- * verbatim (user, assistant, or a tool result re-obtaining it), or refers back to its kind
- * (`findBackReferences`) — such a back-reference marks the facts of its kind lost before it,
- * only the user-stated ones when there are any. The earliest such mention is reported. Facts
+ * `atMessage`. It was needed when a user or assistant message with index > t (never a tool
+ * result, never a summary) holds its text in its own words, refers back to its kind
+ * (`findBackReferences`) or asks for a value of its kind again (`asked`) — such a sentence
+ * marks the facts of its kinds lost before it, only the user-stated ones when the user stated a
+ * value of that kind before it (lost or not: "the postal code I gave you" never means a
+ * tool's). The earliest such mention is reported. A tool bringing it back is re-work (`reReadAfterLoss`), not a need. Facts
  * lost without a pass (pruned, dropped) are not here: no turn took them out. Pure.
  */
 export function neededAfterLoss(
@@ -196,12 +556,7 @@ export function neededAfterLoss(
   passes: readonly NeededPass[],
   passRuns: (i: number) => readonly PassRun[],
 ): Map<number, NeededAfterLoss> {
-  // Per fact: the pass position at which it was first lost.
-  const lostAt = new Map<number, number>()
-  for (const i of which) {
-    const r = passRuns(i).find((run) => run.state === 'lost')
-    if (r) lostAt.set(i, r.from)
-  }
+  const lostAt = lossPositions(which, passRuns)
   const at = (k: number) => (passes[k] as NeededPass).atMessage
   const first = new Map<number, Mention>()
   const offer = (i: number, m: Mention) => {
@@ -222,9 +577,12 @@ export function neededAfterLoss(
       byKind.set(kind, list)
     }
     for (const ref of mentions.backReferences) {
-      const lost = ref.kinds.flatMap((kind) => (byKind.get(kind) ?? []).filter((i) => at(lostAt.get(i) as number) < ref.index))
-      const user = lost.filter((i) => mentions.userStated[i])
-      for (const i of user.length > 0 ? user : lost) offer(i, ref)
+      for (const kind of ref.kinds) {
+        // The user stated a value of this kind before: the sentence means the user's.
+        const usersOnly = (mentions.userStatedFrom.get(kind) ?? Infinity) < ref.index
+        for (const i of byKind.get(kind) ?? [])
+          if (at(lostAt.get(i) as number) < ref.index && (!usersOnly || mentions.userStated[i])) offer(i, ref)
+      }
     }
   }
   const out = new Map<number, NeededAfterLoss>()
@@ -238,22 +596,81 @@ export function neededAfterLoss(
       messageId: m.id,
       messageIndex: m.index,
       role: m.role,
-      how: m.how,
+      how: m.how as NeededAfterLoss['how'],
     }
     if (m.phrase !== undefined) needed.phrase = m.phrase
+    if (m.asked) needed.asked = true
     out.set(i, needed)
   }
   return out
 }
 
 /**
- * The totals line of facts needed after a loss: "1 fact was needed after compaction removed it",
- * "3 facts were needed after compaction removed them" (counts with thousands separators). The
- * one wording of the facts table, the page's totals and the CLI.
+ * Which of the facts `which` a tool brought back after they were lost (lost as in
+ * `neededAfterLoss`): the first tool call's arguments or tool result after the pass's
+ * `atMessage` that holds the fact's text (`Mentions.reRead`). Re-work, shown apart from the
+ * facts needed; a fact may be in both. Ascending by fact. Pure.
  */
-export function neededText(count: number): string {
+export function reReadAfterLoss(
+  mentions: Mentions,
+  which: readonly number[],
+  passes: readonly NeededPass[],
+  passRuns: (i: number) => readonly PassRun[],
+): Map<number, ReReadAfterLoss> {
+  const out = new Map<number, ReReadAfterLoss>()
+  const lostAt = lossPositions(which, passRuns)
+  for (const i of [...lostAt.keys()].sort((a, b) => a - b)) {
+    const p = passes[lostAt.get(i) as number] as NeededPass
+    const m = (mentions.reRead[i] ?? []).find((x) => x.index > p.atMessage)
+    if (!m) continue
+    out.set(i, {
+      stage: p.stage,
+      pass: p.pass,
+      atMessage: p.atMessage,
+      messageId: m.id,
+      messageIndex: m.index,
+      role: m.role,
+      how: m.how as ReReadAfterLoss['how'],
+    })
+  }
+  return out
+}
+
+/** How many needed facts the totals line names before "+N more". */
+const NAMED_FACTS = 3
+
+/** Cap of a fact named in the totals line, in code points (an ellipsis marks a cut). */
+const NAMED_FACT_CHAR_CAP = 40
+
+/**
+ * The totals line of facts needed after a loss, counting distinct fact texts (`facts`: the
+ * needed facts' texts, in order; a text needed under two kinds counts once) and naming the
+ * first three, each cut to 40 code points: "1 fact was needed after compaction removed it:
+ * 01310-100", "5 facts were needed after compaction removed them: 94107, ORD-58213, a.txt, +2
+ * more", "0 facts were needed after compaction removed them" (counts with thousands separators).
+ * The one wording of the facts table, the page's totals and the CLI.
+ */
+export function neededText(facts: readonly string[]): string {
+  const distinct = [...new Set(facts)]
+  const count = distinct.length
   const n = count.toLocaleString('en-US')
-  return count === 1
-    ? `${n} fact was needed after compaction removed it`
-    : `${n} facts were needed after compaction removed them`
+  const head =
+    count === 1 ? `${n} fact was needed after compaction removed it` : `${n} facts were needed after compaction removed them`
+  if (count === 0) return head
+  const named = distinct.slice(0, NAMED_FACTS).map((f) => {
+    const one = f.replace(/\s+/g, ' ').trim()
+    return codePointLength(one) > NAMED_FACT_CHAR_CAP ? `${cutCodePoints(one, NAMED_FACT_CHAR_CAP - 1)}…` : one
+  })
+  const more = count > NAMED_FACTS ? `, +${(count - NAMED_FACTS).toLocaleString('en-US')} more` : ''
+  return `${head}: ${named.join(', ')}${more}`
+}
+
+/**
+ * How a message needed a fact, in the words of the over-compression warning and the CLI:
+ * `user: "Ship it to the postal code I gave you."`, `assistant asked: "Which postal code should
+ * I use?"`, `assistant, verbatim`. `cut` shortens the quoted sentence (default: as is).
+ */
+export function neededByText(n: Pick<NeededAfterLoss, 'role' | 'phrase' | 'asked'>, cut: (s: string) => string = (s) => s): string {
+  if (n.phrase === undefined) return `${n.role}, verbatim`
+  return `${n.role}${n.asked ? ' asked' : ''}: "${cut(n.phrase)}"`
 }

@@ -7,7 +7,7 @@ import { partitionPoint } from '../util/search'
 import { createStringSetMatcher, type StringSetMatcher } from './fact-index'
 import { verdictOf } from './finder'
 import { isNoiseFact } from './importance'
-import { mentionsOf, neededAfterLoss, neededText, type Mentions, type NeededAfterLoss } from './needed'
+import { mentionsOf, neededAfterLoss, neededText, reReadAfterLoss, type Mentions, type NeededAfterLoss, type ReReadAfterLoss } from './needed'
 import { factPassRuns, passTimeline, type PassRun } from './pass-runs'
 import { extractFacts, messageFactText, type CandidateFact } from './patterns'
 import { compareKeys, eventKey, isAfter, indexRun, summaryChain, type FactRun, type Key, type RunIndex } from './run-index'
@@ -20,8 +20,10 @@ export interface FactRow extends CandidateFact {
   /** Its fate in the final context. */
   final: KeptAs | 'lost'
   verdict: FactVerdict
-  /** When a pass took it out of the context and a later message mentioned it (`neededAfterLoss`). */
+  /** When a pass took it out of the context and a later user or assistant message needed it (`neededAfterLoss`). */
   neededAfterLoss?: NeededAfterLoss
+  /** When a pass took it out and a tool brought it back: re-work, not a need (`reReadAfterLoss`). */
+  reReadAfterLoss?: ReReadAfterLoss
 }
 
 /** The facts table of a run: each at-risk fact and its fate through every pass. */
@@ -41,9 +43,9 @@ export interface FactTable {
     lost: number
     /** e.g. "11 of 14 facts survive". */
     text: string
-    /** Facts needed after a pass removed them (rows with `neededAfterLoss`). */
+    /** Distinct fact texts needed after a pass removed them (of the rows with `neededAfterLoss`). */
     needed: number
-    /** e.g. "3 facts were needed after compaction removed them" (`neededText`). */
+    /** e.g. "2 facts were needed after compaction removed them: 94107, ORD-58213" (`neededText`). */
     neededText: string
   }
 }
@@ -182,6 +184,7 @@ function mentionsOfIndex(fi: FactIndex): Mentions {
     m = mentionsOf(fi.messages, fi.facts, fi.holders)
     // Noise (a listing's dates, a test run's durations) is not at risk: re-reading it needs nothing.
     m.candidates = m.candidates.filter((i) => isImportantFact(fi.facts[i] as CandidateFact))
+    m.reReadCandidates = m.reReadCandidates.filter((i) => isImportantFact(fi.facts[i] as CandidateFact))
     mentionCache.set(fi, m)
   }
   return m
@@ -382,6 +385,13 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
   // The facts needed after a loss, as the run's checks already listed them (`neededFacts`, the same rows).
   const needed = neededFacts(run, fi)
   for (const n of needed) (rows[n.index] as FactRow).neededAfterLoss = n.neededAfterLoss
+  // What a tool brought back after a loss: re-work, shown apart from the needed facts.
+  if (passes.length > 0) {
+    const mentions = mentionsOfIndex(fi)
+    for (const [i, r] of reReadAfterLoss(mentions, mentions.reReadCandidates, passes, (i) => (rows[i] as FactRow).passRuns))
+      (rows[i] as FactRow).reReadAfterLoss = r
+  }
+  const neededTexts = needed.map((n) => n.fact)
   // Totals count the at-risk facts: noise (`isNoiseFact`) is counted apart.
   const atRisk = rows.filter((r) => !isNoiseFact(r))
   const count = (k: KeptAs | 'lost') => atRisk.filter((r) => r.final === k).length
@@ -398,8 +408,8 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
       summaryOnly: count('summary'),
       lost: count('lost'),
       text: `${survive.toLocaleString('en-US')} of ${atRisk.length.toLocaleString('en-US')} facts survive`,
-      needed: needed.length,
-      neededText: neededText(needed.length),
+      needed: new Set(neededTexts).size,
+      neededText: neededText(neededTexts),
     },
   }
 }

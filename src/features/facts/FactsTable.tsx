@@ -139,20 +139,39 @@ function FinalChip({ row }: { row: Row }) {
   return <Chip kind="dropped" label={`lost${where}`} title={title} />
 }
 
-/** "needed at #11": a pass removed the fact and a later message needed it (the engine's `neededAfterLoss`). */
+/**
+ * "needed at #11": a pass removed the fact and a later user or assistant message needed it (the
+ * engine's `neededAfterLoss`); else "re-read at #9 (re-work)": a tool brought it back after the
+ * loss (`reReadAfterLoss`), re-work rather than a need. Either leads to that message.
+ */
 function NeededMark({ row }: { row: Row }) {
   const n = row.neededAfterLoss
-  if (!n) return null
-  const how = n.how === 'back-reference' ? `refers back to it: "${n.phrase ?? ''}"` : 'holds it again'
+  if (n) {
+    const how = n.phrase === undefined ? 'holds it again' : `${n.asked ? 'asks for it again' : 'refers back to it'}: "${n.phrase}"`
+    return (
+      <button
+        type="button"
+        className="facts__link"
+        data-testid="fact-needed"
+        title={`${passName(n.stage, n.pass)} (at #${n.atMessage}) removed it; #${n.messageIndex} (${n.role}) ${how}. Show #${n.messageIndex} in Before | After`}
+        onClick={() => revealBefore(n.messageId)}
+      >
+        needed at #{n.messageIndex}
+      </button>
+    )
+  }
+  const r = row.reReadAfterLoss
+  if (!r) return null
+  const by = r.how === 'tool-call' ? "the agent's tool call asks for it again" : 'a tool result brings it back'
   return (
     <button
       type="button"
-      className="facts__link"
-      data-testid="fact-needed"
-      title={`${passName(n.stage, n.pass)} (at #${n.atMessage}) removed it; #${n.messageIndex} (${n.role}) ${how}. Show #${n.messageIndex} in Before | After`}
-      onClick={() => revealBefore(n.messageId)}
+      className="facts__link facts__reread"
+      data-testid="fact-reread"
+      title={`${passName(r.stage, r.pass)} (at #${r.atMessage}) removed it; at #${r.messageIndex} ${by}: re-work, not a need. Show #${r.messageIndex} in Before | After`}
+      onClick={() => revealBefore(r.messageId)}
     >
-      needed at #{n.messageIndex}
+      re-read at #{r.messageIndex} (re-work)
     </button>
   )
 }
@@ -380,7 +399,7 @@ export function FactsTable() {
         column.accessor('final', {
           id: 'finalRank',
           header: 'Final',
-          // Room for the fate chip and a "needed at #N" mark on one line.
+          // Room for the fate chip and a "needed at #N" or "re-read at #N (re-work)" mark on one line.
           size: 300,
           sortFn: 'basic',
           // Lost first on the first click (numbers would start descending).

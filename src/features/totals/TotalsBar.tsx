@@ -139,9 +139,10 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
 }
 
 /**
- * "3 facts were needed after compaction removed them": the facts the engine's over-compression
- * warnings name as removed by a pass and needed by a later message (`neededLineState`). On a run
- * whose checks come after its view, "Checking…" holds the line's place until they do.
+ * "2 facts were needed after compaction removed them: 94107, ORD-58213": the facts the engine's
+ * over-compression warnings name as removed by a pass and needed by a later message
+ * (`neededLineState`). On a run whose checks come after its view, "Checking…" holds the line's
+ * place until they do.
  */
 function NeededLine({ checks }: { checks: RunView['checks'] }) {
   const line = neededLineState(checks, useFailureModes())
@@ -163,7 +164,7 @@ function NeededLine({ checks }: { checks: RunView['checks'] }) {
   return (
     <p className="totals__needed" data-testid="totals-needed" title="See the over-compression warnings and the Facts tab">
       <span aria-hidden="true">⚠ </span>
-      {neededText(line.count)}
+      {neededText(line.facts)}
     </p>
   )
 }
