@@ -11,6 +11,7 @@ import { compareRecordedVsSimulated, type RecordedRun } from '../engine/analysis
 import { reworkAfterCompactions, type CompactionRework } from '../engine/analysis/rework'
 import { lossReason, passName, positionNames, verdictSentence, type FactVerdict, type SummarizerKind } from '../engine/facts/verdict'
 import { factTable, neededFacts } from '../engine/facts/table'
+import { neededFor } from '../engine/facts/history'
 import { neededByText, neededText, type NeededAfterLoss } from '../engine/facts/needed'
 import { extractFacts } from '../engine/facts/patterns'
 import { hostOf } from '../engine/summarizers/errors'
@@ -113,9 +114,8 @@ function neededLines(result: RunResult): string[] {
 }
 
 /**
- * `find`'s verdicts for `--json`, each with `neededAfterLoss` when its fact was needed after a
- * pass removed it (`neededFacts` of `result`): the needed fact equal to the query, else the first
- * one holding a string query or matching a regex query (`/source/flags`).
+ * `find --json`'s verdicts: each `FactVerdict` (its `history` telling every loss, who asked for it
+ * and what brought it back) with `neededAfterLoss` when a later message needed it (`neededFor`).
  */
 export function findVerdictsJson(
   result: RunResult,
@@ -124,11 +124,8 @@ export function findVerdictsJson(
 ): (FactVerdict & { neededAfterLoss?: NeededAfterLoss })[] {
   const needed = neededFacts(result)
   return verdicts.map((v, i) => {
-    const q = queries[i] ?? v.query
-    const hit =
-      needed.find((n) => n.fact === v.query) ??
-      needed.find((n) => (typeof q === 'string' ? n.fact.includes(q) : new RegExp(q.source, q.flags.replace(/[gy]/g, '')).test(n.fact)))
-    return hit ? { ...v, neededAfterLoss: hit.neededAfterLoss } : { ...v }
+    const hit = neededFor(needed, queries[i] ?? v.query)
+    return hit ? { ...v, neededAfterLoss: hit } : { ...v }
   })
 }
 

@@ -10,6 +10,8 @@ import type { StringSetMatcher } from '../engine/facts/fact-index'
 import { extractFacts, messageFactText, type CandidateFact } from '../engine/facts/patterns'
 import { defaultIndexOf, factTable, type FactIndex, type FactRow, type FactTable } from '../engine/facts/table'
 import type { PassRun } from '../engine/facts/pass-runs'
+import { historyHasLoss } from '../engine/facts/history'
+import type { FactEvent } from '../engine/facts/verdict'
 import type { Message, RunResult } from '../engine/model'
 import { codePointLength, cutCodePoints } from '../engine/util/text'
 import { defaultFactOrder, factQueryKey, queryFactRows } from '../engine/fact-query'
@@ -91,9 +93,21 @@ function rowView(row: FactRow, key: number, indexOf: Map<string, number>, share:
       return at
     })
   }
+  const history = row.verdict.history
+  if (history && tellsMore(history, row.verdict.verdict)) view.history = history
   if (row.neededAfterLoss) view.neededAfterLoss = { ...row.neededAfterLoss }
   if (row.reReadAfterLoss) view.reReadAfterLoss = { ...row.reReadAfterLoss }
   return view
+}
+
+/**
+ * Whether a history tells more than a row's final fate: a loss, and after it something else (a
+ * need, a return, another loss), or a loss behind a fact that survives.
+ */
+function tellsMore(history: readonly FactEvent[], verdict: FactRowView['verdict']): boolean {
+  if (!historyHasLoss(history)) return false
+  const told = history.filter((e) => e.kind !== 'entered')
+  return verdict !== 'lost' || told.length > 1
 }
 
 /** Shapes an engine `FactTable` into the rows the page renders. Pure. */

@@ -2,15 +2,15 @@
  * The facts table: each candidate fact of a run and its state through every pass and in the
  * final context, read from the run's provenance. Source: SPEC §6.
  */
-import type { Message, Pass, StageId } from '../model'
-import { partitionPoint } from '../util/search'
+import type { Message, ProvenanceStage } from '../model'
 import { createStringSetMatcher, type StringSetMatcher } from './fact-index'
-import { verdictOf } from './finder'
+import { verdictOf, withHistory } from './finder'
+import { factHistory, holdersOf } from './history'
 import { isNoiseFact } from './importance'
 import { mentionsOf, neededAfterLoss, neededText, reReadAfterLoss, type Mentions, type NeededAfterLoss, type ReReadAfterLoss } from './needed'
-import { factPassRuns, passTimeline, type PassRun } from './pass-runs'
+import type { PassRun } from './pass-runs'
 import { extractFacts, messageFactText, type CandidateFact } from './patterns'
-import { compareKeys, eventKey, isAfter, indexRun, summaryChain, type FactRun, type Key, type RunIndex } from './run-index'
+import { indexRun, orderedPasses, passRunsOf, recordedAt, type FactRun } from './run-index'
 import type { FactVerdict, KeptAs } from './verdict'
 
 /** One row of the facts table. */
@@ -29,7 +29,7 @@ export interface FactRow extends CandidateFact {
 /** The facts table of a run: each at-risk fact and its fate through every pass. */
 export interface FactTable {
   /** The passes the columns stand for, in pipeline order. */
-  passes: { stage: StageId; pass: number; summaryId: string }[]
+  passes: { stage: ProvenanceStage; pass: number; summaryId: string }[]
   rows: FactRow[]
   /** Counts of the at-risk facts (rows that are not noise, `isNoiseFact`), and of the noise rows. */
   totals: {
@@ -48,23 +48,6 @@ export interface FactTable {
     /** e.g. "2 facts were needed after compaction removed them: 94107, ORD-58213" (`neededText`). */
     neededText: string
   }
-}
-
-/** The run's passes in pipeline order. */
-function orderedPasses(ix: RunIndex): Pass[] {
-  return [...ix.run.passes].sort((a, b) => compareKeys(eventKey(ix, a), eventKey(ix, b)))
-}
-
-/** When before message `id` stopped being verbatim: its first loss or fold, or null. */
-function verbatimUntil(ix: RunIndex, id: string): Key | null {
-  const fate = ix.run.fates[id]
-  if (!fate || fate.kind === 'kept') return null
-  if (fate.kind === 'summarized') {
-    const chain = summaryChain(ix, id)
-    const first = chain ? chain.list[chain.start] : undefined
-    return first ? eventKey(ix, first) : eventKey(ix, fate)
-  }
-  return eventKey(ix, { stage: fate.stage })
 }
 
 /**
@@ -103,44 +86,6 @@ export function indexFacts(
     for (const i of hits) holders[i]?.push(m.id)
   }
   return { messages, facts, matcher, holders, byMessage }
-}
-
-/**
- * Per fact, its pass states through `passes` (the run's, in pipeline order) as runs
- * (`factPassRuns`): `carriers(i)` the before messages holding fact `i`, `summaryAt(i)` the
- * positions whose summary holds it, ascending. The timeline and each message's first loss are
- * worked out once per run, shared by every fact asked about.
- */
-function passRunsOf(
-  ix: RunIndex,
-  passes: readonly Pass[],
-  carriers: (i: number) => readonly string[],
-  summaryAt: (i: number) => readonly number[],
-): (i: number) => PassRun[] {
-  // A before message's first loss is the same for every fact it holds.
-  const untilCache = new Map<string, Key | null>()
-  const until = (id: string) => {
-    let u = untilCache.get(id)
-    if (u === undefined) {
-      u = verbatimUntil(ix, id)
-      untilCache.set(id, u)
-    }
-    return u
-  }
-  const passKeys = passes.map((p) => eventKey(ix, p))
-  const timeline = passTimeline(
-    passes.map((p) => p.stage === 'summarize'),
-    passes.map((p) => p.atMessage),
-  )
-  // The first position at or after a loss key: passes are in key order.
-  const firstAtOrAfter = (u: Key | null) =>
-    u ? partitionPoint(0, passes.length, (k) => !isAfter(u, passKeys[k] as Key)) : passes.length
-  return (i) =>
-    factPassRuns(
-      timeline,
-      carriers(i).map((id) => ({ at: ix.beforeIndex.get(id) ?? 0, until: firstAtOrAfter(until(id)) })),
-      summaryAt(i),
-    )
 }
 
 /**
@@ -307,6 +252,7 @@ function verdictFor(shared: FactVerdict, query: string, beforeIds: string[]): Fa
   const v: FactVerdict = { query, verdict: shared.verdict, beforeIds, where: shared.where, explanation: shared.explanation }
   if (shared.lost !== undefined) v.lost = shared.lost
   if (shared.events !== undefined) v.events = shared.events
+  if (shared.history !== undefined) v.history = shared.history
   return v
 }
 
@@ -363,6 +309,7 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
   // verdict (its words never name the fact) and the same pass states: worked out once per such
   // group (15,578 facts, 3,121 groups on the 10 MB bench session), shared read-only.
   const groups = new Map<string, { verdict: FactVerdict; passRuns: PassRun[] }>()
+  const history = { passes, recordedAt: (n: number) => recordedAt(run, n) }
   const rows: FactRow[] = fi.facts.map((f, i) => {
     const carriers = fi.holders[i] ?? []
     const afterIds = afterHolders[i] ?? []
@@ -378,13 +325,21 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
       return text.includes(f.fact)
     }
     const inNoSummary = (summaryAt[i] ?? []).length === 0
-    group = { verdict: verdictOf(ix, f.fact, holds, carriers.slice(), afterIds, inNoSummary), passRuns: runsOf(i) }
+    const passRuns = runsOf(i)
+    const verdict = verdictOf(ix, f.fact, holds, carriers.slice(), afterIds, inNoSummary)
+    group = { verdict: withHistory(ix, verdict, factHistory(history, passRuns, holdersOf(ix, carriers), verdict)), passRuns }
     if (scanned) groups.set(key, group)
     return factRow(f, group.passRuns, group.verdict)
   })
   // The facts needed after a loss, as the run's checks already listed them (`neededFacts`, the same rows).
   const needed = neededFacts(run, fi)
-  for (const n of needed) (rows[n.index] as FactRow).neededAfterLoss = n.neededAfterLoss
+  for (const n of needed) {
+    const row = rows[n.index] as FactRow
+    row.neededAfterLoss = n.neededAfterLoss
+    // Its history also tells who asked for it.
+    const told = factHistory(history, row.passRuns, holdersOf(ix, fi.holders[n.index] ?? []), row.verdict, n.neededAfterLoss)
+    row.verdict = withHistory(ix, row.verdict, told)
+  }
   // What a tool brought back after a loss: re-work, shown apart from the needed facts.
   if (passes.length > 0) {
     const mentions = mentionsOfIndex(fi)

@@ -17,6 +17,7 @@ import { passName } from '../../components/kinds'
 import type { FactKind } from '../../engine/facts/patterns'
 import { importanceRank, type FactImportance, type FactOrigin } from '../../engine/facts/importance'
 import { passStateAt, type PassRun, type PassState } from '../../engine/facts/pass-runs'
+import { historySentence } from '../../engine/facts/verdict'
 import { shownResult } from '../../state/selectors'
 import { useStore } from '../../state/store'
 import { useFactTable, useInfo, useRunId } from '../../state/hooks'
@@ -137,6 +138,25 @@ function FinalChip({ row }: { row: Row }) {
   const at = row.lostAt
   const where = at ? ` · ${at.pass !== undefined ? passName(at.stage, at.pass) : at.stage}` : ''
   return <Chip kind="dropped" label={`lost${where}`} title={title} />
+}
+
+/**
+ * The fact's history under its fate, when it tells more than the fate (the worker sends it only
+ * then): every loss, who asked for it, what brought it back — the engine's `historySentence`,
+ * messages named `#N` as the columns number them.
+ */
+function HistoryLine({ row }: { row: Row }) {
+  const history = row.history
+  if (!history) return null
+  const at = new Map<string, number>()
+  for (const e of history) if (e.kind !== 'lost') at.set(e.messageId, e.index)
+  const text = historySentence(history, { before: (id) => (at.has(id) ? `#${at.get(id)}` : id) })
+  if (text === undefined) return null
+  return (
+    <span className="facts__history" data-testid="fact-history" title={text}>
+      {text}
+    </span>
+  )
 }
 
 /**
@@ -407,6 +427,7 @@ export function FactsTable() {
           cell: (c) => (
             <>
               <FinalChip row={c.row.original} /> <NeededMark row={c.row.original} />
+              <HistoryLine row={c.row.original} />
             </>
           ),
         }),

@@ -73,8 +73,10 @@ export const createFactsSlice: SliceCreator<FactsSlice> = (set, get) => {
     }
     let outcome
     try {
-      // The Recorded After mode judges the fact against what the agent itself kept.
-      outcome = await getEngine().searchFact(query, regex, get().afterMode === 'recorded' ? 'recorded' : 'after')
+      // The Recorded After mode judges the fact against what the agent itself kept; Recorded vs
+      // simulated judges it against both.
+      const mode = get().afterMode
+      outcome = await getEngine().searchFact(query, regex, mode === 'recorded' ? 'recorded' : mode === 'versus' ? 'versus' : 'after')
     } catch (e) {
       outcome = { ok: false as const, error: e instanceof Error ? e.message : String(e) }
     }
