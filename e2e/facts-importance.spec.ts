@@ -49,10 +49,11 @@ test('Facts tab: noise hidden by default and shown on request; a watched fact ha
   expect(new Set(await kindsShown(page))).toEqual(new Set(['duration']))
   await page.getByRole('combobox', { name: 'Filter by kind' }).selectOption('')
 
-  // Watch this: "94107" alone (no pattern takes the bare number) becomes a row with a verdict.
+  // Watch this: "94107" becomes a row with a verdict, first; the user's stated postal code of the
+  // same text stays a row of its own after it.
   await page.getByRole('textbox', { name: 'A fact to watch' }).fill('94107')
   await page.getByRole('button', { name: 'Watch' }).click()
-  const watched = table.locator('[role="row"][data-fact="94107"]')
+  const watched = table.locator('[role="row"][data-fact="94107"]').first()
   await expect(watched).toBeVisible()
   await expect(factRows.first()).toHaveAttribute('data-fact', '94107')
   await expect(watched.getByTestId('fact-importance')).toHaveText('watched by you')
@@ -68,7 +69,9 @@ test('Facts tab: noise hidden by default and shown on request; a watched fact ha
 
   // Stop watching: the row goes, and so does the link's entry.
   await page.getByRole('button', { name: 'Stop watching 94107' }).click()
-  await expect(watched).toHaveCount(0)
+  const postal = table.locator('[role="row"][data-fact="94107"]')
+  await expect(postal).toHaveCount(1)
+  await expect(postal.getByTestId('fact-importance')).toHaveText('stated by the user')
   await expect.poll(() => page.evaluate(() => window.location.hash)).not.toContain('watch=')
   expect(errors).toEqual([])
 })

@@ -166,7 +166,7 @@ describe('buildReport', () => {
     expect(facts).toContain('<td>survives in 1 message after (Before #1 → After #1)</td>')
     // At risk: the goal, the user's order number and postal code, then the file name seen in tool output.
     const table = facts.slice(0, facts.indexOf('<details class="noise">'))
-    const order = ['Ship order ORD-58213 to postal code 80331.', 'ORD-58213', 'postal code 80331', 'label.pdf'].map((f) =>
+    const order = ['Ship order ORD-58213 to postal code 80331.', 'ORD-58213', '80331', 'label.pdf'].map((f) =>
       table.indexOf(`<td><code>${f}</code></td>`),
     )
     expect(order.every((at) => at >= 0)).toBe(true)

@@ -24,13 +24,13 @@ describe('the Recorded After in the facts table and the finder', () => {
 
     const out = await api.getFactTable(1, undefined, [], 'recorded')
     if (!out.ok || !('table' in out)) throw new Error('expected a table')
-    const postal = out.table.rows.find((r) => r.fact === 'postal code 80331')
+    const postal = out.table.rows.find((r) => r.fact === '80331')
     expect(postal?.final).toBe('lost')
     expect(postal?.lostAt).toEqual({ stage: 'recorded', pass: 1, beforeId: postal?.firstSeen.id })
     // The simulation (nothing fires on 9 messages) keeps it.
     const simulated = await api.getFactTable(1, undefined, [], 'after')
     if (!simulated.ok || !('table' in simulated)) throw new Error('expected a table')
-    expect(simulated.table.rows.find((r) => r.fact === 'postal code 80331')?.final).toBe('verbatim')
+    expect(simulated.table.rows.find((r) => r.fact === '80331')?.final).toBe('verbatim')
 
     const search = await api.searchFact('80331', false, 'recorded')
     if (!search.ok) throw new Error(search.error)
@@ -40,6 +40,6 @@ describe('the Recorded After in the facts table and the finder', () => {
     )
 
     expect(recorded.recorded.factsKept?.recordedOnly).toEqual([])
-    expect(recorded.recorded.factsKept?.simulatedOnly).toContain('postal code 80331')
+    expect(recorded.recorded.factsKept?.simulatedOnly).toContain('80331')
   })
 })

@@ -219,7 +219,10 @@ describe('factSpansAhead: the fact spans of a long session found in the pool', (
     expect(pool.factSpansSettled(messages)).toBe(ahead)
     await ahead
     // One batch: each message's fact text (content, then each tool call's arguments on a line).
-    expect(sent).toEqual([{ id: expect.any(Number), task: 'spans', texts: ['plain', 'call\n{"path":"src/a.ts"}'] }])
+    // The user's text is marked stated (its values are facts however phrased), the assistant's not.
+    expect(sent).toEqual([
+      { id: expect.any(Number), task: 'spans', texts: ['plain', 'call\n{"path":"src/a.ts"}'], stated: [true, false] },
+    ])
     expect(new Set(sentTo).size).toBe(1)
     expect(messageFactSpans(plain)).toEqual([{ fact: 'pool:plain', kind: 'id' }])
     expect(messageFactSpans(call)).toEqual([{ fact: 'pool:call\n{"path":"src/a.ts"}', kind: 'id' }])

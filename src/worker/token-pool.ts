@@ -7,6 +7,7 @@
  * pipeline counts on its own thread, with identical counts (same counter, same options).
  */
 import type { Encoding, Message, ToolSchema } from '../engine/model'
+import { isOrdinaryUser } from '../engine/facts/classify'
 import { messageFactSpans, messageFactText, type FactSpan } from '../engine/facts/patterns'
 import { cacheCounter, textsToCount, type CachedCounter } from '../engine/tokens/count'
 
@@ -28,6 +29,8 @@ interface SpansRequest {
   id: number
   task: 'spans'
   texts: string[]
+  /** Per text, whether an ordinary user message wrote it (`findFactSpans`' `stated`); absent: none did. */
+  stated?: boolean[]
 }
 
 /** A pool worker's answer: one count (or one list of fact spans) per text, in order, or an error. */
@@ -359,7 +362,7 @@ export function measurePool(encoding: Encoding, messages: readonly Message[], to
 /** The fact spans of one messages array being found in the pool (`factSpansAhead`). */
 interface SpansJob {
   /** Batches not handed out yet: messages and their fact texts, in order. */
-  queue: { messages: Message[]; texts: string[] }[]
+  queue: { messages: Message[]; texts: string[]; stated: boolean[] }[]
   /** How many pool workers (the last ones) may hold a batch at once; 0 holds the job. */
   lanes: number
   /** Workers holding a batch of this job. */
@@ -380,7 +383,8 @@ function pumpSpans(job: SpansJob): void {
     const batch = job.queue.shift()
     if (!batch) break
     job.busy.add(worker)
-    request(worker, { id: ++nextId, task: 'spans', texts: batch.texts }).then(
+    const stated = batch.stated.includes(true) ? { stated: batch.stated } : {}
+    request(worker, { id: ++nextId, task: 'spans', texts: batch.texts, ...stated }).then(
       (reply) => {
         job.busy.delete(worker)
         if ('spans' in reply) batch.messages.forEach((m, i) => messageFactSpans.prime(m, Object.freeze(reply.spans[i] ?? [])))
@@ -418,21 +422,24 @@ export function factSpansAhead(messages: readonly Message[]): Promise<void> {
   const job: SpansJob = { queue: [], lanes: 1, busy: new Set(), done, finish }
   let batch: Message[] = []
   let texts: string[] = []
+  let stated: boolean[] = []
   let size = 0
   for (const m of messages) {
     if (messageFactSpans.known(m)) continue
     const text = messageFactText(m)
     batch.push(m)
     texts.push(text)
+    stated.push(isOrdinaryUser(m))
     size += text.length
     if (size >= BATCH_CHARS) {
-      job.queue.push({ messages: batch, texts })
+      job.queue.push({ messages: batch, texts, stated })
       batch = []
       texts = []
+      stated = []
       size = 0
     }
   }
-  if (batch.length > 0) job.queue.push({ messages: batch, texts })
+  if (batch.length > 0) job.queue.push({ messages: batch, texts, stated })
   spansJobs.set(messages, job)
   pumpSpans(job)
   return done

@@ -18,9 +18,11 @@ const loaded = new Map<Encoding, ReturnType<typeof loadTextCounter>>()
 scope.onmessage = (e) => {
   const request = e.data
   if ('task' in request) {
-    // Fact spans: the engine's own `findFactSpans`, so they equal what the engine thread would find.
+    // Fact spans: the engine's own `findFactSpans` (a user's text with its stated values), so they
+    // equal what the engine thread would find (`messageFactSpans`).
     try {
-      scope.postMessage({ id: request.id, spans: request.texts.map(findFactSpans) })
+      const spans = request.texts.map((text, i) => findFactSpans(text, { stated: request.stated?.[i] === true }))
+      scope.postMessage({ id: request.id, spans })
     } catch (err) {
       scope.postMessage({ id: request.id, error: err instanceof Error ? err.message : String(err) })
     }

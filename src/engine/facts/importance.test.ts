@@ -69,7 +69,8 @@ describe('origin and importance on a fixture with test output, a listing and use
 
   it('identifiers, dates and money the user stated are the user’s, never noise', () => {
     expect(judged(facts, 'ORD-40211')).toEqual(['id', 'user', 'user'])
-    expect(judged(facts, 'postal code 80331')).toEqual(['postal-code', 'user', 'user'])
+    // The user stated it after its label: the fact is the code, of kind postal-code.
+    expect(judged(facts, '80331')).toEqual(['postal-code', 'user', 'user'])
     expect(judged(facts, '2025-07-04')).toEqual(['date', 'user', 'user'])
     expect(judged(facts, '$25.00')).toEqual(['money', 'user', 'user'])
     // A duration is noise only in tool output: the user's "3 days" is a fact.
@@ -130,7 +131,7 @@ describe('origin and importance on a fixture with test output, a listing and use
       'The gift message must say Happy birthday, Lena!',
       "Don't print prices on the slip. Last time it took 3 days.",
       'ORD-40211',
-      'postal code 80331',
+      '80331',
       '2025-07-04',
       '$25.00',
       '3 days',
@@ -208,7 +209,7 @@ describe('the default facts of real-shaped Claude Code sessions', () => {
     for (const noise of ['12 items', '100%', '0.31s', 'Jun 24']) expect(facts.find((f) => f.fact === noise)?.importance).toBe('noise')
     const top = ranked(shown).slice(0, 8).map((f) => f.fact)
     expect(top).toContain('ORD-58213')
-    expect(top).toContain('postal code 94107')
+    expect(top).toContain('94107')
   })
 
   it('a generated 1 MB session: no durations, percentages or listing dates by default', () => {

@@ -69,12 +69,46 @@ const LINE_CHAR_CAP = 400
 const FILE_EXTENSIONS =
   'py|ts|tsx|js|jsx|mjs|cjs|json|jsonl|ya?ml|toml|ini|cfg|conf|md|txt|csv|tsv|log|go|rs|rb|java|kt|c|h|cc|cpp|hpp|cs|php|swift|sh|sql|html|css|xml|lock|env|pdf|png|jpe?g|gif|svg'
 
+/** A name ending in one of `FILE_EXTENSIONS` (`login.py`): a file, not a host or a branch. */
+const ENDS_IN_FILE_EXTENSION = new RegExp(`\\.(?:${FILE_EXTENSIONS})$`, 'i')
+
 /**
- * Fact patterns, in the order their kinds are tried (a span taken by an earlier pattern is not
- * a second fact). Each is global. Kept conservative: a false fact costs tokens, a missed one
- * costs a re-ask. Source: SPEC §3.5 (IDs, order numbers, postal codes, URLs, e-mail
- * addresses, file paths, dates, amounts with units); cases/20 (names, "chapter 7").
+ * Units of the number + unit pattern (regex source; case-insensitive): currencies, counts,
+ * sizes, durations, `%`, times of day. `UNIT_KINDS` gives each its kind.
  */
+const UNITS =
+  'USD|EUR|GBP|BRL|JPY|units?|items?|pcs|kg|g|lb|km|m|cm|mm|GB|MB|KB|TB|ms|s|h|min|days?|weeks?|months?|years?|hours?|minutes?|seconds?|%|am|pm'
+
+/** English month names and their abbreviations (regex source), each a whole word before a space or `.`. */
+const EN_MONTHS =
+  'Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?'
+
+/**
+ * One fact pattern: matches of `pattern` (global) are facts of `kind`, or of `kindOf(fact,
+ * match)` (null: not a fact). With the `d` flag and a group named `v`, the fact is that group
+ * (a port's digits after its host), else the whole match, trimmed. `needs`: a string every
+ * match holds, so a text without it is not scanned (`includes` is native and fast).
+ */
+interface FactPattern {
+  kind: FactKind
+  pattern: RegExp
+  kindOf?: (fact: string, match: string) => FactKind | null
+  needs?: string
+}
+
+/** A span found by a `FactFinder`: [at, end) of the text, its kind, and whether a label decided it. */
+interface FoundSpan {
+  at: number
+  end: number
+  kind: FactKind
+  labelled?: boolean
+}
+
+/** A fact source that is not one regex: `find` returns its spans in order of start. */
+interface FactFinder {
+  find: (text: string) => FoundSpan[]
+}
+
 /**
  * A path with a directory and a file name with an extension, `~/`, `./`, `../` or `/` first or not:
  * what `(?:~|\.{1,2})?\/?(?:[\w.-]+\/)+[\w-]+\.\w+` matches, written so that a match not after `~`
@@ -84,65 +118,480 @@ const FILE_EXTENSIONS =
  */
 export const RELATIVE_PATH_PATTERN = /(?:~|(?<![\w.-])\.{0,2})\/?(?:[\w.-]+\/)+[\w-]+\.\w+/g
 
-const FACT_PATTERNS: readonly {
-  kind: FactKind
-  pattern: RegExp
-  kindOf?: (fact: string) => FactKind
-  /** A string every match holds: a text without it is not scanned (`includes` is native and fast). */
-  needs?: string
-}[] = [
-  // URLs before paths and e-mails, so their parts are not taken twice.
-  { kind: 'url', needs: '://', pattern: /\bhttps?:\/\/[^\s<>"'`)\]]+[^\s<>"'`)\].,;:!?]/g },
-  { kind: 'email', needs: '@', pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g },
-  // IDs and order numbers: ORD-58213, A-48213-KQ, INV-2207, CACHE-58, job-4821.
-  { kind: 'id', needs: '-', pattern: /\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b/g },
-  { kind: 'id', needs: '-', pattern: /\b[a-z]+-\d{3,}\b/g },
-  // Postal codes: CEP 01310-100, ZIP+4 12345-6789, or a code after the words.
-  { kind: 'postal-code', needs: '-', pattern: /\b\d{5}-\d{3,4}\b/g },
-  // Case-sensitive code: with the i flag "postal code 94107 are" took the next word along.
-  {
-    kind: 'postal-code',
-    pattern:
-      /\b(?:[Pp]ostal [Cc]ode|[Pp]ostcode|[Zz][Ii][Pp](?: [Cc]ode)?|CEP)[:\s]+[A-Z0-9][A-Z0-9 -]{2,8}[A-Z0-9]\b/g,
-  },
-  // Dates: ISO (with an optional time), day/month/year, "March 3, 2025", "3 March 2025".
-  { kind: 'date', needs: '-', pattern: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g },
-  { kind: 'date', needs: '/', pattern: /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g },
-  {
-    kind: 'date',
-    pattern:
-      /\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?(?:, \d{4})?\b/g,
-  },
-  {
-    kind: 'date',
-    pattern: /\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*(?: \d{4})?\b/g,
-  },
-  // File paths: dir/name.ext (optionally ~/ ./ ../ or / first), /abs/path, a bare name.ext.
-  { kind: 'file-path', needs: '/', pattern: RELATIVE_PATH_PATTERN },
-  { kind: 'file-path', needs: '/', pattern: /(?<![\w.])\/(?:[\w.-]+\/)+[\w.-]+/g },
-  { kind: 'file-path', pattern: new RegExp(`\\b[\\w-]+\\.(?:${FILE_EXTENSIONS})\\b`, 'g') },
-  // Numbered references a conversation navigates by: chapter 7, exercises 7.1-7.3, ticket 12.
-  {
-    kind: 'reference',
-    pattern:
-      /\b(?:chapter|section|exercise|lesson|ticket|issue|version|release)s? #?\d+(?:\.\d+)*(?:-\d+(?:\.\d+)*)?\b/gi,
-  },
-  // A person named after a label: "Student: Ilse", "my name is Ana Souza".
-  {
-    kind: 'name',
-    pattern:
-      /\b(?:[Nn]ame is|[Nn]ame:|[Ss]tudent:|[Cc]ustomer:|[Cc]lient:|[Cc]ontact:|[Aa]ssignee:|[Rr]ecipient:) ?[A-Z][\p{Ll}'-]+(?: [A-Z][\p{Ll}'-]+)?/gu,
-  },
-  // Amounts: currency + number, number + currency/unit, times like 7pm; the unit decides the kind.
-  { kind: 'money', pattern: /(?:R\$|US\$|[$€£¥])\s?\d(?:[\d,.]*\d)?/g },
-  {
-    kind: 'quantity',
-    kindOf: unitKind,
-    pattern:
-      /\b\d(?:[\d,.]*\d)?\s?(?:USD|EUR|GBP|BRL|JPY|units?|items?|pcs|kg|g|lb|km|m|cm|mm|GB|MB|KB|TB|ms|s|h|min|days?|weeks?|months?|years?|hours?|minutes?|seconds?|%|am|pm)(?![\w-])/gi,
-  },
+// Fact patterns, each named once; `FACT_PATTERNS` and `STATED_FACT_SOURCES` list them in the
+// order their kinds are tried (a span taken by an earlier source is not a second fact). Kept
+// conservative: a false fact costs tokens, a missed one costs a re-ask. Source: SPEC §3.5 (IDs,
+// order numbers, postal codes, URLs, e-mail addresses, file paths, dates, amounts with units);
+// cases/20 (names, "chapter 7").
+
+// URLs before paths and e-mails, so their parts are not taken twice.
+const URL: FactPattern = { kind: 'url', needs: '://', pattern: /\bhttps?:\/\/[^\s<>"'`)\]]+[^\s<>"'`)\].,;:!?]/g }
+const EMAIL: FactPattern = { kind: 'email', needs: '@', pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g }
+// IDs and order numbers: ORD-58213, A-48213-KQ, INV-2207, CACHE-58, job-4821.
+const ID_UPPER: FactPattern = { kind: 'id', needs: '-', pattern: /\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b/g }
+const ID_LOWER: FactPattern = { kind: 'id', needs: '-', pattern: /\b[a-z]+-\d{3,}\b/g }
+// Postal codes: CEP 01310-100, ZIP+4 12345-6789, or a code after the words.
+const POSTAL_DASHED: FactPattern = { kind: 'postal-code', needs: '-', pattern: /\b\d{5}-\d{3,4}\b/g }
+// Case-sensitive code: with the i flag "postal code 94107 are" took the next word along.
+const POSTAL_AFTER_WORDS: FactPattern = {
+  kind: 'postal-code',
+  pattern:
+    /\b(?:[Pp]ostal [Cc]ode|[Pp]ostcode|[Zz][Ii][Pp](?: [Cc]ode)?|CEP)[:\s]+[A-Z0-9][A-Z0-9 -]{2,8}[A-Z0-9]\b/g,
+}
+// Dates: ISO (with an optional time), day/month/year, "March 3, 2025", "3 March 2025" (a month's
+// name or abbreviation only: "Marco 3" is no date).
+const DATE_ISO: FactPattern = {
+  kind: 'date',
+  needs: '-',
+  pattern: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g,
+}
+const DATE_DMY: FactPattern = { kind: 'date', needs: '/', pattern: /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g }
+const DATE_MONTH_DAY: FactPattern = {
+  kind: 'date',
+  pattern: new RegExp(`\\b(?:${EN_MONTHS})\\.? \\d{1,2}(?:st|nd|rd|th)?(?:, \\d{4})?\\b`, 'g'),
+}
+const DATE_DAY_MONTH: FactPattern = {
+  kind: 'date',
+  pattern: new RegExp(`\\b\\d{1,2} (?:${EN_MONTHS})\\b(?: \\d{4})?\\b`, 'g'),
+}
+// File paths: dir/name.ext (optionally ~/ ./ ../ or / first), /abs/path, a bare name.ext.
+const PATH_RELATIVE: FactPattern = { kind: 'file-path', needs: '/', pattern: RELATIVE_PATH_PATTERN }
+const PATH_ABSOLUTE: FactPattern = { kind: 'file-path', needs: '/', pattern: /(?<![\w.])\/(?:[\w.-]+\/)+[\w.-]+/g }
+const PATH_BARE: FactPattern = { kind: 'file-path', pattern: new RegExp(`\\b[\\w-]+\\.(?:${FILE_EXTENSIONS})\\b`, 'g') }
+// Numbered references a conversation navigates by: chapter 7, exercises 7.1-7.3, ticket 12.
+const REFERENCE: FactPattern = {
+  kind: 'reference',
+  pattern:
+    /\b(?:chapter|section|exercise|lesson|ticket|issue|version|release)s? #?\d+(?:\.\d+)*(?:-\d+(?:\.\d+)*)?\b/gi,
+}
+// A person named after a label: "Student: Ilse", "my name is Ana Souza".
+const NAME: FactPattern = {
+  kind: 'name',
+  pattern:
+    /\b(?:[Nn]ame is|[Nn]ame:|[Ss]tudent:|[Cc]ustomer:|[Cc]lient:|[Cc]ontact:|[Aa]ssignee:|[Rr]ecipient:) ?[A-Z][\p{Ll}'-]+(?: [A-Z][\p{Ll}'-]+)?/gu,
+}
+/**
+ * Letters beyond ASCII that may follow a unit's letters in a word ("80331 München" holds no
+ * "80331 M"): Latin-1, Latin Extended, Greek and Cyrillic, as a character-class range. Written
+ * without the `u` flag, which made the number + unit scan of tool output 2.5× slower.
+ */
+const LATIN_GREEK_CYRILLIC = '\\u00C0-\\u024F\\u0370-\\u04FF'
+
+// Amounts: currency + number, number + currency/unit, times like 7pm; the unit decides the kind.
+const MONEY: FactPattern = { kind: 'money', pattern: /(?:R\$|US\$|[$€£¥])\s?\d(?:[\d,.]*\d)?/g }
+const QUANTITY: FactPattern = {
+  kind: 'quantity',
+  kindOf: unitKind,
+  pattern: new RegExp(`\\b\\d(?:[\\d,.]*\\d)?\\s?(?:${UNITS})(?![\\w${LATIN_GREEK_CYRILLIC}-])`, 'gi'),
+}
+
+/** The fact patterns of any text (tool output, assistant and system text, summaries), in order. */
+const FACT_PATTERNS: readonly FactPattern[] = [
+  URL,
+  EMAIL,
+  ID_UPPER,
+  ID_LOWER,
+  POSTAL_DASHED,
+  POSTAL_AFTER_WORDS,
+  DATE_ISO,
+  DATE_DMY,
+  DATE_MONTH_DAY,
+  DATE_DAY_MONTH,
+  PATH_RELATIVE,
+  PATH_ABSOLUTE,
+  PATH_BARE,
+  REFERENCE,
+  NAME,
+  MONEY,
+  QUANTITY,
 ]
 
+// ---------------------------------------------------------------------------------------------
+// Stated values: what a person writes in an ordinary user message is a fact however it is
+// phrased. Only user text is scanned with these (a tool's output holds thousands of numbers and
+// hashes that describe the run, not the task).
+
+/** Not after a letter, digit or `_` (a word start, for any script). */
+const WORD_START = '(?<![\\p{L}\\p{N}_])'
+/** Not before a letter, digit or `_` (a word end, for any script). */
+const WORD_END = '(?![\\p{L}\\p{N}_])'
+
+/**
+ * The families of labels that name a value's kind, each the kind it gives and its words (regex
+ * source, case-insensitive; `CASE_EXACT_LABELS` must be written in capitals), in English,
+ * Spanish, Portuguese, German, French and Italian. Longer words first within a family.
+ */
+const LABEL_FAMILIES = {
+  postal: {
+    kind: 'postal-code',
+    words:
+      'postal[ -]?codes?|post[ -]?codes?|zip[ -]?codes?|zipcode|zip|c[óo]digos? postal(?:es)?|c[óo]d\\. ?postal|cep|c\\.p\\.|postleitzahl|plz|codes? postal|cap|postnummer|postinumero|kod pocztowy',
+  },
+  id: {
+    kind: 'id',
+    words:
+      'order[ -]?(?:number|no|nr|id)|orders?|n[úu]mero de pedido|pedidos?|bestellnummer|bestell-?nr|bestellung|auftragsnummer|auftrag|num[ée]ro de commande|commandes?|encomendas?|ordine|customer[ -]?(?:id|number|no)|customer|clientes?|kundennummer|kunden-?nr|account[ -]?(?:id|number|no)|account|cuenta|conta|konto|invoice|factura|fatura|rechnungsnummer|rechnung|facture|booking|reserva|r[ée]servation|buchungsnummer|buchung|tracking[ -]?(?:number|code|id)?|rastreio|seguimiento|sendungsnummer|user[ -]?id|id|ref(?:erence)?[ -]?(?:number|no)?|referencia|refer[êe]ncia|referenz',
+  },
+  phone: {
+    kind: 'phone',
+    words:
+      'phone[ -]?number|phone|telephone|mobile[ -]?number|mobile|cell[ -]?phone|cell|tel[ée]fonos?|tel[ée]fone|m[óo]vil|celular|telefonnummer|telefon|handynummer|handy|mobilnummer|rufnummer|t[ée]l[ée]phone|portable|fone|whats ?app|tel\\.?|t[ée]l\\.?',
+  },
+  port: { kind: 'port', words: 'port[ -]?number|ports?|puertos?|porta' },
+  version: { kind: 'version', words: 'versions?|versi[óo]n|vers[ãa]o|release' },
+  branch: { kind: 'branch', words: 'branch(?:es)?|rama|ramo|zweig|branche' },
+  ticket: {
+    kind: 'reference',
+    words: 'tickets?|issues?|pull requests?|merge requests?|pr|mr|jira|bugs?|chamados?|incidencias?|incidentes?|vorgang',
+  },
+} as const satisfies Record<string, { kind: FactKind; words: string }>
+
+type LabelFamily = keyof typeof LABEL_FAMILIES
+
+/** Labels that are only labels in capitals ("PLZ", "CAP", "PR"; "cap" and "pr" are other words). */
+const CASE_EXACT_LABELS: ReadonlySet<string> = new Set(['PLZ', 'CAP', 'PR', 'MR', 'C.P.'])
+
+/** Any label, one named group per family. */
+const STATED_LABEL = new RegExp(
+  `${WORD_START}(?:${Object.entries(LABEL_FAMILIES)
+    .map(([family, { words }]) => `(?<${family}>${words})`)
+    .join('|')})(?![\\p{L}\\p{N}_])`,
+  'giu',
+)
+
+/** A value's end: no letter or digit follows, nor a separator and a digit (`94107.5`, `10:30`). */
+const VALUE_END = `(?![\\p{L}\\p{N}_]|[.,/:-]\\p{N})`
+
+/**
+ * The shape of the value each family's label names, tried where the value would start (sticky).
+ * `tight` families take the value right after the label and a few connecting words (`port is
+ * 5432`), the others also after a short phrase (`postal code for the delivery is 94107`).
+ */
+const LABEL_VALUES: Record<LabelFamily, { value: RegExp; tight: boolean }> = {
+  postal: {
+    value: new RegExp(
+      `(?:[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}|[A-Z]\\d[A-Z] ?\\d[A-Z]\\d|\\d{2,5}-\\d{3,4}|\\d{3} \\d{2}(?!\\d)|\\d{4} ?[A-Z]{2}|[A-Z]{1,3}-\\d{3,6}|\\d{3,8})${VALUE_END}`,
+      'uy',
+    ),
+    tight: false,
+  },
+  id: {
+    value: new RegExp(`(?:[A-Za-z0-9]+[-_/.])*[A-Za-z0-9]*\\d[A-Za-z0-9]*(?:[-_/.][A-Za-z0-9]+)*${VALUE_END}`, 'uy'),
+    tight: false,
+  },
+  phone: {
+    value: new RegExp(`(?:\\+\\d{1,3}[ .-]?)?(?:\\(\\d{1,5}\\)[ .-]?)?\\d{1,8}(?:[ ./-]\\d{1,8}){0,5}${VALUE_END}`, 'uy'),
+    tight: false,
+  },
+  port: { value: new RegExp(`\\d{2,5}${VALUE_END}`, 'uy'), tight: true },
+  version: { value: new RegExp(`v?\\d+(?:\\.\\d+){1,3}(?:-[0-9A-Za-z.]*[0-9A-Za-z])?${VALUE_END}`, 'uy'), tight: true },
+  branch: { value: /[A-Za-z0-9_][\w./-]*[\w](?![\w])/y, tight: true },
+  ticket: { value: new RegExp(`[A-Z][A-Z0-9]+-\\d+${VALUE_END}`, 'uy'), tight: true },
+}
+
+/**
+ * Words that join a label to its value in a tight family ("port is", "versión es", "Port
+ * lautet", "branch named"), with separators (`:`, `=`, `#`, quotes), up to twelve of them.
+ */
+const TIGHT_GAP = new RegExp(
+  `(?:[\\s:=#'"\`«-]|(?:is|was|are|es|era|ist|war|lautet|est|était|é|number|no\\.?|nr\\.?|n[º°]\\.?|núm(?:ero)?\\.?|nummer|numéro|id|on|en|em|auf|sur|at|to|set to|the|el|la|lo|o|a|le|de|do|da|del|der|die|das|den|my|mi|mein|meine|mon|ma|meu|minha|name|named|called|llamada|chamada|nome|nombre)${WORD_END}){0,12}`,
+  'iuy',
+)
+
+/** Longest phrase between a loose family's label and its value, in UTF-16 code units. */
+const LOOSE_GAP = 48
+
+/** Characters a loose gap may hold besides letters and spaces: connecting punctuation. */
+const LOOSE_GAP_PUNCTUATION = new Set([...':=#,\'"`«»()–—-ºª°'])
+
+/** A value that is a date or an amount whatever label precedes it (`2026-03-03`, `12/03/2026`, `12.03.2026`). */
+const DATE_SHAPED = /^(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})$/
+
+/** A unit or currency right after a value (`400 EUR`, `100%`, `3 items`): the value is an amount. */
+const UNIT_AFTER = new RegExp(`\\s?(?:${UNITS}|[€$£¥]|euros?|reais|dollars?|dólares|pesos)(?![\\p{L}\\p{N}_-])`, 'iuy')
+
+/** A letter of any script. */
+const LETTER = /\p{L}/u
+/** A character a value's token holds (a letter of any script, a digit, `_`, `-`, `/`, `.`): no value starts after one. */
+const TOKEN_CHAR = /[\p{L}\p{N}_\-/.]/u
+
+/**
+ * Values a label names (`STATED_LABEL`, `LABEL_FAMILIES`) in `text`: after each label, the first
+ * value of its family's shape (`LABEL_VALUES`) starting by the next label, before a digit that
+ * starts something else or the end of the sentence; its kind is the family's. A label inside a
+ * value taken already labels nothing. A value shaped like a
+ * date, or followed by a unit or currency, is not the label's (its own shape decides). A
+ * ticket's value is a tracker key (`PROJ-123`); numbered tickets are `STATED_REFERENCE`'s.
+ */
+function labelledValues(text: string): FoundSpan[] {
+  const labels: { family: LabelFamily; end: number; start: number }[] = []
+  for (const m of text.matchAll(STATED_LABEL)) {
+    const start = m.index ?? 0
+    const upper = m[0].toUpperCase()
+    if (CASE_EXACT_LABELS.has(upper) && m[0] !== upper) continue
+    const family = Object.keys(LABEL_FAMILIES).find((f) => m.groups?.[f] !== undefined) as LabelFamily
+    // "in order to", "an order for" name no order number.
+    if (family === 'id' && /^ORDERS?$/.test(upper) && ORDER_NOT_LABEL.test(text.slice(start + m[0].length, start + m[0].length + 6)))
+      continue
+    labels.push({ family, start, end: start + m[0].length })
+  }
+  const out: FoundSpan[] = []
+  let takenEnd = 0
+  labels.forEach(({ family, start, end }, i) => {
+    // A label inside a value already taken ("branch release-2.4") labels nothing.
+    if (start < takenEnd) return
+    // The value starts by the next label (which may begin it: "branch release-2.4").
+    const limit = labels[i + 1]?.start ?? text.length
+    const { value, tight } = LABEL_VALUES[family]
+    const at = tight ? tightValueStart(text, end) : end
+    if (at > limit) return
+    const found = tight ? valueAt(text, at, value) : looseValue(text, at, value, limit)
+    if (!found) return
+    const fact = text.slice(found.at, found.end)
+    if (DATE_SHAPED.test(fact)) return
+    UNIT_AFTER.lastIndex = found.end
+    if (UNIT_AFTER.test(text)) return
+    if (!valueFits(family, fact)) return
+    out.push({ at: found.at, end: found.end, kind: LABEL_FAMILIES[family].kind, labelled: true })
+    takenEnd = found.end
+  })
+  return out
+}
+
+/** What follows "order" when it names no order number: "in order to", "order for", "order that". */
+const ORDER_NOT_LABEL = /^\s+(?:to|that|for)(?![\p{L}])/iu
+
+/** Where a tight family's value would start: after `TIGHT_GAP` from `from`. */
+function tightValueStart(text: string, from: number): number {
+  TIGHT_GAP.lastIndex = from
+  return TIGHT_GAP.exec(text) ? TIGHT_GAP.lastIndex : from
+}
+
+/** The match of sticky `value` at `at`, or null. */
+function valueAt(text: string, at: number, value: RegExp): { at: number; end: number } | null {
+  value.lastIndex = at
+  const m = value.exec(text)
+  return m ? { at, end: at + m[0].length } : null
+}
+
+/**
+ * The first value of shape `value` starting a token (after a space or connecting punctuation,
+ * not inside `ORD-58213`) in the loose gap after a label:
+ * at most `LOOSE_GAP` code units of letters, spaces and connecting punctuation (an abbreviation's
+ * `.` too: "Nr.", "Tel."), ending at `limit`, a digit, a line break or a sentence's end.
+ */
+function looseValue(text: string, from: number, value: RegExp, limit: number): { at: number; end: number } | null {
+  const stop = Math.min(limit, from + LOOSE_GAP)
+  for (let p = from; p <= stop && p < text.length; p++) {
+    const c = text.charAt(p)
+    if (p === from || !TOKEN_CHAR.test(text.charAt(p - 1))) {
+      const found = valueAt(text, p, value)
+      if (found) return found
+    }
+    if (p === stop) return null
+    if (c === ' ' || c === '\t' || LETTER.test(c) || LOOSE_GAP_PUNCTUATION.has(c)) continue
+    if (c === '.' && isAbbreviationDot(text, p)) continue
+    return null
+  }
+  return null
+}
+
+/** Whether the `.` at `p` ends an abbreviation of one to three letters (`Nr.`, `no.`, `Tel.`). */
+function isAbbreviationDot(text: string, p: number): boolean {
+  let q = p
+  while (q > 0 && LETTER.test(text.charAt(q - 1))) q--
+  return p - q >= 1 && p - q <= 3
+}
+
+/** Whether `fact` is a value of `family` (a port up to 65535, a phone of 6–15 digits, 3+ characters, a branch's punctuation). */
+function valueFits(family: LabelFamily, fact: string): boolean {
+  const digits = fact.replace(/\D/g, '').length
+  if (family === 'port') return Number(fact) <= 65_535
+  if (family === 'phone') return digits >= 6 && digits <= 15
+  if (family === 'branch') return /[-/_\d]/.test(fact) && !ENDS_IN_FILE_EXTENSION.test(fact)
+  return fact.length >= 3
+}
+
+/** The stated values a label names: the first source of `STATED_FACT_SOURCES`. */
+const LABELLED: FactFinder = { find: labelledValues }
+
+const UUID: FactPattern = {
+  kind: 'uuid',
+  needs: '-',
+  pattern: /(?<![\w-])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?![\w-])/g,
+}
+// A commit SHA as git prints it: 7–40 lower-case hex digits, at least one digit and one letter
+// (`17015f9`); upper-case runs are codes (`ABC1234`), all-digit runs numbers.
+const HASH: FactPattern = {
+  kind: 'hash',
+  pattern: /(?<![\w-])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![\w-])/g,
+}
+// Phones: international (+1 415-555-0134, +55 11 98765-4321), area code in parentheses
+// ((11) 98765-4321), national with a leading 0 (030 1234567, 01 23 45 67 89), US 415-555-0134.
+const PHONE_INTERNATIONAL: FactPattern = {
+  kind: 'phone',
+  needs: '+',
+  kindOf: phoneKind,
+  pattern: /(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,5}\)?)(?:[ .-]?\d{1,8}){1,5}(?![\w-])/g,
+}
+const PHONE_AREA_CODE: FactPattern = {
+  kind: 'phone',
+  needs: '(',
+  pattern: /(?<![\w+])\(\d{2,4}\) ?\d{3,5}[ -]?\d{4}(?![\w-])/g,
+}
+const PHONE_NATIONAL: FactPattern = {
+  kind: 'phone',
+  kindOf: phoneKind,
+  pattern: /(?<![\w.,+/-])(?:0\d{1,4}(?:[ /-]\d{2,8}){1,4}|\d{3}[.-]\d{3}[.-]\d{4})(?![\w-]|[.,]\d)/g,
+}
+// UK and Canadian postcodes (SW1A 1AA, K1A 0B1): their shape is theirs alone.
+const POSTAL_UK_CA: FactPattern = {
+  kind: 'postal-code',
+  pattern: /\b(?:[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}|[A-Z]\d[A-Z] \d[A-Z]\d)\b/g,
+}
+/** Month names in Spanish, Portuguese, German, French and Italian (regex source, case-insensitive). */
+const OTHER_MONTHS =
+  'enero|febrero|marzo|abril|mayo|junio|julio|agosto|sept?iembre|octubre|noviembre|diciembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|januar|jänner|februar|märz|maerz|april|mai|juni|juli|august|september|oktober|november|dezember|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre'
+// Dates in other languages' order: 3 de marzo de 2026, 3. März 2026, 1er mars, 12.03.2026, 12-03-2026.
+const DATE_DAY_MONTH_NAMED: FactPattern = {
+  kind: 'date',
+  pattern: new RegExp(
+    `${WORD_START}\\d{1,2}(?:º|°|er|\\.)? (?:de )?(?:${OTHER_MONTHS})(?: (?:de |del )?\\d{4})?${WORD_END}`,
+    'giu',
+  ),
+}
+const DATE_DMY_DOTTED: FactPattern = {
+  kind: 'date',
+  pattern: /(?<![\w.-])\d{1,2}([.-])\d{1,2}\1\d{4}(?![\w-]|[.,]\d)/g,
+}
+// An IPv4 address: where a host is reached, like a URL.
+const IPV4: FactPattern = { kind: 'url', needs: '.', pattern: /(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.]|\.\d)/g }
+// Ports: the digits after a host (localhost:8080, db.internal:5432, 10.0.0.5:5432) or a bare
+// `:8080`; a file's line (`app.ts:42`) is no port.
+const PORT: FactPattern = {
+  kind: 'port',
+  needs: ':',
+  kindOf: (fact, match) =>
+    Number(fact) <= 65_535 && !ENDS_IN_FILE_EXTENSION.test(match.slice(0, match.lastIndexOf(':'))) ? 'port' : null,
+  pattern:
+    /(?:(?<![\w.-])(?:localhost|(?:\d{1,3}\.){3}\d{1,3}|[A-Za-z][\w-]*(?:\.[\w-]+)+)|(?<![\w:/])):(?<v>\d{2,5})(?![\w.:])/dg,
+}
+// Git branches by their usual prefixes (feature/login-fix, release/2.4); a path with a file's
+// extension is a path.
+const BRANCH: FactPattern = {
+  kind: 'branch',
+  needs: '/',
+  kindOf: (fact) => (ENDS_IN_FILE_EXTENSION.test(fact) ? null : 'branch'),
+  pattern:
+    /(?<![\w./-])(?:feature|feat|fix|bugfix|hotfix|release|chore|refactor|docs|test|dev|wip|topic|experiment|users?)\/[\w.-]*\w(?:\/[\w.-]*\w)*(?![\w/])/g,
+}
+// Tickets and pull requests by number: PR 45, PR #45, ticket nº 88, chamado 12, a bare #1234.
+const STATED_REFERENCE: FactPattern = {
+  kind: 'reference',
+  pattern: new RegExp(
+    `${WORD_START}(?:(?:[Tt]ickets?|[Ii]ssues?|[Bb]ugs?|[Cc]hamados?|[Ii]ncidencias?|[Ii]ncidentes?|PRs?|MRs?|[Pp]ull [Rr]equests?|[Mm]erge [Rr]equests?) ?(?:n[º°o]\\.? ?|nr\\.? ?|#)?\\d+|(?<![\\w&#])#\\d+)${WORD_END}`,
+    'gu',
+  ),
+}
+// An amount with its currency after it: 1.299 €, 40 euros, 15 reais.
+const MONEY_AFTER: FactPattern = {
+  kind: 'money',
+  pattern: new RegExp(
+    `(?<![\\w.,])\\d(?:[\\d.,]*\\d)? ?(?:[€£¥$]|euros?|reais|real|dólares|dolares|dollars?|pesos|libras|pounds?|francs?)${WORD_END}`,
+    'giu',
+  ),
+}
+// Versions: v1, v1.2.3, 2.4.0, 2.4.0-rc.1 (two-part numbers are decimals unless labelled).
+const VERSION: FactPattern = {
+  kind: 'version',
+  needs: '.',
+  kindOf: (fact) => (/^\d{1,3}(?:\.\d{3})+$/.test(fact) ? 'number' : 'version'),
+  pattern: /(?<![\w.-])(?:v\d+(?:\.\d+){0,3}|\d+\.\d+\.\d+(?:\.\d+)?)(?:-[0-9A-Za-z.]*[0-9A-Za-z])?(?![\w-]|\.\d)/g,
+}
+const VERSION_V: FactPattern = { kind: 'version', pattern: /(?<![\w.-])v\d+(?![\w-]|\.\d)/g }
+// Environment variables: DATABASE_URL, NODE_ENV, $HOME (without its `$`).
+const ENV_VAR: FactPattern = {
+  kind: 'env-var',
+  pattern: /(?<![\w$])\$?(?<v>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|(?<=\$)[A-Z][A-Z0-9]+)(?!\w)/dg,
+}
+// Codes mixing letters and digits (AB12CD, X7K9Q2, SAVE20); `codeKind` leaves out ordinals,
+// numbers with a unit and words with a number (`2nd`, `1080p`, `base64`, `GPT4`).
+const CODE: FactPattern = {
+  kind: 'code',
+  kindOf: codeKind,
+  pattern: /(?<![\w-])(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{4,}(?![\w-])/g,
+}
+// Numbers of 3+ digits, thousands separators and a decimal part included (94107, 1,234.56).
+const NUMBER: FactPattern = {
+  kind: 'number',
+  kindOf: (fact) => (fact.replace(/\D/g, '').length >= 3 ? 'number' : null),
+  pattern: /(?<![\w.,-])\d+(?:[.,]\d{3})*(?:[.,]\d+)?(?:-\d+)*(?![\w])/g,
+}
+
+/** A phone match's kind: `phone` with 7–15 digits, else not a fact. */
+function phoneKind(fact: string): FactKind | null {
+  const digits = fact.replace(/\D/g, '').length
+  return digits >= 7 && digits <= 15 ? 'phone' : null
+}
+
+/**
+ * A letters-and-digits run's kind: `code` unless it is an ordinal (`21st`, `3ème`), a number with
+ * a lower-case unit (`1080p`, `100mg`), or a word with a number: with lower-case letters a code
+ * has a letter after a digit and a digit after a letter (`x7k9q2`, not `base64`); in capitals
+ * it has five characters or the same mix (`SAVE20`, `SW1A`, not `GPT4`).
+ */
+function codeKind(fact: string): FactKind | null {
+  if (/^\d+(?:st|nd|rd|th|er|re|e|ème|o|a)$/i.test(fact) || /^\d+[a-z]{1,3}$/.test(fact)) return null
+  const interleaved = /\d[A-Za-z]/.test(fact) && /[A-Za-z]\d/.test(fact)
+  if (/[a-z]/.test(fact)) return interleaved ? 'code' : null
+  return interleaved || fact.length >= 5 ? 'code' : null
+}
+
+/**
+ * The sources of `findFactSpans(text, { stated: true })`, in the order their kinds are tried:
+ * values a label names first (`LABELLED`: the label decides the kind), then each kind whose
+ * shape is its own (URLs, e-mails, UUIDs, hashes, branches, phones, IDs, postal codes, dates,
+ * IPs, ports, paths, references, names, amounts, versions, environment variables), then codes
+ * and plain numbers, which any earlier kind may hold.
+ */
+const STATED_FACT_SOURCES: readonly (FactPattern | FactFinder)[] = [
+  LABELLED,
+  URL,
+  EMAIL,
+  UUID,
+  HASH,
+  BRANCH,
+  PHONE_INTERNATIONAL,
+  PHONE_AREA_CODE,
+  ID_UPPER,
+  ID_LOWER,
+  POSTAL_DASHED,
+  POSTAL_AFTER_WORDS,
+  POSTAL_UK_CA,
+  DATE_ISO,
+  DATE_DMY,
+  DATE_DMY_DOTTED,
+  DATE_MONTH_DAY,
+  DATE_DAY_MONTH,
+  DATE_DAY_MONTH_NAMED,
+  PHONE_NATIONAL,
+  IPV4,
+  PORT,
+  PATH_RELATIVE,
+  PATH_ABSOLUTE,
+  PATH_BARE,
+  STATED_REFERENCE,
+  REFERENCE,
+  NAME,
+  MONEY,
+  MONEY_AFTER,
+  QUANTITY,
+  VERSION,
+  VERSION_V,
+  ENV_VAR,
+  CODE,
+  NUMBER,
+]
 
 /** Units of the number + unit pattern, by the kind they make (lower case; `m` is metres). */
 const UNIT_KINDS: ReadonlyMap<string, FactKind> = new Map<string, FactKind>([
@@ -167,49 +616,90 @@ export interface FactSpan {
   kind: FactKind
 }
 
+/** Options of `findFactSpans`. */
+export interface FindFactOptions {
+  /**
+   * The text is what a person wrote (an ordinary user message, `isOrdinaryUser`): every value
+   * in it is a fact whatever words come before it (`STATED_FACT_SOURCES`), its kind named by a
+   * label before it or else by its shape. Default false: the conservative `FACT_PATTERNS`.
+   */
+  stated?: boolean
+}
+
 /** The escape character that starts a terminal control sequence. */
 const ESC = String.fromCharCode(27)
 
 /** An ANSI/VT100 control sequence (CSI): ESC [ parameters, intermediates, a final byte. */
 const TERMINAL_ESCAPE = new RegExp(`${ESC}\\[[0-9;?]*[ -/]*[@-~]`, 'g')
 
+/** Kinds whose facts need no digit, `/`, `.` or `@` (a name, `NODE_ENV`, branch `login-fix`). */
+const WORD_KINDS: ReadonlySet<FactKind> = new Set<FactKind>(['name', 'env-var', 'branch'])
+
+/** A span taken by the scan of `findFactSpans`. */
+interface TakenSpan {
+  at: number
+  end: number
+  fact: string
+  kind: FactKind
+  labelled: boolean
+}
+
 /**
- * Pattern facts in `raw` (`FACT_PATTERNS`), in order of first appearance, deduplicated by
- * text, each cut to `FACT_CHAR_CAP` code points. A span must hold a digit, `/`, `.` or `@`
- * (names excepted) so plain words never count. Pure.
+ * Pattern facts in `raw` (`FACT_PATTERNS`; with `options.stated`, `STATED_FACT_SOURCES`), in
+ * order of first appearance, deduplicated by text, each cut to `FACT_CHAR_CAP` code points. A
+ * span must hold a digit, `/`, `.` or `@` (`WORD_KINDS` excepted) so plain words never count.
+ * A text stated twice keeps a kind a label named over one its shape gave. Pure.
  */
-export function findFactSpans(raw: string): FactSpan[] {
+export function findFactSpans(raw: string, options: FindFactOptions = {}): FactSpan[] {
   // Terminal colour codes (`ESC[22m` in captured tool output) are blanked, same length, so their
   // letters and digits are never read as a fact ("22m") and every span keeps its offset.
   const text = raw.includes(ESC) ? raw.replace(TERMINAL_ESCAPE, (e) => ' '.repeat(e.length)) : raw
   // Spans taken so far, sorted by start and pairwise disjoint (an overlapping match is never
   // taken), so one binary search tells whether a match overlaps any: O(matches · log matches).
-  let taken: { at: number; end: number; fact: string; kind: FactKind }[] = []
-  for (const { kind: patternKind, pattern, kindOf, needs } of FACT_PATTERNS) {
-    if (needs !== undefined && !text.includes(needs)) continue
-    const fresh: typeof taken = []
-    for (const m of text.matchAll(pattern)) {
-      const at = m.index ?? 0
-      const end = at + m[0].length
+  let taken: TakenSpan[] = []
+  for (const source of options.stated ? STATED_FACT_SOURCES : FACT_PATTERNS) {
+    const fresh: TakenSpan[] = []
+    const consider = (at: number, end: number, fact: string, kind: FactKind, labelled: boolean) => {
       // A span already taken by an earlier kind (an ID inside a URL) is not a second fact.
-      if (overlapsTaken(taken, at, end)) continue
-      // Matches of one pattern come in order of start, so the last one taken is the only one
-      // of this pattern a later match can overlap.
+      if (overlapsTaken(taken, at, end)) return
+      // Spans of one source come in order of start, so the last one taken is the only one
+      // of this source a later span can overlap.
       const last = fresh[fresh.length - 1]
-      if (last && at < last.end && end > last.at) continue
-      const fact = m[0].trim()
-      if (fact.length < 2 || (patternKind !== 'name' && !/\d|[/.@]/.test(fact))) continue
-      const kind = kindOf ? kindOf(fact) : patternKind
-      fresh.push({ at, end, fact: cutCodePoints(fact, FACT_CHAR_CAP), kind })
+      if (last && at < last.end && end > last.at) return
+      if (fact.length < 2 || (!WORD_KINDS.has(kind) && !/\d|[/.@]/.test(fact))) return
+      fresh.push({ at, end, fact: cutCodePoints(fact, FACT_CHAR_CAP), kind, labelled })
+    }
+    if ('find' in source) {
+      for (const s of source.find(text)) consider(s.at, s.end, text.slice(s.at, s.end), s.kind, s.labelled === true)
+    } else {
+      const { kind: patternKind, pattern, kindOf, needs } = source
+      if (needs !== undefined && !text.includes(needs)) continue
+      for (const m of text.matchAll(pattern)) {
+        // With a `v` group (the `d` flag) the fact is the group: a port's digits, not its host.
+        const group = m.indices?.groups?.['v']
+        const at = group ? group[0] : (m.index ?? 0)
+        const end = group ? group[1] : at + m[0].length
+        const fact = group ? text.slice(at, end) : m[0].trim()
+        const kind = kindOf ? kindOf(fact, m[0]) : patternKind
+        if (kind !== null) consider(at, end, fact, kind, false)
+      }
     }
     if (fresh.length > 0) taken = mergeByStart(taken, fresh)
   }
   const out: FactSpan[] = []
-  const seen = new Set<string>()
+  const at = new Map<string, { span: FactSpan; labelled: boolean }>()
   for (const h of taken) {
-    if (seen.has(h.fact)) continue
-    seen.add(h.fact)
-    out.push({ fact: h.fact, kind: h.kind })
+    const seen = at.get(h.fact)
+    if (seen) {
+      if (h.labelled && !seen.labelled) {
+        seen.span.kind = h.kind
+        seen.labelled = true
+      }
+      continue
+    }
+    const span = { fact: h.fact, kind: h.kind }
+    at.set(h.fact, { span, labelled: h.labelled })
+    out.push(span)
   }
   return out
 }
@@ -255,13 +745,15 @@ const SPAN_MEMO_ENTRIES = 4_096
 const spanMemo = new Map<string, readonly FactSpan[]>()
 
 /**
- * `findFactSpans(messageFactText(m))`, computed once per message object (messages are immutable,
- * so re-plans, the failure-mode checks and the extractive summarizer share one scan). Frozen. Pure.
- * `messageFactSpans.prime(m, spans)` takes spans another thread found with `findFactSpans` on the
- * same text (the worker's pool does a long session's while its first run goes on).
+ * `findFactSpans(messageFactText(m), { stated: isOrdinaryUser(m) })`: what a person wrote has
+ * every value it states as a fact (`FindFactOptions.stated`), any other message the conservative
+ * patterns. Computed once per message object (messages are immutable, so re-plans, the
+ * failure-mode checks and the extractive summarizer share one scan). Frozen. Pure.
+ * `messageFactSpans.prime(m, spans)` takes spans another thread found with the same call (the
+ * worker's pool does a long session's while its first run goes on).
  */
 export const messageFactSpans: PerMessage<readonly FactSpan[]> = perMessage((m) =>
-  Object.freeze(findFactSpans(messageFactText(m))),
+  Object.freeze(findFactSpans(messageFactText(m), { stated: isOrdinaryUser(m) })),
 )
 
 const INSTRUCTION_MARKER =
