@@ -447,11 +447,14 @@ export async function runPipeline(
 /**
  * The failure-mode warnings of `result` (analysis/failure-modes.ts, seed 004): the ones it
  * carries, else computed from its provenance and kept on it (`checks.failureModes`). None when
- * no stage changed anything: nothing can drift, be lost or be invented, so the scan is skipped.
+ * nothing compacted — no stage changed anything and no pass was made (a recorded run has no
+ * stages, its passes are the agent's compactions): nothing can drift, be lost or be invented, so
+ * the scan is skipped.
  */
 export function failureModesOf(result: RunResult): FailureModeWarning[] {
   if (!result.checks.failureModes) {
-    result.checks.failureModes = result.stages.some((s) => s.changed) ? checkFailureModes(result) : []
+    const compacted = result.stages.some((s) => s.changed) || result.passes.length > 0
+    result.checks.failureModes = compacted ? checkFailureModes(result) : []
   }
   return result.checks.failureModes
 }

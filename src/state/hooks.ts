@@ -2,7 +2,7 @@ import { useEffect } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import type { FailureModeWarning, PipelineConfig } from '../engine/model'
 import type { TranscriptInfo } from '../worker/protocol'
-import { selectConfig, selectInfo } from './selectors'
+import { figuresRunOf, selectConfig, selectInfo } from './selectors'
 import { useStore, type StoreState } from './store'
 
 /*
@@ -80,18 +80,19 @@ export const usePipelineActions = () => useFields(PIPELINE_ACTIONS)
 /** The last run's result (`run`, latest run wins), its status and error, and when the run in flight started. */
 export const useRun = () => useFields(RUN)
 /**
- * The failure-mode warnings of the last run: those its view carries, else those the worker
+ * The failure-mode warnings of the run the figures are about (`figuresRunOf`: the recorded view in
+ * Recorded mode, else the last simulated run): those its view carries, else those the worker
  * answered for it (`FailureModesSlice`), asked for while a component reading them is mounted;
  * `pending` until they come.
  */
 export function useFailureModes(): { warnings: readonly FailureModeWarning[] | undefined; pending: boolean } {
   const { warnings, pending, request } = useStore(
     useShallow((s: StoreState) => {
-      const run = s.run
-      const answered = run && s.failureModes?.runId === run.runId ? s.failureModes : null
+      const run = figuresRunOf(s)
+      const answered = run && s.failureModes?.key === run.key ? s.failureModes : null
       return {
-        warnings: run?.checks.failureModes ?? answered?.warnings ?? undefined,
-        pending: !!run?.checks.failureModesPending && !answered,
+        warnings: run?.view.checks.failureModes ?? answered?.warnings ?? undefined,
+        pending: !!run?.view.checks.failureModesPending && !answered,
         request: s.requestFailureModes,
       }
     }),
@@ -137,9 +138,9 @@ export const useTimeline = () => useFields(TIMELINE)
 export const useSweep = () => useFields(SWEEP)
 /** Running, cancelling and applying sweeps, and choosing the metric. */
 export const useSweepActions = () => useFields(SWEEP_ACTIONS)
-/** The cost view's token counts of the run shown, and the request for them. */
+/** The cost view's token counts of the run the figures are about (`figuresRunOf`), and the request for them. */
 export const useCosts = () => useFields(COSTS)
-/** Re-work after compaction for the run shown (the worker's answer, labelled with its runId), and the request. */
+/** Re-work after compaction for the run the figures are about (the worker's answer, with that run's key), and the request. */
 export const useRework = () => useFields(REWORK)
 /** The side-by-side preset comparison (two configs' figures from the worker), and its actions. */
 export const useComparison = () => useFields(COMPARE)

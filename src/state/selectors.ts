@@ -1,5 +1,5 @@
 import type { ImportError } from '../engine/formats/types'
-import type { TranscriptInfo } from '../worker/protocol'
+import type { RecordedRef, RunView, TranscriptInfo } from '../worker/protocol'
 import type { StoreState } from './store'
 
 /*
@@ -25,6 +25,33 @@ export const selectAfterMode = (s: StoreState) => s.afterMode
 export const selectShownRun = (s: StoreState) =>
   s.afterMode === 'recorded' && (s.info?.recordedCompactions.length ?? 0) > 0 ? (s.recorded?.view ?? null) : s.run
 export const selectBeforeRows = (s: StoreState) => selectShownRun(s)?.before.rows
+
+/**
+ * Which run the page's per-run figures (failure-mode warnings and the needed-facts line, re-work,
+ * the cost view's counts) are about: in Recorded mode the recorded view shown (`recorded`: its
+ * compaction and encoding, as the worker is asked about it), whatever the simulation; else the
+ * last simulated run. `key` names it (the run's id; the recorded view's transcript, compaction and
+ * encoding): an answer is kept for the key it was asked under, so a simulated run's settings never
+ * re-ask a recorded view's figures. `view` is the run's view.
+ */
+export interface FiguresRun {
+  key: string
+  view: RunView
+  recorded?: RecordedRef
+}
+
+/** The run the figures are about (`FiguresRun`), or null before it is shown. */
+export function figuresRunOf(s: StoreState): FiguresRun | null {
+  const view = selectShownRun(s)
+  if (!view) return null
+  if (view === s.run) return { key: `run:${view.runId}`, view }
+  const compaction = s.recorded?.compaction ?? 0
+  const key = `recorded:${view.transcriptKey ?? ''}:${compaction}:${view.encoding}`
+  return { key, view, recorded: { compaction, encoding: view.encoding } }
+}
+
+/** The key of the run the figures are about (`figuresRunOf`), or null. */
+export const selectFiguresKey = (s: StoreState): string | null => figuresRunOf(s)?.key ?? null
 export const selectPasses = (s: StoreState) => selectShownRun(s)?.passes
 
 /** What a view of a worker-made result (facts table, timeline, turn context) shows. */

@@ -206,7 +206,8 @@ describe('engineApi: streamed files, recorded compactions, sub-agents, export', 
       const kind = r.index < compaction.atIndex ? 'summarized' : 'kept'
       expect(r.fate?.kind).toBe(kind)
     }
-    expect(view.passes).toEqual([])
+    // The agent's compaction is the view's one pass: it folded 0..atIndex-1, the last message it had was atIndex-1.
+    expect(view.passes).toMatchObject([{ stage: 'recorded', pass: 1, atMessage: compaction.atIndex - 1, from: 0, upto: compaction.atIndex }])
     expect(view.after.totals.tokens).toBeLessThan(view.before.totals.tokens)
     // Full text of a recorded row comes from the recorded view.
     expect(engineApi.getMessageDetail('recorded', summaries[0]!.id)?.role).toBe(summaries[0]?.role)

@@ -17,11 +17,11 @@ import { messageFactSpans } from '../engine/facts/patterns'
 import { importBytes, importTranscript } from '../engine/formats'
 import { transcriptFingerprint } from '../engine/formats/fingerprint'
 import type { ImportResult } from '../engine/formats/types'
-import type { Encoding, FailureModeWarning, PipelineConfig, StageId, Transcript } from '../engine/model'
+import type { Encoding, FailureModeWarning, PipelineConfig, RunResult, StageId, Transcript } from '../engine/model'
 import { DEFAULT_PIPELINE, failureModesOf } from '../engine/pipeline'
 import { recordedRunResult } from '../engine/analysis/recorded'
 import { runTokens, type RunTokens } from '../engine/analysis/costs'
-import { reworkAfterCompactions } from '../engine/analysis/rework'
+import { reworkAfterCompactions, type CompactionRework } from '../engine/analysis/rework'
 import { sweepConfigOf } from '../engine/analysis/sweep'
 import { neededFacts } from '../engine/facts/table'
 import { runPipeline } from '../engine/pipeline'
@@ -43,6 +43,7 @@ import type {
   MessageDetail,
   PlanOutcome,
   RecordedOutcome,
+  RecordedRef,
   RecordedRunView,
   ReportOutcome,
   ReworkOutcome,
@@ -113,6 +114,8 @@ export function createEngineApi() {
   const fingerprints = new WeakMap<Transcript, string>()
   /** Imports started or aborted so far: a streamed import whose number is no longer the last is superseded. */
   let imports = 0
+  /** Re-work made so far, by run (simulated or recorded): asked again, a run answers the same list. */
+  const reworkByRun = new WeakMap<RunResult, CompactionRework[]>()
 
   const runHost: RunHost = {
     summaryCache: services.summaryCache,
@@ -325,7 +328,9 @@ export function createEngineApi() {
     /**
      * What the agent itself kept after its recorded compaction number `compaction` (0-based; default
      * the last), counted in `encoding`, as a run view (stage `recorded`), with the comparison to the
-     * last simulated run when there is one, and which important facts each kept (`factsKept`).
+     * last simulated run when there is one, and which important facts each kept (`factsKept`). The
+     * recorded run is made once per compaction and encoding and kept (`session.recorded`): asked
+     * again after a simulated run, the same one answers, with the figures already made from it.
      */
     async runRecorded(encoding: Encoding, compaction?: number): Promise<RecordedOutcome> {
       const open = session
@@ -333,12 +338,16 @@ export function createEngineApi() {
       try {
         const counter = await loadCounter(encoding)
         if (open.disposed) return { ok: false, error: 'cancelled' }
-        const options = compaction === undefined ? {} : { compaction }
-        const recorded = recordedRunResult(open.transcript, counter, options)
+        const k = compaction ?? open.transcript.recordedCompactions.length - 1
+        const recorded = open.recordedOf({ compaction: k, encoding }) ?? recordedRunResult(open.transcript, counter, { compaction: k })
         if (!recorded) return { ok: false, error: 'this transcript records no compaction' }
         open.recorded = recorded
+        open.recordedEncoding = encoding
         const comparison = open.comparison(recorded)
-        const view: RecordedRunView = { compaction: recorded.pass - 1, view: buildRunView(recorded, 0, encoding), comparison }
+        const runView = buildRunView(recorded, 0, encoding)
+        // Names the transcript the view is of: the page keys the figures it asks about this view by it.
+        runView.transcriptKey = open.key
+        const view: RecordedRunView = { compaction: recorded.pass - 1, view: runView, comparison }
         if (comparison && open.result) {
           const kept = factsKeptBy(open.factTables.foundIndexOf(recorded.before.messages), recorded, open.result)
           const cut = (facts: string[]) =>
@@ -416,14 +425,16 @@ export function createEngineApi() {
 
     /**
      * Token counts of the last run's summarizer calls and of its context before and after, for the
-     * cost view (engine `runTokens`), counted in `encoding` (the run's); null before any run.
+     * cost view (engine `runTokens`), counted in `encoding` (the run's); null before any run. With
+     * `recorded`, of that recorded view (null when it is not the last one made): its context before
+     * and after, and no summarizer calls — the agent's own compaction requests are not in the file.
      */
-    async getRunTokens(encoding: Encoding): Promise<RunTokens | null> {
+    async getRunTokens(encoding: Encoding, recorded?: RecordedRef): Promise<RunTokens | null> {
       const open = session
-      const result = open?.result
+      const result = recorded ? open?.recordedOf(recorded) : open?.result
       if (!open || !result) return null
-      const counter = await loadCounter(encoding)
-      return runTokens(result, counter.count, open.transcript.tools)
+      const counter = await loadCounter(recorded?.encoding ?? encoding)
+      return runTokens(recorded ? { ...result, passes: [] } : result, counter.count, open.transcript.tools)
     },
 
     /**
@@ -567,12 +578,21 @@ export function createEngineApi() {
      * its simulated passes and each compaction the open transcript records, the tool calls repeated
      * after an earlier result was compacted away and the questions asked again, with their tokens
      * (the run's encoding). Labelled with the page's `runId` (the worker answers for its last run).
+     * With `recorded`, of that recorded view (the last one made): after each recorded compaction
+     * only, whatever the simulation. Made once per run.
      */
-    getRework(runId: number): ReworkOutcome {
-      const result = session?.result
-      if (!session || !result) return { ok: false, error: 'Nothing has run yet.' }
+    getRework(runId: number, recorded?: RecordedRef): ReworkOutcome {
+      const result = recorded ? session?.recordedOf(recorded) : session?.result
+      if (!session || !result) {
+        return { ok: false, error: recorded ? 'The recorded compaction is not read yet.' : 'Nothing has run yet.' }
+      }
       try {
-        return { ok: true, runId, rework: reworkAfterCompactions(session.transcript, result) }
+        let rework = reworkByRun.get(result)
+        if (!rework) {
+          rework = reworkAfterCompactions(session.transcript, result)
+          reworkByRun.set(result, rework)
+        }
+        return { ok: true, runId, rework }
       } catch (e) {
         return { ok: false, error: errorText(e) }
       }
@@ -581,14 +601,16 @@ export function createEngineApi() {
     /**
      * The failure-mode warnings of the last run (engine `failureModesOf`, seed 004), when it is
      * the run `runId`: computed on the first ask and kept on the run. Null when another run is
-     * the last one (the page asks again for that one) or nothing has run.
+     * the last one (the page asks again for that one) or nothing has run. With `recorded`, those
+     * of that recorded view (the agent's compactions up to it), when it is the last one made.
      */
-    async getFailureModes(runId: number): Promise<FailureModeWarning[] | null> {
-      const result = session?.result
-      if (!session || !result || session.resultRunId !== runId) return null
+    async getFailureModes(runId: number, recorded?: RecordedRef): Promise<FailureModeWarning[] | null> {
+      const open = session
+      const result = recorded ? open?.recordedOf(recorded) : open?.result
+      if (!open || !result || (!recorded && open.resultRunId !== runId)) return null
       // Fact spans the pool is finding for this Before are waited for, not found again here.
       await factSpansSettled(result.before.messages)
-      if (session?.result !== result) return null
+      if (open !== session || (!recorded && open.result !== result)) return null
       return failureModesOf(result)
     },
 

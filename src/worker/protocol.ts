@@ -140,9 +140,9 @@ export interface RunView {
   /**
    * Validity problems of each side; `failureModes`: the seed 004 failure-mode warnings of the run
    * (goal drift, over-compression, double compression, fabricated summary), each naming the
-   * messages involved (before ids of sources, after ids of summaries); empty on recorded views.
+   * messages involved (before ids of sources, after ids of summaries).
    * `failureModesPending`: the page's runs leave them out so the run is shown first; ask for them
-   * with `EngineApi.getFailureModes(runId)`.
+   * with `EngineApi.getFailureModes(runId)` (a recorded view's with its `RecordedRef`).
    */
   checks: {
     before: ValidityProblem[]
@@ -259,6 +259,17 @@ export interface RecordedRunView {
 
 /** How many facts each list of `RecordedRunView.factsKept` carries at most. */
 export const FACTS_KEPT_LIMIT = 50
+
+/**
+ * The recorded view a per-run figure is about (failure-mode warnings, re-work, the cost view's
+ * counts; `EngineApi.getFailureModes`, `getRework`, `getRunTokens`): recorded compaction
+ * `compaction` (0-based) counted in `encoding`, as `runRecorded` made it last. Without one a
+ * figure is about the last simulated run.
+ */
+export interface RecordedRef {
+  compaction: number
+  encoding: Encoding
+}
 
 /** Result of `runRecorded`: never throws across the boundary. */
 export type RecordedOutcome = { ok: true; recorded: RecordedRunView } | { ok: false; error: string }
@@ -608,8 +619,9 @@ export type { CompactionRework }
 
 /**
  * Result of `EngineApi.getRework`: the re-work after each simulated pass of the last run and each
- * recorded compaction (engine `reworkAfterCompactions`), labelled with the page's `runId`; or why
- * there is none. Texts in it (a question, a call's arguments) are untrusted: render as text.
+ * recorded compaction (engine `reworkAfterCompactions`), labelled with the page's `runId`; asked
+ * about a recorded view (`RecordedRef`), after each recorded compaction only; or why there is
+ * none. Texts in it (a question, a call's arguments) are untrusted: render as text.
  */
 export type ReworkOutcome =
   | { ok: true; runId: number; rework: CompactionRework[] }

@@ -7,13 +7,13 @@
  */
 import { createSummaryMemo } from '../engine/analysis/sweep'
 import { compareRecordedVsSimulated, type RecordedRun } from '../engine/analysis/recorded'
-import type { Message, RunResult, Transcript } from '../engine/model'
+import type { Encoding, Message, RunResult, Transcript } from '../engine/model'
 import type { SummaryCache } from '../engine/summarizers/cache'
 import { forgetCounts } from '../engine/tokens/count'
 import { FactSearchIndex } from './fact-search'
 import { FactTables } from './fact-table'
 import { LatestCall } from './latest-call'
-import { BRANCHES_LISTED, STAGE_ROW_PREFIX, type RowMeta, type Side, type TranscriptInfo } from './protocol'
+import { BRANCHES_LISTED, STAGE_ROW_PREFIX, type RecordedRef, type RowMeta, type Side, type TranscriptInfo } from './protocol'
 import type { SweepScope } from './sweep'
 import { TurnSummarizers, type TurnScope } from './turns'
 import { exportTargetsFor } from './view'
@@ -45,8 +45,9 @@ export class TranscriptSession {
   resultRunId: number | null = null
   /** The last stage-by-stage view (`runUpTo`): the run of a prefix of the pipeline. */
   stageResult: RunResult | null = null
-  /** The last recorded view of `transcript` (its own compaction), if asked for. */
+  /** The last recorded view of `transcript` (its own compaction), if asked for, and its encoding. */
   recorded: RecordedRun | null = null
+  recordedEncoding: Encoding | null = null
   /** How many summarizer calls the last plan (`planSummaries`) of a config (JSON) counted. */
   plannedCalls: { config: string; count: number } | null = null
   /** The full Before rows of the last run answered in pages (`RunOptions.beforePage`). */
@@ -104,6 +105,7 @@ export class TranscriptSession {
     this.resultRunId = null
     this.stageResult = null
     this.recorded = null
+    this.recordedEncoding = null
     this.plannedCalls = null
     this.pagedBefore = null
     if (next?.root !== this.root) forgetCounts()
@@ -152,6 +154,15 @@ export class TranscriptSession {
           ? this.recorded?.after.messages
           : this.result?.after.messages
     return list?.find((m) => m.id === id)
+  }
+
+  /**
+   * The last recorded view when it is the one `ref` names (recorded compaction `ref.compaction`,
+   * counted in `ref.encoding`), else null: what a figure asked about a recorded view is made from.
+   */
+  recordedOf(ref: RecordedRef): RecordedRun | null {
+    const r = this.recorded
+    return r && r.pass - 1 === ref.compaction && this.recordedEncoding === ref.encoding ? r : null
   }
 
   /** Recorded vs simulated, when both views belong to this transcript. */

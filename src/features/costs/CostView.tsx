@@ -11,7 +11,8 @@ import {
   type Priced,
 } from '../../engine/analysis/costs'
 import { useStore } from '../../state/store'
-import { useCosts, useRun } from '../../state/hooks'
+import { useCosts } from '../../state/hooks'
+import { figuresRunOf, selectFiguresKey } from '../../state/selectors'
 import { formatDollars, strategyBars } from './strategies'
 import { StrategyChart } from './StrategyChart'
 import '../summarizer/summarizer.css'
@@ -30,22 +31,26 @@ const PRICE_FIELDS: readonly { field: PriceField; header: string; label: string 
  * What compaction costs: per pass and in total the summarizer calls' input,
  * cached input and output tokens and dollars; insert-then-compress with its cached prefix vs cold
  * vs a separate call; the agent's following turns before vs after compaction; at an editable
- * price table whose defaults are dated. Token counts come from the worker (engine `runTokens`).
+ * price table whose defaults are dated. Token counts come from the worker (engine `runTokens`) for
+ * the run the figures are about (`figuresRunOf`): in Recorded mode what the file records — the
+ * following turns over the context the agent kept, and no summarizer call (its own compaction
+ * requests are not in the file).
  */
 export function CostView() {
-  const { run } = useRun()
+  const key = useStore(selectFiguresKey)
+  const recorded = useStore((s) => figuresRunOf(s)?.recorded !== undefined)
   const model = useStore((s) => s.config?.summarizerOptions?.model)
   const baseUrl = useStore((s) => s.config?.summarizerOptions?.baseUrl)
   const [open, setOpen] = useState(false)
   const { runTokens: held, requestRunTokens } = useCosts()
-  const tokens = held && held.runId === run?.runId ? held.tokens : null
+  const tokens = held && held.key === key ? held.tokens : null
   const [prices, setPrices] = useState<ModelPrice[]>(() => DEFAULT_PRICES.map((p) => ({ ...p })))
   const [chosen, setChosen] = useState<string | null>(null)
   const [turns, setTurns] = useState<FollowingTurns>(DEFAULT_FOLLOWING_TURNS)
 
   useEffect(() => {
-    if (open && run) requestRunTokens()
-  }, [open, run, requestRunTokens])
+    if (open && key !== null) requestRunTokens()
+  }, [open, key, requestRunTokens])
 
   const choice = choosePrice(prices, chosen, model, baseUrl)
   const price = choice?.price
@@ -88,23 +93,31 @@ export function CostView() {
               Reset to the dated defaults
             </button>
           </div>
-          <table aria-label="Summarizer calls" data-testid="cost-passes">
-            <thead>
-              <tr>
-                <th>call</th>
-                <th>input</th>
-                <th>cached input</th>
-                <th>output</th>
-                <th>$</th>
-              </tr>
-            </thead>
-            <tbody>
-              {cost.passes.map((p) => (
-                <PassRows key={`${p.stage}:${p.pass}`} name={`${p.stage} pass ${p.pass}`} pass={p} />
-              ))}
-              <UsageRow name="all summarizer calls" priced={cost.summarization} strong />
-            </tbody>
-          </table>
+          {recorded ? (
+            <p className="panel__hint" data-testid="cost-recorded">
+              Recorded compaction: the agent made its compaction requests itself and the file does not
+              hold them, so no summarizer call is priced here. The following turns are over the context
+              the agent kept.
+            </p>
+          ) : (
+            <table aria-label="Summarizer calls" data-testid="cost-passes">
+              <thead>
+                <tr>
+                  <th>call</th>
+                  <th>input</th>
+                  <th>cached input</th>
+                  <th>output</th>
+                  <th>$</th>
+                </tr>
+              </thead>
+              <tbody>
+                {cost.passes.map((p) => (
+                  <PassRows key={`${p.stage}:${p.pass}`} name={`${p.stage} pass ${p.pass}`} pass={p} />
+                ))}
+                <UsageRow name="all summarizer calls" priced={cost.summarization} strong />
+              </tbody>
+            </table>
+          )}
           <fieldset className="cost-view__turns">
             <legend>The agent&apos;s following turns</legend>
             <NumberField label="turns" value={turns.turns} onChange={(v) => setTurns({ ...turns, turns: v })} />
@@ -142,11 +155,20 @@ export function CostView() {
               <UsageRow name="after compaction (cache rebuilt)" priced={cost.followingTurns.withCompaction} />
             </tbody>
           </table>
-          <p data-testid="cost-totals">
-            Total: {formatDollars(cost.total.withoutCompaction)} without compaction vs{' '}
-            {formatDollars(cost.total.withCompaction)} with it (summarizer calls + following turns).
-          </p>
-          <StrategyChart bars={bars} />
+          {recorded ? (
+            <p data-testid="cost-totals">
+              Following turns: {formatDollars(cost.total.withoutCompaction)} without compaction vs{' '}
+              {formatDollars(cost.total.withCompaction)} after the agent&apos;s compaction (its own calls not counted).
+            </p>
+          ) : (
+            <>
+              <p data-testid="cost-totals">
+                Total: {formatDollars(cost.total.withoutCompaction)} without compaction vs{' '}
+                {formatDollars(cost.total.withCompaction)} with it (summarizer calls + following turns).
+              </p>
+              <StrategyChart bars={bars} />
+            </>
+          )}
         </>
       )}
     </details>

@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react'
 import { LazyDetails } from '../../components/LazyDetails'
 import type { FailureModeWarning } from '../../engine/model'
 import { useStore } from '../../state/store'
-import { useFailureModes, useRun } from '../../state/hooks'
+import { useFailureModes } from '../../state/hooks'
+import { figuresRunOf, selectShownRun } from '../../state/selectors'
 import type { RunView, Side } from '../../worker/protocol'
 import { warningPieces } from './warningText'
 import './CheckWarnings.css'
@@ -29,14 +30,14 @@ interface Target {
  * Where a message a warning names lives: a Before row (sources) or an After row (summaries,
  * the pinned block), labelled like the columns label rows.
  */
-function targets(run: RunView, warnings: readonly FailureModeWarning[]): Map<string, Target> {
+function targets(run: RunView, warnings: readonly FailureModeWarning[], afterSide: Side): Map<string, Target> {
   const map = new Map<string, Target>()
   // Only the ids the warnings name: a Before of 60,000 rows needs no 60,000 labels.
   const named = new Set<string>()
   for (const w of warnings) for (const id of w.messageIds) named.add(id)
   if (named.size === 0) return map
   for (const r of run.after.rows)
-    if (named.has(r.id)) map.set(r.id, { side: 'after', label: `after #${r.index} ${r.role}`, short: `after #${r.index}` })
+    if (named.has(r.id)) map.set(r.id, { side: afterSide, label: `after #${r.index} ${r.role}`, short: `after #${r.index}` })
   // Before wins: a kept message has the same id on both sides, and its source is the Before row.
   for (const r of run.before.rows) if (named.has(r.id)) map.set(r.id, { side: 'before', label: `#${r.index}`, short: `#${r.index}` })
   return map
@@ -99,12 +100,14 @@ function WarningItem({ warning, where }: { warning: FailureModeWarning; where: M
 }
 
 /**
- * The failure-mode checks of the last run (goal drift, over-compression, double compression,
- * fabricated summary) as a collapsible list under the totals; each warning links to the
- * messages involved. Nothing when the run raised none.
+ * The failure-mode checks of the run the figures are about (goal drift, over-compression, double
+ * compression, fabricated summary; in Recorded mode of the agent's own compactions) as a
+ * collapsible list under the totals; each warning links to the messages involved. Nothing when
+ * the run raised none.
  */
 export function CheckWarnings() {
-  const { run } = useRun()
+  const run = useStore(selectShownRun)
+  const afterSide: Side = useStore((s) => (figuresRunOf(s)?.recorded ? 'recorded' : 'after'))
   const { warnings, pending } = useFailureModes()
   if (run && pending) {
     return (
@@ -128,14 +131,14 @@ export function CheckWarnings() {
         </>
       }
     >
-      {() => <WarningList run={run} warnings={warnings} />}
+      {() => <WarningList run={run} warnings={warnings} afterSide={afterSide} />}
     </LazyDetails>
   )
 }
 
 /** The warnings' items, built only while the list is open (a 50 MB session raises about 150). */
-function WarningList({ run, warnings }: { run: RunView; warnings: readonly FailureModeWarning[] }) {
-  const where = useMemo(() => targets(run, warnings), [run, warnings])
+function WarningList({ run, warnings, afterSide }: { run: RunView; warnings: readonly FailureModeWarning[]; afterSide: Side }) {
+  const where = useMemo(() => targets(run, warnings, afterSide), [run, warnings, afterSide])
   return (
     <ul>
       {warnings.map((w, i) => (

@@ -17,7 +17,9 @@ const HELD_LISTED = 200
  * Every compaction pass: its name a button that goes to its boundary in Before | After (`goToPass`,
  * the step of `]`), where it fired, why (the decision that fired it, worded by the engine),
  * what it folded, tokens, and its exact prompt and summary; then the check points where the
- * trigger was reached but a guard or the plan held it. The items exist only while the list is
+ * trigger was reached but a guard or the plan held it. In Recorded mode the agent's own
+ * compactions (`compaction k`): where each was, what it folded, the agent's token figures and
+ * its summary; the file holds no prompt and no trigger decision. The items exist only while the list is
  * open: a 50 MB session has ~180 passes, and rendering them (each subscribed to the store) inside
  * the closed list cost every re-plan ~30 ms of the main thread (BENCH.md B4/B5).
  */
@@ -31,12 +33,13 @@ export function PassList() {
   const firing = new Map<string, TriggerDecision>()
   for (const d of log?.decisions ?? []) if (d.fired && d.pass !== undefined) firing.set(`${d.stage}:${d.pass}`, d)
   const heldText = heldCount > 0 ? ` · ${formatCountOf(heldCount, 'check point')} reached the trigger but made no pass` : ''
+  // A recorded view's passes are the agent's own compactions: the file records no trigger decision.
+  const recorded = list.length > 0 && list.every((p) => p.stage === 'recorded')
+  const summary = recorded
+    ? `${formatCountOf(list.length, 'recorded compaction')} — as the agent made ${list.length === 1 ? 'it' : 'them'}`
+    : `${formatCountOf(list.length, 'compaction pass', 'compaction passes')} — why ${list.length === 1 ? 'it' : 'each'} fired${heldText}`
   return (
-    <LazyDetails
-      className="passes"
-      testId="pass-list"
-      summary={`${formatCountOf(list.length, 'compaction pass', 'compaction passes')} — why ${list.length === 1 ? 'it' : 'each'} fired${heldText}`}
-    >
+    <LazyDetails className="passes" testId="pass-list" summary={summary}>
       {() => (
         <>
           {list.length > 0 && (
@@ -70,6 +73,9 @@ export function PassList() {
 
 function PassItem({ pass, why }: { pass: PassMeta; why: TriggerDecision | undefined }) {
   const [open, setOpen] = useState<'prompt' | 'summary' | null>(null)
+  // The agent's own compaction: its prompt is not in the file; its token figures are its record's, when it has them.
+  const record = useStore((s) => (pass.stage === 'recorded' ? s.info?.recordedCompactions[pass.pass - 1] : undefined))
+  const own = pass.stage === 'recorded'
   const prompt = useStore((s) => s.prompts[`${pass.stage}:${pass.pass}`])
   const { fetchPassPrompt } = useRunActions()
   const toggle = (what: 'prompt' | 'summary') => {
@@ -94,13 +100,25 @@ function PassItem({ pass, why }: { pass: PassMeta; why: TriggerDecision | undefi
         <span>
           at message {pass.atMessage}: messages {pass.from}–{pass.upto - 1} → summary
         </span>
-        <span className="muted">
-          context {formatCount(pass.tokensBefore)} → {formatCount(pass.tokensAfter)} tokens
-        </span>
+        {!own ? (
+          <span className="muted">
+            context {formatCount(pass.tokensBefore)} → {formatCount(pass.tokensAfter)} tokens
+          </span>
+        ) : (
+          record?.tokensBefore !== undefined && (
+            <span className="muted">
+              the agent counted {formatCount(record.tokensBefore)}
+              {record.tokensAfter !== undefined ? ` → ${formatCount(record.tokensAfter)}` : ''} tokens
+              {record.trigger ? ` (${record.trigger})` : ''}
+            </span>
+          )
+        )}
         <span className="msg__spacer" />
-        <button type="button" className="button button--small" aria-pressed={open === 'prompt'} onClick={() => toggle('prompt')}>
-          Prompt ({formatCount(pass.promptLength)} chars)
-        </button>
+        {!own && (
+          <button type="button" className="button button--small" aria-pressed={open === 'prompt'} onClick={() => toggle('prompt')}>
+            Prompt ({formatCount(pass.promptLength)} chars)
+          </button>
+        )}
         <button type="button" className="button button--small" aria-pressed={open === 'summary'} onClick={() => toggle('summary')}>
           Summary
         </button>

@@ -1,27 +1,32 @@
 import { useEffect } from 'react'
 import { formatCount, formatCountOf } from '../../components/format'
 import { LazyDetails } from '../../components/LazyDetails'
-import { useInfo, useRework, useRun, useViewActions } from '../../state/hooks'
+import { useInfo, useRework, useViewActions } from '../../state/hooks'
+import { figuresRunOf, selectFiguresKey, selectShownRun } from '../../state/selectors'
+import { useStore } from '../../state/store'
 import type { CompactionRework } from '../../worker/protocol'
 import './rework.css'
 
 /**
  * Re-work after compaction, after the passes list: for each simulated pass and each recorded
- * compaction with any, the engine's sentence and a line per repeated tool call or question asked
- * again, each naming its Before messages (`#N`, a link into Before | After). Asked of the worker
- * once per run; the lines exist only while the list is open.
+ * compaction with any (in Recorded mode each recorded compaction only: `figuresRunOf`), the
+ * engine's sentence and a line per repeated tool call or question asked again, each naming its
+ * Before messages (`#N`, a link into Before | After). Asked of the worker once per run; the lines
+ * exist only while the list is open.
  */
 export function ReworkList() {
-  const { run } = useRun()
+  const key = useStore(selectFiguresKey)
+  const view = useStore(selectShownRun)
+  const recordedView = useStore((s) => figuresRunOf(s)?.recorded !== undefined)
   const info = useInfo()
   const { rework, requestRework } = useRework()
-  const runId = run?.runId
-  const compactions = (run?.passes.length ?? 0) + (info?.recordedCompactions.length ?? 0)
+  const recordedCount = info?.recordedCompactions.length ?? 0
+  const compactions = (recordedView ? 0 : (view?.passes.length ?? 0)) + recordedCount
   useEffect(() => {
-    if (runId !== undefined && compactions > 0) requestRework()
-  }, [runId, compactions, requestRework])
-  if (runId === undefined || compactions === 0) return null
-  const current = rework && (!rework.ok || rework.runId === runId) ? rework : null
+    if (key !== null && compactions > 0) requestRework()
+  }, [key, compactions, requestRework])
+  if (key === null || compactions === 0) return null
+  const current = rework?.key === key ? rework.outcome : null
   const entries = current?.ok ? current.rework.filter((r) => r.calls.length > 0 || r.questions.length > 0) : []
   const calls = entries.reduce((n, r) => n + r.calls.length, 0)
   const questions = entries.reduce((n, r) => n + r.questions.length, 0)
