@@ -2,9 +2,10 @@ import { expect, test } from '@playwright/test'
 import { openApp, watchErrors } from './helpers'
 
 /**
- * The fixture: the user gives the postal code 01310-100 at message 5; with summarize keep_last 2 /
- * compact_after 4, pass 2 (at the turn end 10) leaves it out of its summary, and message 11 says
- * "Ship it to the postal code I gave you."
+ * The fixture (test/postal-code-needed.ts): the assistant reads the postal code 01310-100 from the
+ * account at message 6; with summarize keep_last 2 / compact_after 4, pass 2 (at the turn end 10)
+ * leaves it out of its summary (the 41st fact, behind pass 1's 40 lamp ids), and message 11 says
+ * "Ship it to the postal code from earlier."
  */
 test('a fact needed after compaction removed it leads the Facts tab and is counted in the totals', async ({ page }) => {
   const errors = watchErrors(page)
@@ -27,7 +28,7 @@ test('a fact needed after compaction removed it leads the Facts tab and is count
   await expect(first).toHaveClass(/facts__row--lost/)
   const needed = first.getByTestId('fact-needed')
   await expect(needed).toHaveText('needed at #11')
-  await expect(needed).toHaveAttribute('title', /^pass 2 \(at #10\) removed it; #11 \(user\) refers back to it: "Ship it to the postal code I gave you\."/)
+  await expect(needed).toHaveAttribute('title', /^pass 2 \(at #10\) removed it; #11 \(user\) refers back to it: "Ship it to the postal code from earlier\."/)
 
   // The mark leads to the message that needed it.
   await needed.click()

@@ -14,18 +14,19 @@ function summarizeOnly(keepLast: number, compactAfter: number): PipelineConfig {
 }
 
 describe('engineApi.compareRun: one config over the open transcript, for presets side by side', () => {
-  it('counts passes and needed facts lost as the sweep does, on the postal code the user gave', async () => {
+  it('counts passes and needed facts lost as the sweep does, on the postal code the assistant read', async () => {
     const api = createEngineApi()
     expect(await api.compareRun(summarizeOnly(2, 4))).toEqual({ ok: false, error: 'no transcript loaded' })
     expect(api.importText(readFileSync(POSTAL_CODE_FIXTURE, 'utf8'), 'postal.json').ok).toBe(true)
     // keep_last 2 / compact_after 4: passes at the turn ends 6 and 10; pass 2 leaves out the postal
-    // code, which message 11 refers back to (test/postal-code-needed.ts).
+    // code the assistant read at message 6 (the 41st fact behind pass 1's 40 lamp ids), which
+    // message 11 refers back to (test/postal-code-needed.ts).
     const tight = await api.compareRun(summarizeOnly(2, 4))
     if (!tight.ok) throw new Error(tight.error)
     expect(tight.figures).toMatchObject({ passes: 2, neededLost: 1 })
     expect(tight.figures.tokensAfter).toBeLessThan(tight.figures.tokensBefore)
     expect(tight.note).toBeUndefined()
-    // keep_last 6 / compact_after 8: one pass folds 1–4; the postal code (message 5) stays verbatim.
+    // keep_last 6 / compact_after 8: one pass folds 1–4; the postal code (message 6) stays verbatim.
     const loose = await api.compareRun(summarizeOnly(6, 8))
     if (!loose.ok) throw new Error(loose.error)
     expect(loose.figures).toMatchObject({ passes: 1, neededLost: 0, tokensBefore: tight.figures.tokensBefore })

@@ -246,7 +246,7 @@ describe('sweep on the Claude Code sample', () => {
 })
 
 describe('sweep metrics: important facts lost and needed facts lost', () => {
-  it('each cell equals the single run, on the postal code the user gave before compaction', async () => {
+  it('each cell equals the single run, on the postal code the assistant read before compaction', async () => {
     const transcript = postalCodeTranscript()
     const counter = await loadCounter('o200k_base')
     const base: PipelineConfig = {
@@ -268,11 +268,20 @@ describe('sweep metrics: important facts lost and needed facts lost', () => {
         expect(result.cells[yi]![xi]).toMatchObject({ ok: true, factsLost: table.totals.lost, neededLost: table.totals.needed })
       }
     }
-    // keep_last 2 / compact_after 4: pass 2 leaves out the postal code (pass 1's 40 lamp ids come
-    // first) and message 11 refers back to it; the lamp ids past the 40th are lost unmentioned.
+    // keep_last 2 / compact_after 4 (test/postal-code-needed.ts): pass 1 (turn end 6) folds 1–4 and
+    // its 40-fact cap leaves out LMP-1041 and LMP-1042; pass 2 (turn end 10) folds 5–8 behind pass
+    // 1's 40 lamp ids and leaves out the postal code the assistant read at message 6, the 41st
+    // fact. 3 lost; message 11 ("the postal code from earlier") needs only the postal code.
     expect(result.cells[0]![0]).toMatchObject({ factsLost: 3, neededLost: 1 })
-    // keep_last 6 / compact_after 8: one pass folds 1–4; the postal code (message 5) stays verbatim.
-    expect(result.cells[1]![1]).toMatchObject({ neededLost: 0 })
+    // keep_last 2 / compact_after 8: one pass at turn end 10 (1–10 unsummarized, > 8) folds 1–8.
+    // LMP-1007, which the user typed at message 5, is on the `User stated` line; the other 41 lamp
+    // ids and then the postal code (all of the same importance tier, in order of first appearance)
+    // fill the `Facts` line: the cap keeps LMP-1001…LMP-1041 but LMP-1007, and leaves out LMP-1042
+    // and the postal code, which message 11 needs.
+    expect(result.cells[1]![0]).toMatchObject({ factsLost: 2, neededLost: 1 })
+    // keep_last 6 / compact_after 8: one pass at turn end 10 folds 1–4 (LMP-1041 and LMP-1042 left
+    // out); the postal code (message 6) stays verbatim, so nothing lost is needed.
+    expect(result.cells[1]![1]).toMatchObject({ factsLost: 2, neededLost: 0 })
   })
 })
 

@@ -46,9 +46,10 @@ export interface SweepCellResult {
    */
   factsLost: number
   /**
-   * Facts a compaction pass removed that a later message needed (the user referring back, the
-   * assistant or a tool result bringing it back): `neededFacts(run).length`, the facts table's
-   * `totals.needed`. Source: facts/needed.ts.
+   * Facts a compaction pass removed that a later user or assistant message needed: repeating
+   * it, referring back to it or asking for it again (a tool re-reading it is re-work, not
+   * counted here): `neededFacts(run).length`, the facts table's `totals.needed`. Source:
+   * facts/needed.ts.
    */
   neededLost: number
   /** The engine used other values than the cell's (a default, a clamp): which and why. */

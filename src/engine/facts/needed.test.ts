@@ -231,10 +231,12 @@ describe('who needs a lost fact', () => {
 /** A summarizer that keeps nothing: every folded fact is lost at the pass that folds it. */
 const forgetful: Summarizer = async () => 'The user and the agent talked.'
 
-describe('the postal code the user gave before compaction', () => {
+describe('the postal code the assistant read before compaction', () => {
   // The fixture: the catalog search returns 42 lamp ids (LMP-1001…LMP-1042, message 3); the user
-  // gives the postal code 01310-100 in message 5 and at message 11 says "Ship it to the postal
-  // code I gave you"; the assistant asks "Which postal code should I ship it to?" (12).
+  // picks LMP-1007 (5); the assistant reads the postal code 01310-100 from the account (6); at
+  // message 11 the user says "Ship it to the postal code from earlier" ("earlier" refers back; no
+  // user stated a postal code, so it is not tied to the user's own values); the assistant asks
+  // "Which postal code should I ship it to?" (12), later than 11.
   // keep_last 2 / compact_after 4: pass 1 fires at the turn end 6 (messages 1–6 unsummarized,
   // > 4) and folds 1–4; pass 2 at 10 folds 5–8. A summary that keeps nothing loses the postal
   // code at pass 2.
@@ -258,8 +260,8 @@ describe('the postal code the user gave before compaction', () => {
         rule: 'over-compression',
         message:
           'pass 2 of summarize (at #10) removed a fact a later message needed: "01310-100" (needed at #11, user: ' +
-          '"Ship it to the postal code I gave you.")',
-        messageIds: ['m5', 'm11', 'summary:summarize:2'],
+          '"Ship it to the postal code from earlier.")',
+        messageIds: ['m6', 'm11', 'summary:summarize:2'],
         neededFacts: 1,
         neededFactTexts: ['01310-100'],
       },
@@ -269,7 +271,7 @@ describe('the postal code the user gave before compaction', () => {
         fact: '01310-100',
         kind: 'postal-code',
         index: table.rows.indexOf(row!),
-        beforeIds: ['m5'],
+        beforeIds: ['m6'],
         neededAfterLoss: row!.neededAfterLoss,
       },
     ])
@@ -284,8 +286,22 @@ describe('the postal code the user gave before compaction', () => {
     expect(row?.neededAfterLoss).toEqual(POSTAL_CODE_NEEDED)
   })
 
+  it('is needed under the offline extractive summarizer too: its 40-fact cap leaves it out at pass 2', async () => {
+    // Pass 1's Facts line holds LMP-1001…LMP-1040 (MAX_FACTS; 1041 and 1042 left out). Pass 2
+    // carries those 40 first; the postal code the assistant said at message 6 is no commitment,
+    // question, open item or decision, so it is the 41st fact and the cap leaves it out.
+    const r = await run(postalCodeTranscript())
+    const summary = r.passes[1]?.summary ?? ''
+    expect(summary).toContain('Facts: LMP-1001; ')
+    expect(summary).not.toContain('01310-100')
+    expect(summary).toContain('[cut to 40 facts: 1 fact left out]')
+    const table = factTable(r)
+    expect(table.rows.find((x) => x.fact === '01310-100')?.neededAfterLoss).toEqual(POSTAL_CODE_NEEDED)
+    expect(table.totals.neededText).toBe('1 fact was needed after compaction removed it: 01310-100')
+  })
+
   it('is not needed when the summary keeps it', async () => {
-    // keep_last 6 / compact_after 8: one pass at turn end 10 folds 1–4; message 5 stays verbatim.
+    // keep_last 6 / compact_after 8: one pass at turn end 10 folds 1–4; message 6 stays verbatim.
     const r = await run(postalCodeTranscript(), {
       ...SUMMARIZE,
       stages: [{ id: 'summarize', enabled: true, params: { keep_last: 6, compact_after: 8 } }],
