@@ -1,7 +1,7 @@
 /**
  * Facts needed after they were lost: the back-reference table, and on runs of the replay which
- * lost facts a later message mentioned — by the user's back-reference, by the assistant, by a
- * tool result — with the pass named. Expected values are read off the fixtures and the
+ * lost facts a later user or assistant message needed — repeating them, referring back to them
+ * or asking for them again — with the pass named, and which a tool re-read (re-work, not a need). Expected values are read off the fixtures and the
  * summarize plan (keep_last / compact_after), never off the implementation's output.
  */
 import fc from 'fast-check'
