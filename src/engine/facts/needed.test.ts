@@ -1,8 +1,9 @@
 /**
  * Facts needed after they were lost: the back-reference table, and on runs of the replay which
  * lost facts a later user or assistant message needed — repeating them, referring back to them
- * or asking for them again — with the pass named, and which a tool re-read (re-work, not a need). Expected values are read off the fixtures and the
- * summarize plan (keep_last / compact_after), never off the implementation's output.
+ * or asking for them again — with the pass named, and which a tool re-read (re-work, not a
+ * need). Expected values are read off the fixtures and the summarize plan (keep_last /
+ * compact_after), never off the implementation's output.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
