@@ -80,7 +80,7 @@ test("Recorded mode: the finder judges against the agent's own compaction and sh
   await page.getByRole('searchbox', { name: 'Fact to find' }).fill('80331')
   // Lost at the agent's compaction 1, and asked for after it ("Ship it to the postal code I gave you.").
   await expect(page.getByTestId('fact-verdict')).toContainText(
-    "lost at the agent's compaction 1 (message 6, auto, 150,000 tokens) — its summary omits it; asked for at Before #8 (referred back to)",
+    "lost at the agent's compaction 1 (message 6, auto, 150,000 tokens) — its summary omits it; asked for at Before #7 (referred back to)",
   )
   const why = page.getByTestId('fact-why')
   await expect(why.getByTestId('fact-why-reason')).toHaveText(

@@ -237,7 +237,7 @@ describe('cli find: verdicts, where a fact is and which pass lost it', () => {
     // The fixture: 6 messages, then an auto compaction (preTokens 150000) whose summary omits the
     // postal code; after it the summary (After #0), the user's "ship it…" (Before #7 → After #1).
     expect(text.stdout).toMatch(
-      /^80331: lost at the agent's compaction 1 \(message 6, auto, 150,000 tokens\) — its summary omits it; asked for at Before #8 \(referred back to\)$/m,
+      /^80331: lost at the agent's compaction 1 \(message 6, auto, 150,000 tokens\) — its summary omits it; asked for at Before #7 \(referred back to\)$/m,
     )
     expect(text.stdout).toMatch(/^ {2}why: it was in the messages the agent summarized, but not in the summary it wrote$/m)
     expect(text.stdout).toMatch(/^ORD-4417: survives in 2 messages after \(Before #8 → After #2, After #0 \(the agent's recorded summary\)\)$/m)

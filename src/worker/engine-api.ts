@@ -517,10 +517,11 @@ export function createEngineApi() {
      * occurs in the last run, Before and After, as row ids with counts, and the engine's verdict
      * (survives / lost in which pass of which stage / never present, and why). Full texts never
      * cross. `against: 'recorded'` judges it against the last recorded view (`runRecorded`) instead,
-     * what the agent kept after its own compaction. `ok: false` with a message for an empty query,
+     * what the agent kept after its own compaction (`versus`: the simulation's, with the recorded
+     * verdict beside it, `FactSearch.recordedVerdict`). `ok: false` with a message for an empty query,
      * an invalid regex, or no run (or recorded view) yet.
      */
-    async searchFact(query: string, regex: boolean, against: 'after' | 'recorded' = 'after'): Promise<FactSearchOutcome> {
+    async searchFact(query: string, regex: boolean, against: 'after' | 'recorded' | 'versus' = 'after'): Promise<FactSearchOutcome> {
       const open = session
       const result = against === 'recorded' ? open?.recorded : open?.result
       if (!open || !result) {
@@ -528,7 +529,12 @@ export function createEngineApi() {
       }
       try {
         // A regex runs first where it can be stopped: a backtracking one must not hang this worker.
-        const options = { index: open.factSearch, against }
+        // Recorded vs simulated: the simulation is searched, and the agent's recorded run judged too.
+        const options = {
+          index: open.factSearch,
+          against: against === 'recorded' ? against : ('after' as const),
+          recorded: against === 'versus' ? (open.recorded ?? undefined) : undefined,
+        }
         return await searchFactGuarded(result, query, regex, open.resultRunId, regexProbe, options)
       } catch (e) {
         return { ok: false, error: errorText(e) }

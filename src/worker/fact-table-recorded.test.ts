@@ -35,8 +35,10 @@ describe('the Recorded After in the facts table and the finder', () => {
     const search = await api.searchFact('80331', false, 'recorded')
     if (!search.ok) throw new Error(search.error)
     expect(search.search.against).toBe('recorded')
+    // Lost at the agent's compaction, then asked for by "Ship it to the postal code I gave you." (its id).
     expect(search.search.verdict.explanation).toBe(
-      "lost in the agent's own compaction at message 6 (auto, 150,000 tokens) — its summary omits it",
+      "lost at the agent's compaction 1 (message 6, auto, 150,000 tokens) — its summary omits it; " +
+        'asked for at d0000009-6a1b-4c2d-8e3f-a1b2c3d4e5f6 (referred back to)',
     )
 
     expect(recorded.recorded.factsKept?.recordedOnly).toEqual([])

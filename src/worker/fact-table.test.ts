@@ -64,7 +64,7 @@ describe('getFactTable: the facts table rows for the page', () => {
     // A lost scenario fact names the step that dropped its last copy, as the finder does.
     const lost = first.rows.find((r) => r.verdict === 'lost')
     expect(lost?.lostAt).toBeDefined()
-    expect(lost?.explanation).toMatch(/^lost in /)
+    expect(lost?.explanation).toMatch(/^lost (?:in|at) /)
 
     // The same config again: a new RunResult, nothing changed → same version, nothing sent.
     const run2 = await engineApi.run(withSummarize(4, 8), 2)

@@ -27,9 +27,8 @@ import type { FactImportance, FactOrigin } from '../engine/facts/importance'
 import type { NeededAfterLoss, ReReadAfterLoss } from '../engine/facts/needed'
 import type { FactTable } from '../engine/facts/table'
 import type { FactRowsQuery } from '../engine/fact-query'
-import type { KeptAs } from '../engine/facts/verdict'
 import type { PassRun } from '../engine/facts/pass-runs'
-import type { FactVerdict } from '../engine/facts/verdict'
+import type { FactEvent, FactVerdict, KeptAs } from '../engine/facts/verdict'
 import type { ImportError } from '../engine/formats/types'
 import type { RecordedComparison } from '../engine/analysis/recorded'
 import type { CompactionRework } from '../engine/analysis/rework'
@@ -301,6 +300,12 @@ export interface FactRowView {
   explanation: string
   /** For a lost fact: the step that dropped its last copy, and that copy's Before message. */
   lostAt?: { stage: string; pass?: number; beforeId: string }
+  /**
+   * The fact's history (engine `FactVerdict.history`) when it tells more than the final fate: a
+   * loss then a mention that needed it or brought it back, or several losses. Shared by the rows
+   * of facts held alike.
+   */
+  history?: FactEvent[]
   /** When a pass took it out of the context and a later message needed it (engine `NeededAfterLoss`). */
   neededAfterLoss?: NeededAfterLoss
   /** When a pass took it out and a tool brought it back: re-work, not a need (engine `ReReadAfterLoss`). */
@@ -471,6 +476,8 @@ export interface FactSearch {
   before: FactSideMatches
   after: FactSideMatches
   verdict: FactVerdictView
+  /** Recorded vs simulated: the verdict against what the agent kept, beside `verdict` (the simulation's). */
+  recordedVerdict?: FactVerdictView
 }
 
 /** Result of `searchFact`: never throws across the boundary (an invalid regex is `ok: false`). */

@@ -5,6 +5,7 @@
  * verdicts are derived here from the after transcript and the fates, independently of the
  * finder's own walk.
  */
+import { lastLossAt } from '../../../test/verdict-words'
 import { describe, expect, it } from 'vitest'
 import { CODING, SAMPLE_FILES, SCENARIO, SUPPORT, loadSample } from '../../../test/sample-scenarios'
 import { findFact } from './finder'
@@ -80,7 +81,10 @@ describe('scenario facts on every bundled sample', () => {
           expect(v.lost?.stage).toBe('summarize')
           expect(v.lost?.pass).toBe(Math.max(...folded))
           expect(v.lost?.replacedBy.kind).toBe('summary')
-          expect(v.explanation).toContain(`lost in pass ${Math.max(...folded)} of summarize`)
+          // The sentence ends in that loss (after the history of earlier losses and returns, if any).
+          const pass = Math.max(...folded)
+          expect(v.explanation).toMatch(lastLossAt(pass))
+          expect(v.history?.filter((e) => e.kind === 'lost').at(-1)).toMatchObject({ stage: 'summarize', pass })
         } else expect(v.lost).toBeDefined()
       }
       // Keep 2 folds every sample's older turns: at least one scenario fact goes with them.

@@ -77,7 +77,8 @@ describe('factTable through the fact index', () => {
       const table = factTable(r, index)
       expect(factTable(r)).toEqual(table)
       expect(table.rows.map((row) => row.fact)).toEqual(facts.map((f) => f.fact))
-      for (const row of table.rows) expect(row.verdict).toEqual(findFact(r, row.fact))
+      // The finder tells who needed a fact when it is told (the table knows it from its needed facts).
+      for (const row of table.rows) expect(row.verdict).toEqual(findFact(r, row.fact, { needed: row.neededAfterLoss }))
       if (summarizer === forgetful) expect(table.totals.lost).toBeGreaterThan(0)
       // The index lists, per fact, exactly the Before messages whose text holds it.
       for (const [i, f] of facts.entries()) expect(index.holders[i]).toEqual(findFact(r, f.fact).beforeIds)
