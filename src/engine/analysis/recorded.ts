@@ -280,7 +280,7 @@ export function recordedView(
  * by id: the compaction whose boundary it first fell behind without being kept), for the fates.
  * Compactions are taken in file order, the order the agent made them. Pure.
  */
-export function recordedPasses(
+function recordedPasses(
   transcript: Transcript,
   upto: number,
 ): { passes: Pass[]; firstFold: Map<string, number> } {

@@ -59,7 +59,7 @@ export function indexRun(run: FactRun): RunIndex {
 export type Key = [number, number]
 
 /** Whether position `a` comes after position `b` in the pipeline. */
-export const isAfter = (a: Key, b: Key) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1])
+const isAfter = (a: Key, b: Key) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1])
 
 /** Orders two positions: negative when `a` comes first, positive when `b` does, 0 when equal. */
 export const compareKeys = (a: Key, b: Key) => (isAfter(a, b) ? 1 : isAfter(b, a) ? -1 : 0)
@@ -201,7 +201,7 @@ const orderedCache = new WeakMap<RunIndex, Pass[]>()
  * agent's own recorded compactions (each fired at its boundary). Other stages see the whole
  * transcript at once.
  */
-export function isRollingPass(p: Pick<Pass, 'stage'>): boolean {
+function isRollingPass(p: Pick<Pass, 'stage'>): boolean {
   return p.stage === 'summarize' || p.stage === 'recorded'
 }
 
