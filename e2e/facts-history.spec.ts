@@ -28,14 +28,14 @@ test("Recorded mode: a fact's history blames each compaction that dropped it, in
       "back at Before #14 (a tool result); lost again at the agent's compaction 3 (message 17, auto, 158,020 tokens) — its summary omits it",
   )
 
-  // The Facts tab tells the same history under the fact's fate.
+  // The Facts tab tells the same history on a line of the fact's row.
   await page.getByRole('tab', { name: 'Facts' }).click()
   await page.getByRole('searchbox', { name: 'Filter facts by text' }).fill('17015f9a')
   const row = page.getByTestId('facts-table').locator('[role="row"][data-fact="17015f9a"]')
   await expect(row).toHaveClass(/facts__row--lost/)
   await expect(row.getByText('lost · compaction 3')).toBeVisible()
   await expect(row.getByTestId('fact-history')).toHaveText(
-    "lost at the agent's compaction 2 (message 11, manual, 120,000 tokens); asked for at #12 (referred back to); " +
+    "History: lost at the agent's compaction 2 (message 11, manual, 120,000 tokens); asked for at #12 (referred back to); " +
       "back at #14 (a tool result); lost again at the agent's compaction 3 (message 17, auto, 158,020 tokens)",
   )
   await page.getByRole('searchbox', { name: 'Filter facts by text' }).fill('invoice_rules')

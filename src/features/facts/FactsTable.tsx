@@ -141,21 +141,22 @@ function FinalChip({ row }: { row: Row }) {
 }
 
 /**
- * The fact's history under its fate, when it tells more than the fate (the worker sends it only
+ * The fact's history under its row, when it tells more than the fate (the worker sends it only
  * then): every loss, who asked for it, what brought it back — the engine's `historySentence`,
  * messages named `#N` as the columns number them.
  */
-function HistoryLine({ row }: { row: Row }) {
+function HistoryLine({ row, columns }: { row: Row; columns: number }) {
   const history = row.history
   if (!history) return null
   const at = new Map<string, number>()
   for (const e of history) if (e.kind !== 'lost') at.set(e.messageId, e.index)
   const text = historySentence(history, { before: (id) => (at.has(id) ? `#${at.get(id)}` : id) })
   if (text === undefined) return null
+  // A line of the row's own under its cells, as wide as the row: the story reads left to right.
   return (
-    <span className="facts__history" data-testid="fact-history" title={text}>
-      {text}
-    </span>
+    <div role="cell" aria-colspan={columns} className="facts__history" data-testid="fact-history">
+      History: {text}
+    </div>
   )
 }
 
@@ -427,7 +428,6 @@ export function FactsTable() {
           cell: (c) => (
             <>
               <FinalChip row={c.row.original} /> <NeededMark row={c.row.original} />
-              <HistoryLine row={c.row.original} />
             </>
           ),
         }),
@@ -516,6 +516,7 @@ export function FactsTable() {
           <t.FlexRender cell={cell} />
         </div>
       ))}
+      <HistoryLine row={row.original} columns={row.getAllCells().length} />
     </div>
   )
   // A row whose page has not arrived yet.
@@ -589,7 +590,7 @@ export function FactsTable() {
           {' · state after each pass, then in the final context'}
         </span>
       </div>
-      <div ref={scrollRef} className="table-view__scroll" data-testid="facts-table">
+      <div ref={scrollRef} className="table-view__scroll facts__scroll" data-testid="facts-table">
         <div role="table" aria-label="At-risk facts" aria-rowcount={stale ? -1 : matching} aria-busy={stale} style={{ width }}>
           <div className="table-view__head" role="rowgroup">
             <SortableHeaderRows groups={t.getHeaderGroups()} />
