@@ -1,14 +1,16 @@
 /**
  * The offline summarizer on every bundled sample: each summarize pass's summary holds, verbatim,
  * every value stated in an ordinary user message it folded (`messageFactSpans`, seed 001
- * "every fact the customer stated"), and those of the passes before it (a rolling summary
+ * "every fact the customer stated") and every standing rule of one (`instructionLines`, seed
+ * 004 "constraints hamesha full text"), and those of the passes before it (a rolling summary
  * carries the previous one's). Under DEFAULT_PIPELINE, and under keep_last 2 / compact_after 4,
  * which makes summarize fire on every sample.
  */
 import { describe, expect, it } from 'vitest'
 import { SAMPLE_FILES, loadSample } from '../../../test/sample-scenarios'
 import { isOrdinaryUser } from '../facts/classify'
-import { messageFactSpans } from '../facts/patterns'
+import { contentText } from '../content'
+import { instructionLines, messageFactSpans } from '../facts/patterns'
 import type { Message, Pass, PipelineConfig, RunResult } from '../model'
 import { DEFAULT_PIPELINE, runPipeline } from '../pipeline'
 import { loadCounter } from '../tokens/count'
@@ -34,7 +36,14 @@ function statedValues(messages: readonly Message[]): string[] {
   return [...out]
 }
 
-describe('the offline summary of each bundled sample holds every user-stated value of its slice', () => {
+/** The standing rules of the ordinary user messages in `messages`, each once, in order. */
+function ruleLines(messages: readonly Message[]): string[] {
+  const out = new Set<string>()
+  for (const m of messages) if (isOrdinaryUser(m)) for (const l of instructionLines(contentText(m.content))) out.add(l)
+  return [...out]
+}
+
+describe('the offline summary of each bundled sample holds every user-stated value and rule of its slice', () => {
   for (const [name, config] of [
     ['DEFAULT_PIPELINE', DEFAULT_PIPELINE],
     ['keep_last 2 / compact_after 4', AGGRESSIVE],
@@ -51,6 +60,8 @@ describe('the offline summary of each bundled sample holds every user-stated val
           before.push(...folded(r, p))
           const missing = statedValues(before).filter((v) => !p.summary.includes(v))
           expect(missing, `${file} pass ${p.pass}`).toEqual([])
+          const lostRules = ruleLines(before).filter((l) => !p.summary.includes(l))
+          expect(lostRules, `${file} pass ${p.pass} rules`).toEqual([])
           passes++
         }
       }

@@ -99,8 +99,8 @@ describe('summarizeExtractive (SPEC §3.6)', () => {
       ].join('\n'),
     )
     // With no reply in the slice, the question is still open.
-    expect(summarizeExtractive([user('u8', 'Hello?')], first)).toContain(
-      'Open questions: Can you change the address? | Hello?',
+    expect(summarizeExtractive([user('u8', 'Is it on its way?')], first)).toContain(
+      'Open questions: Can you change the address? | Is it on its way?',
     )
   })
 
@@ -286,5 +286,116 @@ describe("summarizeExtractive: seed 001's preserve list first, verbatim; no nois
       ].join('\n'),
     )
     expect(codePointLength(out)).toBeLessThanOrEqual(MAX_SUMMARY_CHARS)
+  })
+})
+
+describe("summarizeExtractive: the user's standing rules, verbatim, right after the goal (seed 004)", () => {
+  it('keeps every rule line of a folded user message whole, not only the assistant\'s rewording', () => {
+    // instructionLines: the line holds "Never", "Always" and "Don't"; it is one line, so it is
+    // one rule, verbatim. a3 rewords it with "I will": a commitment.
+    const slice = indexed([
+      user('u1', 'Add a CSV export to the report page.'),
+      user('u2', "Never push directly to main. Always use UTC timestamps. Don't touch the prod database."),
+      assistant('a3', 'Understood: I will work on a branch and use UTC.'),
+    ])
+    expect(summarizeExtractive(slice)).toBe(
+      [
+        EXTRACTIVE_LABEL,
+        'Goal: Add a CSV export to the report page.',
+        "Rules: Never push directly to main. Always use UTC timestamps. Don't touch the prod database.",
+        'Commitments: Understood: I will work on a branch and use UTC.',
+      ].join('\n'),
+    )
+  })
+
+  it('keeps the value and the instruction, not only the names; a value a rule quotes is not stated again', () => {
+    // "make sure" marks the line; NODE_ENV, production and DATABASE_URL are in it verbatim, so
+    // the User stated line would only repeat them: it has just u3's 5432.
+    const slice = indexed([
+      user('u1', 'Deploy the billing service.'),
+      user('u2', 'Set NODE_ENV=production and make sure DATABASE_URL points to the replica.'),
+      user('u3', 'The replica listens on port 5432.'),
+      assistant('a4', 'Deploying now.'),
+    ])
+    expect(summarizeExtractive(slice)).toBe(
+      [
+        EXTRACTIVE_LABEL,
+        'Goal: Deploy the billing service.',
+        'Rules: Set NODE_ENV=production and make sure DATABASE_URL points to the replica.',
+        'User stated: 5432',
+      ].join('\n'),
+    )
+  })
+
+  it('carries the rules across rolling passes, a new pass adding its own after them', () => {
+    const first = summarizeExtractive(
+      indexed([user('u1', 'Refactor the importer.'), user('u2', 'Always run the linter first.')]),
+    )
+    expect(first).toBe(
+      [EXTRACTIVE_LABEL, 'Goal: Refactor the importer.', 'Rules: Always run the linter first.'].join('\n'),
+    )
+    const second = summarizeExtractive(
+      indexed([assistant('a3', 'Linted.'), user('u4', 'Do not rename public functions.\nThanks')]),
+      first,
+    )
+    expect(second).toBe(
+      [
+        EXTRACTIVE_LABEL,
+        'Goal: Refactor the importer.',
+        'Rules: Always run the linter first. | Do not rename public functions.',
+      ].join('\n'),
+    )
+    expect(summarizeExtractive([assistant('a5', 'Working.')], second)).toBe(second)
+  })
+
+  it('does not repeat a rule the goal already holds, nor take a rule from the assistant', () => {
+    expect(
+      summarizeExtractive([user('u1', 'Never delete user data.'), assistant('a2', 'I will never delete anything.')]),
+    ).toBe([EXTRACTIVE_LABEL, 'Goal: Never delete user data.', 'Commitments: I will never delete anything.'].join('\n'))
+  })
+
+  it(`cut to ${MAX_SUMMARY_CHARS} characters: the rules are kept before the user-stated values`, () => {
+    // 60 rules "Never touch file-NN.txt." of 24 code points (NN = 10..69). The cut leaves 5,700:
+    // label (39) + "\n" + "Goal: Go." (9) = 49; "\nRules: " + the first rule = 8 + 24 = 32,
+    // each further one " | " + 24 = 27: 49 + 32 + 27 × 59 = 1,674. Then 500 order numbers of 8
+    // code points: "\nUser stated: " + 8 = 22, each further one 10: 1,674 + 22 + 10 × k ≤ 5,700
+    // for k ≤ 400, so 401 fit and 99 do not.
+    const rules = Array.from({ length: 60 }, (_, i) => `Never touch file-${10 + i}.txt.`)
+    const ids = Array.from({ length: 500 }, (_, i) => `ORD-${1000 + i}`)
+    const out = summarizeExtractive([user('u1', 'Go.'), user('u2', rules.join('\n')), user('u3', ids.join(' '))])
+    expect(out).toBe(
+      [
+        EXTRACTIVE_LABEL,
+        'Goal: Go.',
+        `Rules: ${rules.join(' | ')}`,
+        `User stated: ${ids.slice(0, 401).join('; ')}`,
+        '[cut to 6,000 characters: 99 user-stated values left out]',
+      ].join('\n'),
+    )
+  })
+})
+
+describe('summarizeExtractive: an open question asks something', () => {
+  it('drops a question of fewer than 3 words holding no fact span; keeps one holding a fact', () => {
+    // u2's "Anything else?" (2 words) and "yes?" (1) ask nothing; "ORD-77?" is one word but a
+    // fact span of its message; "Can it ship today?" has 4 words.
+    const out = summarizeExtractive(
+      indexed([
+        user('u1', 'Check my orders.'),
+        assistant('a2', 'Found two. Anything else? yes?'),
+        user('u3', 'ORD-77? Can it ship today?'),
+      ]),
+    )
+    expect(out).toBe(
+      [
+        EXTRACTIVE_LABEL,
+        'Goal: Check my orders.',
+        'User stated: ORD-77',
+        'Open questions: ORD-77? | Can it ship today?',
+      ].join('\n'),
+    )
+    expect(summarizeExtractive([user('u1', 'Fix the build.'), assistant('a2', 'Done. Anything else?')])).toBe(
+      [EXTRACTIVE_LABEL, 'Goal: Fix the build.', 'Decisions: Done.'].join('\n'),
+    )
   })
 })

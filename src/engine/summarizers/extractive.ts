@@ -1,6 +1,7 @@
 /**
  * The offline extractive summarizer: no model, no network. It copies what a summary must never
- * lose out of the messages themselves — seed 001's preserve list first (every value the user
+ * lose out of the messages themselves — the user's standing rules verbatim (seed 004
+ * "constraints hamesha full text"), then seed 001's preserve list (every value the user
  * stated, every commitment the assistant made, what is still unanswered, decisions already
  * made), then the other facts that are not noise and the tools used — so its output is
  * deterministic and everything in it appears in what it summarized (or in the previous summary
@@ -13,6 +14,7 @@ import { factImportance, factOrigin, firstLineIsNoise, importanceRank, isNoiseFa
 import {
   decisionSentences,
   findFactSpansMemo,
+  instructionLines,
   messageFactSpans,
   messageFactText,
   questionRuns,
@@ -43,15 +45,22 @@ export const MAX_FACTS = 40
 /** Cap of one quoted sentence (a commitment, an open question or item), in code points. */
 const SENTENCE_CHAR_CAP = 400
 
+/**
+ * Fewest words (runs of non-whitespace) of an open question that holds none of its message's
+ * fact spans: "Anything else?" and "yes?" ask nothing a resumed agent must answer.
+ */
+const MIN_QUESTION_WORDS = 3
+
 /** Code points kept free for the cut line when something has to be left out (`cutLine`). */
 const CUT_LINE_RESERVE = 300
 
 /**
  * The lines of an extractive summary after the goal, in the order they are written and kept
- * when `MAX_SUMMARY_CHARS` cuts (earlier lines first): seed 001's preserve list, then the
- * rest. `join` separates a line's items; `noun` names one item on the cut line.
+ * when `MAX_SUMMARY_CHARS` cuts (earlier lines first): the user's standing rules, seed 001's
+ * preserve list, then the rest. `join` separates a line's items; `noun` names one item on the cut line.
  */
 const SECTIONS = {
+  rules: { label: 'Rules', join: ' | ', noun: 'user rule' },
   stated: { label: 'User stated', join: '; ', noun: 'user-stated value' },
   commitments: { label: 'Commitments', join: ' | ', noun: 'commitment' },
   questions: { label: 'Open questions', join: ' | ', noun: 'open question' },
@@ -114,7 +123,7 @@ interface Carried {
 }
 
 function emptyItems(): Record<SectionId, string[]> {
-  return { stated: [], commitments: [], questions: [], todo: [], decisions: [], facts: [], tools: [] }
+  return { rules: [], stated: [], commitments: [], questions: [], todo: [], decisions: [], facts: [], tools: [] }
 }
 
 /**
@@ -152,9 +161,18 @@ function readPrevious(previous: string | undefined): Carried {
 }
 
 /**
- * Questions still unanswered in `slice`: those of ordinary user messages no assistant message
- * follows, and those of the last assistant message with text when no ordinary user message
- * follows it. Each `quoted`.
+ * Whether question `q` of message `m` asks something: it holds at least `MIN_QUESTION_WORDS`
+ * words or one of the message's fact spans (`messageFactSpans`).
+ */
+function asksSomething(q: string, m: Message): boolean {
+  if (q.trim().split(/\s+/).length >= MIN_QUESTION_WORDS) return true
+  return messageFactSpans(m).some((s) => q.includes(s.fact))
+}
+
+/**
+ * Questions still unanswered in `slice` that ask something (`asksSomething`): those of ordinary
+ * user messages no assistant message follows, and those of the last assistant message with
+ * text when no ordinary user message follows it. Each `quoted`.
  */
 function openQuestions(slice: readonly Message[]): string[] {
   let lastAssistant = -1
@@ -166,14 +184,15 @@ function openQuestions(slice: readonly Message[]): string[] {
   const out: string[] = []
   for (let i = lastAssistant + 1; i < slice.length; i++) {
     const m = slice[i] as Message
-    if (isOrdinaryUser(m)) for (const q of questionRuns(contentText(m.content))) out.push(quoted(q))
+    if (!isOrdinaryUser(m)) continue
+    for (const q of questionRuns(contentText(m.content))) if (asksSomething(q, m)) out.push(quoted(q))
   }
   for (let i = slice.length - 1; i > lastUser; i--) {
     const m = slice[i] as Message
     if (m.role !== 'assistant') continue
     const text = contentText(m.content)
     if (!text.trim()) continue
-    for (const q of questionRuns(text)) out.push(quoted(q))
+    for (const q of questionRuns(text)) if (asksSomething(q, m)) out.push(quoted(q))
     break
   }
   return out.filter(Boolean)
@@ -284,11 +303,15 @@ function render(
  * - `EXTRACTIVE_LABEL`;
  * - `Goal: ` the first ordinary user message, verbatim (trimmed, cut to `GOAL_CHAR_CAP` code
  *   points); a previous extractive summary's goal wins, since it came earlier;
+ * - `Rules: ` every standing rule (`instructionLines`: the Facts tab's `instruction` kind) of
+ *   every ordinary user message, verbatim (as `instructionLines` gives it: one trimmed line),
+ *   not already in the goal's text, the previous summary's first, joined with " | ";
  * - `User stated: ` every fact span (`messageFactSpans`) of every ordinary user message not
- *   already in the goal's text, the previous summary's first, joined with "; ";
+ *   already in the goal's text or a rule, the previous summary's first, joined with "; ";
  * - `Commitments: ` assistant sentences holding a commitment marker (`COMMITMENT_MARKERS`:
  *   promises, next steps, delivery windows, prices quoted);
- * - `Open questions: ` questions nobody answered yet (`openQuestions`); the previous summary's
+ * - `Open questions: ` questions nobody answered yet that ask something (`openQuestions`,
+ *   `asksSomething`); the previous summary's
  *   are carried while no assistant message follows them;
  * - `Open items: ` TODO-like sentences (`todoSentences`) of every message but tool results;
  * - `Decisions: ` decisions and completed work the assistant reported (`decisionSentences`);
@@ -298,7 +321,7 @@ function render(
  * - when something was left out, the cut line (`cutLine`).
  * The sentence lines and `Facts` carry the previous summary's items first. The whole is at most
  * `MAX_SUMMARY_CHARS` code points: the lines are kept in the order above, so when the cap cuts,
- * the user-stated values are the last to go. '' when `slice` is empty and there is no previous
+ * the user's rules are the last to go, then the user-stated values. '' when `slice` is empty and there is no previous
  * summary. Pure and deterministic. Source: SPEC §3.6, seed 001 `DEFAULT_PROMPT`, seed 004.
  */
 export function summarizeExtractive(slice: readonly Message[], previous?: string): string {
@@ -319,12 +342,19 @@ export function summarizeExtractive(slice: readonly Message[], previous?: string
   }
 
   const hasAssistant = slice.some((m) => m.role === 'assistant')
+  for (const item of carried.items.rules) if (!goal.includes(item)) add('rules', item)
+  for (const m of slice)
+    if (isOrdinaryUser(m))
+      for (const line of instructionLines(contentText(m.content))) if (!goal.includes(line)) add('rules', line)
+  // A stated value the goal or a rule quotes verbatim is not listed again.
+  const rulesText = items.rules.join('\n')
+  const quotedByUser = (fact: string) => goal.includes(fact) || rulesText.includes(fact)
   for (const id of ['stated', 'commitments', 'questions', 'todo', 'decisions', 'facts'] as const) {
     if (id === 'questions' && hasAssistant) continue
-    for (const item of carried.items[id]) if (id !== 'stated' || !goal.includes(item)) add(id, item)
+    for (const item of carried.items[id]) if (id !== 'stated' || !quotedByUser(item)) add(id, item)
   }
   for (const m of slice) {
-    if (isOrdinaryUser(m)) for (const s of messageFactSpans(m)) if (!goal.includes(s.fact)) add('stated', s.fact)
+    if (isOrdinaryUser(m)) for (const s of messageFactSpans(m)) if (!quotedByUser(s.fact)) add('stated', s.fact)
   }
   for (const m of slice) {
     if (m.role !== 'assistant') continue
@@ -341,7 +371,7 @@ export function summarizeExtractive(slice: readonly Message[], previous?: string
   // sentences the cap can hold are read: those past MAX_SUMMARY_CHARS never reach the summary.
   const quotedFacts = new Set<string>()
   let quotedChars = 0
-  quoting: for (const id of ['commitments', 'questions', 'todo', 'decisions'] as const)
+  quoting: for (const id of ['rules', 'commitments', 'questions', 'todo', 'decisions'] as const)
     for (const item of items[id]) {
       if ((quotedChars += item.length) > MAX_SUMMARY_CHARS) break quoting
       for (const f of extractFacts(item)) quotedFacts.add(f)
