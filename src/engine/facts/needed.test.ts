@@ -15,7 +15,8 @@ import type { Summarizer } from '../stages/types'
 import { extractiveSummarizer } from '../summarizers/extractive'
 import { loadCounter } from '../tokens/count'
 import { messageFactText, type FactKind } from './patterns'
-import { findBackReferences, mentionsOf, neededAfterLoss, neededByText, neededText, reReadAfterLoss } from './needed'
+import { findBackReferences, mentionsOf, neededAfterEachLoss, neededAfterLoss, neededByText, neededText, reReadAfterLoss } from './needed'
+import type { PassRun } from './pass-runs'
 import { factTable, neededFacts } from './table'
 
 /** Summarize only: keep 2, compact after 4 (the fixture's two passes). */
@@ -59,16 +60,72 @@ describe('findBackReferences', () => {
     expect(findBackReferences(text)).toEqual([expect.objectContaining({ kinds, how: 'back-reference' })])
   })
 
+  /** The nouns of the postal-code and order-number entries of the noun table. */
+  const POSTAL = [{ kinds: ['postal-code'] }]
+  const ORDER_NUMBER = [{ kinds: ['id'], orElse: ['number', 'code'] }]
+  const PORT = [{ kinds: ['port'] }]
+
   it.each([
-    ['en', 'Which postal code should I use?', ['postal-code']],
-    ['en', 'Could you send me the order number again?', ['id', 'number', 'code']],
-    ['en', 'What is your postal code?', ['postal-code']],
-    ['es', '¿Cuál es tu código postal?', ['postal-code']],
-    ['de', 'Welche Postleitzahl soll ich verwenden?', ['postal-code']],
-    ['pt', 'Qual é o seu CEP?', ['postal-code']],
-    ['fr', 'Quel est votre code postal ?', ['postal-code']],
-  ])('asks again in %s: %s', (_, text, kinds) => {
-    expect(findBackReferences(text)).toEqual([{ kinds, sentence: text, how: 'asked-again' }])
+    ['en', 'Which postal code should I use?', ['postal-code'], POSTAL],
+    ['en', 'Could you send me the order number again?', ['id', 'number', 'code'], ORDER_NUMBER],
+    ['en', 'What is your postal code?', ['postal-code'], POSTAL],
+    ['es', '¿Cuál es tu código postal?', ['postal-code'], POSTAL],
+    ['de', 'Welche Postleitzahl soll ich verwenden?', ['postal-code'], POSTAL],
+    ['pt', 'Qual é o seu CEP?', ['postal-code'], POSTAL],
+    ['fr', 'Quel est votre code postal ?', ['postal-code'], POSTAL],
+  ])('asks again in %s: %s', (_, text, kinds, nouns) => {
+    expect(findBackReferences(text)).toEqual([{ kinds, nouns, sentence: text, how: 'asked-again' }])
+  })
+
+  // Asking again: "what was the X", "which one was it" in a question; repeat / repetir /
+  // wiederholen / répéter, "I don't have it", "lost the X", "no lo tengo" in any sentence.
+  it.each([
+    ['en, what was', 'What was the port?', 'What was the port?'],
+    ['en, imperative repeat', 'Please repeat the port number.', 'Please repeat the port number.'],
+    ['en, repeat, then "I do not have it"', 'Can you repeat the port? I do not have it anymore.', 'Can you repeat the port?'],
+    ['en, lost, which one was it', 'I seem to have lost the port, which one was it?', 'I seem to have lost the port, which one was it?'],
+    ['en, no longer have', 'I do not have the port anymore.', 'I do not have the port anymore.'],
+    ['es, repetir', '¿Me puedes repetir el puerto? No lo tengo.', '¿Me puedes repetir el puerto?'],
+    ['es, no lo tengo', 'El número de puerto, no lo tengo.', 'El número de puerto, no lo tengo.'],
+    ['pt, repetir', 'Pode repetir a porta do servidor?', 'Pode repetir a porta do servidor?'],
+    ['de, wiederholen', 'Kannst du den Port wiederholen?', 'Kannst du den Port wiederholen?'],
+    ['fr, répéter', 'Pouvez-vous répéter le port ?', 'Pouvez-vous répéter le port ?'],
+  ])('asks again for the port (%s): %s', (_, text, sentence) => {
+    expect(findBackReferences(text)).toEqual([{ kinds: ['port'], nouns: PORT, sentence, how: 'asked-again' }])
+  })
+
+  it('asks again only for a noun of the table; "what was" and "lost" outside a question need one too', () => {
+    expect(findBackReferences('Please repeat the deploy.')).toEqual([])
+    expect(findBackReferences('What was the result?')).toEqual([])
+    expect(findBackReferences('The server lost the connection.')).toEqual([])
+  })
+
+  // Idioms holding a noun of the table name no fact; a ticket, an issue, a pull request is a
+  // reference (a numbered one), else an id (a tracker key).
+  it.each([
+    ['Run the three migration steps in that order, please.'],
+    ['Apply them in the same order as I said.'],
+    ['Ejecuta los pasos en ese orden.'],
+  ])('an idiom is no fact: %s', (text) => {
+    expect(findBackReferences(text)).toEqual([])
+  })
+
+  it.each([
+    ['en', 'Put the ticket in the sprint board, like I said.'],
+    ['en', 'Merge the PR I mentioned.'],
+    ['en', 'Close the issue from earlier.'],
+    ['es', 'Cierra la incidencia que te di.'],
+    ['pt', 'Feche o chamado que te passei.'],
+  ])('a ticket is a reference, else an id (%s): %s', (_, text) => {
+    expect(findBackReferences(text)).toEqual([
+      { kinds: ['reference', 'id'], nouns: [{ kinds: ['reference'], orElse: ['id'] }], sentence: text, how: 'back-reference' },
+    ])
+  })
+
+  it('a customer number is an id, a number only when no id came before', () => {
+    expect(findBackReferences('¿Cuál es tu número de cliente?')).toEqual([
+      { kinds: ['id', 'number', 'code'], nouns: ORDER_NUMBER, sentence: '¿Cuál es tu número de cliente?', how: 'asked-again' },
+    ])
   })
 
   it('needs both a noun and a phrase, per sentence; a question asks again only with an asking phrase', () => {
@@ -88,7 +145,7 @@ describe('findBackReferences', () => {
 
   it('quotes the sentence that refers back', () => {
     expect(findBackReferences('Good.  Ship it to the\tpostal code I gave you.')).toEqual([
-      { kinds: ['postal-code'], sentence: 'Ship it to the postal code I gave you.', how: 'back-reference' },
+      { kinds: ['postal-code'], nouns: [{ kinds: ['postal-code'] }], sentence: 'Ship it to the postal code I gave you.', how: 'back-reference' },
     ])
   })
 })
@@ -201,6 +258,53 @@ describe('who needs a lost fact', () => {
     const resultOnly = afterOnePass([...messages.slice(0, 3), toolResult('t3', 'c0', 'ORD-58213: paid', 'lookup_order')], [order], 2)
     expect(resultOnly.needed.size).toBe(0)
     expect(resultOnly.reRead.get(0)).toEqual({ ...PASS, messageId: 't3', messageIndex: 3, role: 'tool', how: 'tool-result' })
+  })
+
+  it('asking again for the port without a question mark marks the lost port', () => {
+    const port = { fact: '8443', kind: 'port' as const }
+    const request = 'Please repeat the port number.'
+    const { needed } = afterOnePass(
+      [system('s', 'You deploy.'), user('u1', 'Use port 8443.'), assistant('a2', 'Noted.'), user('u3', request)],
+      [port],
+      2,
+    )
+    expect([...needed]).toEqual([[0, { ...PASS, messageId: 'u3', messageIndex: 3, role: 'user', how: 'back-reference', phrase: request, asked: true }]])
+  })
+
+  it('"in that order" needs no order; "the ticket" means the ticket, not the order number', () => {
+    const orderId = { fact: 'ORD-58213', kind: 'id' as const }
+    const ticket = { fact: 'ticket 88', kind: 'reference' as const }
+    const said = [system('s', 'You run the shop.'), user('u1', 'Order ORD-58213 has ticket 88.'), assistant('a2', 'Noted.')]
+    const idiom = afterOnePass([...said, user('u3', 'Run the three migration steps in that order, please.')], [orderId, ticket], 2)
+    expect(idiom.needed.size).toBe(0)
+    const sentence = 'Put the ticket in the sprint board, like I said.'
+    const board = afterOnePass([...said, user('u3', sentence)], [orderId, ticket], 2)
+    expect([...board.needed]).toEqual([[1, { ...PASS, messageId: 'u3', messageIndex: 3, role: 'user', how: 'back-reference', phrase: sentence }]])
+    // Without a numbered ticket, the ticket is the tracker key (an id).
+    const key = { fact: 'SUP-55012', kind: 'id' as const }
+    const tracked = afterOnePass([user('u0', 'Hi.'), user('u1', 'My ticket is SUP-55012.'), assistant('a2', 'Noted.'), user('u3', sentence)], [key], 2)
+    expect(tracked.needed.get(0)).toMatchObject({ messageId: 'u3', how: 'back-reference' })
+  })
+
+  it('"número de cliente" marks the customer id, not a number, when an id came before', () => {
+    const customer = { fact: 'CLI-558812', kind: 'id' as const }
+    // "el puerto del servidor es 9090" read as a number (the pattern side's reading).
+    const server = { fact: '9090', kind: 'number' as const }
+    const question = '¿Cuál es tu número de cliente?'
+    const asked = { ...PASS, messageId: 'a3', messageIndex: 3, role: 'assistant', how: 'back-reference', phrase: question, asked: true }
+    const both = afterOnePass(
+      [system('s', 'Eres el agente.'), user('u1', 'Cliente CLI-558812; el puerto del servidor es 9090.'), assistant('a2', 'Anotado.'), assistant('a3', question)],
+      [customer, server],
+      2,
+    )
+    expect([...both.needed]).toEqual([[0, asked]])
+    // No id said before: the number is the closest kind left.
+    const numberOnly = afterOnePass(
+      [system('s', 'Eres el agente.'), user('u1', 'El puerto del servidor es 9090.'), assistant('a2', 'Anotado.'), assistant('a3', question)],
+      [server],
+      2,
+    )
+    expect([...numberOnly.needed]).toEqual([[0, asked]])
   })
 
   it('a mention at or before the pass is not a need', () => {
@@ -492,5 +596,83 @@ describe('mentions after the pass', () => {
     const needed = Object.fromEntries(neededFacts(r).map((n) => [n.fact, n.neededAfterLoss.messageId]))
     expect(needed['REL-4410']).toBe('u11')
     expect(needed['OPS-17']).toBeUndefined()
+  })
+})
+
+describe('neededAfterEachLoss', () => {
+  const order = { fact: '4471923', kind: 'number' as const }
+  const pass1 = { stage: 'summarize' as const, pass: 1, atMessage: 2 }
+  const pass2 = { stage: 'summarize' as const, pass: 2, atMessage: 5 }
+
+  /** Mentions of `facts` in `messages` (indexed by position), holders as the fact index finds them. */
+  function mentionsIn(messages: Message[], facts: { fact: string; kind: FactKind }[]) {
+    const m = indexed(messages)
+    return mentionsOf(m, facts, facts.map((f) => m.filter((x) => messageFactText(x).includes(f.fact)).map((x) => x.id)))
+  }
+
+  // The order is said (0), lost at pass 1 (turn end 2), said again (3), lost again at pass 2
+  // (turn end 5: it folds 3), asked for again (6). The state after both passes is lost: one run.
+  const messages = [
+    user('u0', 'My order is 4471923.'),
+    assistant('a1', 'Looking it up.'),
+    assistant('a2', 'Found it.'),
+    user('u3', 'The order is 4471923, by the way.'),
+    assistant('a4', 'Thanks.'),
+    assistant('a5', 'Working on it.'),
+    user('u6', 'What was the order number again?'),
+  ]
+  const lostRun: PassRun[] = [{ state: 'lost', from: 0, to: 1 }]
+
+  it('reports the need after each loss: the repeat after the first, the question after the second', () => {
+    const mentions = mentionsIn(messages, [order])
+    const each = neededAfterEachLoss(mentions, [order], [0], [pass1, pass2], () => lostRun)
+    const first = { ...pass1, messageId: 'u3', messageIndex: 3, role: 'user', how: 'verbatim' }
+    const phrase = 'What was the order number again?'
+    const second = { ...pass2, messageId: 'u6', messageIndex: 6, role: 'user', how: 'back-reference', phrase, asked: true }
+    expect([...each]).toEqual([[0, [first, second]]])
+    expect(neededAfterLoss(mentions, [order], [0], [pass1, pass2], () => lostRun).get(0)).toEqual(first)
+  })
+
+  it('a loss after another state is a loss too; a second need in one loss\'s interval is not reported', () => {
+    // Three passes: lost at 1 (turn end 2), verbatim at 2 (turn end 5: the restated 3 kept), lost at 3 (turn end 7).
+    const more = [...messages.slice(0, 6), user('u6', 'Still 4471923.'), assistant('a7', 'OK.'), user('u8', 'What was the order number again?')]
+    const mentions = mentionsIn(more, [order])
+    const pass3 = { stage: 'summarize' as const, pass: 3, atMessage: 7 }
+    const runs: PassRun[] = [
+      { state: 'lost', from: 0, to: 0 },
+      { state: 'verbatim', from: 1, to: 1 },
+      { state: 'lost', from: 2, to: 2 },
+    ]
+    const each = neededAfterEachLoss(mentions, [order], [0], [pass1, pass2, pass3], () => runs)
+    // 3 and 6 are both in (2, 7]: the first loss reports 3 only.
+    expect(each.get(0)).toEqual([
+      { ...pass1, messageId: 'u3', messageIndex: 3, role: 'user', how: 'verbatim' },
+      { ...pass3, messageId: 'u8', messageIndex: 8, role: 'user', how: 'back-reference', phrase: 'What was the order number again?', asked: true },
+    ])
+  })
+
+  it('a fact brought back by a tool only is lost again; its later need follows the second loss', () => {
+    const withTool = [
+      user('u0', 'My order is 4471923.'),
+      assistant('a1', null, [{ id: 'c1', name: 'lookup', arguments: '{}' }]),
+      assistant('a2', 'Found it.'),
+      toolResult('t3', 'c1', 'order 4471923: paid', 'lookup'),
+      assistant('a4', 'Paid.'),
+      assistant('a5', 'Done.'),
+      user('u6', 'What was the order number again?'),
+    ]
+    const mentions = mentionsIn(withTool, [order])
+    const each = neededAfterEachLoss(mentions, [order], [0], [pass1, pass2], () => lostRun)
+    const phrase = 'What was the order number again?'
+    expect([...each]).toEqual([[0, [{ ...pass2, messageId: 'u6', messageIndex: 6, role: 'user', how: 'back-reference', phrase, asked: true }]]])
+    // neededAfterLoss knows the first loss only.
+    expect(neededAfterLoss(mentions, [order], [0], [pass1, pass2], () => lostRun).get(0)).toMatchObject({ pass: 1, messageIndex: 6 })
+  })
+
+  it('a fact never lost, or lost with no need after, is absent', () => {
+    const mentions = mentionsIn(messages.slice(0, 3), [order])
+    expect(neededAfterEachLoss(mentions, [order], [0], [pass1], () => [{ state: 'lost', from: 0, to: 0 }]).size).toBe(0)
+    const full = mentionsIn(messages, [order])
+    expect(neededAfterEachLoss(full, [order], [0], [pass1, pass2], () => [{ state: 'verbatim', from: 0, to: 1 }]).size).toBe(0)
   })
 })

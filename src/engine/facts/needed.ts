@@ -8,6 +8,7 @@
  */
 import { contentText } from '../content'
 import type { Message, ProvenanceStage, Role } from '../model'
+import { partitionPoint } from '../util/search'
 import { codePointLength, cutCodePoints } from '../util/text'
 import { isOrdinaryUser, isSummaryMessage } from './classify'
 import type { PassRun } from './pass-runs'
@@ -18,11 +19,33 @@ type Language = 'en' | 'es' | 'de' | 'pt' | 'fr'
 
 /**
  * The nouns a message names a fact by, per language (regex sources, case-insensitive, whole
- * words), and the fact kinds each names. Tried in order, each match blanked before the next
- * entry is tried ("e-mail address" is an e-mail, not an address; "order number" an id, not a
- * number; "postal code" not a code). The one table of back-reference nouns.
+ * words), and the fact kinds each names (`kinds`), with `orElse`: kinds the noun means only when
+ * no fact of its `kinds` came before the sentence ("the customer number" is an id; a bare number
+ * only when no id was said). Tried in order, each match blanked before the next entry is tried
+ * ("e-mail address" is an e-mail, not an address; "order number" an id, not a number; "postal
+ * code" not a code; "in that order" an idiom naming no fact: an entry without kinds). The one
+ * table of back-reference nouns.
  */
-const BACK_REFERENCE_NOUNS: readonly { kinds: readonly FactKind[]; nouns: Readonly<Record<Language, readonly string[]>> }[] = [
+const BACK_REFERENCE_NOUNS: readonly {
+  kinds: readonly FactKind[]
+  orElse?: readonly FactKind[]
+  nouns: Readonly<Record<Language, readonly string[]>>
+}[] = [
+  {
+    // Idioms holding a noun of the table that name no fact: "in that order" is a sequence.
+    kinds: [],
+    nouns: {
+      en: [
+        'in (?:that|this|the same|the right|the correct|the wrong|the reverse|reverse|alphabetical|chronological|numerical|random|any|which|what|the following) order',
+        'in order',
+        'out of order',
+      ],
+      es: ['en (?:ese|este|aquel|el mismo|el|cualquier) orden', 'en orden', 'por orden'],
+      de: [],
+      pt: [],
+      fr: [],
+    },
+  },
   {
     kinds: ['email'],
     nouns: {
@@ -64,22 +87,35 @@ const BACK_REFERENCE_NOUNS: readonly { kinds: readonly FactKind[]; nouns: Readon
     },
   },
   {
-    kinds: ['id', 'number', 'code'],
+    // Tickets and pull requests: numbered ("ticket 88", "PR 45", "#1234", kind reference) or
+    // tracker keys ("SUP-55012", kind id: meant when no reference came before).
+    kinds: ['reference'],
+    orElse: ['id'],
+    nouns: {
+      en: ['tickets?(?: (?:numbers?|no\\.?|ids?))?', 'issues?(?: numbers?)?', '(?:pull|merge) requests?', 'prs?'],
+      es: ['n[uú]mero de (?:ticket|incidencia)', 'tickets?', 'incidencias?'],
+      de: ['ticketnummern?', 'tickets?'],
+      pt: ['n[uú]mero do (?:chamado|ticket)', 'chamados?', 'tickets?'],
+      fr: ['num[eé]ro de ticket', 'tickets?'],
+    },
+  },
+  {
+    kinds: ['id'],
+    orElse: ['number', 'code'],
     nouns: {
       en: [
-        '(?:order|ticket|invoice|account|reference|tracking|booking|confirmation|customer) (?:numbers?|no\\.?|ids?|codes?)',
-        '(?<!in )orders?',
-        'tickets?',
+        '(?:order|invoice|account|reference|tracking|booking|confirmation|customer) (?:numbers?|no\\.?|ids?|codes?)',
+        'orders?',
         'invoices?',
         'bookings?',
         'reservations?',
         'ids?',
         'identifiers?',
       ],
-      es: ['n[uú]mero de (?:pedido|orden|factura|cuenta|referencia|seguimiento|reserva)', 'pedidos?', '[oó]rden(?:es)?', 'facturas?', 'reservas?', 'identificador'],
-      de: ['(?:bestell|auftrags|rechnungs|kunden|konto|ticket|referenz|sendungs|buchungs|tracking)nummer(?:n)?', 'bestellung(?:en)?', 'auftrag', 'rechnung', 'buchung', 'kennung'],
-      pt: ['n[uú]mero d[oa] (?:pedido|fatura|conta|refer[eê]ncia|rastreamento|reserva)', 'pedidos?', 'faturas?', 'identificador'],
-      fr: ['num[eé]ro de (?:commande|facture|compte|r[eé]f[eé]rence|suivi|r[eé]servation)', 'commandes?', 'factures?', 'r[eé]servations?', 'identifiant'],
+      es: ['n[uú]mero de (?:pedido|orden|factura|cuenta|referencia|seguimiento|reserva|cliente)', 'pedidos?', '[oó]rden(?:es)?', 'facturas?', 'reservas?', 'identificador'],
+      de: ['(?:bestell|auftrags|rechnungs|kunden|konto|referenz|sendungs|buchungs|tracking)nummer(?:n)?', 'bestellung(?:en)?', 'auftrag', 'rechnung', 'buchung', 'kennung'],
+      pt: ['n[uú]mero d[oa] (?:pedido|fatura|conta|refer[eê]ncia|rastreamento|reserva|cliente)', 'pedidos?', 'faturas?', 'identificador'],
+      fr: ['num[eé]ro de (?:commande|facture|compte|r[eé]f[eé]rence|suivi|r[eé]servation|client)', 'commandes?', 'factures?', 'r[eé]servations?', 'identifiant'],
     },
   },
   {
@@ -105,7 +141,13 @@ const BACK_REFERENCE_NOUNS: readonly { kinds: readonly FactKind[]; nouns: Readon
   },
   {
     kinds: ['port'],
-    nouns: { en: ['ports?'], es: ['puertos?'], de: ['ports?'], pt: ['portas?'], fr: ['ports?'] },
+    nouns: {
+      en: ['ports?(?: numbers?)?'],
+      es: ['(?:n[uú]mero de )?puertos?'],
+      de: ['portnummern?', 'ports?'],
+      pt: ['(?:n[uú]mero da )?portas?'],
+      fr: ['(?:num[eé]ro de )?ports?'],
+    },
   },
   {
     kinds: ['branch'],
@@ -159,7 +201,7 @@ const BACK_REFERENCE_NOUNS: readonly { kinds: readonly FactKind[]; nouns: Readon
   {
     kinds: ['reference'],
     nouns: {
-      en: ['chapters?', 'sections?', 'exercises?', 'lessons?', 'issues?'],
+      en: ['chapters?', 'sections?', 'exercises?', 'lessons?'],
       es: ['cap[ií]tulos?', 'secci[oó]n(?:es)?', 'ejercicios?'],
       de: ['kapitel', 'abschnitte?', 'übung(?:en)?', 'aufgaben?'],
       pt: ['cap[ií]tulos?', 'se[cç][aã]o', 'exerc[ií]cios?'],
@@ -182,10 +224,18 @@ const BACK_REFERENCE_NOUNS: readonly { kinds: readonly FactKind[]; nouns: Readon
  * - `demonstrative`: right before the noun, it points back at one — "that order", "ese pedido";
  * - `askAgain`: in a question (a sentence ending in `?`, or opening with `¿`), it asks for the
  *   value again — "Which postal code should I use?", "Could you send me the order number
- *   again?", "¿Cuál es tu código postal?".
+ *   again?", "¿Cuál es tu código postal?", "What was the port?";
+ * - `request`: in any sentence, question or not, it asks for the value again or says it is gone
+ *   — "Please repeat the port number.", "I do not have the port anymore.", "I lost the port",
+ *   "¿Me puedes repetir el puerto?", "Pode repetir a porta?".
  * The one table of back-reference phrases, beside `BACK_REFERENCE_NOUNS`.
  */
-const BACK_REFERENCE_PHRASES: Readonly<Record<Language, { backReference: readonly string[]; demonstrative: readonly string[]; askAgain: readonly string[] }>> = {
+const BACK_REFERENCE_PHRASES: Readonly<
+  Record<
+    Language,
+    { backReference: readonly string[]; demonstrative: readonly string[]; askAgain: readonly string[]; request: readonly string[] }
+  >
+> = {
   en: {
     backReference: [
       'I (?:already |just )?(?:gave|told|sent|showed|shared|provided|typed|pasted) you',
@@ -205,6 +255,15 @@ const BACK_REFERENCE_PHRASES: Readonly<Record<Language, { backReference: readonl
       '(?:what|which)(?:[\'’]s| is| are| was| were) your',
       '(?:could|can|would) you (?:please )?(?:re-?send|send|give|tell|share|provide|confirm|remind)',
       'remind me',
+      'what (?:was|were) (?:the|that|your|my)',
+      'which (?:one )?(?:was|were|is) (?:it|that)',
+    ],
+    request: [
+      '(?:please|pls|kindly),? repeat',
+      '(?:could|can|would|will) you (?:please )?repeat',
+      'say (?:it|that) again',
+      'I (?:don[\'’]t|do not|no longer) have (?:it|that|them|the|your|my)',
+      '(?:I|we)(?:[\'’]ve)? (?:\\p{L}+ ){0,3}(?:lost|forgot(?:ten)?) (?:the|my|your|that|it)',
     ],
   },
   es: {
@@ -224,6 +283,15 @@ const BACK_REFERENCE_PHRASES: Readonly<Record<Language, { backReference: readonl
       '(?:debo|deber[ií]a|tengo que) usar',
       '(?:puedes|podr[ií]as|puede|podr[ií]a) (?:\\p{L}+ )?(?:dar|enviar|mandar|pasar|decir|indicar|confirmar|recordar)',
       'recu[eé]rdame',
+      '(?:cu[aá]l|qu[eé]) (?:era|fue) (?:el|la|tu|su)',
+    ],
+    request: [
+      '(?:puedes|podr[ií]as|puede|podr[ií]a|pod[eé]s) (?:\\p{L}+ )?repetir(?:me|lo|la|melo|mela)?',
+      'rep[ií]te(?:me|lo|la|melo|mela)?',
+      'rep[ií]ta(?:me|lo|la|melo|mela)?',
+      '(?:ya )?no (?:lo|la|los|las) tengo',
+      '(?:lo|la) perd[ií]',
+      'perd[ií] (?:el|la|tu|su|mi)',
     ],
   },
   de: {
@@ -243,7 +311,10 @@ const BACK_REFERENCE_PHRASES: Readonly<Record<Language, { backReference: readonl
       'wie (?:lautet|lauten|war|ist) (?:dein|deine|ihre)',
       'soll ich (?:\\p{L}+ )?(?:verwenden|nehmen|benutzen)',
       '(?:kannst du|können sie|könnten sie|könntest du) (?:mir )?(?:\\p{L}+ )?(?:\\p{L}+ )?(?:geben|schicken|senden|nennen|sagen|mitteilen|bestätigen)',
+      'wie (?:war|lautete) (?:der|die|das|noch)',
+      'welche[rs]? war (?:es|das)',
     ],
+    request: ['wiederhole[nst]?', '(?:ich )?hab(?:e)? (?:ihn|sie|es) nicht mehr', 'verloren'],
   },
   pt: {
     backReference: [
@@ -261,7 +332,9 @@ const BACK_REFERENCE_PHRASES: Readonly<Record<Language, { backReference: readonl
       'qual (?:[eé]|era) (?:o |a )?(?:seu|sua|teu|tua)',
       'devo usar',
       '(?:pode|poderia|podes) (?:me )?(?:\\p{L}+ )?(?:passar|enviar|mandar|dar|dizer|informar|confirmar)',
+      'qual (?:era|foi) (?:o|a)',
     ],
+    request: ['(?:pode|poderia|podes) (?:me )?repetir', 'repita', 'repete', 'n[aã]o (?:o |a )?tenho mais', 'perdi (?:o|a|seu|sua|meu|minha)'],
   },
   fr: {
     backReference: [
@@ -281,7 +354,9 @@ const BACK_REFERENCE_PHRASES: Readonly<Record<Language, { backReference: readonl
       'quel(?:le)?s? (?:est|sont|était) (?:votre|ton|ta|vos|tes)',
       'dois-je utiliser',
       '(?:pouvez-vous|pourriez-vous|peux-tu|pourrais-tu) (?:me )?(?:\\p{L}+ )?(?:donner|envoyer|renvoyer|redonner|dire|indiquer|confirmer|rappeler)',
+      'quel(?:le)? (?:[ée]tait) (?:le|la|votre|ton|ta)',
     ],
+    request: ['r[ée]p[ée]ter', 'r[ée]p[èée]te[sz]?', 'je ne l[\'’]ai plus', 'j[\'’]ai perdu'],
   },
 }
 
@@ -295,7 +370,11 @@ function wordsRegex(sources: readonly string[], flags: string): RegExp {
 const phrasesOf = (key: keyof (typeof BACK_REFERENCE_PHRASES)['en']) => LANGUAGES.flatMap((l) => BACK_REFERENCE_PHRASES[l][key])
 
 /** Per noun entry: its kinds and one global regex of its nouns in every language. */
-const NOUNS = BACK_REFERENCE_NOUNS.map(({ kinds, nouns }) => ({ kinds, noun: wordsRegex(LANGUAGES.flatMap((l) => nouns[l]), 'giu') }))
+const NOUNS = BACK_REFERENCE_NOUNS.map(({ kinds, orElse, nouns }) => ({
+  kinds,
+  orElse,
+  noun: wordsRegex(LANGUAGES.flatMap((l) => nouns[l]), 'giu'),
+}))
 
 /** A back-reference phrase anywhere in a sentence. */
 const BACK_REFERENCE_PHRASE = wordsRegex(phrasesOf('backReference'), 'iu')
@@ -303,25 +382,39 @@ const BACK_REFERENCE_PHRASE = wordsRegex(phrasesOf('backReference'), 'iu')
 /** An ask-again phrase anywhere in a (question) sentence. */
 const ASK_AGAIN_PHRASE = wordsRegex(phrasesOf('askAgain'), 'iu')
 
+/** A request phrase anywhere in a sentence. */
+const REQUEST_PHRASE = wordsRegex(phrasesOf('request'), 'iu')
+
 /** A demonstrative right before the end of a text (tested on the text before a noun). */
 const DEMONSTRATIVE_BEFORE = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${phrasesOf('demonstrative').join('|')})\\s+$`, 'iu')
 
 /** A demonstrative anywhere, followed by a word: a sentence without one needs no noun-by-noun test. */
 const DEMONSTRATIVE = wordsRegex(phrasesOf('demonstrative'), 'iu')
 
-/** Any marker of the three: a text without one holds no back-reference (one scan of it). */
-const ANY_MARKER = wordsRegex([...phrasesOf('backReference'), ...phrasesOf('askAgain'), ...phrasesOf('demonstrative')], 'iu')
+/** Any marker of the four: a text without one holds no back-reference (one scan of it). */
+const ANY_MARKER = wordsRegex(
+  [...phrasesOf('backReference'), ...phrasesOf('askAgain'), ...phrasesOf('request'), ...phrasesOf('demonstrative')],
+  'iu',
+)
 
 /** Cap of a back-reference's quoted sentence, in code points. */
 const PHRASE_CHAR_CAP = 200
 
 /** A sentence of a message that refers back to facts of some kinds, or asks for them again. */
 export interface BackReference {
-  /** The kinds its nouns name (a sentence may name several: "the file and the date above"). */
+  /**
+   * The kinds its nouns name, `orElse` kinds included (a sentence may name several: "the file
+   * and the date above").
+   */
   kinds: FactKind[]
+  /**
+   * Per noun entry named, in table order: its kinds and (`orElse`, when the entry has them) the
+   * kinds it means only when no fact of those came before (see `mentionsOf`).
+   */
+  nouns: { kinds: FactKind[]; orElse?: FactKind[] }[]
   /** The sentence, trimmed, whitespace collapsed, cut to 200 code points; untrusted text. */
   sentence: string
-  /** `back-reference`: it refers back ("the postal code I gave you"); `asked-again`: a question asking for it. */
+  /** `back-reference`: it refers back ("the postal code I gave you"); `asked-again`: it asks for it again. */
   how: 'back-reference' | 'asked-again'
 }
 
@@ -335,7 +428,8 @@ const isQuestion = (s: string) => /[?？]\s*$|^\s*¿/.test(s)
  *   names counts, `how: 'back-reference'`; else
  * - has a demonstrative right before a noun ("that order"): the nouns so pointed at count,
  *   `back-reference`; else
- * - is a question holding an ask-again phrase: every noun it names counts, `asked-again`.
+ * - is a question holding an ask-again phrase, or any sentence holding a request phrase: every
+ *   noun it names counts, `asked-again`.
  * "Ship it to the postal code I gave you." → one, kinds `['postal-code']`. Pure; a text without
  * any phrase is scanned once.
  */
@@ -345,11 +439,12 @@ export function findBackReferences(text: string): BackReference[] {
   for (const raw of text.split(/(?<=[.!?])\s+|\n/)) {
     const back = BACK_REFERENCE_PHRASE.test(raw)
     const pointed = !back && DEMONSTRATIVE.test(raw)
-    const ask = !back && isQuestion(raw) && ASK_AGAIN_PHRASE.test(raw)
+    const ask = !back && ((isQuestion(raw) && ASK_AGAIN_PHRASE.test(raw)) || REQUEST_PHRASE.test(raw))
     if (!back && !pointed && !ask) continue
     let rest = raw
     const kinds: FactKind[] = []
-    for (const { noun, kinds: named } of NOUNS) {
+    const nouns: BackReference['nouns'] = []
+    for (const { noun, kinds: named, orElse } of NOUNS) {
       let hit = false
       rest = rest.replace(noun, (m: string, ...args: unknown[]) => {
         // The match's offset: the first number after it (the nouns have no capturing groups).
@@ -357,11 +452,13 @@ export function findBackReferences(text: string): BackReference[] {
         if (back || ask || DEMONSTRATIVE_BEFORE.test(raw.slice(Math.max(0, at - 24), at))) hit = true
         return ' '.repeat(m.length)
       })
-      if (hit) for (const k of named) if (!kinds.includes(k)) kinds.push(k)
+      if (!hit || named.length === 0) continue
+      for (const k of [...named, ...(orElse ?? [])]) if (!kinds.includes(k)) kinds.push(k)
+      nouns.push(orElse ? { kinds: [...named], orElse: [...orElse] } : { kinds: [...named] })
     }
     if (kinds.length === 0) continue
     const how = back || !ask ? 'back-reference' : 'asked-again'
-    out.push({ kinds, sentence: cutCodePoints(raw.trim().replace(/\s+/g, ' '), PHRASE_CHAR_CAP), how })
+    out.push({ kinds, nouns, sentence: cutCodePoints(raw.trim().replace(/\s+/g, ' '), PHRASE_CHAR_CAP), how })
   }
   return out
 }
@@ -428,7 +525,13 @@ export interface Mentions {
   verbatim: Mention[][]
   /** Per fact: the tool results and the assistant tool calls' arguments holding it, by index ascending. */
   reRead: Mention[][]
-  /** Back-reference and ask-again sentences of user and assistant messages, by index ascending. */
+  /**
+   * Back-reference and ask-again sentences of user and assistant messages, by index ascending,
+   * with the kinds they mean: each noun's kinds, and its `orElse` kinds when no fact of its kinds
+   * came before the sentence (only the user's facts count when the user stated a value of any of
+   * them before: "the customer number I gave you" means the user's id, never a number the user
+   * gave when an id the user gave exists).
+   */
   backReferences: (Mention & { kinds: FactKind[] })[]
   /** Per fact: a user (ordinary user message) stated it. */
   userStated: boolean[]
@@ -448,7 +551,8 @@ export interface Mentions {
  * of the before messages holding its text, in order — the fact index's). A summary never
  * mentions (it carries a fact, nobody needs it there); a system or injected message neither. An
  * assistant message holding a fact with tool calls is tested once more, on its own words alone,
- * when `fact` is given (else it counts as its words). Linear in holders and messages. Pure.
+ * when `fact` is given (else it counts as its words). A back-reference's nouns are resolved to
+ * the kinds they mean (`Mentions.backReferences`). Linear in holders and messages. Pure.
  */
 export function mentionsOf(
   messages: readonly Message[],
@@ -495,11 +599,27 @@ export function mentionsOf(
     userStated.push(user)
     firstAt.push(first)
   })
+  // Per kind, the first Before index holding a fact of it (any holder; the user's: userStatedFrom).
+  const kindFrom = new Map<FactKind, number>()
+  facts.forEach((f, i) => kindFrom.set(f.kind, Math.min(kindFrom.get(f.kind) ?? Infinity, firstAt[i] as number)))
+  const meant = (r: BackReference, at: number): FactKind[] => {
+    const kinds: FactKind[] = []
+    for (const n of r.nouns) {
+      let named = n.kinds
+      if (n.orElse) {
+        const before = (from: Map<FactKind, number>, k: FactKind) => (from.get(k) ?? Infinity) < at
+        const usersOnly = [...n.kinds, ...n.orElse].some((k) => before(userStatedFrom, k))
+        if (!n.kinds.some((k) => before(usersOnly ? userStatedFrom : kindFrom, k))) named = [...n.kinds, ...n.orElse]
+      }
+      for (const k of named) if (!kinds.includes(k)) kinds.push(k)
+    }
+    return kinds
+  }
   const backReferences: Mentions['backReferences'] = []
   for (const m of messages) {
     if (isSummaryMessage(m) || (m.role !== 'assistant' && !isOrdinaryUser(m))) continue
     for (const r of findBackReferences(wordsOf(m))) {
-      const ref: Mentions['backReferences'][number] = { index: m.index, id: m.id, role: m.role, how: 'back-reference', phrase: r.sentence, kinds: r.kinds }
+      const ref: Mentions['backReferences'][number] = { index: m.index, id: m.id, role: m.role, how: 'back-reference', phrase: r.sentence, kinds: meant(r, m.index) }
       if (r.how === 'asked-again') ref.asked = true
       backReferences.push(ref)
     }
@@ -586,21 +706,119 @@ export function neededAfterLoss(
     }
   }
   const out = new Map<number, NeededAfterLoss>()
-  for (const i of [...first.keys()].sort((a, b) => a - b)) {
-    const m = first.get(i) as Mention
-    const p = passes[lostAt.get(i) as number] as NeededPass
-    const needed: NeededAfterLoss = {
-      stage: p.stage,
-      pass: p.pass,
-      atMessage: p.atMessage,
-      messageId: m.id,
-      messageIndex: m.index,
-      role: m.role,
-      how: m.how as NeededAfterLoss['how'],
+  for (const i of [...first.keys()].sort((a, b) => a - b))
+    out.set(i, neededOf(passes[lostAt.get(i) as number] as NeededPass, first.get(i) as Mention))
+  return out
+}
+
+/** The need of mention `m` after pass `p` took the fact out. */
+function neededOf(p: NeededPass, m: Mention): NeededAfterLoss {
+  const needed: NeededAfterLoss = {
+    stage: p.stage,
+    pass: p.pass,
+    atMessage: p.atMessage,
+    messageId: m.id,
+    messageIndex: m.index,
+    role: m.role,
+    how: m.how as NeededAfterLoss['how'],
+  }
+  if (m.phrase !== undefined) needed.phrase = m.phrase
+  if (m.asked) needed.asked = true
+  return needed
+}
+
+/**
+ * Per fact of `which`: every pass position at which it was taken out of the context, in pass
+ * order — the first position of each run of `lost` in `passRuns(i)`, and, inside such a run,
+ * each later position `k` whose pass fired after a message holding the fact again (a user or
+ * assistant message's words, a tool call's arguments or a tool result: `Mentions`) came after
+ * the previous loss (index in (atMessage of the previous loss, atMessage of k]): the fact was
+ * back in the conversation and pass k took it out again. Assumes `atMessage` non-decreasing
+ * over a run's positions (the passes of one stage). O(runs + holders · log passes) per fact.
+ */
+function lossesOf(i: number, mentions: Mentions, passes: readonly NeededPass[], runs: readonly PassRun[]): number[] {
+  const at = (k: number) => (passes[k] as NeededPass).atMessage
+  const held = [...(mentions.verbatim[i] ?? []), ...(mentions.reRead[i] ?? [])].map((m) => m.index).sort((a, b) => a - b)
+  const out: number[] = []
+  for (const run of runs) {
+    if (run.state !== 'lost') continue
+    let last = run.from
+    out.push(last)
+    for (const index of held) {
+      if (index <= at(last) || index > at(run.to)) continue
+      const k = partitionPoint(last + 1, run.to + 1, (j) => at(j) >= index)
+      if (k > run.to) break
+      out.push(k)
+      last = k
     }
-    if (m.phrase !== undefined) needed.phrase = m.phrase
-    if (m.asked) needed.asked = true
-    out.set(i, needed)
+  }
+  return out
+}
+
+/**
+ * Every need of the facts `which` after each time a pass took them out of the context (see
+ * `lossesOf`: a first loss, and each loss after the fact came back — restated, or re-read by a
+ * tool — or left the `lost` state): per loss at pass position k firing at `atMessage` t, the
+ * first user or assistant message with index in (t, the next loss's atMessage] (the last loss:
+ * no upper bound) that needs it as in `neededAfterLoss` — its own words hold the fact's text, or
+ * a sentence refers back to its kind or asks for it again, only the user-stated facts when the
+ * user stated a value of that kind before the sentence. A loss with no such message adds
+ * nothing. Facts with at least one need, ascending; each list in loss order. The first element
+ * is `neededAfterLoss`'s answer for the fact when a need falls before its second loss (always,
+ * unless only a tool or a summary brought the fact back in between: then a later need is
+ * reported against the loss it followed). Pure.
+ */
+export function neededAfterEachLoss(
+  mentions: Mentions,
+  facts: readonly { kind: FactKind }[],
+  which: readonly number[],
+  passes: readonly NeededPass[],
+  passRuns: (i: number) => readonly PassRun[],
+): Map<number, NeededAfterLoss[]> {
+  const at = (k: number) => (passes[k] as NeededPass).atMessage
+  // Per fact with a loss: its loss positions and, per loss, the earliest need found so far.
+  const lossesAt = new Map<number, { losses: number[]; first: (Mention | undefined)[] }>()
+  for (const i of which) {
+    const losses = lossesOf(i, mentions, passes, passRuns(i))
+    if (losses.length > 0) lossesAt.set(i, { losses, first: losses.map(() => undefined) })
+  }
+  // The loss whose interval (atMessage, next loss's atMessage] holds `index`, or -1.
+  const lossFor = (losses: readonly number[], index: number) => {
+    for (let j = losses.length - 1; j >= 0; j--) if (at(losses[j] as number) < index) return j
+    return -1
+  }
+  const offer = (i: number, m: Mention) => {
+    const held = lossesAt.get(i)
+    if (!held) return
+    const j = lossFor(held.losses, m.index)
+    if (j < 0) return
+    const now = held.first[j]
+    if (!now || m.index < now.index) held.first[j] = m
+  }
+  for (const i of lossesAt.keys()) for (const m of mentions.verbatim[i] ?? []) offer(i, m)
+  if (mentions.backReferences.length > 0 && lossesAt.size > 0) {
+    const byKind = new Map<FactKind, number[]>()
+    for (const i of lossesAt.keys()) {
+      const kind = (facts[i] as { kind: FactKind }).kind
+      const list = byKind.get(kind) ?? []
+      list.push(i)
+      byKind.set(kind, list)
+    }
+    for (const ref of mentions.backReferences) {
+      for (const kind of ref.kinds) {
+        const usersOnly = (mentions.userStatedFrom.get(kind) ?? Infinity) < ref.index
+        for (const i of byKind.get(kind) ?? []) if (!usersOnly || mentions.userStated[i]) offer(i, ref)
+      }
+    }
+  }
+  const out = new Map<number, NeededAfterLoss[]>()
+  for (const i of [...lossesAt.keys()].sort((a, b) => a - b)) {
+    const { losses, first } = lossesAt.get(i) as { losses: number[]; first: (Mention | undefined)[] }
+    const needs: NeededAfterLoss[] = []
+    first.forEach((m, j) => {
+      if (m) needs.push(neededOf(passes[losses[j] as number] as NeededPass, m))
+    })
+    if (needs.length > 0) out.set(i, needs)
   }
   return out
 }
