@@ -7,6 +7,7 @@
  * person types (`FactSearchIndex`, one per transcript session), so each keystroke costs one scan
  * of the texts (a few ms at 5,000 messages).
  */
+import { factIndexIn } from '../engine/facts/fact-index'
 import { findFact } from '../engine/facts/finder'
 import { neededFor } from '../engine/facts/history'
 import { neededFacts } from '../engine/facts/table'
@@ -53,8 +54,9 @@ export class FactSearchIndex {
 }
 
 /**
- * Non-overlapping, non-empty occurrences of `query` in `text`: verbatim and case-sensitive for a
- * string (as `findFact` matches), every non-empty match of `re` (global) for a regex.
+ * Non-overlapping, non-empty occurrences of `query` in `text`: verbatim, case-sensitive and whole
+ * values for a string (`factIndexIn`, as `findFact` matches), every non-empty match of `re`
+ * (global) for a regex.
  */
 function countIn(text: string, query: string, re: RegExp | null): number {
   let n = 0
@@ -63,7 +65,7 @@ function countIn(text: string, query: string, re: RegExp | null): number {
     for (const m of text.matchAll(re)) if (m[0].length > 0) n++
     return n
   }
-  for (let at = text.indexOf(query); at !== -1; at = text.indexOf(query, at + query.length)) n++
+  for (let at = factIndexIn(text, query); at !== -1; at = factIndexIn(text, query, at + query.length)) n++
   return n
 }
 

@@ -6,7 +6,7 @@
  * fact's fate (same Before, fates, origins, passes and After texts) reuses the last rows under the
  * same version.
  */
-import type { StringSetMatcher } from '../engine/facts/fact-index'
+import { holdsFact, type StringSetMatcher } from '../engine/facts/fact-index'
 import { extractFacts, messageFactText, type CandidateFact } from '../engine/facts/patterns'
 import { defaultIndexOf, factTable, type FactIndex, type FactRow, type FactTable } from '../engine/facts/table'
 import type { PassRun } from '../engine/facts/pass-runs'
@@ -157,7 +157,7 @@ export function withWatched(found: FactIndex, watched: readonly CandidateFact[])
   const own = (text: string) => {
     const hits: number[] = []
     watched.forEach((f, j) => {
-      if (text.includes(f.fact)) hits.push(j)
+      if (holdsFact(text, f.fact)) hits.push(j)
     })
     return hits
   }

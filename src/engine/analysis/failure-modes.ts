@@ -12,8 +12,8 @@ import { importanceRank } from '../facts/importance'
 import { indexRun, type FactRun, type RunIndex } from '../facts/run-index'
 import { neededByText } from '../facts/needed'
 import { isImportantFact, lostFacts, neededFacts, type NeededFact } from '../facts/table'
-import { passName } from '../facts/verdict'
-import { createStringSetMatcher } from '../facts/fact-index'
+import { lossPlace, passName } from '../facts/verdict'
+import { createStringSetMatcher, holdsFact } from '../facts/fact-index'
 import type { FailureModeWarning, Pass, RunResult } from '../model'
 import { cutCodePoints } from '../util/text'
 
@@ -169,13 +169,7 @@ function importantFactsLost(ix: RunIndex): FailureModeWarning[] {
   const shown = important.slice(0, QUOTED_FACTS).map((i) => {
     const fact = (index.facts[i] as CandidateFact).fact
     const e = findFact(ix, fact).lost
-    const where = !e
-      ? ''
-      : e.stage === 'pipeline'
-        ? ' (lost in the pipeline)'
-        : e.stage === 'recorded'
-          ? " (lost in the agent's recorded compaction)"
-          : ` (lost in ${e.pass !== undefined ? `pass ${e.pass} of ${e.stage}` : e.stage})`
+    const where = e ? ` (lost in ${lossPlace(e)})` : ''
     return { text: `"${short(fact)}"${where}`, ids: index.holders[i] ?? [] }
   })
   const more = important.length > QUOTED_FACTS ? `, +${important.length - QUOTED_FACTS} more` : ''
@@ -236,11 +230,11 @@ function checkDoubleCompression(run: FactRun | RunIndex): FailureModeWarning[] {
     const p = passes[k] as Pass
     const q = passes[k + 1] as Pass
     for (const { fact } of findFactSpansMemo(p.summary)) {
-      if (reported.has(fact) || q.summary.includes(fact)) continue
+      if (reported.has(fact) || holdsFact(q.summary, fact)) continue
       // Still verbatim somewhere after q (a message q did not fold) is not a loss.
       const verdict = findFact(ix, fact)
       if (verdict.verdict === 'survives' && verdict.where.some((w) => w.as !== 'summary')) continue
-      const stillInLaterSummary = passes.slice(k + 2).some((r) => r.summary.includes(fact))
+      const stillInLaterSummary = passes.slice(k + 2).some((r) => holdsFact(r.summary, fact))
       if (verdict.verdict === 'survives' && stillInLaterSummary) continue
       reported.add(fact)
       out.push({
@@ -291,9 +285,9 @@ function checkFabricatedSummary(run: FactRun | RunIndex): FailureModeWarning[] {
       ? before.slice(Math.max(0, p.from), Math.max(0, p.upto))
       : before.filter((m) => m.index >= p.from && m.index < p.upto)
     for (const span of checked[k] ?? []) {
-      if (p.prompt.includes(span.fact)) continue
+      if (holdsFact(p.prompt, span.fact)) continue
       if ((firstHolder[factId.get(span.fact) as number] as number) < k) continue
-      if (covered.some((m) => (ix.beforeTexts.get(m.id) ?? '').includes(span.fact))) continue
+      if (covered.some((m) => holdsFact(ix.beforeTexts.get(m.id) ?? '', span.fact))) continue
       out.push({
         rule: 'fabricated-summary',
         message:

@@ -3,17 +3,56 @@
  * UTF-16 code units). The facts table asks "which messages hold this fact?" for thousands of
  * facts; scanning every text once per fact was O(facts × text) — 39 s for 15,000 facts over
  * a 10 MB session. With this matcher every text is scanned once for all facts. Matching is
- * exact and case-sensitive, the same as `String.prototype.includes`.
+ * exact and case-sensitive, of whole values (`holdsFact`: a fact does not occur inside a longer
+ * word or number).
  */
+
+/** A letter, a digit or `_` (any script): what a fact's value may not run on into. */
+const WORD_CHAR = /[\p{L}\p{N}_]/u
+
+/** Whether the code point around UTF-16 offset `at` of `s` is a word character (false outside `s`). */
+function wordCharAt(s: string, at: number, before: boolean): boolean {
+  if (at < 0 || at >= s.length) return false
+  const code = s.charCodeAt(at)
+  // A surrogate half: read the whole code point it belongs to.
+  if (before && code >= 0xdc00 && code <= 0xdfff && at > 0) return WORD_CHAR.test(s.slice(at - 1, at + 1))
+  if (!before && code >= 0xd800 && code <= 0xdbff) return WORD_CHAR.test(s.slice(at, at + 2))
+  return WORD_CHAR.test(s.charAt(at))
+}
+
+/**
+ * Where `fact` first occurs in `text` as a whole value (UTF-16 offset), or -1: an occurrence counts
+ * only when a fact that begins with a letter or digit does not follow one, and one that ends with a
+ * letter or digit is not followed by one — port `3000` is not in `33000`, `ORD-5821` not in
+ * `ORD-58213`, while `README.md` is in `README.md,` and `rates.py` in `src/rates.py`. The one test
+ * of "a text holds a fact" (the matcher, the finder, the facts table). Pure.
+ */
+export function factIndexIn(text: string, fact: string, from = 0): number {
+  if (fact === '') return from <= text.length ? from : -1
+  const openStart = wordCharAt(fact, 0, false)
+  const openEnd = wordCharAt(fact, fact.length - 1, true)
+  for (let at = text.indexOf(fact, from); at !== -1; at = text.indexOf(fact, at + 1)) {
+    if (openStart && wordCharAt(text, at - 1, true)) continue
+    if (openEnd && wordCharAt(text, at + fact.length, false)) continue
+    return at
+  }
+  return -1
+}
+
+/** Whether `text` holds `fact` as a whole value (`factIndexIn`). */
+export function holdsFact(text: string, fact: string): boolean {
+  return factIndexIn(text, fact) !== -1
+}
 
 /** A compiled set of strings. */
 export interface StringSetMatcher {
   /** How many strings were compiled. */
   readonly size: number
   /**
-   * Indices (into the compiled list) of the strings occurring in `text`, ascending, each once.
-   * Equivalent to `patterns.flatMap((p, i) => (text.includes(p) ? [i] : []))`; an empty
-   * pattern occurs in every text. Work: O(text length + strings found).
+   * Indices (into the compiled list) of the strings occurring in `text` as whole values,
+   * ascending, each once. Equivalent to `patterns.flatMap((p, i) => (holdsFact(text, p) ? [i] :
+   * []))`; an empty pattern occurs in every text. Work: O(text length + strings found), plus a
+   * check of each string found inside a longer word.
    */
   find(text: string): number[]
 }
@@ -121,11 +160,13 @@ class Trie {
 }
 
 /**
- * Compiles `patterns` (duplicates allowed: each index is reported) into a matcher. Pure; the
+ * Compiles `patterns` (duplicates allowed: each index is reported) into a matcher of whole values
+ * (`holdsFact`), or of plain substrings with `substrings: true` (`includes`). Pure; the
  * matcher keeps no state between `find` calls except scratch buffers. Memory: ≈ 17 bytes per
  * trie node (at most one per code unit of the patterns, fewer where they share prefixes).
  */
-export function createStringSetMatcher(patterns: readonly string[]): StringSetMatcher {
+export function createStringSetMatcher(patterns: readonly string[], options: { substrings?: boolean } = {}): StringSetMatcher {
+  const whole = options.substrings !== true
   const long: number[] = []
   const empty: number[] = []
   let capacity = 1
@@ -221,7 +262,16 @@ export function createStringSetMatcher(patterns: readonly string[]): StringSetMa
           }
         }
       }
-      for (const i of long) if (text.includes(patterns[i] as string)) found.push(i)
+      // The automaton finds substrings: keep those that occur somewhere as a whole value.
+      if (whole) {
+        let kept = 0
+        for (const i of found) {
+          const p = patterns[i] as string
+          if (p === '' || holdsFact(text, p)) found[kept++] = i
+        }
+        found.length = kept
+      }
+      for (const i of long) if (whole ? holdsFact(text, patterns[i] as string) : text.includes(patterns[i] as string)) found.push(i)
       return found.sort((a, b) => a - b)
     },
   }

@@ -5,6 +5,7 @@
  * verdicts are derived here from the after transcript and the fates, independently of the
  * finder's own walk.
  */
+import { holdsFact } from './fact-index'
 import { lastLossAt } from '../../../test/verdict-words'
 import { describe, expect, it } from 'vitest'
 import { CODING, SAMPLE_FILES, SCENARIO, SUPPORT, loadSample } from '../../../test/sample-scenarios'
@@ -23,7 +24,7 @@ async function run(t: Transcript, config: PipelineConfig, summarizer: Summarizer
 
 /** The after messages holding `fact`, read straight off the after transcript. */
 const holders = (r: RunResult, fact: string) =>
-  r.after.messages.filter((m) => messageFactText(m).includes(fact)).map((m) => m.id)
+  r.after.messages.filter((m) => holdsFact(messageFactText(m), fact)).map((m) => m.id)
 
 /** Summarize fires on every sample: keep 2, compact after 4 (the rest as DEFAULT_PIPELINE). */
 const AGGRESSIVE: PipelineConfig = {

@@ -3,6 +3,7 @@
  * origins, passes); it never re-runs compaction. Source: SPEC §6 "Fact finder".
  */
 import type { Pass } from '../model'
+import { factIndexIn, holdsFact } from './fact-index'
 import { factHistory, holdersOf } from './history'
 import type { NeededAfterLoss } from './needed'
 import { compareKeys, eventKey, indexRun, orderedPasses, passRunsOf, recordedAt, summaryChain, type Chain, type Key, type RunIndex, type FactRun } from './run-index'
@@ -19,14 +20,14 @@ import {
 
 /** A regex without global/sticky state, so `test` is repeatable. */
 function matcher(query: FactQuery): (text: string) => boolean {
-  if (typeof query === 'string') return (text) => text.includes(query)
+  if (typeof query === 'string') return (text) => holdsFact(text, query)
   const re = new RegExp(query.source, query.flags.replace(/[gy]/g, ''))
   return (text) => re.test(text)
 }
 
 /** Where `query` first occurs in `text` (UTF-16 offset), or -1. */
 function locator(query: FactQuery): (text: string) => number {
-  if (typeof query === 'string') return (text) => text.indexOf(query)
+  if (typeof query === 'string') return (text) => factIndexIn(text, query)
   const re = new RegExp(query.source, query.flags.replace(/[gy]/g, ''))
   return (text) => text.search(re)
 }
@@ -221,7 +222,8 @@ function withWhy(ix: RunIndex, v: FactVerdict, query: FactQuery): FactVerdict {
  *   last copy;
  * - `never-present` when no before message holds it (`where` may still list after messages,
  *   e.g. a summary that invented it).
- * A string query matches verbatim (case-sensitive); a RegExp is tested per message. With
+ * A string query matches verbatim (case-sensitive), as a whole value (`holdsFact`: `3000` is not in
+ * `33000`); a RegExp is tested per message. With
  * `options.why`, a summarized fact's loss also carries its prompt line (`FindOptions`). Pure;
  * never re-runs compaction. Source: SPEC §6 "Fact finder".
  */

@@ -11,6 +11,7 @@ import { perMessage, type PerMessage } from '../util/memo'
 import { partitionPoint } from '../util/search'
 import { cutCodePoints } from '../util/text'
 import { goalMessage, isOrdinaryUser } from './classify'
+import { holdsFact } from './fact-index'
 import {
   factImportance,
   factOrigin,
@@ -992,7 +993,7 @@ export function extractFacts(messages: readonly Message[], watched: readonly str
   }
   const watchedFacts: CandidateFact[] = []
   for (const w of new Set(watched.map((t) => t.trim()).filter(Boolean))) {
-    const messageIds = messages.filter((m) => messageFactText(m).includes(w)).map((m) => m.id)
+    const messageIds = messages.filter((m) => holdsFact(messageFactText(m), w)).map((m) => m.id)
     const c: CandidateFact = { fact: w, kind: 'watched', messageIds, origin: 'user', importance: 'watched' }
     watchedFacts.push(c)
   }

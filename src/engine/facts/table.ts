@@ -3,7 +3,7 @@
  * final context, read from the run's provenance. Source: SPEC §6.
  */
 import type { Message, ProvenanceStage } from '../model'
-import { createStringSetMatcher, type StringSetMatcher } from './fact-index'
+import { createStringSetMatcher, holdsFact, type StringSetMatcher } from './fact-index'
 import { verdictOf, withHistory } from './finder'
 import { factHistory, holdersOf } from './history'
 import { isNoiseFact } from './importance'
@@ -322,7 +322,7 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
       const hits = textHits.get(text)
       if (hits) return hits.has(i)
       scanned = false
-      return text.includes(f.fact)
+      return holdsFact(text, f.fact)
     }
     const inNoSummary = (summaryAt[i] ?? []).length === 0
     const passRuns = runsOf(i)

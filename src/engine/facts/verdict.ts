@@ -157,8 +157,9 @@ export function recordedCompactionName(at: RecordedAt): string {
 /**
  * Where a loss happened: `pass 2 of summarize`, `dedupe`, `the pipeline`, or the agent's own
  * compaction (`recordedCompactionName`; `the agent's recorded compaction` without its record).
+ * The one wording of a loss's place (verdicts, histories, warnings).
  */
-function lossPlace(e: { stage: string; pass?: number | undefined; replacedBy?: Replacement; recorded?: RecordedAt | undefined }): string {
+export function lossPlace(e: { stage: string; pass?: number | undefined; replacedBy?: Replacement; recorded?: RecordedAt | undefined }): string {
   if (e.stage === 'pipeline') return 'the pipeline'
   if (e.stage === 'recorded') {
     const at = e.recorded ?? (e.replacedBy?.kind === 'summary' ? e.replacedBy.recorded : undefined)

@@ -6,11 +6,14 @@ const joined = (pieces: ReturnType<typeof textPieces>) =>
   pieces.map((p) => p.segments.map((s) => s.text).join('')).join('')
 
 describe('matchRanges', () => {
-  it('finds a string verbatim, case-sensitive, without overlaps', () => {
-    expect(matchRanges('aaaa ORD-1 ord-1', { query: 'aa', regex: false })).toEqual([
-      { start: 0, end: 2 },
-      { start: 2, end: 4 },
+  it('finds a string verbatim, case-sensitive, as a whole value, without overlaps', () => {
+    expect(matchRanges('ORD-1 ORD-1,ORD-12 xORD-1', { query: 'ORD-1', regex: false })).toEqual([
+      { start: 0, end: 5 },
+      { start: 6, end: 11 },
     ])
+    // Inside a longer word or number it is another value.
+    expect(matchRanges('aaaa 33000', { query: 'aa', regex: false })).toEqual([])
+    expect(matchRanges('aaaa 33000', { query: '3000', regex: false })).toEqual([])
     expect(matchRanges('x ORD-1 ord-1', { query: 'ORD-1', regex: false })).toEqual([{ start: 2, end: 7 }])
   })
 

@@ -4,6 +4,7 @@
  * name messages). Offsets are UTF-16 code units (JavaScript string indices), since they only
  * slice strings for rendering.
  */
+import { factIndexIn } from '../../engine/facts/fact-index'
 import {
   lossReason,
   passName,
@@ -60,8 +61,8 @@ function regexOf(source: string): RegExp | null {
 }
 
 /**
- * The non-overlapping, non-empty matches of `h` in `text`, in order: verbatim and case-sensitive
- * for a string, every non-empty match for a regex (as the worker counts them). An invalid regex
+ * The non-overlapping, non-empty matches of `h` in `text`, in order: verbatim, case-sensitive
+ * whole values for a string (engine `factIndexIn`), every non-empty match for a regex (as the worker counts them). An invalid regex
  * has none.
  */
 export function matchRanges(text: string, h: FactHighlight | null): TextRange[] {
@@ -78,14 +79,15 @@ export function matchRanges(text: string, h: FactHighlight | null): TextRange[] 
     return out
   }
   const q = h.query
-  for (let at = text.indexOf(q); at !== -1; at = text.indexOf(q, at + q.length)) {
+  for (let at = factIndexIn(text, q); at !== -1; at = factIndexIn(text, q, at + q.length)) {
     out.push({ start: at, end: at + q.length })
   }
   return out
 }
 
 /**
- * Where the facts of a message occur in one of its texts: every occurrence of each fact, then
+ * Where the facts of a message occur in one of its texts: every occurrence of each fact as a whole
+ * value (engine `factIndexIn`), then
  * non-overlapping, earliest first, the longer fact winning at the same start (a URL over the
  * path inside it).
  */
@@ -93,7 +95,7 @@ export function factRanges(text: string, facts: readonly string[]): FactRange[] 
   const all: FactRange[] = []
   for (const fact of facts) {
     if (fact === '') continue
-    for (let at = text.indexOf(fact); at !== -1; at = text.indexOf(fact, at + fact.length)) {
+    for (let at = factIndexIn(text, fact); at !== -1; at = factIndexIn(text, fact, at + fact.length)) {
       all.push({ start: at, end: at + fact.length, fact })
     }
   }
