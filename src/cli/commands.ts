@@ -297,9 +297,9 @@ export const COMMANDS: readonly CliCommand[] = [
       if (!judged) throw new InputError(`${run.name}: --recorded, but this transcript records no compaction`)
       const ix = indexRun(judged)
       const needed = neededFacts(judged)
-      const verdicts = queries.map((q) => findFact(ix, q, { why: true, needed: neededFor(needed, q) }))
+      const verdicts = queries.map((q) => findFact(ix, q, { why: true, needed: neededFor(needed, q)?.needs }))
       // Watched facts are plain strings, never regular expressions: the user's own text.
-      const watchedVerdicts = watched.map((w) => findFact(ix, w, { why: true, needed: neededFor(needed, w) }))
+      const watchedVerdicts = watched.map((w) => findFact(ix, w, { why: true, needed: neededFor(needed, w)?.needs }))
       const summarizer = ctx.values.recorded || run.config.summarizer !== 'extractive' ? 'llm' : 'extractive'
       if (ctx.values.json) {
         const json: Record<string, unknown> = { format: run.transcript.format, facts: findVerdictsJson(judged, verdicts, queries) }

@@ -125,7 +125,7 @@ export function findVerdictsJson(
   const needed = neededFacts(result)
   return verdicts.map((v, i) => {
     const hit = neededFor(needed, queries[i] ?? v.query)
-    return hit ? { ...v, neededAfterLoss: hit } : { ...v }
+    return hit ? { ...v, neededAfterLoss: hit.neededAfterLoss } : { ...v }
   })
 }
 

@@ -154,7 +154,7 @@ function searchFactIn(
  * the fact after a loss (the run's needed facts, made once per run).
  */
 function judged(index: RunIndex, result: RunResult, q: string | RegExp): FactVerdict {
-  const needed = result.passes.length > 0 ? neededFor(neededFacts(result), q) : undefined
+  const needed = result.passes.length > 0 ? neededFor(neededFacts(result), q)?.needs : undefined
   return findFact(index, q, { why: true, needed })
 }
 

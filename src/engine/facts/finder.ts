@@ -162,8 +162,8 @@ export interface FindOptions {
    * default: the facts table asks for thousands of verdicts and shows none of it.
    */
   why?: boolean
-  /** How a later message needed the fact after a loss (`neededFacts`), told in its history. */
-  needed?: NeededAfterLoss | undefined
+  /** How later messages needed the fact after each loss (`NeededFact.needs`), told in its history. */
+  needed?: readonly NeededAfterLoss[] | undefined
 }
 
 /**

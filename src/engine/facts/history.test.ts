@@ -143,3 +143,29 @@ describe('a user who asks for a value a compaction removed', () => {
     ])
   })
 })
+
+describe('a value lost twice and asked for after each loss', () => {
+  // 0 user states the order; compaction 1 (summary #2) drops it; 3 user restates it; 4
+  // assistant; compaction 2 (summary #5) drops it again; 6 user asks for it.
+  const t = transcriptOf([
+    { user: 'Ship order 4471923 to Lyon.' },
+    { assistant: 'On it.' },
+    { compact: 'The user wants an order shipped to Lyon.' },
+    { user: 'The order is 4471923, by the way.' },
+    { assistant: 'Thanks.' },
+    { compact: 'Shipping to Lyon is in progress.' },
+    { user: 'What was the order number again?' },
+  ])
+
+  it('tells both losses and who asked for it after each', () => {
+    const run = recordedRun(t)
+    const row = factTable(run).rows.find((r) => r.fact === '4471923' && r.kind === 'id')
+    expect(story(row?.verdict.history)).toEqual([
+      'entered at #0 (user)',
+      'lost at recorded 1',
+      'needed at #3 (user, verbatim)',
+      'lost at recorded 2',
+      'needed at #6 (user, back-reference)',
+    ])
+  })
+})

@@ -38,8 +38,9 @@ export interface HistoryPasses {
  * behind and that pass's summary silent); `back` at the first holder (not a summary) after each
  * loss's boundary (`atMessage`) — a message that brought the value back into the context, before
  * a later pass or after the last one (a verdict of `survives` can hide such a loss); `needed` at
- * `needed.messageIndex` (a user or assistant message that asked for it after a loss; when it
- * holds the value verbatim it is also the `back`, reported once, as `needed`). A loss the passes
+ * each of `needed`'s `messageIndex` (the user or assistant message that asked for it after each
+ * loss, `neededAfterEachLoss`; when it holds the value verbatim it is also the `back`, reported
+ * once, as `needed`). A loss the passes
  * do not show (pruning, a back-reference, the send-ready cleanup) is the final `lost` event, from
  * `verdict.lost`, when the verdict is `lost` and no pass left it lost. `holders` in any order.
  * O(runs + holders). Pure.
@@ -49,7 +50,7 @@ export function factHistory(
   runs: readonly PassRun[],
   holders: readonly FactHolder[],
   verdict: Pick<FactVerdict, 'verdict' | 'lost'>,
-  needed?: NeededAfterLoss,
+  needed: readonly NeededAfterLoss[] = [],
 ): FactEvent[] {
   const stated = holders.filter((h) => !h.isSummary).sort((a, b) => a.index - b.index)
   const first = [...holders].sort((a, b) => a.index - b.index)[0]
@@ -97,7 +98,7 @@ export function factHistory(
     if (e.replacedBy.kind === 'summary' && e.replacedBy.recorded) last.recorded = e.replacedBy.recorded
     if (!isSameLoss(out, last)) out.push(last)
   }
-  if (needed) placeNeeded(out, needed)
+  for (const n of needed) placeNeeded(out, n)
   return out
 }
 
@@ -166,13 +167,13 @@ export function holdersOf(ix: RunIndex, ids: readonly string[]): FactHolder[] {
 const holderCache = new WeakMap<RunIndex, Map<string, FactHolder>>()
 
 /**
- * How a later message needed the fact `query` finds after compaction removed it (`neededFacts` of
+ * How later messages needed the fact `query` finds after compaction removed it (`neededFacts` of
  * `needed`, the run's list): the fact equal to the query, else the first it matches. Undefined
  * when none was needed.
  */
-export function neededFor(needed: readonly NeededFact[], query: string | RegExp): NeededAfterLoss | undefined {
+export function neededFor(needed: readonly NeededFact[], query: string | RegExp): NeededFact | undefined {
   const hit =
     needed.find((n) => n.fact === String(query)) ??
     needed.find((n) => (typeof query === 'string' ? n.fact.includes(query) : new RegExp(query.source, query.flags.replace(/[gy]/g, '')).test(n.fact)))
-  return hit?.neededAfterLoss
+  return hit
 }

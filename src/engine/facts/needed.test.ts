@@ -378,6 +378,8 @@ describe('the postal code the assistant read before compaction', () => {
         index: table.rows.indexOf(row!),
         beforeIds: ['m6'],
         neededAfterLoss: row!.neededAfterLoss,
+        // Lost once (pass 2), needed once after it.
+        needs: [row!.neededAfterLoss],
       },
     ])
   })

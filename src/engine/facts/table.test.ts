@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { findFact } from './finder'
 import { extractFacts, findFactSpans } from './patterns'
-import { factTable, indexFacts } from './table'
+import { factTable, indexFacts, neededFacts } from './table'
 import type { Message, PipelineConfig, RunResult, Transcript } from '../model'
 import { runPipeline } from '../pipeline'
 import { assistant, indexed, system, toolResult, user } from '../stages/test-helpers'
@@ -78,7 +78,8 @@ describe('factTable through the fact index', () => {
       expect(factTable(r)).toEqual(table)
       expect(table.rows.map((row) => row.fact)).toEqual(facts.map((f) => f.fact))
       // The finder tells who needed a fact when it is told (the table knows it from its needed facts).
-      for (const row of table.rows) expect(row.verdict).toEqual(findFact(r, row.fact, { needed: row.neededAfterLoss }))
+      const needs = new Map(neededFacts(r).map((n) => [n.index, n.needs]))
+      table.rows.forEach((row, i) => expect(row.verdict).toEqual(findFact(r, row.fact, { needed: needs.get(i) })))
       if (summarizer === forgetful) expect(table.totals.lost).toBeGreaterThan(0)
       // The index lists, per fact, exactly the Before messages whose text holds it.
       for (const [i, f] of facts.entries()) expect(index.holders[i]).toEqual(findFact(r, f.fact).beforeIds)

@@ -7,7 +7,7 @@ import { createStringSetMatcher, holdsFact, type StringSetMatcher } from './fact
 import { verdictOf, withHistory } from './finder'
 import { factHistory, holdersOf } from './history'
 import { isNoiseFact } from './importance'
-import { mentionsOf, neededAfterLoss, neededText, reReadAfterLoss, type Mentions, type NeededAfterLoss, type ReReadAfterLoss } from './needed'
+import { mentionsOf, neededAfterEachLoss, neededAfterLoss, neededText, reReadAfterLoss, type Mentions, type NeededAfterLoss, type ReReadAfterLoss } from './needed'
 import type { PassRun } from './pass-runs'
 import { extractFacts, messageFactText, type CandidateFact } from './patterns'
 import { indexRun, orderedPasses, passRunsOf, recordedAt, type FactRun } from './run-index'
@@ -159,6 +159,8 @@ export interface NeededFact {
   /** The Before messages holding it verbatim, in order. */
   beforeIds: string[]
   neededAfterLoss: NeededAfterLoss
+  /** The first need after each of its losses, in order (`neededAfterEachLoss`): what its history tells. */
+  needs: NeededAfterLoss[]
 }
 
 /**
@@ -207,9 +209,10 @@ function neededFactsOf(run: FactRun, fi: FactIndex): NeededFact[] {
   })
   const runsOf = passRunsOf(ix, passes, (i) => fi.holders[i] ?? [], (i) => summaryAt.get(i) ?? [])
   const needed = neededAfterLoss(mentions, fi.facts, candidates, passes, runsOf)
+  const each = neededAfterEachLoss(mentions, fi.facts, [...needed.keys()], passes, runsOf)
   return [...needed].map(([i, n]) => {
     const f = fi.facts[i] as CandidateFact
-    return { fact: f.fact, kind: f.kind, index: i, beforeIds: [...(fi.holders[i] ?? [])], neededAfterLoss: n }
+    return { fact: f.fact, kind: f.kind, index: i, beforeIds: [...(fi.holders[i] ?? [])], neededAfterLoss: n, needs: each.get(i) ?? [n] }
   })
 }
 
@@ -337,7 +340,7 @@ export function factTable(run: FactRun, facts?: readonly CandidateFact[] | FactI
     const row = rows[n.index] as FactRow
     row.neededAfterLoss = n.neededAfterLoss
     // Its history also tells who asked for it.
-    const told = factHistory(history, row.passRuns, holdersOf(ix, fi.holders[n.index] ?? []), row.verdict, n.neededAfterLoss)
+    const told = factHistory(history, row.passRuns, holdersOf(ix, fi.holders[n.index] ?? []), row.verdict, n.needs)
     row.verdict = withHistory(ix, row.verdict, told)
   }
   // What a tool brought back after a loss: re-work, shown apart from the needed facts.
