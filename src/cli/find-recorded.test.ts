@@ -53,3 +53,20 @@ describe('find --recorded --json', () => {
     )
   })
 })
+
+describe('compact --recorded --json', () => {
+  it('carries the facts table judged against the agent\'s compactions: each stated path lost at compaction 1', async () => {
+    const out = await runCli(['compact', file, '--recorded', '--json'])
+    expect(out.code).toBe(0)
+    const recorded = JSON.parse(out.stdout).recorded as {
+      passes: { stage: string; pass: number }[]
+      facts: { rows: { fact: string; final: string; verdict: { lost?: { pass?: number } } }[] }
+    }
+    expect(recorded.passes.map((p) => `${p.stage} ${p.pass}`)).toEqual(['recorded 1', 'recorded 2', 'recorded 3', 'recorded 4'])
+    for (const path of PATHS) {
+      const row = recorded.facts.rows.find((r) => r.fact === path)
+      expect(row?.final).toBe('lost')
+      expect(row?.verdict.lost?.pass).toBe(1)
+    }
+  })
+})

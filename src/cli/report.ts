@@ -157,7 +157,7 @@ function reworkText(rework: readonly CompactionRework[]): string[] {
 }
 
 /** The recorded view in the CLI's JSON: like `before`/`after` of compact, plus the comparison; null without one. */
-function recordedJson(recorded: RecordedRun | null, result: RunResult) {
+function recordedJson(recorded: RecordedRun | null, result: RunResult, watched: readonly string[]) {
   if (!recorded) return null
   return {
     compaction: recorded.compaction,
@@ -165,6 +165,10 @@ function recordedJson(recorded: RecordedRun | null, result: RunResult) {
     after: { messages: recorded.after.messages, tokens: recorded.after.totals.tokens },
     fates: recorded.fates,
     origins: recorded.origins,
+    // The agent's compactions as passes, and the facts judged against them (each loss blamed on
+    // the compaction that dropped it, needed facts after the agent's own compactions).
+    passes: recorded.passes,
+    facts: factTable(recorded, watched.length > 0 ? extractFacts(recorded.before.messages, watched) : undefined),
     checks: recorded.checks,
     comparison: compareRecordedVsSimulated(recorded, result),
   }
@@ -254,7 +258,8 @@ function sideJson(side: RunResult['before'], toolSchemaTokens: number) {
  * its wording without the turn: `describeDecision(d, false)`), stage reports, checks, failure
  * modes, the facts table, the re-work after each compaction (`reworkAfterCompactions`), the
  * recorded compactions and warnings; the summarizer when not extractive, and `recorded` with
- * `--recorded` (`recordedJson`). `watched`: the user's own facts (`--watch`), rows of kind
+ * `--recorded` (`recordedJson`: what the agent kept, its compactions as `passes` and the facts
+ * table judged against them). `watched`: the user's own facts (`--watch`), rows of kind
  * `watched` first in the facts table. `toolSchemaTokens`: the tokens of the transcript's tool
  * schemas (`countToolSchemaTokens`), the same on both sides.
  */
@@ -284,7 +289,7 @@ export function compactJson(
     warnings: result.warnings,
   }
   if (config.summarizer !== 'extractive') json.summarizer = summarizerJson(config)
-  if (recorded !== undefined) json.recorded = recordedJson(recorded, result)
+  if (recorded !== undefined) json.recorded = recordedJson(recorded, result, watched)
   return json
 }
 
