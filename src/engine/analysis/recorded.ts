@@ -274,8 +274,10 @@ export function recordedView(
  * - `summary` = the summary the agent wrote (its record's text; the carrier message's text when the
  *   record has none; `''` when neither is in the source), `summaryId` = its carrier message (a
  *   Before message) or `recorded-summary-<n>`; `prompt` = `''` (the agent's prompt is not in the file);
- * - `tokensBefore` / `tokensAfter` = the agent's own figures when recorded, else 0 (the counts of
- *   our encoding are the run's totals).
+ * - `tokensBefore` / `tokensAfter` = the context just before and just after the compaction, counted
+ *   like a run's totals: `count` per message plus `overhead` (tool schemas, reply priming). Before:
+ *   what the previous compaction left (none for the first) and the messages up to this boundary;
+ *   after: what the agent kept and its summary. The agent's own figures stay on its record.
  * Also the first compaction that folded each Before message before boundary `upto` (`firstFold`,
  * by id: the compaction whose boundary it first fell behind without being kept), for the fates.
  * Compactions are taken in file order, the order the agent made them. Pure.
@@ -283,10 +285,17 @@ export function recordedView(
 function recordedPasses(
   transcript: Transcript,
   upto: number,
+  count: (m: Message) => number,
+  overhead: number,
 ): { passes: Pass[]; firstFold: Map<string, number> } {
   const passes: Pass[] = []
   const firstFold = new Map<string, number>()
+  const before = transcript.messages
   let from = 0
+  // Tokens of the messages the previous compaction left in context, before its boundary's messages.
+  let left = 0
+  // The previous compaction's summary message, counted in `left` already.
+  let leftSummary: Message | undefined
   for (let k = 0; k < upto; k++) {
     const ctx = compactionContext(transcript, k)
     if (!ctx) break
@@ -294,6 +303,16 @@ function recordedPasses(
     const pass = k + 1
     for (const m of pre) if (!keptIds.has(m.id) && !firstFold.has(m.id)) firstFold.set(m.id, pass)
     const summaryMessage = carrier ?? ctx.context.find((e) => e.isSummary)?.message
+    let tokensBefore = left + overhead
+    for (let i = from; i < boundary; i++) {
+      const m = before[i]
+      if (m && m !== carrier && m !== leftSummary) tokensBefore += count(m)
+    }
+    left = ctx.context.reduce((n, e) => n + count(e.message), 0)
+    const summaryText = c.summaryText ?? OPAQUE_SUMMARY_MARKER
+    // A summary outside the kept context: its carrier message, or one made of the record's text.
+    if (!ctx.context.some((e) => e.isSummary))
+      left += carrier ? count((leftSummary = carrier)) : count({ id: '', index: 0, role: 'user', content: summaryText, source: { format: transcript.format } })
     const kept = pre.filter((m) => keptIds.has(m.id) && m.index >= from).map((m) => m.index)
     const p: Pass = {
       pass,
@@ -304,8 +323,8 @@ function recordedPasses(
       prompt: '',
       summary: c.summaryText ?? (summaryMessage ? contentText(summaryMessage.content) : ''),
       summaryId: summaryMessage?.id ?? `recorded-summary-${pass}`,
-      tokensBefore: c.tokensBefore ?? 0,
-      tokensAfter: c.tokensAfter ?? 0,
+      tokensBefore,
+      tokensAfter: left + overhead,
     }
     if (kept.length > 0) p.kept = kept
     passes.push(p)
@@ -361,7 +380,7 @@ export function recordedRunResult(
     }
     return { messages, totals, tokensById }
   }
-  const { passes, firstFold } = recordedPasses(transcript, view.pass)
+  const { passes, firstFold } = recordedPasses(transcript, view.pass, (m) => countMessageTokens(m, counter.count), schemaTokens + REPLY_PRIMING_TOKENS)
   const fates: Record<string, Fate> = {}
   for (const [id, fate] of Object.entries(view.fates))
     fates[id] = fate.kind === 'summarized' ? { ...fate, pass: firstFold.get(id) ?? fate.pass } : fate

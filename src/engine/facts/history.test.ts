@@ -9,7 +9,7 @@ import { claudeCodeSession, type SessionStep } from '../../../test/claude-code-s
 import { recordedRunResult } from '../analysis/recorded'
 import { importTranscript } from '../formats/index'
 import type { Transcript } from '../model'
-import { cacheCounter } from '../tokens/count'
+import { cacheCounter, REPLY_PRIMING_TOKENS } from '../tokens/count'
 import { findFact } from './finder'
 import { factTable } from './table'
 import type { FactEvent } from './verdict'
@@ -60,11 +60,21 @@ describe('recorded compactions blame the compaction that dropped a fact', () => 
 
   it('the recorded run carries every compaction up to the one shown as a pass, each message folded by the first that left it behind', () => {
     const run = recordedRun(t)
-    expect(run.passes.map((p) => [p.stage, p.pass, p.from, p.upto, p.atMessage, p.tokensBefore])).toEqual([
-      ['recorded', 1, 0, 4, 3, 166_311],
-      ['recorded', 2, 4, 7, 6, 120_000],
-      ['recorded', 3, 7, 11, 10, 150_500],
+    expect(run.passes.map((p) => [p.stage, p.pass, p.from, p.upto, p.atMessage])).toEqual([
+      ['recorded', 1, 0, 4, 3],
+      ['recorded', 2, 4, 7, 6],
+      ['recorded', 3, 7, 11, 10],
     ])
+    // Context tokens counted like the run's totals: before a compaction, what the previous one left
+    // (its summary) and the messages up to the boundary; after it, the agent's summary (Claude Code
+    // keeps nothing else). The agent's own figures stay on its records.
+    const tok = (...at: number[]) => at.reduce((n, i) => n + (run.before.tokensById[t.messages[i]!.id] ?? 0), 0) + REPLY_PRIMING_TOKENS
+    expect(run.passes.map((p) => [p.tokensBefore, p.tokensAfter])).toEqual([
+      [tok(0, 1, 2, 3), tok(4)],
+      [tok(4, 5, 6), tok(7)],
+      [tok(7, 8, 9, 10), tok(11)],
+    ])
+    expect(run.compactions.map((c) => c.tokensBefore)).toEqual([166_311, 120_000, 150_500])
     const fate = (i: number) => run.fates[t.messages[i]!.id]
     expect(fate(0)).toMatchObject({ kind: 'summarized', stage: 'recorded', pass: 1 })
     expect(fate(5)).toMatchObject({ kind: 'summarized', stage: 'recorded', pass: 2 })
