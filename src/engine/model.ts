@@ -176,6 +176,31 @@ export interface RecordedCompaction {
   source: FormatId
 }
 
+/**
+ * The usage one API request of the agent recorded: what the agent itself counted, in its own
+ * model's tokenizer. Ground truth for the context the agent sent (usage/calibration.ts fits our
+ * counts to it). One entry per API response, in file order. Sources: formats-more.md §10.6
+ * (Claude Code `message.usage`, one response per `message.id`, `output_tokens` the max over its
+ * records, `<synthetic>` records skipped), §11 (Codex `token_count.info.last_token_usage`),
+ * formats.md §4.6 (Gemini CLI per-message `tokens`), formats-more.md (Copilot CLI, Inspect).
+ */
+export interface RequestUsage {
+  /** Id of the first message the response produced (the request's context is what came before it). */
+  atMessageId: string
+  /** Index in `Transcript.messages` of that message. */
+  atIndex: number
+  /**
+   * Tokens of the context the agent sent with the request (input side, the agent's tokenizer):
+   * Anthropic `input_tokens + cache_creation_input_tokens + cache_read_input_tokens`; OpenAI /
+   * Codex `input_tokens` (cached tokens are a part of it); Gemini `input` / `promptTokenCount`.
+   */
+  context: number
+  /** Output tokens of the response (thinking included), when recorded. */
+  output?: number
+  /** The model's context window the file records with the request (Codex `model_context_window`). */
+  window?: number
+}
+
 /** A tool schema sent with the request (counts as non-compactable overhead). */
 export interface ToolSchema {
   name: string
@@ -205,6 +230,17 @@ export interface Transcript {
    * session log), when it names one. Exports put it into request bodies (export.ts).
    */
   model?: string
+  /**
+   * The usage the source records per API request, in file order (`RequestUsage`); absent when the
+   * format or the file records none. Never summed across records of one response.
+   */
+  usage?: RequestUsage[]
+  /**
+   * The agent and its version as the source names them (Claude Code record `version`, Codex
+   * `session_meta.cli_version`, Gemini CLI / Copilot CLI version fields), e.g. `2.1.37`. Presets
+   * whose trigger moved between versions read it (presets.ts).
+   */
+  agentVersion?: string
   /**
    * Forks not on the main line (Claude Code edits/retries: a record with several children). The
    * main line is the branch holding the last leaf; each other branch is summarized here.
