@@ -106,11 +106,12 @@ interface Run {
 }
 
 /**
- * The configuration of the flags (`configFromFlags`), with a `warning:` line on stderr for each
- * stage-param flag that has no effect in it (`unusedFlagWarnings`).
+ * The configuration of the flags (`configFromFlags`; a preset for `transcript`'s recorded agent
+ * version when given), with a `warning:` line on stderr for each stage-param flag that has no
+ * effect in it (`unusedFlagWarnings`).
  */
-function configOf(ctx: CommandContext): PipelineConfig {
-  const config = configFromFlags(ctx.values)
+function configOf(ctx: CommandContext, transcript?: Transcript): PipelineConfig {
+  const config = configFromFlags(ctx.values, transcript)
   for (const w of unusedFlagWarnings(ctx.values, config)) ctx.err(`warning: ${w}`)
   return config
 }
@@ -122,8 +123,10 @@ function configOf(ctx: CommandContext): PipelineConfig {
  */
 async function runFile(ctx: CommandContext, command: string): Promise<Run> {
   if (ctx.positionals.length !== 1) throw new UsageError(`${command} takes exactly one <file> (or - for standard input)`)
-  const config = configOf(ctx)
+  // A bad flag is reported before the file is read; the preset then takes the file's agent version.
+  configFromFlags(ctx.values)
   const { name, transcript } = importInput(ctx.positionals, command)
+  const config = configOf(ctx, transcript)
   const runtime = summarizerDeps(config, ctx.values, ctx.cli)
   const counter = await loadCounter(config.encoding)
   const deps: PipelineDeps = { counter }
@@ -329,14 +332,16 @@ export const COMMANDS: readonly CliCommand[] = [
     ],
     async run(ctx) {
       if (ctx.values.recorded !== undefined) throw new UsageError('--recorded belongs to compact')
-      const config = configOf(ctx)
       // Checked before the file is read; a bare parameter's range needs the transcript's size.
+      const flagged = configFromFlags(ctx.values)
       const early = ['x', 'y'].every((f) => typeof ctx.values[f] !== 'string' || ctx.values[f].includes('='))
-      if (early) sweepAxesFromFlags(ctx.values, config, () => ({ messages: 0, tokens: 0 }))
+      if (early) sweepAxesFromFlags(ctx.values, flagged, () => ({ messages: 0, tokens: 0 }))
       if (ctx.positionals.length !== 1) throw new UsageError('sweep takes exactly one <file> (or - for standard input)')
+      const { name, transcript } = importInput(ctx.positionals, 'sweep')
+      // The preset takes the file's agent version.
+      const config = configOf(ctx, transcript)
       // With an LLM summarizer the sweep runs the offline extractive one, as the page does.
       const swept = sweepConfigOf(config)
-      const { name, transcript } = importInput(ctx.positionals, 'sweep')
       const counter = await loadCounter(swept.config.encoding)
       const axes = sweepAxesFromFlags(ctx.values, config, () => scaleOf(transcript, counter))
       const result = await sweep(transcript, swept.config, axes[0], axes[1], { counter })

@@ -150,6 +150,15 @@ describe('compact --preset and --window', () => {
     expect(text.stdout).toMatch(/^window {3}272,000 tokens$/m)
   })
 
+  it('claude-code-200k on a session recording Claude Code 2.1.19: the trigger of versions before 2.1.21, 200,000 − 45,000 = 155,000', async () => {
+    const file = join(__dirname, '../../test/fixtures/formats/claude-code-2.1-parallel-tools.jsonl')
+    const { code, stdout } = await runCli(['compact', file, '--preset', 'claude-code-200k', '--json'])
+    expect(code).toBe(0)
+    const out = JSON.parse(stdout) as CompactJson
+    expect(stageOf(out, 'summarize').params).toEqual({ trigger_reserve: 45000, keep_tokens: 0, check: 'request' })
+    expect(out.decisions[0]!.threshold).toBe(155000)
+  })
+
   it('flags after a preset change its params; a stage flag switches its stage on', async () => {
     const { out } = await compactJson('--preset', 'codex-local', '--keep-tokens', '100', '--target', '8000')
     expect(stageOf(out, 'summarize').params).toEqual({ trigger_share: 0.9, keep_user_only: true, keep_tokens: 100, check: 'request' })

@@ -10,7 +10,7 @@
 import type { Encoding, PipelineConfig, SummarizerId } from '../engine/model'
 import { DEFAULT_WINDOW, MODEL_WINDOWS } from '../engine/models'
 import { DEFAULT_PIPELINE, type PipelineDeps } from '../engine/pipeline'
-import { applyPreset, presetById, PRESETS } from '../engine/presets'
+import { applyPreset, presetById, PRESETS, type PresetSession } from '../engine/presets'
 import { ALL_PARAMS, STAGE_IDS, type StageId, type StageParamDef } from '../engine/stages/definitions'
 import { unusedParam } from '../engine/stages/triggers'
 import { hostOf } from '../engine/summarizers/errors'
@@ -209,20 +209,21 @@ function decimalFlag(name: string, value: string): number {
 
 /**
  * The pipeline configuration of the flags: `DEFAULT_PIPELINE`, or `--preset`'s stages and window
- * on it (engine `applyPreset`; an unknown name is a usage error listing the presets), then
+ * on it (engine `applyPreset`, for `session`'s recorded agent version when the preset's trigger
+ * moved between versions; an unknown name is a usage error listing the presets), then
  * `--window`, `--stages` (the named stages on, in that order, the others off), each stage-param
  * flag, `--encoding` and the summarizer (`--summarizer`, `--base-url`, `--model`, `--no-stream`).
  * A stage-param flag switches its stage on when it is off (the preset's or the default list's),
  * as a sweep does; with `--stages` a flag of a stage the list leaves out is a usage error instead.
  * A bad value is a `UsageError`.
  */
-export function configFromFlags(values: FlagValues): PipelineConfig {
+export function configFromFlags(values: FlagValues, session?: PresetSession): PipelineConfig {
   let config: PipelineConfig = structuredClone(DEFAULT_PIPELINE)
   const presetName = values.preset as string | undefined
   if (presetName !== undefined) {
     const preset = presetById(presetName.trim())
     if (!preset) throw new UsageError(`unknown preset "${presetName}"; presets: ${PRESETS.map((p) => p.id).join(', ')}`)
-    config = applyPreset(preset, config)
+    config = applyPreset(preset, config, session)
   }
   const window = windowFlag(values.window as string | undefined)
   if (window !== undefined) config.window = window

@@ -9,7 +9,8 @@ import { importTranscript } from './formats/index'
 import type { PipelineConfig, StageConfig, StageId } from './model'
 import { DEFAULT_WINDOW } from './models'
 import { DEFAULT_PIPELINE, runPipeline } from './pipeline'
-import { applyPreset, matchPreset, presetById, PRESETS } from './presets'
+import { applyPreset, compareVersions, matchPreset, presetById, presetStagesFor, presetVersionNote, PRESETS } from './presets'
+import { summarizeTrigger } from './stages/triggers'
 import { loadCounter } from './tokens/count'
 
 const STAGES: StageId[] = ['dedupe', 'slim', 'prune-tool-results', 'summarize', 'insert-then-compress', 'pin-facts']
@@ -152,5 +153,74 @@ describe('presets on the Claude Code sample', () => {
       expect(result.stages.filter((s) => s.error !== undefined), p.id).toEqual([])
       expect(result.stages.map((s) => s.stage), p.id).toEqual(enabled(p.stages))
     }
+  })
+})
+
+describe('Claude Code presets by agent version', () => {
+  // agent-settings.md "Versions": before 2.1.21 the reserve was the full 32,000 output tokens +
+  // 13,000 = 45,000; from 2.1.21 on, 20,000 + 13,000 = 33,000. The trigger is window − reserve.
+  const session = (agentVersion?: string) => ({ format: 'claude-code' as const, agentVersion })
+  const trigger = (config: PipelineConfig) => summarizeTrigger(stage(config.stages, 'summarize').params, config.window).threshold
+
+  it('compareVersions orders versions part by part as numbers and refuses what is not a version', () => {
+    expect(compareVersions('2.1.7', '2.1.21')).toBeLessThan(0)
+    expect(compareVersions('2.1.37', '2.1.21')).toBeGreaterThan(0)
+    expect(compareVersions('2.1.21', '2.1.21')).toBe(0)
+    expect(compareVersions('2.1', '2.1.0')).toBe(0)
+    expect(compareVersions('2.2', '2.1.99')).toBeGreaterThan(0)
+    expect(compareVersions('v2.1.7-beta', '2.1.21')).toBeLessThan(0)
+    expect(compareVersions('unknown', '2.1.21')).toBeUndefined()
+    expect(compareVersions('', '2.1.21')).toBeUndefined()
+  })
+
+  it('200K: 155,000 before 2.1.21, 167,000 from 2.1.21 on and without a usable version', () => {
+    const p = presetById('claude-code-200k')!
+    expect(trigger(applyPreset(p, DEFAULT_PIPELINE, session('2.1.7')))).toBe(155_000)
+    expect(trigger(applyPreset(p, DEFAULT_PIPELINE, session('2.1.20')))).toBe(155_000)
+    expect(trigger(applyPreset(p, DEFAULT_PIPELINE, session('1.0.98')))).toBe(155_000)
+    expect(trigger(applyPreset(p, DEFAULT_PIPELINE, session('2.1.21')))).toBe(167_000)
+    expect(trigger(applyPreset(p, DEFAULT_PIPELINE, session('2.1.37')))).toBe(167_000)
+    expect(trigger(applyPreset(p, DEFAULT_PIPELINE, session()))).toBe(167_000)
+    expect(trigger(applyPreset(p, DEFAULT_PIPELINE, session('garbage')))).toBe(167_000)
+    expect(trigger(applyPreset(p, DEFAULT_PIPELINE))).toBe(167_000)
+    // Another agent's version (a Codex CLI 0.46.0 rollout) is not Claude Code's.
+    expect(trigger(applyPreset(p, DEFAULT_PIPELINE, { format: 'codex-rollout', agentVersion: '0.46.0' }))).toBe(167_000)
+  })
+
+  it('1M: 1,000,000 − 45,000 = 955,000 before 2.1.21, 1,000,000 − 33,000 = 967,000 after', () => {
+    const p = presetById('claude-code-1m')!
+    expect(trigger(applyPreset(p, DEFAULT_PIPELINE, session('2.1.7')))).toBe(955_000)
+    expect(trigger(applyPreset(p, DEFAULT_PIPELINE, session('2.1.37')))).toBe(967_000)
+  })
+
+  it('matchPreset recognises either version’s settings; presetStagesFor says which versions', () => {
+    for (const id of ['claude-code-200k', 'claude-code-1m']) {
+      const p = presetById(id)!
+      expect(matchPreset(applyPreset(p, DEFAULT_PIPELINE, session('2.1.7')))?.id).toBe(id)
+      expect(matchPreset(applyPreset(p, DEFAULT_PIPELINE, session('2.1.37')))?.id).toBe(id)
+      expect(presetStagesFor(p, session('2.1.7')).versions).toBe('versions before 2.1.21')
+      expect(presetStagesFor(p, session('2.1.37')).versions).toBe('versions 2.1.21 and later')
+    }
+    expect(presetStagesFor(presetById('aider')!, session('2.1.7'))).toEqual({ stages: presetById('aider')!.stages })
+  })
+
+  it('the source says which versions each trigger holds for', () => {
+    const source = presetById('claude-code-200k')!.source
+    expect(source).toContain('167,000 tokens on 200K (versions 2.1.21 and later)')
+    expect(source).toContain('Versions before 2.1.21 reserved the full 32,000 output tokens: window − 45,000 = 155,000')
+    expect(presetById('claude-code-1m')!.source).toContain('window − 45,000 = 955,000')
+  })
+
+  it('presetVersionNote names the version and which versions the trigger holds for', () => {
+    const p = presetById('claude-code-200k')!
+    const old = applyPreset(p, DEFAULT_PIPELINE, session('2.1.7'))
+    const current = applyPreset(p, DEFAULT_PIPELINE, session('2.1.37'))
+    expect(presetVersionNote(old, session('2.1.7'))).toBe('Claude Code 2.1.7: trigger at 155,000 (versions before 2.1.21)')
+    expect(presetVersionNote(current, session('2.1.37'))).toBe('Claude Code 2.1.37: trigger at 167,000 (versions 2.1.21 and later)')
+    expect(presetVersionNote(old, session('2.1.37'))).toBe(
+      'Claude Code 2.1.37 triggers at 167,000 (versions 2.1.21 and later); these settings trigger at 155,000 (versions before 2.1.21)',
+    )
+    expect(presetVersionNote(current, null)).toBe('Trigger at 167,000 (versions 2.1.21 and later); the file records no Claude Code version')
+    expect(presetVersionNote(applyPreset(presetById('aider')!, DEFAULT_PIPELINE), session('2.1.7'))).toBeUndefined()
   })
 })

@@ -3,9 +3,10 @@
  * imitate, each with its source and what our stages cannot reproduce. Pure data plus two pure
  * helpers; no I/O. Source: agent-presets.md.
  */
-import type { PipelineConfig, StageConfig } from './model'
+import type { FormatId, PipelineConfig, StageConfig, Transcript } from './model'
 import { countDefault, STAGE_DEFINITIONS, type StageParamDef } from './stages/definitions'
 import { windowOf } from './models'
+import { summarizeTrigger } from './stages/triggers'
 
 /** Ids of the bundled presets. */
 type PresetId =
@@ -34,7 +35,37 @@ export interface PipelinePreset {
   stages: readonly StageConfig[]
   /** The model context window (tokens) the preset is for; applying it sets the window. Absent: the user's. */
   window?: number
+  /**
+   * Where the agent's behaviour moved between its versions: `stages` holds for the newest
+   * versions (`versions.current` says which), each variant for the versions below its `below`.
+   * Absent: one behaviour for every version.
+   */
+  versions?: PresetVersions
 }
+
+/** The versions of one agent a preset's stage lists hold for (see `PipelinePreset.versions`). */
+export interface PresetVersions {
+  /** The format whose sessions record this agent's version (`Transcript.format`). */
+  format: FormatId
+  /** The agent as the page names it before a version: `Claude Code` (→ "Claude Code 2.1.7"). */
+  agent: string
+  /** Which versions the preset's own `stages` hold for, in words: `2.1.21 and later`. */
+  current: string
+  /** Older behaviours, ascending by `below`: the first whose `below` is above the version applies. */
+  older: readonly PresetVariant[]
+}
+
+/** The stage list of an agent's older versions: those below `below` (`compareVersions`). */
+export interface PresetVariant {
+  /** The first version that no longer behaves so (`2.1.21`). */
+  below: string
+  /** Which versions, in words: `versions before 2.1.21`. */
+  label: string
+  stages: readonly StageConfig[]
+}
+
+/** What applying a preset reads of the open session: its format and the agent version it records. */
+export type PresetSession = Pick<Transcript, 'format' | 'agentVersion'>
 
 /** A deep copy of plain JSON data (configs hold only JSON values; the engine has no DOM `structuredClone`). */
 function cloneJson<T>(value: T): T {
@@ -95,9 +126,20 @@ function only(on: Partial<Record<StageConfig['id'], Record<string, unknown>>>): 
 /**
  * Claude Code's auto-compact: effective window = window − 20,000 (summary output reserved),
  * trigger = that − 13,000, i.e. window − 33,000 (167,000 on 200K, 967,000 on 1M). The whole
- * conversation becomes the summary; nothing is kept verbatim.
+ * conversation becomes the summary; nothing is kept verbatim. Since 2.1.21 (CHANGELOG: "Fixed
+ * auto-compact triggering too early on models with large output token limits"; 2.1.37's
+ * `/context` shows a 33K buffer). Source: agent-settings.md, Claude Code "Versions".
  */
 const CLAUDE_CODE_RESERVE = 33_000
+
+/**
+ * Claude Code before 2.1.21 reserved the model's full 32,000 output tokens instead of 20,000:
+ * window − 32,000 − 13,000 = window − 45,000 (≈155,000 on 200K, as 2.1.7 sessions compacted).
+ */
+const CLAUDE_CODE_OLD_RESERVE = 45_000
+
+/** The first Claude Code version with the 33,000 reserve. */
+const CLAUDE_CODE_RESERVE_SINCE = '2.1.21'
 
 /** OpenHands `LLMSummarizingCondenser` (V0 `llm`): max_size 100 events, keep_first 1, tail 100/2 − 1 − 1 = 48. */
 const OPENHANDS_MAX_SIZE = 100
@@ -107,22 +149,43 @@ const OPENHANDS_TAIL = OPENHANDS_MAX_SIZE / 2 - OPENHANDS_KEEP_FIRST - 1
 const APPROX_SUMMARY =
   'The summary is our offline extractive one (or the LLM you configure), not the agent’s own prompt.'
 
-const claudeCode = (id: 'claude-code-200k' | 'claude-code-1m', window: number, label: string): PipelinePreset => ({
-  id,
-  name: `Claude Code (${label})`,
-  window,
-  source:
-    `Claude Code auto-compact (code.claude.com context-window docs and public write-ups, ${READ}): ` +
-    `before each request, once the context reaches the window − 20,000 (reserved for the summary) ` +
-    `− 13,000 = ${(window - CLAUDE_CODE_RESERVE).toLocaleString('en-US')} tokens on ${label}, the whole ` +
-    'conversation is replaced by a 9-section summary in a user message (compact_boundary).',
-  differs:
-    'Claude Code is closed source: the trigger is its published arithmetic. After compacting it ' +
-    're-reads up to 5 recent files (≤ 5,000 tokens each) and re-injects CLAUDE.md; those are not ' +
-    'modelled, so the context after a pass is smaller here. Microcompact (clearing old tool results) ' +
-    `is not modelled. ${APPROX_SUMMARY}`,
-  stages: only({ summarize: { trigger_reserve: CLAUDE_CODE_RESERVE, keep_tokens: 0, check: 'request' } }),
-})
+/** Claude Code's stage list with `reserve` held back from the window. */
+const claudeCodeStages = (reserve: number) =>
+  only({ summarize: { trigger_reserve: reserve, keep_tokens: 0, check: 'request' } })
+
+const claudeCode = (id: 'claude-code-200k' | 'claude-code-1m', window: number, label: string): PipelinePreset => {
+  const at = (reserve: number) => (window - reserve).toLocaleString('en-US')
+  return {
+    id,
+    name: `Claude Code (${label})`,
+    window,
+    source:
+      `Claude Code auto-compact (code.claude.com context-window docs, CHANGELOG and public write-ups, ${READ}): ` +
+      `before each request, once the context reaches the window − 20,000 (reserved for the summary) ` +
+      `− 13,000 = ${at(CLAUDE_CODE_RESERVE)} tokens on ${label} (versions ${CLAUDE_CODE_RESERVE_SINCE} and later), the whole ` +
+      'conversation is replaced by a 9-section summary in a user message (compact_boundary). Versions ' +
+      `before ${CLAUDE_CODE_RESERVE_SINCE} reserved the full 32,000 output tokens: window − 45,000 = ${at(CLAUDE_CODE_OLD_RESERVE)} ` +
+      `(2.1.21 “Fixed auto-compact triggering too early”). A session that records its version gets its version’s trigger.`,
+    differs:
+      'Claude Code is closed source: the trigger is its published arithmetic. After compacting it ' +
+      're-reads up to 5 recent files (≤ 5,000 tokens each) and re-injects CLAUDE.md; those are not ' +
+      'modelled, so the context after a pass is smaller here. Microcompact (clearing old tool results) ' +
+      `is not modelled. ${APPROX_SUMMARY}`,
+    stages: claudeCodeStages(CLAUDE_CODE_RESERVE),
+    versions: {
+      format: 'claude-code',
+      agent: 'Claude Code',
+      current: `versions ${CLAUDE_CODE_RESERVE_SINCE} and later`,
+      older: [
+        {
+          below: CLAUDE_CODE_RESERVE_SINCE,
+          label: `versions before ${CLAUDE_CODE_RESERVE_SINCE}`,
+          stages: claudeCodeStages(CLAUDE_CODE_OLD_RESERVE),
+        },
+      ],
+    },
+  }
+}
 
 /**
  * The bundled presets, in picker order: the seeds' defaults, then one per agent, each built from
@@ -277,12 +340,64 @@ export function presetById(id: string): PipelinePreset | undefined {
 }
 
 /**
- * `config` with the preset's stages (order, on/off, params — a deep copy) and its window when it
- * has one; the encoding and the summarizer settings stay the user's: they describe the
- * environment, not the strategy. Pure.
+ * The numeric parts of a version (`2.1.37` → [2, 1, 37]; a leading `v` and a suffix after the
+ * numbers, as in `2.1.7-beta` or `2.1.7 (Claude Code)`, are ignored), or undefined when it does
+ * not start with a number. Pure.
  */
-export function applyPreset(preset: PipelinePreset, config: PipelineConfig): PipelineConfig {
-  const next: PipelineConfig = { ...config, stages: cloneJson(preset.stages) as StageConfig[] }
+function versionParts(version: string): number[] | undefined {
+  const m = /^\s*v?(\d+(?:\.\d+)*)/i.exec(version)
+  return m ? (m[1] as string).split('.').map(Number) : undefined
+}
+
+/**
+ * Orders two versions part by part as numbers (`2.1.7` < `2.1.21` < `2.2`; a missing part is 0:
+ * `2.1` = `2.1.0`): negative, 0 or positive, or undefined when either is not a version
+ * (`versionParts`). Pure.
+ */
+export function compareVersions(a: string, b: string): number | undefined {
+  const x = versionParts(a)
+  const y = versionParts(b)
+  if (!x || !y) return undefined
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0)
+    if (d !== 0) return d
+  }
+  return 0
+}
+
+/** The stage list a preset holds for some versions, with which versions in words. */
+export interface PresetStages {
+  stages: readonly StageConfig[]
+  /** `versions before 2.1.21`; absent for a preset without versions. */
+  versions?: string
+}
+
+/**
+ * The stage list of `preset` for `session`: the older variant its agent version falls under when
+ * the session is the preset's agent's (`versions.format`) and records a readable version; else
+ * (no versions, another format, no or garbage version, a version at or after every `below`) the
+ * preset's own `stages`. Pure.
+ */
+export function presetStagesFor(preset: PipelinePreset, session?: PresetSession | null): PresetStages {
+  const v = preset.versions
+  if (!v) return { stages: preset.stages }
+  const version = session?.format === v.format ? session.agentVersion : undefined
+  if (version !== undefined) {
+    const older = v.older.find((o) => (compareVersions(version, o.below) ?? 0) < 0)
+    if (older) return { stages: older.stages, versions: older.label }
+  }
+  return { stages: preset.stages, versions: v.current }
+}
+
+/**
+ * `config` with the preset's stages (order, on/off, params — a deep copy; for `session`'s agent
+ * version when the preset has versions, `presetStagesFor`) and its window when it has one; the
+ * encoding and the summarizer settings stay the user's: they describe the environment, not the
+ * strategy. Pure.
+ */
+export function applyPreset(preset: PipelinePreset, config: PipelineConfig, session?: PresetSession | null): PipelineConfig {
+  const stages = presetStagesFor(preset, session).stages
+  const next: PipelineConfig = { ...config, stages: cloneJson(stages) as StageConfig[] }
   if (preset.window !== undefined) next.window = preset.window
   return next
 }
@@ -299,12 +414,55 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value)
 }
 
+/** Every stage list of a preset: its own, then each older version's. */
+function allStages(p: PipelinePreset): PresetStages[] {
+  const v = p.versions
+  if (!v) return [{ stages: p.stages }]
+  return [{ stages: p.stages, versions: v.current }, ...v.older.map((o) => ({ stages: o.stages, versions: o.label }))]
+}
+
 /**
- * The preset whose stage list `config` has exactly (order, on/off, params) and, for a preset
- * with a window, whose window it has (absent: `DEFAULT_WINDOW`), or undefined.
+ * The preset one of whose stage lists (its own or an older version's) `config` has exactly
+ * (order, on/off, params) and, for a preset with a window, whose window it has (absent:
+ * `DEFAULT_WINDOW`), or undefined.
  */
 export function matchPreset(config: Pick<PipelineConfig, 'stages' | 'window'>): PipelinePreset | undefined {
+  return matchPresetStages(config)?.preset
+}
+
+/** `matchPreset`'s preset with the stage list `config` matched (which versions it holds for). */
+function matchPresetStages(config: Pick<PipelineConfig, 'stages' | 'window'>): { preset: PipelinePreset; matched: PresetStages } | undefined {
   const key = stableJson(config.stages)
   const window = windowOf(config.window)
-  return PRESETS.find((p) => stableJson(p.stages) === key && (p.window === undefined || p.window === window))
+  for (const p of PRESETS) {
+    if (p.window !== undefined && p.window !== window) continue
+    const matched = allStages(p).find((s) => stableJson(s.stages) === key)
+    if (matched) return { preset: p, matched }
+  }
+  return undefined
+}
+
+/**
+ * For settings that match a preset with versions, which versions their trigger holds for, as the
+ * page says it: with the session's version and the stages of that version, `Claude Code 2.1.7:
+ * trigger at 155,000 (versions before 2.1.21)`; with a version whose stages are the other ones,
+ * `Claude Code 2.1.37 triggers at 167,000 (versions 2.1.21 and later); these settings trigger at
+ * 155,000 (versions before 2.1.21)`; without a version of that agent, `trigger at 167,000
+ * (versions 2.1.21 and later); the file records no Claude Code version`. Undefined for other
+ * settings. The trigger is `summarizeTrigger`'s threshold on the preset's window. Pure.
+ */
+export function presetVersionNote(config: Pick<PipelineConfig, 'stages' | 'window'>, session?: PresetSession | null): string | undefined {
+  const found = matchPresetStages(config)
+  const v = found?.preset.versions
+  if (!found || !v) return undefined
+  const window = windowOf(config.window)
+  const trigger = (s: PresetStages) =>
+    `${summarizeTrigger(s.stages.find((st) => st.id === 'summarize')?.params, window).threshold.toLocaleString('en-US')} (${s.versions ?? ''})`
+  const version = session?.format === v.format ? session.agentVersion : undefined
+  if (version === undefined || versionParts(version) === undefined) {
+    return `Trigger at ${trigger(found.matched)}; the file records no ${v.agent} version`
+  }
+  const own = presetStagesFor(found.preset, session)
+  if (stableJson(own.stages) === stableJson(found.matched.stages)) return `${v.agent} ${version}: trigger at ${trigger(own)}`
+  return `${v.agent} ${version} triggers at ${trigger(own)}; these settings trigger at ${trigger(found.matched)}`
 }

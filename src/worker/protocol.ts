@@ -188,6 +188,8 @@ export interface TranscriptInfo {
   fileName: string
   format: FormatId
   title?: string
+  /** The agent version the file records (engine `Transcript.agentVersion`): a preset's trigger can depend on it. */
+  agentVersion?: string
   messageCount: number
   recordedCompactions: RecordedCompaction[]
   warnings: string[]

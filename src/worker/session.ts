@@ -133,6 +133,8 @@ export class TranscriptSession {
       exportTargets: exportTargetsFor(transcript.format),
     }
     if (transcript.title !== undefined) info.title = transcript.title
+    const agentVersion = transcript.agentVersion ?? root.agentVersion
+    if (agentVersion !== undefined) info.agentVersion = agentVersion
     if (root.title !== undefined) info.mainTitle = root.title
     return info
   }

@@ -2,7 +2,7 @@ import { useId, useState } from 'react'
 import { formatCount } from '../../components/format'
 import { HelpButton, HelpText, useHelp } from '../../components/Help'
 import type { PipelineConfig } from '../../engine/model'
-import { applyPreset, matchPreset, presetById, PRESETS, type PipelinePreset } from '../../engine/presets'
+import { applyPreset, matchPreset, presetById, presetVersionNote, PRESETS, type PipelinePreset } from '../../engine/presets'
 import type { CompareOutcome, RunFigures } from '../../worker/protocol'
 import { useComparison, useConfig, useInfo, usePipelineActions } from '../../state/hooks'
 import type { ComparisonSide } from '../../state/slices/compare'
@@ -22,7 +22,9 @@ function currentSide(config: PipelineConfig): Omit<ComparisonSide, 'outcome'> {
 
 /**
  * Picks a preset: the whole stage list (order, on/off, every param) is replaced in one undo step,
- * and a preset made for a model sets the model window; the encoding and summarizer stay. Shows the
+ * and a preset made for a model sets the model window; the encoding and summarizer stay. A preset
+ * whose trigger moved between the agent's versions takes the open file's recorded version and
+ * says which versions its trigger holds for (engine `presetVersionNote`). Shows the
  * preset the current settings match, else "Custom". Under it, *Compare*: the open transcript
  * under the current settings and under another preset, side by side (the worker's figures).
  */
@@ -37,6 +39,8 @@ export function PresetPicker() {
   const help = useHelp()
   if (!config) return null
   const current = matchPreset(config)
+  // Which of the agent's versions the preset's trigger holds for, with the open file's version.
+  const versionNote = presetVersionNote(config, info)
   // The preset to compare with: the one picked, else the first that is not the current one.
   const otherPreset = presetById(other ?? '') ?? PRESETS.find((p) => p.id !== current?.id)
   return (
@@ -49,7 +53,7 @@ export function PresetPicker() {
           title={current ? presetTooltip(current) : 'Your own settings: no preset matches them exactly'}
           onChange={(e) => {
             const preset = presetById(e.target.value)
-            if (preset) applyConfig(applyPreset(preset, config))
+            if (preset) applyConfig(applyPreset(preset, config, info))
           }}
         >
           {!current && (
@@ -66,6 +70,11 @@ export function PresetPicker() {
         {current && <HelpButton help={help} label={`About ${current.name}`} title={presetTooltip(current)} />}
       </span>
       {current && <HelpText help={help} text={presetTooltip(current)} testId="preset-help" />}
+      {versionNote && (
+        <p className="preset-picker__version muted" data-testid="preset-version">
+          {versionNote}
+        </p>
+      )}
       <span className="preset-picker__row preset-picker__compare">
         <label htmlFor={otherId} className="muted">
           vs
@@ -92,7 +101,7 @@ export function PresetPicker() {
             if (!otherPreset) return
             compareConfigs([
               currentSide(config),
-              { label: otherPreset.name, presetId: otherPreset.id, config: applyPreset(otherPreset, config) },
+              { label: otherPreset.name, presetId: otherPreset.id, config: applyPreset(otherPreset, config, info) },
             ])
           }}
         >
