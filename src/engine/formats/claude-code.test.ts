@@ -1223,3 +1223,71 @@ it('meets the registry contract on a file of each container', () => {
     registryContractViolations(claudeCodeWebImporter, fixture('claude-code-web-loglines.json')),
   ).toEqual([])
 })
+
+describe('Claude Code recorded usage and version', () => {
+  // test/fixtures/formats/usage-claude-code-parallel-synthetic-compact.jsonl, messages in order:
+  // 0 u1 user, 1 a1 assistant (msg_01UsageA: a1 text, a2 tool_use, a3 tool_use), 2 u2 tool,
+  // 3 u3 tool, 4 a4 assistant (msg_01UsageB), 5 u4 user, 6 s1 <synthetic>, 7 u5 summary,
+  // 8 u6 user, 9 a5 assistant (msg_01UsageC), 10 u7 tool, 11 a6 assistant (msg_01UsageD).
+  const tr = imported(fixture('usage-claude-code-parallel-synthetic-compact.jsonl'))
+
+  it('places the messages the usage points at as the fixture orders them', () => {
+    expect(tr.messages.map((m) => `${m.id}:${m.role}`)).toEqual([
+      'u1:user',
+      'a1:assistant',
+      'u2:tool',
+      'u3:tool',
+      'a4:assistant',
+      'u4:user',
+      's1:assistant',
+      'u5:user',
+      'u6:user',
+      'a5:assistant',
+      'u7:tool',
+      'a6:assistant',
+    ])
+    expect(tr.recordedCompactions.map((c) => c.atMessageId)).toEqual(['u5'])
+  })
+
+  it('gives one entry per message.id: parallel calls interleaved with results and an attachment are one response', () => {
+    // msg_01UsageA: input 10 + cache creation 200 + cache read 3000 on every record (never
+    // summed); output_tokens 5, 40, 80 → the max.
+    expect(tr.usage?.[0]).toEqual({ atMessageId: 'a1', atIndex: 1, context: 3210, output: 80 })
+  })
+
+  it('skips the <synthetic> record and indexes the usage after the compaction by its own message', () => {
+    expect(tr.usage).toEqual([
+      { atMessageId: 'a1', atIndex: 1, context: 10 + 200 + 3000, output: 80 },
+      { atMessageId: 'a4', atIndex: 4, context: 6 + 150 + 3210, output: 30 },
+      { atMessageId: 'a5', atIndex: 9, context: 4 + 900 + 1100, output: 12 },
+      { atMessageId: 'a6', atIndex: 11, context: 3 + 60 + 2000, output: 9 },
+    ])
+  })
+
+  it('puts a sub-agent’s usage on its sidechain transcript, not on the main line', () => {
+    const side = tr.sidechains?.find((s) => s.messages.some((m) => m.id === 'side2'))
+    expect(side?.usage).toEqual([{ atMessageId: 'side2', atIndex: 1, context: 50, output: 7 }])
+    expect(tr.usage?.some((u) => u.atMessageId === 'side2')).toBe(false)
+  })
+
+  it('reads the newest version on the main line (the session was resumed by a newer build)', () => {
+    expect(tr.agentVersion).toBe('2.1.37')
+  })
+
+  it('records no usage when no record carries any', () => {
+    const t = imported(
+      [
+        JSON.stringify({ ...base, type: 'user', uuid: 'x1', parentUuid: null, message: { role: 'user', content: 'hi' } }),
+        JSON.stringify({
+          ...base,
+          type: 'assistant',
+          uuid: 'x2',
+          parentUuid: 'x1',
+          message: { id: 'msg_x', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'hello' }] },
+        }),
+      ].join('\n'),
+    )
+    expect(t.usage).toBeUndefined()
+    expect(t.agentVersion).toBe('2.0.76')
+  })
+})

@@ -1,7 +1,9 @@
 import type {
   FormatId,
+  Message,
   MessageFlags,
   Part,
+  RequestUsage,
   SourceRef,
   Transcript,
   TranscriptBranch,
@@ -113,8 +115,62 @@ function userFlags(record: Record<string, unknown>, content: string | Part[] | n
 /** An assistant message being assembled from the one-block-per-line records of one response. */
 interface AssistantAcc {
   draft: DraftMessage
+  /** Position of `draft` among the line's drafts. */
+  at: number
   blocks: unknown[]
   records: unknown[]
+}
+
+/**
+ * A `RequestUsage` whose message is a draft position (`atIndex`); `resolveUsage` names the
+ * message once the transcript is built. Shared by the importers that read recorded usage.
+ */
+export type DraftUsage = Omit<RequestUsage, 'atMessageId'>
+
+/**
+ * The drafts' usage against the built transcript's messages (drafts and messages share positions):
+ * each entry gets the id of the message at its `atIndex`; an entry past the last message (its
+ * response left no message and none followed) is left out. Undefined when none is left.
+ */
+export function resolveUsage(
+  messages: readonly Message[],
+  drafts: readonly DraftUsage[],
+): RequestUsage[] | undefined {
+  const out: RequestUsage[] = []
+  for (const d of drafts) {
+    const m = messages[d.atIndex]
+    if (m) out.push({ ...d, atMessageId: m.id })
+  }
+  return out.length > 0 ? out : undefined
+}
+
+/** A non-negative token count field, 0 when absent or not a number. */
+const tokens = (value: unknown): number =>
+  typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0
+
+/**
+ * The usage one response's records recorded (`message.usage`, the same object repeated on each
+ * record, never summed): `context` = `input_tokens + cache_creation_input_tokens +
+ * cache_read_input_tokens` of the record with the most `output_tokens` (the last of equals),
+ * `output` = that maximum (some builds grow it along the response). Records Claude Code wrote
+ * itself (`model: "<synthetic>"`) and all-zero usage are skipped; undefined when none is left.
+ * Source: formats-more.md §10 item 6, formats.md §1 item 1.
+ */
+function responseUsage(records: readonly unknown[]): { context: number; output: number } | undefined {
+  let best: { context: number; output: number } | undefined
+  for (const r of records) {
+    if (!isObject(r) || !isObject(r.message) || r.message.model === '<synthetic>') continue
+    const u = r.message.usage
+    if (!isObject(u)) continue
+    const context =
+      tokens(u.input_tokens) +
+      tokens(u.cache_creation_input_tokens) +
+      tokens(u.cache_read_input_tokens)
+    const output = tokens(u.output_tokens)
+    if (context === 0 && output === 0) continue
+    if (!best || output >= best.output) best = { context, output }
+  }
+  return best
 }
 
 /** Record types that are conversation records (the main line ends at the last of them). */
@@ -144,6 +200,8 @@ interface LineConversion {
   messageIdOf: Map<string, string>
   /** `isApiErrorMessage` assistant records left out (Claude Code's own notices, not model output). */
   apiErrors: number
+  /** One entry per response that recorded usage (`responseUsage`), at its message, in line order. */
+  usage: DraftUsage[]
 }
 
 /**
@@ -241,7 +299,7 @@ function convertLine(
         content: null,
         source: { format, line },
       }
-      const acc: AssistantAcc = { draft, blocks: [...blocks], records: [record] }
+      const acc: AssistantAcc = { draft, at: drafts.length, blocks: [...blocks], records: [record] }
       accs.push(acc)
       if (messageId !== undefined) byMessageId.set(messageId, acc)
       drafts.push(draft)
@@ -282,13 +340,16 @@ function convertLine(
   }
   closeBoundaryWithoutSummary()
 
+  const usage: DraftUsage[] = []
   for (const acc of accs) {
     const split = splitAssistantContent(acc.blocks)
     acc.draft.content = split.content
     if (split.toolCalls.length > 0) acc.draft.toolCalls = split.toolCalls
     if (keepRaw) acc.draft.source.raw = acc.records.length === 1 ? acc.records[0] : acc.records
+    const u = responseUsage(acc.records)
+    if (u) usage.push({ atIndex: acc.at, context: u.context, output: u.output })
   }
-  return { drafts, compactions, warnings, messageIdOf, apiErrors }
+  return { drafts, compactions, warnings, messageIdOf, apiErrors, usage }
 }
 
 /** The first text of a line's drafts (a user message's first), cut to 120 code points. */
@@ -795,6 +856,10 @@ function otherSessionTranscript(
   const notes = apiErrorNotes(c.apiErrors)
   if (notes.length > 0) t.notes = notes
   if (branches.length > 0) t.branches = branches
+  const usage = resolveUsage(t.messages, c.usage)
+  if (usage) t.usage = usage
+  const version = agentVersionOf(resolved.line)
+  if (version !== undefined) t.agentVersion = version
   return { id, transcript: t }
 }
 
@@ -824,7 +889,10 @@ function otherSessionTranscript(
  * (the one whose `leafUuid` is in the file, else the first); repeated uuids are skipped and
  * counted; metadata records (`progress`, `attachment`, …, and any record without a `message`)
  * carry no messages; only an unknown type carrying a `message` is warned about. API error notices
- * are left out with a note. Message conversion: see `convertLine`. Message ids are record uuids; `source.line` is the record's 1-based line
+ * are left out with a note. Each transcript (main line, other session, sidechain) carries the
+ * usage of its responses (`usage`, `responseUsage`, at the response's first message) and the
+ * newest `version` of its records (`agentVersion`). Message conversion: see `convertLine`.
+ * Message ids are record uuids; `source.line` is the record's 1-based line
  * (`where` names it in warnings). Throws `ImportFailure` when no user/assistant record gives a
  * message; never runs a regex over a whole record (lines of MBs). Source: formats.md §4.4, §1
  * items 1, 2, 9, 10, 13, 15.
@@ -975,6 +1043,10 @@ function importClaudeCodeRecords(
       const t = finalizeTranscript(format, c.drafts, c.compactions, w, { title })
       const scopeNotes = apiErrorNotes(c.apiErrors)
       if (scopeNotes.length > 0) t.notes = scopeNotes
+      const usage = resolveUsage(t.messages, c.usage)
+      if (usage) t.usage = usage
+      const version = agentVersionOf(group)
+      if (version !== undefined) t.agentVersion = version
       sidechains.push(t)
       subAgents++
     }
@@ -1014,9 +1086,26 @@ function importClaudeCodeRecords(
     model: lastModel(parsed.records),
   })
   if (notes.length > 0) transcript.notes = notes
+  const usage = resolveUsage(transcript.messages, converted.usage)
+  if (usage) transcript.usage = usage
+  const version = agentVersionOf(main.line)
+  if (version !== undefined) transcript.agentVersion = version
   if (branches.length > 0) transcript.branches = branches
   if (sidechains.length > 0) transcript.sidechains = sidechains
   return transcript
+}
+
+/**
+ * The Claude Code version that wrote a line's newest record (the `version` field every message
+ * record carries; it changes when a session is resumed by a newer build). Source: formats.md §4.4
+ * "Common fields".
+ */
+function agentVersionOf(line: readonly GraphNode[]): string | undefined {
+  for (let i = line.length - 1; i >= 0; i--) {
+    const v = str(line[i]?.record.version)
+    if (v) return v
+  }
+  return undefined
 }
 
 /**

@@ -245,3 +245,57 @@ describe('hosted items without id and injected context', () => {
 it('meets the registry contract on its bundled sample', () => {
   expect(registryContractViolations(codexRolloutImporter, sample)).toEqual([])
 })
+
+describe('Codex rollout recorded usage and version', () => {
+  // test/fixtures/formats/usage-codex-token-count.jsonl, messages in order: 0 environment
+  // context, 1 user, 2 assistant (reasoning + shell call), 3 tool, 4 assistant (reasoning +
+  // answer), 5 user, 6 assistant.
+  const t = load(
+    readFileSync(
+      new URL('../../../test/fixtures/formats/usage-codex-token-count.jsonl', import.meta.url),
+      'utf8',
+    ),
+  )
+
+  it('reads last_token_usage per token_count: info null skipped, a repeat counted once, window read', () => {
+    expect(t.messages.map((m) => m.role)).toEqual([
+      'user',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+      'assistant',
+    ])
+    expect(t.usage).toEqual([
+      { atMessageId: 'm2', atIndex: 2, context: 5000, output: 120, window: 272000 },
+      { atMessageId: 'm4', atIndex: 4, context: 5400, output: 90, window: 272000 },
+      { atMessageId: 'm6', atIndex: 6, context: 5600, output: 50, window: 258400 },
+    ])
+  })
+
+  it('reads the CLI version from session_meta', () => {
+    expect(t.agentVersion).toBe('0.47.0')
+  })
+
+  it('places a response that left no message at the next message, and drops it when none follows', () => {
+    const count = (input: number) =>
+      line('event_msg', {
+        type: 'token_count',
+        info: {
+          total_token_usage: { input_tokens: input, output_tokens: 0 },
+          last_token_usage: { input_tokens: input, output_tokens: 0 },
+          model_context_window: 1000,
+        },
+      })
+    const r = load([meta, user('a'), count(7), user('b'), say('c'), count(9)].join('\n'))
+    // The first count follows a user message: its response left nothing, the next message is 'b'.
+    expect(r.usage).toEqual([
+      { atMessageId: 'm1', atIndex: 1, context: 7, output: 0, window: 1000 },
+      { atMessageId: 'm2', atIndex: 2, context: 9, output: 0, window: 1000 },
+    ])
+    const none = load([meta, user('a'), say('b'), user('c'), count(7)].join('\n'))
+    expect(none.usage).toBeUndefined()
+    expect(none.agentVersion).toBeUndefined()
+  })
+})

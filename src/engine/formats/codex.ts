@@ -1,9 +1,10 @@
 import type { FormatId, Message, MessageFlags, Transcript } from '../model'
+import { resolveUsage, type DraftUsage } from './claude-code'
 import { importFailure } from './failure'
 import type { JsonlRecord } from './json'
 import { itemType, RESPONSES_ITEM_TYPES, ResponsesItemBuilder } from './openai-responses'
 import type { FormatImporter } from './types'
-import { finalizeTranscript, isObject, str, type JsonObject } from './util'
+import { finalizeTranscript, isObject, str, type DraftMessage, type JsonObject } from './util'
 
 const format: FormatId = 'codex-rollout'
 
@@ -116,6 +117,47 @@ function replacementMessages(
   })
 }
 
+/** A count field of `last_token_usage`, undefined when absent or not a non-negative number. */
+const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined
+
+/**
+ * Whether a draft is on the model's side of a response: an assistant message (reasoning, text,
+ * calls), or the `tool` message of a hosted call (web search, …) the assistant message before it
+ * made, which the model ran within the same response.
+ */
+function modelSide(drafts: readonly DraftMessage[], i: number): boolean {
+  const d = drafts[i]
+  if (!d) return false
+  if (d.role === 'assistant') return true
+  if (d.role !== 'tool') return false
+  const call = drafts[i - 1]?.toolCalls?.find((c) => c.id === d.toolCallId)
+  return call?.native?.hosted === true
+}
+
+/**
+ * The usage a `token_count` event records for the response just completed, or undefined when it
+ * records none (`info` null, no `last_token_usage.input_tokens`): `context` =
+ * `last_token_usage.input_tokens` (cached tokens are a part of it), `output` =
+ * `last_token_usage.output_tokens` (reasoning a part of it), `window` = `model_context_window`.
+ * The response's first message: walking back from the newest draft over the model-side drafts
+ * (`modelSide`) to the first of them; with none (the response left no message) the next message.
+ * Source: formats.md §4.5, formats-more.md §11.
+ */
+function tokenCountUsage(info: JsonObject, drafts: readonly DraftMessage[]): DraftUsage | undefined {
+  const last = isObject(info.last_token_usage) ? info.last_token_usage : undefined
+  const context = count(last?.input_tokens)
+  if (context === undefined) return undefined
+  let at = drafts.length
+  while (at > 0 && modelSide(drafts, at - 1)) at--
+  const u: DraftUsage = { atIndex: at, context }
+  const output = count(last?.output_tokens)
+  if (output !== undefined) u.output = output
+  const window = count(info.model_context_window)
+  if (window !== undefined && window > 0) u.window = window
+  return u
+}
+
 /**
  * Imports a Codex CLI rollout (`~/.codex/sessions/…/rollout-*.jsonl`), new envelope layout
  * `{timestamp, type, payload}` or the pre-envelope legacy layout (a first `{id, timestamp,
@@ -129,7 +171,10 @@ function replacementMessages(
  * `flags.injected`. Session
  * `instructions` → a leading system message. A `compacted` line → a recorded compaction at the
  * next message with `summaryText` = its `message` and `replacementHistory` = its
- * `replacement_history` as messages. Never modifies the records. Source: formats.md §4.5, §1
+ * `replacement_history` as messages. Each `event_msg` `token_count` with `info` is the usage of the
+ * response just completed (`tokenCountUsage`; the assistant message open there ends there); one
+ * whose `total_token_usage` equals the previous counted one's is a repeat, counted once.
+ * `session_meta.cli_version` → `agentVersion`. Never modifies the records. Source: formats.md §4.5, §1
  * items 3, 4, 6, 8, 9, 14.
  */
 function importCodexRecords(records: readonly JsonlRecord[], keepRaw = true): Transcript {
@@ -139,10 +184,14 @@ function importCodexRecords(records: readonly JsonlRecord[], keepRaw = true): Tr
   let sawMeta = false
   let messageItems = 0
   let model: string | undefined
+  let agentVersion: string | undefined
+  const usage: DraftUsage[] = []
+  let lastTotal: string | undefined
 
   const meta = (payload: JsonObject, line: number, raw: unknown) => {
     if (sawMeta) return
     sawMeta = true
+    agentVersion = str(payload.cli_version) || undefined
     const base = payload.base_instructions
     const text =
       str(payload.instructions) ?? (isObject(base) ? str(base.text) : undefined) ?? undefined
@@ -163,9 +212,18 @@ function importCodexRecords(records: readonly JsonlRecord[], keepRaw = true): Tr
           if (itemType(payload) === 'message') messageItems++
           b.add(payload, at)
           break
-        case 'event_msg':
+        case 'event_msg': {
           events.push(rec)
+          const info = payload.type === 'token_count' ? payload.info : undefined
+          if (!isObject(info)) break
+          const total = JSON.stringify(info.total_token_usage ?? null)
+          if (total !== 'null' && total === lastTotal) break
+          lastTotal = total
+          b.flush()
+          const u = tokenCountUsage(info, b.drafts)
+          if (u) usage.push(u)
           break
+        }
         case 'compacted': {
           b.flush()
           const summary = str(payload.message) ?? ''
@@ -215,7 +273,11 @@ function importCodexRecords(records: readonly JsonlRecord[], keepRaw = true): Tr
   if (messageItems === 0 && events.length > 0) return fromEvents(events, keepRaw, warnings, model)
   if (b.drafts.length === 0) importFailure('no response_item messages found in the rollout')
   const compactions = b.compactions.filter((c) => c.atIndex <= b.drafts.length)
-  return finalizeTranscript(format, b.drafts, compactions, warnings, { model })
+  const t = finalizeTranscript(format, b.drafts, compactions, warnings, { model })
+  const resolved = resolveUsage(t.messages, usage)
+  if (resolved) t.usage = resolved
+  if (agentVersion) t.agentVersion = agentVersion
+  return t
 }
 
 /**

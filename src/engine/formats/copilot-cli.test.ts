@@ -305,3 +305,16 @@ it('meets the registry contract on its bundled sample', () => {
   )
   expect(registryContractViolations(copilotCliImporter, text)).toEqual([])
 })
+
+describe('GitHub Copilot CLI version', () => {
+  it('reads the CLI version from session.start (copilotVersion), the newest resume winning', () => {
+    expect(load(fixture).agentVersion).toBe('0.0.354')
+    const resumed = [
+      ev('session.start', { sessionId: 'S', copilotVersion: '0.0.350', selectedModel: 'gpt-5' }),
+      ev('user.message', { content: 'hi' }),
+      ev('session.resume', { copilotVersion: '0.0.361' }),
+      ev('assistant.message', { messageId: 'm', content: 'hello' }),
+    ].join('\n')
+    expect(load(resumed).agentVersion).toBe('0.0.361')
+  })
+})

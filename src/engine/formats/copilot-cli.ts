@@ -233,6 +233,8 @@ interface Converted {
   truncations: PendingTruncation[]
   warnings: string[]
   model?: string
+  /** The newest `session.start` / `session.resume` `copilotVersion` (the CLI's version). */
+  agentVersion?: string
   title?: string
 }
 
@@ -256,7 +258,8 @@ interface Converted {
  *   pre/post tokens) that dropped the `messagesRemovedDuringTruncation` oldest messages;
  * - `session.context_cleared` → a warning (the model's context restarted there);
  * - `session.start` / `session.resume` `selectedModel`, `session.model_change` `newModel` and
- *   `assistant.message` `model` name the model (newest wins); `session.title_changed` the title.
+ *   `assistant.message` `model` name the model (newest wins); `session.title_changed` the title;
+ *   `session.start` / `session.resume` `copilotVersion` the CLI's version (newest wins).
  */
 function convertEvents(events: readonly JsonlRecord[], keepRaw: boolean): Converted {
   const drafts: DraftMessage[] = []
@@ -273,6 +276,7 @@ function convertEvents(events: readonly JsonlRecord[], keepRaw: boolean): Conver
   let orphanResults = 0
   let emptyAssistant = 0
   let model: string | undefined
+  let agentVersion: string | undefined
   let title: string | undefined
 
   const src = (line: number, raw: unknown): SourceRef => {
@@ -294,6 +298,7 @@ function convertEvents(events: readonly JsonlRecord[], keepRaw: boolean): Conver
       case 'session.start':
       case 'session.resume':
         model = str(data.selectedModel) || model
+        agentVersion = str(data.copilotVersion) || agentVersion
         break
       case 'session.model_change':
         model = str(data.newModel) || model
@@ -494,6 +499,7 @@ function convertEvents(events: readonly JsonlRecord[], keepRaw: boolean): Conver
   }
   const out: Converted = { drafts, compactions, truncations, warnings }
   if (model !== undefined) out.model = model
+  if (agentVersion !== undefined) out.agentVersion = agentVersion
   if (title !== undefined) out.title = title
   return out
 }
@@ -654,6 +660,7 @@ function importCopilotRecords(records: readonly JsonlRecord[], keepRaw = true): 
     )
   }
   const transcript = toTranscript(main, warnings)
+  if (main.agentVersion !== undefined) transcript.agentVersion = main.agentVersion
   const branches = rewindBranches(rewound, transcript, transcript.warnings)
   if (branches.length > 0) transcript.branches = branches
   if (sidechains.length > 0) transcript.sidechains = sidechains

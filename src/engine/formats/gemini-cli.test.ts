@@ -114,3 +114,23 @@ it('meets the registry contract on a file of each container', () => {
   expect(registryContractViolations(geminiCliImporter, session)).toEqual([])
   expect(registryContractViolations(geminiCliJsonlImporter, jsonl)).toEqual([])
 })
+
+describe('Gemini CLI recorded usage', () => {
+  // test/fixtures/formats/usage-gemini-cli-tokens.json, messages in order: 0 g1 user, 1 g2
+  // assistant (a list_directory call), 2 its tool result, 3 g3 assistant, 4 g5 user (the info
+  // record g4 is a UI note), 5 g6 assistant (no tokens recorded).
+  const t = load(
+    readFileSync(
+      new URL('../../../test/fixtures/formats/usage-gemini-cli-tokens.json', import.meta.url),
+      'utf8',
+    ),
+  )
+
+  it('reads each model message’s tokens: context = input, output = output + thoughts', () => {
+    expect(t.messages.map((m) => m.id)).toEqual(['g1', 'g2', 'm2', 'g3', 'g5', 'g6'])
+    expect(t.usage).toEqual([
+      { atMessageId: 'g2', atIndex: 1, context: 8600, output: 40 + 120 },
+      { atMessageId: 'g3', atIndex: 3, context: 8900, output: 25 },
+    ])
+  })
+})

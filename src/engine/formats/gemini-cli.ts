@@ -1,4 +1,5 @@
 import type { FormatId, Part, SourceRef, ThinkingPart, ToolCall, Transcript } from '../model'
+import { resolveUsage, type DraftUsage } from './claude-code'
 import { importFailure } from './failure'
 import type { JsonlRecord } from './json'
 import type { FormatImporter } from './types'
@@ -115,19 +116,46 @@ function toolResult(call: JsonObject): { content: string | Part[]; isError: bool
   return { content: normalizeParts(parts, '') ?? '', isError }
 }
 
+/** A count field of `tokens`, undefined when absent or not a non-negative number. */
+const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined
+
+/**
+ * The usage a `gemini` record's `tokens` (`TokensSummary{input, output, cached, thoughts?, tool?,
+ * total}`, the response's `usageMetadata` as Gemini CLI copies it) records, at draft `atIndex`:
+ * `context` = `input` (`promptTokenCount`; `cached` is a part of it), `output` = `output` +
+ * `thoughts` (`candidatesTokenCount` leaves the thinking tokens out). Undefined without a numeric
+ * `input` or when every count is 0. Source: formats.md §4.6; google-gemini/gemini-cli
+ * `chatRecordingService.ts` (`recordMessageTokens`).
+ */
+function recordUsage(tokens: unknown, atIndex: number): DraftUsage | undefined {
+  if (!isObject(tokens)) return undefined
+  const context = count(tokens.input)
+  if (context === undefined) return undefined
+  const out = count(tokens.output)
+  const thoughts = count(tokens.thoughts) ?? 0
+  const output = out === undefined ? undefined : out + thoughts
+  if (context === 0 && !output) return undefined
+  const u: DraftUsage = { atIndex, context }
+  if (output !== undefined) u.output = output
+  return u
+}
+
 /**
  * Converts Gemini CLI `MessageRecord`s to canonical messages: `user` → user; `gemini` → assistant
  * (`thoughts` → thinking parts first, then content, `toolCalls` → tool calls with `args` as JSON)
  * followed by one tool message per call holding its embedded `functionResponse` result;
- * `info` / `error` / `warning` records are UI notes, skipped and counted in one warning.
+ * `info` / `error` / `warning` records are UI notes, skipped and counted in one warning. A
+ * `gemini` record's `tokens` is the usage of the request that produced it (`recordUsage`).
  */
 function convertMessages(
   messages: readonly unknown[],
   lineOf: (i: number) => number,
   keepRaw: boolean,
   fieldOf: (i: number) => string,
-): { drafts: DraftMessage[]; warnings: string[] } {
+): { drafts: DraftMessage[]; warnings: string[]; usage: DraftUsage[] } {
   const drafts: DraftMessage[] = []
+  const usage: DraftUsage[] = []
   const warnings: string[] = []
   const notes = new Map<string, number>()
   const src = (i: number, raw: unknown): SourceRef => {
@@ -181,6 +209,8 @@ function convertMessages(
       source: src(i, m),
     }
     if (toolCalls.length > 0) d.toolCalls = toolCalls
+    const u = recordUsage(m.tokens, drafts.length)
+    if (u) usage.push(u)
     drafts.push(d)
     calls.forEach((c, k) => {
       const call = toolCalls[k] as ToolCall
@@ -200,7 +230,7 @@ function convertMessages(
   for (const [type, n] of notes) {
     warnings.push(`${n} "${type}" record(s) skipped: UI notes, not model context`)
   }
-  return { drafts, warnings }
+  return { drafts, warnings, usage }
 }
 
 /**
@@ -214,7 +244,7 @@ function importGeminiSession(root: unknown, keepRaw = true): Transcript {
       field: 'messages',
     })
   }
-  const { drafts, warnings } = convertMessages(
+  const { drafts, warnings, usage } = convertMessages(
     root.messages,
     (i) => i + 1,
     keepRaw,
@@ -222,7 +252,10 @@ function importGeminiSession(root: unknown, keepRaw = true): Transcript {
   )
   if (drafts.length === 0) importFailure('no messages found in messages', { field: 'messages' })
   const extras = typeof root.summary === 'string' ? { title: root.summary } : {}
-  return finalizeTranscript(format, drafts, [], warnings, extras)
+  const t = finalizeTranscript(format, drafts, [], warnings, extras)
+  const resolved = resolveUsage(t.messages, usage)
+  if (resolved) t.usage = resolved
+  return t
 }
 
 /**
@@ -253,14 +286,17 @@ function importGeminiJsonl(records: readonly JsonlRecord[], keepRaw = true): Tra
     }
   }
   const folded = order.map((id) => byId.get(id) as { value: unknown; line: number })
-  const { drafts, warnings } = convertMessages(
+  const { drafts, warnings, usage } = convertMessages(
     folded.map((f) => f.value),
     (i) => folded[i]?.line ?? 0,
     keepRaw,
     (i) => `line ${folded[i]?.line ?? 0}`,
   )
   if (drafts.length === 0) importFailure('no messages found in the recording')
-  return finalizeTranscript(format, drafts, [], warnings)
+  const t = finalizeTranscript(format, drafts, [], warnings)
+  const resolved = resolveUsage(t.messages, usage)
+  if (resolved) t.usage = resolved
+  return t
 }
 
 /** The Gemini CLI legacy JSON session importer (formats.md §2 item 4). */
