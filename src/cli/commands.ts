@@ -13,6 +13,7 @@ import { findFact } from '../engine/facts/finder'
 import { indexRun } from '../engine/facts/run-index'
 import type { PipelineConfig, RunResult, Transcript } from '../engine/model'
 import { runPipeline, type PipelineDeps } from '../engine/pipeline'
+import { windowOf } from '../engine/models'
 import { recordedRunResult } from '../engine/analysis/recorded'
 import { parseSweepAxis, sweep, sweepConfigOf, type SweepAxis } from '../engine/analysis/sweep'
 import { currentSweepValue, defaultSweepSpan, sweepParamOf, type SweepScale } from '../engine/analysis/sweep-params'
@@ -164,12 +165,16 @@ function sweepAxesFromFlags(values: FlagValues, config: PipelineConfig, scale: (
   return [x, y]
 }
 
-/** The size of a transcript a default sweep range is scaled to: its messages and Before tokens. */
-function scaleOf(transcript: Transcript, counter: CachedCounter): SweepScale {
+/**
+ * The size of a transcript a default sweep range is scaled to: its messages and Before tokens, and
+ * the model window (`window`) no token axis goes past.
+ */
+function scaleOf(transcript: Transcript, counter: CachedCounter, window: number | undefined): SweepScale {
   const tokens = transcript.messages.reduce((k, m) => k + countMessageTokens(m, counter.count), 0)
   return {
     messages: transcript.messages.length,
     tokens: tokens + countToolSchemaTokens(transcript.tools, counter.count) + REPLY_PRIMING_TOKENS,
+    window: windowOf(window),
   }
 }
 
@@ -343,7 +348,7 @@ export const COMMANDS: readonly CliCommand[] = [
       // With an LLM summarizer the sweep runs the offline extractive one, as the page does.
       const swept = sweepConfigOf(config)
       const counter = await loadCounter(swept.config.encoding)
-      const axes = sweepAxesFromFlags(ctx.values, config, () => scaleOf(transcript, counter))
+      const axes = sweepAxesFromFlags(ctx.values, config, () => scaleOf(transcript, counter, config.window))
       const result = await sweep(transcript, swept.config, axes[0], axes[1], { counter })
       ctx.out(
         ctx.values.json

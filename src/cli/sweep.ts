@@ -3,10 +3,12 @@
  * Parsing the axes is the engine's (`parseSweepAxis`); running them is `sweep`.
  */
 import type { Transcript } from '../engine/model'
+import { overWindowText } from '../engine/analysis/peak-context'
 import { SWEEP_PARAMS, type SweepCellResult, type SweepResult } from '../engine/analysis/sweep'
 
 /**
- * The `--json` object: `{format, x, y, cells, tokensBefore, factsTotal, enabledStages}`, and
+ * The `--json` object: `{format, x, y, cells, tokensBefore, window, factsTotal, enabledStages}`
+ * (a cell's `peakTokens` and `overWindow`: `SweepCellResult`), and
  * `note` when the sweep ran another summarizer than the flags asked for (`sweepConfigOf`).
  */
 export function sweepJson(transcript: Transcript, result: SweepResult, note?: string) {
@@ -16,6 +18,7 @@ export function sweepJson(transcript: Transcript, result: SweepResult, note?: st
     y: result.y,
     cells: result.cells,
     tokensBefore: result.tokensBefore,
+    window: result.window,
     factsTotal: result.factsTotal,
     enabledStages: result.enabledStages,
     ...(note === undefined ? {} : { note }),
@@ -31,7 +34,7 @@ function table(result: SweepResult, title: string, value: (cell: SweepCellResult
       const cell = result.cells[yi]?.[xi]
       if (!cell) return '–'
       if (!cell.ok) return 'invalid'
-      return `${value(cell)}${cell.note ? '*' : ''}`
+      return `${value(cell)}${cell.overWindow ? '!' : ''}${cell.note ? '*' : ''}`
     }),
   ])
   const header = [head, ...result.x.values.map(String)]
@@ -44,8 +47,9 @@ function table(result: SweepResult, title: string, value: (cell: SweepCellResult
 /**
  * The human form: what was swept, then three tables (tokens after with % saved, passes, facts
  * lost), rows = y values, columns = x values; `note` (a substituted summarizer) under the
- * header. `*` marks a cell whose values the engine defaulted or clamped, `invalid` a cell a stage
- * refused; both are explained below the tables.
+ * header. `*` marks a cell whose values the engine defaulted or clamped, `!` a cell whose context
+ * goes over the model window (`overWindowText`), `invalid` a cell a stage refused; all are
+ * explained below the tables.
  */
 export function sweepText(name: string, transcript: Transcript, result: SweepResult, note?: string): string {
   const unit = (p: keyof typeof SWEEP_PARAMS) => `${SWEEP_PARAMS[p].stage}, ${SWEEP_PARAMS[p].unit}`
@@ -70,6 +74,11 @@ export function sweepText(name: string, transcript: Transcript, result: SweepRes
   for (const row of result.cells) {
     for (const cell of row) {
       if (!cell) continue
+      if (cell.ok && cell.overWindow) {
+        explained.push(
+          `! ${result.x.param} ${cell.x}, ${result.y.param} ${cell.y}: peak context ${cell.peakTokens} tokens, ${overWindowText(result.window)}`,
+        )
+      }
       const why = cell.ok ? cell.note : cell.reason
       if (why === undefined) continue
       const text = `${cell.ok ? '*' : 'invalid'} ${result.x.param} ${cell.x}, ${result.y.param} ${cell.y}: ${why}`

@@ -23,6 +23,7 @@ import { recordedRunResult } from '../engine/analysis/recorded'
 import { runTokens, type RunTokens } from '../engine/analysis/costs'
 import { reworkAfterCompactions, type CompactionRework } from '../engine/analysis/rework'
 import { sweepConfigOf } from '../engine/analysis/sweep'
+import { peakContextTokens } from '../engine/analysis/peak-context'
 import { neededFacts } from '../engine/facts/table'
 import { runPipeline } from '../engine/pipeline'
 import type { RequestShape } from '../engine/analysis/turns'
@@ -472,6 +473,7 @@ export function createEngineApi() {
         const figures = {
           tokensBefore: result.before.totals.tokens,
           tokensAfter: result.after.totals.tokens,
+          peakTokens: peakContextTokens(result),
           passes: result.passes.length,
           neededLost: neededFacts(result).length,
         }

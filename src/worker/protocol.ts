@@ -645,6 +645,8 @@ export type ReworkOutcome =
 export interface RunFigures {
   tokensBefore: number
   tokensAfter: number
+  /** The most context one request of the run sends (engine `peakContextTokens`). */
+  peakTokens: number
   passes: number
   neededLost: number
 }

@@ -128,10 +128,14 @@ export interface SweepSpan {
   step: number
 }
 
-/** The transcript a default axis is scaled to: its message count and its Before tokens. */
+/**
+ * The transcript a default axis is scaled to: its message count and its Before tokens, and the
+ * model window (`PipelineConfig.window`; absent: `DEFAULT_WINDOW`) no token axis goes past.
+ */
 export interface SweepScale {
   messages: number
   tokens: number
+  window?: number
 }
 
 /** `x` rounded to 1, 2 or 5 × a power of ten, whichever is nearest by ratio (`x` > 0). */
@@ -162,17 +166,22 @@ const roundUp = (n: number, to: number) => Math.max(to, Math.ceil(n / to) * to)
  *   messages, at least 1, or `tokens / per × times` tokens rounded up to 100), starting at 0 when
  *   `current` is 0 so that it stays on the grid.
  *
+ * A token param's axis stops at the model window (`scale.window`): fewer values, none above it
+ * (a context over the window is one the agent could not have sent); a current value above the
+ * window keeps its own place, with the values below it.
+ *
  * Units are the param's (messages, tokens, …; a share for `share` params). Pure.
  */
 export function defaultSweepSpan(param: SweepParam, scale: SweepScale, current?: number): SweepSpan {
   const n = DEFAULT_AXIS_LENGTH
-  const { stage, range } = SWEEP_PARAMS[param]
+  const { stage, range, unit } = SWEEP_PARAMS[param]
   const def = paramDefinition(stage, param)
   const whole = def?.unit !== 'share'
+  const cap = unit === 'tokens' ? windowOf(scale.window) : Infinity
   if (current !== undefined && Number.isFinite(current) && current > 0) {
     const step = whole ? Math.max(1, Math.round(niceStep(current / 4))) : niceStep(current / 4)
     const lo = def?.min ?? 0
-    const hi = def?.max ?? Infinity
+    const hi = Math.min(def?.max ?? Infinity, Math.max(cap, current))
     const room = (from: number, to: number) => Math.max(0, Math.floor(clean((to - from) / step)))
     let below = Math.min(DEFAULT_BELOW, room(lo, current))
     const above = Math.min(n - 1 - below, room(current, hi))
@@ -187,7 +196,8 @@ export function defaultSweepSpan(param: SweepParam, scale: SweepScale, current?:
         ? Math.max(1, Math.round(scale.messages / rule.per)) * (rule.times ?? 1)
         : roundUp((scale.tokens / rule.per) * (rule.times ?? 1), 100)
   const from = current === 0 ? 0 : range.from === 'step' ? step : range.from
-  return { from, to: clean(from + (n - 1) * step), step }
+  const count = Math.max(1, Math.min(n, Math.floor((cap - from) / step) + 1))
+  return { from, to: clean(from + (count - 1) * step), step }
 }
 
 /**

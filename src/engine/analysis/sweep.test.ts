@@ -23,6 +23,7 @@ import {
 } from './sweep'
 import { cacheCounter, loadCounter } from '../tokens/count'
 import { postalCodeTranscript } from '../../../test/postal-code-needed'
+import { longChat } from '../../../test/hostile'
 
 function sample(file: string): Transcript {
   const text = readFileSync(new URL(`../../../public/samples/${file}`, import.meta.url), 'utf8')
@@ -303,5 +304,43 @@ describe('factsLostCounter', () => {
     // Nothing compacted → nothing lost.
     const none = await runPipeline(transcript, { ...DEFAULT_PIPELINE, stages: [] }, { counter })
     expect(count(none)).toBe(0)
+  })
+})
+
+describe('sweep cells over the model window', () => {
+  it('a trigger_tokens above the window on a context that grows past it: the cell is over the window', async () => {
+    const imported = importTranscript(longChat(400), { fileName: 'long.json' })
+    if (!imported.ok) throw new Error(imported.error.message)
+    const transcript = imported.transcript
+    // The smallest usable window (models.ts windowOf: 1,000 tokens), far below the chat's context.
+    const base: PipelineConfig = { ...structuredClone(DEFAULT_PIPELINE), window: 1_000 }
+    const counter = await loadCounter('o200k_base')
+    const result = await sweep(
+      transcript,
+      base,
+      { param: 'trigger_tokens', values: [500, 50_000] },
+      { param: 'keep_tokens', values: [0] },
+      { counter, summarizer: extractiveSummarizer },
+    )
+    expect(result.window).toBe(1_000)
+    expect(result.tokensBefore).toBeGreaterThan(1_000)
+    const [low, high] = result.cells[0]!
+    if (!low?.ok || !high?.ok) throw new Error('a cell failed')
+    // 50,000 is never reached: no pass, the context grows to the whole Before, over the window.
+    expect(high.passes).toBe(0)
+    expect(high.peakTokens).toBe(result.tokensBefore)
+    expect(high.overWindow).toBe(true)
+    // The same settings on a window the whole chat fits: no cell is over it.
+    const wide = await sweep(
+      transcript,
+      { ...base, window: 1_000_000 },
+      { param: 'trigger_tokens', values: [500, 50_000] },
+      { param: 'keep_tokens', values: [0] },
+      { counter, summarizer: extractiveSummarizer },
+    )
+    expect(wide.window).toBe(1_000_000)
+    for (const cell of wide.cells[0]!) expect(cell?.ok && cell.overWindow).toBeFalsy()
+    expect(low.passes).toBeGreaterThan(0)
+    expect(low.overWindow === true).toBe(low.peakTokens > 1_000)
   })
 })

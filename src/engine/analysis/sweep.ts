@@ -10,7 +10,9 @@ import type { FactRun } from '../facts/run-index'
 import { defaultIndexOf, isImportantFact, lostFacts, neededFacts, type FactIndex } from '../facts/table'
 import type { Message, PipelineConfig, StageConfig, StageId, Transcript } from '../model'
 import { checkAxes, configWith, SWEEP_PARAMS, type SweepAxis, type SweepParam } from './sweep-params'
+import { windowOf } from '../models'
 import { runPipeline, type PipelineDeps } from '../pipeline'
+import { exceedsWindow, peakContextTokens } from './peak-context'
 import { paramDefinition } from '../stages/definitions'
 import { effectiveCount, readCount } from '../stages/params'
 import type { CancelSignal, Summarizer, SummaryRequest } from '../stages/types'
@@ -52,6 +54,13 @@ export interface SweepCellResult {
    * facts/needed.ts.
    */
   neededLost: number
+  /** The most context tokens one request of the run sends (`peakContextTokens`). */
+  peakTokens: number
+  /**
+   * Set when `peakTokens` is over the model window (`SweepResult.window`): the agent would have
+   * failed there, so the cell is marked (`overWindowText`) and never the best of the grid.
+   */
+  overWindow?: true
   /** The engine used other values than the cell's (a default, a clamp): which and why. */
   note?: string
 }
@@ -76,6 +85,8 @@ export interface SweepResult {
   cells: (SweepCell | null)[][]
   /** Context tokens of the Before (the same for every cell). */
   tokensBefore: number
+  /** The model window the cells' peaks are held against (`windowOf(config.window)`), tokens. */
+  window: number
   /** At-risk facts of the Before (`extractFacts` without noise): the denominator of `factsLost`. */
   factsTotal: number
   /** Stages that were off in the base config and that the sweep switched on (see `configWith`). */
@@ -229,7 +240,8 @@ function summarizerFor(transcript: Transcript, config: PipelineConfig, deps: Swe
  * Runs `baseConfig` with every pair (x value, y value) set by `configWith` (the swept stages
  * switched on) over `transcript`, row by row (y outer, x inner), and reports per cell what one
  * `runPipeline` with those settings reports: `tokensAfter`, `tokensSaved`, `percentSaved`,
- * `passes`, `factsLost` over the at-risk facts of `extractFacts(transcript.messages)` (the fact
+ * `passes`, `peakTokens` (`peakContextTokens`; `overWindow` when it is over the base config's
+ * window), `factsLost` over the at-risk facts of `extractFacts(transcript.messages)` (the fact
  * index of the Before, `defaultIndexOf`, built once per transcript and shared with the runs'
  * checks; `factsLostCounter`) and `neededLost` (`neededFacts`, the same index). A cell
  * where any stage reports an error is `ok: false` with that error as `reason`; a value the engine
@@ -274,6 +286,7 @@ export async function sweep(
   )
   const cells: (SweepCell | null)[][] = y.values.map(() => x.values.map(() => null))
   const total = x.values.length * y.values.length
+  const window = windowOf(baseConfig.window)
   let tokensBefore = 0
   let done = 0
   let complete = true
@@ -310,7 +323,9 @@ export async function sweep(
           passes: result.passes.length,
           factsLost: countLost(result),
           neededLost: neededFacts(result).length,
+          peakTokens: peakContextTokens(result),
         }
+        if (exceedsWindow(result, window)) cell.overWindow = true
         const note = cellNote(config, swept)
         if (note !== undefined) cell.note = note
       }
@@ -325,6 +340,7 @@ export async function sweep(
     y: { param: y.param, values: [...y.values] },
     cells,
     tokensBefore,
+    window,
     factsTotal,
     enabledStages,
     complete,

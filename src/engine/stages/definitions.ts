@@ -28,8 +28,9 @@ export type ParamUnit = 'messages' | 'tokens' | 'steps' | 'tool calls' | 'items'
 /**
  * What the page offers for a count parameter as the upper end of its slider: a fixed number, or
  * one that grows with the transcript (`messages`: its message count + 10, at least 50; `tokens`:
- * 1.2 × its tokens, at least 2,000; `window`: the model's context window or 1.2 × the
- * transcript's tokens, whichever is larger).
+ * 1.2 × its tokens, at least 2,000, at most the model's context window; `window`: the model's
+ * context window). A token count never slides past the window: a context over it is one the agent
+ * could not have sent.
  */
 export type SliderMax = number | 'messages' | 'tokens' | 'window'
 

@@ -2,6 +2,8 @@ import { useId, useState } from 'react'
 import { formatCount } from '../../components/format'
 import { HelpButton, HelpText, useHelp } from '../../components/Help'
 import type { PipelineConfig } from '../../engine/model'
+import { windowOf } from '../../engine/models'
+import { overWindowText } from '../../engine/analysis/peak-context'
 import { applyPreset, matchPreset, presetById, presetVersionNote, PRESETS, type PipelinePreset } from '../../engine/presets'
 import type { CompareOutcome, RunFigures } from '../../worker/protocol'
 import { useComparison, useConfig, useInfo, usePipelineActions } from '../../state/hooks'
@@ -131,10 +133,20 @@ interface ComparisonViewProps {
   onClose: () => void
 }
 
-/** The two sides' figures as a small table: tokens after (and saved), passes, needed facts lost. */
+/**
+ * The two sides' figures as a small table: tokens after (and saved), the peak context (marked when
+ * it is over the side's window: `overWindowText`), passes, needed facts lost.
+ */
 function PresetComparisonView({ sides, onApply, onClose }: ComparisonViewProps) {
-  const rows: { label: string; value: (f: RunFigures) => string }[] = [
+  const rows: { label: string; value: (f: RunFigures, side: ComparisonSide) => string }[] = [
     { label: 'tokens after', value: (f) => formatCount(f.tokensAfter) },
+    {
+      label: 'peak context',
+      value: (f, side) => {
+        const window = windowOf(side.config.window)
+        return f.peakTokens > window ? `${formatCount(f.peakTokens)} — ${overWindowText(window)}` : formatCount(f.peakTokens)
+      },
+    },
     {
       label: 'saved',
       value: (f) => (f.tokensBefore > 0 ? `${String(Math.round(((f.tokensBefore - f.tokensAfter) / f.tokensBefore) * 1000) / 10)}%` : '0%'),
@@ -169,7 +181,7 @@ function PresetComparisonView({ sides, onApply, onClose }: ComparisonViewProps) 
               <th scope="row">{r.label}</th>
               {sides.map((s, i) => (
                 <td key={i} data-testid={`compare-${r.label.replace(/ /g, '-')}`}>
-                  {figure(s.outcome, r.value)}
+                  {figure(s.outcome, (f) => r.value(f, s))}
                 </td>
               ))}
             </tr>

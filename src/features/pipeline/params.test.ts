@@ -113,6 +113,17 @@ describe('the page controls come from the stage definitions', () => {
     expect(target.max({ messages: 0, tokens: 10_000 })).toBe(12_000)
     expect(STAGE_PARAMS.slim[0]!.max({ messages: 1000, tokens: 1e6 })).toBe(50)
   })
+
+  it('a token slider never goes past the model window', () => {
+    const target = STAGE_PARAMS['prune-tool-results'].find((p) => p.key === 'target')!
+    const trigger = STAGE_PARAMS.summarize.find((p) => p.key === 'trigger_tokens')!
+    // 1.2 × 1,000,000 tokens would be 1,200,000: capped at the 200,000 window.
+    expect(target.max({ messages: 0, tokens: 1e6, window: 200_000 })).toBe(200_000)
+    expect(target.max({ messages: 0, tokens: 10_000, window: 200_000 })).toBe(12_000)
+    // A trigger slides up to the window itself, whatever the transcript's size (absent: 200,000).
+    expect(trigger.max({ messages: 0, tokens: 1e6, window: 128_000 })).toBe(128_000)
+    expect(trigger.max({ messages: 0, tokens: 10 })).toBe(200_000)
+  })
 })
 
 describe('slider scale: a logarithmic range around the value for transcript-sized params', () => {

@@ -2,7 +2,7 @@ import type { StageId } from '../../engine/model'
 import { formatCount } from '../../components/format'
 import { STAGE_DEFINITIONS, type ParamUnit, type SliderMax, type StageParamDef } from '../../engine/stages/definitions'
 import { effectiveCount } from '../../engine/stages/params'
-import { DEFAULT_WINDOW } from '../../engine/models'
+import { windowOf } from '../../engine/models'
 
 /** How one numeric stage param is edited: read off its definition (stages/definitions.ts). */
 export interface ParamSpec {
@@ -31,11 +31,15 @@ export interface ParamSpec {
 
 const roundUp = (n: number, to: number) => Math.ceil(n / to) * to
 
-/** The slider's upper end for a definition's `SliderMax` (see there). */
+/**
+ * The slider's upper end for a definition's `SliderMax` (see there); a token count never slides
+ * past the model window (a context over it is one the agent could not send): `tokens` is 1.2 × the
+ * transcript's tokens capped at the window, `window` the window itself.
+ */
 function sliderMax(max: SliderMax): ParamSpec['max'] {
   if (max === 'messages') return ({ messages }) => Math.max(50, roundUp(messages + 10, 10))
-  if (max === 'tokens') return ({ tokens }) => Math.max(2000, roundUp(tokens * 1.2, 1000))
-  if (max === 'window') return ({ tokens, window }) => Math.max(window ?? DEFAULT_WINDOW, roundUp(tokens * 1.2, 1000))
+  if (max === 'tokens') return ({ tokens, window }) => Math.min(windowOf(window), Math.max(2000, roundUp(tokens * 1.2, 1000)))
+  if (max === 'window') return ({ window }) => windowOf(window)
   return () => max
 }
 

@@ -3,6 +3,8 @@ import { formatCount } from '../../components/format'
 import { Segmented } from '../../components/Segmented'
 import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
 import type { PipelineConfig } from '../../engine/model'
+import { windowOf } from '../../engine/models'
+import { overWindowText } from '../../engine/analysis/peak-context'
 import type { SweepCellResult } from '../../engine/analysis/sweep'
 import { currentSweepValue, SWEEP_PARAMS, type SweepAxis, type SweepParam } from '../../engine/analysis/sweep-params'
 import { useConfig, useInfo, useRun, useSweep, useSweepActions } from '../../state/hooks'
@@ -44,7 +46,7 @@ export function SweepView() {
   const { run } = useRun()
   const config = useConfig()
   const { sweepResult: result, sweepStatus: status, sweepOf } = useSweep()
-  const scale = { messages: info?.messageCount ?? 0, tokens: run?.before.totals.tokens ?? 0 }
+  const scale = { messages: info?.messageCount ?? 0, tokens: run?.before.totals.tokens ?? 0, window: windowOf(config?.window) }
   const [ranges, setRanges] = useState<{ x: AxisRange; y: AxisRange } | null>(() =>
     result ? { x: rangeOf(result.x), y: rangeOf(result.y) } : null,
   )
@@ -271,7 +273,8 @@ function describeCell(result: SweepResult, cell: SweepCell): string {
     `${at}: ${formatCount(cell.tokensAfter)} tokens after (${formatTokenDelta(cell.tokensAfter + cell.tokensSaved, cell.tokensAfter)}, ${formatPercentDelta(cell.tokensAfter + cell.tokensSaved, cell.tokensAfter)}), ` +
     `${cell.passes} pass${cell.passes === 1 ? '' : 'es'}, ${cell.factsLost} of ${result.factsTotal} important facts lost, ` +
     `${cell.neededLost} needed after compaction removed ${cell.neededLost === 1 ? 'it' : 'them'}`
-  return cell.note ? `${text}. ${cell.note}` : text
+  const over = cell.overWindow ? `. Peak context ${formatCount(cell.peakTokens)} tokens: ${overWindowText(result.window)}` : ''
+  return cell.note ? `${text}${over}. ${cell.note}` : `${text}${over}`
 }
 
 /** The value shown in a cell for the chosen metric, and a second, smaller line. */
@@ -313,7 +316,7 @@ function HeatMap({ result, config }: { result: SweepResult; config: PipelineConf
           value={metric}
           onChange={setMetric}
         />
-        <Legend metric={metric} range={range} />
+        <Legend metric={metric} range={range} window={result.window} />
         <SavePngButton target={mapRef} subject="heatmap" />
       </div>
       <p className="heatmap__hint muted" data-png-skip="">
@@ -387,7 +390,11 @@ function Row(props: {
         const label = describeCell(result, cell)
         let content: [string, string]
         let style: CSSProperties | undefined
-        if (cell.ok) {
+        if (cell.ok && cell.overWindow) {
+          // Not coloured on the metric's scale: the agent would have failed at these settings.
+          classes.push('heatmap__cell--over-window')
+          content = [cellValue(cell, metric, result.factsTotal)[0], 'over window']
+        } else if (cell.ok) {
           content = cellValue(cell, metric, result.factsTotal)
           style = { background: background(metric, range ? shade(METRICS[metric].value(cell), range) : 0.5) }
         } else {
@@ -408,6 +415,7 @@ function Row(props: {
               data-x={xv}
               data-y={yv}
               data-current={isCurrent || undefined}
+              data-over-window={(cell.ok && cell.overWindow) || undefined}
               onClick={() => onPick(xv, yv)}
             >
               <span className="heatmap__value">
@@ -424,7 +432,7 @@ function Row(props: {
   )
 }
 
-function Legend({ metric, range }: { metric: SweepMetricId; range: [number, number] | null }) {
+function Legend({ metric, range, window }: { metric: SweepMetricId; range: [number, number] | null; window: number }) {
   const better = METRICS[metric].higherIsBetter
   return (
     <div className="heatmap__legend" aria-label="Legend">
@@ -445,6 +453,9 @@ function Legend({ metric, range }: { metric: SweepMetricId; range: [number, numb
       </span>
       <span className="heatmap__key">
         <span className="heatmap__swatch heatmap__swatch--invalid" /> invalid (hover for why)
+      </span>
+      <span className="heatmap__key" title={`A run whose context goes ${overWindowText(window)}; never on the colour scale`}>
+        <span className="heatmap__swatch heatmap__swatch--over-window" /> over the {formatCount(window)}-token window
       </span>
       <span className="heatmap__key">* the engine adjusted a value (hover)</span>
     </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SweepCell } from '../../engine/analysis/sweep'
+import type { SweepCell, SweepCellResult } from '../../engine/analysis/sweep'
 import { currentSweepValue } from '../../engine/analysis/sweep-params'
 import type { PipelineConfig } from '../../engine/model'
 import { DEFAULT_PIPELINE } from '../../engine/pipeline'
@@ -39,6 +39,25 @@ describe('defaultRange', () => {
     expect(defaultRange('trigger_tokens', claude)).toEqual({ param: 'trigger_tokens', from: 2500, to: 20000, step: 2500 })
     expect(defaultRange('keep_last', { messages: 3, tokens: 50 })).toMatchObject({ from: 1, step: 1 })
     expect(defaultRange('threshold_tokens', { messages: 3, tokens: 50 })).toMatchObject({ from: 100, step: 100 })
+  })
+
+  it('a token axis stops at the window: trigger_tokens 167,000 on 200K is 17,000…167,000 by 50,000 (no value above 200,000)', () => {
+    // Without the window it would be 17,000…367,000: four steps above 167,000 all past 200,000.
+    expect(defaultRange('trigger_tokens', { ...claude, window: 200_000 }, 167_000)).toEqual({
+      param: 'trigger_tokens',
+      from: 17_000,
+      to: 167_000,
+      step: 50_000,
+    })
+    // Unset on a 400,000-token transcript: steps of 400,000 / 8 = 50,000 from 50,000, up to the window.
+    expect(defaultRange('trigger_tokens', { messages: 900, tokens: 400_000, window: 200_000 })).toEqual({
+      param: 'trigger_tokens',
+      from: 50_000,
+      to: 200_000,
+      step: 50_000,
+    })
+    // Message counts are not tokens: no cap.
+    expect(defaultRange('keep_last', { ...claude, window: 1_000 }, 20)).toEqual({ param: 'keep_last', from: 5, to: 40, step: 5 })
   })
 
   it('every default range of the seed pipeline is a valid 8-value axis holding the current value', () => {
@@ -102,6 +121,7 @@ describe('metricRange / shade', () => {
     passes: 1,
     factsLost,
     neededLost,
+    peakTokens: 0,
   })
   const cells = [[ok(100, 3, 2), { ok: false, x: 1, y: 0, reason: 'r' } as SweepCell], [null, ok(400, 0, 1)]]
 
@@ -110,6 +130,15 @@ describe('metricRange / shade', () => {
     expect(metricRange(cells, 'factsLost')).toEqual([0, 3])
     expect(metricRange(cells, 'neededLost')).toEqual([1, 2])
     expect(metricRange([[null]], 'passes')).toBeNull()
+  })
+
+  it('leaves a cell over the model window out, so it never takes the best end of the scale', () => {
+    // Over the window with the most saved and no fact lost: the best on both metrics, were it counted.
+    const over = { ...(ok(900, 0) as SweepCellResult), overWindow: true as const, peakTokens: 250_000 }
+    const grid = [[ok(100, 3), ok(400, 1)], [over, null]]
+    expect(metricRange(grid, 'tokensSaved')).toEqual([100, 400])
+    expect(metricRange(grid, 'factsLost')).toEqual([1, 3])
+    expect(metricRange([[over]], 'tokensSaved')).toBeNull()
   })
 
   it('maps a value to 0…1; a flat range is the middle', () => {

@@ -75,13 +75,16 @@ export const METRICS: Record<SweepMetric, { label: string; higherIsBetter: boole
   passes: { label: 'passes', higherIsBetter: null, value: (c) => c.passes },
 }
 
-/** Lowest and highest value of `metric` over the cells that ran (null when none did). */
+/**
+ * Lowest and highest value of `metric` over the cells that ran inside the model window (null when
+ * none did): a cell over the window (`overWindow`) is left out, so it never takes the scale's best end.
+ */
 export function metricRange(cells: readonly (readonly (SweepCell | null)[])[], metric: SweepMetric): [number, number] | null {
   let lo = Infinity
   let hi = -Infinity
   for (const row of cells) {
     for (const cell of row) {
-      if (!cell?.ok) continue
+      if (!cell?.ok || cell.overWindow) continue
       const v = METRICS[metric].value(cell)
       lo = Math.min(lo, v)
       hi = Math.max(hi, v)

@@ -7,7 +7,9 @@ import { neededText } from '../../engine/facts/needed'
 import { tokenEstimateNote } from '../../engine/tokens/count'
 import type { RunView, Side } from '../../worker/protocol'
 import { useStore } from '../../state/store'
-import { useFailureModes, useInfo, useRecorded, useViewActions } from '../../state/hooks'
+import { useConfig, useFailureModes, useInfo, useRecorded, useViewActions } from '../../state/hooks'
+import { exceedsWindow, overWindowText, peakContextTokens } from '../../engine/analysis/peak-context'
+import { windowOf } from '../../engine/models'
 import { selectAfterMode, selectShownRun } from '../../state/selectors'
 import { neededLineState } from './needed-line'
 import { PassList } from './PassList'
@@ -84,6 +86,7 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
           </dd>
         </div>
       </dl>
+      {!showsRecorded && <OverWindowLine run={run} />}
       <NeededLine checks={run.checks} />
       {mode === 'versus' && <RecordedVersus />}
       <div className="totals__stages" aria-label="Savings per stage">
@@ -135,6 +138,21 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
         <SavePngButton target={cardRef} subject="totals" short />
       </div>
     </section>
+  )
+}
+
+/**
+ * "Peak context 212,000 tokens: over the 200,000-token window: the agent would have failed here":
+ * shown when the run's peak context (engine `peakContextTokens`) is over the model window.
+ */
+function OverWindowLine({ run }: { run: RunView }) {
+  const window = windowOf(useConfig()?.window)
+  if (!exceedsWindow(run, window)) return null
+  return (
+    <p className="totals__needed totals__over-window" data-testid="totals-over-window">
+      <span aria-hidden="true">⚠ </span>
+      Peak context {formatCount(peakContextTokens(run))} tokens: {overWindowText(window)}
+    </p>
   )
 }
 

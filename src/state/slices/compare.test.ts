@@ -16,7 +16,7 @@ const config = (keepLast: number): PipelineConfig => ({
 })
 const figures = (tokensAfter: number): CompareOutcome => ({
   ok: true,
-  figures: { tokensBefore: 1000, tokensAfter, passes: 1, neededLost: 0 },
+  figures: { tokensBefore: 1000, tokensAfter, peakTokens: 1000, passes: 1, neededLost: 0 },
 })
 
 /** compareRun answers when `release(i)` is called, in any order. */

@@ -23,6 +23,7 @@ function grid(): SweepResult {
       [null, null],
       [null, null],
     ],
+    window: 200_000,
     tokensBefore: 0,
     factsTotal: 0,
     enabledStages: [],

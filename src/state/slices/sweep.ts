@@ -1,6 +1,7 @@
 import { proxy } from 'comlink'
 import { getEngine } from '../../app/engine-client'
 import type { PipelineConfig } from '../../engine/model'
+import { windowOf } from '../../engine/models'
 import { configWith, type SweepParam } from '../../engine/analysis/sweep-params'
 import type { SweepAxis, SweepCell, SweepProgress, SweepResult } from '../../worker/protocol'
 import { latestRequest } from '../latest'
@@ -42,13 +43,14 @@ export interface SweepSlice {
   applySweepCell: (xValue: number, yValue: number) => void
 }
 
-/** An empty grid for `x` × `y` (null cells), shown while the first cells arrive. */
-function emptyGrid(x: SweepAxis, y: SweepAxis): SweepResult {
+/** An empty grid for `x` × `y` (null cells) of a config with `window`, shown while the first cells arrive. */
+function emptyGrid(x: SweepAxis, y: SweepAxis, window: number): SweepResult {
   return {
     x,
     y,
     cells: y.values.map(() => x.values.map((): SweepCell | null => null)),
     tokensBefore: 0,
+    window,
     factsTotal: 0,
     enabledStages: [],
     complete: false,
@@ -102,7 +104,7 @@ export const createSweepSlice: SliceCreator<SweepSlice> = (set, get, api) => {
     set({
       sweepStatus: 'running',
       sweepProgress: { done: 0, total: x.values.length * y.values.length },
-      sweepResult: emptyGrid(x, y),
+      sweepResult: emptyGrid(x, y, windowOf(config.window)),
       sweepOf: { transcriptKey: get().run?.transcriptKey, config },
       sweepError: null,
       sweepNote: null,
