@@ -73,12 +73,21 @@ const FILE_EXTENSIONS =
 /** A name ending in one of `FILE_EXTENSIONS` (`login.py`): a file, not a host or a branch. */
 const ENDS_IN_FILE_EXTENSION = new RegExp(`\\.(?:${FILE_EXTENSIONS})$`, 'i')
 
+/** Currency codes a number may be followed by (regex source; case-insensitive). */
+const CURRENCY_CODES = 'USD|EUR|GBP|BRL|JPY'
+
+/** A thousand, million or billion written after an amount's digits (`12k`, `3.5M`, `2B`; regex source). */
+const AMOUNT_SCALE = '[kKMB]'
+
+/** Words for "version" in English, Spanish, Portuguese, German, French and Italian (regex source, case-insensitive). */
+const VERSION_WORDS = 'versions?|versi[óo]n(?:es)?|vers[ãa]o|vers[õo]es|release'
+
 /**
  * Units of the number + unit pattern (regex source; case-insensitive): currencies, counts,
  * sizes, durations, `%`, times of day. `UNIT_KINDS` gives each its kind.
  */
 const UNITS =
-  'USD|EUR|GBP|BRL|JPY|units?|items?|pcs|kg|g|lb|km|m|cm|mm|GB|MB|KB|TB|ms|s|h|min|days?|weeks?|months?|years?|hours?|minutes?|seconds?|%|am|pm'
+  `${CURRENCY_CODES}|units?|items?|pcs|kg|g|lb|km|m|cm|mm|GB|MB|KB|TB|ms|s|h|min|days?|weeks?|months?|years?|hours?|minutes?|seconds?|%|am|pm`
 
 /** English month names and their abbreviations (regex source), each a whole word before a space or `.`. */
 const EN_MONTHS =
@@ -131,6 +140,12 @@ const EMAIL: FactPattern = { kind: 'email', needs: '@', pattern: /\b[\w.+-]+@[\w
 // IDs and order numbers: ORD-58213, A-48213-KQ, INV-2207, CACHE-58, job-4821.
 const ID_UPPER: FactPattern = { kind: 'id', needs: '-', pattern: /\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b/g }
 const ID_LOWER: FactPattern = { kind: 'id', needs: '-', pattern: /\b[a-z]+-\d{3,}\b/g }
+// An IBAN written in groups, as banks print it: country, check digits, then groups of four
+// letters or digits (ES91 2100 0418 4502 0005 1332), the last group shorter or not.
+const IBAN_GROUPED: FactPattern = {
+  kind: 'id',
+  pattern: /(?<![\w-])[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?(?![\w-])/g,
+}
 // Postal codes: CEP 01310-100, ZIP+4 12345-6789, or a code after the words.
 const POSTAL_DASHED: FactPattern = { kind: 'postal-code', needs: '-', pattern: /\b\d{5}-\d{3,4}\b/g }
 // Case-sensitive code: with the i flag "postal code 94107 are" took the next word along.
@@ -147,6 +162,12 @@ const DATE_ISO: FactPattern = {
   pattern: /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b/g,
 }
 const DATE_DMY: FactPattern = { kind: 'date', needs: '/', pattern: /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/g }
+// Year first with slashes (2025/11/04), a real month and day: `2025/11` or `2024/2025/3` are no dates.
+const DATE_YMD_SLASHED: FactPattern = {
+  kind: 'date',
+  needs: '/',
+  pattern: /(?<![\w/.-])\d{4}\/(?:0?[1-9]|1[0-2])\/(?:0?[1-9]|[12]\d|3[01])(?![\w/-]|\.\d)/g,
+}
 const DATE_MONTH_DAY: FactPattern = {
   kind: 'date',
   pattern: new RegExp(`\\b(?:${EN_MONTHS})\\.? \\d{1,2}(?:st|nd|rd|th)?(?:, \\d{4})?\\b`, 'g'),
@@ -157,13 +178,52 @@ const DATE_DAY_MONTH: FactPattern = {
 }
 // File paths: dir/name.ext (optionally ~/ ./ ../ or / first), /abs/path, a bare name.ext.
 const PATH_RELATIVE: FactPattern = { kind: 'file-path', needs: '/', pattern: RELATIVE_PATH_PATTERN }
-const PATH_ABSOLUTE: FactPattern = { kind: 'file-path', needs: '/', pattern: /(?<![\w.])\/(?:[\w.-]+\/)+[\w.-]+/g }
+// An absolute path, or one in the home directory with its `~` (`~/.ssh/id_ed25519`, `~/.bashrc`);
+// a sentence's closing `.` is not the path's.
+const PATH_ABSOLUTE: FactPattern = {
+  kind: 'file-path',
+  needs: '/',
+  pattern: /(?<![\w.])(?:~\/(?:[\w.-]+\/)*|\/(?:[\w.-]+\/)+)[\w.-]*[\w-]/g,
+}
+// A Windows path: a drive letter, `\`, folders and a name (C:\Users\maria\Documents\report.xlsx).
+const PATH_WINDOWS: FactPattern = {
+  kind: 'file-path',
+  needs: ':\\',
+  pattern: /(?<![\w:\\])[A-Za-z]:\\(?:[\w.$~-]+\\)*[\w.$~-]*[\w$~-]/g,
+}
 const PATH_BARE: FactPattern = { kind: 'file-path', pattern: new RegExp(`\\b[\\w-]+\\.(?:${FILE_EXTENSIONS})\\b`, 'g') }
 // Numbered references a conversation navigates by: chapter 7, exercises 7.1-7.3, ticket 12.
 const REFERENCE: FactPattern = {
   kind: 'reference',
   pattern:
     /\b(?:chapter|section|exercise|lesson|ticket|issue|version|release)s? #?\d+(?:\.\d+)*(?:-\d+(?:\.\d+)*)?\b/gi,
+}
+// A version after a word for "version" is the version alone (`Version 2.4.17` → `2.4.17`), as
+// a person quoting it later writes it: dotted or `v`-numbered ("version 2" stays a reference).
+const VERSION_AFTER_WORD: FactPattern = {
+  kind: 'version',
+  pattern: new RegExp(
+    `\\b(?:${VERSION_WORDS}):? ?(?<v>(?:v\\d+(?:\\.\\d+)*|\\d+(?:\\.\\d+)+)(?:-[0-9A-Za-z.]*[0-9A-Za-z])?)(?![\\w-]|\\.\\d)`,
+    'dgi',
+  ),
+}
+/**
+ * A ticket's or pull request's number after its word, as the fact a person would quote: `#812`
+ * (of `PR #812`) or a number of 3+ digits (`1234` of `PR 1234`, `ticket nº 4821`); a shorter
+ * number is no value of its own, so `ticket 88` stays whole (`REFERENCE`, `STATED_REFERENCE`).
+ */
+const TICKET_NUMBER = '(?:n[º°o]\\.? ?|nr\\.? ?)?(?<v>#\\d+|\\d{3,})'
+// Tickets and issues by number in any text: `ticket #456` → `#456`, `issue 1234` → `1234`.
+const TICKET_REFERENCE: FactPattern = {
+  kind: 'reference',
+  pattern: new RegExp(`\\b(?:tickets?|issues?) ?${TICKET_NUMBER}(?!\\w)`, 'dgi'),
+}
+// A labelled port line of tool output or config (`Default port: 8443`, `PORT=3000`, `"db_port": 5432`).
+const PORT_LINE: FactPattern = {
+  kind: 'port',
+  kindOf: (fact) => (Number(fact) <= 65_535 ? 'port' : null),
+  pattern:
+    /^[ \t]*(?:[-*][ \t]+)?["']?(?:[A-Za-z][\w .-]{0,30}?[ _.-])?port(?:[ _-]?(?:number|no))?["']?[ \t]*[:=][ \t]*(?<v>\d{2,5})(?![\w.:])/dgim,
 }
 // A person named after a label: "Student: Ilse", "my name is Ana Souza".
 const NAME: FactPattern = {
@@ -179,29 +239,42 @@ const NAME: FactPattern = {
 const LATIN_GREEK_CYRILLIC = '\\u00C0-\\u024F\\u0370-\\u04FF'
 
 // Amounts: currency + number, number + currency/unit, times like 7pm; the unit decides the kind.
-const MONEY: FactPattern = { kind: 'money', pattern: /(?:R\$|US\$|[$€£¥])\s?\d(?:[\d,.]*\d)?/g }
+// An amount may end in a scale (`$12k`, `€3.5M`, `12k USD`).
+const MONEY: FactPattern = {
+  kind: 'money',
+  pattern: new RegExp(`(?:R\\$|US\\$|[$€£¥])\\s?\\d(?:[\\d,.]*\\d)?(?:${AMOUNT_SCALE}(?![A-Za-z0-9_]))?`, 'g'),
+}
 const QUANTITY: FactPattern = {
   kind: 'quantity',
   kindOf: unitKind,
-  pattern: new RegExp(`\\b\\d(?:[\\d,.]*\\d)?\\s?(?:${UNITS})(?![\\w${LATIN_GREEK_CYRILLIC}-])`, 'gi'),
+  pattern: new RegExp(
+    `\\b\\d(?:[\\d,.]*\\d)?(?:${AMOUNT_SCALE}(?=\\s?(?:${CURRENCY_CODES})\\b))?\\s?(?:${UNITS})(?![\\w${LATIN_GREEK_CYRILLIC}-])`,
+    'gi',
+  ),
 }
 
 /** The fact patterns of any text (tool output, assistant and system text, summaries), in order. */
 const FACT_PATTERNS: readonly FactPattern[] = [
   URL,
   EMAIL,
+  IBAN_GROUPED,
   ID_UPPER,
   ID_LOWER,
   POSTAL_DASHED,
   POSTAL_AFTER_WORDS,
   DATE_ISO,
   DATE_DMY,
+  DATE_YMD_SLASHED,
   DATE_MONTH_DAY,
   DATE_DAY_MONTH,
   PATH_RELATIVE,
   PATH_ABSOLUTE,
+  PATH_WINDOWS,
   PATH_BARE,
+  VERSION_AFTER_WORD,
+  TICKET_REFERENCE,
   REFERENCE,
+  PORT_LINE,
   NAME,
   MONEY,
   QUANTITY,
@@ -238,11 +311,16 @@ const LABEL_FAMILIES = {
     words:
       'phone[ -]?number|phone|telephone|mobile[ -]?number|mobile|cell[ -]?phone|cell|tel[ée]fonos?|tel[ée]fone|m[óo]vil|celular|telefonnummer|telefon|handynummer|handy|mobilnummer|rufnummer|t[ée]l[ée]phone|portable|fone|whats ?app|tel\\.?|t[ée]l\\.?',
   },
-  port: { kind: 'port', words: 'port[ -]?number|ports?|puertos?|porta' },
-  version: { kind: 'version', words: 'versions?|versi[óo]n|vers[ãa]o|release' },
+  port: {
+    kind: 'port',
+    words:
+      'port[ -]?number|ports?|puertos?|porta|listen(?:s|ing)? on|escucha(?:ndo)? en|lauscht auf|écoute sur|escuta (?:em|na)|ascolta su(?:lla)?',
+  },
+  version: { kind: 'version', words: VERSION_WORDS },
   branch: { kind: 'branch', words: 'branch(?:es)?|rama|ramo|zweig|branche' },
+  // A tracker key is an id whether a ticket word names it or not (`SUP-7719`, `JIRA-4821`).
   ticket: {
-    kind: 'reference',
+    kind: 'id',
     words: 'tickets?|issues?|pull requests?|merge requests?|pr|mr|jira|bugs?|chamados?|incidencias?|incidentes?|vorgang',
   },
 } as const satisfies Record<string, { kind: FactKind; words: string }>
@@ -295,7 +373,7 @@ const LABEL_VALUES: Record<LabelFamily, { value: RegExp; tight: boolean }> = {
  * lautet", "branch named"), with separators (`:`, `=`, `#`, quotes), up to twelve of them.
  */
 const TIGHT_GAP = new RegExp(
-  `(?:[\\s:=#'"\`«-]|(?:is|was|are|es|era|ist|war|lautet|est|était|é|number|no\\.?|nr\\.?|n[º°]\\.?|núm(?:ero)?\\.?|nummer|numéro|id|on|en|em|auf|sur|at|to|set to|the|el|la|lo|o|a|le|de|do|da|del|der|die|das|den|my|mi|mein|meine|mon|ma|meu|minha|name|named|called|llamada|chamada|nome|nombre)${WORD_END}){0,12}`,
+  `(?:[\\s:=#'"\`«?-]|(?:is|was|are|es|era|ist|war|lautet|est|était|é|number|no\\.?|nr\\.?|n[º°]\\.?|núm(?:ero)?\\.?|nummer|numéro|id|on|en|em|auf|sur|at|to|set to|the|el|la|lo|o|a|le|de|do|da|del|der|die|das|den|my|mi|mein|meine|mon|ma|meu|minha|name|named|called|llamada|chamada|nome|nombre)${WORD_END}){0,12}`,
   'iuy',
 )
 
@@ -303,7 +381,7 @@ const TIGHT_GAP = new RegExp(
 const LOOSE_GAP = 48
 
 /** Characters a loose gap may hold besides letters and spaces: connecting punctuation. */
-const LOOSE_GAP_PUNCTUATION = new Set([...':=#,\'"`«»()–—-ºª°'])
+const LOOSE_GAP_PUNCTUATION = new Set([...':=#,\'"`«»()–—-ºª°?'])
 
 /** A value that is a date or an amount whatever label precedes it (`2026-03-03`, `12/03/2026`, `12.03.2026`). */
 const DATE_SHAPED = /^(?:\d{4}-\d{2}-\d{2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})$/
@@ -319,10 +397,12 @@ const TOKEN_CHAR = /[\p{L}\p{N}_\-/.]/u
 /**
  * Values a label names (`STATED_LABEL`, `LABEL_FAMILIES`) in `text`: after each label, the first
  * value of its family's shape (`LABEL_VALUES`) starting by the next label, before a digit that
- * starts something else or the end of the sentence; its kind is the family's. A label inside a
- * value taken already labels nothing. A value shaped like a
- * date, or followed by a unit or currency, is not the label's (its own shape decides). A
- * ticket's value is a tracker key (`PROJ-123`); numbered tickets are `STATED_REFERENCE`'s.
+ * starts something else or the end of the sentence (`valueAfterLabel`), or, when none follows,
+ * the value a verb joins to the label before it ("94107 is my postal code", `valueBeforeLabel`);
+ * its kind is the family's. A label inside a value taken already labels nothing. A value shaped
+ * like a date (a version's label excepted), or followed by a unit or currency, is not the
+ * label's (its own shape decides). A ticket's value is a tracker key (`PROJ-123`, an id);
+ * numbered tickets are `STATED_REFERENCE`'s.
  */
 function labelledValues(text: string): FoundSpan[] {
   const labels: { family: LabelFamily; end: number; start: number }[] = []
@@ -343,13 +423,13 @@ function labelledValues(text: string): FoundSpan[] {
     if (start < takenEnd) return
     // The value starts by the next label (which may begin it: "branch release-2.4").
     const limit = labels[i + 1]?.start ?? text.length
-    const { value, tight } = LABEL_VALUES[family]
-    const at = tight ? tightValueStart(text, end) : end
-    if (at > limit) return
-    const found = tight ? valueAt(text, at, value) : looseValue(text, at, value, limit)
+    const { value } = LABEL_VALUES[family]
+    const found =
+      valueAfterLabel(text, end, limit, family) ?? valueBeforeLabel(text, start, Math.max(takenEnd, labels[i - 1]?.end ?? 0), value)
     if (!found) return
     const fact = text.slice(found.at, found.end)
-    if (DATE_SHAPED.test(fact)) return
+    // A version's label decides even for a date's shape (`Version 2.4.17`), unless a 4-digit year ends it.
+    if (DATE_SHAPED.test(fact) && (family !== 'version' || /\.\d{4}$/.test(fact))) return
     UNIT_AFTER.lastIndex = found.end
     if (UNIT_AFTER.test(text)) return
     if (!valueFits(family, fact)) return
@@ -358,6 +438,59 @@ function labelledValues(text: string): FoundSpan[] {
   })
   return out
 }
+
+/**
+ * The value of `family`'s shape after its label, which ends at `end`, starting by `limit`: a tight
+ * family's after `TIGHT_GAP`, or after one word and a verb (`puerto correcto es 27017`); a loose
+ * family's in the loose gap (`looseValue`). Null when there is none.
+ */
+function valueAfterLabel(text: string, end: number, limit: number, family: LabelFamily): { at: number; end: number } | null {
+  const { value, tight } = LABEL_VALUES[family]
+  if (!tight) return looseValue(text, end, value, limit)
+  const at = tightValueStart(text, end)
+  if (at <= limit) {
+    const found = valueAt(text, at, value)
+    if (found) return found
+  }
+  WORD_THEN_VERB.lastIndex = end
+  if (!WORD_THEN_VERB.test(text)) return null
+  const after = tightValueStart(text, WORD_THEN_VERB.lastIndex)
+  return after <= limit ? valueAt(text, after, value) : null
+}
+
+/** One word and a verb joining a label to its value ("correcto es", "by default is", "richtige ist"). */
+const WORD_THEN_VERB = new RegExp(
+  `\\s+[\\p{L}-]+\\s+(?:is|was|are|es|era|ist|war|lautet|est|était|é|è|sind|são)${WORD_END}`,
+  'iuy',
+)
+
+/**
+ * A value of shape `value` that a label names after it: "94107 is my postal code", "8443 es el
+ * puerto" — the value, a verb and at most one determiner right before the label, the value
+ * starting a token no earlier than `from` (what an earlier label took) and at most
+ * `VALUE_BEFORE_REACH` code units before the verb. Null when there is none.
+ */
+function valueBeforeLabel(text: string, labelStart: number, from: number, value: RegExp): { at: number; end: number } | null {
+  const windowStart = Math.max(from, labelStart - 64)
+  const verb = VERB_BEFORE_LABEL.exec(text.slice(windowStart, labelStart))
+  if (!verb) return null
+  const verbAt = windowStart + verb.index
+  // The earliest token start whose value ends right at the verb: the longest value ("612 345 678").
+  for (let p = Math.max(windowStart, verbAt - VALUE_BEFORE_REACH); p < verbAt; p++) {
+    if (p > 0 && TOKEN_CHAR.test(text.charAt(p - 1))) continue
+    if (valueAt(text, p, value)?.end === verbAt) return { at: p, end: verbAt }
+  }
+  return null
+}
+
+/** Longest value `valueBeforeLabel` takes, in UTF-16 code units. */
+const VALUE_BEFORE_REACH = 24
+
+/** What ends a text right before a label naming the value before it: a verb and a determiner. */
+const VERB_BEFORE_LABEL = new RegExp(
+  `\\s+(?:is|was|es|era|ist|war|est|é|è)\\s+(?:(?:my|our|your|the|his|her|their|mi|su|tu|el|la|nuestro|nuestra|mein|meine|unsere|die|der|das|mon|ma|notre|le|meu|minha|nosso|nossa|o|a|il|mio|mia)\\s+)?$`,
+  'iu',
+)
 
 /** What follows "order" when it names no order number: "in order to", "order for", "order that". */
 const ORDER_NOT_LABEL = /^\s+(?:to|that|for)(?![\p{L}])/iu
@@ -486,19 +619,23 @@ const BRANCH: FactPattern = {
   pattern:
     /(?<![\w./-])(?:feature|feat|fix|bugfix|hotfix|release|chore|refactor|docs|test|dev|wip|topic|experiment|users?)\/[\w.-]*\w(?:\/[\w.-]*\w)*(?![\w/])/g,
 }
-// Tickets and pull requests by number: PR 45, PR #45, ticket nº 88, chamado 12, a bare #1234.
+/** Words a ticket or pull request is named by before its number (regex source, case-sensitive). */
+const TICKET_WORDS =
+  '[Tt]ickets?|[Ii]ssues?|[Bb]ugs?|[Cc]hamados?|[Ii]ncidencias?|[Ii]ncidentes?|PRs?|MRs?|[Pp]ull [Rr]equests?|[Mm]erge [Rr]equests?'
+// Tickets and pull requests by number: PR #812 and PR 1234 give `#812` and `1234`
+// (`TICKET_NUMBER`), PR 45 and ticket nº 88 stay whole, a bare #1234 is itself.
 const STATED_REFERENCE: FactPattern = {
   kind: 'reference',
   pattern: new RegExp(
-    `${WORD_START}(?:(?:[Tt]ickets?|[Ii]ssues?|[Bb]ugs?|[Cc]hamados?|[Ii]ncidencias?|[Ii]ncidentes?|PRs?|MRs?|[Pp]ull [Rr]equests?|[Mm]erge [Rr]equests?) ?(?:n[º°o]\\.? ?|nr\\.? ?|#)?\\d+|(?<![\\w&#])#\\d+)${WORD_END}`,
-    'gu',
+    `${WORD_START}(?:(?:${TICKET_WORDS}) ?${TICKET_NUMBER}|(?:${TICKET_WORDS}) ?(?:n[º°o]\\.? ?|nr\\.? ?|#)?\\d+|(?<![\\w&#])#\\d+)${WORD_END}`,
+    'dgu',
   ),
 }
 // An amount with its currency after it: 1.299 €, 40 euros, 15 reais.
 const MONEY_AFTER: FactPattern = {
   kind: 'money',
   pattern: new RegExp(
-    `(?<![\\w.,])\\d(?:[\\d.,]*\\d)? ?(?:[€£¥$]|euros?|reais|real|dólares|dolares|dollars?|pesos|libras|pounds?|francs?)${WORD_END}`,
+    `(?<![\\w.,])\\d(?:[\\d.,]*\\d)?${AMOUNT_SCALE}? ?(?:[€£¥$]|euros?|reais|real|dólares|dolares|dollars?|pesos|libras|pounds?|francs?)${WORD_END}`,
     'giu',
   ),
 }
@@ -556,6 +693,7 @@ function codeKind(fact: string): FactKind | null {
  * and plain numbers, which any earlier kind may hold.
  */
 const STATED_FACT_SOURCES: readonly (FactPattern | FactFinder)[] = [
+  IBAN_GROUPED,
   LABELLED,
   URL,
   EMAIL,
@@ -571,6 +709,7 @@ const STATED_FACT_SOURCES: readonly (FactPattern | FactFinder)[] = [
   POSTAL_UK_CA,
   DATE_ISO,
   DATE_DMY,
+  DATE_YMD_SLASHED,
   DATE_DMY_DOTTED,
   DATE_MONTH_DAY,
   DATE_DAY_MONTH,
@@ -580,6 +719,7 @@ const STATED_FACT_SOURCES: readonly (FactPattern | FactFinder)[] = [
   PORT,
   PATH_RELATIVE,
   PATH_ABSOLUTE,
+  PATH_WINDOWS,
   PATH_BARE,
   STATED_REFERENCE,
   REFERENCE,

@@ -36,6 +36,16 @@ const SENTENCES: readonly [string, readonly [string, FactKind][]][] = [
   ['Customer ID: C-20931', [['C-20931', 'id']]],
   ['Tracking ORD-58213 please', [['ORD-58213', 'id']]],
   ['Kundennummer 4711-0815', [['4711-0815', 'id']]],
+  // A tracker key is an id with or without a ticket word before it.
+  ['Abrí la incidencia SUP-7719 hace una semana.', [['SUP-7719', 'id']]],
+  ['Le ticket OPS-2290 décrit la panne de ce matin.', [['OPS-2290', 'id']]],
+  ['This relates to JIRA-4821 which QA reopened yesterday.', [['JIRA-4821', 'id']]],
+  // An IBAN in groups of four is one value.
+  ['El IBAN es ES91 2100 0418 4502 0005 1332.', [['ES91 2100 0418 4502 0005 1332', 'id']]],
+  // A label after its value, or before it with a question mark.
+  ['94107 is my postal code', [['94107', 'postal-code']]],
+  ['postal code? 94107', [['94107', 'postal-code']]],
+  ['612 345 678 es mi teléfono', [['612 345 678', 'phone']]],
   // Phones.
   ['Call me at +1 415-555-0134', [['+1 415-555-0134', 'phone']]],
   ['Meu celular é (11) 98765-4321', [['(11) 98765-4321', 'phone']]],
@@ -49,6 +59,9 @@ const SENTENCES: readonly [string, readonly [string, FactKind][]][] = [
   ['Usa el puerto 8080', [['8080', 'port']]],
   ['open localhost:8080 in the browser', [['8080', 'port']]],
   ['the API is at api.example.com:8443', [['8443', 'port']]],
+  ['El puerto correcto es 27017.', [['27017', 'port']]],
+  ['Our API listens on 8443 in staging', [['8443', 'port']]],
+  ['Der Dienst lauscht auf 9090', [['9090', 'port']]],
   // Hashes and UUIDs.
   ['It broke in commit 17015f9', [['17015f9', 'hash']]],
   ['El commit a3f9c2e1b7 introdujo el fallo', [['a3f9c2e1b7', 'hash']]],
@@ -61,6 +74,9 @@ const SENTENCES: readonly [string, readonly [string, FactKind][]][] = [
   ['Actualiza a la versión 3.1', [['3.1', 'version']]],
   ['Wir nutzen 18.19.0 auf dem Server', [['18.19.0', 'version']]],
   ['Estamos na versão 5.2.1-rc.1', [['5.2.1-rc.1', 'version']]],
+  // A version after a word for "version" is the version alone, whatever its digits look like.
+  ['Wir laufen aktuell auf Version 2.4.17 in Produktion.', [['2.4.17', 'version']]],
+  ['La versión 1.2.24 falla', [['1.2.24', 'version']]],
   // Dates.
   ['The deadline is 2026-03-03', [['2026-03-03', 'date']]],
   ['Lo necesito el 3 de marzo de 2026', [['3 de marzo de 2026', 'date']]],
@@ -69,26 +85,40 @@ const SENTENCES: readonly [string, readonly [string, FactKind][]][] = [
   ['Vence em 12/03/2026', [['12/03/2026', 'date']]],
   ['Termin am 12.03.2026', [['12.03.2026', 'date']]],
   ['Ship by March 3', [['March 3', 'date']]],
+  ['Meeting on 2025/11/04 at noon', [['2025/11/04', 'date']]],
   // Money.
   ['O total foi R$ 1.234,56', [['R$ 1.234,56', 'money']]],
   ['Es kostet 1.299 €', [['1.299 €', 'money']]],
   ['The budget is $40', [['$40', 'money']]],
   ['Le prix est de 40 EUR', [['40 EUR', 'money']]],
   ['Son 25 euros', [['25 euros', 'money']]],
+  // An amount may end in a scale: thousands, millions.
+  ['Our budget is 12k dollars', [['12k dollars', 'money']]],
+  ['Budget: $12k', [['$12k', 'money']]],
+  ['It costs 12k USD', [['12k USD', 'money']]],
+  ['Raised €3.5k so far', [['€3.5k', 'money']]],
   // E-mails, URLs, paths.
   ['Write to ana.souza@example.com', [['ana.souza@example.com', 'email']]],
   ['El enlace es https://shop.example/orders/58213', [['https://shop.example/orders/58213', 'url']]],
   ['Die Datei liegt unter src/quote/rates.py', [['src/quote/rates.py', 'file-path']]],
+  ['Path is C:\\Users\\maria\\Documents\\report.xlsx', [['C:\\Users\\maria\\Documents\\report.xlsx', 'file-path']]],
+  ['The key is in ~/.ssh/id_ed25519', [['~/.ssh/id_ed25519', 'file-path']]],
+  ['Logs go to /var/log/app.', [['/var/log/app', 'file-path']]],
   // Branches and environment variables.
   ['Merge feature/login-fix into main', [['feature/login-fix', 'branch']]],
   ['Deploy from branch release-2.4', [['release-2.4', 'branch']]],
   ['Trabajo en la rama hotfix_42', [['hotfix_42', 'branch']]],
   ['Set DATABASE_URL before starting', [['DATABASE_URL', 'env-var']]],
   ['NODE_ENV muss production sein', [['NODE_ENV', 'env-var']]],
-  // Tickets and pull requests.
+  // Tickets and pull requests: the `#` reference or a number of 3+ digits alone (what a person
+  // quoting it writes), a shorter number with its word.
   ['See #1234 for details', [['#1234', 'reference']]],
+  ['O PR #812 resolve esse problema.', [['#812', 'reference']]],
+  ['ticket #456 is the one I meant', [['#456', 'reference']]],
+  ['PR 1234 fixes it', [['1234', 'reference']]],
+  ['Abri o chamado nº 4821', [['4821', 'reference']]],
   ['PR 45 fixes it', [['PR 45', 'reference']]],
-  ['ticket PROJ-123 is blocked', [['PROJ-123', 'reference']]],
+  ['ticket PROJ-123 is blocked', [['PROJ-123', 'id']]],
   ['Close ticket 88', [['ticket 88', 'reference']]],
   ['Abri o chamado nº 88', [['chamado nº 88', 'reference']]],
   // Numbers and codes with no label.
@@ -153,6 +183,19 @@ describe('who states it', () => {
     expect(findFactSpans(output)).toEqual([{ fact: '120 ms', kind: 'duration' }])
     expect(messageFactSpans(toolResult('t1', 'c1', output))).toEqual([{ fact: '120 ms', kind: 'duration' }])
   })
+
+  it('tool output has the values its labelled lines name: a port line, a version after its word', () => {
+    const output = 'Account: Dana Whitfield\nDefault port: 8443\nDB_PORT=5432\nServer version 2.4.17 (ticket #456)\nReport: 2024 rows'
+    expect(findFactSpans(output)).toEqual([
+      { fact: '8443', kind: 'port' },
+      { fact: '5432', kind: 'port' },
+      { fact: '2.4.17', kind: 'version' },
+      { fact: '#456', kind: 'reference' },
+    ])
+    // A port read from a tool is ranked as any other value of tool output: neither the user's nor noise.
+    const facts = extractFacts([user('u1', 'Which port?'), toolResult('t1', 'c1', output)])
+    expect(facts.find((f) => f.fact === '8443')).toMatchObject({ kind: 'port', origin: 'tool-output', importance: 'other' })
+  })
 })
 
 // ------------------------------------------------------------------------------------------
@@ -182,7 +225,8 @@ const MEANINGFUL_WORDS = new Set(
     'port', 'ports', 'puerto', 'puertos', 'porta', 'version', 'versions', 'versión', 'version', 'versão', 'release',
     'branch', 'branches', 'rama', 'ramo', 'zweig', 'branche', 'ticket', 'tickets', 'issue', 'issues', 'pull', 'merge',
     'pr', 'prs', 'mr', 'mrs', 'jira', 'bug', 'bugs', 'chamado', 'chamados', 'incidencia', 'incidencias', 'incidente',
-    'incidentes', 'vorgang',
+    'incidentes', 'vorgang', 'listen', 'listens', 'listening', 'escucha', 'escuchando', 'lauscht', 'écoute', 'escuta',
+    'ascolta',
     // numbered references and names
     'chapter', 'chapters', 'section', 'sections', 'exercise', 'exercises', 'lesson', 'lessons', 'name', 'student',
     // English months (their "May 12" pattern would take a day that starts a value)
@@ -269,7 +313,14 @@ const STATEMENTS: Record<string, fc.Arbitrary<Statement>> = {
     .tuple(fc.stringMatching(/^[A-Z]{2,8}$/), fc.stringMatching(/^[A-Z0-9]{1,6}$/))
     .map(([a, b]) => `${a}_${b}`)
     .map(value('env-var')),
-  reference: fc.tuple(between(1, 99_999), fc.boolean()).map(([n, pr]) => (pr ? `PR ${n}` : `#${n}`)).map(value('reference')),
+  reference: fc
+    .tuple(between(1, 99_999), fc.constantFrom('PR ', 'PR #', '#'))
+    .map(([n, word]): Statement => {
+      const text = `${word}${n}`
+      // After its word, a `#` reference or a number of 3+ digits is the value alone.
+      const fact = word === '#' ? text : word === 'PR #' ? `#${n}` : n >= 100 ? String(n) : text
+      return { text, fact, kind: 'reference' }
+    }),
   id: fc.tuple(fc.stringMatching(/^[A-Z]{2,4}$/), digits(3, 6)).map(([p, n]) => `${p}-${n}`).map(value('id')),
   postalShape: fc
     .tuple(digits(5, 5), digits(3, 3), fc.boolean())
