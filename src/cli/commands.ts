@@ -202,7 +202,7 @@ export const COMMANDS: readonly CliCommand[] = [
     async run(ctx) {
       const watched = watchedFlag(ctx.values)
       const run = await runFile(ctx, 'compact')
-      const recorded = ctx.values.recorded ? recordedRunResult(run.transcript, run.counter) : undefined
+      const recorded = ctx.values.recorded ? recordedRunResult(run.transcript, run.counter, { calibration: run.result.calibration }) : undefined
       let text = ctx.values.json
         ? JSON.stringify(compactJson(run.transcript, run.config, run.result, recorded, watched, countToolSchemaTokens(run.transcript.tools, run.counter.count)), null, 2)
         : compactReport(run.name, run.transcript, run.config, run.result, recorded)
@@ -301,7 +301,7 @@ export const COMMANDS: readonly CliCommand[] = [
       })
       const run = await runFile({ ...ctx, positionals: [file] }, 'find')
       // --recorded: the verdicts are against what the agent kept after its own last compaction.
-      const judged = ctx.values.recorded ? recordedRunResult(run.transcript, run.counter) : run.result
+      const judged = ctx.values.recorded ? recordedRunResult(run.transcript, run.counter, { calibration: run.result.calibration }) : run.result
       if (!judged) throw new InputError(`${run.name}: --recorded, but this transcript records no compaction`)
       const ix = indexRun(judged)
       const needed = neededFacts(judged)

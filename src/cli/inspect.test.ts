@@ -22,6 +22,7 @@ describe('inspect text form', () => {
       sidechains: [{ title: 'helper', messages: 4 }],
       warnings: ['w1'],
       notes: ['n1'],
+      usage: null,
     }
     // "recorded compactions" is 20 characters: the values start at column 22.
     expect(inspectText('chat.json', report).split('\n')).toEqual([

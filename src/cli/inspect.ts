@@ -1,10 +1,15 @@
 /**
- * The `inspect` command: a transcript's format, counts, recorded compactions and warnings. It
- * imports the file and counts, nothing else (no tokenizer, no pipeline), so it and its imports
- * are kept apart from the other commands: main.ts runs it without loading the command table.
+ * The `inspect` command: a transcript's format, counts, recorded compactions, recorded usage and
+ * warnings. It imports the file and counts; the tokenizer only when the file records usage or
+ * compactions (our calibrated estimates beside the agent's figures), never the pipeline, so it and
+ * its imports are kept apart from the other commands: main.ts runs it without loading the
+ * command table.
  */
-import type { Transcript } from '../engine/model'
+import type { Encoding, Transcript } from '../engine/model'
+import { loadCounter } from '../engine/tokens/count'
+import { calibrationFor, calibrationLabel, RAW_COUNTS, usageReport, type Calibration } from '../engine/usage/calibration'
 import type { CliCommand } from './commands'
+import { UsageError } from './errors'
 import { importInput } from './input'
 import type { CliOption } from './options'
 
@@ -15,6 +20,32 @@ export const JSON_OPTION: CliOption = {
   help:
     'compact/inspect/find/sweep: print one JSON object instead of the report\n' +
     '(compact --json includes the facts table and the failure-mode checks)',
+}
+
+/** `--encoding`: the token encoding our counts use (inspect and every command that runs the pipeline). */
+export const ENCODING_OPTION: CliOption = { name: 'encoding', type: 'string', arg: 'E', help: 'o200k_base (default) or cl100k_base' }
+
+/** The encodings `--encoding` takes. Source: SPEC §2. */
+export const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base']
+
+/**
+ * The file's recorded usage beside our estimate of it (`inspect --json` `usage`): one entry per
+ * API response in file order, `recorded` read from the file and `estimated` our count of the
+ * context that request was sent, calibrated with the two numbers fitted to the whole file
+ * (usage/calibration.ts) — never copied from `recorded`.
+ */
+interface InspectUsage {
+  requests: { atMessageId: string; recorded: number; estimated: number }[]
+  /** Tokens every request carries that the file does not show (fitted). */
+  overhead: number
+  /** The agent's tokens per token of ours (fitted). */
+  ratio: number
+  /** Median |estimated − recorded| / recorded over the requests (a fraction). */
+  medianError: number | null
+  /** The encoding our counts are in. */
+  encoding: Encoding
+  /** The calibration's line, as the page shows it. */
+  label: string
 }
 
 /** Counts of a transcript, as `inspect` prints them (`--json` prints it as is). */
@@ -34,6 +65,11 @@ export interface InspectReport {
     trigger?: string
     tokensBefore?: number
     tokensAfter?: number
+    /**
+     * Our count of the context the agent sent right before the compaction (calibrated to the
+     * file's usage when it records any), beside the agent's own `tokensBefore`.
+     */
+    estimatedTokensBefore?: number
     /** Summary length in characters (UTF-16 units); null when the summary is not in the source. */
     summaryChars: number | null
     source: string
@@ -43,6 +79,10 @@ export interface InspectReport {
   warnings: string[]
   /** `Transcript.notes`: what the import noticed that is not a problem. */
   notes: string[]
+  /** The agent's version as the file records it (`Transcript.agentVersion`), when it does. */
+  agentVersion?: string
+  /** The recorded usage and our calibrated estimates; null when the file records no usage. */
+  usage: InspectUsage | null
 }
 
 /**
@@ -94,9 +134,36 @@ function inspectTranscript(t: Transcript): InspectReport {
     }),
     warnings: t.warnings,
     notes: t.notes ?? [],
+    usage: null,
   }
   if (t.title !== undefined) report.title = t.title
+  if (t.agentVersion !== undefined) report.agentVersion = t.agentVersion
   return report
+}
+
+/**
+ * Adds our token figures to `report`: the usage (`InspectUsage`) when the file records any, and
+ * each recorded compaction's `estimatedTokensBefore`, counted in `encoding` and calibrated to
+ * the file's usage (raw counts when it records none).
+ */
+async function addTokenFigures(report: InspectReport, t: Transcript, encoding: Encoding): Promise<void> {
+  if (!(t.usage?.length || t.recordedCompactions.length)) return
+  const counter = await loadCounter(encoding)
+  const calibration: Calibration = t.usage?.length ? calibrationFor(t, { mode: 'auto' }, counter) : RAW_COUNTS
+  const usage = usageReport(t, counter, calibration)
+  usage.compactionsBefore.forEach((n, k) => {
+    const c = report.recordedCompactions[k]
+    if (c) c.estimatedTokensBefore = n
+  })
+  if (!t.usage?.length) return
+  report.usage = {
+    requests: usage.requests.map((r) => ({ atMessageId: r.atMessageId, recorded: r.recorded, estimated: r.estimated })),
+    overhead: usage.overhead,
+    ratio: usage.ratio,
+    medianError: usage.medianError,
+    encoding,
+    label: calibrationLabel(calibration, encoding),
+  }
 }
 
 /** The labels of inspect's text form, in print order; each is printed with `labelled`. */
@@ -108,6 +175,8 @@ const INSPECT_LABELS = [
   'thinking blocks',
   'tool schemas',
   'recorded compactions',
+  'recorded usage',
+  'agent version',
   'branches',
   'sidechains',
 ] as const
@@ -139,13 +208,16 @@ export function inspectText(name: string, r: InspectReport): string {
     labelled('recorded compactions', r.recordedCompactions.length),
   ]
   for (const c of r.recordedCompactions) {
+    const ours = c.estimatedTokensBefore !== undefined ? `; ours ${c.estimatedTokensBefore} before` : ''
     const tokens =
       c.tokensBefore !== undefined
-        ? `, ${c.tokensBefore}${c.tokensAfter !== undefined ? ` → ${c.tokensAfter}` : ''} tokens (agent's count)`
-        : ''
+        ? `, ${c.tokensBefore}${c.tokensAfter !== undefined ? ` → ${c.tokensAfter}` : ''} tokens (agent's count${ours})`
+        : ours ? ` (${ours.slice(2)})` : ''
     const summary = c.summaryChars === null ? 'summary not in the source' : `summary ${c.summaryChars} chars`
     lines.push(`  at message ${c.atIndex}${c.trigger ? ` (${c.trigger})` : ''}: ${summary}${tokens}`)
   }
+  if (r.usage) lines.push(labelled('recorded usage', `${r.usage.requests.length} requests; ${r.usage.label}`))
+  if (r.agentVersion) lines.push(labelled('agent version', r.agentVersion))
   lines.push(labelled('branches', r.branches))
   lines.push(labelled('sidechains', r.sidechains.length))
   for (const sc of r.sidechains) lines.push(`  ${sc.title ?? '(untitled)'}: ${sc.messages} messages`)
@@ -157,12 +229,15 @@ export function inspectText(name: string, r: InspectReport): string {
 /** `inspect <file|-> [--json]`: the counts of the file, as text or as the `InspectReport` JSON. */
 export const INSPECT_COMMAND: CliCommand = {
   name: 'inspect',
-  synopsis: '<file|-> [--json]',
-  summary: 'format, counts, recorded compactions, warnings',
-  options: [JSON_OPTION],
+  synopsis: '<file|-> [--json] [--encoding E]',
+  summary: 'format, counts, recorded compactions and usage, warnings',
+  options: [JSON_OPTION, ENCODING_OPTION],
   async run(ctx) {
+    const encoding = (ctx.values.encoding as string | undefined) ?? 'o200k_base'
+    if (!ENCODINGS.includes(encoding as Encoding)) throw new UsageError(`--encoding must be one of ${ENCODINGS.join(', ')}`)
     const { name, transcript } = importInput(ctx.positionals, 'inspect')
     const report = inspectTranscript(transcript)
+    await addTokenFigures(report, transcript, encoding as Encoding)
     ctx.out(ctx.values.json ? JSON.stringify(report, null, 2) : inspectText(name, report))
     return 0
   },

@@ -16,6 +16,7 @@ import { unusedParam } from '../engine/stages/triggers'
 import { hostOf } from '../engine/summarizers/errors'
 import type { FetchLike } from '../engine/summarizers/fetch-types'
 import { UsageError } from './errors'
+import { ENCODING_OPTION, ENCODINGS } from './inspect'
 
 /** The values `parseArgs` gives for the options, by name without the dashes (a list for a `multiple` one). */
 export type FlagValues = Record<string, string | boolean | string[] | undefined>
@@ -34,7 +35,6 @@ export interface CliOption {
   negatable?: boolean
 }
 
-const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base']
 const SUMMARIZERS: readonly SummarizerId[] = ['extractive', 'openai-compatible', 'anthropic', 'recorded']
 
 /** The environment variable holding the key of each HTTP summarizer. */
@@ -116,7 +116,7 @@ export const PIPELINE_OPTIONS: readonly CliOption[] = [
       ? { name: f.flag, type: 'boolean', negatable: true, help: stageFlagHelp(f) }
       : { name: f.flag, type: 'string', ...(arg ? { arg } : {}), help: stageFlagHelp(f) }
   }),
-  { name: 'encoding', type: 'string', arg: 'E', help: 'o200k_base (default) or cl100k_base' },
+  ENCODING_OPTION,
   {
     name: 'summarizer',
     type: 'string',

@@ -7,6 +7,7 @@
  */
 import type { FormatId } from './formats/registry'
 import type { StageId, StageParams } from './stages/definitions'
+import type { Calibration } from './usage/calibration'
 
 /** A message role in the canonical model. `developer` imports as `system`. Source: SPEC §1. */
 export type Role = 'system' | 'user' | 'assistant' | 'tool'
@@ -201,6 +202,27 @@ export interface RequestUsage {
   window?: number
 }
 
+/**
+ * Tool results the agent cleared from its context in place, without a summary (Claude Code
+ * `microcompact_boundary`: `microcompactMetadata{trigger, preTokens, tokensSaved,
+ * compactedToolIds[]}`): from `atIndex` on, each listed result is sent as `placeholder`. Not a
+ * `RecordedCompaction` (nothing was summarized); the context walk (analysis/recorded.ts) and so
+ * the calibration count it. Source: formats.md §4.4 (`microcompact_boundary`), agent-presets.md
+ * (placeholder `[Old tool result content cleared]`).
+ */
+export interface ClearedToolResults {
+  /** Index in `Transcript.messages` of the first message after the boundary. */
+  atIndex: number
+  /** The `tool_call_id`s whose results were cleared. */
+  toolCallIds: string[]
+  trigger?: string
+  /** The agent's figures (its tokenizer): context before, tokens the clearing saved. */
+  tokensBefore?: number
+  tokensSaved?: number
+  /** What each cleared result reads as afterwards. */
+  placeholder: string
+}
+
 /** A tool schema sent with the request (counts as non-compactable overhead). */
 export interface ToolSchema {
   name: string
@@ -235,6 +257,8 @@ export interface Transcript {
    * format or the file records none. Never summed across records of one response.
    */
   usage?: RequestUsage[]
+  /** Tool results the agent cleared in place (`ClearedToolResults`), in file order. */
+  clearedToolResults?: ClearedToolResults[]
   /**
    * The agent and its version as the source names them (Claude Code record `version`, Codex
    * `session_meta.cli_version`, Gemini CLI / Copilot CLI version fields), e.g. `2.1.37`. Presets
@@ -344,6 +368,29 @@ export interface PipelineConfig {
   summarizer: SummarizerId
   /** For `openai-compatible` / `anthropic`: endpoint and model (no key). */
   summarizerOptions?: SummarizerSettings
+  /**
+   * How the context's tokens are made the agent's (usage/calibration.ts `calibrationFor`).
+   * Absent: `auto`. A setting of the environment, like the encoding.
+   */
+  calibration?: CalibrationSetting
+}
+
+/**
+ * The calibration setting: `auto` fits our counts to the file's recorded usage (else applies the
+ * chosen agent preset's documented overhead), `manual` takes `overhead` (tokens per request) and
+ * `ratio` (the agent's tokens per token of ours) as set, `off` keeps the encoding's raw counts.
+ */
+export interface CalibrationSetting {
+  mode: 'auto' | 'manual' | 'off'
+  /** `manual`: tokens every request carries that the file does not show (≥ 0). */
+  overhead?: number
+  /** `manual`: the agent's tokens per token of ours (0.5–2.5). */
+  ratio?: number
+  /**
+   * Set by an agent preset (presets.ts): the overhead its agent documents for what every request
+   * carries (system prompt, tool schemas), used by `auto` when the file records no usage.
+   */
+  agentOverhead?: { tokens: number; source: string }
 }
 
 /** What became of a message of the **before** transcript. Source: SPEC §4. */
@@ -513,6 +560,11 @@ interface RunSide {
 
 /** The result of running a pipeline over a transcript. Plain data. */
 export interface RunResult {
+  /**
+   * The calibration every token figure of the run is counted with (usage/calibration.ts); absent
+   * on results built elsewhere, which count raw.
+   */
+  calibration?: Calibration
   before: RunSide
   after: RunSide
   /** Keyed by before-message id. */

@@ -47,6 +47,7 @@ import {
   REPLY_PRIMING_TOKENS,
   type CachedCounter,
 } from './tokens/count'
+import { calibrateTokens, calibrationFor, transcriptCounts } from './usage/calibration'
 
 /**
  * The default pipeline: the seeds' stage list (`SEED_STAGES` in presets.ts, where its values are
@@ -133,6 +134,10 @@ function beforeIdsOf(l: Lineage | undefined, fallbackId: string): string[] {
  *   `estimate: true`.
  *   Totals: `tokens` = all messages + tool schemas + `REPLY_PRIMING_TOKENS`; `overheadTokens`
  *   = leading system messages + tool schemas (not compactable, cases/28).
+ * - Calibration (`calibrationFor` over `config.calibration`, usage/calibration.ts): every count is
+ *   the agent's — each message's tokens and the tool schemas times the ratio (rounded), and the
+ *   fixed overhead added to every context (in `overheadTokens` and `StageContext.fixedTokens`,
+ *   so triggers compare the agent's figure). `result.calibration` says which.
  * - Stages: `dedupe`, `prune-tool-results` (given dedupe's back-reference map), `summarize`,
  *   `insert-then-compress` (with `summary_role: 'user'` on Anthropic transcripts unless set,
  *   so the first non-system message stays a user turn), `slim`, `pin-facts` (given the
@@ -170,21 +175,24 @@ export async function runPipeline(
   // count). The transcript's own texts, a recorded summary too, are counted whole.
   const countComposed = deps.counter.countComposed?.bind(deps.counter) ?? countText
   const cache = messageCountsOf(deps.counter)
+  // Every count of the run is the agent's: our count calibrated to the file's usage (or as set).
+  const calibration = calibrationFor(transcript, config.calibration, deps.counter)
   const countMessage = (m: Message): number => {
     let n = cache.get(m)
     if (n === undefined) {
       n = countMessageTokens(m, m.id.startsWith(SUMMARY_ID_PREFIX) ? countComposed : countText)
       cache.set(m, n)
     }
-    return n
+    return calibrateTokens(n, calibration)
   }
-  const schemaTokens = countToolSchemaTokens(transcript.tools, countText)
+  // Tool schemas (calibrated) and the calibration's overhead: every request carries them.
+  const schemaTokens = transcriptCounts(transcript, deps.counter, calibration).fixed - REPLY_PRIMING_TOKENS
   let schemaEstimate = false
   countToolSchemaTokens(transcript.tools, (text) => {
     schemaEstimate ||= chunkedRunLength(text) > 0
     return 0
   })
-  const memo = stageMemoOf(transcript, deps.counter)
+  const memo = stageMemoOf(transcript, deps.counter, `${calibration.overhead}:${calibration.ratio}`)
   // A copy: callers own the totals they get; the memo keeps its own per array.
   const totalsOf = (messages: readonly Message[]): TokenTotals => {
     const facts = memo.factsOf(messages)
@@ -425,6 +433,7 @@ export async function runPipeline(
     return { messages: ms, totals: totalsOf(ms), tokensById, ...(estimates ? { estimateById } : {}) }
   }
   const result: RunResult = {
+    calibration,
     before: side(before),
     after: side(after),
     fates: fateRecord,

@@ -39,14 +39,19 @@ export interface StageMemo {
   factsOf(messages: readonly Message[]): ArrayFacts
 }
 
-const memos = new WeakMap<Transcript, WeakMap<CachedCounter, StageMemo>>()
+const memos = new WeakMap<Transcript, WeakMap<CachedCounter, Map<string, StageMemo>>>()
 
-/** The stage memo of `transcript` counted by `counter` (created on first use). */
-export function stageMemoOf(transcript: Transcript, counter: CachedCounter): StageMemo {
+/**
+ * The stage memo of `transcript` counted by `counter` under the calibration `calibrationKey`
+ * (its overhead and ratio: counts, triggers and so outputs depend on them), created on first use.
+ */
+export function stageMemoOf(transcript: Transcript, counter: CachedCounter, calibrationKey = ''): StageMemo {
   let byCounter = memos.get(transcript)
   if (!byCounter) memos.set(transcript, (byCounter = new WeakMap()))
-  let memo = byCounter.get(counter)
-  if (!memo) byCounter.set(counter, (memo = createStageMemo()))
+  let byCalibration = byCounter.get(counter)
+  if (!byCalibration) byCounter.set(counter, (byCalibration = new Map()))
+  let memo = byCalibration.get(calibrationKey)
+  if (!memo) byCalibration.set(calibrationKey, (memo = createStageMemo()))
   return memo
 }
 

@@ -17,9 +17,10 @@ import { messageFactSpans } from '../engine/facts/patterns'
 import { importBytes, importTranscript } from '../engine/formats'
 import { transcriptFingerprint } from '../engine/formats/fingerprint'
 import type { ImportResult } from '../engine/formats/types'
-import type { Encoding, FailureModeWarning, PipelineConfig, RunResult, StageId, Transcript } from '../engine/model'
+import type { CalibrationSetting, Encoding, FailureModeWarning, PipelineConfig, RunResult, StageId, Transcript } from '../engine/model'
 import { DEFAULT_PIPELINE, failureModesOf } from '../engine/pipeline'
 import { recordedRunResult } from '../engine/analysis/recorded'
+import { calibrationFor } from '../engine/usage/calibration'
 import { runTokens, type RunTokens } from '../engine/analysis/costs'
 import { reworkAfterCompactions, type CompactionRework } from '../engine/analysis/rework'
 import { sweepConfigOf } from '../engine/analysis/sweep'
@@ -333,14 +334,20 @@ export function createEngineApi() {
      * recorded run is made once per compaction and encoding and kept (`session.recorded`): asked
      * again after a simulated run, the same one answers, with the figures already made from it.
      */
-    async runRecorded(encoding: Encoding, compaction?: number): Promise<RecordedOutcome> {
+    async runRecorded(encoding: Encoding, compaction?: number, calibrationSetting?: CalibrationSetting): Promise<RecordedOutcome> {
       const open = session
       if (!open) return { ok: false, error: NOTHING_LOADED }
       try {
         const counter = await loadCounter(encoding)
         if (open.disposed) return { ok: false, error: 'cancelled' }
         const k = compaction ?? open.transcript.recordedCompactions.length - 1
-        const recorded = open.recordedOf({ compaction: k, encoding }) ?? recordedRunResult(open.transcript, counter, { compaction: k })
+        // Counted as a simulation of the same file is: calibrated the same way.
+        const calibration = calibrationFor(open.transcript, calibrationSetting, counter)
+        const held = open.recordedOf({ compaction: k, encoding })
+        const recorded =
+          held && held.calibration?.overhead === calibration.overhead && held.calibration.ratio === calibration.ratio
+            ? held
+            : recordedRunResult(open.transcript, counter, { compaction: k, calibration })
         if (!recorded) return { ok: false, error: 'this transcript records no compaction' }
         open.recorded = recorded
         open.recordedEncoding = encoding

@@ -11,6 +11,7 @@
 import { checkOptionsFor, checkValidity } from './checks'
 import { contentText } from '../content'
 import type {
+  ClearedToolResults,
   Fate,
   Message,
   Origin,
@@ -22,12 +23,8 @@ import type {
   ValidityProblem,
 } from '../model'
 import { providerOf } from '../pipeline'
-import {
-  countMessageTokens,
-  countToolSchemaTokens,
-  REPLY_PRIMING_TOKENS,
-  type CachedCounter,
-} from '../tokens/count'
+import { REPLY_PRIMING_TOKENS, type CachedCounter } from '../tokens/count'
+import { RAW_COUNTS, transcriptCounts, type Calibration } from '../usage/calibration'
 
 /** Content of the marker that stands for a compaction whose summary the source did not keep. */
 export const OPAQUE_SUMMARY_MARKER =
@@ -54,6 +51,11 @@ export interface RecordedView {
 export interface RecordedViewOptions {
   /** 0-based position in `transcript.recordedCompactions`; default the last one. */
   compaction?: number
+  /**
+   * `recordedRunResult`: the calibration to count with (usage/calibration.ts), as a simulation of
+   * the same transcript counts; absent: raw counts.
+   */
+  calibration?: Calibration
 }
 
 /**
@@ -290,30 +292,17 @@ function recordedPasses(
 ): { passes: Pass[]; firstFold: Map<string, number> } {
   const passes: Pass[] = []
   const firstFold = new Map<string, number>()
-  const before = transcript.messages
+  const walk = contextWalk(transcript, count, overhead)
   let from = 0
-  // Tokens of the messages the previous compaction left in context, before its boundary's messages.
-  let left = 0
-  // The previous compaction's summary message, counted in `left` already.
-  let leftSummary: Message | undefined
-  for (let k = 0; k < upto; k++) {
+  for (let k = 0; k < Math.min(upto, walk.compactions.length); k++) {
     const ctx = compactionContext(transcript, k)
     if (!ctx) break
     const { compaction: c, boundary, carrier, pre, keptIds } = ctx
     const pass = k + 1
     for (const m of pre) if (!keptIds.has(m.id) && !firstFold.has(m.id)) firstFold.set(m.id, pass)
     const summaryMessage = carrier ?? ctx.context.find((e) => e.isSummary)?.message
-    let tokensBefore = left + overhead
-    for (let i = from; i < boundary; i++) {
-      const m = before[i]
-      if (m && m !== carrier && m !== leftSummary) tokensBefore += count(m)
-    }
-    left = ctx.context.reduce((n, e) => n + count(e.message), 0)
-    const summaryText = c.summaryText ?? OPAQUE_SUMMARY_MARKER
-    // A summary outside the kept context: its carrier message, or one made of the record's text.
-    if (!ctx.context.some((e) => e.isSummary))
-      left += carrier ? count((leftSummary = carrier)) : count({ id: '', index: 0, role: 'user', content: summaryText, source: { format: transcript.format } })
     const kept = pre.filter((m) => keptIds.has(m.id) && m.index >= from).map((m) => m.index)
+    const { tokensBefore, tokensAfter } = walk.compactions[k] as { tokensBefore: number; tokensAfter: number }
     const p: Pass = {
       pass,
       stage: 'recorded',
@@ -324,13 +313,110 @@ function recordedPasses(
       summary: c.summaryText ?? (summaryMessage ? contentText(summaryMessage.content) : ''),
       summaryId: summaryMessage?.id ?? `recorded-summary-${pass}`,
       tokensBefore,
-      tokensAfter: left + overhead,
+      tokensAfter,
     }
     if (kept.length > 0) p.kept = kept
     passes.push(p)
     from = Math.max(from, boundary)
   }
   return { passes, firstFold }
+}
+
+/** The context the agent had along a transcript with recorded compactions (`contextWalk`). */
+export interface ContextWalk {
+  /**
+   * `at[i]`: tokens of the context before message `i` (0 ≤ i ≤ messages.length) — what the request
+   * that produced message `i` was sent: `overhead`, what the last recorded compaction before `i`
+   * left (kept messages and its summary) and the messages from its boundary up to `i − 1`.
+   */
+  at: Float64Array
+  /**
+   * Per recorded compaction (file order): `tokensBefore`, the context right before it (what the
+   * previous one left and the messages up to its boundary), and `tokensAfter`, what it left.
+   */
+  compactions: { tokensBefore: number; tokensAfter: number }[]
+  /** The first recorded compaction's boundary (messages from it on come after a compaction); length + 1 with none. */
+  firstBoundary: number
+}
+
+/**
+ * Walks the context the agent really had through `transcript`, its recorded compactions taken in
+ * file order: tokens are `count` per message plus `overhead` per request (tool schemas, reply
+ * priming, and a calibration's fixed overhead when the counts are calibrated), and after each
+ * compaction `reinjected` (what the agent puts back that the file does not show, fitted by a
+ * calibration). Tool results the agent cleared in place (`Transcript.clearedToolResults`) count as
+ * their placeholder from the clearing on. A compaction's summary carrier is counted once, in what the compaction left. One definition for the recorded
+ * passes' token figures, the per-request estimates fitted to the file's usage
+ * (usage/calibration.ts) and the usage timeline. O(messages) counts. Pure. Source: formats.md §3,
+ * formats-more.md §10 (Claude Code: the summary and the messages after the boundary are the context).
+ */
+export function contextWalk(
+  transcript: Transcript,
+  count: (m: Message) => number,
+  overhead: number,
+  reinjected = 0,
+): ContextWalk {
+  const messages = transcript.messages
+  const at = new Float64Array(messages.length + 1)
+  const compactions: ContextWalk['compactions'] = []
+  const counted = new Set<Message>()
+  let firstBoundary = messages.length + 1
+  let sum = overhead
+  let i = 0
+  // Tool results in the context since the last compaction, by tool_call_id, with their count.
+  const results = new Map<string, { message: Message; tokens: number }>()
+  const clearings = transcript.clearedToolResults ?? []
+  let nextClearing = 0
+  const clearUpTo = (index: number) => {
+    for (; nextClearing < clearings.length && (clearings[nextClearing] as ClearedToolResults).atIndex <= index; nextClearing++) {
+      const c = clearings[nextClearing] as ClearedToolResults
+      for (const id of c.toolCallIds) {
+        const r = results.get(id)
+        if (!r) continue
+        results.delete(id)
+        sum += count({ ...r.message, content: c.placeholder }) - r.tokens
+      }
+    }
+  }
+  const advanceTo = (end: number) => {
+    for (; i < end; i++) {
+      clearUpTo(i)
+      at[i] = sum
+      const m = messages[i] as Message
+      if (counted.has(m)) continue
+      const n = count(m)
+      sum += n
+      if (m.role === 'tool' && m.toolCallId !== undefined) results.set(m.toolCallId, { message: m, tokens: n })
+    }
+    clearUpTo(end)
+  }
+  for (let k = 0; k < transcript.recordedCompactions.length; k++) {
+    const ctx = compactionContext(transcript, k)
+    if (!ctx) break
+    if (ctx.carrier) counted.add(ctx.carrier)
+    advanceTo(ctx.boundary)
+    results.clear()
+    const tokensBefore = sum
+    let left = ctx.context.reduce((n, e) => n + count(e.message), 0)
+    // A summary outside the kept context: its carrier message, or one made of the record's text.
+    if (!ctx.context.some((e) => e.isSummary)) {
+      left += ctx.carrier
+        ? count(ctx.carrier)
+        : count({
+            id: '',
+            index: 0,
+            role: 'user',
+            content: ctx.compaction.summaryText ?? OPAQUE_SUMMARY_MARKER,
+            source: { format: transcript.format },
+          })
+    }
+    sum = left + overhead + reinjected
+    compactions.push({ tokensBefore, tokensAfter: sum })
+    firstBoundary = Math.min(firstBoundary, ctx.boundary)
+  }
+  advanceTo(messages.length)
+  at[messages.length] = sum
+  return { at, compactions, firstBoundary }
 }
 
 /** A recorded view in the full shape of a pipeline run (totals counted like `runPipeline`). */
@@ -344,13 +430,14 @@ export interface RecordedRun extends RunResult {
 
 /**
  * `recordedView` as a `RunResult`, so the page and the CLI show it exactly like a simulation:
- * tokens per message with `countMessageTokens`; totals like `runPipeline` (`tokens` = messages +
+ * tokens per message as `runPipeline` counts them (`transcriptCounts`); totals like `runPipeline` (`tokens` = messages +
  * tool schemas + `REPLY_PRIMING_TOKENS`; `overheadTokens` = leading system messages + tool
  * schemas); `passes` every recorded compaction up to the one shown (`recordedPasses`), each Before
  * message the view summarized folded (`fate.pass`) by the first of them that left it behind, so a
  * fact is blamed on the compaction that really dropped it; `stages` empty (nothing was
  * simulated); warnings = the transcript's plus the view's. Null when the transcript records no
- * compaction. Counts are tokens of the counter's encoding, not the agent's own figures (those
+ * compaction. Counts are tokens of the counter's encoding under `options.calibration` (as a
+ * simulation's), not the agent's own figures (those
  * are on `compaction.tokensBefore/After` and on each pass).
  */
 export function recordedRunResult(
@@ -360,14 +447,16 @@ export function recordedRunResult(
 ): RecordedRun | null {
   const view = recordedView(transcript, options)
   if (!view) return null
-  const schemaTokens = countToolSchemaTokens(transcript.tools, counter.count)
+  const calibration = options.calibration ?? RAW_COUNTS
+  const { message: count, fixed } = transcriptCounts(transcript, counter, calibration)
+  const schemaTokens = fixed - REPLY_PRIMING_TOKENS
   const side = (messages: Message[]) => {
     const tokensById: Record<string, number> = {}
     let tokens = 0
     let lead = 0
     let leading = true
     for (const m of messages) {
-      const n = countMessageTokens(m, counter.count)
+      const n = count(m)
       tokensById[m.id] = n
       tokens += n
       if (leading && m.role === 'system') lead += n
@@ -380,11 +469,12 @@ export function recordedRunResult(
     }
     return { messages, totals, tokensById }
   }
-  const { passes, firstFold } = recordedPasses(transcript, view.pass, (m) => countMessageTokens(m, counter.count), schemaTokens + REPLY_PRIMING_TOKENS)
+  const { passes, firstFold } = recordedPasses(transcript, view.pass, count, schemaTokens + REPLY_PRIMING_TOKENS)
   const fates: Record<string, Fate> = {}
   for (const [id, fate] of Object.entries(view.fates))
     fates[id] = fate.kind === 'summarized' ? { ...fate, pass: firstFold.get(id) ?? fate.pass } : fate
   return {
+    calibration,
     compaction: view.compaction,
     pass: view.pass,
     compactions: transcript.recordedCompactions.slice(0, view.pass),

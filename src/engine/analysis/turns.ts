@@ -30,7 +30,7 @@ import { runPipeline, type PipelineDeps } from '../pipeline'
 import { partitionPoint } from '../util/search'
 import { readCounts } from '../stages/params'
 import type { CancelSignal, Summarizer, SummaryRequest } from '../stages/types'
-import { countMessageTokens, countToolSchemaTokens, REPLY_PRIMING_TOKENS } from '../tokens/count'
+import { calibrationFor, transcriptCounts } from '../usage/calibration'
 
 /**
  * The turns of a transcript, as the inclusive index of each turn's last message, in order:
@@ -330,8 +330,9 @@ function thresholdsOf(config: PipelineConfig, messages: readonly Message[], ends
 /**
  * The token timeline of `transcript` under `config`.
  *
- * - `before`: a prefix sum of per-message tokens (`countMessageTokens`), plus tool schemas and
- *   `REPLY_PRIMING_TOKENS` — one count per message, whatever the number of turns.
+ * - `before`: a prefix sum of per-message tokens, plus tool schemas, `REPLY_PRIMING_TOKENS` and
+ *   the calibration's overhead, counted as the pipeline counts (`transcriptCounts` under the
+ *   run's calibration) — one count per message, whatever the number of turns.
  * - `after`: `contextAtTurn` for each evaluated turn. Every turn is evaluated when there are at
  *   most `maxEvaluated` turns; otherwise about `maxEvaluated` evenly spaced turns plus every turn
  *   where a pass of the whole-transcript run fires (`sampled: true`, the others null), because
@@ -356,14 +357,16 @@ export async function tokenTimeline(
   const messages = transcript.messages
   const ends = turnEnds(messages)
   const turns = ends.length
-  const fixed = countToolSchemaTokens(transcript.tools, deps.counter.count) + REPLY_PRIMING_TOKENS
+  // Counted as the pipeline counts (its calibration): the Before line and the After runs agree.
+  const calibration = calibrationFor(transcript, config.calibration, deps.counter)
+  const { message: count, fixed } = transcriptCounts(transcript, deps.counter, calibration)
   const before: number[] = []
   let running = 0
   let next = 0
   for (const end of ends) {
     for (; next <= end; next++) {
       const m = messages[next]
-      if (m) running += countMessageTokens(m, deps.counter.count)
+      if (m) running += count(m)
     }
     before.push(running + fixed)
   }

@@ -1,4 +1,5 @@
 import type {
+  ClearedToolResults,
   FormatId,
   Message,
   MessageFlags,
@@ -202,6 +203,24 @@ interface LineConversion {
   apiErrors: number
   /** One entry per response that recorded usage (`responseUsage`), at its message, in line order. */
   usage: DraftUsage[]
+  /** `microcompact_boundary` records, at the draft position after them (`atIndex`), in line order. */
+  cleared: ClearedToolResults[]
+}
+
+/** What Claude Code's microcompact puts in place of a cleared tool result. Source: agent-presets.md. */
+export const MICROCOMPACT_PLACEHOLDER = '[Old tool result content cleared]'
+
+/**
+ * Puts on `t` what one line of records recorded besides its messages: the usage of its responses
+ * (`resolveUsage`), the tool results cleared in place (positions shared with the messages) and
+ * the agent's version.
+ */
+function attachRecorded(t: Transcript, c: Pick<LineConversion, 'usage' | 'cleared'>, version: string | undefined): void {
+  const usage = resolveUsage(t.messages, c.usage)
+  if (usage) t.usage = usage
+  const cleared = c.cleared.filter((x) => x.atIndex <= t.messages.length)
+  if (cleared.length > 0) t.clearedToolResults = cleared
+  if (version !== undefined) t.agentVersion = version
 }
 
 /**
@@ -231,6 +250,7 @@ function convertLine(
   const byMessageId = new Map<string, AssistantAcc>()
   let pendingBoundary: { record: Record<string, unknown>; line: number } | null = null
   let apiErrors = 0
+  const cleared: ClearedToolResults[] = []
 
   const src = (line: number, raw: unknown): SourceRef => {
     const s: SourceRef = { format, line }
@@ -263,6 +283,16 @@ function convertLine(
       if (record.subtype === 'compact_boundary') {
         closeBoundaryWithoutSummary()
         pendingBoundary = { record, line }
+      } else if (record.subtype === 'microcompact_boundary' && isObject(record.microcompactMetadata)) {
+        const meta = record.microcompactMetadata
+        const ids = Array.isArray(meta.compactedToolIds) ? meta.compactedToolIds.filter((x): x is string => typeof x === 'string') : []
+        if (ids.length > 0) {
+          const c: ClearedToolResults = { atIndex: drafts.length, toolCallIds: ids, placeholder: MICROCOMPACT_PLACEHOLDER }
+          if (typeof meta.trigger === 'string') c.trigger = meta.trigger
+          if (typeof meta.preTokens === 'number') c.tokensBefore = meta.preTokens
+          if (typeof meta.tokensSaved === 'number') c.tokensSaved = meta.tokensSaved
+          cleared.push(c)
+        }
       }
       // Other system records (turn_duration, api_error, local_command, …) are telemetry.
       continue
@@ -349,7 +379,7 @@ function convertLine(
     const u = responseUsage(acc.records)
     if (u) usage.push({ atIndex: acc.at, context: u.context, output: u.output })
   }
-  return { drafts, compactions, warnings, messageIdOf, apiErrors, usage }
+  return { drafts, compactions, warnings, messageIdOf, apiErrors, usage, cleared }
 }
 
 /** The first text of a line's drafts (a user message's first), cut to 120 code points. */
@@ -856,10 +886,7 @@ function otherSessionTranscript(
   const notes = apiErrorNotes(c.apiErrors)
   if (notes.length > 0) t.notes = notes
   if (branches.length > 0) t.branches = branches
-  const usage = resolveUsage(t.messages, c.usage)
-  if (usage) t.usage = usage
-  const version = agentVersionOf(resolved.line)
-  if (version !== undefined) t.agentVersion = version
+  attachRecorded(t, c, agentVersionOf(resolved.line))
   return { id, transcript: t }
 }
 
@@ -1043,10 +1070,7 @@ function importClaudeCodeRecords(
       const t = finalizeTranscript(format, c.drafts, c.compactions, w, { title })
       const scopeNotes = apiErrorNotes(c.apiErrors)
       if (scopeNotes.length > 0) t.notes = scopeNotes
-      const usage = resolveUsage(t.messages, c.usage)
-      if (usage) t.usage = usage
-      const version = agentVersionOf(group)
-      if (version !== undefined) t.agentVersion = version
+      attachRecorded(t, c, agentVersionOf(group))
       sidechains.push(t)
       subAgents++
     }
@@ -1086,10 +1110,7 @@ function importClaudeCodeRecords(
     model: lastModel(parsed.records),
   })
   if (notes.length > 0) transcript.notes = notes
-  const usage = resolveUsage(transcript.messages, converted.usage)
-  if (usage) transcript.usage = usage
-  const version = agentVersionOf(main.line)
-  if (version !== undefined) transcript.agentVersion = version
+  attachRecorded(transcript, converted, agentVersionOf(main.line))
   if (branches.length > 0) transcript.branches = branches
   if (sidechains.length > 0) transcript.sidechains = sidechains
   return transcript

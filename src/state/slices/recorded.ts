@@ -69,7 +69,7 @@ export const createRecordedSlice: SliceCreator<RecordedSlice> = (set, get, _api,
         if (ticket.isLatest()) set(patch)
       }
       getEngine()
-        .runRecorded(config.encoding, recordedCompaction ?? undefined)
+        .runRecorded(config.encoding, recordedCompaction ?? undefined, config.calibration)
         .then(
           (outcome) =>
             done(
