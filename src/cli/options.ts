@@ -7,7 +7,7 @@
  * definition — a count takes a number, a flag is on by itself (`--no-<flag>` turns it off), a
  * choice takes one of its choices.
  */
-import type { Encoding, PipelineConfig, SummarizerId } from '../engine/model'
+import type { CalibrationSetting, Encoding, PipelineConfig, SummarizerId } from '../engine/model'
 import { DEFAULT_WINDOW, MODEL_WINDOWS } from '../engine/models'
 import { DEFAULT_PIPELINE, type PipelineDeps } from '../engine/pipeline'
 import { applyPreset, presetById, PRESETS, type PresetSession } from '../engine/presets'
@@ -118,6 +118,16 @@ export const PIPELINE_OPTIONS: readonly CliOption[] = [
   }),
   ENCODING_OPTION,
   {
+    name: 'calibration',
+    type: 'string',
+    arg: 'auto|manual|off',
+    help:
+      "how token counts are made the agent's (default auto): auto fits an overhead\nand a ratio to the file's recorded usage (else the preset's documented\n" +
+      'overhead); manual takes --overhead and --ratio; off keeps raw counts',
+  },
+  { name: 'overhead', type: 'string', arg: 'N', help: 'manual calibration: tokens every request carries that the file does not show' },
+  { name: 'ratio', type: 'string', arg: 'R', help: "manual calibration: the agent's tokens per token of ours (0.5 to 2.5)" },
+  {
     name: 'summarizer',
     type: 'string',
     arg: 'S',
@@ -185,6 +195,30 @@ function stageFlagValue({ param, flag }: StageFlag, values: FlagValues): number 
 }
 
 /**
+ * The calibration of `--calibration`, `--overhead` and `--ratio` (engine `CalibrationSetting`):
+ * `--overhead`/`--ratio` alone mean manual; they contradict `auto`/`off`. The overhead is a whole
+ * number ≥ 0, the ratio a decimal in 0.5–2.5. Undefined when none is given.
+ */
+function calibrationFlags(values: FlagValues): Pick<CalibrationSetting, 'mode' | 'overhead' | 'ratio'> | undefined {
+  const mode = values.calibration as string | undefined
+  const overhead = intFlag('overhead', values.overhead as string | undefined)
+  const ratioText = values.ratio as string | undefined
+  const ratio = ratioText === undefined ? undefined : decimalFlag('ratio', ratioText)
+  if (mode === undefined && overhead === undefined && ratio === undefined) return undefined
+  const m = mode?.trim() ?? 'manual'
+  if (m !== 'auto' && m !== 'manual' && m !== 'off') throw new UsageError(`--calibration must be one of auto, manual, off, got "${mode}"`)
+  if (m !== 'manual' && (overhead !== undefined || ratio !== undefined)) {
+    throw new UsageError(`--overhead and --ratio go with --calibration manual, not ${m}`)
+  }
+  if (overhead !== undefined && overhead < 0) throw new UsageError(`--overhead must not be negative, got ${overhead}`)
+  if (ratio !== undefined && (ratio < 0.5 || ratio > 2.5)) throw new UsageError(`--ratio must be between 0.5 and 2.5, got ${ratio}`)
+  const out: Pick<CalibrationSetting, 'mode' | 'overhead' | 'ratio'> = { mode: m }
+  if (overhead !== undefined) out.overhead = overhead
+  if (ratio !== undefined) out.ratio = ratio
+  return out
+}
+
+/**
  * The window of `--window`: a whole number of tokens (at least 1,000, as the engine's `windowOf`
  * takes), or the id of a model in `MODEL_WINDOWS` (its window). Undefined when absent.
  */
@@ -232,6 +266,8 @@ export function configFromFlags(values: FlagValues, session?: PresetSession): Pi
     if (!ENCODINGS.includes(encoding as Encoding)) throw new UsageError(`--encoding must be one of ${ENCODINGS.join(', ')}`)
     config.encoding = encoding as Encoding
   }
+  const calibration = calibrationFlags(values)
+  if (calibration) config.calibration = { ...config.calibration, ...calibration }
   const summarizer = (values.summarizer as string | undefined) ?? 'extractive'
   if (!SUMMARIZERS.includes(summarizer as SummarizerId)) {
     throw new UsageError(`--summarizer must be one of ${SUMMARIZERS.join(', ')}, got "${summarizer}"`)

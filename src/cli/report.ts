@@ -16,6 +16,7 @@ import { neededByText, neededText, type NeededAfterLoss } from '../engine/facts/
 import { extractFacts } from '../engine/facts/patterns'
 import { hostOf } from '../engine/summarizers/errors'
 import { REPLY_PRIMING_TOKENS, tokenEstimateNote } from '../engine/tokens/count'
+import { calibrateTokens, calibrationLabel, RAW_COUNTS } from '../engine/usage/calibration'
 import { cutCodePoints } from '../engine/util/text'
 
 /**
@@ -31,6 +32,7 @@ function compactText(name: string, transcript: Transcript, config: PipelineConfi
     `tokens   ${b.estimate ? '≈ ' : ''}${b.tokens} → ${a.estimate ? '≈ ' : ''}${a.tokens} (${formatPercentDelta(b.tokens, a.tokens)}; overhead ${a.overheadTokens} not compactable)`,
   ]
   if (b.estimate || a.estimate) lines.push(`         ${tokenEstimateNote()}`)
+  lines.push(`         ${calibrationLabel(result.calibration ?? RAW_COUNTS, config.encoding)}`)
   if (config.window !== undefined) lines.push(`window   ${windowOf(config.window).toLocaleString('en-US')} tokens`)
   lines.push(`passes   ${result.passes.length}`)
   const decisions = result.decisions ?? []
@@ -231,11 +233,13 @@ interface MessageTokens {
 /**
  * One side (before or after) of `compact --json`, so that a reader can check every figure:
  * `messages` (the messages), `messageTokens` (each message's tokens, in order), `toolSchemaTokens`
- * (the tool definitions sent with every request) and `replyPrimingTokens`, which add up to
- * `tokens` (the context's tokens: what the triggers compare); `overheadTokens` (leading system
+ * (the tool definitions sent with every request), `replyPrimingTokens` and
+ * `calibrationOverheadTokens` (what every request carries that the file does not show, by the
+ * run's calibration), which add up to `tokens` (the context's tokens: what the triggers compare;
+ * message and schema tokens are calibrated too); `overheadTokens` (leading system
  * messages + tool schemas, not compactable); `estimate: true` when a count is an estimate.
  */
-function sideJson(side: RunResult['before'], toolSchemaTokens: number) {
+function sideJson(side: RunResult['before'], toolSchemaTokens: number, calibrationOverheadTokens: number) {
   const messageTokens: MessageTokens[] = side.messages.map((m) => ({ id: m.id, index: m.index, role: m.role, tokens: side.tokensById[m.id] ?? 0 }))
   return {
     messages: side.messages,
@@ -243,13 +247,15 @@ function sideJson(side: RunResult['before'], toolSchemaTokens: number) {
     messageTokens,
     toolSchemaTokens,
     replyPrimingTokens: REPLY_PRIMING_TOKENS,
+    calibrationOverheadTokens,
     overheadTokens: side.totals.overheadTokens,
     ...(side.totals.estimate ? { estimate: true as const } : {}),
   }
 }
 
 /**
- * The `compact --json` object: `format`, `config` (the settings that ran: `window`, the model's
+ * The `compact --json` object: `format`, `calibration` (the run's `Calibration` and its
+ * `calibrationLabel`: how every token figure was made the agent's), `config` (the settings that ran: `window`, the model's
  * context window in tokens the triggers used; `encoding`; `stages`, each `{id, enabled, params}`
  * after `--preset` and the flags), `before`/`after` (`sideJson`: the messages, each one's tokens and the totals),
  * fates, origins, passes, `decisions` (every check point of every stage with a trigger, the
@@ -271,11 +277,14 @@ export function compactJson(
   watched: readonly string[] = [],
   toolSchemaTokens = 0,
 ): Record<string, unknown> {
+  const calibration = result.calibration ?? RAW_COUNTS
+  const schema = calibrateTokens(toolSchemaTokens, calibration)
   const json: Record<string, unknown> = {
     format: transcript.format,
     config: { window: windowOf(config.window), encoding: config.encoding, stages: config.stages },
-    before: sideJson(result.before, toolSchemaTokens),
-    after: sideJson(result.after, toolSchemaTokens),
+    calibration: { ...calibration, label: calibrationLabel(calibration, config.encoding) },
+    before: sideJson(result.before, schema, calibration.overhead),
+    after: sideJson(result.after, schema, calibration.overhead),
     fates: result.fates,
     origins: result.origins,
     passes: result.passes,
