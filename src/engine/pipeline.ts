@@ -47,7 +47,7 @@ import {
   REPLY_PRIMING_TOKENS,
   type CachedCounter,
 } from './tokens/count'
-import { calibrateTokens, calibrationFor, transcriptCounts } from './usage/calibration'
+import { calibrationFor, transcriptCounts } from './usage/calibration'
 
 /**
  * The default pipeline: the seeds' stage list (`SEED_STAGES` in presets.ts, where its values are
@@ -177,16 +177,18 @@ export async function runPipeline(
   const cache = messageCountsOf(deps.counter)
   // Every count of the run is the agent's: our count calibrated to the file's usage (or as set).
   const calibration = calibrationFor(transcript, config.calibration, deps.counter)
-  const countMessage = (m: Message): number => {
+  const rawCount = (m: Message): number => {
     let n = cache.get(m)
     if (n === undefined) {
       n = countMessageTokens(m, m.id.startsWith(SUMMARY_ID_PREFIX) ? countComposed : countText)
       cache.set(m, n)
     }
-    return calibrateTokens(n, calibration)
+    return n
   }
+  const counts = transcriptCounts(transcript, deps.counter, calibration, rawCount)
+  const countMessage = counts.message
   // Tool schemas (calibrated) and the calibration's overhead: every request carries them.
-  const schemaTokens = transcriptCounts(transcript, deps.counter, calibration).fixed - REPLY_PRIMING_TOKENS
+  const schemaTokens = counts.fixed - REPLY_PRIMING_TOKENS
   let schemaEstimate = false
   countToolSchemaTokens(transcript.tools, (text) => {
     schemaEstimate ||= chunkedRunLength(text) > 0
