@@ -14,6 +14,9 @@ describe('cli sweep', () => {
       'keep_last=10..20:10',
       '--y',
       'compact_after=30,40',
+      // Raw counts: the seeds' numbers on our own count (the sample records usage, auto would calibrate).
+      '--calibration',
+      'off',
       '--json',
     ])
     expect(stderr).toBe('')
@@ -25,7 +28,7 @@ describe('cli sweep', () => {
     expect(out.cells.length).toBe(2)
     for (const [yi, after] of [30, 40].entries()) {
       for (const [xi, keep] of [10, 20].entries()) {
-        const single = await runCli(['compact', CLAUDE, '--keep-last', String(keep), '--compact-after', String(after), '--json'])
+        const single = await runCli(['compact', CLAUDE, '--keep-last', String(keep), '--compact-after', String(after), '--calibration', 'off', '--json'])
         const run = JSON.parse(single.stdout)
         expect(out.cells[yi][xi]).toMatchObject({
           ok: true,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { PipelineConfig } from '../engine/model'
+import type { CalibrationSetting, PipelineConfig } from '../engine/model'
 import type { ImportOutcome, ImportProgress, RecordedOutcome, RunOutcome, RunView } from '../worker/protocol'
 
 /** A controllable fake engine: each run waits until the test resolves it. */
@@ -10,7 +10,7 @@ const fake = vi.hoisted(() => {
     importText: vi.fn<(text: string, fileName: string) => Promise<ImportOutcome>>(),
     importBlob: vi.fn<(blob: Blob, fileName: string, onProgress?: (p: ImportProgress) => void) => Promise<ImportOutcome>>(),
     abortImport: vi.fn(async () => {}),
-    runRecorded: vi.fn<(encoding: string, compaction?: number) => Promise<RecordedOutcome>>(),
+    runRecorded: vi.fn<(encoding: string, compaction?: number, calibration?: CalibrationSetting) => Promise<RecordedOutcome>>(),
     getDefaults: vi.fn<() => Promise<PipelineConfig>>(),
     run: vi.fn((config: PipelineConfig, runId: number) => new Promise<RunOutcome>((resolve) => pending.push({ config, runId, resolve }))),
     getBeforeRows: vi.fn<(runId: number, from: number, count: number) => Promise<RunView['before']['rows'] | null>>(),
@@ -334,9 +334,10 @@ describe('store: streamed files and recorded compactions', () => {
     expect(fake.runRecorded).not.toHaveBeenCalled() // Simulated mode needs no recorded view
 
     useStore.getState().setAfterMode('recorded')
-    expect(fake.runRecorded).toHaveBeenLastCalledWith('o200k_base', undefined)
+    // The recorded view is counted with the run's calibration setting: absent, auto.
+    expect(fake.runRecorded).toHaveBeenLastCalledWith('o200k_base', undefined, undefined)
     useStore.getState().setRecordedCompaction(0)
-    expect(fake.runRecorded).toHaveBeenLastCalledWith('o200k_base', 0)
+    expect(fake.runRecorded).toHaveBeenLastCalledWith('o200k_base', 0, undefined)
     // The answer to the first request arrives last-but-one: only the newest one is shown.
     answers[1]!(recordedFor(0))
     answers[0]!(recordedFor(1))

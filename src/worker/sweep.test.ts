@@ -13,7 +13,8 @@ const y: SweepAxis = { param: 'compact_after', values: [30, 40] }
 
 describe('engineApi.sweep', () => {
   it('fails plainly with no transcript, then sweeps the open one with progress after each cell', async () => {
-    const config = engineApi.getDefaults()
+    // Raw counts: the seeds' numbers on our own count (the sample records usage, auto would calibrate).
+    const config: PipelineConfig = { ...engineApi.getDefaults(), calibration: { mode: 'off' } }
     // Each test file gets its own module instance: nothing is loaded yet.
     expect(await engineApi.sweep(config, x, y)).toEqual({ ok: false, error: 'no transcript loaded' })
     const imported = engineApi.importText(text, 'claude-code.jsonl')
