@@ -35,10 +35,11 @@ describe('the Recorded After in the facts table and the finder', () => {
     const search = await api.searchFact('80331', false, 'recorded')
     if (!search.ok) throw new Error(search.error)
     expect(search.search.against).toBe('recorded')
-    // Lost at the agent's compaction, then asked for by "Ship it to the postal code I gave you." (its id).
+    // Lost at the agent's compaction, then asked for by "Ship it to the postal code I gave you."
+    // (message 7, after the summary the compaction left as message 6), named as the page names it.
     expect(search.search.verdict.explanation).toBe(
       "lost at the agent's compaction 1 (message 6, auto, 150,000 tokens) — its summary omits it; " +
-        'asked for at d0000009-6a1b-4c2d-8e3f-a1b2c3d4e5f6 (referred back to)',
+        'asked for at Before #7 (referred back to)',
     )
 
     expect(recorded.recorded.factsKept?.recordedOnly).toEqual([])

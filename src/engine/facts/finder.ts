@@ -8,7 +8,7 @@ import { factHistory, holdersOf } from './history'
 import type { NeededAfterLoss } from './needed'
 import { compareKeys, eventKey, indexRun, orderedPasses, passRunsOf, recordedAt, summaryChain, type Chain, type Key, type RunIndex, type FactRun } from './run-index'
 import {
-  idNames,
+  positionNames,
   verdictSentence,
   type FactEvent,
   type FactQuery,
@@ -243,7 +243,7 @@ export function findFact(run: FactRun | RunIndex, query: FactQuery, options: Fin
 
 /**
  * `v` with its history (`factHistory`), its sentence telling it (`verdictSentence`, messages by
- * id). The facts table and the finder both word a verdict this way.
+ * position, `namesOf`). The facts table and the finder both word a verdict this way.
  */
 export function withHistory(ix: RunIndex, v: FactVerdict, history: FactEvent[]): FactVerdict {
   const out: FactVerdict = { ...v, history }
@@ -321,10 +321,24 @@ export function verdictOf(
   )
 }
 
-/** The id names of a run's verdicts (`idNames`), made once per run index. */
+/**
+ * The names a run's verdicts give messages (`positionNames`: `Before #21`, `Before #41 → After
+ * #7`, as the page and the CLI write them), made once per run index.
+ */
 function namesOf(ix: RunIndex): VerdictNames {
   let names = namesCache.get(ix)
-  if (!names) namesCache.set(ix, (names = idNames(ix.run.passes)))
+  if (!names) {
+    const afterAt = new Map(ix.run.after.messages.map((m, i) => [m.id, i]))
+    names = positionNames(
+      ix.beforeIndex,
+      (id) => {
+        const index = afterAt.get(id)
+        return index === undefined ? undefined : { index, origin: ix.run.origins[id] }
+      },
+      ix.run.passes,
+    )
+    namesCache.set(ix, names)
+  }
   return names
 }
 

@@ -98,9 +98,9 @@ describe('recorded compactions blame the compaction that dropped a fact', () => 
     expect(v.verdict).toBe('lost')
     expect(v.lost?.pass).toBe(3)
     expect(story(v.history)).toEqual(['entered at #0 (user)', 'lost at recorded 2', 'back at #9 (tool)', 'lost at recorded 3'])
-    // The engine's sentence names messages by id (the page and the CLI by position).
+    // The engine's sentence names messages by position, as the page and the CLI do.
     expect(v.explanation).toBe(
-      `lost at the agent's compaction 2 (message 7, manual, 120,000 tokens); back at ${t.messages[9]!.id} (a tool result); ` +
+      "lost at the agent's compaction 2 (message 7, manual, 120,000 tokens); back at Before #9 (a tool result); " +
         "lost again at the agent's compaction 3 (message 11, auto, 150,500 tokens) — its summary omits it",
     )
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { idNames, lossReason, passName, positionNames, verdictSentence, type VerdictWords } from './verdict'
+import { lossReason, passName, positionNames, verdictSentence, type VerdictWords } from './verdict'
 import type { Origin } from '../model'
 
 const passes = [
@@ -25,7 +25,8 @@ const byPosition = positionNames(
   (id) => (afterAt[id] === undefined ? undefined : { index: afterAt[id], origin: origins[id] }),
   passes,
 )
-const byId = idNames(passes)
+// Messages no column lists are named by their ids.
+const byId = positionNames(new Map(), () => undefined, passes)
 const lost = (replacedBy: NonNullable<VerdictWords['lost']>['replacedBy'], pass?: number): VerdictWords => ({
   verdict: 'lost',
   where: [],
@@ -33,7 +34,7 @@ const lost = (replacedBy: NonNullable<VerdictWords['lost']>['replacedBy'], pass?
   lost: pass === undefined ? { beforeId: 'm7', stage: 'dedupe', replacedBy } : { beforeId: 'm7', stage: 'summarize', pass, replacedBy },
 })
 
-describe('verdictSentence: one wording, names by position (page, CLI) or by id (explanation)', () => {
+describe('verdictSentence: one wording, names by position (page, CLI, explanation), by id where no column lists a message', () => {
   it('survives: how many messages after and which, capped at three', () => {
     const v: VerdictWords = {
       verdict: 'survives',

@@ -89,8 +89,8 @@ export interface FactVerdict {
    */
   history?: FactEvent[]
   /**
-   * One sentence for people: `verdictSentence` with messages named by id (`idNames`), so a
-   * warning quoting it can link each id.
+   * One sentence for people: `verdictSentence` with messages named by position
+   * (`positionNames`: `Before #21`, `Before #41 → After #7`), as the page and the CLI word it.
    */
   explanation: string
 }
@@ -108,7 +108,7 @@ export function passName(stage: string, pass: number): string {
   return pass === 1 ? stage : `${stage} pass ${pass}`
 }
 
-/** How a verdict sentence names messages and passes (the page by position, the engine by id). */
+/** How a verdict sentence names messages and passes (`positionNames`). */
 export interface VerdictNames {
   /** A Before message, by id: `Before #41`, or the id itself. */
   before: (id: string) => string
@@ -338,11 +338,6 @@ function passLookup(passes: readonly NamedPass[]): VerdictNames['passSpan'] {
     }
     return byKey.get(`${stage}\u0000${pass}`)
   }
-}
-
-/** Names by id: what `explanation` uses, so the ids in it can be linked or renamed later. */
-export function idNames(passes: readonly NamedPass[]): VerdictNames {
-  return { before: (id) => id, after: (id) => id, passSpan: passLookup(passes) }
 }
 
 /** An After message's origin as naming reads it: an engine `Origin`, `coveredIds` optional. */
