@@ -257,6 +257,18 @@ describe('cli find: verdicts, where a fact is and which pass lost it', () => {
     expect((await runCli(['find', join(SAMPLES, 'nope.json'), 'x'])).code).toBe(1)
   })
 
+  it('a usage error prints its one line and where the usage is, not the whole usage', async () => {
+    for (const args of [['find', chat, ''], ['find', chat, '([', '--regex'], ['compact', chat, '--bogus']]) {
+      const r = await runCli(args)
+      expect(r.code).toBe(2)
+      const lines = r.stderr.trimEnd().split('\n')
+      expect(lines).toHaveLength(2)
+      expect(lines[0]).toMatch(/^error: /)
+      expect(lines[1]).toBe('see npm run cli -- --help for the usage')
+    }
+    expect((await runCli(['find', chat, ''])).stderr).toMatch(/^error: an empty <fact> matches everything/)
+  })
+
   it('compact --json includes the facts table and the failure-mode checks', async () => {
     const { code, stdout } = await runCli(['compact', chat, '--keep-last', '2', '--compact-after', '4', '--json'])
     expect(code).toBe(0)
@@ -434,7 +446,12 @@ describe('cli compact --recorded', () => {
     const text = (await runCli(['compact', join(SAMPLES, 'openai-chat.json'), '--recorded'])).stdout
     expect(text).toMatch(/^recorded no recorded compaction in this transcript$/m)
     const cc = (await runCli(['compact', join(SAMPLES, 'claude-code.jsonl'), '--recorded'])).stdout
-    expect(cc).toMatch(/^recorded compaction 1 at message 28: messages 44 → 16, tokens \d+ → \d+$/m)
+    // The report is the agent's compaction (the /compact at message 28 keeps its summary and the 15
+    // messages after it); the simulation's figures follow on a line of their own, labelled.
+    expect(cc).toMatch(/^recorded what the agent kept, up to the agent's compaction 1 \(message 28, manual, 24,376 tokens\)$/m)
+    expect(cc).toMatch(/^messages 44 → 16$/m)
+    expect(cc).toMatch(/^passes {3}1 \(the agent's compactions\)\n {2}the agent's compaction 1 \(message 28, manual, 24,376 tokens\): messages 0–27 → summary$/m)
+    expect(cc).toMatch(/^simulated messages 44 → \d+, tokens \d+ → \d+, passes \d+, facts \d+ of \d+ facts survive/m)
   })
 })
 

@@ -6,7 +6,8 @@
  *
  * The commands are the table of commands.ts; the usage text is built from it and, for the stage
  * parameters, from the stage definitions (options.ts). Exit codes: 0 success, 1 bad input (one
- * line on stderr naming the line/field and why), 2 bad usage. A stage that stops with an error (a
+ * line on stderr naming the line/field and why), 2 bad usage (the error and a line pointing to
+ * `--help`; no arguments at all print the usage). A stage that stops with an error (a
  * failed LLM summarizer call, a token trigger at 0 tokens) also exits 1 (the report still prints,
  * the error on stderr). API keys come from
  * the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY), never from flags.
@@ -87,6 +88,9 @@ async function usage(): Promise<string> {
   return usageText(commands, PIPELINE_OPTIONS)
 }
 
+/** What follows a usage error's one line: where the usage is (the whole text buries the error). */
+const USAGE_HINT = 'see npm run cli -- --help for the usage'
+
 /** Commands run without loading the table: their modules import no pipeline code. */
 const LIGHT_COMMANDS: readonly CliCommand[] = [INSPECT_COMMAND]
 
@@ -139,7 +143,7 @@ export async function main(
     return await command.run({ positionals: parsed.positionals, values: parsed.values as FlagValues, out, err, cli })
   } catch (e) {
     if (e instanceof UsageError) {
-      err(`error: ${e.message}\n\n${await usage()}`)
+      err(`error: ${e.message}\n${USAGE_HINT}`)
       return 2
     }
     if (e instanceof InputError) {
