@@ -207,10 +207,14 @@ export const COMMANDS: readonly CliCommand[] = [
         ? JSON.stringify(compactJson(run.transcript, run.config, run.result, recorded, watched, countToolSchemaTokens(run.transcript.tools, run.counter.count)), null, 2)
         : compactReport(run.name, run.transcript, run.config, run.result, recorded)
       if (!ctx.values.json && watched.length > 0) {
-        // One line per watched fact, the verdict as `find` words it.
-        const ix = indexRun(run.result)
-        const verdicts = watched.map((w) => findFact(ix, w))
-        const lines = findText(run.name, run.transcript, run.result, verdicts).split('\n').slice(1)
+        // One line per watched fact, the verdict `find` gives it: with --recorded, against what
+        // the agent kept (as `find --recorded` and the report above judge it).
+        const judged = recorded ?? run.result
+        const ix = indexRun(judged)
+        const needed = neededFacts(judged)
+        const verdicts = watched.map((w) => findFact(ix, w, { why: true, needed: neededFor(needed, w)?.needs }))
+        const summarizer = recorded || run.config.summarizer !== 'extractive' ? 'llm' : 'extractive'
+        const lines = findText(run.name, run.transcript, judged, verdicts, summarizer).split('\n').slice(1)
         text += `\n${lines.map((l) => (l.startsWith('  ') ? l : `watched ${l}`)).join('\n')}`
       }
       ctx.out(text)

@@ -70,3 +70,30 @@ describe('compact --recorded --json', () => {
     }
   })
 })
+
+describe('compact --recorded (text)', () => {
+  it("reports the agent's compactions: its passes and facts, the simulation's figures each labelled", async () => {
+    const out = await runCli(['compact', file, '--recorded'])
+    expect(out.code).toBe(0)
+    const lines = out.stdout.split('\n')
+    expect(lines[1]).toMatch(/^recorded what the agent kept, up to the agent's compaction 4 \(message \d+, auto, 160,004 tokens\)$/)
+    expect(lines).toContain("passes   4 (the agent's compactions)")
+    expect(lines.filter((l) => /^ {2}the agent's compaction \d \(message \d+, auto, 160,00\d tokens\): messages \d+–\d+ → summary$/.test(l))).toHaveLength(4)
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}the agent's compaction 1 \(message 6, auto, 160,001 tokens\): messages 0–/))
+    // The three stated paths are among the facts the agent's compactions lost.
+    const facts = lines.find((l) => l.startsWith('facts    '))
+    expect(facts).toMatch(/^facts {4}\d+ of \d+ facts survive \(\d+ lost\)$/)
+    expect(Number(/\((\d+) lost\)/.exec(facts!)![1])).toBeGreaterThanOrEqual(3)
+    // Nothing of the simulation goes unlabelled: its one line says "simulated".
+    expect(lines.filter((l) => l.startsWith('decisions') || l === 'stages')).toEqual([])
+    expect(lines).toContainEqual(expect.stringMatching(/^simulated messages \d+ → \d+, tokens \d+ → \d+, passes \d+, facts .*, failure modes .*, needed .*$/))
+  })
+
+  it('--watch gives the verdict find --recorded gives', async () => {
+    const watched = (await runCli(['compact', file, '--recorded', '--watch', PATHS[0]!])).stdout.split('\n')
+    const found = (await runCli(['find', file, PATHS[0]!, '--recorded'])).stdout.split('\n')
+    const verdict = found.find((l) => l.startsWith(`${PATHS[0]!}: `))!
+    expect(verdict).toMatch(/: lost in the agent's compaction 1 \(message 6, auto, 160,001 tokens\)/)
+    expect(watched).toContain(`watched ${verdict}`)
+  })
+})

@@ -8,9 +8,11 @@ import { windowOf } from '../engine/models'
 import { describeDecision } from '../engine/stages/triggers'
 import { formatPercentDelta, formatTokenDelta } from '../engine/delta'
 import { compareRecordedVsSimulated, type RecordedRun } from '../engine/analysis/recorded'
+import { failureModesOf } from '../engine/pipeline'
 import { reworkAfterCompactions, type CompactionRework } from '../engine/analysis/rework'
-import { lossReason, passName, positionNames, verdictSentence, type FactVerdict, type SummarizerKind } from '../engine/facts/verdict'
+import { lossReason, passName, positionNames, recordedCompactionName, verdictSentence, type FactVerdict, type SummarizerKind } from '../engine/facts/verdict'
 import { factTable, neededFacts } from '../engine/facts/table'
+import { recordedAt } from '../engine/facts/run-index'
 import { neededFor } from '../engine/facts/history'
 import { neededByText, neededText, type NeededAfterLoss } from '../engine/facts/needed'
 import { extractFacts } from '../engine/facts/patterns'
@@ -24,16 +26,7 @@ import { cutCodePoints } from '../engine/util/text'
  * a preset's), and under each pass the decision that fired it.
  */
 function compactText(name: string, transcript: Transcript, config: PipelineConfig, result: RunResult): string {
-  const b = result.before.totals
-  const a = result.after.totals
-  const lines = [
-    `${name}: ${transcript.format}${transcript.title ? ` — ${transcript.title}` : ''}`,
-    `messages ${b.messages} → ${a.messages}`,
-    `tokens   ${b.estimate ? '≈ ' : ''}${b.tokens} → ${a.estimate ? '≈ ' : ''}${a.tokens} (${formatPercentDelta(b.tokens, a.tokens)}; overhead ${a.overheadTokens} not compactable)`,
-  ]
-  if (b.estimate || a.estimate) lines.push(`         ${tokenEstimateNote()}`)
-  lines.push(`         ${calibrationLabel(result.calibration ?? RAW_COUNTS, config.encoding)}`)
-  if (config.window !== undefined) lines.push(`window   ${windowOf(config.window).toLocaleString('en-US')} tokens`)
+  const lines = headLines(name, transcript, config, result)
   lines.push(`passes   ${result.passes.length}`)
   const decisions = result.decisions ?? []
   for (const p of result.passes) {
@@ -47,18 +40,40 @@ function compactText(name: string, transcript: Transcript, config: PipelineConfi
     const what = s.error ? `error: ${s.error}` : s.changed ? `${s.tokensBefore} → ${s.tokensAfter} tokens (${formatTokenDelta(s.tokensBefore, s.tokensAfter)})` : `no change${s.note ? ` (${s.note})` : ''}`
     lines.push(`  ${s.stage.padEnd(22)} ${what}`)
   }
+  lines.push(...checkLines(transcript, result))
+  return lines.join('\n')
+}
+
+/** The report's first lines: the file and its format, messages and tokens before → after, the calibration, the window. */
+function headLines(name: string, transcript: Transcript, config: PipelineConfig, result: RunResult): string[] {
+  const b = result.before.totals
+  const a = result.after.totals
+  const lines = [
+    `${name}: ${transcript.format}${transcript.title ? ` — ${transcript.title}` : ''}`,
+    `messages ${b.messages} → ${a.messages}`,
+    `tokens   ${b.estimate ? '≈ ' : ''}${b.tokens} → ${a.estimate ? '≈ ' : ''}${a.tokens} (${formatPercentDelta(b.tokens, a.tokens)}; overhead ${a.overheadTokens} not compactable)`,
+  ]
+  if (b.estimate || a.estimate) lines.push(`         ${tokenEstimateNote()}`)
+  lines.push(`         ${calibrationLabel(result.calibration ?? RAW_COUNTS, config.encoding)}`)
+  if (config.window !== undefined) lines.push(`window   ${windowOf(config.window).toLocaleString('en-US')} tokens`)
+  return lines
+}
+
+/** The report's checks of a run: validity, failure modes (`failureModesOf`), needed facts, re-work, warnings. */
+function checkLines(transcript: Transcript, result: RunResult): string[] {
+  const lines: string[] = []
   const problems = [...result.checks.after]
   lines.push(`validity ${problems.length === 0 ? 'after: no problems' : `after: ${problems.length} problem(s)`}${result.checks.before.length ? `; before: ${result.checks.before.length} problem(s)` : ''}`)
   const readable = positionsOf(result)
   for (const p of problems) lines.push(`  ${p.rule}: ${readable(p.message)}`)
-  const modes = result.checks.failureModes ?? []
+  const modes = failureModesOf(result)
   lines.push(`failure modes ${modes.length === 0 ? 'none' : `${modes.length} warning(s)`}`)
   for (const w of modes) lines.push(`  ${w.rule}: ${readable(w.message)}`)
   lines.push(...neededLines(result))
   lines.push(...reworkText(reworkAfterCompactions(transcript, result)))
   // The run's warnings already include the import warnings (runPipeline copies them).
   for (const w of result.warnings) lines.push(`warning: ${readable(w)}`)
-  return lines.join('\n')
+  return lines
 }
 
 /**
@@ -302,7 +317,11 @@ export function compactJson(
   return json
 }
 
-/** The `compact` report with its optional lines: the summarizer when not extractive, `--recorded`. */
+/**
+ * The `compact` report with its optional lines: the summarizer when not extractive. With
+ * `--recorded` and a recorded compaction, the report of the agent's own compactions
+ * (`recordedReport`); without one, a line saying so after the simulation's.
+ */
 export function compactReport(
   name: string,
   transcript: Transcript,
@@ -310,12 +329,12 @@ export function compactReport(
   result: RunResult,
   recorded: RecordedRun | null | undefined,
 ): string {
-  let text = compactText(name, transcript, config, result)
+  let text = recorded ? recordedReport(name, transcript, config, result, recorded) : compactText(name, transcript, config, result)
   if (config.summarizer !== 'extractive') {
     const sj = summarizerJson(config)
     text += `\nsummarizer ${sj.id}${sj.model ? ` (model ${sj.model} at ${sj.host})` : ''}`
   }
-  if (recorded !== undefined) text += `\n${recordedText(recorded, result)}`
+  if (recorded === null) text += '\nrecorded no recorded compaction in this transcript'
   return text
 }
 
@@ -325,16 +344,40 @@ function summarizerJson(config: PipelineConfig): { id: SummarizerId; model?: str
   return o ? { id: config.summarizer, model: o.model, host: hostOf(o.baseUrl) } : { id: config.summarizer }
 }
 
-/** The human lines for `compact --recorded`: the last recorded compaction vs the simulated run. */
-function recordedText(recorded: RecordedRun | null, result: RunResult): string {
-  if (!recorded) return 'recorded no recorded compaction in this transcript'
-  const cmp = compareRecordedVsSimulated(recorded, result)
-  const k = cmp.keptVerbatim
-  return [
-    `recorded compaction ${recorded.pass} at message ${recorded.compaction.atIndex}: ` +
-      `messages ${recorded.before.totals.messages} → ${cmp.recorded.messages}, tokens ${recorded.before.totals.tokens} → ${cmp.recorded.tokens}`,
-    `  vs simulated: ${cmp.simulated.messages} messages, ${cmp.simulated.tokens} tokens; kept verbatim by both ${k.both.length}, ` +
-      `only recorded ${k.recordedOnly.length}, only simulated ${k.simulatedOnly.length}`,
-    `  validity after: ${recorded.checks.after.length === 0 ? 'no problems' : `${recorded.checks.after.length} problem(s)`}`,
-  ].join('\n')
+/**
+ * The `compact --recorded` report: what the agent's own compactions did, as `--json`'s
+ * `recorded` and the page's Recorded mode tell it — messages and tokens before → after the
+ * compaction shown, its compactions as the passes, validity, failure modes, the facts that
+ * survive and those needed after a compaction removed them, re-work — then the simulation of
+ * the same file, each of its figures labelled `simulated`, and what each kept verbatim.
+ */
+function recordedReport(name: string, transcript: Transcript, config: PipelineConfig, simulated: RunResult, recorded: RecordedRun): string {
+  const lines = headLines(name, transcript, config, recorded)
+  const named = (pass: number) => {
+    const at = recordedAt(recorded, pass)
+    return at ? recordedCompactionName(at) : passName('recorded', pass)
+  }
+  lines.splice(1, 0, `recorded what the agent kept, up to ${named(recorded.pass)}`)
+  lines.push(`passes   ${recorded.passes.length} (the agent's compactions)`)
+  for (const p of recorded.passes) lines.push(`  ${named(p.pass)}: messages ${p.from}–${p.upto - 1} → summary`)
+  lines.push(`facts    ${factsLine(recorded)}`)
+  lines.push(...checkLines(transcript, recorded))
+  const b = simulated.before.totals
+  const a = simulated.after.totals
+  const modes = failureModesOf(simulated)
+  const needed = neededFacts(simulated)
+  const k = compareRecordedVsSimulated(recorded, simulated).keptVerbatim
+  lines.push(
+    `simulated messages ${b.messages} → ${a.messages}, tokens ${b.tokens} → ${a.tokens}, passes ${simulated.passes.length}, ` +
+      `facts ${factsLine(simulated)}, failure modes ${modes.length === 0 ? 'none' : `${modes.length} warning(s)`}, ` +
+      `needed ${needed.length === 0 ? 'none' : neededText(needed.map((n) => n.fact))}`,
+    `  kept verbatim by both ${k.both.length}, only recorded ${k.recordedOnly.length}, only simulated ${k.simulatedOnly.length}`,
+  )
+  return lines.join('\n')
+}
+
+/** How many of a run's at-risk facts survive and how many are lost (`factTable` totals). */
+function factsLine(run: RunResult): string {
+  const t = factTable(run).totals
+  return `${t.text} (${t.lost.toLocaleString('en-US')} lost)`
 }
