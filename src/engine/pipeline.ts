@@ -47,7 +47,7 @@ import {
   REPLY_PRIMING_TOKENS,
   type CachedCounter,
 } from './tokens/count'
-import { calibrationFor, transcriptCounts } from './usage/calibration'
+import { calibrationFor, messageCountCache, transcriptCounts } from './usage/calibration'
 
 /**
  * The default pipeline: the seeds' stage list (`SEED_STAGES` in presets.ts, where its values are
@@ -174,7 +174,7 @@ export async function runPipeline(
   // A summary a stage made repeats most of the one before it: counted by its segments (the same
   // count). The transcript's own texts, a recorded summary too, are counted whole.
   const countComposed = deps.counter.countComposed?.bind(deps.counter) ?? countText
-  const cache = messageCountsOf(deps.counter)
+  const cache = messageCountCache(deps.counter)
   // Every count of the run is the agent's: our count calibrated to the file's usage (or as set).
   const calibration = calibrationFor(transcript, config.calibration, deps.counter)
   const rawCount = (m: Message): number => {
@@ -510,18 +510,6 @@ function growthRefusal(
   }
   if (tokensAfter <= tokensBefore) return undefined
   return `its change would make the context larger than before this stage (${tokensBefore} → ${tokensAfter} tokens)`
-}
-
-/**
- * Message token counts per counter, kept across runs: messages are immutable and a re-plan
- * passes the same Before objects again, so it counts only the messages it wrote (BENCH B4).
- */
-const messageCounts = new WeakMap<CachedCounter, WeakMap<Message, number>>()
-
-function messageCountsOf(counter: CachedCounter): WeakMap<Message, number> {
-  let counts = messageCounts.get(counter)
-  if (!counts) messageCounts.set(counter, (counts = new WeakMap()))
-  return counts
 }
 
 /** The Before's validity problems per messages array and provider: the same on every re-plan. */

@@ -253,11 +253,19 @@ function hiddenThinking(transcript: Transcript, counter: CachedCounter): Map<Mes
 }
 const hiddenCache = new WeakMap<Transcript, WeakMap<CachedCounter, Map<Message, { ours: number; agent: number }>>>()
 
-/** The raw (uncalibrated) message counter of `counter`, cached per message. */
-function rawMessageCounter(counter: CachedCounter): (m: Message) => number {
+/**
+ * Raw `countMessageTokens` per message object under `counter` (messages are immutable): one cache
+ * for the pipeline, the fit and the timeline, so no message is counted twice.
+ */
+export function messageCountCache(counter: CachedCounter): WeakMap<Message, number> {
   let cache = rawCounts.get(counter)
   if (!cache) rawCounts.set(counter, (cache = new WeakMap()))
-  const c = cache
+  return cache
+}
+
+/** The raw (uncalibrated) message counter of `counter`, cached per message. */
+function rawMessageCounter(counter: CachedCounter): (m: Message) => number {
+  const c = messageCountCache(counter)
   return (m) => {
     let n = c.get(m)
     if (n === undefined) c.set(m, (n = countMessageTokens(m, counter.count)))
