@@ -31,10 +31,12 @@ import type { PassRun } from '../engine/facts/pass-runs'
 import type { FactEvent, FactVerdict, KeptAs } from '../engine/facts/verdict'
 import type { ImportError } from '../engine/formats/types'
 import type { RecordedComparison } from '../engine/analysis/recorded'
+import type { Calibration } from '../engine/usage/calibration'
 import type { CompactionRework } from '../engine/analysis/rework'
 import type { SummaryPlan } from '../engine/summarizers/preview'
 import type { SweepResult } from '../engine/analysis/sweep'
 import type { TimelinePass, TimelineThreshold } from '../engine/analysis/turns'
+import type { CompositionPart, UsageCompaction, UsagePoint, UsageTimeline } from '../engine/usage/timeline'
 import type { OriginView } from '../report/kinds'
 import type { RedactionCounts } from '../report/redact'
 
@@ -115,6 +117,11 @@ export interface DecisionLogView {
 export interface RunView {
   runId: number
   encoding: Encoding
+  /**
+   * How the run's token figures were counted (engine `RunResult.calibration`): fitted to the
+   * file's usage, the preset's overhead, by hand, or raw. Absent: raw counts.
+   */
+  calibration?: Calibration
   /**
    * Identifies the open transcript (changes on every import or conversation switch): a Before
    * row's role, preview, flags and tool names depend on it alone, so a client holding a view with
@@ -606,6 +613,20 @@ export interface TimelineView {
   window: number
   /** The whole-transcript run's decision log, for hovering a turn. */
   decisions: DecisionLogView
+  /**
+   * What the agent's own usage records say it sent, per request, with our calibrated estimate and
+   * its composition, and the agent's compactions and clearings (engine `usageTimeline`), placed
+   * on the turn axis (`x`, worker `turnPosition`). Empty `points` when the file records no usage.
+   */
+  usage: UsageTimelineView
+}
+
+/** The usage timeline (engine `UsageTimeline`) with each entry's position `x` on the timeline's turn axis. */
+export interface UsageTimelineView {
+  points: (UsagePoint & { x: number })[]
+  compactions: (UsageCompaction & { x: number })[]
+  clearings: (UsageTimeline['clearings'][number] & { x: number })[]
+  parts: CompositionPart[]
 }
 
 /** Result of `runTimeline`: `cancelled` when a newer timeline or transcript superseded it. */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { PipelineConfig } from '../engine/model'
 import { createEngineApi } from './engine-api'
+import { turnPosition } from './turns'
 
 /**
  * Six user/assistant exchanges (12 messages, turns end at #1, #3, …, #11). With only summarize on,
@@ -89,5 +90,18 @@ describe('the decision log crosses to the page with the timeline, the turn view 
     expect(outcome.view.thresholds).toEqual([
       { kind: 'tokens', stage: 'summarize', param: 'trigger', tokens: 800, source: '1,000 window − 200 reserve' },
     ])
+  })
+})
+
+describe('turnPosition places a request on the turn axis', () => {
+  // Turns end at #1 and #3 (messages 0–1 and 2–3).
+  const ends = [1, 3]
+  it('a context up to a turn end sits on that turn; within a turn, at its share of the turn', () => {
+    expect(turnPosition(ends, 2)).toBe(1)
+    expect(turnPosition(ends, 1)).toBe(0.5)
+    expect(turnPosition(ends, 3)).toBe(1.5)
+    expect(turnPosition(ends, 4)).toBe(2)
+    expect(turnPosition(ends, 0)).toBe(0)
+    expect(turnPosition([], 3)).toBe(0)
   })
 })

@@ -21,11 +21,14 @@ import {
   requestBody,
   tokenTimeline,
   turnEnds,
+  turnOfIndex,
   type RequestBodyOptions,
   type RequestShape,
   type TokenTimeline,
   type TurnContext,
 } from '../engine/analysis/turns'
+import { calibrationFor } from '../engine/usage/calibration'
+import { usageTimeline } from '../engine/usage/timeline'
 import { decisionLogView } from './decision-log'
 import type { LatestCall } from './latest-call'
 import type {
@@ -35,6 +38,7 @@ import type {
   TurnOutcome,
   TurnRow,
   TurnView,
+  UsageTimelineView,
 } from './protocol'
 import { sendsRequests } from './summarizers'
 
@@ -145,9 +149,54 @@ function buildTurnView(context: TurnContext, requestId: number): TurnView {
   }
 }
 
-/** A plain copy of a (partial) timeline for the page. */
-function buildTimelineView(timeline: TokenTimeline, timelineId: number, done: boolean): TimelineView {
+/**
+ * Where the context of messages `0..atIndex − 1` sits on the timeline's turn axis, whose turn `t`
+ * (at x = t) is the context up to the end of turn t (`ends`, `turnEnds`): the turn holding message
+ * atIndex − 1 (the request that produced message `atIndex` was sent after it), plus the share of
+ * that turn's messages the context holds. So a request keeps its own place — a Claude Code turn
+ * often holds dozens of requests — between x = t − 1 (the previous turn's end) and x = t (its
+ * own end); x = 0 is the empty context (requests of turn 1 lie in (0, 1]). 0 with no turns.
+ */
+export function turnPosition(ends: readonly number[], atIndex: number): number {
+  if (ends.length === 0 || atIndex <= 0) return 0
+  const last = atIndex - 1
+  const turn = turnOfIndex(ends, last)
+  const start = turn > 1 ? (ends[turn - 2] as number) + 1 : 0
+  const end = Math.max(ends[turn - 1] as number, last)
+  return turn - 1 + (last - start + 1) / (end - start + 1)
+}
+
+/** Usage timelines already placed, per transcript, by encoding and calibration setting. */
+const usageViews = new WeakMap<Transcript, Map<string, UsageTimelineView>>()
+
+/**
+ * The usage timeline of `transcript` under `config`'s encoding and calibration (engine
+ * `usageTimeline` with `calibrationFor`), each entry placed on the turn axis (`turnPosition`).
+ * Computed once per (transcript, encoding, calibration setting): the stages do not change it.
+ */
+export function usageView(transcript: Transcript, config: PipelineConfig, counter: CachedCounter): UsageTimelineView {
+  let byKey = usageViews.get(transcript)
+  if (!byKey) usageViews.set(transcript, (byKey = new Map()))
+  const key = JSON.stringify([config.encoding, config.calibration ?? null])
+  const held = byKey.get(key)
+  if (held) return held
+  const usage = usageTimeline(transcript, counter, calibrationFor(transcript, config.calibration, counter))
+  const ends = turnEnds(transcript.messages)
+  const at = (atIndex: number) => turnPosition(ends, atIndex)
+  const view: UsageTimelineView = {
+    points: usage.points.map((p) => ({ ...p, x: at(p.atIndex) })),
+    compactions: usage.compactions.map((c) => ({ ...c, x: at(c.atIndex) })),
+    clearings: usage.clearings.map((c) => ({ ...c, x: at(c.atIndex) })),
+    parts: usage.parts,
+  }
+  byKey.set(key, view)
+  return view
+}
+
+/** A plain copy of a (partial) timeline for the page, with the transcript's usage timeline. */
+function buildTimelineView(timeline: TokenTimeline, timelineId: number, done: boolean, usage: UsageTimelineView): TimelineView {
   return {
+    usage,
     timelineId,
     done,
     turns: timeline.turns,
@@ -275,16 +324,17 @@ export function timelineOutcome(
   return scope.timelineCalls.run(async (signal): Promise<TimelineOutcome> => {
     try {
       const counter = await loadCounter(config.encoding)
+      const usage = usageView(transcript, config, counter)
       const timeline = await tokenTimeline(transcript, config, turnDeps(summarizers, config, counter, signal), {
         between: macrotask,
         onProgress: (_done, _total, partial) => {
           const now = Date.now()
           if (!onProgress || now - sentAt < TIMELINE_PROGRESS_MS) return
           sentAt = now
-          onProgress(buildTimelineView(partial, timelineId, false))
+          onProgress(buildTimelineView(partial, timelineId, false, usage))
         },
       })
-      return { ok: true, view: buildTimelineView(timeline, timelineId, true) }
+      return { ok: true, view: buildTimelineView(timeline, timelineId, true, usage) }
     } catch (e) {
       return { ok: false, error: e instanceof Error ? e.message : String(e) }
     }

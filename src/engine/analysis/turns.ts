@@ -277,8 +277,8 @@ function coarseToFine(n: number): number[] {
   return out
 }
 
-/** The turn (1-based) holding message `index`: the first turn whose end is at or after it. */
-function turnOfIndex(ends: readonly number[], index: number): number {
+/** The turn (1-based) holding message `index`: the first turn whose end is at or after it (`ends` from `turnEnds`). */
+export function turnOfIndex(ends: readonly number[], index: number): number {
   // Over all but the last turn: a message past every end is in the last one.
   return partitionPoint(0, Math.max(0, ends.length - 1), (i) => (ends[i] ?? -1) >= index) + 1
 }

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { axisWidth, labelsLogTick, logRange, MAX_TURNS_WITH_MARKERS, showTurnMarkers, widestLabel } from './chart-options'
+import {
+  axisWidth,
+  groupTokens,
+  labelsLogTick,
+  logRange,
+  MAX_TURNS_WITH_MARKERS,
+  mergedXs,
+  nearestIndex,
+  showTurnMarkers,
+  stackGroups,
+  turnAt,
+  widestLabel,
+} from './chart-options'
 
 describe('showTurnMarkers', () => {
   it('marks every turn of a short session, including a session of one turn (no line to draw)', () => {
@@ -55,5 +67,28 @@ describe('logRange', () => {
 
   it('starts at 1 when nothing is positive', () => {
     expect(logRange([[0], [null]], 50)).toEqual([1, 50])
+  })
+})
+
+describe('the usage timeline on the turn axis', () => {
+  it('a turn end is its turn; a request between two ends reads the turn it was sent in', () => {
+    expect(turnAt(3, 6)).toBe(3)
+    expect(turnAt(2.4, 6)).toBe(3)
+    expect(turnAt(0.5, 6)).toBe(1)
+    expect(turnAt(9, 6)).toBe(6)
+  })
+  it('merges turns and request positions, and finds the nearest', () => {
+    const { xs, at } = mergedXs(3, [0.5, 1, 2.25])
+    expect(xs).toEqual([0.5, 1, 2, 2.25, 3])
+    expect(at.get(2.25)).toBe(3)
+    expect(nearestIndex(xs, 2.2)).toBe(3)
+    expect(nearestIndex(xs, 0)).toBe(0)
+    expect(nearestIndex([], 1)).toBe(-1)
+  })
+  it('stacks the fixed parts, the largest tools each, the rest as other tools', () => {
+    const groups = stackGroups(['overhead', 'user', 'tool:Read', 'tool:Bash', 'tool:Grep'], 2)
+    expect(groups.map((g) => g.key)).toEqual(['overhead', 'user', 'tool:Read', 'tool:Bash', 'other-tools'])
+    expect(groups[2]?.label).toBe('Read results')
+    expect(groupTokens({ overhead: 10, 'tool:Grep': 4 }, groups)).toEqual([10, 0, 0, 0, 4])
   })
 })
