@@ -21,6 +21,8 @@ import { cacheCounter, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS } from './t
 const PRIMING = 3
 /** Per-message overhead (tokens/count.ts). */
 const OVERHEAD = 3
+/** The counts as the comments work them out: raw, without the overhead an agent preset sets for calibration. */
+const RAW = { calibration: { mode: 'off' as const } }
 
 /** Content of exactly `tokens − OVERHEAD` code points, starting with `label`. */
 function fill(label: string, tokens: number): string {
@@ -57,7 +59,8 @@ const counter = cacheCounter('o200k_base', countCodePoints)
 async function runPreset(id: string, messages: Message[], answer = 'S'): Promise<RunResult> {
   const preset = presetById(id)
   if (!preset) throw new Error(`no preset ${id}`)
-  const config = { ...DEFAULT_PIPELINE, ...applyPreset(preset, DEFAULT_PIPELINE) }
+  // Raw counts: the agent's documented overhead the preset sets is calibration's (presets.test.ts).
+  const config = { ...DEFAULT_PIPELINE, ...applyPreset(preset, DEFAULT_PIPELINE), ...RAW }
   const transcript = { format: 'openai-chat' as const, messages: indexed(messages), recordedCompactions: [], warnings: [] }
   const result = await runPipeline(transcript, config, { counter, summarizer: () => Promise.resolve(answer), skipChecks: true })
   expect(result.stages.filter((s) => s.error !== undefined)).toEqual([])
@@ -236,7 +239,7 @@ describe('Gemini CLI: a compression that does not shrink the context is rejected
     // u1 600, a1 300, u2 300 → u2 (2): 1,200 + 3 ≥ 1,000; budget 0.3 × 1,203 = 360.9 keeps u2; the
     // slice u1 + a1 is 900 tokens; a 1,000-code-point summary is larger → no pass.
     const preset = presetById('gemini-cli')!
-    const config = { ...applyPreset(preset, DEFAULT_PIPELINE), window: 2_000 }
+    const config = { ...applyPreset(preset, DEFAULT_PIPELINE), window: 2_000, ...RAW }
     const messages = indexed([U('u1', 600), A('a1', 300), U('u2', 300), A('a2', 100)])
     const transcript = { format: 'openai-chat' as const, messages, recordedCompactions: [], warnings: [] }
     const r = await runPipeline(transcript, config, { counter, summarizer: () => Promise.resolve('y'.repeat(1_000)) })

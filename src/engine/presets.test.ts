@@ -224,3 +224,70 @@ describe('Claude Code presets by agent version', () => {
     expect(presetVersionNote(applyPreset(presetById('aider')!, DEFAULT_PIPELINE), session('2.1.7'))).toBeUndefined()
   })
 })
+
+describe('agent presets’ documented overhead', () => {
+  // A Claude Code session (formats.md §4.4 shape) whose assistant records carry no `usage`: the
+  // file records no request's context, so `auto` calibration falls back to the preset's figure.
+  const record = (uuid: string, parent: string | null, type: 'user' | 'assistant', content: unknown) =>
+    JSON.stringify({
+      parentUuid: parent,
+      isSidechain: false,
+      userType: 'external',
+      cwd: '/w/app',
+      sessionId: '0b7d3c1e-2f4a-4b5c-8d6e-7f8091a2b3c4',
+      version: '2.1.37',
+      type,
+      message: type === 'user' ? { role: 'user', content } : { id: `msg_${uuid}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content },
+      uuid,
+      timestamp: '2026-03-02T10:00:00.000Z',
+    })
+  const text = [
+    record('u1', null, 'user', 'Rename the config loader to loadSettings.'),
+    record('a1', 'u1', 'assistant', [{ type: 'text', text: 'Renamed it in src/config.ts and its two callers.' }]),
+    record('u2', 'a1', 'user', 'Thanks.'),
+  ].join('\n')
+  const imported = importTranscript(text, { fileName: 'no-usage.jsonl' })
+  if (!imported.ok) throw new Error(imported.error.message)
+  const transcript = imported.transcript
+  const claude = presetById('claude-code-200k')!
+
+  it('Claude Code 20,000, Codex 2,800, Gemini CLI 17,000 tokens, each saying it was measured', () => {
+    expect(presetById('claude-code-200k')!.overhead?.tokens).toBe(20_000)
+    expect(presetById('claude-code-1m')!.overhead?.tokens).toBe(20_000)
+    expect(presetById('codex-local')!.overhead?.tokens).toBe(2_800)
+    expect(presetById('gemini-cli')!.overhead?.tokens).toBe(17_000)
+    for (const p of PRESETS.filter((p) => p.overhead)) expect(p.overhead!.source, p.id).toMatch(/^measured: .*public/)
+    expect(presetById('seed-defaults')!.overhead).toBeUndefined()
+  })
+
+  it('applying an agent preset sets calibration.agentOverhead and keeps the mode and hand-set numbers; seed defaults clears it', () => {
+    const applied = applyPreset(claude, DEFAULT_PIPELINE)
+    expect(applied.calibration?.mode).toBe('auto')
+    expect(applied.calibration?.agentOverhead).toEqual(claude.overhead)
+    const manual: PipelineConfig = { ...DEFAULT_PIPELINE, calibration: { mode: 'manual', overhead: 5_000, ratio: 1.2 } }
+    expect(applyPreset(presetById('codex-local')!, manual).calibration).toEqual({
+      mode: 'manual',
+      overhead: 5_000,
+      ratio: 1.2,
+      agentOverhead: presetById('codex-local')!.overhead,
+    })
+    expect(applyPreset(presetById('seed-defaults')!, applied).calibration).toBeUndefined()
+    expect(applyPreset(presetById('seed-defaults')!, applyPreset(claude, manual)).calibration).toEqual({ mode: 'manual', overhead: 5_000, ratio: 1.2 })
+    // The overhead is the environment's, not the strategy's: the preset still matches either way.
+    const raw: PipelineConfig = { ...applied, calibration: { mode: 'off' } }
+    expect(matchPreset(raw)?.id).toBe('claude-code-200k')
+  })
+
+  it('on a file without usage a run counts the preset’s 20,000 tokens on top of the raw count; Raw does not', async () => {
+    expect(transcript.usage ?? []).toEqual([])
+    const counter = await loadCounter('o200k_base')
+    const deps = { counter, summarizer: () => Promise.resolve('S') }
+    const applied = applyPreset(claude, DEFAULT_PIPELINE, transcript)
+    const calibrated = await runPipeline(transcript, applied, deps)
+    const raw = await runPipeline(transcript, { ...applied, calibration: { ...applied.calibration!, mode: 'off' } }, deps)
+    expect(calibrated.calibration?.source).toBe('preset')
+    expect(calibrated.calibration?.overhead).toBe(20_000)
+    expect(raw.calibration?.source).toBe('none')
+    expect(calibrated.before.totals.tokens - raw.before.totals.tokens).toBe(20_000)
+  })
+})

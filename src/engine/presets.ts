@@ -3,7 +3,7 @@
  * imitate, each with its source and what our stages cannot reproduce. Pure data plus two pure
  * helpers; no I/O. Source: agent-presets.md.
  */
-import type { FormatId, PipelineConfig, StageConfig, Transcript } from './model'
+import type { CalibrationSetting, FormatId, PipelineConfig, StageConfig, Transcript } from './model'
 import { countDefault, STAGE_DEFINITIONS, type StageParamDef } from './stages/definitions'
 import { windowOf } from './models'
 import { summarizeTrigger } from './stages/triggers'
@@ -41,6 +41,13 @@ export interface PipelinePreset {
    * Absent: one behaviour for every version.
    */
   versions?: PresetVersions
+  /**
+   * What every request of the agent carries beyond the file's messages (system prompt, tool
+   * schemas, memory files), in tokens, with where the figure comes from: applying the preset sets
+   * it as `CalibrationSetting.agentOverhead`, which `auto` calibration uses when the file records
+   * no usage. Absent: no measured figure.
+   */
+  overhead?: { tokens: number; source: string }
 }
 
 /** The versions of one agent a preset's stage lists hold for (see `PipelinePreset.versions`). */
@@ -153,6 +160,17 @@ const APPROX_SUMMARY =
 const claudeCodeStages = (reserve: number) =>
   only({ summarize: { trigger_reserve: reserve, keep_tokens: 0, check: 'request' } })
 
+/**
+ * Claude Code's per-request overhead, measured on public real sessions: the first request's
+ * recorded context less our count of its messages.
+ */
+const CLAUDE_CODE_OVERHEAD = {
+  tokens: 20_000,
+  source:
+    'measured: the first request of nine public Claude Code 2.1.19–2.1.146 sessions carried 15,814–37,437 tokens ' +
+    'beyond its messages, median 20,667: system prompt, tool schemas, memory files, MCP tools',
+}
+
 const claudeCode = (id: 'claude-code-200k' | 'claude-code-1m', window: number, label: string): PipelinePreset => {
   const at = (reserve: number) => (window - reserve).toLocaleString('en-US')
   return {
@@ -172,6 +190,7 @@ const claudeCode = (id: 'claude-code-200k' | 'claude-code-1m', window: number, l
       'modelled, so the context after a pass is smaller here. Microcompact (clearing old tool results) ' +
       `is not modelled. ${APPROX_SUMMARY}`,
     stages: claudeCodeStages(CLAUDE_CODE_RESERVE),
+    overhead: CLAUDE_CODE_OVERHEAD,
     versions: {
       format: 'claude-code',
       agent: 'Claude Code',
@@ -222,6 +241,10 @@ export const PRESETS: readonly PipelinePreset[] = [
       'appends its prompt to the same conversation (the cached prefix is reused); the cost of that ' +
       `call is in the Costs tab, not here. The remote (v2) compaction is opaque. ${APPROX_SUMMARY}`,
     stages: only({ summarize: { trigger_share: 0.9, keep_user_only: true, keep_tokens: 20_000, check: 'request' } }),
+    overhead: {
+      tokens: 2_800,
+      source: 'measured: three public Codex CLI 0.57–0.77 rollouts: 2,677–3,233 tokens beyond the first request’s messages, median 2,798',
+    },
   },
   {
     id: 'gemini-cli',
@@ -240,6 +263,10 @@ export const PRESETS: readonly PipelinePreset[] = [
     stages: only({
       summarize: { trigger_share: 0.5, keep_share: 0.3, tail_start: 'user_within', refuse_larger: true, check: 'request' },
     }),
+    overhead: {
+      tokens: 17_000,
+      source: 'measured: two public Gemini CLI sessions carried 17,084 and 35,759 tokens beyond the first request’s messages; the smaller',
+    },
   },
   {
     id: 'anthropic-compaction',
@@ -391,14 +418,20 @@ export function presetStagesFor(preset: PipelinePreset, session?: PresetSession 
 
 /**
  * `config` with the preset's stages (order, on/off, params — a deep copy; for `session`'s agent
- * version when the preset has versions, `presetStagesFor`) and its window when it has one; the
- * encoding and the summarizer settings stay the user's: they describe the environment, not the
- * strategy. Pure.
+ * version when the preset has versions, `presetStagesFor`), its window when it has one, and its
+ * agent's documented overhead as `calibration.agentOverhead` (cleared by a preset without one);
+ * the encoding, the summarizer settings and the calibration's mode and hand-set numbers stay the
+ * user's: they describe the environment, not the strategy. Pure.
  */
 export function applyPreset(preset: PipelinePreset, config: PipelineConfig, session?: PresetSession | null): PipelineConfig {
   const stages = presetStagesFor(preset, session).stages
   const next: PipelineConfig = { ...config, stages: cloneJson(stages) as StageConfig[] }
   if (preset.window !== undefined) next.window = preset.window
+  const { agentOverhead: _old, ...rest }: CalibrationSetting = config.calibration ?? { mode: 'auto' }
+  const calibration: CalibrationSetting = preset.overhead ? { ...rest, agentOverhead: { ...preset.overhead } } : rest
+  // `auto` with nothing else is the default: left out, as a config that never had one.
+  if (calibration.mode === 'auto' && Object.keys(calibration).length === 1) delete next.calibration
+  else next.calibration = calibration
   return next
 }
 

@@ -73,6 +73,19 @@ describe('buildReport', () => {
     expect(html).toContain('Older messages folded into one summary message by a compaction pass.')
   })
 
+  it('says how its token figures were counted, in the page’s words, with the settings and the totals', async () => {
+    const { out } = await report('hostile-chat.json')
+    // The fixture records no usage and no preset set an overhead: raw counts.
+    expect(out.html).toContain('<dt>Token counts</dt><dd>raw o200k_base counts</dd>')
+    expect(out.html).toContain('<dt>Counted</dt><dd>raw o200k_base counts</dd>')
+    const transcript = load(readFileSync(FIXTURE, 'utf8'), 'hostile-chat.json')
+    const config: PipelineConfig = { ...smallConfig(), calibration: { mode: 'manual', overhead: 12_000, ratio: 1.25 } }
+    const result = await runPipeline(transcript, config, { counter: await loadCounter(config.encoding) })
+    const { html } = buildReport({ fileName: 'hostile-chat.json', transcript, config, result })
+    expect(html).toContain('<dt>Token counts</dt><dd>calibrated by hand (overhead 12,000 tokens, ratio 1.25)</dd>')
+    expect(html).toContain('<dt>Counted</dt><dd>calibrated by hand (overhead 12,000 tokens, ratio 1.25)</dd>')
+  })
+
   it('shows planted markup, a closing textarea and quotes as text, never as markup', async () => {
     const { html } = (await report(`a"b'<c>.json`)).out
     expect(html).toContain('&#60;script&#62;window.__pwned=1&#60;/script&#62;')

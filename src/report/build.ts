@@ -16,6 +16,7 @@ import type { Message, PipelineConfig, RunResult, Transcript } from '../engine/m
 import { windowOf } from '../engine/models'
 import { stageDefinition, type StageParamDef } from '../engine/stages/definitions'
 import { describeDecision } from '../engine/stages/triggers'
+import { calibrationLabel, RAW_COUNTS } from '../engine/usage/calibration'
 import { codePointLength, cutCodePoints, nounFor } from '../engine/util/text'
 import {
   BOUNDARY_INFO,
@@ -198,11 +199,14 @@ export function buildReport(input: ReportInput): ReportOutput {
     const state = stage.enabled ? '<strong class="on">on</strong>' : '<span class="off">off</span>'
     return `<li><strong>${escapeHtml(def.title)}</strong> (<code>${escapeHtml(stage.id)}</code>): ${state}${stage.enabled && rows.length > 0 ? `<ul>${rows.join('')}</ul>` : ''}</li>`
   })
+  // How every token figure of the report was counted (the run's calibration; absent: raw).
+  const counted = calibrationLabel(result.calibration ?? RAW_COUNTS, config.encoding)
   const settingsBody =
     '<p>The After is simulated: this run of the pipeline over the Before, not what the agent sent.</p>' +
     dl([
       ['Encoding', escapeHtml(config.encoding)],
       ['Window', `${n(windowOf(config.window))} tokens`],
+      ['Token counts', escapeHtml(counted)],
       ['Summarizer', escapeHtml(summarizer)],
     ]) +
     `<ul class="stages">${stageItems.join('')}</ul>`
@@ -214,6 +218,7 @@ export function buildReport(input: ReportInput): ReportOutput {
   const totalsBody =
     dl([
       ['Tokens', `${n(b.tokens)} → ${n(a.tokens)}${b.estimate || a.estimate ? ' (estimate)' : ''}`],
+      ['Counted', escapeHtml(counted)],
       ['Messages', `${n(b.messages)} → ${n(a.messages)}`],
       ['Passes', n(result.passes.length)],
       ['Validity', problems.length === 0 ? 'valid: no problems in the After' : `${nOf(problems.length, 'problem')} in the After`],

@@ -183,6 +183,12 @@ describe('buildRunView', () => {
     expect(structuredClone(view)).toEqual(view)
   })
 
+  it('carries the run’s calibration (how its figures were counted), and none for a result without one', () => {
+    expect(view.calibration).toBeUndefined()
+    const calibration = { source: 'usage' as const, overhead: 12_000, ratio: 1.25, medianError: 0.004, requests: 6 }
+    expect(buildRunView({ ...result, calibration }, 8, 'o200k_base').calibration).toEqual(calibration)
+  })
+
   it('lists the later back-references of an original tool output among its counterparts', () => {
     // t0 is the first occurrence (kept), t1 and t2 repeat it and become back-references to t0.
     const b: Message[] = [

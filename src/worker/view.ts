@@ -262,6 +262,7 @@ export function buildRunView(result: RunResult, runId: number, encoding: Encodin
   return {
     runId,
     encoding,
+    ...(result.calibration ? { calibration: { ...result.calibration } } : {}),
     before: { rows: beforeRows, totals: { ...result.before.totals } },
     after: { rows: afterRows, totals: { ...result.after.totals } },
     passes,

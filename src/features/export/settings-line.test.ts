@@ -37,4 +37,14 @@ describe('settingsLine', () => {
         'on: summarize (trigger_share 80%, prompt Keep file paths.), prune-tool-results (keep_steps 1 step, exclude_tools Read, Grep)',
     )
   })
+
+  it('says how the run counted its tokens after the window when given the run’s calibration', () => {
+    const config = { encoding: 'o200k_base', summarizer: 'extractive', stages: [] } as unknown as PipelineConfig
+    expect(settingsLine(config, { source: 'manual', overhead: 12_000, ratio: 1.25 })).toBe(
+      'o200k_base · window 200,000 tokens · calibrated by hand (overhead 12,000 tokens, ratio 1.25) · summarizer extractive · on: (none)',
+    )
+    expect(settingsLine(config, { source: 'none', overhead: 0, ratio: 1 })).toBe(
+      'o200k_base · window 200,000 tokens · raw o200k_base counts · summarizer extractive · on: (none)',
+    )
+  })
 })

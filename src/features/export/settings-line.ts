@@ -1,6 +1,7 @@
 import { formatCount, formatCountOf } from '../../components/format'
 import type { PipelineConfig } from '../../engine/model'
 import { windowOf } from '../../engine/models'
+import { calibrationLabel, type Calibration } from '../../engine/usage/calibration'
 import { stageDefinition, type StageParamDef } from '../../engine/stages/definitions'
 import { codePointLength } from '../../engine/util/text'
 
@@ -22,12 +23,13 @@ function valueText(def: StageParamDef, value: unknown): string {
 
 /**
  * The pipeline's settings in one line, for the top of a printed page: encoding, window (tokens),
- * summarizer, then the stages switched on in pipeline order, each with the params it sets
- * (`key value unit`, in the definition's order; params left to their default are not named), then
- * the stages switched off. Example: `o200k_base · window 200,000 tokens · summarizer extractive ·
- * on: prune (keep_last 3 messages) · off: dedupe`.
+ * how the run's tokens were counted when `calibration` (the run's, engine `RunResult.calibration`)
+ * is given (`calibrationLabel`), summarizer, then the stages switched on in pipeline order, each
+ * with the params it sets (`key value unit`, in the definition's order; params left to their
+ * default are not named), then the stages switched off. Example: `o200k_base · window 200,000
+ * tokens · summarizer extractive · on: prune (keep_last 3 messages) · off: dedupe`.
  */
-export function settingsLine(config: PipelineConfig): string {
+export function settingsLine(config: PipelineConfig, calibration?: Calibration): string {
   const on: string[] = []
   const off: string[] = []
   for (const stage of config.stages) {
@@ -46,6 +48,7 @@ export function settingsLine(config: PipelineConfig): string {
   return [
     config.encoding,
     `window ${formatCount(windowOf(config.window))} tokens`,
+    ...(calibration ? [calibrationLabel(calibration, config.encoding)] : []),
     `summarizer ${summarizer}`,
     `on: ${on.length > 0 ? on.join(', ') : '(none)'}`,
     ...(off.length > 0 ? [`off: ${off.join(', ')}`] : []),

@@ -11,7 +11,7 @@ import { ExcludeToolsControl } from './ExcludeToolsControl'
 import { ChoiceControl, FlagControl, ParamControl } from './ParamControl'
 import { effectiveParam, STAGE_CONTROLS, STAGE_INFO, windowShare } from './params'
 import { PresetPicker } from './PresetPicker'
-import { ConfigNotice, SettingsBar, WindowSetting } from './SettingsBar'
+import { ConfigNotice, SettingsBar, TokenCountsSetting, WindowSetting } from './SettingsBar'
 import './pipeline.css'
 
 /**
@@ -65,6 +65,7 @@ export function PipelinePanel({ id, hidden = false }: { id?: string; hidden?: bo
         </select>
       </div>
       <WindowSetting />
+      <TokenCountsSetting />
       <SummarizerSettings />
     </aside>
   )

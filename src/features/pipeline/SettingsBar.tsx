@@ -1,9 +1,12 @@
 import './settings.css'
 import { useEffect, useId, useState } from 'react'
 import { formatCount } from '../../components/format'
+import type { CalibrationSetting } from '../../engine/model'
 import { MODEL_WINDOWS, modelWithWindow, windowOf } from '../../engine/models'
 import { useStore } from '../../state/store'
 import { useConfig, usePipeline, usePipelineActions, useUndoRedo } from '../../state/hooks'
+import { selectShownRun } from '../../state/selectors'
+import { CALIBRATION_RATIO_RANGE, isCalibrationOverhead, isCalibrationRatio } from './url-config'
 import { copySettingsLink } from './url-sync'
 import { useUndoShortcuts } from './undo-shortcuts'
 
@@ -169,6 +172,102 @@ export function WindowSetting() {
       {draft !== null && windowOf(Number(draft)) !== Number(draft) && (
         <span className="window-setting__note" role="status">
           A window is a whole number of tokens, at least 1,000: still {formatCount(window)}.
+        </span>
+      )}
+    </div>
+  )
+}
+
+/** The settings' words for each token-count mode (`CalibrationSetting.mode`). */
+const COUNT_MODES: readonly { mode: CalibrationSetting['mode']; label: (encoding: string) => string }[] = [
+  { mode: 'auto', label: () => 'Calibrated (auto)' },
+  { mode: 'manual', label: () => 'By hand' },
+  { mode: 'off', label: (encoding) => `Raw ${encoding}` },
+]
+
+/**
+ * Token counts (`PipelineConfig.calibration`), beside the encoding and the window: calibrated to
+ * the file's recorded usage (else the agent preset's overhead), by hand (an overhead in tokens
+ * every request carries and the agent's tokens per token of ours), or the encoding's raw counts.
+ * Choosing "By hand" starts from the numbers the last run counted with. A typed overhead that is
+ * not whole tokens ≥ 0, or a ratio outside 0.5–2.5, leaves the setting as it was and says so.
+ */
+export function TokenCountsSetting() {
+  const config = useConfig()
+  const run = useStore(selectShownRun)
+  const { setCalibration } = usePipelineActions()
+  const id = useId()
+  const [draft, setDraft] = useState<{ field: 'overhead' | 'ratio'; text: string } | null>(null)
+  if (!config) return null
+  const setting = config.calibration ?? { mode: 'auto' as const }
+  const used = run?.calibration
+  const overhead = setting.overhead ?? used?.overhead ?? 0
+  const ratio = setting.ratio ?? used?.ratio ?? 1
+  const valid = (field: 'overhead' | 'ratio', n: number) => (field === 'overhead' ? isCalibrationOverhead(n) : isCalibrationRatio(n))
+  const input = (field: 'overhead' | 'ratio', value: number, props: { min: number; max?: number; step: number; label: string; title: string }) => (
+    <input
+      className="number-input token-counts__number"
+      type="number"
+      min={props.min}
+      max={props.max}
+      step={props.step}
+      value={draft?.field === field ? draft.text : String(value)}
+      aria-label={props.label}
+      title={props.title}
+      data-testid={`calibration-${field}`}
+      onChange={(e) => {
+        setDraft({ field, text: e.target.value })
+        const n = Number(e.target.value)
+        if (e.target.value.trim() !== '' && valid(field, n)) setCalibration({ [field]: n })
+      }}
+      onBlur={() => setDraft(null)}
+    />
+  )
+  return (
+    <div className="field window-setting token-counts" data-testid="token-counts-setting">
+      <label htmlFor={id}>Token counts</label>
+      <span className="window-setting__row">
+        <select
+          id={id}
+          value={setting.mode}
+          title="How the context is counted: as the agent counted it (fitted to the file's recorded usage, else the agent preset's overhead), with an overhead and ratio you set, or the encoding's raw counts"
+          onChange={(e) => {
+            const mode = e.target.value as CalibrationSetting['mode']
+            setDraft(null)
+            setCalibration(mode === 'manual' ? { mode, overhead, ratio } : { mode })
+          }}
+        >
+          {COUNT_MODES.map((m) => (
+            <option key={m.mode} value={m.mode}>
+              {m.label(config.encoding)}
+            </option>
+          ))}
+        </select>
+      </span>
+      {setting.mode === 'manual' && (
+        <span className="window-setting__row token-counts__hand">
+          {input('overhead', overhead, {
+            min: 0,
+            step: 1000,
+            label: 'Overhead in tokens',
+            title: 'Tokens every request carries that the file does not show (system prompt, tool schemas, memory files): added to each request’s context',
+          })}
+          <span className="muted">+</span>
+          {input('ratio', ratio, {
+            min: CALIBRATION_RATIO_RANGE.min,
+            max: CALIBRATION_RATIO_RANGE.max,
+            step: 0.01,
+            label: 'Tokenizer ratio',
+            title: 'The agent’s tokens per token of ours: every message’s count is multiplied by it',
+          })}
+          <span className="muted">× ours</span>
+        </span>
+      )}
+      {draft !== null && !(draft.text.trim() !== '' && valid(draft.field, Number(draft.text))) && (
+        <span className="window-setting__note" role="status">
+          {draft.field === 'overhead'
+            ? `An overhead is a whole number of tokens, at least 0: still ${formatCount(overhead)}.`
+            : `A ratio is between ${CALIBRATION_RATIO_RANGE.min} and ${CALIBRATION_RATIO_RANGE.max}: still ${ratio}.`}
         </span>
       )}
     </div>

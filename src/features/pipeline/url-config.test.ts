@@ -227,6 +227,47 @@ function paramsOf(id: StageId): fc.Arbitrary<Record<string, unknown>> {
 }
 
 /** A valid config: every stage once, in any order, any params of the right kinds. */
+describe('token counts (cal=, co=, cr=, ao=)', () => {
+  it('a link without them (every link made before) is auto calibration: no setting', () => {
+    expect(decodeConfig(FIXTURE_TEXT, { ...FIXTURE, calibration: { mode: 'off' } })).toEqual({ config: FIXTURE, notices: [] })
+  })
+
+  it('writes the mode, the hand-set numbers and the preset overhead after the window, and reads them back', () => {
+    const config: PipelineConfig = { ...structuredClone(FIXTURE), calibration: { mode: 'manual', overhead: 12_000, ratio: 1.25 } }
+    const text = encodeConfig(config)
+    expect(text.startsWith('v1;e=o200k_base;s=extractive;cal=manual;co=12000;cr=1.25;dedupe;')).toBe(true)
+    expect(decodeConfig(text, FIXTURE)).toEqual({ config, notices: [] })
+    const raw: PipelineConfig = { ...structuredClone(FIXTURE), calibration: { mode: 'off' } }
+    expect(encodeConfig(raw).startsWith('v1;e=o200k_base;s=extractive;cal=off;dedupe;')).toBe(true)
+    expect(decodeConfig(encodeConfig(raw), FIXTURE)).toEqual({ config: raw, notices: [] })
+  })
+
+  it('an agent overhead keeps the source of the preset that documents it; another figure says it came from the link', () => {
+    const claude = PRESETS.find((p) => p.id === 'claude-code-200k')!
+    const { config } = decodeConfig(FIXTURE_TEXT.replace(';dedupe;', ';ao=20000;dedupe;'), FIXTURE)
+    expect(config.calibration).toEqual({ mode: 'auto', agentOverhead: { tokens: 20_000, source: claude.overhead!.source } })
+    const other = decodeConfig(FIXTURE_TEXT.replace(';dedupe;', ';ao=1234;dedupe;'), FIXTURE).config
+    expect(other.calibration).toEqual({ mode: 'auto', agentOverhead: { tokens: 1234, source: 'from the settings link' } })
+  })
+
+  it('refuses an unknown mode, an overhead that is not whole tokens ≥ 0 and a ratio outside 0.5–2.5, with notices', () => {
+    const read = (segment: string) => decodeConfig(FIXTURE_TEXT.replace(';dedupe;', `;${segment};dedupe;`), FIXTURE)
+    expect(read('cal=fitted')).toEqual({ config: FIXTURE, notices: ['unknown token counts "fitted"'] })
+    for (const raw of ['-1', '12000.5', 'lots']) {
+      expect(read(`co=${raw}`)).toEqual({ config: FIXTURE, notices: [`overhead "${raw}" is not a whole number of tokens ≥ 0`] })
+      expect(read(`ao=${raw}`)).toEqual({ config: FIXTURE, notices: [`agent overhead "${raw}" is not a whole number of tokens ≥ 0`] })
+    }
+    for (const raw of ['0.49', '2.51', '0', 'x']) {
+      expect(read(`cal=manual;cr=${raw}`)).toEqual({
+        config: { ...FIXTURE, calibration: { mode: 'manual' } },
+        notices: [`ratio "${raw}" is not between 0.5 and 2.5`],
+      })
+    }
+    expect(read('cal=manual;co=0;cr=0.5').config.calibration).toEqual({ mode: 'manual', overhead: 0, ratio: 0.5 })
+    expect(read('cr=2.5').config.calibration).toEqual({ mode: 'auto', ratio: 2.5 })
+  })
+})
+
 const validConfig: fc.Arbitrary<PipelineConfig> = fc
   .record({
     order: fc.shuffledSubarray(
@@ -242,6 +283,18 @@ const validConfig: fc.Arbitrary<PipelineConfig> = fc
     ),
     encoding: fc.constantFrom('o200k_base' as const, 'cl100k_base' as const),
     window: fc.option(fc.integer({ min: 1000, max: 10_000_000 }), { nil: undefined }),
+    calibration: fc.option(
+      fc.record(
+        {
+          mode: fc.constantFrom('auto' as const, 'manual' as const, 'off' as const),
+          overhead: fc.integer({ min: 0, max: 1_000_000 }),
+          ratio: fc.double({ min: 0.5, max: 2.5, noNaN: true }),
+          agentOverhead: fc.constantFrom(...PRESETS.flatMap((p) => (p.overhead ? [p.overhead] : []))),
+        },
+        { requiredKeys: ['mode'] },
+      ),
+      { nil: undefined },
+    ),
     summarizer: fc.constantFrom('extractive' as const, 'openai-compatible' as const, 'anthropic' as const, 'recorded' as const),
     options: fc.option(
       fc.record(
@@ -251,13 +304,15 @@ const validConfig: fc.Arbitrary<PipelineConfig> = fc
       { nil: undefined },
     ),
   })
-  .map(({ order, enabled, params, encoding, window, summarizer, options }) => {
+  .map(({ order, enabled, params, encoding, window, calibration, summarizer, options }) => {
     const config: PipelineConfig = {
       encoding,
       summarizer,
       stages: order.map((id, i) => ({ id, enabled: enabled[i] ?? true, params: params[id] }) as StageConfig),
     }
     if (window !== undefined) config.window = window
+    // `auto` alone is the default, written as nothing and read back as no setting.
+    if (calibration && (calibration.mode !== 'auto' || Object.keys(calibration).length > 1)) config.calibration = calibration
     if (options) config.summarizerOptions = options
     return config
   })

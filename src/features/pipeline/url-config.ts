@@ -12,6 +12,9 @@
  * - `name=value` segments are global settings: `e` encoding, `s` summarizer, `w` the model's
  *   context window in tokens (`PipelineConfig.window`; absent: `DEFAULT_WINDOW`), and for an HTTP
  *   summarizer `url`, `model`, `stream`, `max` (its `SummarizerSettings`). Never an API key.
+ *   Token counts (`PipelineConfig.calibration`): `cal` its mode (`auto`, `manual`, `off`; absent:
+ *   `auto`), `co` / `cr` the hand-set overhead (whole tokens ≥ 0) and ratio (0.5–2.5), `ao` the
+ *   agent preset's overhead (whole tokens ≥ 0; its source is the preset's with that figure).
  * - Every other segment is a stage, in run order: its id, `-` before it when it is off, and
  *   after `:` its params as `name=value` separated by `,`.
  * - Values: numbers in JavaScript's shortest round-trip form, `true`/`false`, text
@@ -20,8 +23,9 @@
  * Decoding validates against `PARAM_KINDS` and a base config (the engine defaults, or the
  * current settings): what it cannot use is left out and named in `notices`; it never throws.
  */
-import type { Encoding, PipelineConfig, StageConfig, StageId, SummarizerId, SummarizerSettings } from '../../engine/model'
+import type { CalibrationSetting, Encoding, PipelineConfig, StageConfig, StageId, SummarizerId, SummarizerSettings } from '../../engine/model'
 import { windowOf } from '../../engine/models'
+import { PRESETS } from '../../engine/presets'
 import { STAGE_DEFINITIONS, STAGE_IDS, type StageParamDef } from '../../engine/stages/definitions'
 
 /** The current format version (the `v1` segment). */
@@ -61,6 +65,24 @@ export const PARAM_KINDS: Record<StageId, Record<string, ParamKind>> = Object.fr
 ) as Record<StageId, Record<string, ParamKind>>
 
 const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base']
+const CALIBRATION_MODES: readonly CalibrationSetting['mode'][] = ['auto', 'manual', 'off']
+
+/**
+ * The tokenizer ratios a hand-set calibration may take (the agent's tokens per token of ours): the
+ * range the engine accepts (usage/calibration.ts clamps a manual ratio to it). The settings'
+ * ratio box and a link's `cr` are checked against it.
+ */
+export const CALIBRATION_RATIO_RANGE = { min: 0.5, max: 2.5 } as const
+
+/** Whether `n` is a calibration overhead a link or the settings may set: whole tokens, ≥ 0. */
+export function isCalibrationOverhead(n: number): boolean {
+  return Number.isInteger(n) && n >= 0
+}
+
+/** Whether `n` is a hand-set tokenizer ratio (`CALIBRATION_RATIO_RANGE`). */
+export function isCalibrationRatio(n: number): boolean {
+  return Number.isFinite(n) && n >= CALIBRATION_RATIO_RANGE.min && n <= CALIBRATION_RATIO_RANGE.max
+}
 const SUMMARIZERS: readonly SummarizerId[] = ['extractive', 'openai-compatible', 'anthropic', 'recorded']
 
 /** What `decodeConfig` made of a settings string. */
@@ -109,6 +131,14 @@ function encodeValue(value: unknown): string | null {
 export function encodeConfig(config: PipelineConfig): string {
   const segments = [`v${URL_CONFIG_VERSION}`, `e=${config.encoding}`, `s=${config.summarizer}`]
   if (config.window !== undefined && windowOf(config.window) === config.window) segments.push(`w=${config.window}`)
+  const calibration = config.calibration
+  if (calibration) {
+    if (calibration.mode !== 'auto') segments.push(`cal=${calibration.mode}`)
+    if (calibration.overhead !== undefined && isCalibrationOverhead(calibration.overhead)) segments.push(`co=${calibration.overhead}`)
+    if (calibration.ratio !== undefined && isCalibrationRatio(calibration.ratio)) segments.push(`cr=${calibration.ratio}`)
+    const agent = calibration.agentOverhead
+    if (agent && isCalibrationOverhead(agent.tokens)) segments.push(`ao=${agent.tokens}`)
+  }
   const options = config.summarizerOptions
   if (options) {
     segments.push(`url=${escapeText(options.baseUrl)}`, `model=${escapeText(options.model)}`)
@@ -208,6 +238,7 @@ function decodeSegments(segments: string[], base: PipelineConfig, notices: strin
   let encoding = base.encoding
   let summarizer = base.summarizer
   let window: number | undefined
+  const calibration: Partial<CalibrationSetting> = {}
   const options: Partial<Record<'url' | 'model' | 'stream' | 'max', string>> = {}
   const stages: StageConfig[] = []
   const seen = new Set<StageId>()
@@ -227,6 +258,18 @@ function decodeSegments(segments: string[], base: PipelineConfig, notices: strin
         const n = decodeNumber(raw)
         if (n !== null && windowOf(n) === n) window = n
         else notices.push(`model window ${quote(raw)} is not a whole number of tokens ≥ 1,000`)
+      } else if (name === 'cal') {
+        if ((CALIBRATION_MODES as readonly string[]).includes(raw)) calibration.mode = raw as CalibrationSetting['mode']
+        else notices.push(`unknown token counts ${quote(raw)}`)
+      } else if (name === 'co' || name === 'ao') {
+        const n = decodeNumber(raw)
+        if (n === null || !isCalibrationOverhead(n)) notices.push(`${name === 'co' ? 'overhead' : 'agent overhead'} ${quote(raw)} is not a whole number of tokens ≥ 0`)
+        else if (name === 'co') calibration.overhead = n
+        else calibration.agentOverhead = { tokens: n, source: agentOverheadSource(n) }
+      } else if (name === 'cr') {
+        const n = decodeNumber(raw)
+        if (n !== null && isCalibrationRatio(n)) calibration.ratio = n
+        else notices.push(`ratio ${quote(raw)} is not between ${CALIBRATION_RATIO_RANGE.min} and ${CALIBRATION_RATIO_RANGE.max}`)
       } else if (name === 'url' || name === 'model' || name === 'stream' || name === 'max') {
         options[name] = raw
       } else notices.push(`unknown setting ${quote(name)}`)
@@ -255,10 +298,21 @@ function decodeSegments(segments: string[], base: PipelineConfig, notices: strin
 
   const config: PipelineConfig = { stages, encoding, summarizer }
   if (window !== undefined) config.window = window
+  // A link without `cal` (every link before token counts were settings) counts as `auto`.
+  const mode = calibration.mode ?? 'auto'
+  if (mode !== 'auto' || Object.keys(calibration).some((k) => k !== 'mode')) config.calibration = { ...calibration, mode }
   const summarizerOptions = decodeSummarizerOptions(options, notices)
   // The endpoint comes from the link alone: a base endpoint never rides along unseen.
   if (summarizerOptions) config.summarizerOptions = summarizerOptions
   return config
+}
+
+/**
+ * Where a link's agent overhead of `tokens` comes from: the source of the preset documenting that
+ * figure, else the link itself.
+ */
+function agentOverheadSource(tokens: number): string {
+  return PRESETS.find((p) => p.overhead?.tokens === tokens)?.overhead?.source ?? 'from the settings link'
 }
 
 function decodeSummarizerOptions(
@@ -288,7 +342,8 @@ function decodeSummarizerOptions(
 
 /**
  * Reads a settings string (`encodeConfig`'s form) over `base`: the encoding and summarizer of
- * `base` unless it names them, the window it names (else none: the engine's `DEFAULT_WINDOW`),
+ * `base` unless it names them, the window and token counts it names (else none: the engine's
+ * `DEFAULT_WINDOW`, `auto` calibration),
  * the stages it names, in its order, then any stage of `base` it does not name; a named stage has
  * exactly the params the link gives (an absent one is the engine's default). Unknown or invalid values are
  * ignored and named in `notices`. A string of another version keeps `base` whole. Never throws.

@@ -7,7 +7,8 @@ import { neededText } from '../../engine/facts/needed'
 import { tokenEstimateNote } from '../../engine/tokens/count'
 import type { RunView, Side } from '../../worker/protocol'
 import { useStore } from '../../state/store'
-import { useConfig, useFailureModes, useInfo, useRecorded, useViewActions } from '../../state/hooks'
+import { useConfig, useFailureModes, useInfo, usePipelineActions, useRecorded, useViewActions } from '../../state/hooks'
+import { calibrationLabel, RAW_COUNTS } from '../../engine/usage/calibration'
 import { exceedsWindow, overWindowText, peakContextTokens } from '../../engine/analysis/peak-context'
 import { windowOf } from '../../engine/models'
 import { selectAfterMode, selectShownRun } from '../../state/selectors'
@@ -86,6 +87,7 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
           </dd>
         </div>
       </dl>
+      <CalibrationLine run={run} />
       {!showsRecorded && <OverWindowLine run={run} />}
       <NeededLine checks={run.checks} />
       {mode === 'versus' && <RecordedVersus />}
@@ -138,6 +140,47 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
         <SavePngButton target={cardRef} subject="totals" short />
       </div>
     </section>
+  )
+}
+
+/** What a calibration's numbers mean, on the line's tooltip. */
+const CALIBRATION_TERMS =
+  'Overhead: tokens every request carries that the file does not show (system prompt, tool schemas, memory files), added to each request’s context. ' +
+  'Ratio: the agent’s tokens per token of ours; every message’s count is multiplied by it.'
+
+/**
+ * How the figures were counted, in the engine's words (`calibrationLabel`): fitted to the file's
+ * usage (with its median miss, the terms on the tooltip), the preset's overhead, by hand, or raw
+ * counts (quiet). The raw counts are one click away ("show raw counts" sets the Token counts
+ * setting to Raw) and so is the way back ("calibrate": auto).
+ */
+function CalibrationLine({ run }: { run: RunView }) {
+  const config = useConfig()
+  const { setCalibration } = usePipelineActions()
+  const calibration = run.calibration ?? RAW_COUNTS
+  const label = calibrationLabel(calibration, run.encoding)
+  const raw = calibration.source === 'none'
+  const off = config?.calibration?.mode === 'off'
+  const title =
+    calibration.source === 'usage'
+      ? `${CALIBRATION_TERMS} ±: the median miss of our estimate against the agent’s recorded context over the file’s requests.`
+      : calibration.source === 'none'
+        ? undefined
+        : CALIBRATION_TERMS
+  return (
+    <p className={`totals__calibration${raw ? ' muted' : ''}`} data-testid="totals-calibration">
+      <span title={title}>{label}</span>
+      {!raw && (
+        <button type="button" className="link totals__calibration-switch" onClick={() => setCalibration({ mode: 'off' })}>
+          show raw counts
+        </button>
+      )}
+      {raw && off && (
+        <button type="button" className="link totals__calibration-switch" onClick={() => setCalibration({ mode: 'auto' })}>
+          calibrate
+        </button>
+      )}
+    </p>
   )
 }
 

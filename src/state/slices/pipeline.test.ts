@@ -201,3 +201,27 @@ describe('flags, choices, an absent param and the model window', () => {
     expect(state().config?.window).toBe(1_000_000)
   })
 })
+
+describe('pipeline slice: token counts', () => {
+  it('setCalibration changes the mode, keeps the hand-set numbers and the preset overhead, and is an undo step', () => {
+    const agentOverhead = { tokens: 20_000, source: 'measured' }
+    useStore.setState({ config: { ...structuredClone(DEFAULTS), calibration: { mode: 'auto', agentOverhead } } })
+    const start = steps()
+    at(1000)
+    state().setCalibration({ mode: 'manual', overhead: 12_000, ratio: 1.25 })
+    expect(state().config?.calibration).toEqual({ mode: 'manual', overhead: 12_000, ratio: 1.25, agentOverhead })
+    at(2000)
+    state().setCalibration({ mode: 'off' })
+    expect(state().config?.calibration).toEqual({ mode: 'off', overhead: 12_000, ratio: 1.25, agentOverhead })
+    expect(steps()).toBe(start + 2)
+    state().undoConfig()
+    expect(state().config?.calibration?.mode).toBe('manual')
+  })
+
+  it('auto with nothing else is the default: the setting is left out', () => {
+    state().setCalibration({ mode: 'off' })
+    expect(state().config?.calibration).toEqual({ mode: 'off' })
+    state().setCalibration({ mode: 'auto' })
+    expect(state().config).not.toHaveProperty('calibration')
+  })
+})

@@ -1,4 +1,4 @@
-import type { Encoding, PipelineConfig, StageId, SummarizerId } from '../../engine/model'
+import type { CalibrationSetting, Encoding, PipelineConfig, StageId, SummarizerId } from '../../engine/model'
 import {
   closeGroup,
   EMPTY_HISTORY,
@@ -32,6 +32,12 @@ export interface PipelineSlice {
   /** Sets the model's context window in tokens (`PipelineConfig.window`); `undefined`: `DEFAULT_WINDOW`. */
   setWindow: (window: number | undefined) => void
   setSummarizer: (summarizer: SummarizerId) => void
+  /**
+   * Sets how token counts are made the agent's (`PipelineConfig.calibration`): its mode and, for
+   * `manual`, the overhead and ratio given; the other fields (hand-set numbers, the preset's
+   * `agentOverhead`) stay. `auto` with nothing else leaves the setting out (the default).
+   */
+  setCalibration: (change: Partial<Pick<CalibrationSetting, 'mode' | 'overhead' | 'ratio'>>) => void
   /**
    * Replaces the whole config as one undo step and re-runs: for presets, a sweep cell, a pasted
    * settings link. Never put an HTTP summarizer here that the person has not allowed (send step).
@@ -136,6 +142,12 @@ export const createPipelineSlice: SliceCreator<PipelineSlice> = (set, get, api) 
         return window === undefined ? rest : { ...rest, window }
       }),
     setSummarizer: (summarizer) => update((config) => ({ ...config, summarizer })),
+    setCalibration: (change) =>
+      update((config) => {
+        const { calibration: _old, ...rest } = config
+        const next: CalibrationSetting = { ...(config.calibration ?? { mode: 'auto' }), ...change }
+        return next.mode === 'auto' && Object.keys(next).length === 1 ? rest : { ...rest, calibration: next }
+      }),
     applyConfig: (config) => {
       if (!get().config) return
       // Its own step, even right after a drag of a param it also sets.
