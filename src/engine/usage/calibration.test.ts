@@ -89,7 +89,8 @@ describe('fitLine', () => {
 
 /**
  * A chat of six turns whose recorded usage follows the model exactly: each request's context =
- * 5,000 + 1.5 × (our raw context before it: reply priming + the messages before it; no tools).
+ * 5,000 + 1.5 × (our raw count of the messages before it; no tools) + the reply priming, which a
+ * run adds unscaled (`rawBefore` holds priming + messages).
  * Messages whose raw count is even, so 1.5 × each is a whole token (the run rounds per message).
  */
 function linearChat(): { transcript: Transcript; rawBefore: number[] } {
@@ -122,7 +123,11 @@ function linearChat(): { transcript: Transcript; rawBefore: number[] } {
   rawBefore.push(sum)
   const usage: RequestUsage[] = all
     .filter((m) => m.role === 'assistant')
-    .map((m) => ({ atMessageId: m.id, atIndex: m.index, context: 5_000 + 1.5 * (rawBefore[m.index] as number) }))
+    .map((m) => ({
+      atMessageId: m.id,
+      atIndex: m.index,
+      context: 5_000 + 1.5 * ((rawBefore[m.index] as number) - REPLY_PRIMING_TOKENS) + REPLY_PRIMING_TOKENS,
+    }))
   return { transcript: deepFreeze(transcriptOf(all, { usage })), rawBefore }
 }
 
@@ -143,13 +148,11 @@ describe('fitToUsage and usageReport', () => {
     expect(report.ratio).toBe(1.5)
     expect(report.requests.map((r) => r.atMessageId)).toEqual(['m1', 'm3', 'm5', 'm7', 'm9', 'm11'])
     for (const r of report.requests) {
-      expect(r.recorded).toBe(5_000 + 1.5 * (rawBefore[r.atIndex] as number))
-      // The run's count (transcriptCounts): each message × 1.5 (whole here), reply priming as it
-      // is, the overhead once. It misses the record by 1.5 × 3 − 3 = 1.5 tokens: the fit scales the
-      // reply priming with the messages, the count does not.
+      // The run's count (transcriptCounts): each message × 1.5 (whole here), the overhead once and
+      // the reply priming as it is — the record itself.
       const messages = (rawBefore[r.atIndex] as number) - REPLY_PRIMING_TOKENS
-      expect(r.estimated).toBe(5_000 + REPLY_PRIMING_TOKENS + 1.5 * messages)
-      expect(Math.abs(r.estimated - r.recorded)).toBeLessThanOrEqual(1.5)
+      expect(r.recorded).toBe(5_000 + 1.5 * messages + REPLY_PRIMING_TOKENS)
+      expect(r.estimated).toBe(r.recorded)
     }
     expect(report.compactionsBefore).toEqual([])
   })

@@ -17,8 +17,9 @@ export type CalibrationSource = 'usage' | 'preset' | 'manual' | 'none'
 
 /**
  * The two numbers that turn our count into the agent's, and where they come from. A context of
- * `x` tokens by our count (messages, tool schemas, reply priming) is `overhead + ratio·x` tokens
- * of the agent; per message `calibrateTokens` (the ratio, rounded), per request the overhead once.
+ * `x` tokens by our count (messages, tool schemas) is `overhead + ratio·x` tokens of the agent,
+ * plus the reply priming; per message `calibrateTokens` (the ratio, rounded), per request the
+ * overhead once.
  */
 export interface Calibration {
   source: CalibrationSource
@@ -330,8 +331,10 @@ export function fitToUsage(transcript: Transcript, counter: CachedCounter): Cali
     // scales by the ratio, the hidden thinking is already the agent's figure.
     const hidden = hiddenThinking(transcript, counter)
     const raw = rawMessageCounter(counter)
-    const ours = contextWalk(transcript, (m) => raw(m) - (hidden.get(m)?.ours ?? 0), calibratedWalk(transcript, counter, RAW_COUNTS).at[0] as number)
-    const agents = contextWalk(transcript, (m) => hidden.get(m)?.agent ?? 0, 0)
+    // Reply priming is added unscaled by a run (`transcriptCounts`): out of `x`, taken off `y`.
+    const schema = transcriptCounts(transcript, counter, RAW_COUNTS).fixed - REPLY_PRIMING_TOKENS
+    const ours = contextWalk(transcript, (m) => raw(m) - (hidden.get(m)?.ours ?? 0), schema)
+    const agents = contextWalk(transcript, (m) => hidden.get(m)?.agent ?? 0, REPLY_PRIMING_TOKENS)
     const { overhead, ratio, reinjected } = fitLine(
       requests.map((u) => ({
         x: ours.at[u.atIndex] as number,
