@@ -20,6 +20,8 @@ interface Side {
   messageTokens: MessageTokens[]
   toolSchemaTokens: number
   replyPrimingTokens: number
+  /** What every request carries that the file does not show, by the run's calibration. */
+  calibrationOverheadTokens: number
   overheadTokens: number
 }
 /** A decision of `compact --json`: the engine's, with its wording. */
@@ -41,7 +43,7 @@ async function compactJson(...flags: string[]): Promise<{ out: CompactJson; stde
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0)
 /** The context's tokens up to Before #i with nothing compacted: its messages + schemas + priming. */
 const prefixTokens = (side: Side, i: number) =>
-  sum(side.messageTokens.slice(0, i + 1).map((m) => m.tokens)) + side.toolSchemaTokens + side.replyPrimingTokens
+  sum(side.messageTokens.slice(0, i + 1).map((m) => m.tokens)) + side.toolSchemaTokens + side.replyPrimingTokens + side.calibrationOverheadTokens
 const stageOf = (out: CompactJson, id: string) => out.config.stages.find((s) => s.id === id)!
 
 describe('compact --json: every message’s tokens, and the decision log', () => {
@@ -133,6 +135,8 @@ describe('compact --preset and --window', () => {
     // Before every model request: after the user message of each turn (#1, #3, …, #9); the
     // fixture has no tool steps, and its last message (#10, an answer) leaves no request pending.
     expect(out.decisions.map((d) => d.atMessage)).toEqual([1, 3, 5, 7, 9])
+    // The fixture records no usage: the preset's measured overhead is what every request adds.
+    expect(out.before.calibrationOverheadTokens).toBe(20000)
     for (const d of out.decisions) {
       expect(d.threshold).toBe(167000)
       expect(d.tokens).toBe(prefixTokens(out.before, d.atMessage))

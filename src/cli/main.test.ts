@@ -61,10 +61,13 @@ describe('cli compact', () => {
   })
 
   it('prints a human report without --json', async () => {
-    const { code, stdout } = await runCli(['compact', join(SAMPLES, 'claude-code.jsonl')])
+    // Raw counts: the seeds' numbers on our own count (calibrated, the sample's 16,000-token
+    // overhead keeps the prune target out of reach and no back-reference is left).
+    const { code, stdout } = await runCli(['compact', join(SAMPLES, 'claude-code.jsonl'), '--calibration', 'off'])
     expect(code).toBe(0)
     expect(stdout).toMatch(/^.*claude-code\.jsonl: claude-code/m)
     expect(stdout).toMatch(/^tokens +\d+ → \d+/m)
+    expect(stdout).toMatch(/^ +raw o200k_base counts$/m)
     expect(stdout).toMatch(/^validity /m)
     // Messages are named by their Before position, as the page's columns name them, never by id:
     // the sample's repeated Bash output (Before #33) stands for its first occurrence (#10).
@@ -323,10 +326,26 @@ describe('cli inspect', () => {
         atMessageId: 'ba88d541-f539-419a-b313-1425721c476a',
         trigger: 'manual',
         tokensBefore: 24376,
+        estimatedTokensBefore: expect.any(Number),
         summaryChars: expect.any(Number),
         source: 'claude-code',
       },
     ])
+    // Our calibrated count of the context before the agent's compaction, beside its own.
+    expect(Math.abs(out.recordedCompactions[0].estimatedTokensBefore - 24376) / 24376).toBeLessThan(0.1)
+    expect(out.agentVersion).toBe('2.0.76')
+    // One request per response (message.id), the context read from the file: input + cache
+    // creation + cache read of its usage (the same object on each of its records).
+    const responses = new Map<string, number>()
+    for (const line of readFileSync(join(SAMPLES, 'claude-code.jsonl'), 'utf8').split('\n').filter(Boolean)) {
+      const r = JSON.parse(line) as { type?: string; message?: { id?: string; usage?: Record<string, number> } }
+      const u = r.message?.usage
+      if (r.type === 'assistant' && r.message?.id && u) responses.set(r.message.id, u.input_tokens! + u.cache_creation_input_tokens! + u.cache_read_input_tokens!)
+    }
+    expect(out.usage.requests.map((q: { recorded: number }) => q.recorded)).toEqual([...responses.values()])
+    for (const q of out.usage.requests) expect(q.estimated).toBeGreaterThan(0)
+    expect(out.usage.medianError).toBeLessThan(0.1)
+    expect(out.usage.label).toMatch(/^calibrated to the file's usage: ±\d+\.\d% \(overhead [\d,]+ tokens, ratio \d\.\d\d/)
   })
 
   it('counts the screenshot of the OpenAI chat sample as an image', async () => {

@@ -17,6 +17,7 @@ import { hostOf } from '../engine/summarizers/errors'
 import type { FetchLike } from '../engine/summarizers/fetch-types'
 import { UsageError } from './errors'
 import { ENCODING_OPTION, ENCODINGS } from './inspect'
+import { CALIBRATION_RATIO_RANGE } from '../engine/usage/calibration'
 
 /** The values `parseArgs` gives for the options, by name without the dashes (a list for a `multiple` one). */
 export type FlagValues = Record<string, string | boolean | string[] | undefined>
@@ -126,7 +127,12 @@ export const PIPELINE_OPTIONS: readonly CliOption[] = [
       'overhead); manual takes --overhead and --ratio; off keeps raw counts',
   },
   { name: 'overhead', type: 'string', arg: 'N', help: 'manual calibration: tokens every request carries that the file does not show' },
-  { name: 'ratio', type: 'string', arg: 'R', help: "manual calibration: the agent's tokens per token of ours (0.5 to 2.5)" },
+  {
+    name: 'ratio',
+    type: 'string',
+    arg: 'R',
+    help: `manual calibration: the agent's tokens per token of ours (${CALIBRATION_RATIO_RANGE.min} to ${CALIBRATION_RATIO_RANGE.max})`,
+  },
   {
     name: 'summarizer',
     type: 'string',
@@ -197,7 +203,7 @@ function stageFlagValue({ param, flag }: StageFlag, values: FlagValues): number 
 /**
  * The calibration of `--calibration`, `--overhead` and `--ratio` (engine `CalibrationSetting`):
  * `--overhead`/`--ratio` alone mean manual; they contradict `auto`/`off`. The overhead is a whole
- * number ≥ 0, the ratio a decimal in 0.5–2.5. Undefined when none is given.
+ * number ≥ 0, the ratio a decimal in `CALIBRATION_RATIO_RANGE`. Undefined when none is given.
  */
 function calibrationFlags(values: FlagValues): Pick<CalibrationSetting, 'mode' | 'overhead' | 'ratio'> | undefined {
   const mode = values.calibration as string | undefined
@@ -211,7 +217,8 @@ function calibrationFlags(values: FlagValues): Pick<CalibrationSetting, 'mode' |
     throw new UsageError(`--overhead and --ratio go with --calibration manual, not ${m}`)
   }
   if (overhead !== undefined && overhead < 0) throw new UsageError(`--overhead must not be negative, got ${overhead}`)
-  if (ratio !== undefined && (ratio < 0.5 || ratio > 2.5)) throw new UsageError(`--ratio must be between 0.5 and 2.5, got ${ratio}`)
+  const { min, max } = CALIBRATION_RATIO_RANGE
+  if (ratio !== undefined && (ratio < min || ratio > max)) throw new UsageError(`--ratio must be between ${min} and ${max}, got ${ratio}`)
   const out: Pick<CalibrationSetting, 'mode' | 'overhead' | 'ratio'> = { mode: m }
   if (overhead !== undefined) out.overhead = overhead
   if (ratio !== undefined) out.ratio = ratio

@@ -30,8 +30,8 @@ export const selectBeforeRows = (s: StoreState) => selectShownRun(s)?.before.row
  * Which run the page's per-run figures (failure-mode warnings and the needed-facts line, re-work,
  * the cost view's counts) are about: in Recorded mode the recorded view shown (`recorded`: its
  * compaction and encoding, as the worker is asked about it), whatever the simulation; else the
- * last simulated run. `key` names it (the run's id; the recorded view's transcript, compaction and
- * encoding): an answer is kept for the key it was asked under, so a simulated run's settings never
+ * last simulated run. `key` names it (the run's id; the recorded view's transcript, compaction,
+ * encoding and calibration): an answer is kept for the key it was asked under, so a simulated run's settings never
  * re-ask a recorded view's figures. `view` is the run's view.
  */
 export interface FiguresRun {
@@ -46,7 +46,9 @@ export function figuresRunOf(s: StoreState): FiguresRun | null {
   if (!view) return null
   if (view === s.run) return { key: `run:${view.runId}`, view }
   const compaction = s.recorded?.compaction ?? 0
-  const key = `recorded:${view.transcriptKey ?? ''}:${compaction}:${view.encoding}`
+  // The calibration it was counted with: a new one is a new recorded view, with new figures.
+  const calibration = view.calibration ? `${view.calibration.overhead}:${view.calibration.ratio}` : ''
+  const key = `recorded:${view.transcriptKey ?? ''}:${compaction}:${view.encoding}:${calibration}`
   return { key, view, recorded: { compaction, encoding: view.encoding } }
 }
 

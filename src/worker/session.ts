@@ -76,6 +76,7 @@ export class TranscriptSession {
       summarizers: new TurnSummarizers(this.transcript, services.summaryCache),
       turnCalls: new LatestCall(),
       timelineCalls: new LatestCall(),
+      usageViews: new Map(),
     }
   }
 

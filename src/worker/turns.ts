@@ -90,6 +90,8 @@ export interface TurnScope {
   summarizers: TurnSummarizers
   turnCalls: LatestCall
   timelineCalls: LatestCall
+  /** Usage timelines already placed (`usageView`), by encoding and calibration setting. */
+  usageViews: Map<string, UsageTimelineView>
 }
 
 /** Pipeline dependencies of a prefix run. */
@@ -166,17 +168,18 @@ export function turnPosition(ends: readonly number[], atIndex: number): number {
   return turn - 1 + (last - start + 1) / (end - start + 1)
 }
 
-/** Usage timelines already placed, per transcript, by encoding and calibration setting. */
-const usageViews = new WeakMap<Transcript, Map<string, UsageTimelineView>>()
-
 /**
  * The usage timeline of `transcript` under `config`'s encoding and calibration (engine
  * `usageTimeline` with `calibrationFor`), each entry placed on the turn axis (`turnPosition`).
- * Computed once per (transcript, encoding, calibration setting): the stages do not change it.
+ * Computed once per (transcript, encoding, calibration setting), kept in the session's `byKey`:
+ * the stages do not change it.
  */
-export function usageView(transcript: Transcript, config: PipelineConfig, counter: CachedCounter): UsageTimelineView {
-  let byKey = usageViews.get(transcript)
-  if (!byKey) usageViews.set(transcript, (byKey = new Map()))
+export function usageView(
+  transcript: Transcript,
+  config: PipelineConfig,
+  counter: CachedCounter,
+  byKey: Map<string, UsageTimelineView>,
+): UsageTimelineView {
   const key = JSON.stringify([config.encoding, config.calibration ?? null])
   const held = byKey.get(key)
   if (held) return held
@@ -324,7 +327,7 @@ export function timelineOutcome(
   return scope.timelineCalls.run(async (signal): Promise<TimelineOutcome> => {
     try {
       const counter = await loadCounter(config.encoding)
-      const usage = usageView(transcript, config, counter)
+      const usage = usageView(transcript, config, counter, scope.usageViews)
       const timeline = await tokenTimeline(transcript, config, turnDeps(summarizers, config, counter, signal), {
         between: macrotask,
         onProgress: (_done, _total, partial) => {

@@ -47,9 +47,14 @@ export interface Calibration {
 /** The identity: our raw counts. */
 export const RAW_COUNTS: Calibration = { source: 'none', overhead: 0, ratio: 1 }
 
-/** Plausible tokenizer ratios: a fit outside them is a bad fit (the ratio falls back to 1). */
-const RATIO_MIN = 0.5
-const RATIO_MAX = 2.5
+/**
+ * Plausible tokenizer ratios (the agent's tokens per token of ours): a fit outside them is a bad
+ * fit (the ratio falls back to 1), a hand-set ratio is clamped to them; the page's ratio box, a
+ * link's `cr` and the CLI's `--ratio` are checked against them.
+ */
+export const CALIBRATION_RATIO_RANGE = { min: 0.5, max: 2.5 } as const
+const RATIO_MIN = CALIBRATION_RATIO_RANGE.min
+const RATIO_MAX = CALIBRATION_RATIO_RANGE.max
 
 /** A message's tokens under `calibration`: `round(raw · ratio)`. Tokens in, tokens out. */
 export function calibrateTokens(raw: number, calibration: Pick<Calibration, 'ratio'>): number {

@@ -23,6 +23,7 @@
  * Decoding validates against `PARAM_KINDS` and a base config (the engine defaults, or the
  * current settings): what it cannot use is left out and named in `notices`; it never throws.
  */
+import { CALIBRATION_RATIO_RANGE } from '../../engine/usage/calibration'
 import type { CalibrationSetting, Encoding, PipelineConfig, StageConfig, StageId, SummarizerId, SummarizerSettings } from '../../engine/model'
 import { windowOf } from '../../engine/models'
 import { PRESETS } from '../../engine/presets'
@@ -67,12 +68,6 @@ export const PARAM_KINDS: Record<StageId, Record<string, ParamKind>> = Object.fr
 const ENCODINGS: readonly Encoding[] = ['o200k_base', 'cl100k_base']
 const CALIBRATION_MODES: readonly CalibrationSetting['mode'][] = ['auto', 'manual', 'off']
 
-/**
- * The tokenizer ratios a hand-set calibration may take (the agent's tokens per token of ours): the
- * range the engine accepts (usage/calibration.ts clamps a manual ratio to it). The settings'
- * ratio box and a link's `cr` are checked against it.
- */
-export const CALIBRATION_RATIO_RANGE = { min: 0.5, max: 2.5 } as const
 
 /** Whether `n` is a calibration overhead a link or the settings may set: whole tokens, ≥ 0. */
 export function isCalibrationOverhead(n: number): boolean {
