@@ -209,7 +209,7 @@ export const STAGE_DEFINITIONS = [
     produces: ['placeholder'],
     params: [
       {
-        key: 'target', type: 'count', default: 12000, fraction: true, unusable: 'target must be a finite number of tokens',
+        key: 'target', type: 'count', default: 26000, fraction: true, unusable: 'target must be a finite number of tokens',
         unit: 'tokens', control: 'slider',
         slider: { step: 100, max: 'tokens' }, sweep: { from: 'step', step: { of: 'tokens', per: 8 } },
         cliFlag: 'target', help: 'Stop pruning once the running total is ≤ target.',
