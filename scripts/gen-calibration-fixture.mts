@@ -4,8 +4,8 @@
  * session (the on-disk shape of docs/formats.md §4.4: one record per content block, the records
  * of one API response sharing its `message.id` and `usage`) whose every response records the
  * context it was sent as exactly 12,000 + 1.25 × our o200k_base count of that context (the tool
- * schemas, reply priming and the messages before the response, counted by the engine's own walk
- * with raw counts). A calibration fitted to it is overhead 12,000, ratio 1.25 (up to the rounding
+ * schemas and the messages before the response, counted by the engine's own walk with raw
+ * counts) + the reply priming, which a run adds unscaled. A calibration fitted to it is overhead 12,000, ratio 1.25 (up to the rounding
  * of each recorded figure to whole tokens). The context is split over `input_tokens`,
  * `cache_creation_input_tokens` and `cache_read_input_tokens` as Claude Code records it. All
  * content is invented. Rerun after editing the script below:
@@ -13,7 +13,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { importTranscript } from '../src/engine/formats/index'
-import { loadCounter } from '../src/engine/tokens/count'
+import { loadCounter, REPLY_PRIMING_TOKENS } from '../src/engine/tokens/count'
 import { calibratedWalk, RAW_COUNTS } from '../src/engine/usage/calibration'
 
 const OUT = new URL('../test/fixtures/formats/usage-claude-code-calibration.jsonl', import.meta.url)
@@ -194,7 +194,8 @@ if (!draft.ok) throw new Error(draft.error.message)
 const walk = calibratedWalk(draft.transcript, counter, RAW_COUNTS)
 const usage = draft.transcript.usage ?? []
 const ours = (response: number) => walk.at[(usage[response - 1] as { atIndex: number }).atIndex] as number
-const text = session((response) => Math.round(OVERHEAD + RATIO * ours(response)))
+// The reply priming is added unscaled (calibration.ts `transcriptCounts`): it is no part of what the ratio scales.
+const text = session((response) => Math.round(OVERHEAD + RATIO * (ours(response) - REPLY_PRIMING_TOKENS) + REPLY_PRIMING_TOKENS))
 writeFileSync(OUT, text)
 
 const final = importTranscript(text, { fileName: 'usage-claude-code-calibration.jsonl' })
