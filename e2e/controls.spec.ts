@@ -84,10 +84,10 @@ test('on a 10 MB session: small slider steps, the sweep grid around them, exact 
   await expect(windowSetting.getByRole('combobox')).toHaveValue('claude-1m')
   await expect(page.getByTestId('window-tokens')).toHaveText('1,000,000 tokens')
   await expect.poll(() => page.evaluate(() => window.location.hash)).toContain(';w=1000000;')
-  await expect(page.getByTestId('param-share-trigger_reserve')).toHaveText('33,000 tokens · 3.3% of 1M')
-  // Claude Code's trigger: window − 20,000 − 13,000 = 967,000 tokens on 1M.
+  await expect(page.getByTestId('param-share-trigger_reserve')).toHaveText('45,000 tokens · 4.5% of 1M')
+  // Claude Code's trigger for the session's version (2.0.76, before 2.1.21): window − 32,000 − 13,000 = 955,000 tokens on 1M.
   await expect(page.getByTestId('summarize-trigger')).toHaveText(
-    'fires at 967,000 tokens · 96.7% of 1M (1,000,000 window − 33,000 reserve)',
+    'fires at 955,000 tokens · 95.5% of 1M (1,000,000 window − 45,000 reserve)',
   )
   await expect(page.getByTestId('param-note-compact_after')).toHaveText('not used: the token trigger (trigger_reserve) replaces it')
   await expect(page.getByRole('combobox', { name: 'summarize check' })).toHaveValue('request')
@@ -99,16 +99,18 @@ test('on a 10 MB session: small slider steps, the sweep grid around them, exact 
   const caption = page.getByTestId('timeline-caption')
   await expect(caption).toHaveAttribute('data-done', 'true', done)
   await expect(page.getByTestId('timeline-legend').locator('[data-level="summarize:trigger"]')).toContainText(
-    'summarize trigger 967,000 tokens (1,000,000 window − 33,000 reserve)',
+    'summarize trigger 955,000 tokens (1,000,000 window − 45,000 reserve)',
   )
   const turns = Number(/^([\d,]+) turns/.exec((await caption.textContent()) ?? '')?.[1]?.replace(/,/g, ''))
   const passTurn = Number(((await caption.getAttribute('data-pass-turns')) ?? '').split(',')[0])
   expect(passTurn).toBeGreaterThan(1)
   const plot = await page.getByTestId('timeline-chart').locator('.u-over').boundingBox()
+  // The axis starts at the first turn, or at 0 when the session's recorded requests begin before it.
+  const xMin = Number(await page.getByTestId('timeline-chart').getAttribute('data-x-min'))
   if (!plot) throw new Error('the chart has no plot area')
-  await page.mouse.move(plot.x + ((passTurn - 1) / (turns - 1)) * plot.width, plot.y + plot.height / 2)
+  await page.mouse.move(plot.x + ((passTurn - xMin) / (turns - xMin)) * plot.width, plot.y + plot.height / 2)
   await expect(page.getByTestId('timeline-decisions').locator('li[data-fired="true"]')).toContainText(
-    /≥ 967,000 \(1,000,000 window − 33,000 reserve\) → pass 1 fired/,
+    /≥ 955,000 \(1,000,000 window − 45,000 reserve\) → pass 1 fired/,
   )
   await page.getByRole('tab', { name: 'Before | After' }).click()
 

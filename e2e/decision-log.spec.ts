@@ -8,8 +8,9 @@ import { openApp, watchErrors } from './helpers'
 let dir = ''
 let file = ''
 
-// A 3 MB Claude Code session without recorded compactions: its context passes 200,000 tokens, so
-// Claude Code (200K)'s trigger, 200,000 window − 33,000 reserve = 167,000 tokens, is reached.
+// A 3 MB Claude Code 2.0.76 session without recorded compactions: its context passes 200,000
+// tokens, so Claude Code (200K)'s trigger for versions before 2.1.21, 200,000 window − 45,000
+// reserve = 155,000 tokens, is reached.
 test.beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ci-decisions-'))
   file = join(dir, 'claude-code-200k.jsonl')
@@ -20,7 +21,7 @@ test.afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-test('under Claude Code (200K) the timeline draws the 167,000 trigger, a hovered turn and the pass list say why a pass fired', async ({ page }) => {
+test('under Claude Code (200K) the timeline draws the 155,000 trigger of the session’s version, a hovered turn and the pass list say why a pass fired', async ({ page }) => {
   test.setTimeout(240_000)
   const errors = watchErrors(page)
   await openApp(page)
@@ -38,7 +39,7 @@ test('under Claude Code (200K) the timeline draws the 167,000 trigger, a hovered
   const legend = page.getByTestId('timeline-legend')
   await expect(legend.locator('[data-level="window"]')).toContainText('model window 200,000 tokens')
   await expect(legend.locator('[data-level="summarize:trigger"]')).toContainText(
-    'summarize trigger 167,000 tokens (200,000 window − 33,000 reserve)',
+    'summarize trigger 155,000 tokens (200,000 window − 45,000 reserve)',
   )
 
   // No y label is cut: the widest starts with a digit and fits left of the plot area.
@@ -64,12 +65,14 @@ test('under Claude Code (200K) the timeline draws the 167,000 trigger, a hovered
   const turns = Number(/^([\d,]+) turns/.exec((await caption.textContent()) ?? '')?.[1]?.replace(/,/g, ''))
   const passTurn = Number(((await caption.getAttribute('data-pass-turns')) ?? '').split(',')[0])
   expect(passTurn).toBeGreaterThan(1)
-  await page.mouse.move(box.x + ((passTurn - 1) / (turns - 1)) * box.width, box.y + box.height / 2)
+  // The axis starts at the first turn, or at 0 when the session's recorded requests begin before it.
+  const xMin = Number(await chart.getAttribute('data-x-min'))
+  await page.mouse.move(box.x + ((passTurn - xMin) / (turns - xMin)) * box.width, box.y + box.height / 2)
   await expect(page.getByTestId('timeline-hover')).toHaveAttribute('data-turn', String(passTurn))
   const said = page.getByTestId('timeline-decisions')
   await expect(said).toHaveAttribute('data-turn', String(passTurn))
   await expect(said.locator('li[data-fired="true"]')).toContainText(
-    new RegExp(`^summarize: turn ${passTurn} \\(#\\d+\\): [\\d,]+ tokens ≥ 167,000 \\(200,000 window − 33,000 reserve\\) → pass 1 fired \\([\\d,]+ → [\\d,]+ tokens\\)$`),
+    new RegExp(`^summarize: turn ${passTurn} \\(#\\d+\\): [\\d,]+ tokens ≥ 155,000 \\(200,000 window − 45,000 reserve\\) → pass 1 fired \\([\\d,]+ → [\\d,]+ tokens\\)$`),
   )
 
   // The log scale keeps every level on the chart.
@@ -79,7 +82,7 @@ test('under Claude Code (200K) the timeline draws the 167,000 trigger, a hovered
   // The pass list: each pass with the decision that fired it.
   await page.getByTestId('pass-list').locator('summary').click()
   const why = page.getByTestId('pass-why')
-  await expect(why.first()).toContainText(/^why: turn \d+ \(#\d+\): [\d,]+ tokens ≥ 167,000 \(200,000 window − 33,000 reserve\) → pass 1 fired/)
+  await expect(why.first()).toContainText(/^why: turn \d+ \(#\d+\): [\d,]+ tokens ≥ 155,000 \(200,000 window − 45,000 reserve\) → pass 1 fired/)
   expect(await why.count()).toBe(Number(await caption.getAttribute('data-passes')))
   expect(errors).toEqual([])
 })

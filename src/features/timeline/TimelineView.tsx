@@ -450,6 +450,7 @@ function Chart({ timeline, levels, scale, upTo, groups, onHover, onPick }: {
       data-scale={scale}
       data-cursor={upTo ?? ''}
       data-requests={timeline.usage.points.length}
+      data-x-min={Math.min(1, timeline.usage.points[0]?.x ?? 1)}
       data-stacked={groups ? 'true' : 'false'}
       role="img"
       aria-label={`Context tokens per turn over ${timeline.turns} turns, before and after compaction`}
