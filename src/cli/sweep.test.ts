@@ -17,6 +17,9 @@ describe('cli sweep', () => {
       // Raw counts: the seeds' numbers on our own count (the sample records usage, auto would calibrate).
       '--calibration',
       'off',
+      // Raw counts with the old seed target: the numbers below are derived from it.
+      '--target',
+      '12000',
       '--json',
     ])
     expect(stderr).toBe('')
@@ -28,7 +31,7 @@ describe('cli sweep', () => {
     expect(out.cells.length).toBe(2)
     for (const [yi, after] of [30, 40].entries()) {
       for (const [xi, keep] of [10, 20].entries()) {
-        const single = await runCli(['compact', CLAUDE, '--keep-last', String(keep), '--compact-after', String(after), '--calibration', 'off', '--json'])
+        const single = await runCli(['compact', CLAUDE, '--keep-last', String(keep), '--compact-after', String(after), '--calibration', 'off', '--target', '12000', '--json'])
         const run = JSON.parse(single.stdout)
         expect(out.cells[yi][xi]).toMatchObject({
           ok: true,
@@ -42,7 +45,7 @@ describe('cli sweep', () => {
         })
       }
     }
-    // The default settings' cell is the README's run: 19,526 → 6,249 tokens.
+    // The seeds' cell (20, 40) on the raw count with target 12,000: 19,526 → 6,249 tokens.
     expect(out.tokensBefore).toBe(19526)
     expect(out.cells[1][1].tokensAfter).toBe(6249)
   })

@@ -349,7 +349,7 @@ describe('aider: after each reply, above 8,192 tokens (≥ 8,193); the tail unde
 
 describe('Seed defaults: more than 40 unsummarized messages at a turn end → the newest 20 kept', () => {
   it('35 turns: passes at turn 21 (42 messages → m0–m21) and turn 32 (64 − 22 = 42 → m22–m43)', async () => {
-    // u/a of 10 tokens: 703 tokens in all, under prune's 12,000 target (prune never reached).
+    // u/a of 10 tokens: 703 tokens in all, under prune's 26,000 default target (prune never reached).
     // Turn t ends at index 2t − 1 with 2t messages; pass 1: 2t > 40 → t = 21, upto 42 − 20 = 22.
     // Then 2t − 22 > 40 → t = 32, upto 64 − 20 = 44.
     const r = await runPreset('seed-defaults', chatTurns(35, () => ({ u: 10, a: 10 })))
@@ -367,7 +367,7 @@ describe('Seed defaults: more than 40 unsummarized messages at a turn end → th
     expect(r.after.messages).toHaveLength(1 + 26)
     const prune = of(r, 'prune-tool-results')
     expect(prune).toHaveLength(35)
-    expect(prune.every((d) => !d.reached && d.threshold === 12_000)).toBe(true)
+    expect(prune.every((d) => !d.reached && d.threshold === 26_000)).toBe(true)
     expect(prune[34]!.tokens).toBe(70 * 10 + PRIMING)
   })
 })

@@ -87,14 +87,17 @@ function cloneJson<T>(value: T): T {
  * and `pin-facts` present but off. Why the numbers are what they are:
  *
  * - `summarize`: seed 001's `keep_last` 20 / `compact_after` 40.
- * - `prune-tool-results`: seed 002's `keep_steps` 1 / `min_tokens` 200; `target` 12,000 tokens
- *   (the seed has no default). The bundled samples are ≈2k–20k tokens (o200k_base) and tool
- *   results are what makes the big ones big. On the Claude Code sample (the first-start one,
- *   ≈17k after dedupe) 12,000 replaces the oldest bulky results and stops before the original
- *   of its last back-reference, so the first view shows all three kinds of change
- *   (back-reference, placeholder, summary); a lower target (8,000) would prune that original
- *   too and turn its back-reference into a placeholder. The OpenAI and Anthropic samples
- *   (≈8k after dedupe) are under it: their back-references stay and "no change" shows.
+ * - `prune-tool-results`: seed 002's `keep_steps` 1 / `min_tokens` 200; `target` 26,000 tokens
+ *   (the seed has no default). Counts include what every request carries, calibrated to a file's
+ *   recorded usage: the Claude Code sample (the first-start one) carries a fitted overhead of
+ *   16,179 tokens, so a target below it could never be reached and every result would be pruned.
+ *   On that sample's calibrated count (31,811 tokens before, ≈29.7k after dedupe) 26,000 replaces
+ *   the oldest bulky results and stops before the original of its last back-reference, so the
+ *   first view shows all three kinds of change (back-reference, placeholder, summary); a lower
+ *   target (24,000) would prune that original too and turn its back-reference into a placeholder.
+ *   It plays the part 12,000 played on the raw count: on the raw count (19,526 before, ≈16.9k
+ *   after dedupe) 26,000 is not reached. The other bundled samples (≈2k–22k tokens, calibrated
+ *   where they record usage) are under it: their back-references stay and "no change" shows.
  * - `insert-then-compress`: `threshold_tokens` 5,000. It runs last, on what the other stages
  *   left: the Claude Code sample (≈6k after summarize) and the two API samples (≈8k after
  *   dedupe) are over it, so switching it on visibly fires; the small legacy sample (≈2k) stays

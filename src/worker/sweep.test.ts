@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { sweepConfigOf } from '../engine/analysis/sweep'
+import { configWith, sweepConfigOf } from '../engine/analysis/sweep'
 import type { PipelineConfig } from '../engine/model'
 import { createEngineApi } from './engine-api'
 import type { SweepAxis, SweepProgress } from './protocol'
@@ -14,7 +14,8 @@ const y: SweepAxis = { param: 'compact_after', values: [30, 40] }
 describe('engineApi.sweep', () => {
   it('fails plainly with no transcript, then sweeps the open one with progress after each cell', async () => {
     // Raw counts: the seeds' numbers on our own count (the sample records usage, auto would calibrate).
-    const config: PipelineConfig = { ...engineApi.getDefaults(), calibration: { mode: 'off' } }
+    // Raw counts with the old seed target: the numbers below are derived from it.
+    const config: PipelineConfig = { ...configWith(engineApi.getDefaults(), { param: 'target', value: 12000 }), calibration: { mode: 'off' } }
     // Each test file gets its own module instance: nothing is loaded yet.
     expect(await engineApi.sweep(config, x, y)).toEqual({ ok: false, error: 'no transcript loaded' })
     const imported = engineApi.importText(text, 'claude-code.jsonl')
@@ -26,7 +27,7 @@ describe('engineApi.sweep', () => {
     expect(outcome.note).toBeUndefined()
     expect(outcome.result.complete).toBe(true)
     expect(seen.map((p) => p.done)).toEqual([1, 2, 3, 4])
-    // The default cell (keep_last 20, compact_after 40) is the default run: 19,526 → 6,249 tokens.
+    // The cell (keep_last 20, compact_after 40) is the seeds' run on the raw count with target 12,000: 19,526 → 6,249 tokens.
     expect(outcome.result.cells[1]![1]).toMatchObject({ ok: true, tokensAfter: 6249, passes: 1 })
     const run = await engineApi.run(config, 1)
     expect(run.ok && run.view.after.totals.tokens).toBe(6249)
