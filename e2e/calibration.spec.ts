@@ -22,10 +22,15 @@ test('the totals say the counts are calibrated to the file’s usage; raw counts
   const line = page.getByTestId('totals-calibration')
   const before = page.getByTestId('tokens-before')
   const setting = page.getByLabel('Token counts')
-  await expect(line).toContainText("calibrated to the file's usage: ±0.0% (overhead 12,000 tokens, ratio 1.25; 8 recorded requests)")
+  // The headline in the totals' row, its numbers on the line (and its tooltip).
+  await expect(line).toContainText("calibrated to the file's usage: ±0.0%")
+  await expect(line).toHaveAttribute('data-details', 'overhead 12,000 tokens, ratio 1.25; 8 recorded requests')
   await expect(setting).toHaveValue('auto')
   // The line's terms are explained on hover.
-  await expect(line.getByText("calibrated to the file's usage", { exact: false })).toHaveAttribute('title', /^Overhead: tokens every request carries/)
+  await expect(line.getByText("calibrated to the file's usage", { exact: false })).toHaveAttribute(
+    'title',
+    /^calibrated to the file's usage: ±0\.0% \(overhead 12,000 tokens, ratio 1\.25; 8 recorded requests\)\.\nOverhead: tokens every request carries/,
+  )
   const calibrated = count(await before.textContent())
 
   await test.step('show raw counts: the setting turns to Raw and the Before drops to our own count', async () => {
@@ -53,7 +58,8 @@ test('the totals say the counts are calibrated to the file’s usage; raw counts
     await expect(page.getByTestId('calibration-overhead')).toHaveValue('12000')
     await page.getByTestId('calibration-overhead').fill('5000')
     await page.getByTestId('calibration-ratio').fill('1')
-    await expect(line).toContainText('calibrated by hand (overhead 5,000 tokens, ratio 1.00)')
+    await expect(line).toContainText('calibrated by hand')
+    await expect(line).toHaveAttribute('data-details', 'overhead 5,000 tokens, ratio 1.00')
     // Ratio 1 and 5,000 tokens of overhead: the raw count plus 5,000.
     await setting.selectOption('off')
     const raw = count(await before.textContent())
@@ -62,7 +68,7 @@ test('the totals say the counts are calibrated to the file’s usage; raw counts
     // A ratio outside 0.5–2.5 is refused and said so.
     await page.getByTestId('calibration-ratio').fill('3')
     await expect(page.getByTestId('token-counts-setting')).toContainText('A ratio is between 0.5 and 2.5: still 1.')
-    await expect(line).toContainText('ratio 1.00')
+    await expect(line).toHaveAttribute('data-details', 'overhead 5,000 tokens, ratio 1.00')
   })
 
   expect(errors).toEqual([])

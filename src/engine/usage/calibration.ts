@@ -388,23 +388,36 @@ function finite(v: unknown, fallback: number): number {
 }
 
 /**
- * The line that labels every calibrated figure: "calibrated to the file's usage: ±2.1%
- * (overhead 23,114 tokens, ratio 1.12)", "calibrated by hand (…)", "overhead from the preset:
- * 20,000 tokens (source)", or "raw o200k_base counts" for none. One wording for the page, the
- * report and the CLI.
+ * The line that labels every calibrated figure, in two parts: `headline` ("calibrated to the
+ * file's usage: ±2.1%", "calibrated by hand", "overhead from the preset: 20,000 tokens", "raw
+ * o200k_base counts") and `details` (the numbers and where they come from: "overhead 23,114
+ * tokens, ratio 1.12; 412 recorded requests"), empty for raw counts. One wording for the page,
+ * the report and the CLI (`calibrationLabel` joins them).
  */
-export function calibrationLabel(c: Calibration, encoding: string): string {
+export function calibrationParts(c: Calibration, encoding: string): { headline: string; details: string } {
   const numbers =
     `overhead ${c.overhead.toLocaleString('en-US')} tokens, ratio ${c.ratio.toFixed(2)}` +
     (c.reinjected ? `, ${c.reinjected.toLocaleString('en-US')} re-injected after each compaction` : '')
   switch (c.source) {
     case 'usage':
-      return `calibrated to the file's usage: ±${((c.medianError ?? 0) * 100).toFixed(1)}% (${numbers}; ${c.requests ?? 0} recorded requests)`
+      return {
+        headline: `calibrated to the file's usage: ±${((c.medianError ?? 0) * 100).toFixed(1)}%`,
+        details: `${numbers}; ${c.requests ?? 0} recorded requests`,
+      }
     case 'manual':
-      return `calibrated by hand (${numbers})`
+      return { headline: 'calibrated by hand', details: numbers }
     case 'preset':
-      return `overhead from the preset: ${c.overhead.toLocaleString('en-US')} tokens${c.from ? ` (${c.from})` : ''}; the file records no usage`
+      return {
+        headline: `overhead from the preset: ${c.overhead.toLocaleString('en-US')} tokens`,
+        details: `${c.from ? `${c.from}; ` : ''}the file records no usage`,
+      }
     case 'none':
-      return `raw ${encoding} counts`
+      return { headline: `raw ${encoding} counts`, details: '' }
   }
+}
+
+/** `calibrationParts` as one line: "headline (details)". */
+export function calibrationLabel(c: Calibration, encoding: string): string {
+  const { headline, details } = calibrationParts(c, encoding)
+  return details ? `${headline} (${details})` : headline
 }

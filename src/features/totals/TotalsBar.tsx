@@ -8,7 +8,7 @@ import { tokenEstimateNote } from '../../engine/tokens/count'
 import type { RunView, Side } from '../../worker/protocol'
 import { useStore } from '../../state/store'
 import { useConfig, useFailureModes, useInfo, usePipelineActions, useRecorded, useViewActions } from '../../state/hooks'
-import { calibrationLabel, RAW_COUNTS } from '../../engine/usage/calibration'
+import { calibrationParts, RAW_COUNTS } from '../../engine/usage/calibration'
 import { exceedsWindow, overWindowText, peakContextTokens } from '../../engine/analysis/peak-context'
 import { windowOf } from '../../engine/models'
 import { selectAfterMode, selectShownRun } from '../../state/selectors'
@@ -87,7 +87,6 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
           </dd>
         </div>
       </dl>
-      <CalibrationLine run={run} />
       {!showsRecorded && <OverWindowLine run={run} />}
       <NeededLine checks={run.checks} />
       {mode === 'versus' && <RecordedVersus />}
@@ -125,6 +124,8 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
         )}
       </div>
       <div className="totals__more" data-png-skip="">
+        {/* First in the line under the figures: the re-work summary gives way to it (ellipsis). */}
+        <CalibrationLine run={run} />
         {(run.checks.before.length > 0 || run.checks.after.length > 0) && (
           <details className="totals__problems">
             <summary>
@@ -149,30 +150,40 @@ const CALIBRATION_TERMS =
   'Ratio: the agent’s tokens per token of ours; every message’s count is multiplied by it.'
 
 /**
- * How the figures were counted, in the engine's words (`calibrationLabel`): fitted to the file's
+ * How the figures were counted, in the engine's words (`calibrationParts`: the headline shown, the numbers on its tooltip): fitted to the file's
  * usage (with its median miss, the terms on the tooltip), the preset's overhead, by hand, or raw
- * counts (quiet). The raw counts are one click away ("show raw counts" sets the Token counts
+ * counts (quiet; nothing at all when the file records no usage and raw counts were not chosen). The raw counts are one click away (the "raw" button, "show raw counts", sets the Token counts
  * setting to Raw) and so is the way back ("calibrate": auto).
  */
 function CalibrationLine({ run }: { run: RunView }) {
   const config = useConfig()
   const { setCalibration } = usePipelineActions()
   const calibration = run.calibration ?? RAW_COUNTS
-  const label = calibrationLabel(calibration, run.encoding)
+  const { headline, details } = calibrationParts(calibration, run.encoding)
   const raw = calibration.source === 'none'
   const off = config?.calibration?.mode === 'off'
-  const title =
+  const terms =
     calibration.source === 'usage'
       ? `${CALIBRATION_TERMS} ±: the median miss of our estimate against the agent’s recorded context over the file’s requests.`
       : calibration.source === 'none'
         ? undefined
         : CALIBRATION_TERMS
+  // A file with nothing to calibrate against, counted raw by default: nothing to say or switch.
+  if (raw && !off) return null
+  // The headline sits in the totals' row; its numbers and what they mean are on the tooltip.
+  const title = [details && `${headline} (${details}).`, terms].filter(Boolean).join('\n') || undefined
   return (
-    <p className={`totals__calibration${raw ? ' muted' : ''}`} data-testid="totals-calibration">
-      <span title={title}>{label}</span>
+    <p className={`totals__calibration${raw ? ' muted' : ''}`} data-testid="totals-calibration" data-details={details}>
+      <span title={title}>{headline}</span>
       {!raw && (
-        <button type="button" className="link totals__calibration-switch" onClick={() => setCalibration({ mode: 'off' })}>
-          show raw counts
+        <button
+          type="button"
+          className="link totals__calibration-switch"
+          aria-label="show raw counts"
+          title={`Show the raw ${run.encoding} counts (Token counts: Raw)`}
+          onClick={() => setCalibration({ mode: 'off' })}
+        >
+          raw
         </button>
       )}
       {raw && off && (
