@@ -14,7 +14,15 @@
 import { writeFileSync } from 'node:fs'
 import { importTranscript } from '../src/engine/formats/index'
 import { loadCounter, REPLY_PRIMING_TOKENS } from '../src/engine/tokens/count'
-import { calibratedWalk, RAW_COUNTS } from '../src/engine/usage/calibration'
+import { contextWalk } from '../src/engine/analysis/recorded'
+import { RAW_COUNTS, transcriptCounts } from '../src/engine/usage/calibration'
+import type { Transcript } from '../src/engine/model'
+
+/** The raw context before each message, through the recorded compactions, as a run counts it. */
+const rawWalk = (t: Transcript) => {
+  const counts = transcriptCounts(t, counter, RAW_COUNTS)
+  return contextWalk(t, counts.message, counts.fixed)
+}
 
 const OUT = new URL('../test/fixtures/formats/usage-claude-code-calibration.jsonl', import.meta.url)
 
@@ -191,7 +199,7 @@ const counter = await loadCounter('o200k_base')
 // First pass: where each response's usage lands (its first message); usage never changes the messages.
 const draft = importTranscript(session(() => 1), { fileName: 'draft.jsonl' })
 if (!draft.ok) throw new Error(draft.error.message)
-const walk = calibratedWalk(draft.transcript, counter, RAW_COUNTS)
+const walk = rawWalk(draft.transcript)
 const usage = draft.transcript.usage ?? []
 const ours = (response: number) => walk.at[(usage[response - 1] as { atIndex: number }).atIndex] as number
 // The reply priming is added unscaled (calibration.ts `transcriptCounts`): it is no part of what the ratio scales.
@@ -200,7 +208,7 @@ writeFileSync(OUT, text)
 
 const final = importTranscript(text, { fileName: 'usage-claude-code-calibration.jsonl' })
 if (!final.ok) throw new Error(final.error.message)
-const rawBefore = calibratedWalk(final.transcript, counter, RAW_COUNTS)
+const rawBefore = rawWalk(final.transcript)
 console.log(
   `${usage.length} responses; our context per response: ${usage.map((_, i) => ours(i + 1)).join(', ')}; ` +
     `recorded: ${(final.transcript.usage ?? []).map((u) => u.context).join(', ')}; raw context of all ${final.transcript.messages.length} messages: ${rawBefore.at[final.transcript.messages.length]}`,

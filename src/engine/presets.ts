@@ -51,7 +51,7 @@ export interface PipelinePreset {
 }
 
 /** The versions of one agent a preset's stage lists hold for (see `PipelinePreset.versions`). */
-export interface PresetVersions {
+interface PresetVersions {
   /** The format whose sessions record this agent's version (`Transcript.format`). */
   format: FormatId
   /** The agent as the page names it before a version: `Claude Code` (→ "Claude Code 2.1.7"). */
@@ -63,7 +63,7 @@ export interface PresetVersions {
 }
 
 /** The stage list of an agent's older versions: those below `below` (`compareVersions`). */
-export interface PresetVariant {
+interface PresetVariant {
   /** The first version that no longer behaves so (`2.1.21`). */
   below: string
   /** Which versions, in words: `versions before 2.1.21`. */

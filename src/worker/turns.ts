@@ -174,7 +174,7 @@ export function turnPosition(ends: readonly number[], atIndex: number): number {
  * Computed once per (transcript, encoding, calibration setting), kept in the session's `byKey`:
  * the stages do not change it.
  */
-export function usageView(
+function usageView(
   transcript: Transcript,
   config: PipelineConfig,
   counter: CachedCounter,

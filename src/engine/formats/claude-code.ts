@@ -208,7 +208,7 @@ interface LineConversion {
 }
 
 /** What Claude Code's microcompact puts in place of a cleared tool result. Source: agent-presets.md. */
-export const MICROCOMPACT_PLACEHOLDER = '[Old tool result content cleared]'
+const MICROCOMPACT_PLACEHOLDER = '[Old tool result content cleared]'
 
 /**
  * Puts on `t` what one line of records recorded besides its messages: the usage of its responses

@@ -12,9 +12,6 @@ import type { CalibrationSetting, Message, RequestUsage, Transcript } from '../m
 import { contextWalk, type ContextWalk } from '../analysis/recorded'
 import { countMessageTokens, countToolSchemaTokens, REPLY_PRIMING_TOKENS, type CachedCounter } from '../tokens/count'
 
-/** Where a calibration's two numbers come from. */
-export type CalibrationSource = 'usage' | 'preset' | 'manual' | 'none'
-
 /**
  * The two numbers that turn our count into the agent's, and where they come from. A context of
  * `x` tokens by our count (messages, tool schemas) is `overhead + ratio·x` tokens of the agent,
@@ -22,7 +19,8 @@ export type CalibrationSource = 'usage' | 'preset' | 'manual' | 'none'
  * overhead once.
  */
 export interface Calibration {
-  source: CalibrationSource
+  /** Where the numbers come from: the file's usage, the agent preset, the user, or none (raw). */
+  source: 'usage' | 'preset' | 'manual' | 'none'
   /** Tokens every request carries that the file does not show (system prompt, tools, memory). ≥ 0. */
   overhead: number
   /** The agent's tokens per token of ours (1 = our count). */
@@ -59,11 +57,6 @@ const RATIO_MAX = CALIBRATION_RATIO_RANGE.max
 /** A message's tokens under `calibration`: `round(raw · ratio)`. Tokens in, tokens out. */
 export function calibrateTokens(raw: number, calibration: Pick<Calibration, 'ratio'>): number {
   return calibration.ratio === 1 ? raw : Math.round(raw * calibration.ratio)
-}
-
-/** Whether `c` changes any count (a ratio other than 1 or an overhead). */
-export function isCalibrated(c: Pick<Calibration, 'overhead' | 'ratio'>): boolean {
-  return c.ratio !== 1 || c.overhead !== 0
 }
 
 /**
@@ -172,7 +165,7 @@ function median(values: readonly number[]): number {
 }
 
 /** One recorded request beside our estimate of it (`inspect --json` `usage.requests`). */
-export interface UsageEstimate {
+interface UsageEstimate {
   atMessageId: string
   atIndex: number
   /** The agent's own figure (`RequestUsage.context`), read from the file. */
@@ -285,7 +278,7 @@ const rawCounts = new WeakMap<CachedCounter, WeakMap<Message, number>>()
  * per message `calibrateTokens`, per request the tool schemas (calibrated), reply priming and the
  * calibration's overhead; through recorded compactions as the agent had it (`contextWalk`).
  */
-export function calibratedWalk(transcript: Transcript, counter: CachedCounter, calibration: Calibration): ContextWalk {
+function calibratedWalk(transcript: Transcript, counter: CachedCounter, calibration: Calibration): ContextWalk {
   const counts = transcriptCounts(transcript, counter, calibration)
   return contextWalk(transcript, counts.message, counts.fixed, calibration.reinjected ?? 0)
 }

@@ -66,7 +66,7 @@ export function logRange(series: readonly (readonly (number | null)[])[], top: n
 }
 
 /** Tools with their own layer in the "what filled the window" view; the rest share one. */
-export const STACKED_TOOLS = 5
+const STACKED_TOOLS = 5
 
 /** One layer of the stacked composition view: the composition parts it sums, and its name. */
 export interface StackGroup {
