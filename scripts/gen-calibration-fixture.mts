@@ -15,7 +15,8 @@ import { writeFileSync } from 'node:fs'
 import { importTranscript } from '../src/engine/formats/index'
 import { loadCounter, REPLY_PRIMING_TOKENS } from '../src/engine/tokens/count'
 import { contextWalk } from '../src/engine/analysis/recorded'
-import { RAW_COUNTS, transcriptCounts } from '../src/engine/usage/calibration'
+import { transcriptCounts } from '../src/engine/usage/calibration'
+import { RAW_COUNTS } from '../src/engine/usage/calibration-terms'
 import type { Transcript } from '../src/engine/model'
 
 /** The raw context before each message, through the recorded compactions, as a run counts it. */

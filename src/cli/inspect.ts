@@ -7,7 +7,8 @@
  */
 import type { Encoding, Transcript } from '../engine/model'
 import { loadCounter } from '../engine/tokens/count'
-import { calibrationFor, calibrationLabel, RAW_COUNTS, usageReport, type Calibration } from '../engine/usage/calibration'
+import { calibrationFor, usageReport } from '../engine/usage/calibration'
+import { calibrationLabel, RAW_COUNTS, type Calibration } from '../engine/usage/calibration-terms'
 import type { CliCommand } from './commands'
 import { UsageError } from './errors'
 import { importInput } from './input'

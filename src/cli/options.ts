@@ -17,7 +17,7 @@ import { hostOf } from '../engine/summarizers/errors'
 import type { FetchLike } from '../engine/summarizers/fetch-types'
 import { UsageError } from './errors'
 import { ENCODING_OPTION, ENCODINGS } from './inspect'
-import { CALIBRATION_RATIO_RANGE } from '../engine/usage/calibration'
+import { CALIBRATION_RATIO_RANGE } from '../engine/usage/calibration-terms'
 
 /** The values `parseArgs` gives for the options, by name without the dashes (a list for a `multiple` one). */
 export type FlagValues = Record<string, string | boolean | string[] | undefined>

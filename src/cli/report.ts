@@ -18,7 +18,8 @@ import { neededByText, neededText, type NeededAfterLoss } from '../engine/facts/
 import { extractFacts } from '../engine/facts/patterns'
 import { hostOf } from '../engine/summarizers/errors'
 import { REPLY_PRIMING_TOKENS, tokenEstimateNote } from '../engine/tokens/count'
-import { calibrateTokens, calibrationLabel, RAW_COUNTS } from '../engine/usage/calibration'
+import { calibrateTokens } from '../engine/usage/calibration'
+import { calibrationLabel, RAW_COUNTS } from '../engine/usage/calibration-terms'
 import { cutCodePoints } from '../engine/util/text'
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { FormatId } from './formats/registry'
 import type { StageId, StageParams } from './stages/definitions'
-import type { Calibration } from './usage/calibration'
+import type { Calibration } from './usage/calibration-terms'
 
 /** A message role in the canonical model. `developer` imports as `system`. Source: SPEC §1. */
 export type Role = 'system' | 'user' | 'assistant' | 'tool'

@@ -16,7 +16,7 @@ import type { Message, PipelineConfig, RunResult, Transcript } from '../engine/m
 import { windowOf } from '../engine/models'
 import { stageDefinition, type StageParamDef } from '../engine/stages/definitions'
 import { describeDecision } from '../engine/stages/triggers'
-import { calibrationLabel, RAW_COUNTS } from '../engine/usage/calibration'
+import { calibrationLabel, RAW_COUNTS } from '../engine/usage/calibration-terms'
 import { codePointLength, cutCodePoints, nounFor } from '../engine/util/text'
 import {
   BOUNDARY_INFO,

@@ -24,7 +24,8 @@ import type {
 } from '../model'
 import { providerOf } from '../pipeline'
 import { REPLY_PRIMING_TOKENS, type CachedCounter } from '../tokens/count'
-import { RAW_COUNTS, transcriptCounts, type Calibration } from '../usage/calibration'
+import { transcriptCounts } from '../usage/calibration'
+import { RAW_COUNTS, type Calibration } from '../usage/calibration-terms'
 
 /** Content of the marker that stands for a compaction whose summary the source did not keep. */
 export const OPAQUE_SUMMARY_MARKER =

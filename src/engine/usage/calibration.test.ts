@@ -12,7 +12,8 @@ import type { Message, PipelineConfig, RequestUsage, Transcript } from '../model
 import { runPipeline } from '../pipeline'
 import { assistant, deepFreeze, indexed, system, toolResult, user } from '../stages/test-helpers'
 import { countMessageTokens, loadCounter, REPLY_PRIMING_TOKENS, type CachedCounter } from '../tokens/count'
-import { calibrationFor, fitLine, fitToUsage, RAW_COUNTS, transcriptCounts, usageReport, type Calibration } from './calibration'
+import { calibrationFor, fitLine, fitToUsage, transcriptCounts, usageReport } from './calibration'
+import { RAW_COUNTS, type Calibration } from './calibration-terms'
 import { usageTimeline } from './timeline'
 
 let counter: CachedCounter

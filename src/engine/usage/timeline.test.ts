@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { Message, Transcript } from '../model'
 import { assistant, deepFreeze, indexed, toolResult, user } from '../stages/test-helpers'
 import { countMessageTokens, loadCounter, REPLY_PRIMING_TOKENS, type CachedCounter } from '../tokens/count'
-import type { Calibration } from './calibration'
+import type { Calibration } from './calibration-terms'
 import { usageTimeline, type CompositionPart, type UsagePoint } from './timeline'
 
 let counter: CachedCounter

@@ -9,7 +9,8 @@
 import { contextWalk } from '../analysis/recorded'
 import type { Message, Transcript } from '../model'
 import { countMessageTokens, type CachedCounter } from '../tokens/count'
-import { calibrateTokens, transcriptCounts, type Calibration } from './calibration'
+import { calibrateTokens, transcriptCounts } from './calibration'
+import type { Calibration } from './calibration-terms'
 
 /** The parts a request's context is split into; `tool:<name>` parts are the tool results of one tool. */
 export type CompositionPart = 'overhead' | 'system' | 'user' | 'assistant' | 'thinking' | 'summaries' | `tool:${string}`

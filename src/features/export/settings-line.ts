@@ -1,7 +1,7 @@
 import { formatCount, formatCountOf } from '../../components/format'
 import type { PipelineConfig } from '../../engine/model'
 import { windowOf } from '../../engine/models'
-import { calibrationLabel, type Calibration } from '../../engine/usage/calibration'
+import { calibrationLabel, type Calibration } from '../../engine/usage/calibration-terms'
 import { stageDefinition, type StageParamDef } from '../../engine/stages/definitions'
 import { codePointLength } from '../../engine/util/text'
 

@@ -23,7 +23,7 @@
  * Decoding validates against `PARAM_KINDS` and a base config (the engine defaults, or the
  * current settings): what it cannot use is left out and named in `notices`; it never throws.
  */
-import { CALIBRATION_RATIO_RANGE } from '../../engine/usage/calibration'
+import { CALIBRATION_RATIO_RANGE } from '../../engine/usage/calibration-terms'
 import type { CalibrationSetting, Encoding, PipelineConfig, StageConfig, StageId, SummarizerId, SummarizerSettings } from '../../engine/model'
 import { windowOf } from '../../engine/models'
 import { PRESETS } from '../../engine/presets'
