@@ -217,7 +217,7 @@ export function inspectText(name: string, r: InspectReport): string {
     const summary = c.summaryChars === null ? 'summary not in the source' : `summary ${c.summaryChars} chars`
     lines.push(`  at message ${c.atIndex}${c.trigger ? ` (${c.trigger})` : ''}: ${summary}${tokens}`)
   }
-  if (r.usage) lines.push(labelled('recorded usage', `${r.usage.requests.length} requests; ${r.usage.label}`))
+  if (r.usage) lines.push(labelled('recorded usage', `${r.usage.requests.length} request${r.usage.requests.length === 1 ? '' : 's'}; ${r.usage.label}`))
   if (r.agentVersion) lines.push(labelled('agent version', r.agentVersion))
   lines.push(labelled('branches', r.branches))
   lines.push(labelled('sidechains', r.sidechains.length))

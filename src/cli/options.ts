@@ -202,7 +202,8 @@ function stageFlagValue({ param, flag }: StageFlag, values: FlagValues): number 
 
 /**
  * The calibration of `--calibration`, `--overhead` and `--ratio` (engine `CalibrationSetting`):
- * `--overhead`/`--ratio` alone mean manual; they contradict `auto`/`off`. The overhead is a whole
+ * `--overhead`/`--ratio` alone mean manual, and manual needs one of them; they contradict
+ * `auto`/`off`. The overhead is a whole
  * number ≥ 0, the ratio a decimal in `CALIBRATION_RATIO_RANGE`. Undefined when none is given.
  */
 function calibrationFlags(values: FlagValues): Pick<CalibrationSetting, 'mode' | 'overhead' | 'ratio'> | undefined {
@@ -213,6 +214,9 @@ function calibrationFlags(values: FlagValues): Pick<CalibrationSetting, 'mode' |
   if (mode === undefined && overhead === undefined && ratio === undefined) return undefined
   const m = mode?.trim() ?? 'manual'
   if (m !== 'auto' && m !== 'manual' && m !== 'off') throw new UsageError(`--calibration must be one of auto, manual, off, got "${mode}"`)
+  if (m === 'manual' && overhead === undefined && ratio === undefined) {
+    throw new UsageError('--calibration manual needs --overhead N and/or --ratio R (the other stays 0 tokens / 1)')
+  }
   if (m !== 'manual' && (overhead !== undefined || ratio !== undefined)) {
     throw new UsageError(`--overhead and --ratio go with --calibration manual, not ${m}`)
   }

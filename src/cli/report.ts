@@ -3,6 +3,7 @@
  * (SPEC §7 "Without --json") and as the `--json` objects. Pure: each takes a result and returns
  * what to print. The sweep's grid is printed by sweep.ts.
  */
+import { presetVersionNote } from '../engine/presets'
 import type { PipelineConfig, RunResult, StageId, SummarizerId, Transcript, TriggerDecision } from '../engine/model'
 import { windowOf } from '../engine/models'
 import { describeDecision } from '../engine/stages/triggers'
@@ -57,6 +58,9 @@ function headLines(name: string, transcript: Transcript, config: PipelineConfig,
   if (b.estimate || a.estimate) lines.push(`         ${tokenEstimateNote()}`)
   lines.push(`         ${calibrationLabel(result.calibration ?? RAW_COUNTS, config.encoding)}`)
   if (config.window !== undefined) lines.push(`window   ${windowOf(config.window).toLocaleString('en-US')} tokens`)
+  // A preset whose trigger moved between the agent's versions says which version's it took.
+  const versionNote = presetVersionNote(config, transcript)
+  if (versionNote !== undefined) lines.push(`preset   ${versionNote}`)
   return lines
 }
 

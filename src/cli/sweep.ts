@@ -2,6 +2,7 @@
  * The `sweep` subcommand's output: the grid as JSON or as human tables.
  * Parsing the axes is the engine's (`parseSweepAxis`); running them is `sweep`.
  */
+import { calibrationLabel, RAW_COUNTS } from '../engine/usage/calibration-terms'
 import type { Transcript } from '../engine/model'
 import { overWindowText } from '../engine/analysis/peak-context'
 import { SWEEP_PARAMS, type SweepCellResult, type SweepResult } from '../engine/analysis/sweep'
@@ -58,6 +59,7 @@ export function sweepText(name: string, transcript: Transcript, result: SweepRes
     `sweep   x = ${result.x.param} (${unit(result.x.param)}), y = ${result.y.param} (${unit(result.y.param)}): ` +
       `${result.x.values.length} × ${result.y.values.length} cells`,
     `before  ${result.tokensBefore} tokens, ${result.factsTotal} facts`,
+    `        ${calibrationLabel(result.calibration ?? RAW_COUNTS, result.encoding ?? 'o200k_base')}`,
   ]
   if (result.enabledStages.length > 0) lines.push(`switched on for the sweep: ${result.enabledStages.join(', ')}`)
   if (note !== undefined) lines.push(`note: ${note}`)

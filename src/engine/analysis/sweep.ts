@@ -6,9 +6,10 @@
  * memo (a summarizer request the grid has already answered is not asked again). Pure over its
  * inputs; the summarizer is the only I/O. Source: SPEC §6 "sweep heat map".
  */
+import type { Calibration } from '../usage/calibration-terms'
 import type { FactRun } from '../facts/run-index'
 import { defaultIndexOf, isImportantFact, lostFacts, neededFacts, type FactIndex } from '../facts/table'
-import type { Message, PipelineConfig, StageConfig, StageId, Transcript } from '../model'
+import type { Encoding, Message, PipelineConfig, StageConfig, StageId, Transcript } from '../model'
 import { checkAxes, configWith, SWEEP_PARAMS, type SweepAxis, type SweepParam } from './sweep-params'
 import { windowOf } from '../models'
 import { runPipeline, type PipelineDeps } from '../pipeline'
@@ -85,6 +86,10 @@ export interface SweepResult {
   cells: (SweepCell | null)[][]
   /** Context tokens of the Before (the same for every cell). */
   tokensBefore: number
+  /** The calibration every cell was counted with (the same for every cell; usage/calibration.ts). */
+  calibration?: Calibration
+  /** The encoding the cells were counted in (absent on a result made before any cell ran). */
+  encoding?: Encoding
   /** The model window the cells' peaks are held against (`windowOf(config.window)`), tokens. */
   window: number
   /** At-risk facts of the Before (`extractFacts` without noise): the denominator of `factsLost`. */
@@ -288,6 +293,7 @@ export async function sweep(
   const total = x.values.length * y.values.length
   const window = windowOf(baseConfig.window)
   let tokensBefore = 0
+  let calibration: Calibration | undefined
   let done = 0
   let complete = true
 
@@ -306,6 +312,7 @@ export async function sweep(
         break outer
       }
       tokensBefore = result.before.totals.tokens
+      calibration = result.calibration
       const failed = result.stages.find((s) => s.error !== undefined)
       let cell: SweepCell
       if (failed) {
@@ -340,6 +347,8 @@ export async function sweep(
     y: { param: y.param, values: [...y.values] },
     cells,
     tokensBefore,
+    ...(calibration ? { calibration } : {}),
+    encoding: baseConfig.encoding,
     window,
     factsTotal,
     enabledStages,

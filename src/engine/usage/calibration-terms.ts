@@ -33,6 +33,8 @@ export interface Calibration {
   requests?: number
   /** `preset`: where the documented overhead comes from. */
   from?: string
+  /** Why the file's recorded usage was not used (too few requests, a fit that misses by half). */
+  note?: string
 }
 
 /** The identity: our raw counts. */
@@ -67,10 +69,10 @@ export function calibrationParts(c: Calibration, encoding: string): { headline: 
     case 'preset':
       return {
         headline: `overhead from the preset: ${c.overhead.toLocaleString('en-US')} tokens`,
-        details: `${c.from ? `${c.from}; ` : ''}the file records no usage`,
+        details: `${c.from ? `${c.from}; ` : ''}${c.note ?? 'the file records no usage'}`,
       }
     case 'none':
-      return { headline: `raw ${encoding} counts`, details: '' }
+      return { headline: `raw ${encoding} counts`, details: c.note ?? '' }
   }
 }
 

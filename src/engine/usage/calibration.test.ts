@@ -132,6 +132,27 @@ function linearChat(): { transcript: Transcript; rawBefore: number[] } {
   return { transcript: deepFreeze(transcriptOf(all, { usage })), rawBefore }
 }
 
+describe('recorded usage that cannot be fitted', () => {
+  it('two requests are too few for two numbers: not fitted, the counts say why', () => {
+    const { transcript } = linearChat()
+    const two = transcriptOf(transcript.messages, { usage: transcript.usage!.slice(0, 2) })
+    expect(fitToUsage(two, counter)).toBeNull()
+    const c = calibrationFor(two, undefined, counter)
+    expect(c).toMatchObject({ source: 'none', overhead: 0, ratio: 1 })
+    expect(c.note).toBe('recorded usage not used: 2 requests are too few to fit an overhead and a ratio (at least 3)')
+    // With an agent preset's overhead, that applies, with the same reason.
+    const preset = calibrationFor(two, { mode: 'auto', agentOverhead: { tokens: 20_000, source: 'measured' } }, counter)
+    expect(preset).toMatchObject({ source: 'preset', overhead: 20_000, note: c.note })
+  })
+
+  it('usage far from these messages (every context 1 token) is not fitted: a median miss over 50%', () => {
+    const { transcript } = linearChat()
+    const tiny = transcriptOf(transcript.messages, { usage: transcript.usage!.map((u) => ({ ...u, context: 1 })) })
+    expect(fitToUsage(tiny, counter)).toBeNull()
+    expect(calibrationFor(tiny, undefined, counter).note).toMatch(/^recorded usage not used: our count misses it by a median [\d,]+% /)
+  })
+})
+
 describe('fitToUsage and usageReport', () => {
   it('recovers overhead 5,000 and ratio 1.5 from usage on that line; the estimates match the records', () => {
     const { transcript, rawBefore } = linearChat()

@@ -307,10 +307,30 @@ export function fitToUsage(transcript: Transcript, counter: CachedCounter): Cali
     const report = usageReport(transcript, counter, fit)
     if (report.medianError !== null) fit.medianError = report.medianError
     result = fit
+    // Two numbers need more than two points, and a fit that misses by half is not this context.
+    if (requests.length < MIN_FITTED_REQUESTS) {
+      rejections.set(transcript, `recorded usage not used: ${requests.length} request${requests.length === 1 ? ' is' : 's are'} too few to fit an overhead and a ratio (at least ${MIN_FITTED_REQUESTS})`)
+      result = null
+    } else if ((fit.medianError ?? 0) > MAX_FITTED_ERROR) {
+      rejections.set(
+        transcript,
+        `recorded usage not used: our count misses it by a median ${Math.round((fit.medianError ?? 0) * 100).toLocaleString('en-US')}% (the recorded figures do not describe these messages)`,
+      )
+      result = null
+    }
   }
   byCounter.set(counter, result)
   return result
 }
+
+/** The fewest recorded requests a fit uses: two numbers fitted to two points would copy them. */
+const MIN_FITTED_REQUESTS = 3
+
+/** A fit whose median miss is above this fraction is rejected: the usage is not of this context. */
+const MAX_FITTED_ERROR = 0.5
+
+/** Why a transcript's recorded usage was not fitted (`fitToUsage` returned null), by transcript. */
+const rejections = new WeakMap<Transcript, string>()
 
 /**
  * The calibration a run of `transcript` uses under `setting` (`PipelineConfig.calibration`):
@@ -333,9 +353,11 @@ export function calibrationFor(
   }
   const fit = fitToUsage(transcript, counter)
   if (fit) return fit
+  const rejected = rejections.get(transcript)
   const agent = setting?.agentOverhead
-  if (agent && agent.tokens > 0) return { source: 'preset', overhead: Math.round(agent.tokens), ratio: 1, from: agent.source }
-  return RAW_COUNTS
+  const fallback: Calibration =
+    agent && agent.tokens > 0 ? { source: 'preset', overhead: Math.round(agent.tokens), ratio: 1, from: agent.source } : RAW_COUNTS
+  return rejected ? { ...fallback, note: rejected } : fallback
 }
 
 function finite(v: unknown, fallback: number): number {
