@@ -97,9 +97,23 @@ function freshId(base: string, taken: Set<string>): string {
  * boundary (`pre`, carrier excluded), those kept verbatim (`keptIds`), and in order the context
  * the agent continued with before the boundary's later messages (`context`: kept originals,
  * re-injected messages and summary messages of `replacementHistory`, each with `isSummary`).
- * Null when there is no compaction `k`. Pure. Source: see `recordedView`.
+ * Null when there is no compaction `k`. Pure; kept per transcript (transcripts are immutable), as
+ * the recorded view, its passes and every context walk (one per composition part on the usage
+ * timeline) ask for the same compactions. Source: see `recordedView`.
  */
-function compactionContext(transcript: Transcript, k: number) {
+function compactionContext(transcript: Transcript, k: number): CompactionContext | null {
+  let held = compactionContexts.get(transcript)
+  if (!held) compactionContexts.set(transcript, (held = new Map()))
+  if (!held.has(k)) held.set(k, computeCompactionContext(transcript, k))
+  return held.get(k) ?? null
+}
+
+/** What `compactionContext` answers. */
+type CompactionContext = NonNullable<ReturnType<typeof computeCompactionContext>>
+
+const compactionContexts = new WeakMap<Transcript, Map<number, CompactionContext | null>>()
+
+function computeCompactionContext(transcript: Transcript, k: number) {
   const c = transcript.recordedCompactions[k]
   if (!c) return null
   const before = transcript.messages

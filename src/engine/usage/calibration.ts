@@ -10,7 +10,7 @@
  */
 import type { CalibrationSetting, Message, RequestUsage, Transcript } from '../model'
 import { contextWalk, type ContextWalk } from '../analysis/recorded'
-import { countMessageTokens, countToolSchemaTokens, REPLY_PRIMING_TOKENS, type CachedCounter } from '../tokens/count'
+import { countMessageTokens, countToolSchemaTokens, MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, type CachedCounter } from '../tokens/count'
 import { CALIBRATION_RATIO_RANGE, RAW_COUNTS, type Calibration } from './calibration-terms'
 
 const RATIO_MIN = CALIBRATION_RATIO_RANGE.min
@@ -204,7 +204,7 @@ function hiddenThinking(transcript: Transcript, counter: CachedCounter): Map<Mes
       for (const p of m.content) {
         if (p.type !== 'thinking' || (p.text && !p.encrypted)) continue
         first ??= m
-        opaque += countMessageTokens({ ...m, content: [p], toolCalls: [] }, counter.count) - countMessageTokens({ ...m, content: [], toolCalls: [] }, counter.count)
+        opaque += countMessageTokens({ ...m, content: [p], toolCalls: [] }, counter.count) - MESSAGE_OVERHEAD_TOKENS
       }
     }
     if (first && !map.has(first)) map.set(first, { ours: opaque, agent: Math.max(0, entry.output - (all - opaque)) })
