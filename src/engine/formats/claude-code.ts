@@ -1,10 +1,8 @@
 import type {
   ClearedToolResults,
   FormatId,
-  Message,
   MessageFlags,
   Part,
-  RequestUsage,
   SourceRef,
   Transcript,
   TranscriptBranch,
@@ -19,9 +17,11 @@ import {
   capWarnings,
   finalizeTranscript,
   isObject,
+  resolveUsage,
   str,
   type DraftCompaction,
   type DraftMessage,
+  type DraftUsage,
   notAnArray,
 } from './util'
 
@@ -120,29 +120,6 @@ interface AssistantAcc {
   at: number
   blocks: unknown[]
   records: unknown[]
-}
-
-/**
- * A `RequestUsage` whose message is a draft position (`atIndex`); `resolveUsage` names the
- * message once the transcript is built. Shared by the importers that read recorded usage.
- */
-export type DraftUsage = Omit<RequestUsage, 'atMessageId'>
-
-/**
- * The drafts' usage against the built transcript's messages (drafts and messages share positions):
- * each entry gets the id of the message at its `atIndex`; an entry past the last message (its
- * response left no message and none followed) is left out. Undefined when none is left.
- */
-export function resolveUsage(
-  messages: readonly Message[],
-  drafts: readonly DraftUsage[],
-): RequestUsage[] | undefined {
-  const out: RequestUsage[] = []
-  for (const d of drafts) {
-    const m = messages[d.atIndex]
-    if (m) out.push({ ...d, atMessageId: m.id })
-  }
-  return out.length > 0 ? out : undefined
 }
 
 /** A non-negative token count field, 0 when absent or not a number. */

@@ -1,10 +1,9 @@
 import type { FormatId, Message, MessageFlags, Transcript } from '../model'
-import { resolveUsage, type DraftUsage } from './claude-code'
 import { importFailure } from './failure'
 import type { JsonlRecord } from './json'
 import { itemType, RESPONSES_ITEM_TYPES, ResponsesItemBuilder } from './openai-responses'
 import type { FormatImporter } from './types'
-import { finalizeTranscript, isObject, str, type DraftMessage, type JsonObject } from './util'
+import { finalizeTranscript, isObject, resolveUsage, str, type DraftMessage, type DraftUsage, type JsonObject } from './util'
 
 const format: FormatId = 'codex-rollout'
 

@@ -1,5 +1,4 @@
 import type { FormatId, Part, SourceRef, ThinkingPart, ToolCall, Transcript } from '../model'
-import { resolveUsage, type DraftUsage } from './claude-code'
 import { importFailure } from './failure'
 import type { JsonlRecord } from './json'
 import type { FormatImporter } from './types'
@@ -9,8 +8,10 @@ import {
   imageFromUrl,
   isObject,
   normalizeParts,
+  resolveUsage,
   str,
   type DraftMessage,
+  type DraftUsage,
   type JsonObject,
   notAnArray,
 } from './util'

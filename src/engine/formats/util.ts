@@ -5,6 +5,7 @@ import type {
   MessageFlags,
   Part,
   RecordedCompaction,
+  RequestUsage,
   SourceRef,
   ToolCall,
   Transcript,
@@ -233,4 +234,27 @@ export function withConversations(list: readonly Transcript[], noun: string): Tr
       : `the other ${rest.length} are listed as further conversations`
   const note = `${list.length} ${noun}s in this file: "${title}" is open; ${others}`
   return { ...first, notes: [note, ...(first.notes ?? [])], sidechains: rest }
+}
+
+/**
+ * A `RequestUsage` whose message is a draft position (`atIndex`); `resolveUsage` names the
+ * message once the transcript is built. Shared by the importers that read recorded usage.
+ */
+export type DraftUsage = Omit<RequestUsage, 'atMessageId'>
+
+/**
+ * The drafts' usage against the built transcript's messages (drafts and messages share positions):
+ * each entry gets the id of the message at its `atIndex`; an entry past the last message (its
+ * response left no message and none followed) is left out. Undefined when none is left.
+ */
+export function resolveUsage(
+  messages: readonly Message[],
+  drafts: readonly DraftUsage[],
+): RequestUsage[] | undefined {
+  const out: RequestUsage[] = []
+  for (const d of drafts) {
+    const m = messages[d.atIndex]
+    if (m) out.push({ ...d, atMessageId: m.id })
+  }
+  return out.length > 0 ? out : undefined
 }
