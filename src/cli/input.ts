@@ -3,8 +3,12 @@
  * that takes a `<file|->` starts with. Loads only the importers, so `inspect` (which runs no
  * pipeline) starts without the engine's stages.
  */
-import { readFileSync } from 'node:fs'
-import { importBytes } from '../engine/formats/index'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+import { ImportFailure } from '../engine/formats/failure'
+import { importBytes, importFileBundle } from '../engine/formats/index'
+import type { BundleEntry, FileBundle, ImportResult } from '../engine/formats/types'
+import { entryJson, entryText, MAX_ENTRY_BYTES } from '../engine/formats/zip'
 import type { Transcript } from '../engine/model'
 import { InputError, UsageError } from './errors'
 
@@ -19,11 +23,73 @@ function readInput(path: string): { bytes: Uint8Array; name: string } {
   }
 }
 
-/** Reads and imports the one positional file (or `-`); bad input → InputError naming line/field. */
+/** Most files a folder given as input may hold: a session's folder holds tens to thousands. */
+const MAX_FOLDER_FILES = 100_000
+
+/**
+ * A folder as a `FileBundle` (a Cline task folder, OpenCode's storage, an OpenHands conversation):
+ * every file under it, named by its path relative to the folder with `/` separators; nothing is
+ * read until asked. Throws an InputError when it holds more than `MAX_FOLDER_FILES` files.
+ */
+function folderBundle(root: string): FileBundle {
+  const entries: BundleEntry[] = []
+  const walk = (dir: string) => {
+    for (const dirent of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, dirent.name)
+      if (dirent.isDirectory()) walk(path)
+      else if (dirent.isFile()) {
+        if (entries.length >= MAX_FOLDER_FILES) throw new InputError(`${root}: more than ${MAX_FOLDER_FILES.toLocaleString('en-US')} files; give the session's own folder`)
+        entries.push({ name: relative(root, path).split(sep).join('/'), bytes: statSync(path).size, compression: 0 })
+      }
+    }
+  }
+  walk(root)
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const sizes = new Map(entries.map((e) => [e.name, e.bytes]))
+  return {
+    entries,
+    read(names) {
+      const out = new Map<string, Uint8Array>()
+      for (const name of names) {
+        const size = sizes.get(name)
+        if (size === undefined) continue
+        if (size > MAX_ENTRY_BYTES) throw new ImportFailure(`${name} is over the ${MAX_ENTRY_BYTES / 2 ** 20} MB limit for one file of a folder`, { field: name })
+        const data = readFileSync(join(root, ...name.split('/')))
+        out.set(name, new Uint8Array(data.buffer, data.byteOffset, data.byteLength))
+      }
+      return out
+    },
+    json: entryJson,
+    text: entryText,
+  }
+}
+
+/** Whether `path` names a folder (a missing path is not one: reading it then says why). */
+function isFolder(path: string): boolean {
+  try {
+    return path !== '-' && statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Reads and imports the one positional file (or `-`, or a folder of one session's files); bad
+ * input → InputError naming line/field.
+ */
 export function importInput(positionals: string[], command: string): { name: string; transcript: Transcript } {
   if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one <file> (or - for standard input)`)
-  const input = readInput(positionals[0]!)
-  const imported = importBytes(input.bytes, { fileName: input.name })
+  const path = positionals[0]!
+  let input: { name: string }
+  let imported: ImportResult
+  if (isFolder(path)) {
+    input = { name: path }
+    imported = importFileBundle(folderBundle(path), 'folder', { fileName: path })
+  } else {
+    const file = readInput(path)
+    input = file
+    imported = importBytes(file.bytes, { fileName: file.name })
+  }
   if (!imported.ok) {
     const { line, field, message } = imported.error
     // Only what the message does not already say ("invalid JSON at line 3, column 3: …").

@@ -5,11 +5,12 @@
 import { failureText } from '../failure-text'
 import type { FormatId } from '../model'
 import { detectFormat } from './detect'
-import { runImporter } from './failure'
+import { ImportFailure, runImporter } from './failure'
 import { importJsonlRecords } from './jsonl-import'
 import { formatsInOrder } from './registry'
-import type { ImportOptions, ImportResult } from './types'
-import { importZip, isZipArchive } from './zip'
+import type { FileBundle, ImportOptions, ImportResult } from './types'
+import { importBundle } from './bundle'
+import { isZipArchive, openZipArchive } from './zip'
 
 export type { ImportOptions, ImportResult, RequestFormat } from './types'
 export { importJsonlRecords } from './jsonl-import'
@@ -115,6 +116,31 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
   }
 }
 
+/**
+ * Imports several files as one input (`kind` names it: `zip archive`, `folder`): read by the
+ * format whose files it holds (`importBundle`: an Inspect `.eval`, a Cline task folder, OpenCode
+ * storage, a data export's `conversations.json`), raw records kept up to `RAW_MAX_CHARS`
+ * bytes in all. An unreadable entry is a one-line error naming it. Never throws.
+ */
+export function importFileBundle(bundle: FileBundle, kind: string, options: ImportOptions = {}): ImportResult {
+  return bundleResult(() => importBundle(bundle, kind, options, RAW_MAX_CHARS, importTranscript))
+}
+
+/** A zip archive's bytes imported as a `FileBundle` (`importFileBundle`). Never throws. */
+function importZipBytes(bytes: Uint8Array, options: ImportOptions): ImportResult {
+  return bundleResult(() => importFileBundle(openZipArchive(bytes), 'zip archive', options))
+}
+
+/** Runs a bundle's import; an `ImportFailure` (an unreadable archive or entry) or a bug becomes a one-line error. */
+function bundleResult(run: () => ImportResult): ImportResult {
+  try {
+    return run()
+  } catch (e) {
+    if (e instanceof ImportFailure) return fail(e.message, e.field ? { field: e.field } : {})
+    return fail(`import failed: ${failureText(e)}`)
+  }
+}
+
 /** The part of the WHATWG `TextDecoder` the engine uses (its tsconfig has no DOM types). */
 interface Utf8Decoder {
   decode(bytes: Uint8Array): string
@@ -126,14 +152,13 @@ type DecoderConstructor = new (
 
 /**
  * Decodes file bytes and imports them: a zip archive (by its `PK` signature, whatever the file's
- * name) is read by `importZip` (Inspect AI `.eval` logs; raw records kept up to `RAW_MAX_CHARS`
- * uncompressed bytes); UTF-16 files are recognized by their BOM, everything else is decoded as
+ * name) is read by `importZipBytes`; UTF-16 files are recognized by their BOM, everything else is decoded as
  * UTF-8 (invalid sequences become U+FFFD, which the binary check counts). A gzip/NUL-bearing file
  * gives "looks like a binary file". Never throws.
  */
 export function importBytes(bytes: Uint8Array, options: ImportOptions = {}): ImportResult {
   if (bytes.length === 0) return fail('the file is empty')
-  if (isZipArchive(bytes)) return importZip(bytes, options, RAW_MAX_CHARS)
+  if (isZipArchive(bytes)) return importZipBytes(bytes, options)
   const Decoder = (globalThis as unknown as { TextDecoder?: DecoderConstructor }).TextDecoder
   if (!Decoder) return fail('import failed: this runtime has no TextDecoder')
   let label = 'utf-8'

@@ -1,6 +1,6 @@
 import type { Part, Role, SourceRef, ThinkingPart, ToolCall, Transcript } from '../model'
 import { ImportFailure, importFailure } from './failure'
-import type { FormatImporter, ImportOptions } from './types'
+import type { BundleEntry, FileBundle, FormatImporter, ImportOptions } from './types'
 import {
   capWarnings,
   finalizeTranscript,
@@ -13,7 +13,6 @@ import {
   type JsonObject,
   withConversations,
 } from './util'
-import type { ZipArchive, ZipEntry } from './zip'
 
 const format = 'inspect-ai'
 
@@ -477,7 +476,7 @@ function sampleOrder(name: string): [number, string] {
 }
 
 /** One entry of `archive`, decompressed alone; a damaged entry is an error naming it. */
-function readAlone(archive: ZipArchive, field: string): Uint8Array | undefined {
+function readAlone(archive: FileBundle, field: string): Uint8Array | undefined {
   try {
     return archive.read([field]).get(field)
   } catch (e) {
@@ -491,12 +490,12 @@ function readAlone(archive: ZipArchive, field: string): Uint8Array | undefined {
 }
 
 /** The samples of an `.eval` archive, decompressed in batches of about `EVAL_BATCH_BYTES`. */
-function* evalSamples(archive: ZipArchive, entries: readonly ZipEntry[]): Generator<SampleSource> {
+function* evalSamples(archive: FileBundle, entries: readonly BundleEntry[]): Generator<SampleSource> {
   for (let i = 0; i < entries.length; ) {
-    const batch: ZipEntry[] = []
+    const batch: BundleEntry[] = []
     let size = 0
     for (; i < entries.length; i++) {
-      const entry = entries[i] as ZipEntry
+      const entry = entries[i] as BundleEntry
       if (batch.length > 0 && size + entry.bytes > EVAL_BATCH_BYTES) break
       batch.push(entry)
       size += entry.bytes
@@ -538,9 +537,9 @@ function* evalSamples(archive: ZipArchive, entries: readonly ZipEntry[]): Genera
  * decompress. `keepRaw` defaults to true. Source: formats.md §4.9;
  * `UKGovernmentBEIS/inspect_ai: src/inspect_ai/log/_recorders/eval.py`.
  */
-export function importInspectEval(archive: ZipArchive, options: ImportOptions = {}): Transcript {
+export function importInspectEval(archive: FileBundle, options: ImportOptions = {}): Transcript {
   const keepRaw = options.keepRaw ?? true
-  const latest = new Map<string, ZipEntry>()
+  const latest = new Map<string, BundleEntry>()
   // A name written twice (an appended archive) is read as its last copy, as zip readers do.
   for (const e of archive.entries) latest.set(e.name, e)
   const headerName = latest.has('header.json') ? 'header.json' : '_journal/start.json'
@@ -597,4 +596,9 @@ export const inspectAIImporter: FormatImporter<typeof format> = {
     return keys.filter((k) => k in input).length / keys.length
   },
   importParsed: importInspectAIRoot,
+  bundle: {
+    matches: (names) => names.includes('header.json') || names.includes('_journal/start.json'),
+    lookedFor: 'header.json',
+    importBundle: importInspectEval,
+  },
 }

@@ -46,6 +46,52 @@ export interface ImportOptions {
   keepRaw?: boolean
 }
 
+/** One file of a `FileBundle`. Sizes in bytes. */
+export interface BundleEntry {
+  /** Its path inside the archive or folder, `/`-separated, without a leading `./`. */
+  name: string
+  /** Uncompressed size (bytes). */
+  bytes: number
+  /** PKWARE APPNOTE 4.4.5 method for a zip entry (0 stored, 8 deflate, 93 Zstandard, …); 0 for a file. */
+  compression: number
+}
+
+/**
+ * Several files read as one input: a zip archive (zip.ts) or a folder (the CLI's input). Formats
+ * that keep a session in several files (an Inspect `.eval`, a Cline task folder, OpenCode's
+ * storage, an OpenHands conversation folder) read them through this.
+ */
+export interface FileBundle {
+  /** Every file, in the archive's or folder's order (a name may repeat in an appended zip). */
+  entries: readonly BundleEntry[]
+  /**
+   * The named entries' bytes (names not in the bundle are left out of the result). Throws an
+   * `ImportFailure` naming the entry when it is over the size limit, compressed with a method
+   * that cannot be read (e.g. Zstandard), or corrupt.
+   */
+  read(names: readonly string[]): Map<string, Uint8Array>
+  /**
+   * One entry's bytes as JSON: decoded as UTF-8 (a BOM skipped) and parsed. Throws an
+   * `ImportFailure` naming the entry and the line/column of invalid JSON.
+   */
+  json(name: string, data: Uint8Array): unknown
+  /** One entry's bytes as UTF-8 text (a BOM skipped). */
+  text(data: Uint8Array): string
+}
+
+/** How a format reads a `FileBundle` (a zip archive or a folder of its files). */
+export interface BundleReading {
+  /** true when the bundle's entry names are this format's (e.g. an Inspect log's `header.json`). */
+  matches(names: readonly string[]): boolean
+  /** The entry names `matches` looks for, for the error about a bundle no format reads: `header.json`. */
+  lookedFor: string
+  /**
+   * Builds the transcript from the bundle. Throws `ImportFailure` naming the entry and the
+   * reason; `keepRaw` unset means keep.
+   */
+  importBundle(bundle: FileBundle, options: ImportOptions): Transcript
+}
+
 /**
  * One importable format (the registry contract). Each format lives in
  * `src/engine/formats/<format>.ts`, exports its `FormatImporter` (one per container it reads), and
@@ -100,4 +146,9 @@ export interface FormatImporter<Id extends string = FormatId> {
   description?: string
   /** Optional: typical file extensions with the dot; default from `container`. */
   extensions?: string[]
+  /**
+   * Optional: how the format reads several files at once — a zip archive or a folder holding its
+   * files (bundle.ts picks the first registered importer whose `matches` accepts the names).
+   */
+  bundle?: BundleReading
 }

@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { importBytes } from './index'
 import { isZipArchive } from './zip'
+
+const SAMPLES = new URL('../../../public/samples/', import.meta.url).pathname
 
 const error = (bytes: Uint8Array) => {
   const r = importBytes(bytes, { fileName: 'upload.eval' })
@@ -18,18 +22,36 @@ describe('zip archives dropped as transcripts', () => {
     expect(isZipArchive(new Uint8Array([0x50, 0x4b]))).toBe(false)
   })
 
-  it('a zip that is not an Inspect log says so and names what it holds', () => {
+  it('a zip no format claims says so, names what it holds and what was looked for', () => {
     const entries: Record<string, Uint8Array> = {}
-    for (const n of ['conversations.json', 'chat.html', 'user.json', 'a.png', 'b.png', 'c.png'])
-      entries[n] = strToU8('{}')
+    for (const n of ['chat.html', 'notes.txt', 'a.png', 'b.png', 'c.png', 'd.png'])
+      entries[n] = strToU8('x')
+    const lookedFor =
+      'looked for header.json (Inspect AI eval log), or one conversations.json or JSON/JSONL transcript'
     expect(error(zipSync(entries))).toEqual({
       message:
-        'a zip archive without header.json: not an Inspect .eval log ' +
-        '(it holds conversations.json, chat.html, user.json, a.png, b.png, …)',
+        'a zip archive of no format this version reads ' +
+        `(it holds chat.html, notes.txt, a.png, b.png, c.png, …); ${lookedFor}`,
     })
     expect(error(zipSync({}))).toEqual({
-      message: 'a zip archive without header.json: not an Inspect .eval log (it is empty)',
+      message: `a zip archive of no format this version reads (it is empty); ${lookedFor}`,
     })
+  })
+
+  it("a zip holding one transcript file (a data export's conversations.json, a zipped session) imports it", () => {
+    const session = readFileSync(join(SAMPLES, 'claude-code.jsonl'), 'utf8')
+    const direct = importBytes(strToU8(session), { fileName: 'claude-code.jsonl' })
+    const zipped = importBytes(zipSync({ 'project/claude-code.jsonl': strToU8(session), 'README.md': strToU8('x') }))
+    if (!direct.ok || !zipped.ok) throw new Error('expected both to import')
+    expect(zipped.transcript.messages.length).toBe(direct.transcript.messages.length)
+    expect(zipped.transcript.messages.map((m) => m.role)).toEqual(direct.transcript.messages.map((m) => m.role))
+    const chat = readFileSync(join(SAMPLES, 'chatgpt-export-conversations.json'), 'utf8')
+    const exported = importBytes(zipSync({ 'conversations.json': strToU8(chat), 'user.json': strToU8('{}'), 'chat.html': strToU8('<p>') }))
+    expect(exported.ok && exported.transcript.messages[0]?.source.format).toBe('chatgpt-export')
+  })
+
+  it("a zip's sole transcript that fails to import names the entry", () => {
+    expect(error(zipSync({ 'session.jsonl': strToU8('{"nothing": 1}\n') })).message).toMatch(/^session\.jsonl: /)
   })
 
   it('a truncated zip is a one-line error, not an exception', () => {

@@ -1,39 +1,15 @@
 /*
- * Zip archives among the files a person drops: Inspect AI's `.eval` logs are zips (formats.md
- * §4.9). Reading is fflate's (a maintained, dependency-free zip/deflate library that runs the
- * same in the worker, in Node and in the CLI); this module only lists entries, decompresses the
- * ones asked for, and turns fflate's errors into one-line import errors.
+ * Zip archives among the files a person drops (an Inspect AI `.eval` log, a zipped Cline task
+ * folder or OpenCode storage, a chat service's data export): opened as a `FileBundle` that
+ * bundle.ts hands to the format whose files it holds. Reading is fflate's (a maintained,
+ * dependency-free zip/deflate library that runs the same in the worker, in Node and in the CLI);
+ * this module only lists entries, decompresses the ones asked for, and turns fflate's errors into
+ * one-line import errors.
  */
 import { strFromU8, unzipSync } from 'fflate'
-import { ImportFailure, importResult } from './failure'
-import { importInspectEval } from './inspect-ai'
+import { ImportFailure } from './failure'
 import { parseJson } from './json'
-import type { ImportOptions, ImportResult } from './types'
-
-/** One entry of a zip archive's central directory. Sizes in bytes. */
-export interface ZipEntry {
-  name: string
-  /** Uncompressed size (bytes). */
-  bytes: number
-  /** PKWARE APPNOTE 4.4.5 method: 0 stored, 8 deflate, 93 Zstandard, … */
-  compression: number
-}
-
-/** A zip archive opened for reading: its entries, and a reader for the ones wanted. */
-export interface ZipArchive {
-  entries: readonly ZipEntry[]
-  /**
-   * Decompresses the named entries (names not in the archive are left out of the result).
-   * Throws an `ImportFailure` naming the entry when its compression method is not stored or
-   * deflate (e.g. Zstandard) or its data is corrupt.
-   */
-  read(names: readonly string[]): Map<string, Uint8Array>
-  /**
-   * One entry's bytes as JSON: decoded as UTF-8 (a BOM skipped) and parsed. Throws an
-   * `ImportFailure` naming the entry and the line/column of invalid JSON.
-   */
-  json(name: string, data: Uint8Array): unknown
-}
+import type { BundleEntry, FileBundle } from './types'
 
 /** Names of compression methods fflate cannot decompress, for the error message. */
 const METHOD_NAMES: Readonly<Record<number, string>> = {
@@ -65,16 +41,17 @@ const reason = (e: unknown) => (e instanceof Error ? e.message : String(e))
  * can declare gigabytes of spaces (a zip bomb), and an entry's text must fit one string (V8's
  * limit is about 512 MB of UTF-16). Inspect samples are MBs to tens of MBs.
  */
-const MAX_ENTRY_BYTES = 256 * 1024 * 1024
+export const MAX_ENTRY_BYTES = 256 * 1024 * 1024
 
 const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024)).toLocaleString('en-US')} MB`
 
 /**
- * Opens a zip archive: reads its central directory (nothing is decompressed yet). Throws an
- * `ImportFailure` when the bytes are not a readable zip (truncated, no central directory).
+ * Opens a zip archive as a `FileBundle`: reads its central directory (nothing is decompressed
+ * yet). Throws an `ImportFailure` when the bytes are not a readable zip (truncated, no central
+ * directory).
  */
-function openZipArchive(bytes: Uint8Array): ZipArchive {
-  const entries: ZipEntry[] = []
+export function openZipArchive(bytes: Uint8Array): FileBundle {
+  const entries: BundleEntry[] = []
   try {
     unzipSync(bytes, {
       filter(file) {
@@ -117,14 +94,19 @@ function openZipArchive(bytes: Uint8Array): ZipArchive {
       return new Map(Object.entries(out))
     },
     json: entryJson,
+    text: entryText,
   }
 }
 
-/** `ZipArchive.json`. */
-function entryJson(name: string, data: Uint8Array): unknown {
-  let text = strFromU8(data)
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
-  const parsed = parseJson(text)
+/** `FileBundle.text`: UTF-8, a BOM skipped. */
+export function entryText(data: Uint8Array): string {
+  const text = strFromU8(data)
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+}
+
+/** `FileBundle.json`: the entry's text parsed; invalid JSON is an ImportFailure naming it. */
+export function entryJson(name: string, data: Uint8Array): unknown {
+  const parsed = parseJson(entryText(data))
   if (parsed.ok) return parsed.value
   // Valid JSON nested too deep is not "invalid": its reason says what it is.
   if (parsed.tooDeep) throw new ImportFailure(`${name}: ${parsed.reason}`, { field: name })
@@ -132,45 +114,3 @@ function entryJson(name: string, data: Uint8Array): unknown {
   throw new ImportFailure(`${name}: invalid JSON${at}: ${parsed.reason}`, { field: name })
 }
 
-/** How many entry names an error about an unknown archive lists. */
-const LISTED_ENTRIES = 5
-
-/**
- * Imports a zip archive's bytes (`isZipArchive`): an Inspect AI `.eval` log (formats.md §4.9;
- * `importInspectEval`), with raw records kept (`source.raw`) when `options.keepRaw` says so or,
- * unset, when the entries' uncompressed bytes total at most `rawMaxBytes`. Any other zip is the
- * error "a zip archive without header.json: not an Inspect .eval log", naming its first entries.
- * Unreadable archives and entries (corrupt data, Zstandard or other methods fflate lacks, invalid
- * JSON) are one-line errors naming the entry. Never throws.
- */
-export function importZip(
-  bytes: Uint8Array,
-  options: ImportOptions,
-  rawMaxBytes: number,
-): ImportResult {
-  let archive: ZipArchive
-  try {
-    archive = openZipArchive(bytes)
-  } catch (e) {
-    return { ok: false, error: { message: e instanceof ImportFailure ? e.message : reason(e) } }
-  }
-  const names = new Set(archive.entries.map((e) => e.name))
-  if (!names.has('header.json') && !names.has('_journal/start.json')) {
-    const listed = archive.entries.slice(0, LISTED_ENTRIES).map((e) => e.name)
-    const more = archive.entries.length > LISTED_ENTRIES ? ', …' : ''
-    const holds = listed.length > 0 ? ` (it holds ${listed.join(', ')}${more})` : ' (it is empty)'
-    return {
-      ok: false,
-      error: { message: `a zip archive without header.json: not an Inspect .eval log${holds}` },
-    }
-  }
-  const total = archive.entries.reduce((n, e) => n + e.bytes, 0)
-  const keepRaw = options.keepRaw ?? total <= rawMaxBytes
-  // A zip's contents are an Inspect AI `.eval` log, recognized above by its `header.json` (a
-  // finished log) or `_journal/start.json` (one still being written): no detection among the
-  // registry's importers, whose containers are texts.
-  return importResult(
-    () => importInspectEval(archive, { ...options, keepRaw }),
-    'Inspect AI eval log (.eval)',
-  )
-}
