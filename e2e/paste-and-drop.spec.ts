@@ -51,3 +51,20 @@ test('dropping a file anywhere on the page loads it', async ({ page }) => {
   await expect(page.getByTestId('file-format')).toHaveText('anthropic-messages')
   expect(errors).toEqual([])
 })
+
+test('several files dropped together open as one input (a session kept in several files)', async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  const text = readFileSync('public/samples/claude-code.jsonl', 'utf8')
+  const dataTransfer = await page.evaluateHandle((content) => {
+    const dt = new DataTransfer()
+    dt.items.add(new File([content], 'session.jsonl'))
+    dt.items.add(new File(['# notes'], 'NOTES.md'))
+    return dt
+  }, text)
+  await page.dispatchEvent('body', 'dragenter', { dataTransfer })
+  await page.dispatchEvent('body', 'drop', { dataTransfer })
+  await expect(page.getByTestId('file-info')).toContainText('dropped files.zip')
+  await expect(page.getByTestId('file-format')).toHaveText('claude-code')
+  expect(errors).toEqual([])
+})

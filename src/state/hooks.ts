@@ -27,7 +27,7 @@ function useFields<K extends keyof StoreState>(keys: readonly K[]): Pick<StoreSt
 }
 
 const LOAD = ['source', 'samples', 'loading', 'importFailure', 'importHead', 'importStartedAt'] as const
-const LOAD_ACTIONS = ['start', 'loadSample', 'loadFile', 'loadText', 'dismissImportError', 'openConversation', 'cancelImport'] as const
+const LOAD_ACTIONS = ['start', 'loadSample', 'loadFile', 'loadFiles', 'loadText', 'dismissImportError', 'openConversation', 'cancelImport'] as const
 const PIPELINE = ['config', 'configNotice', 'configHistory'] as const
 const PIPELINE_ACTIONS = ['setStageParam', 'toggleStage', 'moveStage', 'setEncoding', 'setWindow', 'setSummarizer', 'setCalibration', 'applyConfig', 'dismissConfigNotice', 'undoConfig', 'redoConfig', 'endConfigEdit'] as const
 const RUN = ['run', 'runStatus', 'runError', 'runStartedAt'] as const

@@ -16,6 +16,7 @@ import { factsKeptBy } from '../engine/facts/kept-by'
 import { messageFactSpans } from '../engine/facts/patterns'
 import { importBytes, importTranscript } from '../engine/formats'
 import { transcriptFingerprint } from '../engine/formats/fingerprint'
+import { zipFiles } from '../engine/formats/zip'
 import type { ImportResult } from '../engine/formats/types'
 import type { CalibrationSetting, Encoding, FailureModeWarning, PipelineConfig, RunResult, StageId, Transcript } from '../engine/model'
 import { DEFAULT_PIPELINE, failureModesOf } from '../engine/pipeline'
@@ -221,6 +222,17 @@ export function createEngineApi() {
     importFile(bytes: ArrayBuffer, fileName: string): ImportOutcome {
       imports++
       return guardImport(fileName, () => importBytes(new Uint8Array(bytes), { fileName }))
+    },
+
+    /**
+     * Packs a dropped folder's files (`name`: the path inside the folder, `/`-separated) into one
+     * stored zip archive, which the page then opens like a dropped zip (a Cline task folder,
+     * OpenCode storage, an OpenHands conversation). The files are read here, not in the page.
+     */
+    async zipFiles(files: { name: string; file: Blob }[]): Promise<Uint8Array> {
+      const read = new Map<string, Uint8Array>()
+      for (const { name, file } of files) read.set(name, new Uint8Array(await file.arrayBuffer()))
+      return zipFiles(read)
     },
 
     /**

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { importBytes } from './index'
-import { isZipArchive } from './zip'
+import { isZipArchive, openZipArchive, zipFiles } from './zip'
 
 const SAMPLES = new URL('../../../public/samples/', import.meta.url).pathname
 
@@ -52,6 +52,20 @@ describe('zip archives dropped as transcripts', () => {
 
   it("a zip's sole transcript that fails to import names the entry", () => {
     expect(error(zipSync({ 'session.jsonl': strToU8('{"nothing": 1}\n') })).message).toMatch(/^session\.jsonl: /)
+  })
+
+  it('zipFiles packs a folder stored, entries in order, and reads back byte for byte', () => {
+    const files = new Map([
+      ['task/api_conversation_history.json', strToU8('[{"role":"user"}]')],
+      ['task/ui_messages.json', strToU8('[]')],
+    ])
+    const archive = openZipArchive(zipFiles(files))
+    expect(archive.entries.map((e) => [e.name, e.bytes, e.compression])).toEqual([
+      ['task/api_conversation_history.json', 17, 0],
+      ['task/ui_messages.json', 2, 0],
+    ])
+    const back = archive.read(['task/api_conversation_history.json'])
+    expect(archive.text(back.get('task/api_conversation_history.json')!)).toBe('[{"role":"user"}]')
   })
 
   it('a truncated zip is a one-line error, not an exception', () => {

@@ -6,7 +6,7 @@
  * this module only lists entries, decompresses the ones asked for, and turns fflate's errors into
  * one-line import errors.
  */
-import { strFromU8, unzipSync } from 'fflate'
+import { strFromU8, unzipSync, zipSync } from 'fflate'
 import { ImportFailure } from './failure'
 import { parseJson } from './json'
 import type { BundleEntry, FileBundle } from './types'
@@ -114,3 +114,14 @@ export function entryJson(name: string, data: Uint8Array): unknown {
   throw new ImportFailure(`${name}: invalid JSON${at}: ${parsed.reason}`, { field: name })
 }
 
+
+/**
+ * Packs files into one zip archive, stored (uncompressed: they are read back at once), so a folder
+ * dropped on the page opens like its zip: `files` maps each path (`/`-separated, relative to the
+ * folder) to its bytes. The archive's entries keep the map's order.
+ */
+export function zipFiles(files: ReadonlyMap<string, Uint8Array>): Uint8Array {
+  const tree: Record<string, [Uint8Array, { level: 0 }]> = {}
+  for (const [name, data] of files) tree[name] = [data, { level: 0 }]
+  return zipSync(tree)
+}

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { droppedItems, openDroppedItems } from './folder-drop'
 import { openInputFile } from './session-open'
 import './loader.css'
 
@@ -7,8 +8,8 @@ function hasFiles(e: DragEvent): boolean {
 }
 
 /**
- * Drag-and-drop anywhere on the page (a transcript or a session file); says "Drop a transcript or a
- * session file" while a file is over it.
+ * Drag-and-drop anywhere on the page (a transcript, a session file, or a folder of one session's
+ * files); says "Drop a transcript or a session file" while a file is over it.
  */
 export function DropOverlay() {
   const [over, setOver] = useState(false)
@@ -33,7 +34,14 @@ export function DropOverlay() {
       e.preventDefault()
       depth = 0
       setOver(false)
-      const file = e.dataTransfer?.files[0]
+      if (!e.dataTransfer) return
+      // A folder or several files are one input (a session kept in several files).
+      const dropped = droppedItems(e.dataTransfer)
+      if (dropped) {
+        void openDroppedItems(dropped)
+        return
+      }
+      const file = e.dataTransfer.files[0]
       if (file) void openInputFile(file)
     }
     window.addEventListener('dragenter', enter)
@@ -53,7 +61,7 @@ export function DropOverlay() {
       <div className="drop-overlay__box">
         <span className="drop-overlay__icon" aria-hidden="true">⤓</span>
         Drop a transcript or a session file
-        <span className="muted">JSON / JSONL, .zip or .eval, or a .session.json — it never leaves this browser</span>
+        <span className="muted">JSON / JSONL, .zip or .eval, a session's folder, or a .session.json — it never leaves this browser</span>
       </div>
     </div>
   )

@@ -73,6 +73,12 @@ export interface LoadSlice {
   start: () => Promise<void>
   loadSample: (file: string) => Promise<void>
   loadFile: (file: File) => Promise<void>
+  /**
+   * Opens several files as one input (a dropped folder: a Cline task, OpenCode storage, an
+   * OpenHands conversation): the worker packs them into a stored zip named `zipName`, which then
+   * opens as a dropped zip would (`loadFile`). `name` is each file's path inside the folder.
+   */
+  loadFiles: (files: { name: string; file: File }[], zipName: string) => Promise<void>
   loadText: (text: string, fileName?: string) => Promise<void>
   dismissImportError: () => void
   /** Opens the file's main conversation or one of its sidechains (sub-agents) by index. */
@@ -282,6 +288,10 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get, _api, events)
     },
     loadSample: (file) => load(file, { kind: 'sample', file }, (alive) => readSample(file, alive), true),
     loadFile: (file) => loadBlob(file, file.name),
+    loadFiles: async (files, zipName) => {
+      const zip = await getEngine().zipFiles(files)
+      await loadBlob(new File([zip as BlobPart], zipName), zipName)
+    },
     loadText: (text, fileName = 'pasted text') =>
       load(
         fileName,
