@@ -368,4 +368,37 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     }
     return { calls, results }
   },
+  // pi-coding-agent / Oh My Pi (formats.md §4.15): the path from the file's last entry to the root
+  // (parentId links; version 1 files without ids are linear), from the last omp reset_boundary
+  // (/clear) on; a toolCall block of an assistant message is a call unless the response errored or
+  // was aborted (pi leaves those out of the context), a toolResult message is a result.
+  'pi-coding-agent': (bytes) => {
+    const entries = jsonl(text(bytes)).filter((e) => e.type !== 'session' && e.type !== 'title')
+    const byId = new Map<unknown, Obj>()
+    let previous: unknown = null
+    const parentOf = new Map<Obj, unknown>()
+    entries.forEach((e, i) => {
+      const id = e.id ?? `#${i}`
+      byId.set(id, e)
+      parentOf.set(e, e.id === undefined ? previous : e.parentId)
+      previous = id
+    })
+    const path: Obj[] = []
+    const seen = new Set<Obj>()
+    for (let e = entries[entries.length - 1]; e && !seen.has(e); e = byId.get(parentOf.get(e))) {
+      seen.add(e)
+      path.unshift(e)
+    }
+    const reset = path.map((e) => e.type).lastIndexOf('reset_boundary')
+    let calls = 0
+    let results = 0
+    for (const e of path.slice(reset + 1)) {
+      const m = isObj(e.message) ? e.message : undefined
+      if (e.type !== 'message' || !m) continue
+      if (m.role === 'assistant' && m.stopReason !== 'error' && m.stopReason !== 'aborted')
+        calls += arr(m.content).filter((b) => isObj(b) && b.type === 'toolCall').length
+      else if (m.role === 'toolResult') results++
+    }
+    return { calls, results }
+  },
 }

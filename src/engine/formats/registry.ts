@@ -33,6 +33,7 @@ import { langchainImporter } from './langchain'
 import { openaiChatImporter } from './openai-chat'
 import { openaiResponsesImporter } from './openai-responses'
 import { openHandsEvalImporter, openHandsImporter } from './openhands'
+import { piCodingAgentImporter } from './pi-coding-agent'
 import { sweAgentImporter } from './swe-agent'
 import type { FormatImporter, RequestFormat } from './types'
 import { vercelModelImporter } from './vercel-model'
@@ -64,6 +65,7 @@ export const FORMAT_IMPORTERS = [
   aiderImporter,
   copilotCliImporter,
   chatgptExportImporter,
+  piCodingAgentImporter,
 ] as const
 
 /**

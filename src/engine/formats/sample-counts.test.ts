@@ -13,7 +13,8 @@ const read = (name: string) =>
  * records plus one tool message per embedded result. Vercel UI: one assistant message per step.
  * Copilot CLI: one message per user.message / assistant.message / tool.execution_complete event.
  * ChatGPT export: the current branch, custom instructions as one system message, empty system
- * nodes dropped.
+ * nodes dropped. pi: one message per message entry on the last entry's path, plus the branch
+ * summary and the compaction summary (5 + 2 user, 20 assistant, 21 toolResult).
  */
 const TABLE: [file: string, format: string, messages: number, calls: number, results: number][] = [
   ['openai-responses.json', 'openai-responses', 34, 14, 14],
@@ -24,6 +25,7 @@ const TABLE: [file: string, format: string, messages: number, calls: number, res
   ['vercel-ai-model-messages.json', 'vercel-model', 34, 14, 14],
   ['copilot-cli-events.jsonl', 'copilot-cli', 46, 21, 21],
   ['chatgpt-export-conversations.json', 'chatgpt-export', 45, 13, 13],
+  ['pi-session.jsonl', 'pi-coding-agent', 48, 21, 21],
 ]
 
 describe('bundled samples import with the right counts', () => {
