@@ -372,3 +372,40 @@ it('meets the registry contract on its bundled sample', () => {
   )
   expect(registryContractViolations(anthropicImporter, text)).toEqual([])
 })
+
+describe('Anthropic server tools of any name (the advisor)', () => {
+  const root = JSON.parse(
+    readFileSync(new URL('../../../test/fixtures/formats/anthropic-advisor.json', import.meta.url), 'utf8'),
+  ) as unknown
+  it('detects the file and keeps each server_tool_use / *_tool_result pair as a call and a result', () => {
+    const r = importTranscript(JSON.stringify(root), { fileName: 'request.json' })
+    if (!r.ok) throw new Error(r.error.message)
+    const t = r.transcript
+    expect(t.format).toBe('anthropic-messages')
+    // system; user; assistant(advisor 1) + its result; assistant(text + run_sql call); the
+    // run_sql result (the user message holds only it); assistant(advisor 2) + its result; a
+    // call after a result opens a new message: assistant(advisor 3) + its error result; the text.
+    expect(t.messages.map((m) => m.role)).toEqual([
+      'system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool', 'assistant',
+    ])
+    expect(t.messages.flatMap((m) => (m.toolCalls ?? []).map((c) => `${c.name}:${c.id}`))).toEqual([
+      'advisor:srvtoolu_01MigAdv1',
+      'run_sql:toolu_01MigSql',
+      'advisor:srvtoolu_01MigAdv2',
+      'advisor:srvtoolu_01MigAdv3',
+    ])
+    const tools = t.messages.filter((m) => m.role === 'tool')
+    expect(tools.map((m) => [m.toolCallId, m.toolName, m.isError ?? false])).toEqual([
+      ['srvtoolu_01MigAdv1', 'advisor', false],
+      ['toolu_01MigSql', 'run_sql', false],
+      ['srvtoolu_01MigAdv2', 'advisor', false],
+      ['srvtoolu_01MigAdv3', 'advisor', true],
+    ])
+    expect(tools[2]?.content).toEqual([
+      { type: 'opaque', kind: 'advisor_result', raw: { type: 'advisor_result', text: '129 batches is fine; run them off-peak.' } },
+    ])
+    // Exported back, each message holds its blocks as they were.
+    const body = exportTranscript(t, 'anthropic').body as { messages: unknown[] }
+    expect(body.messages).toEqual((root as { messages: unknown[] }).messages)
+  })
+})

@@ -248,9 +248,11 @@ export function serverResultContent(block: JsonObject): {
 type ServerResult = AnthropicToolResult
 
 /** One assistant message of the canonical model cut from an Anthropic assistant message. */
-interface AssistantTurn extends AnthropicAssistantContent {
+export interface AssistantTurn extends AnthropicAssistantContent {
   /** Results of this turn's server-tool calls, in block order: `tool` messages right after it. */
   results: ServerResult[]
+  /** Index in the content's blocks of this turn's first block (0 for the first turn). */
+  start: number
 }
 
 /**
@@ -267,11 +269,13 @@ interface AssistantTurn extends AnthropicAssistantContent {
  * `compaction` blocks are reported as in `splitAssistantContent`. Content without server-tool
  * blocks gives one message, as `splitAssistantContent` does. `hosted` (server calls by id, shared
  * by the messages of one transcript) gets this content's server calls, so a result block in a
- * later message (a turn resumed after `pause_turn`) finds its call. Source: formats.md §4.3
- * "Blocks".
+ * later message (a turn resumed after `pause_turn`) finds its call. Each turn names the block it
+ * starts at (`start`), so a caller whose blocks came from several records can tell which record
+ * opened it. Source: formats.md §4.3 "Blocks".
  */
-function splitAssistantTurns(content: unknown, hosted: Map<string, ToolCall>): AssistantTurn[] {
-  if (typeof content === 'string') return [{ content, toolCalls: [], compactions: [], results: [] }]
+export function splitAssistantTurns(content: unknown, hosted: Map<string, ToolCall>): AssistantTurn[] {
+  if (typeof content === 'string')
+    return [{ content, toolCalls: [], compactions: [], results: [], start: 0 }]
   const blocks = Array.isArray(content) ? content : content == null ? [] : [content]
   const turns: AssistantTurn[] = []
   let parts: Part[] = []
@@ -280,8 +284,9 @@ function splitAssistantTurns(content: unknown, hosted: Map<string, ToolCall>): A
   let results: ServerResult[] = []
   const clientCalls: ToolCall[] = []
   const seen = new Set<string>()
+  let start = 0
   const close = () => {
-    turns.push({ content: normalizeParts(parts, null), toolCalls: calls, compactions, results })
+    turns.push({ content: normalizeParts(parts, null), toolCalls: calls, compactions, results, start })
     parts = []
     calls = []
     compactions = []
@@ -296,7 +301,10 @@ function splitAssistantTurns(content: unknown, hosted: Map<string, ToolCall>): A
       continue
     }
     // Anything after a run of results opens the next message.
-    if (results.length > 0) close()
+    if (results.length > 0) {
+      close()
+      start = i
+    }
     if (isObject(block) && block.type === 'tool_use') {
       const id = str(block.id) ?? ''
       if (id !== '' && seen.has(id)) continue
@@ -520,10 +528,11 @@ const ANTHROPIC_BLOCKS = new Set([
 /**
  * Detection (formats.md §2 item 11): a bare array or `{messages}` of chat-role messages
  * (`chatListMismatch`) with no OpenAI-only signal (`hasOpenAIChatSignal`) and either a block only
- * Anthropic has (`tool_use`, `tool_result`, thinking, `compaction`, server tools, `image` with
- * `source`) or, with only user/assistant roles, a top-level `system` or `input_schema` tools; or
- * one response message `{type:"message", role, content: [blocks]}`. Runs before the OpenAI chat
- * detector, which accepts every other chat-role list.
+ * Anthropic has (`tool_use`, `tool_result`, thinking, `compaction`, server tools of any name —
+ * `isServerCall` / `isServerResult` — `image` with `source`) or, with only user/assistant roles,
+ * a top-level `system` or `input_schema` tools; or one response message `{type:"message", role,
+ * content: [blocks]}`. Runs before the OpenAI chat detector, which accepts every other chat-role
+ * list.
  */
 function detectAnthropic(root: unknown): true | string {
   const list = Array.isArray(root) ? root : isObject(root) ? root.messages : undefined
@@ -545,7 +554,9 @@ function detectAnthropic(root: unknown): true | string {
     if (!Array.isArray(m.content)) continue
     for (const b of m.content) {
       if (!isObject(b) || typeof b.type !== 'string') continue
-      if (ANTHROPIC_BLOCKS.has(b.type) || (b.type === 'image' && 'source' in b)) blocks = true
+      const type = b.type
+      const image = type === 'image' && 'source' in b
+      if (ANTHROPIC_BLOCKS.has(type) || image || isServerCall(b) || isServerResult(b)) blocks = true
     }
   }
   if (blocks) return true

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { checkValidity } from '../analysis/checks'
+import { goalMessage, latestRequest } from '../facts/classify'
 import { contentText } from '../content'
 import { exportTranscript } from '../export'
 import type { Part, Transcript } from '../model'
@@ -1289,5 +1290,146 @@ describe('Claude Code recorded usage and version', () => {
     )
     expect(t.usage).toBeUndefined()
     expect(t.agentVersion).toBe('2.0.76')
+  })
+})
+
+describe('Claude Code 1.0.x compactions, command notes, task notices, server tools, web exports', () => {
+  const ids = (t: Transcript) => t.messages.map((m) => m.id)
+  const uid = (p: string, n: number) => `${p}0000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+
+  it('reads each 1.0.x compact-summary root as a recorded compaction on one main line', () => {
+    // 15 lines: a title, then three segments; the 2nd and 3rd start with a user record that has
+    // parentUuid null and isCompactSummary true (no compact_boundary before 1.0.9x); an inline
+    // sub-agent (isSidechain true, its own root) sits between a Task call and its result.
+    const tr = imported(fixture('claude-code-1.0-compactions.jsonl'))
+    expect(ids(tr)).toEqual([
+      uid('u', 1), uid('a', 1), uid('u', 2), uid('a', 2),
+      uid('c', 1), uid('u', 3), uid('a', 3), uid('u', 4), uid('a', 4),
+      uid('c', 2), uid('u', 5), uid('a', 9),
+    ])
+    const sum1 = tr.messages[4]?.content as string
+    const sum2 = tr.messages[9]?.content as string
+    expect(sum1.startsWith('This session is being continued from a previous conversation')).toBe(true)
+    expect(tr.recordedCompactions).toEqual([
+      { atIndex: 4, atMessageId: uid('c', 1), summaryMessageId: uid('c', 1), summaryText: sum1, source: 'claude-code' },
+      { atIndex: 9, atMessageId: uid('c', 2), summaryMessageId: uid('c', 2), summaryText: sum2, source: 'claude-code' },
+    ])
+    expect(tr.messages[4]?.flags).toEqual({ compactSummary: true })
+    expect(tr.branches).toBeUndefined()
+    expect(tr.sidechains?.map((s) => s.messages.length)).toEqual([2])
+    expect(tr.title).toBe('Release script dry-run flag')
+    expect(tr.agentVersion).toBe('1.0.81')
+    expect(tr.warnings).toEqual([
+      '2 sidechain record(s) (isSidechain: true, sub-agent work) are in 1 separate sub-agent transcript(s), not in the main line',
+    ])
+  })
+
+  it('keeps slash-command leftovers as notes, never as branches (/exit + resume, raw /compact, !bash)', () => {
+    const tr = imported(fixture('claude-code-2.1-commands.jsonl'))
+    // Off the main line: the /exit echo + stdout (the resume hangs off the caveat) and the raw
+    // "/compact keep the test count" record written before the boundary.
+    expect(ids(tr)).toEqual([
+      uid('e', 1), uid('f', 1), uid('e', 2), uid('f', 2), uid('e', 5), uid('f', 3),
+      uid('e', 8), uid('e', 9), uid('e', 10), uid('e', 11), uid('e', 12), uid('f', 4),
+      uid('e', 13), uid('e', 14), uid('e', 16), uid('f', 5),
+    ])
+    expect(tr.branches).toBeUndefined()
+    expect(tr.warnings).toEqual([])
+    expect(tr.notes).toEqual([
+      '3 slash-command record(s) off the main line (command echoes, their output, a typed /command) ' +
+        'are left out: notes of the terminal, not edits or retries',
+    ])
+    expect(tr.recordedCompactions).toHaveLength(1)
+    expect(tr.recordedCompactions[0]).toMatchObject({ atIndex: 6, summaryMessageId: uid('e', 8), trigger: 'manual', tokensBefore: 18250 })
+    expect(tr.messages.map((m) => m.flags ?? {})).toEqual([
+      {}, {}, { injected: true, command: true }, {}, {}, {}, { compactSummary: true },
+      { injected: true, command: true }, { command: true }, { command: true }, {}, {},
+      { command: true }, { command: true }, {}, {},
+    ])
+    expect(goalMessage(tr.messages)?.id).toBe(uid('e', 1))
+    expect(latestRequest(tr.messages)?.id).toBe(uid('e', 16))
+  })
+
+  it('takes background-task notices (origin task-notification) as notices, not the human', () => {
+    const tr = imported(fixture('claude-code-2.1-task-notifications.jsonl'))
+    expect(tr.messages.map((m) => m.role)).toEqual([
+      'user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant',
+    ])
+    expect(tr.messages[4]?.flags).toEqual({ injected: true })
+    expect(tr.messages[8]?.flags).toEqual({ injected: true })
+    // The current request when the notice is answered is still the human's first prompt.
+    expect(latestRequest(tr.messages.slice(0, 6))?.id).toBe(uid('g', 1))
+    expect(latestRequest(tr.messages)?.id).toBe(uid('g', 4))
+    // A resumed session whose first user record is a notice: the goal is the human's prompt.
+    const resumed = [
+      user('<task-notification>\n<task-id>q1</task-id>\n<status>completed</status>\n<summary>Build finished</summary>\n</task-notification>', {
+        uuid: 'n1',
+        origin: { kind: 'task-notification' },
+        promptSource: 'system',
+      }),
+      assistant('mr1', { type: 'text', text: 'The build finished.' }, { uuid: 'r1' }),
+      user('Deploy it to staging.', { uuid: 'h1', origin: { kind: 'human' }, promptSource: 'typed' }),
+    ].join('\n')
+    const rt = imported(resumed)
+    expect(goalMessage(rt.messages)?.id).toBe('h1')
+  })
+
+  it('keeps every server tool call and its *_tool_result (advisor) as a call and a result', () => {
+    const tr = imported(fixture('claude-code-2.1-advisor.jsonl'))
+    expect(ids(tr)).toEqual([uid('i', 1), uid('j', 1), uid('j', 2), uid('j', 3), uid('i', 2), uid('j', 5), uid('j', 6), uid('j', 7)])
+    expect(tr.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool', 'assistant'])
+    const redacted = { type: 'advisor_redacted_result', encrypted_content: 'RW5jcnlwdGVkQWR2aWNlQmxvYjAx' }
+    const advice = { type: 'advisor_result', text: 'The cap is right; also log the final failure.' }
+    expect(tr.messages[1]?.toolCalls).toEqual([
+      {
+        id: 'srvtoolu_01AdvQ1',
+        name: 'advisor',
+        arguments: '{}',
+        native: {
+          kind: 'server_tool_use',
+          hosted: true,
+          raw: { type: 'server_tool_use', id: 'srvtoolu_01AdvQ1', name: 'advisor', input: {} },
+          result: { type: 'advisor_tool_result', tool_use_id: 'srvtoolu_01AdvQ1', content: redacted },
+        },
+      },
+    ])
+    expect(tr.messages[2]).toMatchObject({ toolCallId: 'srvtoolu_01AdvQ1', toolName: 'advisor', content: [{ type: 'opaque', kind: 'advisor_redacted_result', raw: redacted }] })
+    expect(tr.messages[3]?.content).toBe('Retries never stop on a 4xx; capping them at 3 and skipping 4xx.')
+    expect(tr.messages[3]?.toolCalls?.map((c) => c.id)).toEqual(['toolu_01AdvEdit'])
+    expect(tr.messages[6]).toMatchObject({ toolCallId: 'srvtoolu_01AdvQ2', toolName: 'advisor', content: [{ type: 'opaque', kind: 'advisor_result', raw: advice }] })
+    expect(checkValidity(tr.messages, { provider: 'anthropic' })).toEqual([])
+    // Usage of each response sits at its first message.
+    expect(tr.usage?.map((u) => u.atIndex)).toEqual([1, 5])
+    const body = exportTranscript(tr, 'anthropic').body as { messages: { role: string; content: unknown }[] }
+    expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
+    expect(body.messages[1]?.content).toEqual([
+      { type: 'server_tool_use', id: 'srvtoolu_01AdvQ1', name: 'advisor', input: {} },
+      { type: 'advisor_tool_result', tool_use_id: 'srvtoolu_01AdvQ1', content: redacted },
+      { type: 'text', text: 'Retries never stop on a 4xx; capping them at 3 and skipping 4xx.' },
+      {
+        type: 'tool_use',
+        id: 'toolu_01AdvEdit',
+        name: 'Edit',
+        input: { file_path: '/home/dev/queue/src/worker.ts', old_string: 'while (true)', new_string: 'for (let i = 0; i < 3; i++)' },
+      },
+    ])
+    expect(body.messages[3]?.content).toEqual([
+      { type: 'server_tool_use', id: 'srvtoolu_01AdvQ2', name: 'advisor', input: {} },
+      { type: 'advisor_tool_result', tool_use_id: 'srvtoolu_01AdvQ2', content: advice },
+      { type: 'text', text: 'Done: retries stop after 3 attempts and 4xx responses are not retried.' },
+    ])
+  })
+
+  it('imports a web export whose loglines carry no uuid/sessionId, warning about the summary record', () => {
+    const r = importTranscript(fixture('claude-code-web-no-uuid.json'), { fileName: 'session.json' })
+    if (!r.ok) throw new Error(r.error.message)
+    const tr = r.transcript
+    expect(tr.format).toBe('claude-code')
+    expect(tr.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant'])
+    expect(tr.messages.map((m) => m.source.line)).toEqual([1, 2, 3, 4, 6, 7])
+    expect(tr.messages[2]).toMatchObject({ toolCallId: 'toolu_01WebPRs', toolName: 'Bash' })
+    expect(tr.warnings).toEqual([
+      'loglines[4]: summary record naming no leaf (no leafUuid): not a title; its text "Compressed release context." is in no message',
+    ])
   })
 })

@@ -4,11 +4,18 @@ import type {
   MessageFlags,
   Part,
   SourceRef,
+  ToolCall,
   Transcript,
   TranscriptBranch,
 } from '../model'
 import { collapseWhitespace, cutCodePoints } from '../util/text'
-import { splitAssistantContent, splitUserContent, type RootImportOptions } from './anthropic'
+import {
+  splitAssistantTurns,
+  splitUserContent,
+  type AnthropicToolResult,
+  type AssistantTurn,
+  type RootImportOptions,
+} from './anthropic'
 import { importFailure, importResult } from './failure'
 import { parseJsonl, type JsonlParse, type JsonlRecord } from './json'
 import { toJsonlParse, type JsonlStreamResult } from './jsonl-stream'
@@ -55,8 +62,8 @@ function carriesMessage(record: Record<string, unknown>): boolean {
 }
 
 /**
- * Tags Claude Code wraps around slash-command echoes and local command output (formats.md §1 item
- * 9).
+ * Tags Claude Code wraps around slash-command echoes, local command output and `!` shell input
+ * and output (formats.md §1 item 9, formats-more.md §10 item 2).
  */
 const COMMAND_TAGS = [
   '<command-name>',
@@ -65,7 +72,23 @@ const COMMAND_TAGS = [
   '<local-command-stdout>',
   '<local-command-stderr>',
   '<local-command-caveat>',
+  '<bash-input>',
+  '<bash-stdout>',
+  '<bash-stderr>',
 ]
+
+/**
+ * A user record Claude Code wrote to tell the model a background task ended:
+ * `origin.kind: "task-notification"` (`promptSource: "system"`), its text a
+ * `<task-notification>` (from 2.1.234 inside a `<system-reminder>`). Source: formats-more.md §10
+ * item 3.
+ */
+function isTaskNotification(record: Record<string, unknown>, head: string): boolean {
+  return (
+    (isObject(record.origin) && record.origin.kind === 'task-notification') ||
+    head.startsWith('<task-notification>')
+  )
+}
 
 /** Texts Claude Code writes into the user role itself when the human interrupts a turn. */
 const INTERRUPT_TEXTS = new Set([
@@ -93,9 +116,10 @@ function summaryTextOf(content: string | Part[] | null): string {
 }
 
 /**
- * Flags of a user-role record: `isMeta`, a leading `<system-reminder>` and the interrupt notice →
- * injected; slash-command echoes and `<local-command-…>` output → command; `isCompactSummary` →
- * compactSummary. Source: formats.md §1 item 9, §4.4.
+ * Flags of a user-role record: `isMeta`, a leading `<system-reminder>`, the interrupt notice and
+ * background-task notices (`isTaskNotification`) → injected; slash-command echoes,
+ * `<local-command-…>` output and `<bash-…>` shell input/output → command; `isCompactSummary` →
+ * compactSummary. Source: formats.md §1 item 9, §4.4; formats-more.md §10 items 2–3.
  */
 function userFlags(record: Record<string, unknown>, content: string | Part[] | null): MessageFlags {
   const flags: MessageFlags = {}
@@ -103,7 +127,8 @@ function userFlags(record: Record<string, unknown>, content: string | Part[] | n
   if (
     record.isMeta === true ||
     head.startsWith('<system-reminder>') ||
-    INTERRUPT_TEXTS.has(head.trimEnd())
+    INTERRUPT_TEXTS.has(head.trimEnd()) ||
+    isTaskNotification(record, head)
   ) {
     flags.injected = true
   }
@@ -119,6 +144,8 @@ interface AssistantAcc {
   /** Position of `draft` among the line's drafts. */
   at: number
   blocks: unknown[]
+  /** The record each of `blocks` came from (same positions). */
+  blockRecords: GraphNode[]
   records: unknown[]
 }
 
@@ -205,7 +232,11 @@ function attachRecorded(t: Transcript, c: Pick<LineConversion, 'usage' | 'cleare
  * per `tool_result`, name from the matching `tool_use`, `is_error` → isError) then a user message
  * with flags; `assistant` records merged by `message.id` into one assistant message (the first
  * record's uuid is its id; a later record with the same `message.id` appends its block even after
- * interleaved tool results — formats.md §1 item 1); `system` `compact_boundary` + the following
+ * interleaved tool results — formats.md §1 item 1), cut into several when it holds server-tool
+ * blocks (`responseDrafts`: each `server_tool_use` a call, each `*_tool_result` a tool message
+ * after it, positions of compactions, usage and cleared results moved along); a compact summary
+ * without a boundary (Claude Code ≤1.0.8x) is a compaction of its own; `system`
+ * `compact_boundary` + the following
  * `isCompactSummary` record → a compaction (trigger, `compactMetadata.preTokens` / `postTokens`),
  * the summary kept as a user message with `flags.compactSummary`. An `isApiErrorMessage`
  * assistant record ("API Error: 529 …", model `<synthetic>`) is written by Claude Code in place of
@@ -255,7 +286,8 @@ function convertLine(
     pendingBoundary = null
   }
 
-  for (const { record, line, type, uuid } of nodes) {
+  for (const node of nodes) {
+    const { record, line, type, uuid } = node
     if (type === 'system') {
       if (record.subtype === 'compact_boundary') {
         closeBoundaryWithoutSummary()
@@ -294,7 +326,10 @@ function convertLine(
       const messageId = str(message.id)
       const existing = messageId !== undefined ? byMessageId.get(messageId) : undefined
       if (existing) {
-        for (const item of blocks) existing.blocks.push(item)
+        for (const item of blocks) {
+          existing.blocks.push(item)
+          existing.blockRecords.push(node)
+        }
         existing.records.push(record)
         messageIdOf.set(uuid, existing.draft.id)
         continue
@@ -306,7 +341,13 @@ function convertLine(
         content: null,
         source: { format, line },
       }
-      const acc: AssistantAcc = { draft, at: drafts.length, blocks: [...blocks], records: [record] }
+      const acc: AssistantAcc = {
+        draft,
+        at: drafts.length,
+        blocks: [...blocks],
+        blockRecords: blocks.map(() => node),
+        records: [record],
+      }
       accs.push(acc)
       if (messageId !== undefined) byMessageId.set(messageId, acc)
       drafts.push(draft)
@@ -348,15 +389,121 @@ function convertLine(
   closeBoundaryWithoutSummary()
 
   const usage: DraftUsage[] = []
+  // A response using server tools becomes several messages: drafts to put in place of its one.
+  const expanded = new Map<number, DraftMessage[]>()
+  const hosted = new Map<string, ToolCall>()
   for (const acc of accs) {
-    const split = splitAssistantContent(acc.blocks)
-    acc.draft.content = split.content
-    if (split.toolCalls.length > 0) acc.draft.toolCalls = split.toolCalls
-    if (keepRaw) acc.draft.source.raw = acc.records.length === 1 ? acc.records[0] : acc.records
+    const turns = splitAssistantTurns(acc.blocks, hosted)
     const u = responseUsage(acc.records)
     if (u) usage.push({ atIndex: acc.at, context: u.context, output: u.output })
+    const only = turns.length === 1 ? turns[0] : undefined
+    if (only && only.results.length === 0) {
+      acc.draft.content = only.content
+      if (only.toolCalls.length > 0) acc.draft.toolCalls = only.toolCalls
+      if (keepRaw) acc.draft.source.raw = acc.records.length === 1 ? acc.records[0] : acc.records
+      continue
+    }
+    expanded.set(acc.at, responseDrafts(acc, turns, hosted, keepRaw, messageIdOf))
   }
-  return { drafts, compactions, warnings, messageIdOf, apiErrors, usage, cleared }
+  if (expanded.size === 0)
+    return { drafts, compactions, warnings, messageIdOf, apiErrors, usage, cleared }
+  // Positions move by the messages put in before them; an index may be drafts.length (the end).
+  const newIndex: number[] = []
+  const out: DraftMessage[] = []
+  drafts.forEach((d, i) => {
+    newIndex[i] = out.length
+    for (const item of expanded.get(i) ?? [d]) out.push(item)
+  })
+  newIndex[drafts.length] = out.length
+  const at = (i: number) => newIndex[i] ?? out.length
+  for (const c of compactions) {
+    c.atIndex = at(c.atIndex)
+    if (c.summaryIndex !== undefined) c.summaryIndex = at(c.summaryIndex)
+  }
+  for (const c of cleared) c.atIndex = at(c.atIndex)
+  for (const item of usage) item.atIndex = at(item.atIndex)
+  return { drafts: out, compactions, warnings, messageIdOf, apiErrors, usage, cleared }
+}
+
+/**
+ * The messages of one response whose content holds server-tool blocks (`server_tool_use` and
+ * any `*_tool_result`, e.g. the advisor's `advisor_tool_result`), as `splitAssistantTurns` cuts
+ * it: an assistant message per turn (the first keeps the response's id, a later one the uuid of
+ * the record holding its first block), each followed by a `tool` message per server result (the
+ * result record's uuid, the call's name). `messageIdOf` then maps each record to the message its
+ * first block went to. Source: formats-more.md §10 item 4, formats.md §4.3 "Blocks".
+ */
+function responseDrafts(
+  acc: AssistantAcc,
+  turns: readonly AssistantTurn[],
+  hosted: ReadonlyMap<string, ToolCall>,
+  keepRaw: boolean,
+  messageIdOf: Map<string, string>,
+): DraftMessage[] {
+  const out: DraftMessage[] = []
+  const recordOf = (i: number): GraphNode => (acc.blockRecords[i] ?? acc.blockRecords[0]) as GraphNode
+  // Message id per block position, for the records' mapping.
+  const idAt: string[] = []
+  turns.forEach((turn, k) => {
+    const end = turns[k + 1]?.start ?? acc.blocks.length
+    const first = recordOf(turn.start)
+    const keep = turn.content !== null || turn.toolCalls.length > 0 || turn.results.length === 0
+    let turnId = first.uuid
+    if (keep) {
+      const d: DraftMessage =
+        k === 0
+          ? acc.draft
+          : {
+              id: first.uuid,
+              role: 'assistant',
+              content: null,
+              source: { format: 'claude-code', line: first.line },
+            }
+      d.content = turn.content
+      if (turn.toolCalls.length > 0) d.toolCalls = turn.toolCalls
+      if (keepRaw) {
+        const held = [...new Set(acc.blockRecords.slice(turn.start, end).map((n) => n.record))]
+        d.source.raw = held.length === 1 ? held[0] : held
+      }
+      turnId = d.id
+      out.push(d)
+    }
+    for (let i = turn.start; i < end; i++) idAt[i] = turnId
+    for (const r of turn.results) out.push(serverResultDraft(r, acc, hosted, keepRaw, idAt))
+  })
+  const mapped = new Set<string>()
+  for (const [i, n] of acc.blockRecords.entries()) {
+    const id = idAt[i]
+    if (id === undefined || mapped.has(n.uuid)) continue
+    mapped.add(n.uuid)
+    messageIdOf.set(n.uuid, id)
+  }
+  return out
+}
+
+/** The `tool` message of a server-tool result block of a response; marks its block's message id. */
+function serverResultDraft(
+  r: AnthropicToolResult,
+  acc: AssistantAcc,
+  hosted: ReadonlyMap<string, ToolCall>,
+  keepRaw: boolean,
+  idAt: string[],
+): DraftMessage {
+  const at = acc.blocks.indexOf(r.block)
+  const holder = (acc.blockRecords[at] ?? acc.blockRecords[0]) as GraphNode
+  const d: DraftMessage = {
+    id: holder.uuid,
+    role: 'tool',
+    content: r.content,
+    toolCallId: r.toolCallId,
+    source: { format: 'claude-code', line: holder.line },
+  }
+  if (keepRaw) d.source.raw = holder.record
+  const name = hosted.get(r.toolCallId)?.name
+  if (name !== undefined) d.toolName = name
+  if (r.isError) d.isError = true
+  if (at >= 0) idAt[at] = holder.uuid
+  return d
 }
 
 /** The first text of a line's drafts (a user message's first), cut to 120 code points. */
@@ -684,7 +831,12 @@ function resolveScope(nodes: readonly GraphNode[]): ResolvedScope {
   return { line: recordsOf(line), forks }
 }
 
-/** Builds the graph nodes of a scope: effective parents, splices and their warnings. */
+/**
+ * Builds the graph nodes of a scope: effective parents, splices and their warnings. A root that
+ * is a compact summary (`isCompactSummary`, no `logicalParentUuid`: Claude Code ≤1.0.8x wrote no
+ * `compact_boundary`) hangs off the scope's previous conversation record in file order, so the
+ * line runs through every compaction. Source: formats-more.md §10 item 1.
+ */
 function linkScope(
   nodes: readonly GraphNode[],
   byUuid: ReadonlyMap<string, GraphNode>,
@@ -693,9 +845,12 @@ function linkScope(
 ): void {
   // A file where no record names a parent (hand-written, flattened) is read in file order.
   const flat = nodes.length > 1 && nodes.every((n) => typeof n.record.parentUuid !== 'string')
-  if (flat)
+  // Records without any uuid (the web sessions API's `{type, message, timestamp}`) are a list in
+  // order by their shape: nothing to warn about.
+  if (flat && nodes.some((n) => typeof n.record.uuid === 'string'))
     warnings.push(`no record of ${nodes.length} has a parentUuid: records joined in file order`)
   let previous: GraphNode | null = null
+  let previousTalk: GraphNode | null = null
   for (const n of nodes) {
     const parentUuid = n.record.parentUuid
     const logical = n.record.logicalParentUuid
@@ -740,10 +895,15 @@ function linkScope(
               : ': the context before this compaction is in another file'),
         )
       }
+    } else if (n.type === 'user' && n.record.isCompactSummary === true && previousTalk) {
+      // Claude Code ≤1.0.8x: a compaction's summary starts a new root with no link back; the
+      // context before it ends at the conversation record written before it.
+      n.parent = previousTalk
     } else {
       n.parent = null
     }
     previous = n
+    if (CONVERSATION_TYPES.has(n.type)) previousTalk = n
   }
 }
 
@@ -761,6 +921,32 @@ interface OffLine {
   otherSessions: Map<string, GraphNode[]>
   /** Tool results off the main line that answer no call waiting there (answered, or not on it). */
   strayResults: number
+  /** Messages of forks made only of slash-command leftovers (`isCommandNote`). */
+  commandNotes: number
+}
+
+/** A slash command as typed (`/compact keep the tests`): a `/`, a command word, then a space or the end. */
+const TYPED_COMMAND = /^\/[A-Za-z][\w:.-]*(?:\s|$)/
+
+/**
+ * A message that is a slash-command leftover, a note of the terminal and never an edit or a
+ * retry: a user message flagged `command` (the `<local-command-caveat>`, the `<command-name>`
+ * echo, `<local-command-stdout>`, `<bash-input>` / `<bash-stdout>`), or the raw `/command …` text
+ * Claude Code 2.1.2xx writes as a childless user record before a compaction. A fork made only of
+ * these (the echo + output left a dead end when a resume hangs off the caveat, the raw
+ * `/compact` input) is not listed as a branch. Source: formats-more.md §10 item 2.
+ */
+function isCommandNote(d: DraftMessage): boolean {
+  return d.role === 'user' && (d.flags?.command === true || TYPED_COMMAND.test(headText(d.content)))
+}
+
+/** The note on slash-command leftovers left off the main line (none → none). */
+function commandNoteNotes(count: number): string[] {
+  if (count === 0) return []
+  return [
+    `${count} slash-command record(s) off the main line (command echoes, their output, a typed ` +
+      '/command) are left out: notes of the terminal, not edits or retries',
+  ]
 }
 
 /**
@@ -840,10 +1026,15 @@ function otherSessionTranscript(
   if (c.drafts.length === 0) return undefined
   const branches: TranscriptBranch[] = []
   const ids = new Map(c.messageIdOf)
+  let commandNotes = 0
   for (const fork of resolved.forks) {
     const f = convertLine(fork.path, false, overlay(toolNames), where)
     for (const [k, v] of f.messageIdOf) ids.set(k, v)
     if (f.drafts.length === 0) continue
+    if (f.drafts.every(isCommandNote)) {
+      commandNotes += f.drafts.length
+      continue
+    }
     let from: string | null = null
     for (let n = fork.from; n && from === null; n = n.parent) from = ids.get(n.uuid) ?? null
     branches.push({
@@ -860,7 +1051,7 @@ function otherSessionTranscript(
     title,
     model: lastModel(nodes.map((n) => ({ line: n.line, value: n.record }))),
   })
-  const notes = apiErrorNotes(c.apiErrors)
+  const notes = [...apiErrorNotes(c.apiErrors), ...commandNoteNotes(commandNotes)]
   if (notes.length > 0) t.notes = notes
   if (branches.length > 0) t.branches = branches
   attachRecorded(t, c, agentVersionOf(resolved.line))
@@ -883,14 +1074,17 @@ function otherSessionTranscript(
  * line when the file holds several `sessionId`s (`mainLeaf`). Forks off it, each converted on its
  * own: an edit or retry (a re-sent user message, a regenerated response) is listed in `branches`
  * (`id` = its first record's uuid, `fromMessageId`, `messageCount`, `firstText`; a second root
- * of the same session is a branch forking at the root); tool results answering no call waiting
- * on the main line are not imported (one warning each kind, `offLineWarnings`). Each other
+ * of the same session is a branch forking at the root, except a compact summary's root, spliced
+ * by `linkScope`); tool results answering no call waiting on the main line are not imported (one
+ * warning each kind, `offLineWarnings`); forks made only of slash-command leftovers
+ * (`isCommandNote`) are no branches, counted in a note. Each other
  * session of the file is a further conversation in `sidechains`, listed first
  * (`otherSessionTranscript`), with a note (`notes`) naming them. Sidechains (`isSidechain:true`)
  * are grouped by `agentId` (else by sidechain root) and returned after them as their own
  * transcripts in `sidechains`; a file made only of
  * sidechain records (a sub-agent file) is its own main line. `summary` records give the title
- * (the one whose `leafUuid` is in the file, else the first); repeated uuids are skipped and
+ * (the one whose `leafUuid` is in the file, else the first); one naming no leaf is no title and is
+ * warned about with its text (a compaction's summary kept in no message); repeated uuids are skipped and
  * counted; metadata records (`progress`, `attachment`, …, and any record without a `message`)
  * carry no messages; only an unknown type carrying a `message` is warned about. API error notices
  * are left out with a note. Each transcript (main line, other session, sidechain) carries the
@@ -919,10 +1113,15 @@ function importClaudeCodeRecords(
   for (const { line, value: record } of parsed.records) {
     const type = str(record.type) ?? ''
     if (type === 'summary') {
-      if (typeof record.summary === 'string') {
-        const t: { summary: string; leafUuid?: string } = { summary: record.summary }
-        if (typeof record.leafUuid === 'string') t.leafUuid = record.leafUuid
-        titles.push(t)
+      if (typeof record.summary === 'string' && typeof record.leafUuid === 'string') {
+        titles.push({ summary: record.summary, leafUuid: record.leafUuid })
+      } else if (typeof record.summary === 'string' && record.summary.trim() !== '') {
+        // A title names its leaf; without one the text is a compaction's, kept in no message.
+        const quoted = collapseWhitespace(cutCodePoints(record.summary, 120))
+        warnings.push(
+          `${where(line)}: summary record naming no leaf (no leafUuid): not a title; ` +
+            `its text "${quoted}" is in no message`,
+        )
       }
       continue
     }
@@ -981,7 +1180,13 @@ function importClaudeCodeRecords(
   // Forks: each converted on its own to count its messages; fork points named by message id.
   const messageIdOf = new Map(converted.messageIdOf)
   const branches: TranscriptBranch[] = []
-  const off: OffLine = { branches: 0, branchMessages: 0, otherSessions: new Map(), strayResults: 0 }
+  const off: OffLine = {
+    branches: 0,
+    branchMessages: 0,
+    otherSessions: new Map(),
+    strayResults: 0,
+    commandNotes: 0,
+  }
   const messageAtOrAbove = (from: GraphNode | null): string | null => {
     for (let n = from; n; n = n.parent) {
       const id = messageIdOf.get(n.uuid)
@@ -1004,6 +1209,10 @@ function importClaudeCodeRecords(
       off.strayResults += c.drafts.length
       continue
     }
+    if (c.drafts.every(isCommandNote)) {
+      off.commandNotes += c.drafts.length
+      continue
+    }
     branches.push({
       id: fork.start.uuid,
       fromMessageId: messageAtOrAbove(fork.from),
@@ -1020,7 +1229,7 @@ function importClaudeCodeRecords(
     const o = otherSessionTranscript(id, list, keepRaw, toolNames, titles, where)
     if (o) others.push(o)
   }
-  const notes = apiErrorNotes(converted.apiErrors)
+  const notes = [...apiErrorNotes(converted.apiErrors), ...commandNoteNotes(off.commandNotes)]
   if (others.length > 0) notes.push(otherSessionsNote(others, mainSession))
   // Sidechains: one transcript per agent / sidechain root.
   const sidechains: Transcript[] = others.map((o) => o.transcript)
@@ -1168,7 +1377,9 @@ export function importClaudeCodeStream(
 /**
  * Imports a Claude Code web session export: one JSON object whose `loglines` array holds the
  * same records as the session JSONL (`{"loglines": [{type, uuid, parentUuid, sessionId,
- * message, …}, …]}`), mapped exactly as `importClaudeCodeRecords` maps the JSONL; `source.line`
+ * message, …}, …]}`, or as the web sessions API returns them, `{type, message, timestamp}` without
+ * `uuid` / `sessionId` / `parentUuid`: read in order), mapped exactly as
+ * `importClaudeCodeRecords` maps the JSONL; `source.line`
  * is the record's 1-based position in `loglines`, and warnings name it `loglines[i]` (0-based).
  * Items that are not objects are skipped with a warning. Throws `ImportFailure` (field `loglines`)
  * without the array or when no item is an object. Source: formats.md §4.4 (the records);
@@ -1254,14 +1465,31 @@ function detectClaudeCode(input: unknown): true | string {
 }
 
 /**
+ * A web sessions API logline: `{type: "user"|"assistant", message: {role, …}}` as the API returns
+ * it, without `uuid` / `sessionId` / `parentUuid`. Source: formats.md §4.4 "Web export".
+ */
+function isWebLogline(r: Record<string, unknown>): boolean {
+  return (
+    (r.type === 'user' || r.type === 'assistant') &&
+    isObject(r.message) &&
+    r.message.role === r.type
+  )
+}
+
+/**
  * Detection of a web session export: a `loglines` array that is empty or holds a Claude Code
- * record among its first 50 items (formats.md §4.4).
+ * record, or a web sessions API logline (`isWebLogline`), among its first 50 items (formats.md
+ * §4.4).
  */
 function detectClaudeCodeWeb(root: unknown): true | string {
   if (!isObject(root) || !Array.isArray(root.loglines)) return 'no "loglines" array'
   const head = root.loglines.slice(0, 50)
-  if (head.length === 0 || head.some((r) => isObject(r) && isClaudeCodeRecord(r))) return true
-  return 'no Claude Code record (sessionId, uuid, parentUuid) in "loglines"'
+  if (
+    head.length === 0 ||
+    head.some((r) => isObject(r) && (isClaudeCodeRecord(r) || isWebLogline(r)))
+  )
+    return true
+  return 'no Claude Code record (sessionId, uuid, parentUuid) nor {type, message} logline in "loglines"'
 }
 
 const keepRawOf = (options: ImportOptions): RootImportOptions =>
