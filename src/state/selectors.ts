@@ -90,6 +90,7 @@ export function formatImportError(fileName: string, error: ImportError): string 
   if (error.line !== undefined && !error.message.includes(`line ${error.line}`)) where.push(`line ${error.line}`)
   if (error.field !== undefined && !error.message.includes(error.field)) where.push(`field ${error.field}`)
   let text = [fileName, ...where, error.message].join(': ')
-  if (error.tried && error.tried.length > 0 && !error.message.includes('tried')) text += ` (tried: ${error.tried.join(', ')})`
+  // An unknown-format error (`reason` set) keeps its formats for a list shown apart, not in the line.
+  if (error.reason === undefined && error.tried && error.tried.length > 0 && !error.message.includes('tried')) text += ` (tried: ${error.tried.join(', ')})`
   return text
 }

@@ -241,6 +241,11 @@ describe('formatImportError', () => {
     expect(formatImportError('x.json', { message: 'unknown format', tried: ['openai-chat', 'claude-code'] })).toBe(
       'x.json: unknown format (tried: openai-chat, claude-code)',
     )
+    // An unknown-format error from detection lists its formats apart: the line stays short.
+    const lookAlike = 'this looks like an iFlow CLI session: not supported yet'
+    expect(
+      formatImportError('s.jsonl', { message: lookAlike, reason: lookAlike, tried: ['openai-chat', 'claude-code'] }),
+    ).toBe(`s.jsonl: ${lookAlike}`)
   })
 })
 

@@ -12,6 +12,7 @@ import {
 } from './json'
 import { formatsInOrder, importersInOrder } from './registry'
 import type { FormatHint, FormatImporter, ImportError } from './types'
+import { lookAlikeMessage, lookAlikeOf, type LookAlike } from './look-alikes'
 import { isObject } from './util'
 import { parse as parseYaml } from 'yaml'
 
@@ -71,10 +72,16 @@ function attempt(container: FormatImporter['container'], input: unknown): Attemp
 }
 
 /**
- * The "unknown format" error: every format tried and the closest candidate's first mismatch
- * (highest `closeness`, ties to detection order).
+ * The "unknown format" error. Its one line names the tool the input looks like: another tool's
+ * log this version does not read (`look-alikes.ts`: "this looks like an iFlow CLI session: not
+ * supported yet"), else the closest of our formats with its first mismatch (highest `closeness`,
+ * ties to detection order). Every format tried stays on the error (`tried`, `formats`) for a page
+ * that lists them apart.
  */
 function unknown(attempts: readonly Attempt[], input: unknown, line?: number): ImportError {
+  const container = attempts[0]?.importer.container
+  const lookAlike = container === 'json' || container === 'jsonl' ? lookAlikeOf(container, input, undefined) : undefined
+  if (lookAlike) return refusal(lookAlike)
   let closest: { attempt: Attempt; score: number } | undefined
   for (const a of attempts) {
     let score: number
@@ -88,16 +95,30 @@ function unknown(attempts: readonly Attempt[], input: unknown, line?: number): I
   let mismatch = 'no format matched'
   if (closest && typeof closest.attempt.verdict === 'string')
     mismatch = `closest match ${closest.attempt.importer.label}: ${closest.attempt.verdict}`
-  const reason = `unknown transcript format: ${mismatch}`
+  return withFormats(`unknown transcript format: ${mismatch}`, line)
+}
+
+/** An error whose one line is `reason`, with every importable format tried (`tried`, `formats`). */
+function withFormats(reason: string, line?: number): ImportError {
   const hints = formatHints()
-  const error: ImportError = {
-    message: `${reason} (tried ${hints.map((h) => h.label).join(', ')})`,
-    tried: hints.map((h) => h.id),
-    reason,
-    formats: hints,
-  }
+  const error: ImportError = { message: reason, tried: hints.map((h) => h.id), reason, formats: hints }
   if (line !== undefined) error.line = line
   return error
+}
+
+/** The refusal of another tool's log (`look-alikes.ts`), named after the tool; no line: the whole file is. */
+function refusal(lookAlike: LookAlike): ImportError {
+  return withFormats(lookAlikeMessage(lookAlike))
+}
+
+/**
+ * A JSONL detection's hit, or the refusal when the records carry the signature of another tool's
+ * log this format would misread (an iFlow session accepted as Claude Code).
+ */
+function jsonlHit(importer: FormatImporter, jsonl: JsonlParse): Detection {
+  const lookAlike = lookAlikeOf('jsonl', jsonl.records, importer.id)
+  if (lookAlike) return { ok: false, error: refusal(lookAlike) }
+  return { ok: true, format: importer.id, importer, input: jsonl.records, jsonl }
 }
 
 /**
@@ -119,10 +140,7 @@ export function detectJsonl(jsonl: JsonlParse): Detection {
   }
   const attempts = attempt('jsonl', jsonl.records)
   const hit = attempts.find((a) => a.verdict === true)
-  if (hit) {
-    const { importer } = hit
-    return { ok: true, format: importer.id, importer, input: jsonl.records, jsonl }
-  }
+  if (hit) return jsonlHit(hit.importer, jsonl)
   return { ok: false, error: unknown(attempts, jsonl.records, jsonl.records[0]?.line) }
 }
 
@@ -155,11 +173,7 @@ export function detectFormat(text: string, options: { fileName?: string } = {}):
     if (isObject(root)) {
       const records: JsonlRecord[] = [{ line: 1, value: root }]
       const lone = attempt('jsonl', records).find((a) => a.verdict === true)
-      if (lone) {
-        const jsonl: JsonlParse = { records, bad: [], lines: 1 }
-        const { importer } = lone
-        return { ok: true, format: importer.id, importer, input: records, jsonl }
-      }
+      if (lone) return jsonlHit(lone.importer, { records, bad: [], lines: 1 })
     }
     return { ok: false, error: unknown(attempts, root) }
   }

@@ -11,9 +11,10 @@ export interface ImportError {
   /** Formats that were tried, for "unknown format" errors. */
   tried?: FormatId[]
   /**
-   * Unknown / not-yet-supported format only: `message` without its list of formats tried (e.g.
-   * `unknown transcript format: closest match Anthropic Messages: messages[2].content: …`), for a
-   * page that shows that list apart (`formats`).
+   * Unknown / not-yet-supported format only: the one line naming the tool the input looks like
+   * (e.g. `this looks like an iFlow CLI session: not supported yet`, or `unknown transcript format:
+   * closest match Anthropic Messages: messages[2].content: …`); the formats tried are in `tried` /
+   * `formats`, for a page that lists them apart.
    */
   reason?: string
   /** Unknown / not-yet-supported format only: each importable format and what its files are. */
