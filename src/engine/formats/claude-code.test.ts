@@ -1372,6 +1372,9 @@ describe('Claude Code 1.0.x compactions, command notes, task notices, server too
     ].join('\n')
     const rt = imported(resumed)
     expect(goalMessage(rt.messages)?.id).toBe('h1')
+    // Any prompt Claude Code sourced itself (promptSource "system") is no human prompt either.
+    const sourced = imported(user('Background work finished.', { uuid: 's1', promptSource: 'system' }))
+    expect(sourced.messages[0]?.flags).toEqual({ injected: true })
   })
 
   it('keeps every server tool call and its *_tool_result (advisor) as a call and a result', () => {

@@ -78,14 +78,15 @@ const COMMAND_TAGS = [
 ]
 
 /**
- * A user record Claude Code wrote to tell the model a background task ended:
- * `origin.kind: "task-notification"` (`promptSource: "system"`), its text a
- * `<task-notification>` (from 2.1.234 inside a `<system-reminder>`). Source: formats-more.md §10
- * item 3.
+ * A user record Claude Code wrote itself, not the human: a background-task notice
+ * (`origin.kind: "task-notification"`, its text a `<task-notification>`, from 2.1.234 inside a
+ * `<system-reminder>`) or any prompt with `promptSource: "system"` (the human's are `"typed"` or
+ * `"queued"`). Source: formats-more.md §10 items 2–3.
  */
 function isTaskNotification(record: Record<string, unknown>, head: string): boolean {
   return (
     (isObject(record.origin) && record.origin.kind === 'task-notification') ||
+    record.promptSource === 'system' ||
     head.startsWith('<task-notification>')
   )
 }
