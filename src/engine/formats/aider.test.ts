@@ -471,3 +471,39 @@ describe('aider: questions, commands, /clear, headings under a reply', () => {
 it('meets the registry contract on its bundled sample', () => {
   expect(registryContractViolations(aiderImporter, sampleText('aider.chat.history.md'))).toEqual([])
 })
+
+describe('aider: reasoning a model streamed', () => {
+  // aider wraps the reasoning it streams in `<thinking-content-…>` tags (aider/reasoning_tags.py
+  // REASONING_TAG) and writes the reply with them to the history.
+  const t = importAiderText(fixtureText('aider-reasoning.chat.history.md'))
+
+  it('the tagged block is a thinking part, the rest the reply', () => {
+    expect(roles(t)).toEqual({ system: 0, user: 2, assistant: 2, tool: 0 })
+    expect(t.messages[1]?.content).toEqual([
+      {
+        type: 'thinking',
+        variant: 'reasoning',
+        text:
+          'The lamp reads dusk.toml at sunset.\n' +
+          'A fade of 0 switches the level in one step, which looks like a flicker.',
+      },
+      {
+        type: 'text',
+        text:
+          'The flicker comes from `fade = 0` in dusk.toml: the level jumps in one step.\n' +
+          'Set `fade = 3` to ramp over three seconds.',
+      },
+    ])
+    expect(t.messages[3]?.content).toBe('dawn.toml already fades over five seconds, so it needs no change.')
+    expect(t.warnings).toEqual([])
+    expect(checkValidity(t.messages)).toEqual([])
+  })
+
+  it('a reply cut off inside its reasoning keeps it as thinking', () => {
+    const tag = 'thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b'
+    const cut = importAiderText(`#### Why?${BR}\n\n<${tag}>\n\nStill weighing fade values.\n`)
+    expect(cut.messages[1]?.content).toEqual([
+      { type: 'thinking', variant: 'reasoning', text: 'Still weighing fade values.' },
+    ])
+  })
+})

@@ -1,4 +1,4 @@
-import type { MessageFlags, SourceRef, Transcript } from '../model'
+import type { MessageFlags, Part, SourceRef, Transcript } from '../model'
 import { importFailure } from './failure'
 import type { FormatImporter, ImportOptions } from './types'
 import { finalizeTranscript, withConversations, type DraftMessage } from './util'
@@ -405,7 +405,8 @@ interface Session {
  * afterwards (the messages stay in one conversation, in file order, so the inspector still shows
  * them). `<blank>` inputs and logged answers to aider's questions are skipped; an input repeating
  * the previous reply (architect mode handing its plan to the editor model) is flagged `injected`.
- * Assistant text → `assistant` messages. Log blocks: the startup banner (the log before the first
+ * Assistant text → `assistant` messages (streamed reasoning in aider's tags → thinking parts:
+ * `withReasoning`). Log blocks: the startup banner (the log before the first
  * input) and everything aider only printed become `notes`; what aider sent to the model from them
  * becomes user messages (`sentToModel`).
  */
@@ -461,7 +462,7 @@ function convertSession(
     started = true
     if (b.kind === 'text') {
       lastCommand = null
-      const content = b.lines.join('\n')
+      const content = withReasoning(b.lines.join('\n'))
       drafts.push({ id: '', role: 'assistant', content, source: source(b.line, b.lines) })
       continue
     }
@@ -549,6 +550,36 @@ function convertSession(
   }
   if (model !== undefined) session.model = model
   return session
+}
+
+/**
+ * The tag aider wraps streamed reasoning in before it writes a reply to the history:
+ * `<thinking-content-<32 hex>>` … `</thinking-content-<32 hex>>` (aider/reasoning_tags.py
+ * `REASONING_TAG`, `format_reasoning_content`). A reply cut off mid-reasoning has no closing tag.
+ */
+const REASONING_BLOCK = /<(thinking-content-[0-9a-f]+)>([\s\S]*?)(?:<\/\1>|$)/g
+
+/**
+ * A reply's text with its reasoning blocks as thinking parts (variant `reasoning`, the text
+ * between the tags trimmed) and the text around them as text parts; a reply without them stays
+ * a string.
+ */
+function withReasoning(text: string): string | Part[] {
+  if (!text.includes('<thinking-content-')) return text
+  const parts: Part[] = []
+  const addText = (t: string) => {
+    if (t.trim() !== '') parts.push({ type: 'text', text: t.trim() })
+  }
+  let at = 0
+  for (const m of text.matchAll(REASONING_BLOCK)) {
+    addText(text.slice(at, m.index))
+    const inner = (m[2] ?? '').trim()
+    if (inner !== '') parts.push({ type: 'thinking', variant: 'reasoning', text: inner })
+    at = m.index + m[0].length
+  }
+  addText(text.slice(at))
+  if (parts.length === 0) return ''
+  return parts.length === 1 && parts[0]?.type === 'text' ? parts[0].text : parts
 }
 
 /**
