@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { importBytes } from './index'
+import { importersInOrder } from './registry'
 import { isZipArchive, openZipArchive, zipFiles } from './zip'
 
 const SAMPLES = new URL('../../../public/samples/', import.meta.url).pathname
@@ -22,12 +23,13 @@ describe('zip archives dropped as transcripts', () => {
     expect(isZipArchive(new Uint8Array([0x50, 0x4b]))).toBe(false)
   })
 
-  it('a zip no format claims says so, names what it holds and what was looked for', () => {
+  it('a zip no format claims says so, names what it holds and what each format looks for', () => {
     const entries: Record<string, Uint8Array> = {}
     for (const n of ['chat.html', 'notes.txt', 'a.png', 'b.png', 'c.png', 'd.png'])
       entries[n] = strToU8('x')
-    const lookedFor =
-      'looked for header.json (Inspect AI eval log), or one conversations.json or JSON/JSONL transcript'
+    const readers = importersInOrder().flatMap((imp) => (imp.bundle ? [`${imp.bundle.lookedFor} (${imp.label})`] : []))
+    expect(readers).toContain('header.json (Inspect AI eval log)')
+    const lookedFor = `looked for ${readers.join(', ')}, or one conversations.json or JSON/JSONL transcript`
     expect(error(zipSync(entries))).toEqual({
       message:
         'a zip archive of no format this version reads ' +
