@@ -401,4 +401,40 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     }
     return { calls, results }
   },
+  // Cline / Roo Code / Kilo Code (formats.md §4.17): the first task's
+  // api_conversation_history.json. A call is a `tool_use` block, or, where the results of a user
+  // message outnumber the unanswered `tool_use` calls of the assistant message before it, an
+  // XML-era call in that message's text; a result is a `tool_result` block or a user text block
+  // headed `[tool_name …] Result:`.
+  cline: (bytes) => {
+    let root: Json
+    if (isZip(bytes)) {
+      const files = unzipSync(bytes)
+      const name = Object.keys(files)
+        .filter((n) => n === 'api_conversation_history.json' || n.endsWith('/api_conversation_history.json'))
+        .sort()[0]
+      root = name ? (JSON.parse(strFromU8(files[name] as Uint8Array)) as Json) : []
+    } else root = JSON.parse(text(bytes)) as Json
+    const list = Array.isArray(root) ? root : isObj(root) ? arr(root.messages) : []
+    const label = /^\[[A-Za-z0-9_.:-]+(?:[ \t][^\n]*?)?\] Result:/
+    let calls = 0
+    let results = 0
+    let open = 0
+    for (const m of list) {
+      if (!isObj(m)) continue
+      const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : arr(m.content)
+      if (m.role === 'assistant') {
+        open = blocks.filter((b) => isObj(b) && b.type === 'tool_use').length
+        calls += open
+        continue
+      }
+      if (m.role !== 'user') continue
+      const native = blocks.filter((b) => isObj(b) && b.type === 'tool_result').length
+      const labelled = blocks.filter((b) => isObj(b) && b.type === 'text' && typeof b.text === 'string' && label.test(b.text)).length
+      results += native + labelled
+      calls += Math.max(0, labelled - Math.max(0, open - native))
+      open = 0
+    }
+    return { calls, results }
+  },
 }

@@ -21,6 +21,7 @@ export const SCENARIO: Record<string, string[]> = {
   'aider.chat.history.md': CODING,
   'inspect-ai-eval.json': CODING,
   'copilot-cli-events.jsonl': CODING,
+  'cline-task-history.json': CODING,
   'pi-session.jsonl': CODING,
   'openai-chat.json': SUPPORT,
   'openai-chat-legacy-functions.json': SUPPORT,

@@ -25,6 +25,7 @@ import { anthropicImporter } from './anthropic'
 import { canonicalImporter } from './canonical'
 import { chatgptExportImporter } from './chatgpt-export'
 import { claudeCodeImporter, claudeCodeWebImporter } from './claude-code'
+import { clineImporter } from './cline'
 import { codexRolloutImporter } from './codex'
 import { copilotCliImporter } from './copilot-cli'
 import { geminiCliImporter, geminiCliJsonlImporter } from './gemini-cli'
@@ -65,6 +66,7 @@ export const FORMAT_IMPORTERS = [
   aiderImporter,
   copilotCliImporter,
   chatgptExportImporter,
+  clineImporter,
   piCodingAgentImporter,
 ] as const
 

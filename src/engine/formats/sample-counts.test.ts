@@ -14,7 +14,9 @@ const read = (name: string) =>
  * Copilot CLI: one message per user.message / assistant.message / tool.execution_complete event.
  * ChatGPT export: the current branch, custom instructions as one system message, empty system
  * nodes dropped. pi: one message per message entry on the last entry's path, plus the branch
- * summary and the compaction summary (5 + 2 user, 20 assistant, 21 toolResult).
+ * summary and the compaction summary (5 + 2 user, 20 assistant, 21 toolResult). Cline: 22 history
+ * messages; each user one gives its results, the human's words and its environment details apart
+ * (11 assistant, 8 results, 2 human, 12 injected).
  */
 const TABLE: [file: string, format: string, messages: number, calls: number, results: number][] = [
   ['openai-responses.json', 'openai-responses', 34, 14, 14],
@@ -25,6 +27,7 @@ const TABLE: [file: string, format: string, messages: number, calls: number, res
   ['vercel-ai-model-messages.json', 'vercel-model', 34, 14, 14],
   ['copilot-cli-events.jsonl', 'copilot-cli', 46, 21, 21],
   ['chatgpt-export-conversations.json', 'chatgpt-export', 45, 13, 13],
+  ['cline-task-history.json', 'cline', 33, 8, 8],
   ['pi-session.jsonl', 'pi-coding-agent', 48, 21, 21],
 ]
 
