@@ -437,4 +437,24 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     }
     return { calls, results }
   },
+  // OpenCode export (formats.md §4.16): the session's messages up to its revert point
+  // (`info.revert.messageID`); an assistant message with an `error` is not sent unless the user
+  // aborted it after some output; each `tool` part is one call and one result (a pending or
+  // running one is sent as interrupted).
+  opencode: (bytes) => {
+    const root = JSON.parse(text(bytes)) as Json
+    if (!isObj(root)) return { calls: 0, results: 0 }
+    const revert = isObj(root.info) && isObj(root.info.revert) ? root.info.revert.messageID : undefined
+    let calls = 0
+    for (const m of arr(root.messages)) {
+      if (!isObj(m) || !isObj(m.info)) continue
+      if (revert !== undefined && m.info.id === revert) break
+      const parts = arr(m.parts).filter(isObj)
+      const error = isObj(m.info.error) ? m.info.error : undefined
+      const spoke = parts.some((p) => p.type !== 'step-start' && p.type !== 'reasoning')
+      if (m.info.role !== 'assistant' || (error && !(error.name === 'MessageAbortedError' && spoke))) continue
+      calls += parts.filter((p) => p.type === 'tool').length
+    }
+    return { calls, results: calls }
+  },
 }

@@ -23,6 +23,7 @@ export const SCENARIO: Record<string, string[]> = {
   'copilot-cli-events.jsonl': CODING,
   'cline-task-history.json': CODING,
   'pi-session.jsonl': CODING,
+  'opencode-export.json': CODING,
   'openai-chat.json': SUPPORT,
   'openai-chat-legacy-functions.json': SUPPORT,
   'openai-responses.json': SUPPORT,

@@ -33,6 +33,7 @@ import { inspectAIImporter } from './inspect-ai'
 import { langchainImporter } from './langchain'
 import { openaiChatImporter } from './openai-chat'
 import { openaiResponsesImporter } from './openai-responses'
+import { openCodeImporter } from './opencode'
 import { openHandsEvalImporter, openHandsImporter } from './openhands'
 import { piCodingAgentImporter } from './pi-coding-agent'
 import { sweAgentImporter } from './swe-agent'
@@ -68,6 +69,7 @@ export const FORMAT_IMPORTERS = [
   chatgptExportImporter,
   clineImporter,
   piCodingAgentImporter,
+  openCodeImporter,
 ] as const
 
 /**

@@ -17,6 +17,8 @@ const read = (name: string) =>
  * summary and the compaction summary (5 + 2 user, 20 assistant, 21 toolResult). Cline: 22 history
  * messages; each user one gives its results, the human's words and its environment details apart
  * (11 assistant, 8 results, 2 human, 12 injected).
+ * OpenCode: one message per message (one LLM step each) plus one tool message per tool part (5
+ * + the compaction request user, 20 + the summary assistant, 21 tool).
  */
 const TABLE: [file: string, format: string, messages: number, calls: number, results: number][] = [
   ['openai-responses.json', 'openai-responses', 34, 14, 14],
@@ -29,6 +31,7 @@ const TABLE: [file: string, format: string, messages: number, calls: number, res
   ['chatgpt-export-conversations.json', 'chatgpt-export', 45, 13, 13],
   ['cline-task-history.json', 'cline', 33, 8, 8],
   ['pi-session.jsonl', 'pi-coding-agent', 48, 21, 21],
+  ['opencode-export.json', 'opencode', 48, 21, 21],
 ]
 
 describe('bundled samples import with the right counts', () => {
