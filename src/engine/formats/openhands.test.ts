@@ -374,7 +374,7 @@ describe('OpenHands evaluation output (output.jsonl)', () => {
     const rec = (line: number, value: Record<string, unknown>) => ({ line, value })
     expect(openHandsEvalImporter.detect([rec(1, { instance_id: 'a', history: [] })])).toBe(true)
     expect(openHandsEvalImporter.detect([rec(1, { id: 'a', history: [] })])).toBe(
-      'line 1: no "instance_id"',
+      'line 1: no "instance_id" (evaluation) nor "issue" (resolver)',
     )
     expect(
       openHandsEvalImporter.detect([

@@ -1,6 +1,16 @@
 import type { Part, SourceRef, ToolCall, ToolSchema, Transcript } from '../model'
 import { ImportFailure, importFailure } from './failure'
 import type { JsonlRecord } from './json'
+import {
+  detectOpenHandsV1,
+  importOpenHandsV1Bundle,
+  importOpenHandsV1Events,
+  isOpenHandsV1Bundle,
+  keepUnforgotten,
+  looksLikeOpenHandsV1,
+  OPENHANDS_V1_BUNDLE_NAMES,
+  type TrackedDraft,
+} from './openhands-v1'
 import type { FormatImporter, ImportOptions } from './types'
 import {
   arrayOrWrapped,
@@ -51,12 +61,14 @@ function eventList(root: unknown): unknown[] | undefined {
 
 /**
  * Detection (formats.md §2 item 7): an array whose first 50 objects all have `action` or
- * `observation` plus `source`, and at least one has a numeric `id`. Returns the first mismatch
- * naming the item otherwise.
+ * `observation` plus `source`, and at least one has a numeric `id` (V0 events); or V1 events
+ * (`{kind, id, source}`, `detectOpenHandsV1`). Returns the first mismatch naming the item
+ * otherwise.
  */
 export function detectOpenHands(root: unknown): true | string {
   const list = eventList(root)
   if (!list) return 'not an array of OpenHands events'
+  if (looksLikeOpenHandsV1(list)) return detectOpenHandsV1(list)
   const head = list.slice(0, 50)
   if (head.length === 0) return 'the event array is empty'
   for (let i = 0; i < head.length; i++) {
@@ -178,10 +190,7 @@ function legacyCallId(eventId: number): string {
 }
 
 /** A draft plus the event ids it came from (for condensation's forgotten ids). */
-interface Tracked {
-  draft: DraftMessage
-  events: number[]
-}
+type Tracked = TrackedDraft<number>
 
 /**
  * Imports an OpenHands event stream (an array of events, or `{events:[…]}`). Mapping (formats.md
@@ -391,45 +400,52 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
     warnings,
     tools ? { tools } : {},
   )
-  // Kept ids are final ids, known only after finalizeTranscript made them unique. What earlier
-  // condensations forgot stays forgotten, and only the newest summary is in the view.
-  const forgotten = new Set<number>()
-  pendingCompactions.forEach((pending, k) => {
-    for (const ev of pending.forgotten) forgotten.add(ev)
-    const compaction = transcript.recordedCompactions[k]
-    if (!compaction) return
-    const kept: string[] = []
-    for (let j = 0; j < pending.draft.atIndex; j++) {
-      const item = tracked[j]
-      const m = transcript.messages[j]
-      if (!item || !m || m.flags?.compactSummary) continue
-      const gone = item.events.length > 0 && item.events.every((ev) => forgotten.has(ev))
-      if (!gone) kept.push(m.id)
-    }
-    compaction.keptMessageIds = kept
-  })
+  keepUnforgotten(transcript, tracked, pendingCompactions)
   return transcript
 }
 
-/** The OpenHands importer for the format registry (formats.md §2 item 7, §4.10). */
+/**
+ * Imports an OpenHands event list of either generation: V1 events (`{kind, id, …}`) through
+ * `importOpenHandsV1Events`, else V0 events through `importOpenHandsRoot`.
+ */
+function importOpenHandsEvents(root: unknown, options: ImportOptions = {}): Transcript {
+  const list = eventList(root)
+  if (list && looksLikeOpenHandsV1(list)) return importOpenHandsV1Events(list, options)
+  return importOpenHandsRoot(root, options)
+}
+
+/**
+ * The OpenHands importer for the format registry (formats.md §2 item 7, §4.10): V0 event
+ * streams and V1 (software agent SDK) event lists as JSON, and V1 conversation folders
+ * (`base_state.json` + `events/`) as a folder or zip.
+ */
 export const openHandsImporter: FormatImporter<typeof format> = {
   id: format,
   label: 'OpenHands event stream',
   container: 'json',
   priority: 7,
   requestFormat: null,
-  description: 'OpenHands event stream or trajectory export (events with action/observation)',
-  extensions: ['.json'],
+  description:
+    'OpenHands event stream or trajectory export (V0 events with action/observation, V1 events ' +
+    'with kind), or a V1 conversation folder/zip (base_state.json + events/)',
+  extensions: ['.json', '.zip'],
   detect: detectOpenHands,
   closeness(input) {
     const list = eventList(input)
     if (!list || list.length === 0) return 0
     const head = list.slice(0, 50)
-    return (
-      head.filter((e) => isObject(e) && ('action' in e || 'observation' in e)).length / head.length
+    const events = head.filter(
+      (e) => isObject(e) && ('action' in e || 'observation' in e || typeof e.kind === 'string'),
     )
+    return events.length / head.length
   },
-  importParsed: importOpenHandsRoot,
+  importParsed: importOpenHandsEvents,
+  bundle: {
+    matches: isOpenHandsV1Bundle,
+    lookedFor: OPENHANDS_V1_BUNDLE_NAMES,
+    importBundle: (bundle, options) =>
+      importOpenHandsV1Bundle(bundle, options, (list) => withConversations(list, 'conversation')),
+  },
 }
 
 /** The `instance_id` of an evaluation output line, as text (benchmarks use strings or numbers). */
@@ -439,16 +455,45 @@ function instanceId(value: JsonObject): string | undefined {
 }
 
 /**
- * Detection of an OpenHands evaluation `output.jsonl`: every line of the first 50 has an
- * `instance_id` (string or number) and a `history` key or a `test_result` object, and at least
- * one has a `history` array. Returns the first mismatch naming the line otherwise.
+ * The issue a resolver output line worked on (`issue{owner, repo, number, title}`), as
+ * `owner/repo#number`, else its `title`. Source: `OpenHands/OpenHands:
+ * openhands/resolver/interfaces/issue.py` (`Issue`), `resolver_output.py` (`ResolverOutput`).
+ */
+function resolverIssue(value: JsonObject): string | undefined {
+  const issue = value.issue
+  if (!isObject(issue)) return undefined
+  const { owner, repo, number } = issue
+  if (typeof owner === 'string' && typeof repo === 'string' && typeof number === 'number')
+    return `${owner}/${repo}#${number}`
+  return str(issue.title)
+}
+
+/** What an output line is titled by: its `instance_id` (evaluation) or issue (resolver). */
+function outputLineId(value: JsonObject): string | undefined {
+  return instanceId(value) ?? resolverIssue(value)
+}
+
+/** Whether JSONL records are V1 events, one per line (the first line has a string `kind` and `id`). */
+function isV1EventLines(records: readonly JsonlRecord[]): boolean {
+  return looksLikeOpenHandsV1(records.slice(0, 1).map((r) => r.value))
+}
+
+/**
+ * Detection of OpenHands JSONL: V1 events one per line (`detectOpenHandsV1`), or an evaluation
+ * `output.jsonl` / resolver `output.jsonl`: every line of the first 50 has an `instance_id`
+ * (string or number) or an `issue` object, and a `history` key or a `test_result` object, and
+ * at least one has a `history` array. Returns the first mismatch naming the line otherwise.
  */
 function detectOpenHandsEval(input: unknown): true | string {
-  const head = (input as JsonlRecord[]).slice(0, 50)
+  const records = input as JsonlRecord[]
+  if (isV1EventLines(records))
+    return detectOpenHandsV1(records.map((r) => r.value), 'lines')
+  const head = records.slice(0, 50)
   const first = head[0]
   if (!first) return 'no readable lines'
   for (const r of head) {
-    if (instanceId(r.value) === undefined) return `line ${r.line}: no "instance_id"`
+    if (outputLineId(r.value) === undefined)
+      return `line ${r.line}: no "instance_id" (evaluation) nor "issue" (resolver)`
     if (!('history' in r.value) && !isObject(r.value.test_result))
       return `line ${r.line}: neither "history" nor "test_result"`
   }
@@ -466,10 +511,13 @@ function shortError(text: string): string {
 /**
  * Imports an OpenHands evaluation output (`output.jsonl` of `evaluation/benchmarks/*`
  * `run_infer.py`): one `EvalOutput` per line — `{instance_id, instruction?, history, metadata,
- * test_result, metrics?, error?, instance?}`. Each line's `history` (the instance's serialized
- * events; older runs stored `[action, observation]` pairs, which are flattened in order) is one
- * conversation imported as `importOpenHandsRoot` describes, titled by its `instance_id`; the
- * first is opened and the others are listed as further conversations (`withConversations`).
+ * test_result, metrics?, error?, instance?}` — or a resolver output (`output/output.jsonl` of
+ * `openhands.resolver`): one `ResolverOutput` per line — `{issue{owner, repo, number, title, …},
+ * issue_type, instruction, base_commit, git_patch, history, metrics, success, error, …}`. Each
+ * line's `history` (the serialized events, V0 or V1; older runs stored `[action, observation]`
+ * pairs, which are flattened in order) is one conversation imported as `importOpenHandsEvents`
+ * describes, titled by its `instance_id` or issue (`owner/repo#number`); the first is opened
+ * and the others are listed as further conversations (`withConversations`).
  * A line without a usable history (null when the instance failed, only bookkeeping events) is
  * skipped with a warning naming the line and instance (at most 20, then a count); a run that
  * ended with `error` says so.
@@ -485,9 +533,11 @@ function importOpenHandsEval(records: readonly JsonlRecord[], options: ImportOpt
     firstError ??= { message, line }
     skipped.push(`${message}, skipped`)
   }
+  const resolver = records.every((r) => instanceId(r.value) === undefined)
+  const noun = resolver ? 'issue' : 'instance'
   for (const { line, value } of records) {
-    const id = instanceId(value)
-    const where = `line ${line} (instance ${id ?? '?'})`
+    const id = outputLineId(value)
+    const where = `line ${line} (${noun} ${id ?? '?'})`
     const error = typeof value.error === 'string' && value.error !== '' ? value.error : undefined
     if (!Array.isArray(value.history)) {
       const why = error ? `: ${shortError(error)}` : ''
@@ -497,7 +547,7 @@ function importOpenHandsEval(records: readonly JsonlRecord[], options: ImportOpt
     const events = value.history.flatMap((e) => (Array.isArray(e) ? e : [e]))
     let t: Transcript
     try {
-      t = importOpenHandsRoot(events, options)
+      t = importOpenHandsEvents(events, options)
     } catch (e) {
       if (!(e instanceof ImportFailure)) throw e
       skip(line, `${where}: ${e.message}`)
@@ -512,29 +562,42 @@ function importOpenHandsEval(records: readonly JsonlRecord[], options: ImportOpt
     const e = firstError ?? { message: 'no instances found', line: records[0]?.line ?? 1 }
     importFailure(e.message, { line: e.line })
   }
-  const opened = withConversations(conversations, 'instance')
+  const opened = withConversations(conversations, noun)
   return { ...opened, warnings: [...capWarnings(skipped), ...opened.warnings] }
 }
 
 /**
- * The OpenHands evaluation-output importer for the format registry (JSONL, one instance per
- * line; formats.md §4.10).
+ * Imports OpenHands JSONL: V1 events one per line (`importOpenHandsV1Events`), else evaluation
+ * or resolver output (`importOpenHandsEval`).
+ */
+function importOpenHandsJsonl(records: readonly JsonlRecord[], options: ImportOptions): Transcript {
+  if (isV1EventLines(records)) return importOpenHandsV1Events(records.map((r) => r.value), options)
+  return importOpenHandsEval(records, options)
+}
+
+/**
+ * The OpenHands JSONL importer for the format registry: evaluation and resolver output (one
+ * instance or issue per line; formats.md §4.10) and V1 events one per line.
  */
 export const openHandsEvalImporter: FormatImporter<typeof format> = {
   id: format,
-  label: 'OpenHands evaluation output (JSONL)',
+  label: 'OpenHands evaluation or resolver output (JSONL)',
   container: 'jsonl',
   priority: 7,
   requestFormat: null,
   description:
-    'OpenHands evaluation output.jsonl ({instance_id, history, test_result} per line); ' +
-    'one conversation per instance',
+    'OpenHands evaluation output.jsonl ({instance_id, history, test_result} per line) or ' +
+    'resolver output.jsonl ({issue, history, git_patch} per line), one conversation per line; ' +
+    'or V1 events one per line',
   extensions: ['.jsonl'],
   detect: detectOpenHandsEval,
   closeness(input) {
     const head = (input as JsonlRecord[]).slice(0, 50)
     if (head.length === 0) return 0
-    return (0.9 * head.filter((r) => 'instance_id' in r.value).length) / head.length
+    const ours = head.filter(
+      (r) => 'instance_id' in r.value || isObject(r.value.issue) || typeof r.value.kind === 'string',
+    )
+    return (0.9 * ours.length) / head.length
   },
-  importParsed: (input, options) => importOpenHandsEval(input as JsonlRecord[], options),
+  importParsed: (input, options) => importOpenHandsJsonl(input as JsonlRecord[], options),
 }
