@@ -299,3 +299,52 @@ describe('Codex rollout recorded usage and version', () => {
     expect(none.agentVersion).toBeUndefined()
   })
 })
+
+describe('Codex 0.147: world state, agents talking to each other', () => {
+  const t = load(
+    readFileSync(new URL('../../../test/fixtures/formats/codex-0.147-agents.jsonl', import.meta.url), 'utf8'),
+  )
+
+  it('reads the record types of today’s Codex without an unknown-type warning', () => {
+    expect(t.warnings).toEqual([])
+    expect(t.agentVersion).toBe('0.147.0')
+    expect(t.model).toBe('gpt-5.5-codex')
+  })
+
+  it('a message from another agent is injected context, not the human', () => {
+    expect(t.messages.map((m) => [m.role, m.content, m.flags])).toEqual([
+      ['user', 'Make the dusk fade smoother.', undefined],
+      ['assistant', 'I asked the reviewer agent to check the fade curve.', undefined],
+      ['user', 'The curve is linear; an ease-out over 3 s looks smoother.', { injected: true }],
+      ['assistant', 'Switched dusk to an ease-out over 3 seconds.', undefined],
+    ])
+  })
+})
+
+it('Codex: an older inter_agent_communication record is a message from another agent too', () => {
+  const t = load(
+    [
+      meta,
+      user('Check the fade.'),
+      line('inter_agent_communication', {
+        author: '/root/reviewer',
+        recipient: '/root',
+        content: 'Fade looks fine.',
+        trigger_turn: true,
+      }),
+      say('Done.'),
+    ].join('\n'),
+  )
+  expect(t.warnings).toEqual([])
+  expect(t.messages.map((m) => [m.role, m.content, m.flags])).toEqual([
+    ['user', 'Check the fade.', undefined],
+    ['user', 'Fade looks fine.', { injected: true }],
+    ['assistant', 'Done.', undefined],
+  ])
+  expect(t.messages[1]?.source.raw).toEqual({
+    author: '/root/reviewer',
+    recipient: '/root',
+    content: 'Fade looks fine.',
+    trigger_turn: true,
+  })
+})

@@ -7,13 +7,33 @@ import { finalizeTranscript, isObject, resolveUsage, str, type DraftMessage, typ
 
 const format: FormatId = 'codex-rollout'
 
-/** Envelope `type`s of the rollout layout (formats.md §4.5 "Line envelope"). */
+/**
+ * Envelope `type`s of the rollout layout (formats.md §4.5 "Line envelope"; `RolloutItem` in
+ * openai/codex codex-rs/protocol/src/protocol.rs), including `QUIET_ENVELOPE_TYPES`.
+ */
 const ENVELOPE_TYPES = new Set([
   'session_meta',
   'response_item',
   'event_msg',
   'turn_context',
   'compacted',
+  'inter_agent_communication',
+])
+
+/**
+ * Envelope types that carry no message (formats-more.md §11): `world_state` (0.144+, a snapshot of
+ * the injected context: AGENTS.md, environments, permissions), `inter_agent_communication_metadata`
+ * (0.146+, `trigger_turn` before a message from another agent), and the newer `token_usage_record`
+ * (repeats `token_count`), `retained_context`, `security_risk_score`, `realtime_item`. Skipped
+ * without a warning.
+ */
+const QUIET_ENVELOPE_TYPES = new Set([
+  'world_state',
+  'inter_agent_communication_metadata',
+  'token_usage_record',
+  'retained_context',
+  'security_risk_score',
+  'realtime_item',
 ])
 
 /**
@@ -83,7 +103,29 @@ const builderOptions = (keepRaw: boolean) => ({
 })
 
 const isEnvelope = (r: JsonObject) =>
-  typeof r.type === 'string' && ENVELOPE_TYPES.has(r.type) && 'payload' in r
+  typeof r.type === 'string' &&
+  (ENVELOPE_TYPES.has(r.type) || QUIET_ENVELOPE_TYPES.has(r.type)) &&
+  'payload' in r
+
+/**
+ * A message another agent sent this one (0.146+ `response_item` `agent_message{author, recipient,
+ * content[input_text|encrypted_content]}`; older `inter_agent_communication{author, recipient,
+ * content}`): model input written by an agent, so a user message flagged `injected`, never the
+ * human.
+ */
+function addAgentMessage(
+  b: ResponsesItemBuilder,
+  payload: JsonObject,
+  at: { line: number; field: string },
+): void {
+  b.add({ type: 'message', role: 'user', content: payload.content ?? '' }, at)
+  const d = b.drafts[b.drafts.length - 1]
+  if (d) {
+    d.flags = { ...d.flags, injected: true }
+    // The record as written, not the message item built from it.
+    if (d.source.raw !== undefined) d.source.raw = payload
+  }
+}
 
 /**
  * The model-visible history a `compacted` line records (`replacement_history`) as canonical
@@ -208,8 +250,15 @@ function importCodexRecords(records: readonly JsonlRecord[], keepRaw = true): Tr
           meta(payload, line, r)
           break
         case 'response_item':
+          if (itemType(payload) === 'agent_message') {
+            addAgentMessage(b, payload, at)
+            break
+          }
           if (itemType(payload) === 'message') messageItems++
           b.add(payload, at)
+          break
+        case 'inter_agent_communication':
+          addAgentMessage(b, payload, at)
           break
         case 'event_msg': {
           events.push(rec)
