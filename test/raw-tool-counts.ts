@@ -457,4 +457,59 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     }
     return { calls, results: calls }
   },
+  // claude.ai export (docs/formats.md, claude.ai data export): the first conversation with
+  // messages; with parent_message_uuid links, the path from the newest leaf (latest created_at,
+  // then the later in the array) to the root. Every `tool_use` block of an assistant message is a
+  // call, every `tool_result` block (in the same message) a result.
+  'claude-ai-export': (bytes) => {
+    const root = JSON.parse(text(bytes)) as Json
+    const list = Array.isArray(root) ? root : isObj(root) ? arr(root.conversations ?? [root]) : []
+    const conv = list.find((c) => isObj(c) && arr(c.chat_messages).length > 0)
+    if (!isObj(conv)) return { calls: 0, results: 0 }
+    const all = arr(conv.chat_messages).filter(isObj)
+    let line = all
+    if (all.some((m) => typeof m.parent_message_uuid === 'string')) {
+      const byId = new Map(all.map((m) => [m.uuid, m]))
+      const parents = new Set(all.map((m) => m.parent_message_uuid))
+      const time = (m: Obj) => (typeof m.created_at === 'string' ? Date.parse(m.created_at) : -1)
+      let leaf: Obj | undefined
+      all.forEach((m) => {
+        if (!parents.has(m.uuid) && (!leaf || time(m) >= time(leaf))) leaf = m
+      })
+      line = []
+      for (let m = leaf; m && !line.includes(m); m = byId.get(m.parent_message_uuid)) line.unshift(m)
+    }
+    let calls = 0
+    let results = 0
+    for (const m of line) {
+      if (m.sender !== 'assistant') continue
+      for (const b of arr(m.content)) {
+        if (isObj(b) && b.type === 'tool_use') calls++
+        else if (isObj(b) && b.type === 'tool_result') results++
+      }
+    }
+    return { calls, results }
+  },
+  // Qwen Code (docs/formats.md, Qwen Code): the parentUuid chain from the last non-subagent record
+  // to the root; a `functionCall` part of an assistant record's message is a call, a
+  // `functionResponse` part of a tool_result (or user) record's message a result.
+  'qwen-code': (bytes) => {
+    const records = jsonl(text(bytes))
+    const byId = new Map(records.map((r) => [r.uuid, r]))
+    const chain: Obj[] = []
+    const last = [...records].reverse().find((r) => typeof r.uuid === 'string' && r.isSidechain !== true)
+    for (let r = last; r && !chain.includes(r); r = byId.get(r.parentUuid)) chain.push(r)
+    let calls = 0
+    let results = 0
+    for (const r of chain) {
+      const parts = isObj(r.message) ? arr(r.message.parts) : []
+      if (r.type === 'assistant') calls += parts.filter((p) => isObj(p) && isObj(p.functionCall)).length
+      else if (r.type === 'tool_result' || r.type === 'user')
+        results += parts.filter((p) => isObj(p) && isObj(p.functionResponse)).length
+    }
+    return { calls, results }
+  },
+  // Kimi CLI context.jsonl (docs/formats.md, Kimi CLI): OpenAI-style lines; `tool_calls` of an
+  // assistant line are calls, a `tool` line is a result; `_`-prefixed bookkeeping lines hold none.
+  'kimi-cli': (bytes) => countChatMessages(jsonl(text(bytes)).filter((l) => l.role === 'assistant' || l.role === 'tool')),
 }

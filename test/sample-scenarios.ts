@@ -33,6 +33,9 @@ export const SCENARIO: Record<string, string[]> = {
   'vercel-ai-model-messages.json': SUPPORT,
   'langchain-messages.json': SUPPORT,
   'chatgpt-export-conversations.json': SUPPORT,
+  'claude-ai-export-conversations.json': SUPPORT,
+  'qwen-code-session.jsonl': CODING,
+  'kimi-cli-context.jsonl': CODING,
 }
 
 /** File names of the bundled samples, as public/samples/index.json lists them. */

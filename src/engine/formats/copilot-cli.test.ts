@@ -318,3 +318,34 @@ describe('GitHub Copilot CLI version', () => {
     expect(load(resumed).agentVersion).toBe('0.0.361')
   })
 })
+
+describe('GitHub Copilot CLI: a tool the person ran', () => {
+  // `!ls presets` runs bash without a toolRequest: only tool.execution_start (name, arguments)
+  // and tool.execution_complete (`isUserRequested`) are written.
+  const t = load(
+    readFileSync(new URL('../../../test/fixtures/formats/copilot-cli-user-tools.jsonl', import.meta.url), 'utf8'),
+  )
+
+  it('the execution start makes the call its result answers, no orphan warning', () => {
+    expect(t.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Why is dusk.toml ignored?'],
+      ['assistant', 'Reading the preset loader.'],
+      ['tool', "1. export const PRESET_GLOB = 'presets/*.yaml'"],
+      ['assistant', 'The loader only reads .yaml files, so dusk.toml is skipped.'],
+      ['user', '!ls presets'],
+      ['assistant', null],
+      ['tool', 'dawn.yaml\ndusk.toml'],
+      ['user', 'Rename it then.'],
+      ['assistant', 'Renamed presets/dusk.toml to presets/dusk.yaml.'],
+    ])
+    expect(t.messages[5]?.toolCalls).toEqual([
+      { id: 'user-shell-1', name: 'bash', arguments: '{"command":"ls presets","description":"ls presets"}' },
+    ])
+    // Run by the CLI for the person, not asked for by the model.
+    expect(t.messages[5]?.flags).toEqual({ injected: true })
+    expect(t.messages[6]).toMatchObject({ toolCallId: 'user-shell-1', toolName: 'bash' })
+    expect(t.messages.reduce((n, m) => n + (m.toolCalls?.length ?? 0), 0)).toBe(2)
+    expect(t.warnings).toEqual([])
+    expect(checkValidity(t.messages)).toEqual([])
+  })
+})

@@ -248,6 +248,9 @@ interface Converted {
  * - `assistant.message` → assistant: thinking (`reasoningText`, else the `assistant.reasoning`
  *   events just before it), `content`, `toolRequests` → tool calls (`arguments` object as JSON
  *   text); consecutive messages of one API call (`apiCallId`) with nothing between are one message;
+ * - `tool.execution_start` of a call no `toolRequests` asked for (a tool the person ran, its
+ *   result `isUserRequested`) → an assistant message holding that call (`toolName`,
+ *   `arguments`), flagged `injected`: the CLI made it, not the model;
  * - `tool.execution_complete` → tool message answering `toolCallId` (`success:false` →
  *   `isError`), named after the request (or its `tool.execution_start`);
  * - `session.compaction_complete` with `success` → a recorded compaction placed where its
@@ -386,6 +389,20 @@ function convertEvents(events: readonly JsonlRecord[], keepRaw: boolean): Conver
         const callId = str(data.toolCallId)
         const name = str(data.toolName)
         if (callId && name) startNames.set(callId, name)
+        if (!callId || !name || callNames.has(callId)) break
+        // No toolRequest asked for it (a tool the person ran): the start is the call.
+        callNames.set(callId, name)
+        const args = data.arguments
+        push({
+          id,
+          role: 'assistant',
+          content: null,
+          toolCalls: [
+            { id: callId, name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) },
+          ],
+          flags: { injected: true },
+          source: src(rec.line, r),
+        })
         break
       }
       case 'tool.execution_complete': {

@@ -4,7 +4,7 @@ import { detectFormat, IMPORTABLE_FORMATS } from './detect'
 import { importTranscript } from './index'
 
 const fixture = (name: string) =>
-  readFileSync(new URL(`../../../test/fixtures/formats/${name}`, import.meta.url), 'utf8')
+  readFileSync(new URL(`../../../test/fixtures/look-alikes/${name}`, import.meta.url), 'utf8')
 
 describe('other tools’ logs', () => {
   it.each([

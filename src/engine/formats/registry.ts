@@ -24,18 +24,21 @@ import { aiderImporter } from './aider'
 import { anthropicImporter } from './anthropic'
 import { canonicalImporter } from './canonical'
 import { chatgptExportImporter } from './chatgpt-export'
+import { claudeAiExportImporter } from './claude-ai-export'
 import { claudeCodeImporter, claudeCodeWebImporter } from './claude-code'
 import { clineImporter } from './cline'
 import { codexRolloutImporter } from './codex'
 import { copilotCliImporter } from './copilot-cli'
 import { geminiCliImporter, geminiCliJsonlImporter } from './gemini-cli'
 import { inspectAIImporter } from './inspect-ai'
+import { kimiCliImporter } from './kimi-cli'
 import { langchainImporter } from './langchain'
 import { openaiChatImporter } from './openai-chat'
 import { openaiResponsesImporter } from './openai-responses'
 import { openCodeImporter } from './opencode'
 import { openHandsEvalImporter, openHandsImporter } from './openhands'
 import { piCodingAgentImporter } from './pi-coding-agent'
+import { qwenCodeImporter } from './qwen-code'
 import { sweAgentImporter } from './swe-agent'
 import type { FormatImporter, RequestFormat } from './types'
 import { vercelModelImporter } from './vercel-model'
@@ -70,6 +73,9 @@ export const FORMAT_IMPORTERS = [
   clineImporter,
   piCodingAgentImporter,
   openCodeImporter,
+  claudeAiExportImporter,
+  qwenCodeImporter,
+  kimiCliImporter,
 ] as const
 
 /**

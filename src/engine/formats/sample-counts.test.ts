@@ -14,7 +14,10 @@ const read = (name: string) =>
  * Copilot CLI: one message per user.message / assistant.message / tool.execution_complete event.
  * ChatGPT export: the current branch, custom instructions as one system message, empty system
  * nodes dropped. pi: one message per message entry on the last entry's path, plus the branch
- * summary and the compaction summary (5 + 2 user, 20 assistant, 21 toolResult). Cline: 22 history
+ * summary and the compaction summary (5 + 2 user, 20 assistant, 21 toolResult). claude.ai: the first
+ * conversation, its assistant message split at the tool result (2 user, 3 assistant, 1 tool).
+ * Qwen Code: one message per user/assistant record and per functionResponse, the compression record
+ * none. Kimi CLI: the system prompt plus one message per user/assistant/tool line. Cline: 22 history
  * messages; each user one gives its results, the human's words and its environment details apart
  * (11 assistant, 8 results, 2 human, 12 injected).
  * OpenCode: one message per message (one LLM step each) plus one tool message per tool part (5
@@ -32,6 +35,9 @@ const TABLE: [file: string, format: string, messages: number, calls: number, res
   ['cline-task-history.json', 'cline', 33, 8, 8],
   ['pi-session.jsonl', 'pi-coding-agent', 48, 21, 21],
   ['opencode-export.json', 'opencode', 48, 21, 21],
+  ['claude-ai-export-conversations.json', 'claude-ai-export', 6, 1, 1],
+  ['qwen-code-session.jsonl', 'qwen-code', 10, 4, 4],
+  ['kimi-cli-context.jsonl', 'kimi-cli', 13, 5, 5],
 ]
 
 describe('bundled samples import with the right counts', () => {
