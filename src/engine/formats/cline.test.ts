@@ -368,6 +368,34 @@ describe('a Cline task folder or zip (bundle)', () => {
   })
 })
 
+describe('a request body Cline sent ({system, tools, messages})', () => {
+  it('keeps the system prompt and the tools, and still reads the text-label results', () => {
+    const t2 = load(
+      JSON.stringify({
+        model: 'claude-sonnet-4-20250514',
+        system: [{ type: 'text', text: 'You are Cline.' }],
+        tools: [{ name: 'read_file', description: 'Read a file', input_schema: { type: 'object' } }],
+        messages: [
+          { role: 'user', content: [t('<task>\nRead a.ts\n</task>'), t(TASK_ENV)] },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_9', name: 'read_file', input: { path: 'a.ts' } }] },
+          { role: 'user', content: [t("[read_file for 'a.ts'] Result:\nexport {}"), t(TASK_ENV)] },
+        ],
+      }),
+    )
+    expect(t2.format).toBe('cline')
+    expect(t2.model).toBe('claude-sonnet-4-20250514')
+    expect(t2.tools).toEqual([{ name: 'read_file', description: 'Read a file', parameters: { type: 'object' } }])
+    expect(t2.messages.map(shape)).toEqual([
+      { role: 'system', content: 'You are Cline.' },
+      { role: 'user', content: 'Read a.ts' },
+      { role: 'user', flags: { injected: true }, content: TASK_ENV },
+      { role: 'assistant', toolCalls: [{ id: 'toolu_9', name: 'read_file', arguments: '{"path":"a.ts"}' }], content: null },
+      { role: 'tool', toolCallId: 'toolu_9', toolName: 'read_file', content: 'export {}' },
+      { role: 'user', flags: { injected: true }, content: TASK_ENV },
+    ])
+  })
+})
+
 describe('Cline detection and refusals', () => {
   it("a task's ui_messages.json alone is refused naming the history file to open", () => {
     const r = importTranscript(JSON.stringify(UI))

@@ -5,7 +5,7 @@
  * truncation range) and `task_metadata.json`. The history alone imports as one JSON file; a
  * folder or a zip of one or several task folders imports through the bundle reading.
  */
-import type { Part, SourceRef, ToolCall, Transcript } from '../model'
+import type { Part, SourceRef, ToolCall, ToolSchema, Transcript } from '../model'
 import { splitAssistantContent, splitUserContent } from './anthropic'
 import { importFailure } from './failure'
 import type { FileBundle, FormatImporter, ImportOptions } from './types'
@@ -107,15 +107,25 @@ function classify(text: string): { kind: 'human'; text: string } | { kind: 'inje
   return { kind: 'human', text }
 }
 
+/** Most `<param>` tags one XML-era call is searched for: a hostile text cannot make the search quadratic. */
+const MAX_XML_PARAMS = 64
+
 /**
  * The parameters of an XML-era tool call, `<read_file><path>a.ts</path></read_file>`: each
- * `<param>value</param>` inside the call as a string (one leading and trailing newline dropped).
+ * top-level `<param>value</param>` inside the call as a string (one leading and trailing newline
+ * dropped); an unclosed tag is skipped. At most `MAX_XML_PARAMS` tags are tried.
  */
 function xmlParams(body: string): Record<string, string> {
   const out: Record<string, string> = {}
-  const re = /<([A-Za-z_][A-Za-z0-9_-]*)>([\s\S]*?)<\/\1>/g
-  for (let m = re.exec(body); m; m = re.exec(body)) {
-    out[m[1] as string] = (m[2] as string).replace(/^\r?\n/, '').replace(/\r?\n$/, '')
+  const open = /<([A-Za-z_][A-Za-z0-9_-]*)>/g
+  for (let tries = 0; tries < MAX_XML_PARAMS; tries++) {
+    const m = open.exec(body)
+    if (!m) break
+    const name = m[1] as string
+    const close = body.indexOf(`</${name}>`, open.lastIndex)
+    if (close < 0) continue
+    out[name] = body.slice(open.lastIndex, close).replace(/^\r?\n/, '').replace(/\r?\n$/, '')
+    open.lastIndex = close + name.length + 3
   }
   return out
 }
@@ -337,7 +347,8 @@ interface ResultSegment {
 }
 
 /**
- * Imports one task's history. Per message (field `[i]`):
+ * Imports one task's history (a captured request body `{system, tools, model, messages}` also gives
+ * a leading system message, the tool schemas and the model). Per message (field `[i]`):
  * - assistant: Anthropic blocks (`splitAssistantContent`: text, thinking, `tool_use` calls);
  *   Roo's role-less `type:"reasoning"` entries become an opaque part of the next assistant
  *   message; Roo's `isSummary` assistant message (05–11/2025) is flagged `compactSummary`.
@@ -431,6 +442,9 @@ function importHistory(root: unknown, keepRaw: boolean, extras: HistoryExtras = 
     return call.id
   }
 
+  // A request body Cline sent, captured with its `system` prompt and `tools`: the prompt leads.
+  const system = isObject(root) ? systemText(root.system) : ''
+  if (system !== '') drafts.push({ id: '', role: 'system', content: system, source: { format } })
   list.forEach((m, i) => {
     const start = drafts.length
     const field = `${where}[${i}]`
@@ -644,7 +658,11 @@ function importHistory(root: unknown, keepRaw: boolean, extras: HistoryExtras = 
   }
 
   warnings.push(...capWarnings(skipped), ...(extras.ui?.warnings ?? []))
-  const transcript = finalizeTranscript(format, drafts, compactions, warnings, { model: model ?? extras.model })
+  const tools = isObject(root) ? toolSchemas(root.tools) : undefined
+  const transcript = finalizeTranscript(format, drafts, compactions, warnings, {
+    model: model ?? extras.model ?? (isObject(root) ? str(root.model) : undefined),
+    ...(tools ? { tools } : {}),
+  })
   // Kept messages were named by draft position: now they have ids.
   transcript.recordedCompactions.forEach((rc, k) => {
     const keptIds = (pending[k]?.kept ?? []).flatMap((at) => {
@@ -656,6 +674,26 @@ function importHistory(root: unknown, keepRaw: boolean, extras: HistoryExtras = 
   const resolved = resolveUsage(transcript.messages, usage)
   if (resolved) transcript.usage = resolved
   return transcript
+}
+
+/** A top-level `system` (string or text blocks) as one string, '' when absent. */
+function systemText(system: unknown): string {
+  if (typeof system === 'string') return system
+  return Array.isArray(system) ? system.map(blockText).filter((x) => x !== '').join('\n') : ''
+}
+
+/** Anthropic-style `tools` (`{name, description, input_schema}`) as schemas; undefined when absent. */
+function toolSchemas(tools: unknown): ToolSchema[] | undefined {
+  if (!Array.isArray(tools)) return undefined
+  const out: ToolSchema[] = []
+  for (const t of tools) {
+    if (!isObject(t) || typeof t.name !== 'string') continue
+    const schema: ToolSchema = { name: t.name }
+    if (typeof t.description === 'string') schema.description = t.description
+    if (t.input_schema !== undefined) schema.parameters = t.input_schema
+    out.push(schema)
+  }
+  return out.length > 0 ? out : undefined
 }
 
 /** The folder a bundle entry is in ('' at the top). */
