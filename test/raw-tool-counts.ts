@@ -326,15 +326,24 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     return countChatMessages(isObj(root) ? arr(root.history) : [])
   },
   aider: () => ({ calls: 0, results: 0 }),
-  // Copilot CLI (formats.md §4.13): the main agent's events (no agentId, no data.parentToolCallId).
+  // Copilot CLI (formats.md §4.13): the main agent's events (no agentId, no data.parentToolCallId);
+  // a tool.execution_start no earlier toolRequest asked for (a tool the person ran) is a call too.
   'copilot-cli': (bytes) => {
     let calls = 0
     let results = 0
+    const requested = new Set<unknown>()
     for (const e of jsonl(text(bytes))) {
       const data = isObj(e.data) ? e.data : {}
       if (e.agentId !== undefined || data.parentToolCallId !== undefined) continue
-      if (e.type === 'assistant.message') calls += arr(data.toolRequests).length
-      else if (e.type === 'tool.execution_complete') results++
+      if (e.type === 'assistant.message') {
+        for (const q of arr(data.toolRequests)) {
+          calls++
+          if (isObj(q)) requested.add(q.toolCallId)
+        }
+      } else if (e.type === 'tool.execution_start' && !requested.has(data.toolCallId)) {
+        calls++
+        requested.add(data.toolCallId)
+      } else if (e.type === 'tool.execution_complete') results++
     }
     return { calls, results }
   },
