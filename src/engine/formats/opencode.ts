@@ -523,7 +523,9 @@ export const openCodeImporter: FormatImporter<typeof format> = {
     if (isObject(input.info)) n++
     if (Array.isArray(input.messages)) n++
     if (isObject(input.info) && str(input.info.id)?.startsWith('ses_')) n++
-    return n / 3
+    const first: unknown = Array.isArray(input.messages) ? input.messages[0] : undefined
+    if (isObject(first) && isObject(first.info) && Array.isArray(first.parts)) n++
+    return n / 4
   },
   importParsed: importOpenCodeExport,
   bundle: {
