@@ -190,6 +190,24 @@ describe('OpenCode importer: storage folder or zip', () => {
     expect(r.transcript.sidechains?.map((s) => s.title)).toEqual(['ses_3f2e1d0c9c00Kl5Mn6Op7Qr8St', 'ses_3f2e1d0d0000Uv9Wx0Yz1Ab2Cd'])
   })
 
+  it('reads the earliest layout (session/info/, session/message/<ses>/, session/part/<ses>/<msg>/)', () => {
+    const files: Record<string, Uint8Array> = {}
+    for (const [name, data] of Object.entries(filesUnder(STORAGE))) {
+      const info = /^storage\/session\/[^/]+\/(ses_[^/]+\.json)$/.exec(name)
+      const message = /^storage\/message\/(.+)$/.exec(name)
+      const part = /^storage\/part\/(msg_[^/]+)\/(.+)$/.exec(name)
+      if (info) files[`storage/session/info/${info[1]}`] = data
+      else if (message) files[`storage/session/message/${message[1]}`] = data
+      else if (part) {
+        const owner = JSON.parse(new TextDecoder().decode(data)) as { sessionID: string }
+        files[`storage/session/part/${owner.sessionID}/${part[1]}/${part[2]}`] = data
+      }
+    }
+    const r = importBytes(zipSync(files))
+    if (!r.ok) throw new Error(r.error.message)
+    expectStorage(r.transcript)
+  })
+
   it('skips an unreadable entry with a warning naming it', () => {
     const files = filesUnder(STORAGE)
     const name = Object.keys(files).find((n) => n.includes('/part/')) as string
