@@ -26,7 +26,7 @@ import {
   type CachedCounter,
 } from '../engine/tokens/count'
 import { InputError, UsageError } from './errors'
-import { importInput } from './input'
+import { CONVERSATION_OPTION, importInput } from './input'
 import { INSPECT_COMMAND, JSON_OPTION } from './inspect'
 import {
   configFromFlags,
@@ -93,7 +93,7 @@ function watchedFlag(values: FlagValues): string[] {
  * The options of the commands that run the pipeline. `--json` and `--recorded` are accepted by
  * all four so that a command they do not belong to says so in its own words.
  */
-const RUN_OPTIONS: readonly CliOption[] = [...PIPELINE_OPTIONS, RECORDED_OPTION, JSON_OPTION]
+const RUN_OPTIONS: readonly CliOption[] = [...PIPELINE_OPTIONS, CONVERSATION_OPTION, RECORDED_OPTION, JSON_OPTION]
 
 /** A pipeline run of the command's one file, as compact, export and find make it. */
 interface Run {
@@ -126,7 +126,7 @@ async function runFile(ctx: CommandContext, command: string): Promise<Run> {
   if (ctx.positionals.length !== 1) throw new UsageError(`${command} takes exactly one <file> (or - for standard input)`)
   // A bad flag is reported before the file is read; the preset then takes the file's agent version.
   configFromFlags(ctx.values)
-  const { name, transcript } = importInput(ctx.positionals, command)
+  const { name, transcript } = importInput(ctx, command)
   const config = configOf(ctx, transcript)
   const runtime = summarizerDeps(config, ctx.values, ctx.cli)
   const counter = await loadCounter(config.encoding)
@@ -227,7 +227,7 @@ export const COMMANDS: readonly CliCommand[] = [
     summary:
       'one self-contained HTML file of the run (no script, nothing loaded): settings, totals, passes, ' +
       'before | after with every mark, facts, token timeline; what was redacted goes to stderr',
-    options: [...PIPELINE_OPTIONS, ...REPORT_OPTIONS],
+    options: [...PIPELINE_OPTIONS, CONVERSATION_OPTION, ...REPORT_OPTIONS],
     async run(ctx) {
       const raw = ctx.values['redact-string']
       const strings = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : []
@@ -346,7 +346,7 @@ export const COMMANDS: readonly CliCommand[] = [
       const early = ['x', 'y'].every((f) => typeof ctx.values[f] !== 'string' || ctx.values[f].includes('='))
       if (early) sweepAxesFromFlags(ctx.values, flagged, () => ({ messages: 0, tokens: 0 }))
       if (ctx.positionals.length !== 1) throw new UsageError('sweep takes exactly one <file> (or - for standard input)')
-      const { name, transcript } = importInput(ctx.positionals, 'sweep')
+      const { name, transcript } = importInput(ctx, 'sweep')
       // The preset takes the file's agent version.
       const config = configOf(ctx, transcript)
       // With an LLM summarizer the sweep runs the offline extractive one, as the page does.

@@ -11,6 +11,65 @@ import type { BundleEntry, FileBundle, ImportResult } from '../engine/formats/ty
 import { entryJson, entryText, MAX_ENTRY_BYTES } from '../engine/formats/zip'
 import type { Transcript } from '../engine/model'
 import { InputError, UsageError } from './errors'
+import type { CliOption, FlagValues } from './options'
+
+/** `--conversation N|ID`: which of the file's conversations a command works on (`pickConversation`). */
+export const CONVERSATION_OPTION: CliOption = {
+  name: 'conversation',
+  type: 'string',
+  arg: 'N|ID',
+  help:
+    "the file's conversation to work on (a ChatGPT export's conversations, Inspect samples, " +
+    'OpenHands instances, Claude Code sub-agents and sessions): its index as inspect lists them ' +
+    '(0, the default, is the one opened), its id or its title',
+}
+
+/** One conversation of a file as `inspect` lists it; `index` 0 is the one opened by default. */
+export interface ConversationEntry {
+  index: number
+  id?: string
+  title?: string
+  messages: number
+  /** Set on the conversation the command works on. */
+  open?: true
+}
+
+/** A file's conversations: the opened one (index 0), then its `sidechains` in order (the page's picker). */
+export function conversationList(root: Transcript): Transcript[] {
+  return [root, ...(root.sidechains ?? [])]
+}
+
+/** The entries `inspect` lists for `root`'s conversations, `open` the index worked on. */
+export function conversationEntries(root: Transcript, open: number): ConversationEntry[] {
+  return conversationList(root).map((t, index) => {
+    const e: ConversationEntry = { index, messages: t.messages.length }
+    if (t.conversationId !== undefined) e.id = t.conversationId
+    if (t.title !== undefined) e.title = t.title
+    if (index === open) e.open = true
+    return e
+  })
+}
+
+/**
+ * The conversation `which` names (`--conversation`): an index as `inspect` lists it, else the
+ * conversation whose `conversationId`, else whose title, is `which`. A sub-agent without its own
+ * agent version takes the file's. Unknown → UsageError naming what the file has.
+ */
+export function pickConversation(root: Transcript, which: string, name: string): { transcript: Transcript; index: number } {
+  const list = conversationList(root)
+  let index = /^\d+$/.test(which) ? Number(which) : -1
+  if (index >= list.length) index = -1
+  if (index < 0) index = list.findIndex((t) => t.conversationId === which)
+  if (index < 0) index = list.findIndex((t) => t.title === which)
+  const picked = list[index]
+  if (!picked) {
+    const has = list.length === 1 ? 'has 1 conversation: give 0' : `has ${list.length} conversations: give an index 0–${list.length - 1}`
+    throw new UsageError(`--conversation ${which}: ${name} ${has}, or an id or a title as inspect lists them`)
+  }
+  if (index === 0) return { transcript: root, index }
+  const transcript = picked.agentVersion === undefined && root.agentVersion !== undefined ? { ...picked, agentVersion: root.agentVersion } : picked
+  return { transcript, index }
+}
 
 /** The bytes of `path` (`-`: standard input) and the name messages use for it; unreadable → InputError. */
 function readInput(path: string): { bytes: Uint8Array; name: string } {
@@ -73,11 +132,24 @@ function isFolder(path: string): boolean {
   }
 }
 
+/** What `importInput` gives: the conversation worked on, the whole file (`root`) and its index. */
+export interface ImportedInput {
+  name: string
+  transcript: Transcript
+  root: Transcript
+  /** The index of `transcript` among `conversationList(root)`. */
+  conversation: number
+}
+
 /**
- * Reads and imports the one positional file (or `-`, or a folder of one session's files); bad
+ * Reads and imports the one positional file (or `-`, or a folder of one session's files) and
+ * picks the conversation `--conversation` names (`pickConversation`; default the one opened); bad
  * input → InputError naming line/field.
  */
-export function importInput(positionals: string[], command: string): { name: string; transcript: Transcript } {
+export function importInput(
+  { positionals, values }: { positionals: string[]; values: FlagValues },
+  command: string,
+): ImportedInput {
   if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one <file> (or - for standard input)`)
   const path = positionals[0]!
   let input: { name: string }
@@ -98,5 +170,9 @@ export function importInput(positionals: string[], command: string): { name: str
       .join(', ')
     throw new InputError(`${input.name}${where ? ` (${where})` : ''}: ${imported.error.message}`)
   }
-  return { name: input.name, transcript: imported.transcript }
+  const root = imported.transcript
+  const which = values.conversation
+  if (typeof which !== 'string') return { name: input.name, transcript: root, root, conversation: 0 }
+  const { transcript, index } = pickConversation(root, which, input.name)
+  return { name: input.name, transcript, root, conversation: index }
 }

@@ -20,6 +20,7 @@ describe('inspect text form', () => {
       recordedCompactions: [{ atIndex: 3, trigger: 'auto', tokensBefore: 900, tokensAfter: 120, summaryChars: 40, source: 'x' }],
       branches: 0,
       sidechains: [{ title: 'helper', messages: 4 }],
+      conversations: [],
       warnings: ['w1'],
       notes: ['n1'],
       usage: null,

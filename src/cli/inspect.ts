@@ -11,7 +11,7 @@ import { calibrationFor, usageReport } from '../engine/usage/calibration'
 import { calibrationLabel, RAW_COUNTS, type Calibration } from '../engine/usage/calibration-terms'
 import type { CliCommand } from './commands'
 import { UsageError } from './errors'
-import { importInput } from './input'
+import { CONVERSATION_OPTION, conversationEntries, importInput, type ConversationEntry } from './input'
 import type { CliOption } from './options'
 
 /** `--json`: the option of inspect and of every command that runs the pipeline. */
@@ -77,6 +77,11 @@ export interface InspectReport {
   }[]
   branches: number
   sidechains: { title?: string; messages: number }[]
+  /**
+   * Every conversation of the file (`--conversation` picks one): the one opened by default first
+   * (index 0), then the others; `open` marks the one reported.
+   */
+  conversations: ConversationEntry[]
   warnings: string[]
   /** `Transcript.notes`: what the import noticed that is not a problem. */
   notes: string[]
@@ -133,6 +138,7 @@ function inspectTranscript(t: Transcript): InspectReport {
       if (s.title !== undefined) x.title = s.title
       return x
     }),
+    conversations: [],
     warnings: t.warnings,
     notes: t.notes ?? [],
     usage: null,
@@ -191,8 +197,10 @@ const labelled = (label: (typeof INSPECT_LABELS)[number], value: string | number
 
 /**
  * The human form of `inspect`: a heading line (`name: format — title`), the counts in two
- * columns (labels, then values from `LABEL_COLUMN`), each recorded compaction and sidechain
- * indented under its count, then the notes and warnings.
+ * columns (labels, then values from `LABEL_COLUMN`), each recorded compaction indented under its
+ * count, every conversation of a file of several under the sidechains count (index as
+ * `--conversation` takes it, title, id, messages, the one reported marked `(open)`), then the
+ * notes and warnings.
  */
 export function inspectText(name: string, r: InspectReport): string {
   const roles = Object.entries(r.byRole)
@@ -221,7 +229,15 @@ export function inspectText(name: string, r: InspectReport): string {
   if (r.agentVersion) lines.push(labelled('agent version', r.agentVersion))
   lines.push(labelled('branches', r.branches))
   lines.push(labelled('sidechains', r.sidechains.length))
-  for (const sc of r.sidechains) lines.push(`  ${sc.title ?? '(untitled)'}: ${sc.messages} messages`)
+  if (r.conversations.length > 1) {
+    // Every conversation, numbered as --conversation takes them.
+    for (const c of r.conversations) {
+      const id = c.id !== undefined ? ` [${c.id}]` : ''
+      lines.push(`  ${c.index}  ${c.title ?? '(untitled)'}${id}: ${c.messages} messages${c.open ? ' (open)' : ''}`)
+    }
+  } else {
+    for (const sc of r.sidechains) lines.push(`  ${sc.title ?? '(untitled)'}: ${sc.messages} messages`)
+  }
   for (const n of r.notes) lines.push(`note: ${n}`)
   for (const w of r.warnings) lines.push(`warning: ${w}`)
   return lines.join('\n')
@@ -230,14 +246,15 @@ export function inspectText(name: string, r: InspectReport): string {
 /** `inspect <file|-> [--json]`: the counts of the file, as text or as the `InspectReport` JSON. */
 export const INSPECT_COMMAND: CliCommand = {
   name: 'inspect',
-  synopsis: '<file|-> [--json] [--encoding E]',
+  synopsis: '<file|-> [--json] [--encoding E] [--conversation N|ID]',
   summary: 'format, counts, recorded compactions and usage, warnings',
-  options: [JSON_OPTION, ENCODING_OPTION],
+  options: [JSON_OPTION, ENCODING_OPTION, CONVERSATION_OPTION],
   async run(ctx) {
     const encoding = (ctx.values.encoding as string | undefined) ?? 'o200k_base'
     if (!ENCODINGS.includes(encoding as Encoding)) throw new UsageError(`--encoding must be one of ${ENCODINGS.join(', ')}`)
-    const { name, transcript } = importInput(ctx.positionals, 'inspect')
+    const { name, transcript, root, conversation } = importInput(ctx, 'inspect')
     const report = inspectTranscript(transcript)
+    report.conversations = conversationEntries(root, conversation)
     await addTokenFigures(report, transcript, encoding as Encoding)
     ctx.out(ctx.values.json ? JSON.stringify(report, null, 2) : inspectText(name, report))
     return 0

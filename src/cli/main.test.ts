@@ -385,7 +385,11 @@ describe('cli inspect', () => {
     expect(stdout).toMatch(/^messages +3 \(system 0, user 2, assistant 1, tool 0\)$/m)
     expect(stdout).toMatch(/^branches +1$/m)
     expect(stdout).toMatch(/^sidechains +1$/m)
-    expect(stdout).toMatch(/^ {2}Sub-agent x1: sub-task: 2 messages$/m)
+    // Every conversation, numbered as --conversation takes them, with its session or agent id.
+    expect(stdout).toMatch(/^ {2}0 {2}\(untitled\) \[S\]: 3 messages \(open\)$/m)
+    expect(stdout).toMatch(/^ {2}1 {2}Sub-agent x1: sub-task \[x1\]: 2 messages$/m)
+    const sub = await runCli(['inspect', file, '--conversation', 'x1', '--json'])
+    expect(JSON.parse(sub.stdout)).toMatchObject({ title: 'Sub-agent x1: sub-task', messages: 2 })
     expect(stdout).toMatch(/^warning: 1 branch\(es\)/m)
   })
 

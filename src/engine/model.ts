@@ -235,6 +235,12 @@ export interface ToolSchema {
 export interface Transcript {
   format: FormatId
   title?: string
+  /**
+   * The conversation's own id in its source, when it names one (a ChatGPT export's
+   * `conversation_id`, a Claude Code `sessionId` or a sub-agent's `agentId`); the CLI's
+   * `--conversation ID` finds a conversation by it.
+   */
+  conversationId?: string
   messages: Message[]
   recordedCompactions: RecordedCompaction[]
   /** Human-readable import warnings, each naming the line/field and the reason (skipped lines etc.). */

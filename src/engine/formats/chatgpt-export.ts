@@ -537,6 +537,8 @@ function importConversation(conv: unknown, field: string, keepRaw: boolean): Tra
     model,
   })
   if (branches.length > 0) transcript.branches = branches
+  const id = str(conv.conversation_id) ?? str(conv.id)
+  if (id) transcript.conversationId = id
   return transcript
 }
 

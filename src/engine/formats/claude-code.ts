@@ -1228,6 +1228,7 @@ function importClaudeCodeRecords(
   const others: OtherSession[] = []
   for (const [id, list] of off.otherSessions) {
     const o = otherSessionTranscript(id, list, keepRaw, toolNames, titles, where)
+    if (o) o.transcript.conversationId = id
     if (o) others.push(o)
   }
   const notes = [...apiErrorNotes(converted.apiErrors), ...commandNoteNotes(off.commandNotes)]
@@ -1255,6 +1256,7 @@ function importClaudeCodeRecords(
       const title = `Sub-agent${agent !== undefined ? ` ${agent}` : ''}: ${first}`
       const w = [...scopeWarnings, ...c.warnings]
       const t = finalizeTranscript(format, c.drafts, c.compactions, w, { title })
+      if (agent !== undefined) t.conversationId = agent
       const scopeNotes = apiErrorNotes(c.apiErrors)
       if (scopeNotes.length > 0) t.notes = scopeNotes
       attachRecorded(t, c, agentVersionOf(group))
@@ -1300,6 +1302,7 @@ function importClaudeCodeRecords(
   attachRecorded(transcript, converted, agentVersionOf(main.line))
   if (branches.length > 0) transcript.branches = branches
   if (sidechains.length > 0) transcript.sidechains = sidechains
+  if (mainSession !== undefined) transcript.conversationId = mainSession
   return transcript
 }
 
