@@ -499,14 +499,17 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     }
     return { calls, results }
   },
-  // Qwen Code (docs/formats.md, Qwen Code): the parentUuid chain from the last non-subagent record
-  // to the root; a `functionCall` part of an assistant record's message is a call, a
+  // Qwen Code (docs/formats.md, Qwen Code): the parentUuid chain from the last non-subagent
+  // message record (user, assistant, tool_result) to the root; a `functionCall` part of an assistant record's message is a call, a
   // `functionResponse` part of a tool_result (or user) record's message a result.
   'qwen-code': (bytes) => {
     const records = jsonl(text(bytes))
     const byId = new Map(records.map((r) => [r.uuid, r]))
     const chain: Obj[] = []
-    const last = [...records].reverse().find((r) => typeof r.uuid === 'string' && r.isSidechain !== true)
+    const messages = new Set(['user', 'assistant', 'tool_result'])
+    const last = [...records]
+      .reverse()
+      .find((r) => typeof r.uuid === 'string' && r.isSidechain !== true && messages.has(r.type as string))
     for (let r = last; r && !chain.includes(r); r = byId.get(r.parentUuid)) chain.push(r)
     let calls = 0
     let results = 0

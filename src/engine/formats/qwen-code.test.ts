@@ -33,7 +33,7 @@ describe('Qwen Code importer', () => {
     )
   })
 
-  it('reads the parentUuid chain from the last record; pairs functionCall.id with functionResponse.id', () => {
+  it('reads the parentUuid chain from the last message record; pairs functionCall.id with functionResponse.id', () => {
     const t = load(fixture)
     expect(t.title).toBe('Date test fix')
     expect(t.model).toBe('qwen3-coder-plus')
@@ -64,8 +64,18 @@ describe('Qwen Code importer', () => {
     expect(t.messages[5]?.flags).toEqual({ injected: true })
     expect(t.messages[0]?.flags).toBeUndefined()
     expect(t.warnings).toEqual([
-      '1 record(s) are not on the current branch (the parentUuid chain from the last record): rewound or retried turns, skipped',
+      '1 record(s) are not on the current branch (the parentUuid chain from the last message): rewound or retried turns, skipped',
     ])
+  })
+
+  it('metadata re-appended at the end (not linked to the conversation) does not cut the branch', () => {
+    const tail = JSON.stringify({
+      uuid: 'q-011', parentUuid: null, sessionId: '9f3c2a10-5b7e-4d21-8c44-1e2f3a4b5c6d', type: 'system',
+      subtype: 'custom_title', systemPayload: { customTitle: 'Renamed' },
+    })
+    const t = load(`${fixture}${tail}\n`)
+    expect(t.title).toBe('Renamed')
+    expect(t.messages.map((m) => m.id)).toEqual(['q-001', 'q-002', 'q-003', 'q-005', 'q-006', 'q-008', 'q-009'])
   })
 
   it('usage: promptTokenCount is the context, candidates + thoughts the output', () => {

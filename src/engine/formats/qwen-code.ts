@@ -63,6 +63,9 @@ const QUIET_SYSTEM_SUBTYPES = new Set([
   'omni_recall',
 ])
 
+/** Record types that hold a message of the conversation. */
+const MESSAGE_TYPES = new Set(['user', 'assistant', 'tool_result'])
+
 /** A count field, undefined when absent or not a non-negative number. */
 const count = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined
@@ -240,7 +243,7 @@ function summaryOf(history: unknown[]): string | null {
 
 /**
  * Imports a Qwen Code session: the current branch is the chain of `parentUuid` links from the last
- * record up to the root; message records off it (rewound or retried turns) are skipped and
+ * message record (user, assistant, tool_result) up to the root; message records off it (rewound or retried turns) are skipped and
  * counted. `user` → user (subtypes `notification`, `cron`, `background_task_completed` are the
  * agent's notices: flagged injected), `assistant` → assistant with its `usageMetadata` as the
  * request's usage (`recordUsage`) and `model` naming the model, `tool_result` → tool messages
@@ -258,7 +261,16 @@ function importQwen(records: readonly JsonlRecord[], keepRaw = true): Transcript
     if (id !== undefined) byUuid.set(id, r)
   }
   const onBranch = new Set<JsonlRecord>()
-  const lastWithId = [...records].reverse().find((r) => str(r.value.uuid) !== undefined && r.value.isSidechain !== true)
+  // The leaf is the last message record: metadata records (titles, telemetry) may be re-appended
+  // at the end without extending the conversation.
+  const lastWithId = [...records]
+    .reverse()
+    .find(
+      (r) =>
+        str(r.value.uuid) !== undefined &&
+        r.value.isSidechain !== true &&
+        MESSAGE_TYPES.has(str(r.value.type) ?? ''),
+    )
   for (let r = lastWithId; r && !onBranch.has(r); ) {
     onBranch.add(r)
     const parent = str(r.value.parentUuid)
@@ -301,7 +313,7 @@ function importQwen(records: readonly JsonlRecord[], keepRaw = true): Transcript
       }
       continue
     }
-    if (type !== 'user' && type !== 'assistant' && type !== 'tool_result') {
+    if (!MESSAGE_TYPES.has(type)) {
       const key = type || '(none)'
       unknown.set(key, (unknown.get(key) ?? 0) + 1)
       continue
@@ -337,7 +349,7 @@ function importQwen(records: readonly JsonlRecord[], keepRaw = true): Transcript
   if (reader.drafts.length === 0) importFailure('no messages found in the session')
   if (offBranch > 0)
     warnings.push(
-      `${offBranch} record(s) are not on the current branch (the parentUuid chain from the last record): rewound or retried turns, skipped`,
+      `${offBranch} record(s) are not on the current branch (the parentUuid chain from the last message): rewound or retried turns, skipped`,
     )
   if (sidechain > 0) warnings.push(`${sidechain} subagent record(s) (isSidechain) are not read`)
   if (unknown.size > 0) {
