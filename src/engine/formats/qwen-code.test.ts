@@ -78,10 +78,10 @@ describe('Qwen Code importer', () => {
     expect(t.messages.map((m) => m.id)).toEqual(['q-001', 'q-002', 'q-003', 'q-005', 'q-006', 'q-008', 'q-009'])
   })
 
-  it('usage: promptTokenCount is the context, candidates + thoughts the output', () => {
+  it('usage: promptTokenCount is the context, candidates + thoughts the output, contextWindowSize the window', () => {
     const t = load(fixture)
     expect(t.usage).toEqual([
-      { atIndex: 1, atMessageId: 'q-002', context: 1200, output: 50 },
+      { atIndex: 1, atMessageId: 'q-002', context: 1200, output: 50, window: 131072 },
       { atIndex: 3, atMessageId: 'q-005', context: 1500, output: 30 },
       { atIndex: 6, atMessageId: 'q-009', context: 500, output: 20 },
     ])

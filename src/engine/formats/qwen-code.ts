@@ -138,7 +138,7 @@ class ContentReader {
     content: JsonObject,
     id: string,
     source: SourceRef,
-    opts: { injected?: boolean; isError?: boolean; usage?: unknown } = {},
+    opts: { injected?: boolean; isError?: boolean; usage?: unknown; window?: unknown } = {},
   ): void {
     const parts = Array.isArray(content.parts) ? content.parts : []
     if (content.role === 'model') {
@@ -168,6 +168,8 @@ class ContentReader {
       if (toolCalls.length > 0) d.toolCalls = toolCalls
       if (d.content === null && !d.toolCalls) return
       const u = recordUsage(opts.usage, this.drafts.length)
+      const window = count(opts.window)
+      if (u && window) u.window = window
       if (u) this.usage.push(u)
       this.drafts.push(d)
       return
@@ -243,16 +245,16 @@ function summaryOf(history: unknown[]): string | null {
 
 /**
  * Imports a Qwen Code session: the current branch is the chain of `parentUuid` links from the last
- * message record (user, assistant, tool_result) up to the root; message records off it (rewound or retried turns) are skipped and
- * counted. `user` → user (subtypes `notification`, `cron`, `background_task_completed` are the
- * agent's notices: flagged injected), `assistant` → assistant with its `usageMetadata` as the
- * request's usage (`recordUsage`) and `model` naming the model, `tool_result` → tool messages
- * paired on `functionResponse.id` (an `error` `toolCallResult.status` marks them failed);
- * `system/chat_compression` → a recorded compaction at the next message, `summaryText` = the
- * compressed history's first user turn, tokens from `info{originalTokenCount, newTokenCount}` and
- * `replacementHistory` = `compressedHistory` (after = it + later records). Subagent records
- * (`isSidechain`) and unknown types/subtypes are skipped with a warning. Source: docs/formats.md
- * (Qwen Code).
+ * message record (user, assistant, tool_result) up to the root; message records off it (rewound
+ * or retried turns) are skipped and counted. `user` → user (subtypes `notification`, `cron`,
+ * `background_task_completed` are the agent's notices: flagged injected), `assistant` → assistant
+ * with its `usageMetadata` as the request's usage (`recordUsage`; `contextWindowSize` its window)
+ * and `model` naming the model, `tool_result` → tool messages paired on `functionResponse.id` (an
+ * `error` `toolCallResult.status` marks them failed); `system/chat_compression` → a recorded
+ * compaction at the next message, `summaryText` = the compressed history's first user turn, tokens
+ * from `info{originalTokenCount, newTokenCount}` and `replacementHistory` = `compressedHistory`
+ * (after = it + later records). Subagent records (`isSidechain`) and unknown types/subtypes are
+ * skipped with a warning. Source: docs/formats.md (Qwen Code).
  */
 function importQwen(records: readonly JsonlRecord[], keepRaw = true): Transcript {
   const byUuid = new Map<string, JsonlRecord>()
@@ -336,7 +338,10 @@ function importQwen(records: readonly JsonlRecord[], keepRaw = true): Transcript
     const id = str(v.uuid) ?? ''
     if (type === 'assistant') {
       model = str(v.model) || model
-      reader.add({ ...v.message, role: 'model' }, id, source, { usage: v.usageMetadata })
+      reader.add({ ...v.message, role: 'model' }, id, source, {
+        usage: v.usageMetadata,
+        window: v.contextWindowSize,
+      })
     } else if (type === 'tool_result') {
       const status = isObject(v.toolCallResult) ? v.toolCallResult.status : undefined
       reader.add({ ...v.message, role: 'user' }, id, source, { isError: status === 'error' })
