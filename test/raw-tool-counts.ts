@@ -172,16 +172,30 @@ function rootMessages(root: Json, single: (o: Obj) => unknown[] | undefined): un
 
 /** Counters by format id (the importers' ids), over the file's bytes. */
 export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawCountContext) => RawToolCounts> = {
-  'openai-chat': (bytes) =>
+  'openai-chat': (bytes) => {
     // A chat completion response: its first choice's message (the importer opens the first).
-    countChatMessages(
-      rootMessages(JSON.parse(text(bytes)), (o) => {
-        const choice = arr(o.choices)[0]
-        return isObj(choice) ? [choice.message] : undefined
-      }),
-    ),
-  'anthropic-messages': (bytes) =>
-    countAnthropicBlocks(rootMessages(JSON.parse(text(bytes)), (o) => (o.type === 'message' ? [o] : undefined))),
+    const firstChoice = (o: Obj) => {
+      const choice = arr(o.choices)[0]
+      return isObj(choice) ? [choice.message] : undefined
+    }
+    const root = JSON.parse(text(bytes)) as Json
+    // A request + response log (OpenHands completion log, litellm StandardLoggingPayload,
+    // {request, response}): the request's messages — OpenHands' `raw_messages` when logged —
+    // then the response's message (formats-more.md §9).
+    if (isObj(root) && isObj(root.response) && (Array.isArray(root.messages) || isObj(root.request))) {
+      const request = isObj(root.request) ? root.request : root
+      const messages = arr(Array.isArray(request.raw_messages) ? request.raw_messages : request.messages)
+      return countChatMessages([...messages, ...(firstChoice(root.response) ?? [])])
+    }
+    return countChatMessages(rootMessages(root, firstChoice))
+  },
+  'anthropic-messages': (bytes) => {
+    const root = JSON.parse(text(bytes)) as Json
+    // A request + response pair: the request's messages, then the response message.
+    if (isObj(root) && isObj(root.request) && isObj(root.response))
+      return countAnthropicBlocks([...arr(root.request.messages), root.response])
+    return countAnthropicBlocks(rootMessages(root, (o) => (o.type === 'message' ? [o] : undefined)))
+  },
   'openai-responses': (bytes) => {
     const root = JSON.parse(text(bytes)) as Json
     if (Array.isArray(root)) return countResponsesItems(root)
@@ -281,12 +295,32 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     return counts
   },
   openhands: (bytes) => {
+    // V1 (software agent SDK, docs/formats.md "OpenHands V1"): every `ActionEvent` is a call;
+    // `ObservationEvent`, `UserRejectObservation` and `AgentErrorEvent` answer one. A conversation
+    // folder (zipped) holds one event per `events/event-<n>-<id>.json`.
+    const countV1 = (list: unknown[]): RawToolCounts => {
+      const results = new Set(['ObservationEvent', 'UserRejectObservation', 'AgentErrorEvent'])
+      const kinds = list.filter(isObj).map((e) => e.kind)
+      return {
+        calls: kinds.filter((k) => k === 'ActionEvent').length,
+        results: kinds.filter((k) => results.has(k as string)).length,
+      }
+    }
+    if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
+      const files = unzipSync(bytes)
+      const names = Object.keys(files).filter((n) => /events\/event-\d+-[^/]+\.json$/.test(n))
+      return countV1(names.map((n) => JSON.parse(strFromU8(files[n] as Uint8Array)) as Json))
+    }
     const t = text(bytes)
+    const lines = jsonl(t)
+    if (lines.length > 1 && typeof lines[0]?.kind === 'string') return countV1(lines)
     let events: unknown[]
-    if (t.trimStart().startsWith('[')) events = JSON.parse(t) as unknown[]
-    else {
-      // Evaluation output (output.jsonl): the first line with a history; older histories hold
-      // [action, observation] pairs.
+    if (t.trimStart().startsWith('[')) {
+      events = JSON.parse(t) as unknown[]
+      if (isObj(events[0]) && typeof events[0].kind === 'string') return countV1(events)
+    } else {
+      // Evaluation or resolver output (output.jsonl): the first line with a history; older
+      // histories hold [action, observation] pairs.
       const line = jsonl(t).find((r) => Array.isArray(r.history) && r.history.length > 0)
       events = arr(line?.history).flatMap((e) => (Array.isArray(e) ? e : [e]))
     }

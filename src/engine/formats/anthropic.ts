@@ -1,12 +1,14 @@
 import type { FormatId, Part, SourceRef, ToolCall, ToolSchema, Transcript } from '../model'
 import { importFailure } from './failure'
 import { chatListMismatch, hasOpenAIChatSignal } from './openai-chat'
+import { requestLogParts, requestLogUsage } from './request-log'
 import type { FormatImporter } from './types'
 import {
   finalizeTranscript,
   imageFromUrl,
   isObject,
   normalizeParts,
+  resolveUsage,
   str,
   type DraftCompaction,
   type DraftMessage,
@@ -388,7 +390,9 @@ function isResponseMessage(root: unknown): boolean {
 }
 
 /**
- * Imports an Anthropic Messages request body (or a bare messages array, or one response message).
+ * Imports an Anthropic Messages request body (or a bare messages array, or one response message,
+ * or a `{request, response}` log — `requestLogParts` — whose response message is the last
+ * message and whose `usage` the transcript's recorded usage at it, `requestLogUsage`).
  * A response is imported, not rejected: its one assistant message (text, thinking, tool calls) is
  * what a person holding only the response wants to read and count, and a warning says the
  * request's messages are absent (so there is nothing before it to compact).
@@ -404,14 +408,22 @@ function isResponseMessage(root: unknown): boolean {
  * `ImportFailure` (field `messages`) without a messages list or when no message is kept; never
  * modifies `root`. Source: formats.md §4.3, SPEC §1.
  */
-function importAnthropic(root: unknown, options: RootImportOptions = {}): Transcript {
+function importAnthropic(input: unknown, options: RootImportOptions = {}): Transcript {
   const format: FormatId = 'anthropic-messages'
   const keepRaw = options.keepRaw ?? true
-  const list = anthropicMessages(root)
-  if (!list) importFailure('expected an object with a "messages" array', { field: 'messages' })
+  const log = requestLogParts(input)
+  const root = log.request
+  const requestList = anthropicMessages(root)
+  if (!requestList) importFailure('expected an object with a "messages" array', { field: 'messages' })
+  // A request + response log: the response message is the conversation's last turn.
+  const logged = isResponseMessage(log.response) ? log.response : undefined
+  const list = logged ? [...requestList, logged] : requestList
+  let responseAt: number | undefined
   const drafts: DraftMessage[] = []
   const compactions: DraftCompaction[] = []
   const warnings: string[] = []
+  if (log.response && !logged)
+    warnings.push("response: not a Messages response, so only the request's messages are imported")
   if (isResponseMessage(root)) {
     warnings.push(
       'this is an API response, not a conversation: only the model\'s reply is in it, ' +
@@ -448,7 +460,8 @@ function importAnthropic(root: unknown, options: RootImportOptions = {}): Transc
   }
   let imported = 0
   list.forEach((m, i) => {
-    const field = `messages[${i}]`
+    if (logged !== undefined && i === requestList.length) responseAt = drafts.length
+    const field = i < requestList.length ? `messages[${i}]` : 'response'
     if (!isObject(m)) {
       warnings.push(`${field}: not an object, skipped`)
       return
@@ -507,6 +520,9 @@ function importAnthropic(root: unknown, options: RootImportOptions = {}): Transc
     model: isObject(root) ? str(root.model) : undefined,
   })
   if (isResponseMessage(root)) transcript.responseOnly = true
+  const usage = responseAt === undefined ? undefined : requestLogUsage(input, logged, responseAt)
+  const recorded = usage ? resolveUsage(transcript.messages, [usage]) : undefined
+  if (recorded) transcript.usage = recorded
   return transcript
 }
 
@@ -531,10 +547,13 @@ const ANTHROPIC_BLOCKS = new Set([
  * Anthropic has (`tool_use`, `tool_result`, thinking, `compaction`, server tools of any name —
  * `isServerCall` / `isServerResult` — `image` with `source`) or, with only user/assistant roles,
  * a top-level `system` or `input_schema` tools; or one response message `{type:"message", role,
- * content: [blocks]}`. Runs before the OpenAI chat detector, which accepts every other chat-role
- * list.
+ * content: [blocks]}`; a `{request, response}` log is judged by its request, and is Anthropic
+ * when its response is a Messages response. Runs before the OpenAI chat detector, which accepts
+ * every other chat-role list.
  */
-function detectAnthropic(root: unknown): true | string {
+function detectAnthropic(input: unknown): true | string {
+  const log = requestLogParts(input)
+  const root = log.request
   const list = Array.isArray(root) ? root : isObject(root) ? root.messages : undefined
   if (!Array.isArray(list)) {
     const reply =
@@ -559,7 +578,7 @@ function detectAnthropic(root: unknown): true | string {
       if (ANTHROPIC_BLOCKS.has(type) || image || isServerCall(b) || isServerResult(b)) blocks = true
     }
   }
-  if (blocks) return true
+  if (blocks || isResponseMessage(log.response)) return true
   const rootHints =
     isObject(root) &&
     (root.system !== undefined ||

@@ -1,6 +1,7 @@
 import type { FormatId, Part, Role, SourceRef, ToolCall, ToolSchema, Transcript } from '../model'
 import type { RootImportOptions } from './anthropic'
 import { importFailure } from './failure'
+import { requestLogParts, requestLogUsage } from './request-log'
 import type { FormatImporter } from './types'
 import {
   pairLegacyFunctionResult,
@@ -9,6 +10,7 @@ import {
   isObject,
   normalizeParts,
   notAnArray,
+  resolveUsage,
   str,
   type DraftMessage,
 } from './util'
@@ -131,7 +133,11 @@ function chatMessages(root: unknown): unknown[] | undefined {
 
 /**
  * Imports an OpenAI Chat Completions request body `{messages, tools?, functions?}`, a bare
- * messages array, or one response `{object:"chat.completion", choices:[{message}]}`. A response is
+ * messages array, one response `{object:"chat.completion", choices:[{message}]}`, or a request +
+ * response log (`requestLogParts`: OpenHands' completion logs — their `raw_messages` when logged —
+ * litellm's StandardLoggingPayload, `{request, response}`), whose response message (the first
+ * choice with one) is the last message and whose usage (`requestLogUsage`) is the transcript's
+ * recorded usage at it; a logged response without a message is a warning. A response is
  * imported, not rejected: its one assistant message (text, reasoning, tool calls) is what a person
  * holding only the response wants to read and count, and a warning says the request's messages are
  * absent (so there is nothing before it to compact); with several `choices`, the first with a
@@ -145,20 +151,30 @@ function chatMessages(root: unknown): unknown[] | undefined {
  * (field `messages`) without a messages list or when no message is kept; never modifies `root`.
  * Source: formats.md §4.1, §1 item 6.
  */
-function importOpenAIChat(root: unknown, options: RootImportOptions = {}): Transcript {
+function importOpenAIChat(input: unknown, options: RootImportOptions = {}): Transcript {
   const format: FormatId = 'openai-chat'
   const keepRaw = options.keepRaw ?? true
+  const log = requestLogParts(input)
+  const root = log.request
   const reply = chatMessages(root) ? undefined : responseReply(root)
-  const list = chatMessages(root) ?? reply?.messages
-  if (!list) importFailure('expected an object with a "messages" array', { field: 'messages' })
+  const requestList = chatMessages(root) ?? reply?.messages
+  if (!requestList) importFailure('expected an object with a "messages" array', { field: 'messages' })
   const drafts: DraftMessage[] = []
   const warnings: string[] = [...(reply?.warnings ?? [])]
+  // A request + response log: the response's message is the conversation's last turn.
+  const logged = log.response ? responseReply(log.response) : undefined
+  if (log.response && !logged)
+    warnings.push("response: no choices[].message, so only the request's messages are imported")
+  const list = logged ? [...requestList, ...logged.messages] : requestList
+  let responseAt: number | undefined
   const toolNames = new Map<string, string>()
   // Legacy function calls still waiting for their `function` result, oldest first.
   const pendingLegacy: ToolCall[] = []
 
   list.forEach((m, i) => {
-    const field = reply ? reply.field : `messages[${i}]`
+    const fromLog = logged !== undefined && i >= requestList.length
+    if (fromLog) responseAt ??= drafts.length
+    const field = fromLog ? `response.${logged.field}` : reply ? reply.field : `messages[${i}]`
     if (!isObject(m)) {
       warnings.push(`${field}: not an object, skipped`)
       return
@@ -218,11 +234,18 @@ function importOpenAIChat(root: unknown, options: RootImportOptions = {}): Trans
     drafts.push(d)
   })
   if (drafts.length === 0) importFailure('no messages found in messages', { field: 'messages' })
-  const tools = isObject(root) ? chatTools(root) : undefined
-  return finalizeTranscript(format, drafts, [], warnings, {
+  // litellm's StandardLoggingPayload keeps the request's tools in `model_parameters`.
+  const params = isObject(root) && isObject(root.model_parameters) ? root.model_parameters : undefined
+  const tools = isObject(root) ? (chatTools(root) ?? (params ? chatTools(params) : undefined)) : undefined
+  const model = (isObject(root) ? str(root.model) : undefined) ?? str(log.response?.model)
+  const transcript = finalizeTranscript(format, drafts, [], warnings, {
     ...(tools ? { tools } : {}),
-    model: isObject(root) ? str(root.model) : undefined,
+    model,
   })
+  const usage = responseAt === undefined ? undefined : requestLogUsage(input, log.response, responseAt)
+  const recorded = usage ? resolveUsage(transcript.messages, [usage]) : undefined
+  if (recorded) transcript.usage = recorded
+  return transcript
 }
 
 /**
@@ -267,10 +290,12 @@ export function hasOpenAIChatSignal(m: Record<string, unknown>): boolean {
 /**
  * Detection (formats.md §2 item 12), the fallback for anything "OpenAI-compatible": a bare array or
  * `{messages}` whose every item is an object with a chat role (`chatListMismatch`), or one Chat
- * Completions response (`choices[].message`). Anthropic Messages lists are chat-role lists too:
+ * Completions response (`choices[].message`); a request + response log is judged by its request
+ * (`requestLogParts`). Anthropic Messages lists are chat-role lists too:
  * the Anthropic importer's lower priority claims them first.
  */
-function detectOpenAIChat(root: unknown): true | string {
+function detectOpenAIChat(input: unknown): true | string {
+  const root = requestLogParts(input).request
   if (Array.isArray(root)) return chatListMismatch(root, 'items') ?? true
   if (!isObject(root)) {
     const kind = root === null ? 'null' : `a ${typeof root}`
