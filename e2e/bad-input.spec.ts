@@ -45,6 +45,19 @@ test('a JSONL with a bad line imports the good lines and says what was skipped',
   expect(errors).toEqual([])
 })
 
+test("another tool's log is refused naming the tool, though Claude Code's importer would read it", async ({ page }) => {
+  const errors = watchErrors(page)
+  await openApp(page)
+  await page.getByLabel('Open transcript').setInputFiles('test/fixtures/look-alikes/iflow-session.jsonl')
+  const line = page.getByTestId('import-error').locator('.banner__text')
+  await expect(line).toContainText(
+    'iflow-session.jsonl: this looks like an iFlow CLI session: not supported yet — still showing claude-code.jsonl',
+  )
+  await expect(page.getByTestId('file-info')).toContainText('claude-code.jsonl')
+  await page.screenshot({ path: test.info().outputPath('look-alike.png') })
+  expect(errors).toEqual([])
+})
+
 test('an unknown format says why in one line and folds the supported formats into details', async ({ page }) => {
   const errors = watchErrors(page)
   await openApp(page)
