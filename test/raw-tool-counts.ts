@@ -200,7 +200,9 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     const root = JSON.parse(text(bytes)) as Json
     if (Array.isArray(root)) return countResponsesItems(root)
     if (!isObj(root)) return { calls: 0, results: 0 }
-    return countResponsesItems([...arr(root.input), ...arr(root.output)])
+    // A request + response log (OpenHands' Responses-API completion log): the response's output too.
+    const logged = isObj(root.response) && root.input !== undefined ? arr(root.response.output) : []
+    return countResponsesItems([...arr(root.input), ...arr(root.output), ...logged])
   },
   'codex-rollout': (bytes) =>
     countResponsesItems(

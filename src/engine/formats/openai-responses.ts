@@ -9,12 +9,14 @@ import type {
   Transcript,
 } from '../model'
 import { importFailure } from './failure'
+import { requestLogUsage } from './request-log'
 import type { FormatImporter } from './types'
 import {
   finalizeTranscript,
   imageFromUrl,
   isObject,
   normalizeParts,
+  resolveUsage,
   str,
   type DraftCompaction,
   type DraftMessage,
@@ -509,13 +511,27 @@ function itemLists(root: unknown): { field: string; items: unknown[] }[] {
     const v = root[field]
     if (Array.isArray(v)) lists.push({ field, items: v })
   }
+  // A request + response log (OpenHands' Responses-API completion log): the response's output.
+  const logged = loggedResponse(root)
+  if (logged) lists.push({ field: 'response.output', items: logged.output as unknown[] })
   return lists
 }
 
 /**
+ * The response a request + response log holds beside its request (`{input, response:{object:
+ * "response", output[]}}`, as OpenHands logs Responses-API calls: `llm/llm.py` `telemetry_ctx`
+ * with `llm_path:"responses"`), if any.
+ */
+function loggedResponse(root: JsonObject): JsonObject | undefined {
+  const r = root.response
+  return isObject(r) && Array.isArray(r.output) && root.input !== undefined ? r : undefined
+}
+
+/**
  * Imports an OpenAI Responses request `{instructions?, input: string | items, tools?}`, a response
- * `{object:"response", output}`, a compact result `{object:"response.compaction", output}` or a
- * bare item array. `instructions` → a leading system message; items as `ResponsesItemBuilder`
+ * `{object:"response", output}`, a compact result `{object:"response.compaction", output}`, a
+ * bare item array, or a request + response log `{instructions?, input, response:{output,
+ * usage}}` (OpenHands), whose output follows the input and whose usage is the recorded usage. `instructions` → a leading system message; items as `ResponsesItemBuilder`
  * describes. A response without `input` is imported, not rejected: its output turn (text,
  * reasoning, calls) is what a person holding only the response wants to read and count, and a
  * warning says the request's input is absent (a compact result is the whole compacted context, so
@@ -532,7 +548,9 @@ function importOpenAIResponses(root: unknown, keepRaw = true): Transcript {
   if (isObject(root) && typeof root.instructions === 'string' && root.instructions !== '') {
     b.addText('system', root.instructions, { line: 0, field: 'instructions' }, root.instructions)
   }
+  let responseAt: number | undefined
   for (const { field, items } of lists) {
+    if (field === 'response.output') responseAt = b.drafts.length
     items.forEach((item, i) => b.add(item, { line: i + 1, field: `${field}[${i}]` }))
     b.flush()
   }
@@ -550,10 +568,17 @@ function importOpenAIResponses(root: unknown, keepRaw = true): Transcript {
     )
   }
   const tools = isObject(root) ? responsesTools(root.tools) : undefined
-  return finalizeTranscript(format, b.drafts, b.compactions, warnings, {
+  const logged = isObject(root) ? loggedResponse(root) : undefined
+  const transcript = finalizeTranscript(format, b.drafts, b.compactions, warnings, {
     ...(tools ? { tools } : {}),
-    model: isObject(root) ? str(root.model) : undefined,
+    model: (isObject(root) ? str(root.model) : undefined) ?? str(logged?.model),
   })
+  // The logged response's usage (`input_tokens`, cached ones included) at its first message.
+  const usage =
+    logged && responseAt !== undefined ? requestLogUsage(root, logged, responseAt) : undefined
+  const recorded = usage ? resolveUsage(transcript.messages, [usage]) : undefined
+  if (recorded) transcript.usage = recorded
+  return transcript
 }
 
 function looksLikeItem(x: unknown): boolean {

@@ -94,3 +94,18 @@ describe('request + response logs: the response message is part of the conversat
     })
   })
 })
+
+describe('a Responses-API request + response log', () => {
+  it("OpenHands' Responses log: the response output follows the input; usage from it", () => {
+    // test/fixtures/formats/openhands-completion-log-responses.json: instructions; input = user
+    // message, reasoning, function_call call_r1, its output; response.output = reasoning +
+    // function_call call_r2; usage input_tokens 2630 (2048 cached, part of it), output 96;
+    // context_window 400000. The response's message takes its first item's id (rs_02).
+    const t = imported('openhands-completion-log-responses.json')
+    expect(t.format).toBe('openai-responses')
+    expect(roles(t)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant'])
+    expect(calls(t)).toEqual(['', '', 'call_r1:terminal', '', 'call_r2:terminal'])
+    expect(t.usage).toEqual([{ atIndex: 4, atMessageId: 'rs_02', context: 2630, output: 96, window: 400000 }])
+    expect(t.model).toBe('gpt-5-codex')
+  })
+})

@@ -56,7 +56,8 @@ function num(o: JsonObject, key: string): number | undefined {
  * message), or undefined without one. Chat Completions `usage{prompt_tokens,
  * completion_tokens}` (cached tokens are part of `prompt_tokens`); Anthropic
  * `usage{input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens}`
- * (the context is their sum); else the log's own `prompt_tokens` / `completion_tokens`
+ * (the context is their sum; a Responses `usage{input_tokens, output_tokens}` has no cache
+ * fields, its cached tokens being part of `input_tokens`); else the log's own `prompt_tokens` / `completion_tokens`
  * (litellm). `context_window` (OpenHands) when above 0. Sources: formats.md §4.1, §4.3;
  * formats-more.md §9.
  */
