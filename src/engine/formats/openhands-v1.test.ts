@@ -273,3 +273,35 @@ describe('OpenHands resolver output.jsonl', () => {
     expect(registryContractViolations(openHandsEvalImporter, text)).toEqual([])
   })
 })
+
+describe('OpenHands V1 hostile input', () => {
+  it('wrong-typed fields never crash: each event still gives its message', () => {
+    const t = importOpenHandsV1Events([
+      { kind: 'SystemPromptEvent', id: 's', source: 'agent', system_prompt: 'x', tools: 'y' },
+      { kind: 'MessageEvent', id: 'm', source: 'user', llm_message: 'hi', extended_content: 5 },
+      { kind: 'ActionEvent', id: 'a', source: 'agent', thought: 5, tool_call: null, tool_call_id: 7 },
+      { kind: 'ObservationEvent', id: 'o', source: 'environment', observation: [], tool_call_id: 'a' },
+      { kind: 'Condensation', id: 'c', source: 'environment', forgotten_event_ids: 'm', summary: 3 },
+    ])
+    expect(t.messages.map((m) => [m.role, m.content])).toEqual([
+      ['system', ''],
+      ['user', ''],
+      ['assistant', ''],
+      ['tool', ''],
+    ])
+    // The action had no call id: the event id stands in, and the observation answers it.
+    expect(t.messages[2]?.toolCalls).toEqual([{ id: 'a', name: '', arguments: '' }])
+    expect(t.recordedCompactions).toHaveLength(1)
+    expect(t.recordedCompactions[0]?.summaryText).toBeNull()
+  })
+
+  it('an event file of a zipped folder that is not JSON is an error naming the file', async () => {
+    const { zipSync, strToU8 } = await import('fflate')
+    const bytes = zipSync({
+      'c1/events/event-00000-0b7c2d1e-4f3a.json': strToU8('{"kind":'),
+    })
+    const r = importBytes(bytes, { fileName: 'c1.zip' })
+    expect(r.ok).toBe(false)
+    if (!r.ok) expect(r.error.message).toContain('c1/events/event-00000-0b7c2d1e-4f3a.json')
+  })
+})
