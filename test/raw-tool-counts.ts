@@ -296,13 +296,25 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     }
     return counts
   },
-  openhands: (bytes) => {
+  openhands: (bytes, { branchRoots }) => {
     // V1 (software agent SDK, docs/formats.md "OpenHands V1"): every `ActionEvent` is a call;
     // `ObservationEvent`, `UserRejectObservation` and `AgentErrorEvent` answer one. A conversation
-    // folder (zipped) holds one event per `events/event-<n>-<id>.json`.
+    // folder (zipped) holds one event per `events/event-<n>-<id>.json`. Events under a branch the
+    // importer lists (its first event's id) are left out: a parent is `parent_id`, else the event
+    // before (`__root__` = none).
     const countV1 = (list: unknown[]): RawToolCounts => {
       const results = new Set(['ObservationEvent', 'UserRejectObservation', 'AgentErrorEvent'])
-      const kinds = list.filter(isObj).map((e) => e.kind)
+      const off = new Set<unknown>(branchRoots)
+      const kept = list.filter(isObj).filter((e, i, all) => {
+        const before = all[i - 1]
+        const parent = typeof e.parent_id === 'string' ? e.parent_id : before?.id
+        if (off.has(e.id) || (parent !== '__root__' && off.has(parent))) {
+          off.add(e.id)
+          return false
+        }
+        return true
+      })
+      const kinds = kept.map((e) => e.kind)
       return {
         calls: kinds.filter((k) => k === 'ActionEvent').length,
         results: kinds.filter((k) => results.has(k as string)).length,

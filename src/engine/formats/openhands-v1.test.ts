@@ -305,3 +305,60 @@ describe('OpenHands V1 hostile input', () => {
     if (!r.ok) expect(r.error.message).toContain('c1/events/event-00000-0b7c2d1e-4f3a.json')
   })
 })
+
+describe('OpenHands V1 conversation tree (parent_id)', () => {
+  const ev = (kind: string, id: string, parent: string, extra: Record<string, unknown> = {}) => ({
+    kind,
+    id,
+    source: kind === 'MessageEvent' ? 'user' : 'agent',
+    parent_id: parent,
+    ...extra,
+  })
+  const user = (id: string, parent: string, text: string) =>
+    ev('MessageEvent', id, parent, { llm_message: { role: 'user', content: [{ type: 'text', text }] } })
+  const act = (id: string, parent: string, call: string, thought: string) =>
+    ev('ActionEvent', id, parent, {
+      thought: [{ type: 'text', text: thought }],
+      tool_name: 'terminal',
+      tool_call_id: call,
+      tool_call: { id: call, name: 'terminal', arguments: '{}' },
+      llm_response_id: `r-${id}`,
+    })
+  const obs = (id: string, parent: string, call: string) =>
+    ev('ObservationEvent', id, parent, {
+      tool_name: 'terminal',
+      tool_call_id: call,
+      observation: { content: [{ type: 'text', text: 'ok' }], is_error: false },
+    })
+  // u1 has two continuations: a1 → o1 (the first try) and u2 → a2 → o2 (an edit, written later).
+  const events = [
+    ev('SystemPromptEvent', 's', '__root__', { system_prompt: { type: 'text', text: 'sys' }, tools: [] }),
+    user('u1', 's', 'list files'),
+    act('a1', 'u1', 'c1', 'Listing.'),
+    obs('o1', 'a1', 'c1'),
+    user('u2', 'u1', 'list only python files'),
+    act('a2', 'u2', 'c2', 'Listing python files.'),
+    obs('o2', 'a2', 'c2'),
+  ]
+
+  it('imports the branch ending at the last event and lists the other as a branch', () => {
+    const t = importOpenHandsV1Events(events)
+    expect(t.messages.map((m) => m.id)).toEqual(['s', 'u1', 'u2', 'a2', 'o2'])
+    expect(t.branches).toEqual([{ id: 'a1', fromMessageId: 'u1', messageCount: 2, firstText: 'Listing.' }])
+    expect(t.warnings).toEqual(['1 branch(es) off the active one (2 events) are not on the main line'])
+  })
+
+  it("follows base_state.json's leaf_event_id", () => {
+    const t = importOpenHandsV1Events(events, {}, { leafEventId: 'o1' })
+    expect(t.messages.map((m) => m.id)).toEqual(['s', 'u1', 'a1', 'o1'])
+    expect(t.branches).toEqual([
+      { id: 'u2', fromMessageId: 'u1', messageCount: 3, firstText: 'list only python files' },
+    ])
+  })
+
+  it('a parent that is not in the file keeps the file order', () => {
+    const t = importOpenHandsV1Events([user('u1', 'gone', 'a'), user('u2', 'u1', 'b')])
+    expect(t.messages.map((m) => m.id)).toEqual(['u1', 'u2'])
+    expect(t.branches).toBeUndefined()
+  })
+})

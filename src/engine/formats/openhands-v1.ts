@@ -229,6 +229,95 @@ export function v1UsageByResponse(baseState: unknown): Map<string, V1TokenUsage>
   return out
 }
 
+/** The `parent_id` the SDK writes for an explicit root. Source: `event/types.py` (`ROOT_PARENT_ID`). */
+const ROOT_PARENT_ID = '__root__'
+
+/**
+ * Each event's parent as the SDK resolves it (`conversation/event_store.py`
+ * `_effective_parent_id`): its `parent_id`, none for `__root__` or the first event, else the event
+ * before it (events written before the tree). Indexed like `events`; non-events get none.
+ */
+export function v1EffectiveParents(events: readonly unknown[]): (string | null)[] {
+  return events.map((e, i) => {
+    if (!isObject(e)) return null
+    const parent = e.parent_id
+    if (parent === ROOT_PARENT_ID) return null
+    if (typeof parent === 'string') return parent
+    const before = events[i - 1]
+    return i > 0 && isObject(before) && typeof before.id === 'string' ? before.id : null
+  })
+}
+
+/** The main line of a branched event list and the forks left off it. */
+interface V1Branching {
+  /** The events on the active branch, root first (all events when nothing forks). */
+  events: unknown[]
+  /** Each fork off the main line: its first event and the main-line event it hangs from. */
+  forks: { first: JsonObject; parentId: string | null; events: JsonObject[] }[]
+}
+
+/**
+ * The active branch of a V1 event list (`event_store.py` `path_to_root` from the leaf): when any
+ * event has a `parent_id`, the chain from `leafEventId` (`base_state.json`), else from the last
+ * event, back to the root by `v1EffectiveParents`; the other events are grouped into forks by
+ * the first event off the chain. A missing parent or a cycle keeps the file order (no forks).
+ */
+function activeBranch(events: readonly unknown[], leafEventId?: string): V1Branching {
+  const all = { events: [...events], forks: [] }
+  if (!events.some((e) => isObject(e) && typeof e.parent_id === 'string')) return all
+  const parents = v1EffectiveParents(events)
+  const index = new Map<string, number>()
+  events.forEach((e, i) => {
+    if (isV1Event(e)) index.set(e.id as string, i)
+  })
+  let cur: number | undefined =
+    leafEventId !== undefined && index.has(leafEventId) ? index.get(leafEventId) : events.length - 1
+  const onPath = new Set<number>()
+  while (cur !== undefined) {
+    if (onPath.has(cur)) return all
+    onPath.add(cur)
+    const parent = parents[cur]
+    if (parent === null || parent === undefined) break
+    cur = index.get(parent)
+    if (cur === undefined) return all
+  }
+  const forkOf = new Map<number, number>()
+  const forks: V1Branching['forks'] = []
+  events.forEach((e, i) => {
+    if (onPath.has(i) || !isV1Event(e)) return
+    const parent = parents[i] ?? null
+    const p = parent === null ? undefined : index.get(parent)
+    const inFork = p === undefined ? undefined : forkOf.get(p)
+    if (inFork !== undefined) {
+      forkOf.set(i, inFork)
+      forks[inFork]?.events.push(e)
+      return
+    }
+    forkOf.set(i, forks.length)
+    forks.push({ first: e, parentId: parent, events: [e] })
+  })
+  return { events: events.filter((_, i) => onPath.has(i)), forks }
+}
+
+/** First text a fork's events carry (a message's text, else an action's thought), for a picker. */
+function forkText(events: readonly JsonObject[]): string {
+  for (const e of events) {
+    const m = isObject(e.llm_message) ? e.llm_message : undefined
+    const parts = [...contentParts(m?.content), ...contentParts(e.thought)]
+    const text = parts.find((p) => p.type === 'text' && p.text !== '')
+    if (text && text.type === 'text') return [...text.text].slice(0, 120).join('')
+  }
+  return ''
+}
+
+/** What an import of V1 events may know from beside them (`base_state.json`). */
+export interface V1Context {
+  /** Recorded usage by response id (`v1UsageByResponse`). */
+  usage?: ReadonlyMap<string, V1TokenUsage>
+  /** `leaf_event_id`: the newest event of the active branch. */
+  leafEventId?: string
+}
+
 /**
  * Imports a list of V1 events (file order = stream order). Mapping (`event/base.py`
  * `events_to_messages`, each event's `to_llm_message`):
@@ -249,16 +338,21 @@ export function v1UsageByResponse(baseState: unknown): Map<string, V1TokenUsage>
  *   `forgotten_event_ids`; without a summary, only the compaction.
  * - state updates, pauses, streaming deltas, … are skipped; an unknown kind or an item that is
  *   not an event is skipped with one counted warning per kind.
- * Message ids are the event ids. `usage` (by `llm_response_id`, `v1UsageByResponse`) becomes
- * the transcript's recorded usage at the first message of each response. Throws `ImportFailure`
- * when no event makes a message. Never modifies the events.
+ * Message ids are the event ids. `context.usage` (by `llm_response_id`, `v1UsageByResponse`)
+ * becomes the transcript's recorded usage at the first message of each response. When events
+ * carry `parent_id` (the SDK's conversation tree), only the active branch is imported
+ * (`activeBranch`, from `context.leafEventId`) and each fork off it is listed in `branches`
+ * with a warning. Throws `ImportFailure` when no event makes a message. Never modifies the events.
  */
 export function importOpenHandsV1Events(
-  events: readonly unknown[],
+  allEvents: readonly unknown[],
   options: ImportOptions = {},
-  usage: ReadonlyMap<string, V1TokenUsage> = new Map(),
+  context: V1Context = {},
 ): Transcript {
   const keepRaw = options.keepRaw ?? true
+  const usage = context.usage ?? new Map<string, V1TokenUsage>()
+  const branching = activeBranch(allEvents, context.leafEventId)
+  const events = branching.events
   const tracked: TrackedDraft<string>[] = []
   const pending: { draft: DraftCompaction; forgotten: Set<string> }[] = []
   const warnings: string[] = []
@@ -399,6 +493,19 @@ export function importOpenHandsV1Events(
   keepUnforgotten(transcript, tracked, pending)
   const recorded = resolveUsage(transcript.messages, drafts)
   if (recorded) transcript.usage = recorded
+  if (branching.forks.length > 0) {
+    const messageIds = new Set(transcript.messages.map((m) => m.id))
+    transcript.branches = branching.forks.map((f) => ({
+      id: f.first.id as string,
+      fromMessageId: f.parentId !== null && messageIds.has(f.parentId) ? f.parentId : null,
+      messageCount: f.events.filter((e) => V1_MESSAGE_KINDS.has(e.kind as string)).length,
+      firstText: forkText(f.events),
+    }))
+    const off = branching.forks.reduce((n, f) => n + f.events.length, 0)
+    transcript.warnings.push(
+      `${branching.forks.length} branch(es) off the active one (${off} events) are not on the main line`,
+    )
+  }
   return transcript
 }
 
@@ -459,7 +566,11 @@ export function importOpenHandsV1Bundle(
     }
     let t: Transcript
     try {
-      t = importOpenHandsV1Events(events, options, v1UsageByResponse(state))
+      const leaf = isObject(state) ? str(state.leaf_event_id) : undefined
+      t = importOpenHandsV1Events(events, options, {
+        usage: v1UsageByResponse(state),
+        ...(leaf ? { leafEventId: leaf } : {}),
+      })
     } catch (e) {
       firstError ??= `${folder || 'events/'}: ${e instanceof Error ? e.message : String(e)}`
       continue
