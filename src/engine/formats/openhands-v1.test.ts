@@ -362,3 +362,20 @@ describe('OpenHands V1 conversation tree (parent_id)', () => {
     expect(t.branches).toBeUndefined()
   })
 })
+
+describe('OpenHands V1 source lines on a branched list', () => {
+  it('each message names its event line in the whole file', () => {
+    const msg = (id: string, parent: string) => ({
+      kind: 'MessageEvent',
+      id,
+      source: 'user',
+      parent_id: parent,
+      llm_message: { role: 'user', content: [{ type: 'text', text: id }] },
+    })
+    const t = importOpenHandsV1Events([msg('a', '__root__'), msg('b', 'a'), msg('c', 'a')])
+    expect(t.messages.map((m) => [m.id, m.source.line])).toEqual([
+      ['a', 1],
+      ['c', 3],
+    ])
+  })
+})

@@ -252,6 +252,8 @@ export function v1EffectiveParents(events: readonly unknown[]): (string | null)[
 interface V1Branching {
   /** The events on the active branch, root first (all events when nothing forks). */
   events: unknown[]
+  /** Each of those events' position in the whole list (its 0-based line). */
+  positions: number[]
   /** Each fork off the main line: its first event and the main-line event it hangs from. */
   forks: { first: JsonObject; parentId: string | null; events: JsonObject[] }[]
 }
@@ -263,7 +265,7 @@ interface V1Branching {
  * the first event off the chain. A missing parent or a cycle keeps the file order (no forks).
  */
 function activeBranch(events: readonly unknown[], leafEventId?: string): V1Branching {
-  const all = { events: [...events], forks: [] }
+  const all = { events: [...events], positions: events.map((_, i) => i), forks: [] }
   if (!events.some((e) => isObject(e) && typeof e.parent_id === 'string')) return all
   const parents = v1EffectiveParents(events)
   const index = new Map<string, number>()
@@ -296,7 +298,8 @@ function activeBranch(events: readonly unknown[], leafEventId?: string): V1Branc
     forkOf.set(i, forks.length)
     forks.push({ first: e, parentId: parent, events: [e] })
   })
-  return { events: events.filter((_, i) => onPath.has(i)), forks }
+  const positions = events.flatMap((_, i) => (onPath.has(i) ? [i] : []))
+  return { events: positions.map((i) => events[i]), positions, forks }
 }
 
 /** First text a fork's events carry (a message's text, else an action's thought), for a picker. */
@@ -365,7 +368,7 @@ export function importOpenHandsV1Events(
   let open: { responseId: string; item: TrackedDraft<string> } | null = null
 
   const source = (i: number, raw: unknown): SourceRef => {
-    const s: SourceRef = { format, line: i + 1 }
+    const s: SourceRef = { format, line: (branching.positions[i] ?? i) + 1 }
     if (keepRaw) s.raw = raw
     return s
   }
