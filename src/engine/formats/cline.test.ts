@@ -420,3 +420,83 @@ describe('Cline detection and refusals', () => {
     expect(t2.messages.map((m) => m.content)).toEqual(['A', 'B'])
   })
 })
+
+/**
+ * A Cline 3.x native-tool task (invented): history message 0 is the task, then step k is an
+ * assistant message (history index 2k+1: a `read_file` call, `metrics.tokens` from `recorded[k]`)
+ * and, except after the last step, its labelled result (2k+2) of `rows[k]` table rows with the
+ * environment details. Each history user message imports as two messages (the result or the task,
+ * then the injected environment details), each assistant message as one.
+ */
+function steps(rows: number[], recorded: { prompt: number; completion?: number; cached?: number }[]): unknown[] {
+  const out: unknown[] = [{ role: 'user', content: [t('<task>\nCheck every postal code in data/\n</task>'), t(TASK_ENV)], ts: 1000 }]
+  recorded.forEach((r, k) => {
+    const path = `data/part${String(k).padStart(2, '0')}.csv`
+    const last = k === recorded.length - 1
+    out.push({
+      role: 'assistant',
+      content: last ? [t('All postal codes checked.')] : [t('Reading the next part.'), { type: 'tool_use', id: `toolu_${k}`, name: 'read_file', input: { path } }],
+      modelInfo: { modelId: 'claude-sonnet-4-5-20250929', providerId: 'openai', mode: 'act' },
+      metrics: { tokens: { prompt: r.prompt, completion: r.completion ?? 100, cached: r.cached ?? 0 } },
+      ts: 2000 + 2 * k,
+    })
+    if (!last) {
+      const table = Array.from({ length: rows[k] ?? 0 }, (_, j) => `row ${String(j).padStart(4, '0')}: postal 94107, rate 1.15`).join('\n')
+      out.push({ role: 'user', content: [t(`[read_file for '${path}'] Result:`), t(table), t(TASK_ENV)], ts: 2001 + 2 * k })
+    }
+  })
+  return out
+}
+
+/** `m<a>`..`m<b>` inclusive. */
+const ids = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, k) => `m${a + k}`)
+
+describe('Cline usage and truncations read from metrics.tokens', () => {
+  it('cached above prompt (Anthropic: input_tokens excludes the cache) adds to it; cached within prompt is a part of it', () => {
+    const task = clineImporter.importParsed(
+      steps([40], [
+        { prompt: 10, completion: 300, cached: 9500 },
+        { prompt: 4200, completion: 40, cached: 4000 },
+      ]),
+      {},
+    )
+    expect(task.usage).toEqual([
+      { atIndex: 2, atMessageId: 'm2', context: 9510, output: 300 },
+      { atIndex: 5, atMessageId: 'm5', context: 4200, output: 40 },
+    ])
+  })
+
+  // Each ordinary step adds 4,000 recorded tokens; step 7's result (history 16) is six times as long.
+  const rows = [50, 50, 50, 50, 50, 50, 50, 300, 50]
+  const growing = [5000, 9000, 13000, 17000, 21000, 25000, 29000].map((prompt) => ({ prompt }))
+
+  it('without ui_messages.json a fall in the recorded context is a truncation with the range Cline would choose, accumulated', () => {
+    // Request 15 (after 29,000 + 100 out): 29,000 + 4,000 − 12,000 → Cline's "half" from message 2 of 15
+    // messages removes [2, 7]. Request 19 (after 45,000 + 100 ≥ the 29,100 that made Cline truncate):
+    // 45,000 + 4,000 − 8,000, a 9% fall → "half" of the rest from 8 of 19 messages, [2, 11].
+    const task = clineImporter.importParsed(steps(rows, [...growing, { prompt: 21000 }, { prompt: 45000 }, { prompt: 41000 }]), {})
+    expect(task.recordedCompactions).toEqual([
+      // History 15 is draft 23; kept: history 0–1 (drafts 0–2) and 8–14 (drafts 12–22).
+      { atIndex: 23, atMessageId: 'm23', summaryText: null, trigger: 'truncation', keptMessageIds: [...ids(0, 2), ...ids(12, 22)], source: 'cline' },
+      // History 19 is draft 29; kept: history 0–1 and 12–18 (drafts 18–28).
+      { atIndex: 29, atMessageId: 'm29', summaryText: null, trigger: 'truncation', keptMessageIds: [...ids(0, 2), ...ids(18, 28)], source: 'cline' },
+    ])
+    expect(task.notes).toEqual([
+      "2 truncations inferred from the recorded usage (the context falls at history messages 15, 19): ui_messages.json, where Cline records the range it deleted, was not given",
+    ])
+  })
+
+  it('the "quarter" range when the recorded context fell by three quarters of the pairs', () => {
+    // 29,000 + 4,000 − 16,000: "quarter" from message 2 of 15 messages removes [2, 9].
+    const task = clineImporter.importParsed(steps(rows, [...growing, { prompt: 17000 }]), {})
+    expect(task.recordedCompactions).toEqual([
+      { atIndex: 23, atMessageId: 'm23', summaryText: null, trigger: 'truncation', keptMessageIds: [...ids(0, 2), ...ids(15, 22)], source: 'cline' },
+    ])
+  })
+
+  it('a context that only grows, or falls by less than a fifth, infers nothing', () => {
+    const task = clineImporter.importParsed(steps(rows, [...growing, { prompt: 25000 }]), {})
+    expect(task.recordedCompactions).toEqual([])
+    expect(task.notes).toBeUndefined()
+  })
+})

@@ -6,6 +6,7 @@
  * folder or a zip of one or several task folders imports through the bundle reading.
  */
 import type { Part, SourceRef, ToolCall, ToolSchema, Transcript } from '../model'
+import { countMessageTokens } from '../tokens/count'
 import { splitAssistantContent, splitUserContent } from './anthropic'
 import { importFailure } from './failure'
 import type { FileBundle, FormatImporter, ImportOptions } from './types'
@@ -178,6 +179,122 @@ function stripLabel(content: unknown): unknown {
 
 /** A non-negative token count, 0 for anything else. */
 const tokens = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0)
+
+/**
+ * The context one request sent, from an assistant message's `metrics.tokens{prompt, completion,
+ * cached}`. Cline writes `prompt` = the provider's input tokens and `cached` = cache writes + cache
+ * reads (`src/core/task/index.ts`); its type says `prompt` includes `cached`, which holds for
+ * OpenAI-style providers, but Anthropic's `input_tokens` leaves the cache out. So when `cached`
+ * exceeds `prompt` the prompt cannot include it and the context is `prompt + cached`; else `prompt`.
+ */
+function metricsContext(t: JsonObject): number {
+  const prompt = tokens(t.prompt)
+  const cached = tokens(t.cached)
+  return cached > prompt ? prompt + cached : prompt
+}
+
+/** A request's recorded context and output, at the history index of the assistant message it produced. */
+interface HistoryRequest {
+  i: number
+  context: number
+  output: number
+}
+
+/**
+ * Cline's next deleted range (`ContextManager.getNextTruncationRange`): messages 0 and 1 are always
+ * kept; from the first message after the previous range (2 without one), `half` removes
+ * ⌊rest / 4⌋ · 2 messages and `quarter` ⌊rest · 3/4 / 2⌋ · 2 (rest = `length` − that start), the
+ * range ending on an assistant message (one earlier otherwise). The inclusive range `[2, end]`, or
+ * undefined when it removes nothing. `roles` are the history's roles by index; `length` is the
+ * history Cline had when it truncated (the messages before the request).
+ */
+function nextTruncationRange(
+  roles: readonly unknown[],
+  length: number,
+  previous: [number, number] | undefined,
+  keep: 'half' | 'quarter',
+): [number, number] | undefined {
+  const start = previous ? previous[1] + 1 : 2
+  const rest = length - start
+  const remove = keep === 'half' ? Math.floor(rest / 4) * 2 : Math.floor((rest * 3) / 4 / 2) * 2
+  let end = start + remove - 1
+  if (end >= 0 && end < roles.length && roles[end] !== 'assistant') end--
+  return end >= start ? [2, end] : undefined
+}
+
+/** A recorded context falls "well below" the previous one: by more than this share… */
+const TRUNCATION_FALL_SHARE = 0.2
+/** …and by more than this many tokens. */
+const TRUNCATION_FALL_TOKENS = 2000
+
+/**
+ * Cline's truncations read from the recorded usage when `ui_messages.json` (which holds the deleted
+ * range) is not given. Cline truncates before a request when the previous request's total (context +
+ * output) reached its limit (`ContextManager.getNewContextMessagesAndMetadata`), without rewriting the
+ * history. Here: a request whose recorded context falls below the previous one's by more than
+ * `TRUNCATION_FALL_SHARE` and `TRUNCATION_FALL_TOKENS` was truncated; the smallest previous total
+ * among those is taken as the limit, and every request after a total at or above it whose context
+ * falls at all was truncated too. For each, the range is Cline's `half` or `quarter`
+ * (`nextTruncationRange`, accumulated from the previous one) whose removed messages best match what
+ * the recorded figures say was removed: the previous context + the messages since − this context,
+ * message sizes (`sizes`, characters by history index) turned into tokens by the ratio of the
+ * recorded growth to the characters added between requests that were not truncated. Gives each
+ * truncated request's history index and its range, in order.
+ */
+function inferTruncations(roles: readonly unknown[], sizes: readonly number[], requests: readonly HistoryRequest[]): { i: number; range: [number, number] }[] {
+  const reqs = requests.filter((r) => r.context > 0)
+  const sizeOf = (from: number, to: number) => {
+    let n = 0
+    for (let h = Math.max(0, from); h < to && h < sizes.length; h++) n += sizes[h] as number
+    return n
+  }
+  const falls = (k: number) => {
+    const prev = reqs[k - 1] as HistoryRequest
+    const cur = reqs[k] as HistoryRequest
+    return cur.context < prev.context * (1 - TRUNCATION_FALL_SHARE) && prev.context - cur.context > TRUNCATION_FALL_TOKENS
+  }
+  let limit = Infinity
+  for (let k = 1; k < reqs.length; k++) {
+    const prev = reqs[k - 1] as HistoryRequest
+    if (falls(k)) limit = Math.min(limit, prev.context + prev.output)
+  }
+  if (limit === Infinity) return []
+  const truncated = new Set<number>()
+  for (let k = 1; k < reqs.length; k++) {
+    const prev = reqs[k - 1] as HistoryRequest
+    const cur = reqs[k] as HistoryRequest
+    if (falls(k) || (prev.context + prev.output >= limit && cur.context < prev.context)) truncated.add(k)
+  }
+  // Tokens per character: the recorded growth over what was added, between untruncated requests.
+  let grown = 0
+  let added = 0
+  for (let k = 1; k < reqs.length; k++) {
+    if (truncated.has(k)) continue
+    const prev = reqs[k - 1] as HistoryRequest
+    grown += (reqs[k] as HistoryRequest).context - prev.context
+    added += sizeOf(prev.i, (reqs[k] as HistoryRequest).i)
+  }
+  const first = reqs[0] as HistoryRequest
+  const ratio = grown > 0 && added > 0 ? grown / added : first.context / Math.max(1, sizeOf(0, first.i))
+  const out: { i: number; range: [number, number] }[] = []
+  let range: [number, number] | undefined
+  for (const k of [...truncated].sort((a, b) => a - b)) {
+    const prev = reqs[k - 1] as HistoryRequest
+    const cur = reqs[k] as HistoryRequest
+    const removed = prev.context + ratio * sizeOf(prev.i, cur.i) - cur.context
+    let best: { miss: number; range: [number, number] } | undefined
+    for (const keep of ['half', 'quarter'] as const) {
+      const next = nextTruncationRange(roles, cur.i, range, keep)
+      if (!next) continue
+      const miss = Math.abs(ratio * sizeOf(range ? range[1] + 1 : 2, next[1] + 1) - removed)
+      if (!best || miss < best.miss) best = { miss, range: next }
+    }
+    if (!best) continue
+    range = best.range
+    out.push({ i: cur.i, range })
+  }
+  return out
+}
 
 /** Usage one request recorded, from a UI log `api_req_started` entry. */
 interface UiRequest {
@@ -372,10 +489,13 @@ interface ResultSegment {
  * no summary) at history message e+1 keeping messages 0..s−1, unless a summary call is there;
  * Roo's summary / truncation marker → at that message, kept before it the messages no existing
  * `condenseId` / `truncationId` hides (legacy summaries without an id: the first message), with
- * `condense_context` figures from the UI log in order. Usage: `metrics.tokens{prompt,
- * completion}` on an assistant message, else the UI log's requests matched to the first
- * assistant message at or after the request's `ts` (by order without `ts`). Throws
- * `ImportFailure` without a message array or when no message is kept.
+ * `condense_context` figures from the UI log in order. Without a UI log (and with no summary call
+ * or Roo marker), Cline's truncations are inferred from the recorded usage (`inferTruncations`):
+ * each at the truncated request's assistant message, keeping history messages 0–1 and those after
+ * the range up to the request, with a note. Usage: `metrics.tokens` on an assistant message
+ * (`metricsContext`), else the UI log's requests matched to the first assistant message at or
+ * after the request's `ts` (by order without `ts`). Throws `ImportFailure` without a message array
+ * or when no message is kept.
  */
 function importHistory(root: unknown, keepRaw: boolean, extras: HistoryExtras = {}): Transcript {
   const where = extras.where ? `${extras.where}: ` : ''
@@ -410,6 +530,9 @@ function importHistory(root: unknown, keepRaw: boolean, extras: HistoryExtras = 
     summaryCalls.push({ at, i, trigger, summary, id: c.id })
   }
   const roo: { i: number; at: number; id?: string; kind: 'condense' | 'truncation' }[] = []
+  /** The usage `metrics.tokens` recorded, by the history index of the assistant message it is on. */
+  const recorded: HistoryRequest[] = []
+  const notes: string[] = []
 
   const src = (i: number, raw: unknown): SourceRef => {
     const s: SourceRef = { format, line: i + 1 }
@@ -478,9 +601,12 @@ function importHistory(root: unknown, keepRaw: boolean, extras: HistoryExtras = 
       for (const c of split.toolCalls) noteSummaryCall(c, start, i)
       const metrics = isObject(m.metrics) && isObject(m.metrics.tokens) ? m.metrics.tokens : undefined
       if (metrics) {
-        const context = tokens(metrics.prompt)
+        const context = metricsContext(metrics)
         const output = tokens(metrics.completion)
-        if (context > 0 || output > 0) usage.push({ atIndex: start, context, output })
+        if (context > 0 || output > 0) {
+          usage.push({ atIndex: start, context, output })
+          recorded.push({ i, context, output })
+        }
       }
     } else if (m.role === 'user') {
       if (isSummaryMessage(m)) {
@@ -610,6 +736,28 @@ function importHistory(root: unknown, keepRaw: boolean, extras: HistoryExtras = 
     const c: DraftCompaction = { atIndex: (spans[next] as [number, number])[0], summaryText: null, trigger: 'truncation', source: format }
     pending.push({ c, kept: draftsOf(0, Math.max(0, Math.min(s, next))) })
   }
+  // Cline without its UI log: truncations read from where the recorded context falls.
+  if (!extras.ui && summaryCalls.length === 0 && roo.length === 0 && recorded.length > 1) {
+    const sizes = spans.map(([a, b]) => {
+      let n = 0
+      for (let k = a; k < b; k++) n += countMessageTokens({ ...(drafts[k] as DraftMessage), index: k }, (text) => text.length)
+      return n
+    })
+    const roles = list.map((m) => (isObject(m) ? m.role : undefined))
+    const inferred = inferTruncations(roles, sizes, recorded)
+    for (const { i, range } of inferred) {
+      const c: DraftCompaction = { atIndex: (spans[i] as [number, number])[0], summaryText: null, trigger: 'truncation', source: format }
+      pending.push({ c, kept: [...draftsOf(0, range[0]), ...draftsOf(range[1] + 1, i)] })
+    }
+    if (inferred.length > 0) {
+      const n = inferred.length
+      notes.push(
+        `${where}${n} truncation${n === 1 ? '' : 's'} inferred from the recorded usage (the context falls at history ` +
+          `message${n === 1 ? '' : 's'} ${inferred.map((x) => x.i).join(', ')}): ${UI_FILE}, where Cline records the ` +
+          'range it deleted, was not given',
+      )
+    }
+  }
   // Roo: each summary / marker hides the messages tagged with its id.
   const ids = new Set(roo.flatMap((r) => (r.id !== undefined ? [r.id] : [])))
   const condenses = [...(extras.ui?.condenses ?? [])]
@@ -662,6 +810,7 @@ function importHistory(root: unknown, keepRaw: boolean, extras: HistoryExtras = 
   const transcript = finalizeTranscript(format, drafts, compactions, warnings, {
     model: model ?? extras.model ?? (isObject(root) ? str(root.model) : undefined),
     ...(tools ? { tools } : {}),
+    notes,
   })
   // Kept messages were named by draft position: now they have ids.
   transcript.recordedCompactions.forEach((rc, k) => {
