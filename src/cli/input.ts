@@ -35,7 +35,7 @@ export interface ConversationEntry {
 }
 
 /** A file's conversations: the opened one (index 0), then its `sidechains` in order (the page's picker). */
-export function conversationList(root: Transcript): Transcript[] {
+function conversationList(root: Transcript): Transcript[] {
   return [root, ...(root.sidechains ?? [])]
 }
 
@@ -55,7 +55,7 @@ export function conversationEntries(root: Transcript, open: number): Conversatio
  * conversation whose `conversationId`, else whose title, is `which`. A sub-agent without its own
  * agent version takes the file's. Unknown → UsageError naming what the file has.
  */
-export function pickConversation(root: Transcript, which: string, name: string): { transcript: Transcript; index: number } {
+function pickConversation(root: Transcript, which: string, name: string): { transcript: Transcript; index: number } {
   const list = conversationList(root)
   let index = /^\d+$/.test(which) ? Number(which) : -1
   if (index >= list.length) index = -1

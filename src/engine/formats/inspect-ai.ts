@@ -537,7 +537,7 @@ function* evalSamples(archive: FileBundle, entries: readonly BundleEntry[]): Gen
  * decompress. `keepRaw` defaults to true. Source: formats.md §4.9;
  * `UKGovernmentBEIS/inspect_ai: src/inspect_ai/log/_recorders/eval.py`.
  */
-export function importInspectEval(archive: FileBundle, options: ImportOptions = {}): Transcript {
+function importInspectEval(archive: FileBundle, options: ImportOptions = {}): Transcript {
   const keepRaw = options.keepRaw ?? true
   const latest = new Map<string, BundleEntry>()
   // A name written twice (an appended archive) is read as its last copy, as zip readers do.

@@ -80,7 +80,7 @@ function isKimiCode(input: unknown): boolean {
  * The signatures of tools this version does not read, most specific first. Tools with an importer
  * of their own are not listed: their importer's detection decides.
  */
-export const LOOK_ALIKES: readonly LookAlike[] = [
+const LOOK_ALIKES: readonly LookAlike[] = [
   { tool: 'iFlow CLI session', container: 'jsonl', matches: isIflow, misreadAs: ['claude-code'] },
   {
     tool: 'Kimi CLI wire log',

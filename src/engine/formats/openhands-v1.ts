@@ -237,7 +237,7 @@ const ROOT_PARENT_ID = '__root__'
  * `_effective_parent_id`): its `parent_id`, none for `__root__` or the first event, else the event
  * before it (events written before the tree). Indexed like `events`; non-events get none.
  */
-export function v1EffectiveParents(events: readonly unknown[]): (string | null)[] {
+function v1EffectiveParents(events: readonly unknown[]): (string | null)[] {
   return events.map((e, i) => {
     if (!isObject(e)) return null
     const parent = e.parent_id

@@ -114,7 +114,7 @@ export function formatsInOrder(): RegisteredFormat[] {
 }
 
 /** The importer registered for a format id (the first of its containers), if any. */
-export function importerFor(format: FormatId): FormatImporter | undefined {
+function importerFor(format: FormatId): FormatImporter | undefined {
   return FORMAT_IMPORTERS.find((imp) => imp.id === format)
 }
 

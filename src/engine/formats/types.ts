@@ -81,7 +81,7 @@ export interface FileBundle {
 }
 
 /** How a format reads a `FileBundle` (a zip archive or a folder of its files). */
-export interface BundleReading {
+interface BundleReading {
   /** true when the bundle's entry names are this format's (e.g. an Inspect log's `header.json`). */
   matches(names: readonly string[]): boolean
   /** The entry names `matches` looks for, for the error about a bundle no format reads: `header.json`. */
