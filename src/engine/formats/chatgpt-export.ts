@@ -8,14 +8,14 @@ import type {
   TranscriptBranch,
 } from '../model'
 import { collapseWhitespace, cutCodePoints } from '../util/text'
-import { ImportFailure, importFailure } from './failure'
+import { dataExportCloseness, detectDataExport, importDataExport, type DataExportShape } from './data-export'
+import { importFailure } from './failure'
 import type { FormatImporter } from './types'
 import {
   finalizeTranscript,
   isObject,
   normalizeParts,
   str,
-  withConversations,
   type DraftMessage,
   type JsonObject,
 } from './util'
@@ -542,12 +542,13 @@ function importConversation(conv: unknown, field: string, keepRaw: boolean): Tra
   return transcript
 }
 
-/** The conversations of an export root: an array, `{conversations: […]}`, or one conversation. */
-function conversationsOf(root: unknown): unknown[] | undefined {
-  if (Array.isArray(root)) return root
-  if (isObject(root) && Array.isArray(root.conversations)) return root.conversations
-  if (isObject(root) && isObject(root.mapping)) return [root]
-  return undefined
+/** A ChatGPT export's conversations: a `mapping` tree with `current_node`, `title` or `conversation_id`. */
+const SHAPE: DataExportShape = {
+  service: 'ChatGPT',
+  body: 'mapping',
+  bodyOk: isObject,
+  bodyLabel: '"mapping" object (the message tree)',
+  conversationKeys: ['current_node', 'title', 'conversation_id'],
 }
 
 /**
@@ -560,60 +561,7 @@ function conversationsOf(root: unknown): unknown[] | undefined {
  * `root`. Source: docs/formats.md §4.14.
  */
 function importChatGPTExport(root: unknown, keepRaw = true): Transcript {
-  const list = conversationsOf(root)
-  if (!list) importFailure('expected a ChatGPT export: an array of conversations with "mapping"')
-  const field = (i: number) =>
-    Array.isArray(root)
-      ? `[${i}]`
-      : isObject(root) && Array.isArray(root.conversations)
-        ? `conversations[${i}]`
-        : 'conversation'
-  const transcripts: Transcript[] = []
-  const skipped: string[] = []
-  let firstError: ImportFailure | undefined
-  list.forEach((conv, i) => {
-    try {
-      const t = importConversation(conv, field(i), keepRaw)
-      if (!t.title) t.title = `Untitled conversation ${i + 1}`
-      transcripts.push(t)
-    } catch (e) {
-      if (!(e instanceof ImportFailure)) throw e
-      firstError ??= e
-      skipped.push(`${e.message}; skipped`)
-    }
-  })
-  const first = transcripts[0]
-  if (!first) {
-    if (firstError) throw firstError
-    importFailure('the export holds no conversations')
-  }
-  first.warnings = [...skipped, ...first.warnings]
-  return withConversations(transcripts, 'conversation')
-}
-
-/**
- * An item that is a conversation of the export: a `mapping` key and one of the conversation
- * keys `current_node`, `title`, `conversation_id` (a broken item still counts, so it does not
- * hide the export; the import skips it with a warning).
- */
-const isConversationLike = (x: unknown) =>
-  isObject(x) && 'mapping' in x && ('current_node' in x || 'title' in x || 'conversation_id' in x)
-
-/**
- * Detection: the root is an array (or `{conversations}`), or one conversation object, whose
- * items (the first 50) are all conversation-like (`isConversationLike`), one at least with a
- * `mapping` object (the message tree).
- */
-function detectChatGPT(root: unknown): true | string {
-  const list = conversationsOf(root)
-  if (!list) return 'not an array of conversations with "mapping"'
-  const head = list.slice(0, 50)
-  if (head.length === 0) return 'an empty list, no conversations'
-  const at = head.findIndex((x) => !isConversationLike(x))
-  if (at >= 0) return `item ${at} has no "mapping" with "current_node" or "title"`
-  if (!head.some((x) => isObject(x) && isObject(x.mapping)))
-    return 'no item has a "mapping" object (the message tree)'
-  return true
+  return importDataExport(root, SHAPE, (conv, field) => importConversation(conv, field, keepRaw))
 }
 
 /** The ChatGPT data-export importer (registry entry). */
@@ -625,11 +573,7 @@ export const chatgptExportImporter: FormatImporter<typeof format> = {
   requestFormat: null,
   description: 'ChatGPT data export, conversations.json (every conversation; the first opens)',
   extensions: ['.json'],
-  detect: detectChatGPT,
-  closeness: (root) => {
-    const list = conversationsOf(root)?.slice(0, 50) ?? []
-    if (list.length === 0) return 0
-    return (0.9 * list.filter((x) => isObject(x) && isObject(x.mapping)).length) / list.length
-  },
+  detect: (root) => detectDataExport(root, SHAPE),
+  closeness: (root) => dataExportCloseness(root, SHAPE),
   importParsed: (root, options) => importChatGPTExport(root, options.keepRaw),
 }

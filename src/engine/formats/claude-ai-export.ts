@@ -1,14 +1,14 @@
 import { contentText } from '../content'
 import type { Part, SourceRef, ToolCall, Transcript, TranscriptBranch } from '../model'
 import { collapseWhitespace, cutCodePoints } from '../util/text'
-import { ImportFailure, importFailure } from './failure'
+import { dataExportCloseness, detectDataExport, importDataExport, type DataExportShape } from './data-export'
+import { importFailure } from './failure'
 import type { FormatImporter } from './types'
 import {
   finalizeTranscript,
   isObject,
   normalizeParts,
   str,
-  withConversations,
   type DraftMessage,
   type JsonObject,
 } from './util'
@@ -324,12 +324,13 @@ function importConversation(conv: unknown, field: string, keepRaw: boolean): Tra
   return t
 }
 
-/** The conversations of an export root: an array, `{conversations: […]}`, or one conversation. */
-function conversationsOf(root: unknown): unknown[] | undefined {
-  if (Array.isArray(root)) return root
-  if (isObject(root) && Array.isArray(root.conversations)) return root.conversations
-  if (isObject(root) && Array.isArray(root.chat_messages)) return [root]
-  return undefined
+/** A claude.ai export's conversations: a `chat_messages` array with `uuid` or `name`. */
+const SHAPE: DataExportShape = {
+  service: 'claude.ai',
+  body: 'chat_messages',
+  bodyOk: Array.isArray,
+  bodyLabel: '"chat_messages" array',
+  conversationKeys: ['uuid', 'name'],
 }
 
 /**
@@ -340,59 +341,8 @@ function conversationsOf(root: unknown): unknown[] | undefined {
  * is skipped with a warning. No compaction and no usage are recorded. Never modifies `root`.
  */
 function importClaudeAiExport(root: unknown, keepRaw = true): Transcript {
-  const list = conversationsOf(root)
-  if (!list) importFailure('expected a claude.ai export: an array of conversations with "chat_messages"')
-  const prefix = Array.isArray(root) ? '' : isObject(root) && Array.isArray(root.conversations) ? 'conversations' : ''
-  const transcripts: Transcript[] = []
-  const skipped: string[] = []
-  let empty = 0
-  let firstError: ImportFailure | undefined
-  list.forEach((conv, i) => {
-    if (isObject(conv) && Array.isArray(conv.chat_messages) && conv.chat_messages.length === 0) {
-      empty++
-      return
-    }
-    try {
-      const field = list.length === 1 && !Array.isArray(root) && prefix === '' ? 'conversation' : `${prefix}[${i}]`
-      const t = importConversation(conv, field, keepRaw)
-      if (!t.title) t.title = `Untitled conversation ${i + 1}`
-      transcripts.push(t)
-    } catch (e) {
-      if (!(e instanceof ImportFailure)) throw e
-      firstError ??= e
-      skipped.push(`${e.message}; skipped`)
-    }
-  })
-  const first = transcripts[0]
-  if (!first) {
-    if (firstError) throw firstError
-    importFailure('the export holds no conversation with messages')
-  }
-  first.warnings = [...skipped, ...first.warnings]
-  if (empty > 0)
-    first.notes = [...(first.notes ?? []), `${empty} conversation(s) without messages are not listed`]
-  return withConversations(transcripts, 'conversation')
-}
-
-/** A claude.ai conversation: `chat_messages` plus one of `uuid` / `name`. */
-const isConversationLike = (x: unknown) =>
-  isObject(x) && 'chat_messages' in x && ('uuid' in x || 'name' in x)
-
-/**
- * Detection: an array (or `{conversations}`, or one conversation) whose first 50 items are all
- * conversation-like (`chat_messages` + `uuid`/`name`), one at least with a `chat_messages` array.
- * A ChatGPT export (`mapping`) has none of these keys.
- */
-function detectClaudeAi(root: unknown): true | string {
-  const list = conversationsOf(root)
-  if (!list) return 'not an array of conversations with "chat_messages"'
-  const head = list.slice(0, 50)
-  if (head.length === 0) return 'an empty list, no conversations'
-  const at = head.findIndex((x) => !isConversationLike(x))
-  if (at >= 0) return `item ${at} has no "chat_messages" with "uuid" or "name"`
-  if (!head.some((x) => isObject(x) && Array.isArray(x.chat_messages)))
-    return 'no item has a "chat_messages" array'
-  return true
+  const isEmpty = (conv: unknown) => isObject(conv) && Array.isArray(conv.chat_messages) && conv.chat_messages.length === 0
+  return importDataExport(root, SHAPE, (conv, field) => importConversation(conv, field, keepRaw), isEmpty)
 }
 
 /** The claude.ai data-export importer (registry entry). */
@@ -404,11 +354,7 @@ export const claudeAiExportImporter: FormatImporter<typeof format> = {
   requestFormat: 'anthropic',
   description: 'claude.ai data export, conversations.json with chat_messages (every conversation; the first opens)',
   extensions: ['.json'],
-  detect: detectClaudeAi,
-  closeness: (root) => {
-    const list = conversationsOf(root)?.slice(0, 50) ?? []
-    if (list.length === 0) return 0
-    return (0.9 * list.filter((x) => isObject(x) && Array.isArray(x.chat_messages)).length) / list.length
-  },
+  detect: (root) => detectDataExport(root, SHAPE),
+  closeness: (root) => dataExportCloseness(root, SHAPE),
   importParsed: (root, options) => importClaudeAiExport(root, options.keepRaw),
 }
