@@ -500,3 +500,30 @@ describe('Cline usage and truncations read from metrics.tokens', () => {
     expect(task.notes).toBeUndefined()
   })
 })
+
+describe("a deleted range in Cline's UI log placed by conversationHistoryIndex", () => {
+  it('sits at the request it was first sent with, keeping messages 0–1 and those after the range before that request', () => {
+    // Entries carry the history length − 1 when they were added; an api_req_started is added before its
+    // user message (its request's assistant message is history index + 2), the others while the
+    // response streams (index + 1). The range [2, 3] first rides on the text of request 5.
+    const ui = [
+      { ts: 900, type: 'say', say: 'task', text: 'Check the rates for postal code 94107', conversationHistoryIndex: -1 },
+      { ...request(1050, 10, 50, 4000, 0), conversationHistoryIndex: -1 },
+      { ts: 1090, type: 'say', say: 'text', text: 'Reading.', conversationHistoryIndex: 0 },
+      { ...request(1250, 12, 40, 300, 4000), conversationHistoryIndex: 1 },
+      { ...request(1450, 8, 30, 200, 4300), conversationHistoryIndex: 3 },
+      { ts: 1460, type: 'say', say: 'text', text: 'Running the tests.', conversationHistoryIndex: 4, conversationHistoryDeletedRange: [2, 3] },
+      { ...request(1650, 5, 10, 0, 1700), conversationHistoryIndex: 5, conversationHistoryDeletedRange: [2, 3] },
+    ]
+    const files: Record<string, Uint8Array> = {
+      'api_conversation_history.json': strToU8(JSON.stringify(HISTORY)),
+      'ui_messages.json': strToU8(JSON.stringify(ui)),
+    }
+    const r = importBytes(zipSync(files), { fileName: 'task.zip' })
+    if (!r.ok) throw new Error(r.error.message)
+    // History 5 is message 8; kept: history 0–1 (messages 0–2) and 4 (messages 6–7).
+    expect(r.transcript.recordedCompactions).toEqual([
+      { atIndex: 8, atMessageId: 'm8', summaryText: null, trigger: 'truncation', keptMessageIds: ['m0', 'm1', 'm2', 'm6', 'm7'], source: 'cline' },
+    ])
+  })
+})

@@ -241,7 +241,11 @@ const TRUNCATION_FALL_TOKENS = 2000
  * recorded growth to the characters added between requests that were not truncated. Gives each
  * truncated request's history index and its range, in order.
  */
-function inferTruncations(roles: readonly unknown[], sizes: readonly number[], requests: readonly HistoryRequest[]): { i: number; range: [number, number] }[] {
+function inferTruncations(
+  roles: readonly unknown[],
+  sizes: readonly number[],
+  requests: readonly HistoryRequest[],
+): { i: number; range: [number, number] }[] {
   const reqs = requests.filter((r) => r.context > 0)
   const sizeOf = (from: number, to: number) => {
     let n = 0
@@ -306,8 +310,12 @@ interface UiRequest {
 /** What the UI log beside the history adds. */
 interface UiLog {
   requests: UiRequest[]
-  /** Cline's `conversationHistoryDeletedRange` values, each distinct one once, in log order. */
-  deletedRanges: [number, number][]
+  /**
+   * Cline's `conversationHistoryDeletedRange` values, each distinct one once, in log order, with the
+   * history index of the assistant message of the request it was first sent with when the entry
+   * that first carries it has a `conversationHistoryIndex`.
+   */
+  deletedRanges: { range: [number, number]; request?: number }[]
   /** Roo `condense_context` entries' token figures, in log order. */
   condenses: { before?: number; after?: number }[]
   warnings: string[]
@@ -336,7 +344,12 @@ function readUiLog(root: unknown, name: string): UiLog {
     const range = e.conversationHistoryDeletedRange
     if (Array.isArray(range) && range.length === 2 && range.every((n) => Number.isInteger(n))) {
       const key = `${range[0]},${range[1]}`
-      if (key !== last) log.deletedRanges.push([range[0] as number, range[1] as number])
+      if (key !== last) {
+        const d: UiLog['deletedRanges'][number] = { range: [range[0] as number, range[1] as number] }
+        const c = e.conversationHistoryIndex
+        if (typeof c === 'number' && Number.isInteger(c)) d.request = c + (e.say === 'api_req_started' ? 2 : 1)
+        log.deletedRanges.push(d)
+      }
       last = key
     }
     if (e.say === 'api_req_started' && typeof e.text === 'string') {
@@ -486,7 +499,9 @@ interface ResultSegment {
  * (manual) call → at its message, the call's message holding the summary (its `context`
  * argument, else the result), kept before it the first two history messages; each new
  * `conversationHistoryDeletedRange [s, e]` in the UI log → a truncation (trigger `truncation`,
- * no summary) at history message e+1 keeping messages 0..s−1, unless a summary call is there;
+ * no summary) at the assistant message of the request it was first sent with (from the entry's
+ * `conversationHistoryIndex`; else history message e+1) keeping messages 0..s−1 and those after
+ * the range before it, unless a summary call is there;
  * Roo's summary / truncation marker → at that message, kept before it the messages no existing
  * `condenseId` / `truncationId` hides (legacy summaries without an id: the first message), with
  * `condense_context` figures from the UI log in order. Without a UI log (and with no summary call
@@ -726,15 +741,23 @@ function importHistory(root: unknown, keepRaw: boolean, extras: HistoryExtras = 
     const c: DraftCompaction = { atIndex: s.at, summaryText: summary, summaryIndex: s.at, trigger: s.trigger, source: format }
     pending.push({ c, kept: draftsOf(0, Math.min(2, s.i)) })
   }
-  for (const [s, e] of extras.ui?.deletedRanges ?? []) {
+  /** A truncation of history messages `s..e` at history message `at`: kept are `0..s−1` and `e+1..at−1`. */
+  const truncation = (s: number, e: number, at: number) => {
+    const c: DraftCompaction = { atIndex: (spans[at] as [number, number])[0], summaryText: null, trigger: 'truncation', source: format }
+    pending.push({ c, kept: [...draftsOf(0, Math.max(0, Math.min(s, e + 1))), ...draftsOf(e + 1, at)] })
+  }
+  for (const { range, request } of extras.ui?.deletedRanges ?? []) {
+    const [s, e] = range
     const next = e + 1
     if (summaryAt.has(next) || summaryAt.has(e)) continue
     if (next >= spans.length) {
       warnings.push(`${where}${UI_FILE}: deleted range [${s}, ${e}] ends past the history's ${spans.length} messages`)
       continue
     }
-    const c: DraftCompaction = { atIndex: (spans[next] as [number, number])[0], summaryText: null, trigger: 'truncation', source: format }
-    pending.push({ c, kept: draftsOf(0, Math.max(0, Math.min(s, next))) })
+    // At the request it was sent with when the log says which (an assistant message after the range).
+    const sent = request !== undefined ? list[request] : undefined
+    const at = request !== undefined && request > next && isObject(sent) && sent.role === 'assistant' ? request : next
+    truncation(s, e, at)
   }
   // Cline without its UI log: truncations read from where the recorded context falls.
   if (!extras.ui && summaryCalls.length === 0 && roo.length === 0 && recorded.length > 1) {
@@ -745,10 +768,7 @@ function importHistory(root: unknown, keepRaw: boolean, extras: HistoryExtras = 
     })
     const roles = list.map((m) => (isObject(m) ? m.role : undefined))
     const inferred = inferTruncations(roles, sizes, recorded)
-    for (const { i, range } of inferred) {
-      const c: DraftCompaction = { atIndex: (spans[i] as [number, number])[0], summaryText: null, trigger: 'truncation', source: format }
-      pending.push({ c, kept: [...draftsOf(0, range[0]), ...draftsOf(range[1] + 1, i)] })
-    }
+    for (const { i, range } of inferred) truncation(range[0], range[1], i)
     if (inferred.length > 0) {
       const n = inferred.length
       notes.push(
