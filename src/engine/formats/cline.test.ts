@@ -334,7 +334,7 @@ describe('a Cline task folder or zip (bundle)', () => {
     const other = task.sidechains?.[0]
     expect(other?.title).toBe('1750413700000')
     expect(other?.warnings).toEqual([
-      'no ui_messages.json beside tasks/1750413700000/api_conversation_history.json: the usage per request and Cline\'s truncations are not known',
+      "no ui_messages.json beside tasks/1750413700000/api_conversation_history.json: Cline's deleted ranges are not known (usage and truncations come from the history's metrics.tokens when it has them)",
     ])
     expect(other?.messages.length).toBe(3)
   })

@@ -899,7 +899,10 @@ function importTaskBundle(bundle: FileBundle, options: ImportOptions): Transcrip
         lead.push(`${dir}${UI_FILE}: ${e instanceof Error ? e.message : String(e)}; usage and truncations not read`)
       }
     } else {
-      lead.push(`no ${UI_FILE} beside ${name}: the usage per request and Cline's truncations are not known`)
+      lead.push(
+        `no ${UI_FILE} beside ${name}: Cline's deleted ranges are not known (usage and truncations come ` +
+          'from the history\'s metrics.tokens when it has them)',
+      )
     }
     const metaBytes = data.get(`${dir}${METADATA_FILE}`)
     if (metaBytes) {
