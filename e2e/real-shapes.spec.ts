@@ -31,8 +31,8 @@ const SHAPES: { file: string; format: string; messages: number; more?: string }[
   // OpenHands V1 events (system, 2 user, 6 assistant, 6 tool) and the same conversation's folder, zipped.
   { file: 'openhands-v1-events.json', format: 'openhands', messages: 15 },
   { file: 'openhands-v1-conversation.zip', format: 'openhands', messages: 15 },
-  // OpenHands resolver output: the first issue (user, 4 assistant, 4 tool), the second listed.
-  { file: 'openhands-resolver-output.jsonl', format: 'openhands', messages: 9, more: 'tallyhq/ledger#415' },
+  // OpenHands resolver output: the first issue (user, recalled workspace context, 4 assistant, 4 tool), the second listed.
+  { file: 'openhands-resolver-output.jsonl', format: 'openhands', messages: 10, more: 'tallyhq/ledger#415' },
   // Request + response logs: the request's 4 messages and the response's message.
   { file: 'openhands-completion-log.json', format: 'openai-chat', messages: 5 },
   { file: 'anthropic-request-response.json', format: 'anthropic-messages', messages: 5 },

@@ -357,12 +357,29 @@ export const RAW_TOOL_COUNTERS: Record<string, (bytes: Uint8Array, context: RawC
     }
     let calls = legacyCalls.size
     let results = 0
+    // The resolver's history holds the events' dataclass fields only (no id, source or cause): an
+    // agent action other than those above (and `recall`) is a call when a later observation of
+    // the same name (`error` / `user_rejected`: any) comes while it is the earliest one waiting;
+    // that observation is its result (docs/formats.md, OpenHands resolver output).
+    const waiting: string[] = []
     for (const e of events) {
       if (!isObj(e)) continue
       if (isObj(e.tool_call_metadata)) {
         if (typeof e.action === 'string') calls++
         else if (typeof e.observation === 'string') results++
       } else if (typeof e.observation === 'string' && legacyCalls.has(e.cause)) results++
+      else if (!('id' in e) && !('source' in e) && typeof e.action === 'string') {
+        if (!['message', 'finish', 'system', 'condensation', 'recall'].includes(e.action)) waiting.push(e.action)
+        if (e.action === 'browse_interactive') waiting[waiting.length - 1] = 'browse'
+      } else if (!('cause' in e) && typeof e.observation === 'string' && !bookkeeping.has(e.observation)) {
+        const o = e.observation
+        const at = waiting.findIndex((a) => a === o || o === 'error' || o === 'user_rejected')
+        if (at >= 0) {
+          waiting.splice(at, 1)
+          calls++
+          results++
+        }
+      }
     }
     return { calls, results }
   },

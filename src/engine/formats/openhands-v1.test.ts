@@ -222,11 +222,12 @@ describe('OpenHands V1 conversation folder (base_state.json + events/)', () => {
 describe('OpenHands resolver output.jsonl', () => {
   /*
    * test/fixtures/formats/openhands-resolver-output.jsonl, read from the file:
-   * - line 1, issue tallyhq/ledger#412: user message, recall + agent_state_changed (skipped),
-   *   two parallel `run` actions (chatcmpl-x1) and their observations, one `edit` + observation,
-   *   one `run` + observation, `finish`: 9 messages, 4 calls, 4 results.
-   * - line 2, issue tallyhq/ledger#415: user message, one `run` that failed (success:false),
-   *   `finish`: 4 messages.
+   * - line 1, issue tallyhq/ledger#412: user message, recall action + agent_state_changed
+   *   (skipped), the recall observation (a date: the workspace context OpenHands adds as a user
+   *   message), two parallel `run` actions (chatcmpl-x1) and their observations, one `edit` +
+   *   observation, one `run` + observation, `finish`: 10 messages, 4 calls, 4 results.
+   * - line 2, issue tallyhq/ledger#415: user message, the recalled workspace context (user), one
+   *   `run` that failed (success:false), `finish`: 5 messages.
    */
   const text = fixture('openhands-resolver-output.jsonl').toString('utf8')
 
@@ -241,6 +242,7 @@ describe('OpenHands resolver output.jsonl', () => {
     ])
     expect(rows(t.messages)).toEqual([
       ['user', '', '', false],
+      ['user', '', '', false],
       ['assistant', 'toolu_a1:execute_bash,toolu_a2:execute_bash', '', false],
       ['tool', '', 'toolu_a1', false],
       ['tool', '', 'toolu_a2', false],
@@ -252,6 +254,7 @@ describe('OpenHands resolver output.jsonl', () => {
     ])
     expect(t.sidechains?.map((s) => s.title)).toEqual(['tallyhq/ledger#415'])
     expect(rows(t.sidechains?.[0]?.messages ?? [])).toEqual([
+      ['user', '', '', false],
       ['user', '', '', false],
       ['assistant', 'toolu_b1:execute_bash', '', false],
       ['tool', '', 'toolu_b1', true],

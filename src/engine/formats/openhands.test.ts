@@ -488,6 +488,164 @@ describe('OpenHands before function calling (actions without tool_call_metadata)
     expect(checkValidity(t.messages)).toEqual([])
   })
 
+  /*
+   * test/fixtures/formats/openhands-resolver-output-fields-only.jsonl: a resolver line whose
+   * history is the events' dataclass fields only (no id, source, cause, args or extras), 16
+   * events: the task `message` (wait_for_response false: user), a workspace_context `recall`
+   * action (no message) and its observation (repo instructions, one host, a date: one injected
+   * user message), `run` + `run` observation, `edit` (thought) + `edit` observation, `read` + an
+   * `error` observation (the read's failed result), `run` + observation, the agent's `message`
+   * (wait_for_response true: assistant), the fake user's `message` (user), a knowledge `recall`
+   * with no observation, a last `run` nothing answers (skipped, warned) and `finish`.
+   */
+  it('a history of dataclass fields only: actions are calls, the next observation of their kind answers', () => {
+    const r = importTranscript(fixture('openhands-resolver-output-fields-only.jsonl'), {
+      fileName: 'output.jsonl',
+    })
+    if (!r.ok) throw new Error(r.error.message)
+    const t = r.transcript
+    expect(t.title).toBe('brightfern/hello-kit#3')
+    expect(counts(t)).toEqual({
+      byRole: { system: 0, user: 3, assistant: 6, tool: 4 },
+      calls: 4,
+      results: 4,
+      errors: 1,
+    })
+    const m = t.messages
+    expect(m.map((x) => x.role)).toEqual([
+      'user',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+      'assistant',
+    ])
+    expect(m[0]?.content).toMatch(/^Please fix the following issue/)
+    expect(m[0]?.flags?.injected).toBeUndefined()
+    expect(m[1]).toMatchObject({
+      role: 'user',
+      flags: { injected: true },
+      content:
+        '<REPOSITORY_INSTRUCTIONS>\nRun the tests with make test.\n</REPOSITORY_INSTRUCTIONS>\n' +
+        '<RUNTIME_INFORMATION>\nHosts: http://localhost:51000 (port 51000)\nDate: 2025-04-02\n' +
+        '</RUNTIME_INFORMATION>',
+    })
+    expect(m[2]).toMatchObject({
+      content: '',
+      toolCalls: [
+        { id: 'openhands-action-item-3', name: 'run', arguments: '{"command":"ls /workspace"}' },
+      ],
+    })
+    expect(m[3]).toMatchObject({
+      content: 'Makefile  greet',
+      toolCallId: 'openhands-action-item-3',
+      toolName: 'run',
+    })
+    expect(m[4]).toMatchObject({
+      content: 'Add the helper.',
+      toolCalls: [
+        {
+          id: 'openhands-action-item-5',
+          name: 'edit',
+          arguments: JSON.stringify({
+            path: '/workspace/greet/__init__.py',
+            command: 'create',
+            file_text: "def greet(name):\n    return f'Hello, {name}!'\n",
+            old_str: null,
+            new_str: null,
+            insert_line: null,
+            content: '',
+            start: 1,
+            end: -1,
+          }),
+        },
+      ],
+    })
+    expect(m[5]).toMatchObject({
+      content: 'File created successfully at: /workspace/greet/__init__.py',
+      toolCallId: 'openhands-action-item-5',
+    })
+    expect(m[6]?.toolCalls).toEqual([
+      {
+        id: 'openhands-action-item-7',
+        name: 'read',
+        arguments: '{"path":"/workspace/docs/usage.md","start":0,"end":-1,"view_range":null}',
+      },
+    ])
+    expect(m[7]).toMatchObject({
+      content: 'File not found: /workspace/docs/usage.md',
+      toolCallId: 'openhands-action-item-7',
+      toolName: 'read',
+      isError: true,
+    })
+    expect(m[9]).toMatchObject({ content: '1 passed', toolCallId: 'openhands-action-item-9' })
+    expect(m[10]).toMatchObject({ content: 'I added greet() and the tests pass.' })
+    expect(m[11]?.content).toMatch(/^Please continue working on the task/)
+    expect(m[12]?.content).toBe('greet() is in greet/__init__.py and make test passes.')
+    expect(checkValidity(m)).toEqual([])
+    expect(t.warnings).toEqual(['line 1: 1 action "run" event(s) without a tool call skipped'])
+  })
+
+  it('a recall observation is the context OpenHands adds for the model: a user message', () => {
+    const knowledge = (id: number, cause: number, agents: Record<string, string>[]) => ({
+      id,
+      source: 'environment',
+      cause,
+      observation: 'recall',
+      content: 'Retrieved knowledge from microagents',
+      extras: { recall_type: 'knowledge', microagent_knowledge: agents },
+    })
+    const docker = { name: 'docker', trigger: 'container', content: 'Use podman here.' }
+    const t = importOpenHandsRoot([
+      userMsg(1, 'build the container'),
+      { id: 2, source: 'user', action: 'recall', args: { recall_type: 'knowledge', query: 'x' } },
+      knowledge(3, 2, [docker]),
+      userMsg(4, 'and the container again'),
+      { id: 5, source: 'user', action: 'recall', args: { recall_type: 'knowledge', query: 'y' } },
+      knowledge(6, 5, [docker]),
+      {
+        id: 7,
+        source: 'environment',
+        cause: 1,
+        observation: 'recall',
+        content: 'Added workspace context',
+        extras: {
+          recall_type: 'workspace_context',
+          repo_name: 'acme/api',
+          repo_directory: 'api',
+          repo_instructions: '',
+          runtime_hosts: {},
+          additional_agent_instructions: 'Never push.',
+          date: '',
+          microagent_knowledge: [],
+        },
+      },
+    ])
+    expect(t.messages.map((m) => [m.role, m.content, m.flags?.injected])).toEqual([
+      ['user', 'build the container', undefined],
+      [
+        'user',
+        '<EXTRA_INFO>\nKeyword "container" (docker)\n\nUse podman here.\n</EXTRA_INFO>',
+        true,
+      ],
+      ['user', 'and the container again', undefined],
+      [
+        'user',
+        '<REPOSITORY_INFO>\nRepository acme/api in api\n</REPOSITORY_INFO>\n' +
+          '<RUNTIME_INFORMATION>\nNever push.\n</RUNTIME_INFORMATION>',
+        true,
+      ],
+    ])
+    expect(t.warnings).toEqual([])
+  })
+
   it('an unanswered tool-less action and a user-side action stay skipped', () => {
     const t = importOpenHandsRoot([
       userMsg(1, 'go'),

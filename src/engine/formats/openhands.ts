@@ -29,8 +29,9 @@ import {
 const format = 'openhands'
 
 /**
- * Events that never reach the model's context: agent state bookkeeping, memory recall, no-ops,
- * condensation requests. Skipped silently. Source: formats.md §4.10 pitfalls.
+ * Events that never reach the model's context as such: agent state bookkeeping, no-ops,
+ * condensation requests, and the `recall` action (its observation is read apart:
+ * `recallText`). Skipped silently. Source: formats.md §4.10 pitfalls.
  */
 const NOISE = new Set([
   'agent_state_changed',
@@ -53,6 +54,36 @@ const BOOKKEEPING_ARGS = new Set([
   'security_risk',
   'impl_source',
 ])
+
+/**
+ * Keys of a serialized event that are the event's own, not its action's or observation's fields
+ * (`openhands/events/serialization/event.py` `TOP_KEYS`).
+ */
+const TOP_KEYS = new Set([
+  'id',
+  'timestamp',
+  'source',
+  'message',
+  'cause',
+  'action',
+  'observation',
+  'tool_call_metadata',
+  'llm_metrics',
+])
+
+/**
+ * The fields of an action (`args`) or observation (`extras`). The resolver's `history` holds
+ * `dataclasses.asdict(event)` instead: the fields sit on the event itself (no `args`/`extras`,
+ * no id, source or cause), so then they are the event's keys other than `TOP_KEYS`.
+ */
+function eventFields(e: JsonObject, key: 'args' | 'extras'): JsonObject {
+  const nested = e[key]
+  if (isObject(nested)) return nested
+  if (key in e) return {}
+  const out: JsonObject = {}
+  for (const [k, v] of Object.entries(e)) if (!TOP_KEYS.has(k)) out[k] = v
+  return out
+}
 
 /** The event list of a root: a bare array, or the `{events:[…]}` wrapper. */
 function eventList(root: unknown): unknown[] | undefined {
@@ -170,23 +201,123 @@ function forgottenIds(args: JsonObject): Set<number> {
   return out
 }
 
-/**
- * The ids of the actions some observation answers: the numeric `cause` of every observation that
- * is not bookkeeping (`null`, `agent_state_changed`, …). Source: formats.md §4.10 (observations
- * link to actions by `cause`).
- */
-function answeredActions(list: readonly unknown[]): Set<number> {
-  const out = new Set<number>()
-  for (const e of list) {
-    if (!isObject(e) || typeof e.observation !== 'string' || NOISE.has(e.observation)) continue
-    if (typeof e.cause === 'number') out.add(e.cause)
-  }
-  return out
+/** Actions that are never tool calls: they make messages of their own, or none. */
+const NOT_CALLS = new Set(['message', 'finish', 'system', 'condensation'])
+
+/** Whether an event is an agent action without `tool_call_metadata` that could be a call. */
+function toolLessAction(e: unknown): e is JsonObject & { action: string } {
+  if (!isObject(e) || typeof e.action !== 'string') return false
+  if (NOISE.has(e.action) || NOT_CALLS.has(e.action) || e.source === 'user') return false
+  return !(isObject(e.tool_call_metadata) && typeof e.tool_call_metadata.tool_call_id === 'string')
 }
 
-/** The synthetic call id of a pre-function-calling action: `openhands-action-<event id>`. */
-function legacyCallId(eventId: number): string {
-  return `openhands-action-${eventId}`
+/**
+ * Whether an observation of this kind can answer an action of that kind: the same name
+ * (`run`, `edit`, `read`, `run_ipython`, …; `browse` answers `browse_interactive` too), and an
+ * `error` or `user_rejected` answers any action.
+ */
+function answersKind(observation: string, action: string): boolean {
+  if (observation === action || observation === 'error' || observation === 'user_rejected')
+    return true
+  return observation === 'browse' && action === 'browse_interactive'
+}
+
+/**
+ * Which tool-less agent action each observation answers (observation index → action index):
+ * the action its numeric `cause` names; an observation with no `cause` and no metadata (the
+ * resolver's dataclass-fields history) answers the earliest unanswered action before it whose
+ * kind it answers (`answersKind`), as OpenHands runs one action at a time. Recall, `null` and
+ * state-change observations answer nothing. Source: formats.md §4.10.
+ */
+function pairToolLessActions(list: readonly unknown[]): Map<number, number> {
+  const pairs = new Map<number, number>()
+  const byId = new Map<number, number>()
+  const waiting: number[] = []
+  list.forEach((e, i) => {
+    if (toolLessAction(e)) {
+      if (typeof e.id === 'number') byId.set(e.id, i)
+      waiting.push(i)
+      return
+    }
+    if (!isObject(e) || typeof e.observation !== 'string') return
+    if (NOISE.has(e.observation) || e.observation === 'recall') return
+    if (isObject(e.tool_call_metadata)) return
+    let at: number | undefined
+    if (typeof e.cause === 'number') at = byId.get(e.cause)
+    else if (!('cause' in e)) {
+      const kind = e.observation
+      at = waiting.find((j) => answersKind(kind, (list[j] as { action: string }).action))
+    }
+    const w = at === undefined ? -1 : waiting.indexOf(at)
+    if (at === undefined || w < 0) return
+    waiting.splice(w, 1)
+    pairs.set(i, at)
+  })
+  return pairs
+}
+
+/**
+ * The text OpenHands adds to the model's context for a `recall` observation (its
+ * `conversation_memory.py` makes it one user message): for `workspace_context` the repository
+ * (`repo_name`, `repo_directory`), `repo_instructions`, and runtime information (`runtime_hosts`,
+ * `additional_agent_instructions`, `conversation_instructions`, `custom_secrets_descriptions`,
+ * `date`), then every
+ * `microagent_knowledge` entry `{name, trigger, content}`; for `knowledge` the entries whose
+ * `name` no earlier recall observation had (`seen`, updated). The sections carry the tags of
+ * OpenHands' prompt templates; the wording inside is ours (the log has the fields, not the
+ * rendered text). Empty when there is nothing to add (OpenHands then adds no message).
+ */
+function recallText(fields: JsonObject, seen: Set<string>): string {
+  const sections: string[] = []
+  const section = (tag: string, lines: string[]) => {
+    if (lines.length > 0) sections.push(`<${tag}>\n${lines.join('\n')}\n</${tag}>`)
+  }
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '')
+  const knowledge = Array.isArray(fields.microagent_knowledge)
+    ? fields.microagent_knowledge.filter(isObject)
+    : []
+  const fresh =
+    fields.recall_type === 'knowledge'
+      ? knowledge.filter((k) => !(typeof k.name === 'string' && seen.has(k.name)))
+      : knowledge
+  for (const k of knowledge) if (typeof k.name === 'string') seen.add(k.name)
+  if (fields.recall_type !== 'knowledge') {
+    const repo = text(fields.repo_name)
+    const dir = text(fields.repo_directory)
+    if (repo !== '' || dir !== '') section('REPOSITORY_INFO', [`Repository ${repo} in ${dir}`])
+    const instructions = text(fields.repo_instructions)
+    if (instructions !== '') section('REPOSITORY_INSTRUCTIONS', [instructions])
+    const runtime: string[] = []
+    const hosts = isObject(fields.runtime_hosts) ? Object.entries(fields.runtime_hosts) : []
+    if (hosts.length > 0)
+      runtime.push(`Hosts: ${hosts.map(([h, p]) => `${h} (port ${String(p)})`).join(', ')}`)
+    for (const key of ['additional_agent_instructions', 'conversation_instructions']) {
+      const t = text(fields[key])
+      if (t !== '') runtime.push(t)
+    }
+    const secrets = isObject(fields.custom_secrets_descriptions)
+      ? Object.entries(fields.custom_secrets_descriptions)
+      : []
+    for (const [name, about] of secrets) runtime.push(`Secret $${name}: ${text(about)}`)
+    const date = text(fields.date)
+    if (date !== '') runtime.push(`Date: ${date}`)
+    section('RUNTIME_INFORMATION', runtime)
+  }
+  for (const k of fresh) {
+    const name = text(k.name)
+    const trigger = text(k.trigger)
+    const head = trigger !== '' ? `Keyword "${trigger}"${name !== '' ? ` (${name})` : ''}` : name
+    section('EXTRA_INFO', [head, '', text(k.content)].filter((l, i) => i > 0 || l !== ''))
+  }
+  return sections.join('\n')
+}
+
+/**
+ * The synthetic call id of a pre-function-calling action: `openhands-action-<event id>`, or
+ * `openhands-action-item-<index in the list>` when the event has no id (resolver history).
+ */
+function legacyCallId(eventId: number | undefined, index: number): string {
+  return eventId === undefined ? `openhands-action-item-${index}` : `openhands-action-${eventId}`
 }
 
 /** A draft plus the event ids it came from (for condensation's forgotten ids). */
@@ -248,7 +379,10 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
     return item
   }
   const skip = (kind: string) => skipped.set(kind, (skipped.get(kind) ?? 0) + 1)
-  const answered = answeredActions(list)
+  const pairs = pairToolLessActions(list)
+  const answered = new Set(pairs.values())
+  const callOfIndex = new Map<number, string>()
+  const seenMicroagents = new Set<string>()
 
   list.forEach((e, i) => {
     if (!isObject(e)) {
@@ -257,7 +391,7 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
     }
     const eventId = typeof e.id === 'number' ? e.id : undefined
     const id = eventId === undefined ? '' : `event-${eventId}`
-    const args = isObject(e.args) ? e.args : {}
+    const args = eventFields(e, 'args')
     const meta = isObject(e.tool_call_metadata) ? e.tool_call_metadata : undefined
     const message = str(e.message) ?? ''
 
@@ -326,7 +460,9 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
         return
       }
       if (action === 'message') {
-        const role = e.source === 'user' ? 'user' : 'assistant'
+        // Without `source` (resolver history), only the agent's messages wait for a response.
+        const fromUser = 'source' in e ? e.source === 'user' : args.wait_for_response !== true
+        const role = fromUser ? 'user' : 'assistant'
         push({ id, role, content: messageContent(args, message), source: source(i, e) }, eventId)
         return
       }
@@ -335,14 +471,16 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
         push({ id, role: 'assistant', content: text, source: source(i, e) }, eventId)
         return
       }
-      if (eventId !== undefined && e.source !== 'user' && answered.has(eventId)) {
-        // Before function calling the model wrote the action as text; it is kept as a call
-        // under a synthetic id, answered by the observation whose `cause` names it.
-        const callId = legacyCallId(eventId)
+      if (answered.has(i)) {
+        // Before function calling the model wrote the action as text (and the resolver's history
+        // drops the metadata); it is kept as a call under a synthetic id, answered by the
+        // observation `pairToolLessActions` found for it.
+        const callId = legacyCallId(eventId, i)
+        callOfIndex.set(i, callId)
         const rest: JsonObject = {}
         for (const [k, v] of Object.entries(args)) if (!BOOKKEEPING_ARGS.has(k)) rest[k] = v
         const call: ToolCall = { id: callId, name: action, arguments: JSON.stringify(rest) }
-        callOfAction.set(eventId, callId)
+        if (eventId !== undefined) callOfAction.set(eventId, callId)
         toolNames.set(callId, action)
         const content = str(args.thought) ?? ''
         push({ id, role: 'assistant', content, toolCalls: [call], source: source(i, e) }, eventId)
@@ -354,10 +492,22 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
 
     if (typeof e.observation === 'string') {
       const observation = e.observation
+      if (observation === 'recall') {
+        // OpenHands gives the model what was recalled as a user message (conversation_memory.py).
+        const text = recallText(eventFields(e, 'extras'), seenMicroagents)
+        if (text !== '')
+          push(
+            { id, role: 'user', content: text, flags: { injected: true }, source: source(i, e) },
+            eventId,
+          )
+        return
+      }
       if (NOISE.has(observation)) return
       const cause = typeof e.cause === 'number' ? e.cause : undefined
+      const paired = pairs.get(i)
       const callId =
         (meta ? str(meta.tool_call_id) : undefined) ??
+        (paired !== undefined ? callOfIndex.get(paired) : undefined) ??
         (cause !== undefined ? callOfAction.get(cause) : undefined)
       const content = typeof e.content === 'string' ? e.content : message
       if (callId !== undefined) {
