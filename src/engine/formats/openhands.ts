@@ -328,6 +328,8 @@ type Tracked = TrackedDraft<number>
  * §3, §4.10):
  * - `system` action → system message (`args.content`); its `args.tools` become the tool schemas.
  * - `message` action → user (`source:"user"`) or assistant message; `image_urls` as images.
+ *   Without `source` (the resolver's dataclass-fields history, where every field sits on the event
+ *   itself: `eventFields`), the agent's messages are those with `wait_for_response: true`.
  * - agent actions with `tool_call_metadata` → one tool call each (`tool_call_id`, `function_name`,
  *   arguments as the model sent them in `model_response`, else `args` without bookkeeping); calls
  *   sharing one `model_response.id` are grouped into one assistant message whose text is the
@@ -336,22 +338,26 @@ type Tracked = TrackedDraft<number>
  * - `finish` without metadata → assistant text (`final_thought`, else `thought`, else `message`).
  * - other agent actions without metadata (OpenHands before function calling: the model wrote the
  *   action as text, and only `args` + the observation's `cause` record it) that an observation
- *   answers by `cause` → an assistant message with `args.thought` as text and the action as one
- *   tool call: id `openhands-action-<event id>` (synthetic; the log has none), name the `action`
- *   (`run`, `read`, `write`, …), arguments `args` without bookkeeping — so the observation is its
- *   tool result and pruning sees a call/result pair.
- * - observations answering a call (`tool_call_metadata.tool_call_id`, else `cause` → the action's
- *   call) → tool messages, `isError` when `success:false` or `observation:"error"`; other
- *   observations with content (errors the runtime reports) → user messages flagged `injected`.
+ *   answers (`pairToolLessActions`: by `cause`, else the next observation of its kind) → an
+ *   assistant message with `args.thought` as text and the action as one tool call: id
+ *   `openhands-action-<event id>` or `openhands-action-item-<index>` (synthetic), name the
+ *   `action` (`run`, `read`, `write`, …), arguments `args` without bookkeeping — so the
+ *   observation is its tool result and pruning sees a call/result pair.
+ * - observations answering a call (`tool_call_metadata.tool_call_id`, else the action paired
+ *   above, else `cause` → the action's call) → tool messages, `isError` when `success:false` or
+ *   `observation:"error"`; other observations with content (errors the runtime reports) → user
+ *   messages flagged `injected`.
  * - `condensation` → a user message with the `summary` (flagged `compactSummary`, as OpenHands
  *   shows the model an `AgentCondensationObservation`) and a `RecordedCompaction` at it whose
  *   `keptMessageIds` are the earlier messages not among `forgotten_event_ids` / the
  *   `forgotten_events_start_id`…`end_id` range; without a summary, only the compaction.
- * - `agent_state_changed`, `recall`, `null`, `change_agent_state`, … are skipped; other actions
- *   without a tool call (no metadata and no observation answering them, or `source:"user"`) are
- *   skipped with one counted warning per kind.
- * Message ids are `event-<id>`. Never modifies `root`; throws an ImportError-shaped object when
- * there is no event list.
+ * - a `recall` observation → a user message flagged `injected` with what OpenHands adds to the
+ *   model's context (`recallText`), none when that is empty.
+ * - `agent_state_changed`, the `recall` action, `null`, `change_agent_state`, … are skipped;
+ *   other actions without a tool call (no metadata and no observation answering them, or
+ *   `source:"user"`) are skipped with one counted warning per kind.
+ * Message ids are `event-<id>` (none when the event has no id). Never modifies `root`; throws
+ * an ImportError-shaped object when there is no event list.
  */
 export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}): Transcript {
   const keepRaw = options.keepRaw ?? true
