@@ -646,6 +646,20 @@ describe('OpenHands before function calling (actions without tool_call_metadata)
     expect(t.warnings).toEqual([])
   })
 
+  it('wrong-typed recall fields add nothing rather than crash', () => {
+    const t = importOpenHandsRoot([
+      { action: 'message', content: 'hi', wait_for_response: false },
+      {
+        observation: 'recall',
+        recall_type: 'knowledge',
+        microagent_knowledge: [1, { name: 5, trigger: null, content: ['x'] }],
+      },
+      { observation: 'recall', runtime_hosts: 'x', date: 7, repo_name: {} },
+    ])
+    expect(t.messages.map((m) => [m.role, m.content])).toEqual([['user', 'hi']])
+    expect(t.warnings).toEqual([])
+  })
+
   it('an unanswered tool-less action and a user-side action stay skipped', () => {
     const t = importOpenHandsRoot([
       userMsg(1, 'go'),

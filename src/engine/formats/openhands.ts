@@ -262,7 +262,7 @@ function pairToolLessActions(list: readonly unknown[]): Map<number, number> {
  * (`repo_name`, `repo_directory`), `repo_instructions`, and runtime information (`runtime_hosts`,
  * `additional_agent_instructions`, `conversation_instructions`, `custom_secrets_descriptions`,
  * `date`), then every
- * `microagent_knowledge` entry `{name, trigger, content}`; for `knowledge` the entries whose
+ * `microagent_knowledge` entry `{name, trigger, content}` with content; for `knowledge` the entries whose
  * `name` no earlier recall observation had (`seen`, updated). The sections carry the tags of
  * OpenHands' prompt templates; the wording inside is ours (the log has the fields, not the
  * rendered text). Empty when there is nothing to add (OpenHands then adds no message).
@@ -304,10 +304,12 @@ function recallText(fields: JsonObject, seen: Set<string>): string {
     section('RUNTIME_INFORMATION', runtime)
   }
   for (const k of fresh) {
+    const content = text(k.content)
+    if (content === '') continue
     const name = text(k.name)
     const trigger = text(k.trigger)
     const head = trigger !== '' ? `Keyword "${trigger}"${name !== '' ? ` (${name})` : ''}` : name
-    section('EXTRA_INFO', [head, '', text(k.content)].filter((l, i) => i > 0 || l !== ''))
+    section('EXTRA_INFO', head === '' ? [content] : [head, '', content])
   }
   return sections.join('\n')
 }
