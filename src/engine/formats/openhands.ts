@@ -261,11 +261,11 @@ function pairToolLessActions(list: readonly unknown[]): Map<number, number> {
  * `conversation_memory.py` makes it one user message): for `workspace_context` the repository
  * (`repo_name`, `repo_directory`), `repo_instructions`, and runtime information (`runtime_hosts`,
  * `additional_agent_instructions`, `conversation_instructions`, `custom_secrets_descriptions`,
- * `date`), then every
- * `microagent_knowledge` entry `{name, trigger, content}` with content; for `knowledge` the entries whose
- * `name` no earlier recall observation had (`seen`, updated). The sections carry the tags of
- * OpenHands' prompt templates; the wording inside is ours (the log has the fields, not the
- * rendered text). Empty when there is nothing to add (OpenHands then adds no message).
+ * `date`), then every `microagent_knowledge` entry `{name, trigger, content}` with content; for
+ * `knowledge` the entries whose `name` no earlier recall observation had (`seen`, updated). The
+ * sections carry the tags of OpenHands' prompt templates; the wording inside is ours (the log has
+ * the fields, not the rendered text). Empty when there is nothing to add (OpenHands then adds no
+ * message).
  */
 function recallText(fields: JsonObject, seen: Set<string>): string {
   const sections: string[] = []
