@@ -171,6 +171,67 @@ describe('pi-coding-agent importer', () => {
     if (!none.ok) expect(none.error.message).toBe("no messages on the session's conversation (1 entries read)")
   })
 
+  // An unreadable line in the middle (cut short, or refused for nesting too deep) loses one entry:
+  // the entry naming it as its parent joins the entry before it in file order, so the user's goal
+  // and everything before stay on the conversation; the abandoned branch off e1 stays a branch.
+  const brokenInMiddle = (bad: string) =>
+    [
+      header,
+      entry('e1', null, { role: 'user', content: 'Find the slow query in reports.sql' }),
+      entry('b1', 'e1', { role: 'user', content: 'Never mind, show me the schema' }),
+      entry('b2', 'b1', { role: 'assistant', content: [{ type: 'text', text: 'Here is the schema.' }] }),
+      entry('e2', 'e1', {
+        role: 'assistant',
+        content: [
+          { type: 'toolCall', id: 'c1', name: 'read', arguments: { path: 'reports.sql' } },
+          { type: 'toolCall', id: 'c2', name: 'bash', arguments: { command: 'wc -l reports.sql' } },
+        ],
+      }),
+      bad,
+      JSON.stringify({ type: 'message', id: 'e4', parentId: 'e3', timestamp: 't', message: { role: 'toolResult', toolCallId: 'c2', toolName: 'bash', content: [{ type: 'text', text: '412 reports.sql' }] } }),
+      entry('e5', 'e4', { role: 'assistant', content: [{ type: 'text', text: 'The report query scans the whole table.' }] }),
+    ].join('\n')
+  const rejoined =
+    'line 7: parentId "e3" is not in the file; the chain is rejoined across line 6 (not read) ' +
+    'to line 5, the record before it in file order'
+
+  it('rejoins the chain across a line cut short in the middle: nothing before it is lost', () => {
+    const t = load(brokenInMiddle('{"type":"message","id":"e3","parentId":"e2","timestamp":"2026-01-01T0'))
+    expect(t.messages.map((m) => [m.id, m.role])).toEqual([
+      ['e1', 'user'], ['e2', 'assistant'], ['e4', 'tool'], ['e5', 'assistant'],
+    ])
+    expect(t.branches).toEqual([
+      { id: 'b1', fromMessageId: 'e1', messageCount: 2, firstText: 'Never mind, show me the schema' },
+    ])
+    expect(t.warnings).toEqual([
+      'line 6: invalid JSON (the line ends unexpectedly after column 69), skipped',
+      rejoined,
+    ])
+  })
+
+  it('rejoins the chain across a line refused for nesting too deep', () => {
+    const deep = `{"type":"message","id":"e3","parentId":"e2","message":{"role":"toolResult","content":${'['.repeat(1200)}${']'.repeat(1200)}}}`
+    const t = load(brokenInMiddle(deep))
+    expect(t.messages.map((m) => m.id)).toEqual(['e1', 'e2', 'e4', 'e5'])
+    expect(t.branches).toHaveLength(1)
+    expect(t.warnings[0]).toMatch(/^line 6: this line .*, skipped$/)
+    expect(t.warnings.slice(1)).toEqual([rejoined])
+  })
+
+  it('an entry whose parent is missing before any other entry starts the conversation', () => {
+    const text = [
+      header,
+      '{"type":"message","id":"e1","parentId":null,"timest',
+      entry('e2', 'e1', { role: 'user', content: 'Second try at the goal' }),
+      entry('e3', 'e2', { role: 'assistant', content: [{ type: 'text', text: 'On it.' }] }),
+    ].join('\n')
+    const t = load(text)
+    expect(t.messages.map((m) => m.id)).toEqual(['e2', 'e3'])
+    expect(t.warnings.slice(1)).toEqual([
+      'line 3: parentId "e1" is not in the file; line 2 before it was not read and no record precedes it: it starts the chain',
+    ])
+  })
+
   it('warns when firstKeptEntryId is not on the conversation', () => {
     const text = [
       header,

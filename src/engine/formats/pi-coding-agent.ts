@@ -9,6 +9,7 @@ import {
   imageFromUrl,
   isObject,
   normalizeParts,
+  rejoinMissingParents,
   resolveUsage,
   str,
   type DraftCompaction,
@@ -72,8 +73,10 @@ interface Entry {
 /**
  * The session's entries with ids and parents. Version 1 files (no `id`/`parentId`: a linear
  * sequence) get `line<N>` ids, each the child of the one before, as pi's migration links them.
+ * An entry whose `parentId` is not in the file (an unreadable line in the middle) joins the
+ * entry before it in file order, with a warning (`rejoinMissingParents`).
  */
-function entriesOf(records: readonly JsonlRecord[]): Entry[] {
+function entriesOf(records: readonly JsonlRecord[], warnings: string[]): Entry[] {
   const out: Entry[] = []
   let previous: string | null = null
   for (const { line, value } of records) {
@@ -85,7 +88,9 @@ function entriesOf(records: readonly JsonlRecord[]): Entry[] {
     out.push({ id, parentId, line, type, value })
     previous = id
   }
-  return out
+  const linked = rejoinMissingParents(out, 'parentId', records.map((r) => r.line))
+  warnings.push(...linked.warnings)
+  return out.map((e, i) => ({ ...e, parentId: linked.parents[i]?.id ?? null }))
 }
 
 /** The path from `leaf` to the root, root first; a parent cycle stops the walk. */
@@ -326,7 +331,8 @@ function importPiRecords(records: readonly JsonlRecord[], options: ImportOptions
   const header = records.find((r) => r.value.type === 'session')
   if (!header) importFailure('no {type:"session"} header line: not a pi session', { line: 1 })
   const slot = records.find((r) => r.value.type === 'title')
-  const entries = entriesOf(records)
+  const linkWarnings: string[] = []
+  const entries = entriesOf(records, linkWarnings)
   const byId = new Map<string, Entry>()
   const children = new Map<string, Entry[]>()
   for (const e of entries) {
@@ -342,7 +348,7 @@ function importPiRecords(records: readonly JsonlRecord[], options: ImportOptions
   const c = convertPath(path, keepRaw)
   if (c.drafts.length === 0) importFailure(`no messages on the session's conversation (${entries.length} entries read)`)
   const title = c.title ?? str(header.value.title) ?? (slot ? str(slot.value.title) : undefined)
-  const t = finalizeTranscript(format, c.drafts, c.compactions, c.warnings, {
+  const t = finalizeTranscript(format, c.drafts, c.compactions, [...linkWarnings, ...c.warnings], {
     ...(title ? { title } : {}),
     model: c.model,
     notes: c.notes,

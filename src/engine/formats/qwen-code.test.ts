@@ -102,6 +102,36 @@ describe('Qwen Code importer', () => {
     ])
   })
 
+  it('rejoins the chain across an unreadable line in the middle; a retried turn stays off the branch', () => {
+    const rec = (o: object) => JSON.stringify({ sessionId: 's-7', timestamp: '2026-02-01T10:00:00Z', ...o })
+    const cut = '{"uuid":"d","parentUuid":"c","sessionId":"s-7","type":"assistant","message":{"role":"mod'
+    const text = [
+      rec({ uuid: 'a', parentUuid: null, type: 'user', message: { role: 'user', parts: [{ text: 'Make the build green' }] } }),
+      rec({ uuid: 'r1', parentUuid: 'a', type: 'assistant', message: { role: 'model', parts: [{ text: 'First attempt' }] } }),
+      rec({
+        uuid: 'b', parentUuid: 'a', type: 'assistant',
+        message: { role: 'model', parts: [{ functionCall: { id: 'k1', name: 'run_shell_command', args: { command: 'make' } } }] },
+      }),
+      rec({
+        uuid: 'c', parentUuid: 'b', type: 'tool_result',
+        message: { role: 'user', parts: [{ functionResponse: { id: 'k1', name: 'run_shell_command', response: { output: 'ok' } } }] },
+      }),
+      cut,
+      rec({ uuid: 'e', parentUuid: 'd', type: 'user', message: { role: 'user', parts: [{ text: 'Also update the changelog' }] } }),
+      rec({ uuid: 'f', parentUuid: 'e', type: 'assistant', message: { role: 'model', parts: [{ text: 'Done.' }] } }),
+    ].join('\n')
+    const t = load(text)
+    expect(t.messages.map((m) => `${m.id} ${m.role}`)).toEqual([
+      'a user', 'b assistant', 'c tool', 'e user', 'f assistant',
+    ])
+    expect(t.warnings).toEqual([
+      `line 5: invalid JSON (the line ends unexpectedly after column ${cut.length}), skipped`,
+      'line 6: parentUuid "d" is not in the file; the chain is rejoined across line 5 (not read) ' +
+        'to line 4, the record before it in file order',
+      '1 record(s) are not on the current branch (the parentUuid chain from the last message): rewound or retried turns, skipped',
+    ])
+  })
+
   it('unknown record types and system subtypes are counted in a warning; no message is an error', () => {
     const rec = (o: object) => JSON.stringify({ uuid: 'x', parentUuid: null, sessionId: 's', ...o })
     const text = [

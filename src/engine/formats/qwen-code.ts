@@ -7,6 +7,7 @@ import {
   finalizeTranscript,
   isObject,
   normalizeParts,
+  rejoinMissingParents,
   resolveUsage,
   str,
   type DraftCompaction,
@@ -245,8 +246,9 @@ function summaryOf(history: unknown[]): string | null {
 
 /**
  * Imports a Qwen Code session: the current branch is the chain of `parentUuid` links from the last
- * message record (user, assistant, tool_result) up to the root; message records off it (rewound
- * or retried turns) are skipped and counted. `user` → user (subtypes `notification`, `cron`,
+ * message record (user, assistant, tool_result) up to the root, a `parentUuid` that names no
+ * record (an unreadable line) joining the record before it in file order; message records off it
+ * (rewound or retried turns) are skipped and counted. `user` → user (subtypes `notification`, `cron`,
  * `background_task_completed` are the agent's notices: flagged injected), `assistant` → assistant
  * with its `usageMetadata` as the request's usage (`recordUsage`; `contextWindowSize` its window)
  * and `model` naming the model, `tool_result` → tool messages paired on `functionResponse.id` (an
@@ -257,11 +259,17 @@ function summaryOf(history: unknown[]): string | null {
  * skipped with a warning. Source: docs/formats.md (Qwen Code).
  */
 function importQwen(records: readonly JsonlRecord[], keepRaw = true): Transcript {
-  const byUuid = new Map<string, JsonlRecord>()
-  for (const r of records) {
+  // The main chain's records (subagent records are not read); a parentUuid naming no record (an
+  // unreadable line in the middle) joins the record before it in file order.
+  const linked = records.flatMap((r) => {
     const id = str(r.value.uuid)
-    if (id !== undefined) byUuid.set(id, r)
-  }
+    return id === undefined || r.value.isSidechain === true
+      ? []
+      : [{ id, parentId: str(r.value.parentUuid) ?? null, line: r.line, record: r }]
+  })
+  const rejoined = rejoinMissingParents(linked, 'parentUuid', records.map((r) => r.line))
+  const parentOf = new Map<JsonlRecord, JsonlRecord | undefined>()
+  linked.forEach((l, i) => parentOf.set(l.record, rejoined.parents[i]?.record))
   const onBranch = new Set<JsonlRecord>()
   // The leaf is the last message record: metadata records (titles, telemetry) may be re-appended
   // at the end without extending the conversation.
@@ -275,12 +283,11 @@ function importQwen(records: readonly JsonlRecord[], keepRaw = true): Transcript
     )
   for (let r = lastWithId; r && !onBranch.has(r); ) {
     onBranch.add(r)
-    const parent = str(r.value.parentUuid)
-    r = parent === undefined ? undefined : byUuid.get(parent)
+    r = parentOf.get(r)
   }
   const reader = new ContentReader()
   const compactions: DraftCompaction[] = []
-  const warnings: string[] = []
+  const warnings: string[] = [...rejoined.warnings]
   const unknown = new Map<string, number>()
   let offBranch = 0
   let sidechain = 0

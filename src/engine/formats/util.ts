@@ -258,3 +258,68 @@ export function resolveUsage(
   }
   return out.length > 0 ? out : undefined
 }
+
+/** A record of a parent-linked session file: its id, the id its parent field names, its line. */
+export interface ParentLinked {
+  id: string
+  /** The id the record's parent field names; null for a root. */
+  parentId: string | null
+  /** 1-based line in the file. */
+  line: number
+}
+
+/** Names lines `from`..`to` (1-based, inclusive): `line 5`, `lines 5–7`. */
+const lineSpan = (from: number, to: number): string =>
+  from === to ? `line ${from}` : `lines ${from}–${to}`
+
+/**
+ * Each record's effective parent in a parent-linked file, records in file order. A parent that is
+ * in the file stays the parent (a real branch stays a branch). A parent id that names no record
+ * (its line was skipped as unreadable, or never written) is read as lost: the record hangs off
+ * the record before it in file order, so nothing before the lost line falls off the main line,
+ * with one warning per lost id naming the lines between them that were not read (`readLines`:
+ * every line that parsed, header and other non-tree lines included, ascending). Further records
+ * naming the same lost id hang off the same record, as siblings. A lost parent before any record
+ * makes a root. `field` names the parent field in the warning. Returns the parents (null for a
+ * root) indexed like `records`, and the warnings. Source: formats.md §1 item 10 (a missing parent
+ * joins the record before it in file order, as the Claude Code importer reads it).
+ */
+export function rejoinMissingParents<T extends ParentLinked>(
+  records: readonly T[],
+  field: string,
+  readLines: readonly number[],
+): { parents: (T | null)[]; warnings: string[] } {
+  const byId = new Map<string, T>()
+  for (const r of records) if (!byId.has(r.id)) byId.set(r.id, r)
+  const read = new Set(readLines)
+  const lost = new Map<string, T | null>()
+  const warnings: string[] = []
+  const parents = records.map((r, i): T | null => {
+    if (r.parentId === null) return null
+    const named = byId.get(r.parentId)
+    if (named) return named
+    const known = lost.get(r.parentId)
+    if (known !== undefined) return known
+    const before = records[i - 1] ?? null
+    lost.set(r.parentId, before)
+    // The lines just above this record that did not parse (up to the previous line that did).
+    let from = r.line
+    while (from > 1 && !read.has(from - 1)) from--
+    const gap = from < r.line ? lineSpan(from, r.line - 1) : undefined
+    const head = `line ${r.line}: ${field} ${JSON.stringify(r.parentId)} is not in the file`
+    if (!before)
+      warnings.push(
+        gap
+          ? `${head}; ${gap} before it ${from === r.line - 1 ? 'was' : 'were'} not read and no record precedes it: it starts the chain`
+          : `${head} and no record precedes it: it starts the chain`,
+      )
+    else
+      warnings.push(
+        gap
+          ? `${head}; the chain is rejoined across ${gap} (not read) to line ${before.line}, the record before it in file order`
+          : `${head} (a record never written); joined to line ${before.line}, the record before it in file order`,
+      )
+    return before
+  })
+  return { parents, warnings }
+}
