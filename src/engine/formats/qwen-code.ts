@@ -248,10 +248,10 @@ function summaryOf(history: unknown[]): string | null {
  * Imports a Qwen Code session: the current branch is the chain of `parentUuid` links from the last
  * message record (user, assistant, tool_result) up to the root, a `parentUuid` that names no
  * record (an unreadable line) joining the record before it in file order; message records off it
- * (rewound or retried turns) are skipped and counted. `user` → user (subtypes `notification`, `cron`,
- * `background_task_completed` are the agent's notices: flagged injected), `assistant` → assistant
- * with its `usageMetadata` as the request's usage (`recordUsage`; `contextWindowSize` its window)
- * and `model` naming the model, `tool_result` → tool messages paired on `functionResponse.id` (an
+ * (rewound or retried turns) are skipped and counted. `user` → user (subtypes `notification`,
+ * `cron`, `background_task_completed` are the agent's notices: flagged injected), `assistant` →
+ * assistant with its `usageMetadata` as the request's usage (`recordUsage`; `contextWindowSize`
+ * its window) and `model` naming the model, `tool_result` → tool messages paired on `functionResponse.id` (an
  * `error` `toolCallResult.status` marks them failed); `system/chat_compression` → a recorded
  * compaction at the next message, `summaryText` = the compressed history's first user turn, tokens
  * from `info{originalTokenCount, newTokenCount}` and `replacementHistory` = `compressedHistory`
@@ -259,13 +259,11 @@ function summaryOf(history: unknown[]): string | null {
  * skipped with a warning. Source: docs/formats.md (Qwen Code).
  */
 function importQwen(records: readonly JsonlRecord[], keepRaw = true): Transcript {
-  // The main chain's records (subagent records are not read); a parentUuid naming no record (an
-  // unreadable line in the middle) joins the record before it in file order.
+  // A parentUuid naming no record (an unreadable line in the middle) joins the record before it
+  // in file order.
   const linked = records.flatMap((r) => {
     const id = str(r.value.uuid)
-    return id === undefined || r.value.isSidechain === true
-      ? []
-      : [{ id, parentId: str(r.value.parentUuid) ?? null, line: r.line, record: r }]
+    return id === undefined ? [] : [{ id, parentId: str(r.value.parentUuid) ?? null, line: r.line, record: r }]
   })
   const rejoined = rejoinMissingParents(linked, 'parentUuid', records.map((r) => r.line))
   const parentOf = new Map<JsonlRecord, JsonlRecord | undefined>()
