@@ -122,6 +122,16 @@ function jsonlHit(importer: FormatImporter, jsonl: JsonlParse): Detection {
 }
 
 /**
+ * A JSON detection's hit, or the refusal when the document carries the signature of another tool's
+ * file this format would misread (an Open Interpreter conversation accepted as OpenAI Chat).
+ */
+function jsonHit(importer: FormatImporter, input: unknown): Detection {
+  const lookAlike = lookAlikeOf('json', input, importer.id)
+  if (lookAlike) return { ok: false, error: refusal(lookAlike) }
+  return { ok: true, format: importer.id, importer, input }
+}
+
+/**
  * Detects which JSONL format a parse's good records are (formats.md §2, JSONL importers in
  * priority order). Errors: "the file is empty" (no non-empty line), "none of the N JSONL lines
  * could be read" (line = the first bad one), or the unknown-format error with `tried` and the
@@ -169,7 +179,7 @@ export function detectFormat(text: string, options: { fileName?: string } = {}):
     const root = parsed.value
     const attempts = attempt('json', root)
     const hit = attempts.find((a) => a.verdict === true)
-    if (hit) return { ok: true, format: hit.importer.id, importer: hit.importer, input: root }
+    if (hit) return jsonHit(hit.importer, root)
     if (isObject(root)) {
       const records: JsonlRecord[] = [{ line: 1, value: root }]
       const lone = attempt('jsonl', records).find((a) => a.verdict === true)
@@ -190,7 +200,7 @@ export function detectFormat(text: string, options: { fileName?: string } = {}):
   if (yaml !== undefined) {
     const attempts = attempt('json', yaml)
     const hit = attempts.find((a) => a.verdict === true)
-    if (hit) return { ok: true, format: hit.importer.id, importer: hit.importer, input: yaml }
+    if (hit) return jsonHit(hit.importer, yaml)
     return { ok: false, error: unknown(attempts, yaml) }
   }
   return { ok: false, error: jsonError(parsed) }

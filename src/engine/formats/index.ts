@@ -7,6 +7,7 @@ import type { FormatId } from '../model'
 import { detectFormat } from './detect'
 import { ImportFailure, runImporter } from './failure'
 import { importJsonlRecords } from './jsonl-import'
+import { binaryLookAlikeMessage } from './look-alikes'
 import { formatsInOrder } from './registry'
 import type { FileBundle, ImportOptions, ImportResult } from './types'
 import { importBundle } from './bundle'
@@ -103,7 +104,7 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
   try {
     const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
     if (body.trim() === '') return fail('the file is empty')
-    if (looksBinary(body)) return fail('this looks like a binary file, not a transcript')
+    if (looksBinary(body)) return fail(binaryLookAlikeMessage(body) ?? 'this looks like a binary file, not a transcript')
     const detection = detectFormat(body, options)
     if (!detection.ok) return { ok: false, error: detection.error }
     const keepRaw = body.length <= RAW_MAX_CHARS

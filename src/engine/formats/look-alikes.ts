@@ -76,6 +76,94 @@ function isKimiCode(input: unknown): boolean {
   return records.slice(1).every((r) => /^[a-z_]+\.[a-z_.]+$/.test(str(r.type) ?? ''))
 }
 
+/** The content block types only Goose writes (block/goose crates/goose/src/conversation/message.rs `MessageContent`, camelCase tags). */
+const GOOSE_BLOCKS = new Set(['toolRequest', 'toolResponse', 'frontendToolRequest', 'toolConfirmationRequest'])
+
+/**
+ * Goose's session JSONL (`~/.local/share/goose/sessions/<id>.jsonl`; block/goose
+ * crates/goose/src/session/storage.rs `SessionMetadata`, read by legacy.rs today): line 1 the
+ * session metadata (`working_dir`, `description`, `message_count`, token counts), then one `Message` a line, `{id, role, created, content[], metadata}`,
+ * whose tool calls and results are content blocks of type `toolRequest` / `toolResponse`.
+ */
+function isGoose(input: unknown): boolean {
+  const records = headRecords(input)
+  const first = records[0]
+  if (first && typeof first.description === 'string' && typeof first.message_count === 'number' && !('role' in first))
+    return true
+  return records.some(
+    (r) =>
+      typeof r.role === 'string' &&
+      Array.isArray(r.content) &&
+      (r.content as unknown[]).some((b) => isObject(b) && GOOSE_BLOCKS.has(str(b.type) ?? '')),
+  )
+}
+
+/**
+ * Continue's session file (`~/.continue/sessions/<sessionId>.json`; continuedev/continue
+ * core/index.d.ts `Session`, core/util/paths.ts): `{sessionId, title, workspaceDirectory,
+ * history[]}` whose items are `ChatHistoryItem`s `{message{role, content}, contextItems[]}`.
+ */
+function isContinue(input: unknown): boolean {
+  if (!isObject(input) || typeof input.sessionId !== 'string' || typeof input.workspaceDirectory !== 'string')
+    return false
+  const history = input.history
+  return (
+    Array.isArray(history) &&
+    (history as unknown[]).every((h) => isObject(h) && isObject(h.message) && Array.isArray(h.contextItems))
+  )
+}
+
+/** The keys gptme writes for a message (gptme/gptme gptme/message.py `Message.to_dict`). */
+const GPTME_KEYS = new Set(['role', 'content', 'timestamp', 'files', 'file_hashes', 'pinned', 'hide', 'ephemeral_ttl', 'call_id', 'metadata'])
+
+/**
+ * gptme's `conversation.jsonl` (`~/.local/share/gptme/logs/<name>/`; gptme/gptme
+ * gptme/logmanager/manager.py `write_jsonl`, gptme/message.py `Message.to_dict`): one message a
+ * line, only `Message.to_dict`'s keys, `role` ∈ system/user/assistant (tool output is a `system`
+ * message), string `content` and an ISO `timestamp` on every line.
+ */
+function isGptme(input: unknown): boolean {
+  const records = headRecords(input)
+  if (records.length === 0 || !Array.isArray(input) || records.length !== Math.min(input.length, SIGNATURE_RECORDS))
+    return false
+  return records.every(
+    (r) =>
+      ['system', 'user', 'assistant'].includes(str(r.role) ?? '') &&
+      typeof r.content === 'string' &&
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(str(r.timestamp) ?? '') &&
+      Object.keys(r).every((k) => GPTME_KEYS.has(k)),
+  )
+}
+
+/**
+ * Amazon Q Developer CLI's saved conversation (`/save <path>`: aws/amazon-q-developer-cli
+ * crates/chat-cli/src/cli/chat/cli/persist.rs writes `ConversationState` from
+ * crates/chat-cli/src/cli/chat/conversation.rs): `{conversation_id, history[{user, assistant}],
+ * valid_history_range, transcript[], tools, …}`.
+ */
+function isAmazonQ(input: unknown): boolean {
+  return (
+    isObject(input) &&
+    typeof input.conversation_id === 'string' &&
+    Array.isArray(input.history) &&
+    Array.isArray(input.valid_history_range) &&
+    Array.isArray(input.transcript)
+  )
+}
+
+/**
+ * Open Interpreter's conversation file (`<storage>/conversations/<name>.json`;
+ * OpenInterpreter/open-interpreter interpreter/core/core.py dumps `self.messages`): a list of LMC
+ * messages `{role, type, format?, content}`, where code runs are `type:"code"` and their output
+ * `{role:"computer", type:"console"}` (interpreter/core/respond.py) — never OpenAI Chat's shape.
+ */
+function isOpenInterpreter(input: unknown): boolean {
+  if (!Array.isArray(input) || input.length === 0) return false
+  const items = input as unknown[]
+  if (!items.every((m) => isObject(m) && typeof m.role === 'string' && typeof m.type === 'string')) return false
+  return (items as JsonObject[]).some((m) => m.role === 'computer' || m.type === 'code' || m.type === 'console')
+}
+
 /**
  * The signatures of tools this version does not read, most specific first. Tools with an importer
  * of their own are not listed: their importer's detection decides.
@@ -90,6 +178,12 @@ const LOOK_ALIKES: readonly LookAlike[] = [
     hint: 'its conversation is in context.jsonl in the same folder',
   },
   { tool: 'Kimi Code session', container: 'jsonl', matches: isKimiCode, misreadAs: [] },
+  { tool: 'Goose session', container: 'jsonl', matches: isGoose, misreadAs: [] },
+  { tool: 'Continue session', container: 'json', matches: isContinue, misreadAs: [] },
+  { tool: 'gptme conversation', container: 'jsonl', matches: isGptme, misreadAs: [] },
+  { tool: 'Amazon Q Developer CLI conversation', container: 'json', matches: isAmazonQ, misreadAs: [] },
+  // A code run would be read as OpenAI Chat text: the code as the assistant's words, no tool call.
+  { tool: 'Open Interpreter conversation', container: 'json', matches: isOpenInterpreter, misreadAs: ['openai-chat'] },
 ]
 
 /**
@@ -121,4 +215,18 @@ export function lookAlikeMessage(l: LookAlike): string {
   const article = /^[aeiou]/i.test(l.tool) ? 'an' : 'a'
   const line = `this looks like ${article} ${l.tool}: not supported yet`
   return l.hint ? `${line}; ${l.hint}` : line
+}
+
+/** The 16 bytes every SQLite 3 database file opens with ("SQLite format 3" and a NUL; sqlite.org/fileformat.html §1.3). */
+const SQLITE_HEADER = 'SQLite format 3\u0000'
+
+/**
+ * The refusal of a binary text (`looksBinary`) told by its header: an SQLite database, where
+ * Cursor, OpenCode ≥2026, Zed and Crush keep their sessions; undefined for any other binary file.
+ * `text` is the decoded file (the header is ASCII, so it survives UTF-8 decoding).
+ */
+export function binaryLookAlikeMessage(text: string): string | undefined {
+  if (text.startsWith(SQLITE_HEADER))
+    return 'this looks like an SQLite database (Cursor, OpenCode ≥2026, Zed and Crush keep sessions in one): not supported yet'
+  return undefined
 }
