@@ -24,8 +24,9 @@ describe('--conversation: every conversation of a file is reachable', () => {
       { index: 2, id: ID(3), title: 'Preset file names', messages: 2 },
     ])
     const text = await runCli(['inspect', FILE])
-    expect(text.stdout.split('\n').filter((l) => /^sidechains|^ {2}\d/.test(l))).toEqual([
-      'sidechains            2',
+    // An export's other conversations are not sub-agents: counted as conversations, the open one included.
+    expect(text.stdout.split('\n').filter((l) => /^sidechains|^conversations|^ {2}\d/.test(l))).toEqual([
+      'conversations         3',
       `  0  Porch lamp schedule [${ID(1)}]: 2 messages (open)`,
       `  1  Fade curves [${ID(2)}]: 4 messages`,
       `  2  Preset file names [${ID(3)}]: 2 messages`,

@@ -77,6 +77,8 @@ export interface InspectReport {
   }[]
   branches: number
   sidechains: { title?: string; messages: number }[]
+  /** `conversation` when `sidechains` are the file's other conversations, not sub-agents. */
+  sidechainKind?: 'conversation'
   /**
    * Every conversation of the file (`--conversation` picks one): the one opened by default first
    * (index 0), then the others; `open` marks the one reported.
@@ -144,6 +146,7 @@ function inspectTranscript(t: Transcript): InspectReport {
     usage: null,
   }
   if (t.title !== undefined) report.title = t.title
+  if (t.sidechainKind !== undefined) report.sidechainKind = t.sidechainKind
   if (t.agentVersion !== undefined) report.agentVersion = t.agentVersion
   return report
 }
@@ -186,6 +189,7 @@ const INSPECT_LABELS = [
   'agent version',
   'branches',
   'sidechains',
+  'conversations',
 ] as const
 
 /** Where the values start, in characters: the longest label and two spaces. */
@@ -228,7 +232,9 @@ export function inspectText(name: string, r: InspectReport): string {
   if (r.usage) lines.push(labelled('recorded usage', `${r.usage.requests.length} request${r.usage.requests.length === 1 ? '' : 's'}; ${r.usage.label}`))
   if (r.agentVersion) lines.push(labelled('agent version', r.agentVersion))
   lines.push(labelled('branches', r.branches))
-  lines.push(labelled('sidechains', r.sidechains.length))
+  // A file's other conversations are not sub-agents: counted as conversations, the one open included.
+  if (r.sidechainKind === 'conversation') lines.push(labelled('conversations', r.conversations.length))
+  else lines.push(labelled('sidechains', r.sidechains.length))
   if (r.conversations.length > 1) {
     // Every conversation, numbered as --conversation takes them.
     for (const c of r.conversations) {

@@ -13,6 +13,6 @@ describe('cli: a folder of OpenCode storage', () => {
     expect(code).toBe(0)
     expect(stdout).toContain(`${STORAGE}: opencode — Fix broken links`)
     expect(stdout).toMatch(/^tool calls {12}2$/m)
-    expect(stdout).toMatch(/^sidechains {12}2$/m)
+    expect(stdout).toMatch(/^conversations {9}3$/m)
   })
 })

@@ -237,8 +237,9 @@ export interface Transcript {
   title?: string
   /**
    * The conversation's own id in its source, when it names one (a ChatGPT export's
-   * `conversation_id`, a Claude Code `sessionId` or a sub-agent's `agentId`); the CLI's
-   * `--conversation ID` finds a conversation by it.
+   * `conversation_id`, a claude.ai `uuid`, an OpenCode session id, a Cline task folder's name, a
+   * Claude Code `sessionId` or a sub-agent's `agentId`); the CLI's `--conversation ID` finds a
+   * conversation by it.
    */
   conversationId?: string
   messages: Message[]
@@ -278,9 +279,16 @@ export interface Transcript {
   branches?: TranscriptBranch[]
   /**
    * Sub-agent conversations (Claude Code `isSidechain:true` records, grouped by `agentId` or by
-   * sidechain root), each its own transcript with the same format.
+   * sidechain root), each its own transcript with the same format — or, with `sidechainKind`
+   * `conversation`, the file's other conversations (an export's, a log's samples).
    */
   sidechains?: Transcript[]
+  /**
+   * What `sidechains` are: `conversation` when they are the file's other conversations
+   * (`withConversations`: a data export, an eval log's samples, several sessions of one folder);
+   * absent for sub-agents.
+   */
+  sidechainKind?: 'conversation' 
   /**
    * The file is one API response (the model's reply), not a conversation: the request's messages
    * are not in it (the importer warns). The checker does not report what belongs to the absent

@@ -19,6 +19,9 @@ function load(text: string): Transcript {
   return r.transcript
 }
 
+/** The `uuid` of the fixture's conversation at `i`, read from the file as the export writes it. */
+const fixtureUuid = (i: number): string => (JSON.parse(fixture) as { uuid: string }[])[i]!.uuid
+
 describe('claude.ai data export importer', () => {
   it('meets the registry contract; the ChatGPT export detector rejects it and it rejects ChatGPT', () => {
     expect(registryContractViolations(claudeAiExportImporter, fixture)).toEqual([])
@@ -80,8 +83,11 @@ describe('claude.ai data export importer', () => {
       '1 conversation(s) without messages are not listed',
     ])
     expect(t.sidechains).toHaveLength(1)
+    expect(t.sidechainKind).toBe('conversation')
     const second = t.sidechains?.[0] as Transcript
     expect(second.title).toBe('Untitled conversation 2')
+    // Each conversation's uuid is its id (the CLI's --conversation ID).
+    expect([t.conversationId, second.conversationId]).toEqual([fixtureUuid(0), fixtureUuid(1)])
     // Empty `content` falls back to `text`; the uploaded image is named but not exported.
     expect(second.messages.map((m) => [m.id, m.role, m.content])).toEqual([
       ['c2-h1', 'user', 'What is in this diagram?'],

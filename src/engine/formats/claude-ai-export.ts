@@ -320,6 +320,8 @@ function importConversation(conv: unknown, field: string, keepRaw: boolean): Tra
     warnings.push(`${skips.files} uploaded file(s) are named without their content in the export`)
   const title = str(conv.name)
   const t = finalizeTranscript(format, drafts, [], warnings, title ? { title } : {})
+  const id = str(conv.uuid)
+  if (id) t.conversationId = id
   if (branches.length > 0) t.branches = branches
   return t
 }

@@ -917,6 +917,8 @@ function importTaskBundle(bundle: FileBundle, options: ImportOptions): Transcrip
     t.warnings.unshift(...lead)
     const title = dir.replace(/\/$/, '').split('/').pop()
     if (title) t.title = title
+    // The task folder's name is Cline's task id.
+    if (title) t.conversationId = title
     return t
   })
   return withConversations(tasks, 'task')

@@ -314,6 +314,8 @@ function sessionTranscript(session: SourceSession, keepRaw: boolean, where: stri
     model: c.model,
     notes: c.notes,
   })
+  const id = str(session.info.id)
+  if (id) t.conversationId = id
   c.compactions.forEach(({ kept }, k) => {
     const rc = t.recordedCompactions[k]
     if (rc) rc.keptMessageIds = kept.flatMap((i) => (t.messages[i] ? [t.messages[i].id] : []))

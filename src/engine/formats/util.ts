@@ -218,7 +218,7 @@ export function arrayOrWrapped(root: unknown, key: string): unknown[] | undefine
 /**
  * Several conversations of one file (the samples of an Inspect AI log, the instances of an
  * OpenHands evaluation output, …) as one transcript: the first is the one opened, the others are
- * its `sidechains`, which the page's conversation picker (`openConversation`) and the CLI's
+ * its `sidechains` (`sidechainKind: 'conversation'`), which the page's conversation picker (`openConversation`) and the CLI's
  * report list by title. With more than one, the first one's notes start by saying so, naming
  * `noun` (plural: `noun` + "s"). Never modifies the transcripts it is given; `list` must not be
  * empty.
@@ -233,7 +233,7 @@ export function withConversations(list: readonly Transcript[], noun: string): Tr
       ? 'the other one is listed as a further conversation'
       : `the other ${rest.length} are listed as further conversations`
   const note = `${list.length} ${noun}s in this file: "${title}" is open; ${others}`
-  return { ...first, notes: [note, ...(first.notes ?? [])], sidechains: rest }
+  return { ...first, notes: [note, ...(first.notes ?? [])], sidechains: rest, sidechainKind: 'conversation' }
 }
 
 /**
