@@ -52,8 +52,43 @@ describe('zip archives dropped as transcripts', () => {
     expect(exported.ok && exported.transcript.messages[0]?.source.format).toBe('chatgpt-export')
   })
 
+  it('a zip of several sessions opens each as a conversation; files that are not transcripts are named in a note', () => {
+    const session = readFileSync(SAMPLES + 'claude-code.jsonl', 'utf8')
+    const chat = readFileSync(SAMPLES + 'openai-chat.json', 'utf8')
+    const r = importBytes(
+      zipSync({
+        'a/session.jsonl': strToU8(session),
+        'b/chat.json': strToU8(chat),
+        'settings.json': strToU8('{"theme": "dark"}'),
+        'README.md': strToU8('# notes'),
+      }),
+    )
+    if (!r.ok) throw new Error(r.error.message)
+    const direct = importBytes(strToU8(session), { fileName: 'session.jsonl' })
+    const directChat = importBytes(strToU8(chat), { fileName: 'chat.json' })
+    if (!direct.ok || !directChat.ok) throw new Error('expected both samples to import')
+    expect(r.transcript.sidechainKind).toBe('conversation')
+    expect(r.transcript.messages.length).toBe(direct.transcript.messages.length)
+    expect(r.transcript.sidechains?.map((t) => [t.messages.length, t.messages[0]?.source.format])).toEqual([
+      [directChat.transcript.messages.length, 'openai-chat'],
+    ])
+    expect(r.transcript.notes?.at(-1)).toBe('1 other file(s) are not transcripts: settings.json')
+  })
+
+  it('a folder of one session beside its settings opens the session', () => {
+    const session = readFileSync(SAMPLES + 'claude-code.jsonl', 'utf8')
+    const r = importBytes(zipSync({ 'session.jsonl': strToU8(session), 'settings.json': strToU8('{"model": "x"}') }))
+    expect(r.ok && [r.transcript.sidechains, r.transcript.notes?.at(-1)]).toEqual([
+      undefined,
+      '1 other file(s) are not transcripts: settings.json',
+    ])
+  })
+
   it("a zip's sole transcript that fails to import names the entry", () => {
     expect(error(zipSync({ 'session.jsonl': strToU8('{"nothing": 1}\n') })).message).toMatch(/^session\.jsonl: /)
+    expect(error(zipSync({ 'a.json': strToU8('{"x": 1}'), 'b.json': strToU8('{"y": 2}') })).message).toMatch(
+      /^none of its 2 JSON\/JSONL files is a transcript; a\.json: /,
+    )
   })
 
   it('zipFiles packs a folder stored, entries in order, and reads back byte for byte', () => {
