@@ -562,22 +562,38 @@ describe('fault cases: dedupe (36, 47), empty messages (34)', () => {
     expect(result.checks.after).toEqual([])
   })
 
-  it('34 (prune): once compaction fires, no empty message is sent; pre-existing empties are dropped with a fate', async () => {
+  it('34 (prune): over target with nothing to prune, nothing fired: the empties stay (nothing removed when nothing fired)', async () => {
     const c = loadCase('34-no-empty-messages.json')
     const t = importCase(c)
     const result = await run(
       t,
       pipeline(pruneStage(c.params.token_target as number, 1, c.params.min_tokens as number)),
     )
-    // Every result is tiny ("ok"): a placeholder would be longer, so prune replaces nothing,
-    // but the context is over target, so it is made send-ready.
+    // Every result is tiny ("ok"): a placeholder would be longer, so prune replaces nothing.
     expect(result.stages[0]?.changed).toBe(false)
     expect(result.before.totals.tokens).toBeGreaterThan(c.params.token_target as number)
+    expect(result.after.messages).toEqual(t.messages)
+    expect(result.checks.after).toEqual(result.checks.before)
+  })
+
+  it('34 (compaction fires): no empty message is sent; pre-existing empties are dropped with a fate', async () => {
+    const c = loadCase('34-no-empty-messages.json')
+    const t = importCase(c)
+    // Summarize everything but the last user turn: the context changed, so it is made send-ready.
+    const result = await run(
+      t,
+      pipeline({ id: 'summarize', enabled: true, params: { keep_last: 1, compact_after: 1 } }),
+      mock('a.py written.').fn,
+    )
+    expect(result.stages[0]?.changed).toBe(true)
     const emptyBefore = result.checks.before.filter((p) => p.rule === 'empty-message')
     expect(emptyBefore.length).toBeGreaterThan(0)
+    // Each empty one is summarized away or dropped by the send-ready cleanup, with a fate.
     for (const p of emptyBefore) {
       for (const id of p.messageIds) {
-        expect(result.fates[id]).toEqual({ kind: 'dropped', stage: 'pipeline', reason: EMPTY_MESSAGE_REASON })
+        const fate = result.fates[id]
+        if (fate?.kind !== 'summarized')
+          expect(fate).toEqual({ kind: 'dropped', stage: 'pipeline', reason: EMPTY_MESSAGE_REASON })
         expect(result.after.messages.some((m) => m.id === id)).toBe(false)
       }
     }

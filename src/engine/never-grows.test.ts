@@ -138,21 +138,23 @@ describe('the compaction never grows the context (seed 001)', () => {
   }, 60_000)
 
   it('the send-ready cleanup only drops empty messages (never adds tokens)', async () => {
-    // An empty user message in a chat over prune's target: compaction was needed, so it goes.
+    // An empty user message in a chat whose long tool result prune replaces: it goes too.
     const messages = indexed([
       user('u0', 'Fix ORD-58213.'),
       user('u1', ''),
       assistant('a2', null, [{ id: 'c1', name: 'read' }]),
-      toolResult('t3', 'c1', 'ok', 'read'),
-      assistant('a4', 'Done.'),
+      toolResult('t3', 'c1', TOOL_BODIES[0]!, 'read'),
+      assistant('a4', null, [{ id: 'c2', name: 'read' }]),
+      toolResult('t5', 'c2', 'ok', 'read'),
+      assistant('a6', 'Done.'),
     ])
     const result = await runPipeline(
       transcriptOf(messages),
-      configOf([{ id: 'prune-tool-results', enabled: true, params: { target: 1, keep_steps: 1, min_tokens: 200 } }]),
+      configOf([{ id: 'prune-tool-results', enabled: true, params: { target: 1, keep_steps: 1, min_tokens: 50 } }]),
       { counter, skipChecks: true },
     )
-    expect(result.stages.map((s) => s.changed)).toEqual([false])
-    expect(result.after.messages.map((m) => m.id)).toEqual(['u0', 'a2', 't3', 'a4'])
+    expect(result.stages.map((s) => s.changed)).toEqual([true])
+    expect(result.after.messages.map((m) => m.id)).toEqual(['u0', 'a2', 't3', 'a4', 't5', 'a6'])
     expect(result.fates.u1).toEqual({ kind: 'dropped', stage: 'pipeline', reason: EMPTY_MESSAGE_REASON })
     expect(result.after.totals.tokens).toBeLessThan(result.before.totals.tokens)
   })

@@ -529,15 +529,28 @@ describe('runPipeline: tool-call ids reused across steps (SWE-agent demonstratio
 
 describe('runPipeline: the send-ready cleanup says what it dropped', () => {
   const blank = transcriptOf(indexed([user('u1', ' '.repeat(50)), assistant('a2', 'ok')]))
+  // The same blank message in a chat whose old tool result prune replaces.
+  const pruned = transcriptOf(
+    indexed([
+      user('u0', 'Fix it.'),
+      user('u1', ' '.repeat(50)),
+      assistant('a2', null, [{ id: 'c1', name: 'read' }]),
+      toolResult('t3', 'c1', 'x'.repeat(300), 'read'),
+      assistant('a4', null, [{ id: 'c2', name: 'read' }]),
+      toolResult('t5', 'c2', 'ok', 'read'),
+      assistant('a6', 'Done.'),
+    ]),
+  )
   const prune = (target: number): StageConfig => ({
     id: 'prune-tool-results',
     enabled: true,
     params: { target, keep_steps: 1, min_tokens: 200 },
   })
 
-  it('over budget with nothing to prune: the blank message goes, and the run reports it', async () => {
-    const r = await runPipeline(blank, config(prune(10)), { counter: counter() })
-    expect(r.after.messages.map((m) => m.id)).toEqual(['a2'])
+  it('once a stage changed the context, the blank message goes, and the run reports it', async () => {
+    const r = await runPipeline(pruned, config(prune(10)), { counter: counter() })
+    expect(r.stages.map((s) => s.changed)).toEqual([true])
+    expect(r.after.messages.map((m) => m.id)).toEqual(['u0', 'a2', 't3', 'a4', 't5', 'a6'])
     expect(r.fates.u1).toEqual({ kind: 'dropped', stage: 'pipeline', reason: 'empty message: providers reject empty content' })
     // 50 spaces counted one token per code point by the test counter, plus the message framing.
     const tokens = 50 + MESSAGE_OVERHEAD_TOKENS
@@ -545,7 +558,14 @@ describe('runPipeline: the send-ready cleanup says what it dropped', () => {
     expect(r.warnings).toContain(
       `send-ready cleanup: 1 empty message(s) dropped before sending (empty message: providers reject empty content), ${tokens} tokens`,
     )
-    expect(r.before.totals.tokens - r.after.totals.tokens).toBe(tokens)
+  })
+
+  it('over budget with nothing to prune, nothing fired: the blank message stays, and there is no cleanup', async () => {
+    const r = await runPipeline(blank, config(prune(10)), { counter: counter() })
+    expect(r.stages.map((s) => s.changed)).toEqual([false])
+    expect(r.after.messages).toEqual(blank.messages)
+    expect(r.fates.u1).toEqual({ kind: 'kept', changed: false })
+    expect(r.cleanup).toBeUndefined()
   })
 
   it('under budget nothing fires: the context stays as it came, and there is no cleanup', async () => {

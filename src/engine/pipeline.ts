@@ -278,7 +278,6 @@ export async function runPipeline(
   const decisions: TriggerDecision[] = []
   const stages: StageReport[] = []
   let cancelled = false
-  let compactionNeeded = false
 
   for (const stage of config.stages) {
     if (!stage.enabled) continue
@@ -322,7 +321,6 @@ export async function runPipeline(
       continue
     }
     if (output.note !== undefined) report.note = output.note
-    if (output.overBudget) compactionNeeded = true
     // Copies: a decision the pipeline does not apply is marked so (`unapplied`), and the
     // output may be a kept one that a later run reads again.
     const stageDecisions = (output.decisions ?? []).map((d) => ({ ...d }))
@@ -395,10 +393,11 @@ export async function runPipeline(
   }
 
   // A compacted context is about to be sent: providers reject empty messages, so once any
-  // stage changed the context (or found it over budget), empty ones left over from the source are dropped (cases/34).
-  // When nothing fired the context stays byte-identical to the input (cases/09, 15).
+  // stage changed the context, empty ones left over from the source are dropped (cases/34).
+  // When no stage changed anything (a trigger reached but held included) the context stays
+  // byte-identical to the input: nothing is removed when nothing fired (cases/09, 15).
   let cleanup: RunResult['cleanup']
-  if (compactionNeeded || stages.some((s) => s.changed)) {
+  if (stages.some((s) => s.changed)) {
     const { sent, dropped } = dropEmptyMessages(current, lineage)
     if (dropped.length > 0) own()
     for (const id of dropped) fates.set(id, { kind: 'dropped', stage: 'pipeline', reason: EMPTY_MESSAGE_REASON })
@@ -664,18 +663,26 @@ export const EMPTY_MESSAGE_REASON = 'empty message: providers reject empty conte
 
 /**
  * Drops messages with no content, parts or tool calls, except a final assistant message (a
- * prefill may be empty): `sent` (the input itself when nothing is dropped), and `dropped`, the
+ * prefill may be empty) and a first non-system `user` message whose drop would leave another
+ * role first (the request must open with a user turn: dropping it would trade one rejected
+ * request for another): `sent` (the input itself when nothing is dropped), and `dropped`, the
  * before-transcript ids of what was dropped (their fate becomes `dropped`). Source: cases/34
- * (empty content arrays and empty text blocks must not be sent).
+ * (empty content arrays and empty text blocks must not be sent); SPEC §5 (first-not-user).
  */
 function dropEmptyMessages(
   messages: readonly Message[],
   lineage: Map<string, Lineage>,
 ): { sent: readonly Message[]; dropped: string[] } {
   const last = messages.length - 1
+  const first = messages.findIndex((m) => m.role !== 'system')
+  const empty = (m: Message, i: number) =>
+    isEmptyMessage(m) && m.role !== 'tool' && !(i === last && m.role === 'assistant')
+  // The first message that survives after the opening one: it would open the request instead.
+  const opensAfter = first === -1 ? undefined : messages.find((m, i) => i > first && m.role !== 'system' && !empty(m, i))
+  const keepOpening = messages[first]?.role === 'user' && opensAfter?.role !== 'user'
   const dropped: string[] = []
   const kept = messages.filter((m, i) => {
-    if (!isEmptyMessage(m) || m.role === 'tool' || (i === last && m.role === 'assistant')) return true
+    if (!empty(m, i) || (i === first && keepOpening)) return true
     for (const id of beforeIdsOf(lineage.get(m.id), m.id)) dropped.push(id)
     return false
   })

@@ -4,7 +4,7 @@ import type { StageOutput } from './types'
 /**
  * The "no change" result of a stage: `messages` is the input array itself (not a copy),
  * nothing in `fates`/`origins`/`passes`, the `note` saying why, plus any `extra` fields
- * (`error`, `overBudget`, `warnings`). Source: SPEC §3.3 "No change at all → no change".
+ * (`error`, `warnings`, `decisions`). Source: SPEC §3.3 "No change at all → no change".
  */
 export function unchangedOutput(
   messages: readonly Message[],

@@ -389,22 +389,13 @@ function pruneWalk(
   // Says "excluded" only when exclude_tools is in use, so the seed-only wording stays as it was.
   const kept = `guarded, ${clear.exclude_tools.length > 0 ? 'excluded, ' : ''}under min_tokens or already replaced`
   if (!out) {
-    return {
-      ...unchanged(
-        messages,
-        `nothing to prune: ${total} > ${target} tokens, but every tool result is ${kept}`,
-      ),
-      overBudget: true,
-    }
+    return unchanged(messages, `nothing to prune: ${total} > ${target} tokens, but every tool result is ${kept}`)
   }
   if (cleared < clear.clear_at_least) {
-    return {
-      ...unchanged(
-        messages,
-        `no change: pruning could clear only ${cleared} of the ${clear.clear_at_least} tokens clear_at_least asks for; a smaller edit is not worth breaking the prompt cache`,
-      ),
-      overBudget: true,
-    }
+    return unchanged(
+      messages,
+      `no change: pruning could clear only ${cleared} of the ${clear.clear_at_least} tokens clear_at_least asks for; a smaller edit is not worth breaking the prompt cache`,
+    )
   }
   // Target 0 asks for every eligible result (Anthropic clear_tool_uses, masking): not a shortfall.
   const warnings =

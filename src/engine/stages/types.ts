@@ -74,12 +74,6 @@ export interface StageOutput {
   decisions?: TriggerDecision[]
   /** Why nothing fired ("nothing to compact", "under target", …) or what was refused. */
   note?: string
-  /**
-   * The input was over the stage's budget (prune `target`, insert-then-compress
-   * `threshold_tokens`) even if the stage could not shrink it: compaction was needed, so the
-   * pipeline still makes the context send-ready (drops empty messages, cases/34).
-   */
-  overBudget?: boolean
   /** An error that aborted the stage; the stage's input is passed on unchanged. */
   error?: string
   warnings: string[]
