@@ -70,8 +70,17 @@ export interface StageParamDef {
   fraction?: boolean
   /** Count params: the greatest value the engine takes as given (above it: unusable, as below `min`). */
   max?: number
-  /** Count params: the engine raises the value to at least this other param's value. */
+  /**
+   * Count params: the engine raises the value to at least this other param's value — only while
+   * that param is in use (a replaced one, see `replacedBy`, raises nothing).
+   */
   atLeast?: string
+  /**
+   * The params that replace this one: once one of them is set and itself in use, this one has no
+   * effect at all (its value and its default alike), and the page and the CLI say it is not used
+   * (params.ts `replacingParam`). In order of precedence.
+   */
+  replacedBy?: readonly string[]
   unit?: ParamUnit
   /** One line: what the param does (tooltips, CLI usage). */
   help: string
@@ -127,13 +136,13 @@ const TRIGGER_PARAMS = [
   },
   {
     key: 'trigger_share', type: 'count', optional: true, min: 0.01, max: 1, fraction: true, unit: 'share',
-    unusable: 'trigger_share must be a share of the window from 1% to 100% (0.01–1)',
+    unusable: 'trigger_share must be a share of the window from 1% to 100% (0.01–1)', replacedBy: ['trigger_tokens'],
     control: 'slider', slider: { step: 0.01, max: 1 }, cliFlag: 'trigger-share',
     help: "Fire when the context reaches this share of the model's window, less trigger_reserve (replaces compact_after).",
   },
   {
     key: 'trigger_reserve', type: 'count', optional: true, min: 0, unit: 'tokens', control: 'slider',
-    unusable: 'trigger_reserve must be a number of tokens, 0 or more',
+    unusable: 'trigger_reserve must be a number of tokens, 0 or more', replacedBy: ['trigger_tokens'],
     slider: { step: 1000, max: 'window' }, sweep: { from: 0, step: 8000 }, cliFlag: 'trigger-reserve',
     help: "Tokens held back from the window: fire at share × window − reserve (Claude Code: 33,000; replaces compact_after).",
   },
@@ -148,13 +157,13 @@ const TRIGGER_PARAMS = [
 const TAIL_PARAMS = [
   {
     key: 'keep_tokens', type: 'count', optional: true, min: 0, unit: 'tokens', control: 'slider',
-    unusable: 'keep_tokens must be a number of tokens, 0 or more',
+    unusable: 'keep_tokens must be a number of tokens, 0 or more', replacedBy: ['keep_share'],
     slider: { step: 500, max: 'tokens' }, sweep: { from: 0, step: { of: 'tokens', per: 16 } }, cliFlag: 'keep-tokens',
     help: 'Keep the newest messages up to this many tokens verbatim (replaces keep_last; 0 keeps none).',
   },
   {
     key: 'keep_share', type: 'count', optional: true, min: 0, max: 1, fraction: true, unit: 'share',
-    unusable: 'keep_share must be a share of the context from 0% to 100% (0–1)',
+    unusable: 'keep_share must be a share of the context from 0% to 100% (0–1)', replacedBy: ['keep_user_only'],
     control: 'slider', slider: { step: 0.01, max: 1 }, cliFlag: 'keep-share',
     help: "Keep the newest messages up to this share of the context's tokens verbatim (replaces keep_last).",
   },
@@ -259,11 +268,13 @@ export const STAGE_DEFINITIONS = [
     params: [
       {
         key: 'keep_last', type: 'count', default: 20, min: 1, unit: 'messages', control: 'slider',
+        replacedBy: ['keep_user_only', 'keep_share', 'keep_tokens'],
         slider: { step: 1, max: 'messages' }, sweep: { from: 'step', step: { of: 'messages', per: 16 } },
         cliFlag: 'keep-last', help: 'Newest messages kept verbatim.',
       },
       {
         key: 'compact_after', type: 'count', default: 40, min: 1, atLeast: 'keep_last', unit: 'messages',
+        replacedBy: ['trigger_tokens', 'trigger_share', 'trigger_reserve'],
         control: 'slider', slider: { step: 1, max: 'messages' },
         sweep: { from: 'step', step: { of: 'messages', per: 16, times: 2 } }, cliFlag: 'compact-after',
         help: 'Compact once more than this many messages are unsummarized.',

@@ -34,10 +34,44 @@ export function readCount(def: StageParamDef, raw: unknown): CountReading {
 }
 
 /**
+ * The param that replaces param `key` of stage `id` given the stage's `params`: the first of its
+ * definition's `replacedBy` that is set — a count present and usable, a flag on, anything else
+ * present — and itself in use (not replaced in turn); undefined when `key` is in use. E.g.
+ * summarize `keep_last` with `{keep_tokens: 100}` → `keep_tokens`; `keep_tokens` with
+ * `{keep_share: 0.3, keep_user_only: true}` → undefined (keep_user_only replaces keep_share, and
+ * keeps user messages within keep_tokens). Pure.
+ */
+export function replacingParam(id: StageId, key: string, params: object | undefined): string | undefined {
+  const raw = (params ?? {}) as Readonly<Record<string, unknown>>
+  const isSet = (def: StageParamDef): boolean => {
+    const value = Object.hasOwn(raw, def.key) ? raw[def.key] : undefined
+    if (value === undefined) return false
+    if (def.type === 'flag') return value === true
+    if (def.type !== 'count') return true
+    const reading = readCount(def, value)
+    return reading.ok && !Number.isNaN(reading.value)
+  }
+  const seen = new Set<string>()
+  const replacer = (k: string): string | undefined => {
+    if (seen.has(k)) return undefined // a cycle in the definitions replaces nothing
+    seen.add(k)
+    const found = paramDefinition(id, k)?.replacedBy?.find((r) => {
+      const def = paramDefinition(id, r)
+      return def !== undefined && isSet(def) && replacer(r) === undefined
+    })
+    seen.delete(k)
+    return found
+  }
+  return replacer(key)
+}
+
+/**
  * The count params of stage `id` as the engine uses them: every count param with a default (and
- * any other one present) read by `readCount`, then each `atLeast` raised to its other param. The
- * first unusable value's error is returned in `error` (its param keeps NaN). Pure.
- * Example: summarize `{keep_last: 0, compact_after: 5}` → `{keep_last: 20, compact_after: 20}`.
+ * any other one present) read by `readCount`, then each `atLeast` raised to its other param while
+ * that one is in use (`replacingParam`: a replaced param's value or default never leaks into
+ * another). The first unusable value's error is returned in `error` (its param keeps NaN). Pure.
+ * Example: summarize `{keep_last: 0, compact_after: 5}` → `{keep_last: 20, compact_after: 20}`;
+ * `{keep_tokens: 100, compact_after: 5}` → `compact_after` 5 (keep_last is not used).
  */
 export function readCounts(
   id: StageId,
@@ -58,7 +92,7 @@ export function readCounts(
   }
   for (const def of defs) {
     const other = def.atLeast
-    if (other !== undefined && def.key in values && other in values) {
+    if (other !== undefined && def.key in values && other in values && replacingParam(id, other, params) === undefined) {
       values[def.key] = Math.max(values[def.key]!, values[other]!)
     }
   }

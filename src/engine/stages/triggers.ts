@@ -9,7 +9,7 @@
 import type { Message, StageId, TriggerDecision } from '../model'
 import { isTurnEnd } from '../content'
 import { DEFAULT_WINDOW } from '../models'
-import { readCounts } from './params'
+import { readCounts, replacingParam } from './params'
 
 const n = (x: number) => Math.round(x).toLocaleString('en-US')
 const pct = (share: number) => `${Math.round(share * 1000) / 10}%`
@@ -208,29 +208,17 @@ export function statelessDecisions(
 }
 
 /**
- * Why param `key` of `stage` has no effect given the stage's other `params` (the trigger and
- * tail rules above pick one param each), or undefined when it is in use. E.g. summarize
+ * Why param `key` of `stage` has no effect given the stage's other `params`, or undefined when
+ * it is in use: the param that replaces it (definitions.ts `replacedBy`, params.ts
+ * `replacingParam`, the same rule the engine reads), worded by what it replaces. E.g. summarize
  * `compact_after` with `trigger_reserve` set → `not used: the token trigger (trigger_reserve)
  * replaces it`. The page greys such a control; the CLI warns. Pure.
  */
 export function unusedParam(stage: StageId, key: string, params: object | undefined): string | undefined {
-  const raw = (params ?? {}) as Readonly<Record<string, unknown>>
-  if (stage === 'summarize') {
-    // A count param is set when it is present and usable (an optional one has no default).
-    const { values } = readCounts(stage, params)
-    const isSet = (k: string) => raw[k] !== undefined && Number.isFinite(values[k] ?? NaN)
-    const byTokens = isSet('trigger_tokens')
-    const windowKey = ['trigger_share', 'trigger_reserve'].find(isSet)
-    if (key === 'compact_after' && (byTokens || windowKey)) {
-      return `not used: the token trigger (${byTokens ? 'trigger_tokens' : windowKey}) replaces it`
-    }
-    if ((key === 'trigger_share' || key === 'trigger_reserve') && byTokens) return 'not used: trigger_tokens is set'
-    const tail = summarizeTail(params)
-    if (key === 'keep_last' && tail.kind === 'tokens') {
-      return `not used: ${tail.userOnly ? 'keep_user_only' : tail.share !== undefined ? 'keep_share' : 'keep_tokens'} sets the kept tail`
-    }
-    if (key === 'keep_share' && raw.keep_user_only === true) return 'not used: keep_user_only keeps user messages within keep_tokens'
-    if (key === 'keep_tokens' && tail.kind === 'tokens' && tail.share !== undefined) return 'not used: keep_share sets the kept tail'
-  }
-  return undefined
+  const by = replacingParam(stage, key, params)
+  if (by === undefined) return undefined
+  if (key === 'compact_after') return `not used: the token trigger (${by}) replaces it`
+  if (key === 'keep_last' || key === 'keep_tokens') return `not used: ${by} sets the kept tail`
+  if (key === 'keep_share' && by === 'keep_user_only') return 'not used: keep_user_only keeps user messages within keep_tokens'
+  return `not used: ${by} is set`
 }
