@@ -1,15 +1,18 @@
 /**
  * Invariants of a whole run over random conversations that hold empty messages anywhere:
  * nothing is removed when nothing fired (no stage reports a change and no pass was made: the
- * After is the Before, message for message), and a context that compaction changed is not made
- * to start with an assistant message by the send-ready cleanup.
+ * After is the Before, message for message), a context that compaction changed is not made
+ * to start with an assistant message by the send-ready cleanup, and tokens never go up where a
+ * stage promises it (a pass of seed 001 that grows the context says so, and why).
  */
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { checkValidity } from './analysis/checks'
 import type { Message, PipelineConfig, StageConfig, StageId, Transcript } from './model'
 import { runPipeline } from './pipeline'
-import { assistant, deepFreeze, indexed, system, toolResult, user } from './stages/test-helpers'
+import { summarize } from './stages/summarize'
+import { assistant, countWords, deepFreeze, indexed, makeContext, system, toolResult, user } from './stages/test-helpers'
+import { describeDecision } from './stages/triggers'
 import { loadCounter, type CachedCounter } from './tokens/count'
 
 let counter: CachedCounter
@@ -199,6 +202,57 @@ describe('the send-ready cleanup after a change never makes a context start with
         const firstNotUser = (ms: readonly Message[]) =>
           checkValidity(ms, { provider: 'anthropic' }).some((p) => p.rule === 'first-not-user')
         if (!firstNotUser(transcript.messages)) expect(firstNotUser(result.after.messages)).toBe(false)
+      }),
+      { numRuns: 150 },
+    )
+  }, 60_000)
+})
+
+describe('a pass that grows the context says so, and why', () => {
+  // One token per word, no per-message overhead: the figures below are word counts.
+  const ctx = makeContext(countWords, { summarize: () => Promise.resolve('alpha beta') })
+  const chat = indexed([user('u0', 'hi there'), assistant('a1', 'ok'), user('u2', 'more'), assistant('a3', 'done')])
+
+  it('seed 001 makes the pass; its decision and its pass name the growth and the guard that refuses it', async () => {
+    const out = await summarize(chat, { keep_last: 1, compact_after: 1 }, ctx)
+    // Turn 1 ends at #1 with 2 unsummarized messages (> 1): the slice is u0 (2 words). The summary
+    // message is the header `[Summary of messages 0–0 (pass 1)]` (6 words) + `alpha beta` (2): 8.
+    // Context before: 2 + 1 = 3; after: 8 + a1's 1 = 9.
+    const grew = 'the summary (8 tokens) is larger than the 2 tokens it replaced; seed 001 makes every pass its plan makes (refuse_larger refuses such a pass)'
+    expect(out.passes[0]).toMatchObject({ pass: 1, tokensBefore: 3, tokensAfter: 9, grew })
+    const fired = out.decisions!.find((d) => d.pass === 1)!
+    expect(fired.grew).toBe(grew)
+    expect(describeDecision(fired)).toBe(
+      `turn 1 (#1): 2 unsummarized messages > 1 (compact_after 1) → pass 1 fired (3 → 9 tokens, +6: ${grew})`,
+    )
+    // Pass 2 folds pass 1's summary (8) and a1, u2 (2) into 8 tokens: it shrinks, nothing to say.
+    expect(out.passes[1]).toMatchObject({ pass: 2, tokensBefore: 11, tokensAfter: 9 })
+    expect(out.passes[1]?.grew).toBeUndefined()
+    expect(describeDecision(out.decisions!.find((d) => d.pass === 2)!)).toBe(
+      'turn 2 (#3): 3 unsummarized messages > 1 (compact_after 1) → pass 2 fired (11 → 9 tokens)',
+    )
+  })
+
+  it('with refuse_larger the pass is refused instead', async () => {
+    const out = await summarize(chat, { keep_last: 1, compact_after: 1, refuse_larger: true }, ctx)
+    expect(out.decisions![0]).toMatchObject({ fired: false, held: 'refuse_larger guard: the summary (8 tokens) is not smaller than the 2 tokens it would replace' })
+  })
+
+  it('over random runs: tokens never go up where a stage promises it, and every growing pass says why', async () => {
+    await fc.assert(
+      fc.asyncProperty(conversationArb, fc.boolean(), stagesArb(false), async (pieces, withSystem, stages) => {
+        const transcript = transcriptOf(build(pieces, withSystem))
+        const result = await runPipeline(transcript, configOf(stages), { counter, skipChecks: true })
+        // The whole run never grows (seed 001); dedupe, slim and prune never grow what they edit.
+        expect(result.after.totals.tokens).toBeLessThanOrEqual(result.before.totals.tokens)
+        for (const s of result.stages)
+          if (s.stage !== 'pin-facts') expect(s.tokensAfter).toBeLessThanOrEqual(s.tokensBefore)
+        for (const p of result.passes) expect(p.grew !== undefined).toBe(p.tokensAfter > p.tokensBefore)
+        for (const d of result.decisions ?? []) {
+          if (!d.fired || d.tokensAfter === undefined) continue
+          expect(d.grew !== undefined).toBe(d.tokensAfter > d.tokens)
+          if (d.grew !== undefined) expect(describeDecision(d)).toContain(d.grew)
+        }
       }),
       { numRuns: 150 },
     )

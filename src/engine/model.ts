@@ -462,6 +462,11 @@ export interface Pass {
   kept?: number[]
   /** What moved the pass's boundary away from the plain rule (a tool call kept with its results). */
   note?: string
+  /**
+   * Why the pass made the context larger (`tokensAfter > tokensBefore`), worded by the stage;
+   * absent when it did not (the same text as its decision's `grew`).
+   */
+  grew?: string
 }
 
 /**
@@ -495,6 +500,8 @@ export interface TriggerDecision {
   pass?: number
   /** Context tokens right after the pass, when it fired. */
   tokensAfter?: number
+  /** When the pass made the context larger (`tokensAfter > tokens`): why, worded by the stage. */
+  grew?: string
   /**
    * Why a reached trigger made no pass: the plan could not move the boundary, or a guard
    * (`min_progress`, `refuse_larger`) refused it — worded by the stage.

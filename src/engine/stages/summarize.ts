@@ -613,6 +613,12 @@ export async function summarize(
         `pass ${pass}: thinking blocks of message(s) ${thinking.join(', ')} were summarized away with their messages (never edited)`,
       )
     }
+    // Seed 001 makes every pass its plan makes: one that grows the context (a summary longer than
+    // what it folds) is made and says so; `refuse_larger` is the guard that refuses it.
+    const grew =
+      summaryTokens > replaced
+        ? `the summary (${summaryTokens} tokens) is larger than the ${replaced} tokens it replaced; seed 001 makes every pass its plan makes (refuse_larger refuses such a pass)`
+        : undefined
     const record: Pass = {
       pass,
       stage: 'summarize',
@@ -630,6 +636,7 @@ export async function summarize(
     if (plan.upto < plan.plainUpto) {
       record.note = `boundary held at #${conv[plan.upto]?.index ?? plan.upto} instead of #${conv[plan.plainUpto]?.index ?? plan.plainUpto}: a tool call stays with its results`
     }
+    if (grew !== undefined) record.grew = decision.grew = grew
     passes.push(record)
     decision.fired = true
     decision.pass = pass

@@ -8,6 +8,7 @@
  */
 import type { Message, StageId, TriggerDecision } from '../model'
 import { isTurnEnd } from '../content'
+import { formatTokenDelta } from '../delta'
 import { DEFAULT_WINDOW } from '../models'
 import { readCounts, replacingParam } from './params'
 
@@ -134,7 +135,8 @@ const PASS_STAGES: readonly StageId[] = ['summarize', 'insert-then-compress']
  * One decision in words, the wording every view shares. With `withTurn` (default) it starts
  * with `turn N (#i): `, `#i` the before position of the last message the check saw. E.g.
  * `turn 37 (#812): 171,204 tokens ≥ 167,000 (200,000 window − 33,000 reserve) → pass 2 fired
- * (171,204 → 12,410 tokens)`; `turn 36 (#790): 165,880 tokens < 167,000 (…): 1,120 tokens short,
+ * (171,204 → 12,410 tokens)`; a pass that grew the context adds the growth and why (`(3 → 9
+ * tokens, +6: the summary (8 tokens) is larger than …)`); `turn 36 (#790): 165,880 tokens < 167,000 (…): 1,120 tokens short,
  * no compaction`; `turn 11 (#40): 38 unsummarized messages ≤ 40 (compact_after 40): 3 more
  * messages needed, no compaction`; a reached trigger that made no pass ends `but no pass: <held>`.
  */
@@ -149,7 +151,8 @@ export function describeDecision(d: TriggerDecision, withTurn = true): string {
     return `${head}${what} ${not} ${level}: ${shortBy(d, value)}, no compaction`
   }
   if (!d.fired) return `${head}${what} ${op} ${level}, but no ${PASS_STAGES.includes(d.stage) ? 'pass' : 'change'}: ${d.held ?? 'nothing to compact'}`
-  const after = d.tokensAfter !== undefined ? ` (${n(d.tokens)} → ${n(d.tokensAfter)} tokens)` : ''
+  const grew = d.grew !== undefined && d.tokensAfter !== undefined ? `, ${formatTokenDelta(d.tokens, d.tokensAfter)}: ${d.grew}` : ''
+  const after = d.tokensAfter !== undefined ? ` (${n(d.tokens)} → ${n(d.tokensAfter)} tokens${grew})` : ''
   const did = d.pass !== undefined ? `pass ${d.pass} fired` : d.stage === 'prune-tool-results' ? 'tool results pruned' : 'fired'
   return `${head}${what} ${op} ${level} → ${did}${after}`
 }
