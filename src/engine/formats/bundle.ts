@@ -8,11 +8,26 @@
 import { ImportFailure, importResult } from './failure'
 import { importersInOrder } from './registry'
 import type { Transcript } from '../model'
+import { codePointLength, cutCodePoints } from '../util/text'
 import type { FileBundle, FormatImporter, ImportError, ImportOptions, ImportResult } from './types'
 import { withConversations } from './util'
 
 /** How many entry names an error about an unknown bundle lists. */
 const LISTED_ENTRIES = 5
+
+/** Most code points of an entry name a message lists. */
+const LISTED_NAME_CHARS = 80
+
+/**
+ * An entry name as a message lists it, on the message's one line: control characters (C0, DEL,
+ * C1) as U+FFFD, cut after `LISTED_NAME_CHARS` code points with `…`. A damaged zip directory can
+ * hand back names holding raw bytes, line breaks and NULs among them, kilobytes long.
+ */
+function listedName(name: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  const shown = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd')
+  return codePointLength(shown) > LISTED_NAME_CHARS ? `${cutCodePoints(shown, LISTED_NAME_CHARS)}…` : shown
+}
 
 /** Names of files that hold a transcript when a bundle is not one format's files. */
 const TRANSCRIPT_FILE = /\.(jsonl?|ndjson)$/i
@@ -73,13 +88,14 @@ function importTranscriptFiles(
   if (imported.length === 0) {
     const first = failed[0]
     if (!first) return undefined
-    const named = first.error.message.startsWith(first.name) ? first.error.message : `${first.name}: ${first.error.message}`
+    const name = listedName(first.name)
+    const named = first.error.message.startsWith(name) ? first.error.message : `${name}: ${first.error.message}`
     if (failed.length === 1) return { ok: false, error: { ...first.error, message: named } }
     return { ok: false, error: { message: `none of its ${failed.length} JSON/JSONL files is a transcript; ${named}` } }
   }
   const transcript = withConversations(imported, 'transcript')
   if (failed.length > 0) {
-    const listed = failed.slice(0, LISTED_ENTRIES).map((f) => f.name).join(', ')
+    const listed = failed.slice(0, LISTED_ENTRIES).map((f) => listedName(f.name)).join(', ')
     const more = failed.length > LISTED_ENTRIES ? ', …' : ''
     transcript.notes = [...(transcript.notes ?? []), `${failed.length} other file(s) are not transcripts: ${listed}${more}`]
   }
@@ -111,7 +127,7 @@ export function importBundle(
   }
   const read = importTranscriptFiles(bundle, transcriptEntries(names), { ...options, keepRaw }, importText)
   if (read) return read
-  const listed = names.slice(0, LISTED_ENTRIES)
+  const listed = names.slice(0, LISTED_ENTRIES).map(listedName)
   const more = names.length > LISTED_ENTRIES ? ', …' : ''
   const holds = listed.length > 0 ? `it holds ${listed.join(', ')}${more}` : 'it is empty'
   const lookedFor = importersInOrder()
