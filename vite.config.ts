@@ -60,6 +60,8 @@ const PURE_TESTS = [
   'src/engine/**/*.test.ts',
   'src/components/**/*.test.{ts,tsx}',
   'src/features/**/*.test.{ts,tsx}',
+  // The fuzz harness at its small size (test/fuzz/run.ts is `npm run fuzz`, the long run).
+  'test/fuzz/**/*.test.ts',
 ]
 
 export default defineConfig({

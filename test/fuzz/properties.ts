@@ -1,0 +1,273 @@
+/**
+ * The fuzz harness's properties, over the inputs of generators.ts. Each is run by `fuzz.test.ts`
+ * (`npm test`: few runs, a fixed seed) and by `run.ts` (`npm run fuzz`: many runs, a printed
+ * seed), except those marked `fuzzOnly`, which `npm run fuzz` alone runs (a fault being fixed,
+ * named there). A property fails by throwing an `Error` whose message says which promise broke.
+ *
+ * Importers (every registered format, through `importBytes` as the page and the CLI call it):
+ * never a crash (a thrown exception becomes `import failed: …`, which no import failure should
+ * say), a failure is one non-empty line, the input bytes and the parsed records are never changed,
+ * every detector answers without throwing, and the same input imports the same way twice.
+ *
+ * Pipeline (`runPipeline` with random configs of every stage): no throw, the transcript never
+ * changed, the same result twice, no validity problem in After of the kinds below that Before did
+ * not already have, and tokens never up (After ≤ Before; each stage's output ≤ its input, and
+ * pin-facts ≤ Before: the pipeline's growth rule; a summarize pass that grows says why in `grew`).
+ */
+import { isDeepStrictEqual } from 'node:util'
+import fc from 'fast-check'
+import { detectFormat } from '../../src/engine/formats/detect'
+import { runImporter } from '../../src/engine/formats/failure'
+import { importBytes } from '../../src/engine/formats/index'
+import { importJsonlRecords } from '../../src/engine/formats/jsonl-import'
+import { importersInOrder } from '../../src/engine/formats/registry'
+import type { ImportResult } from '../../src/engine/formats/types'
+import type { PipelineConfig, RunResult, Transcript, ValidityProblem } from '../../src/engine/model'
+import { runPipeline } from '../../src/engine/pipeline'
+import { countCodePoints, deepFreeze } from '../../src/engine/stages/test-helpers'
+import { cacheCounter } from '../../src/engine/tokens/count'
+import {
+  configArb,
+  describeMutant,
+  mutantArb,
+  mutantBytes,
+  mutantName,
+  pipelineInputArb,
+  reshapedArb,
+  type FuzzSize,
+  type Mutant,
+  type PipelineInput,
+} from './generators'
+
+/** One property of the harness. */
+export interface FuzzProperty {
+  name: string
+  /** Runs in `npm test` (this many times); absent with `fuzzOnly`. */
+  unitRuns: number
+  /** Set: `npm run fuzz` only, because of the fault named here (being fixed elsewhere). */
+  fuzzOnly?: string
+  /** The fast-check property over inputs of `size`. */
+  property(size: FuzzSize): fc.IRawProperty<never, boolean>
+}
+
+function fail(what: string, detail: string, cause?: unknown): never {
+  throw new Error(`${what}: ${detail}`, cause === undefined ? undefined : { cause })
+}
+
+/** Texts a failure must never carry: an exception the import did not expect. */
+const CRASH = /^import failed:|Maximum call stack size exceeded|detector failed|is not a function|Cannot read properties of/
+
+/** The checks every import result must pass. */
+function checkResult(r: ImportResult): void {
+  if (r.ok) {
+    const crashed = r.transcript.warnings.find((w) => CRASH.test(w.replace(/^line \d+: /, '')))
+    if (crashed) fail('an exception reached a warning', crashed)
+    return
+  }
+  const message = r.error.message
+  if (message.trim() === '') fail('an import failure without a message', JSON.stringify(r.error))
+  if (/[\r\n]/.test(message)) fail('an import failure of more than one line', JSON.stringify(message.slice(0, 300)))
+  if (CRASH.test(message)) fail('an importer threw (not an import failure)', message.slice(0, 300))
+}
+
+/** A mutant through `importBytes`: never a crash, bytes untouched, the same result twice. */
+function importsCleanly(m: Mutant): void {
+  const bytes = mutantBytes(m)
+  const copy = bytes.slice()
+  const options = { fileName: mutantName(m) }
+  const first = importBytes(bytes, options)
+  if (!isDeepStrictEqual(bytes, copy)) fail('the import changed its input bytes', describeMutant(m))
+  checkResult(first)
+  const second = importBytes(bytes, options)
+  if (!isDeepStrictEqual(first, second)) fail('two imports of the same bytes differ', describeMutant(m))
+}
+
+const decoder = new TextDecoder('utf-8')
+
+/**
+ * A mutant's parsed value (its JSON root, its JSONL records, or its text) handed to every
+ * detector of its container and to the importer detection picks, frozen: nothing may write to
+ * it (a write throws, and the import reports a crash), nothing may throw from a detector.
+ */
+function leavesParsedInputAlone(m: Mutant): void {
+  const bytes = mutantBytes(m)
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return
+  const text = decoder.decode(bytes).replace(/^\ufeff/, '')
+  const detection = detectFormat(text, { fileName: mutantName(m) })
+  if (!detection.ok) return
+  const parsed: unknown = detection.jsonl ?? detection.input
+  const snapshot = JSON.stringify(parsed)
+  deepFreeze(parsed)
+  const container = detection.importer.container
+  const input = detection.jsonl ? detection.jsonl.records : detection.input
+  for (const importer of importersInOrder()) {
+    if (importer.container !== container) continue
+    try {
+      importer.detect(input)
+    } catch (e) {
+      fail(`the ${importer.id} detector threw`, `${String(e)} on ${describeMutant(m)}`, e)
+    }
+  }
+  const result = detection.jsonl
+    ? importJsonlRecords(detection.jsonl, { keepRaw: true })
+    : runImporter(detection.importer, detection.input, { keepRaw: true })
+  checkResult(result)
+  if (JSON.stringify(parsed) !== snapshot) fail(`the ${detection.format} importer changed its parsed input`, describeMutant(m))
+}
+
+/** Runs a property's check with the mutant named in the error. */
+function named<T>(describe: (x: T) => string, check: (x: T) => void): (x: T) => void {
+  return (x) => {
+    try {
+      check(x)
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e)
+      throw new Error(message.includes(describe(x).slice(0, 40)) ? message : `${message} (input: ${describe(x)})`, { cause: e })
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pipeline
+
+/** A code-point counter: cheap, and every promise checked here holds for any counter. */
+const counter = () => cacheCounter('o200k_base', countCodePoints)
+
+/** The validity rules whose new appearance in After is a fault of the compaction. */
+const NEW_PROBLEM_RULES = ['orphan-tool-result', 'missing-tool-result', 'empty-message', 'first-not-user'] as const
+type Rule = (typeof NEW_PROBLEM_RULES)[number]
+
+/** The Before ids an After message stands for (a summary: the messages it covers). */
+function beforeIdsOf(result: RunResult, afterId: string): string[] {
+  const o = result.origins[afterId]
+  if (!o) return [afterId]
+  if (o.kind === 'summary') return o.coveredIds
+  if (o.kind === 'original' || o.kind === 'back-reference' || o.kind === 'placeholder') return [o.beforeId]
+  return []
+}
+
+/**
+ * Whether a stage that changed the context was given a summary role other than `user` explicitly
+ * (`summary_role`: insert-then-compress `assistant`, summarize `system`): the pipeline makes the
+ * summary a user turn for Anthropic transcripts only when the param is absent, so an After that
+ * then opens with a non-user turn is what was asked for, and the checker reporting it is the
+ * design, not a fault of the compaction.
+ */
+function chosenRole(result: RunResult, config: PipelineConfig): boolean {
+  return config.stages.some((stage) => {
+    const role = (stage.params as { summary_role?: unknown }).summary_role
+    return role !== undefined && role !== 'user' && result.stages.some((s) => s.stage === stage.id && s.changed)
+  })
+}
+
+/**
+ * After's problems of `rule` that Before did not have: a problem is old when Before has one of the
+ * same rule about the message (its first id) it stands for; `first-not-user` is old when Before
+ * had it at all.
+ */
+function newProblems(result: RunResult, rule: Rule, config: PipelineConfig): ValidityProblem[] {
+  const old = result.checks.before.filter((p) => p.rule === rule)
+  const after = result.checks.after.filter((p) => p.rule === rule)
+  if (rule === 'first-not-user') return old.length > 0 || chosenRole(result, config) ? [] : after
+  const oldIds = new Set(old.map((p) => p.messageIds[0]))
+  return after.filter((p) => !beforeIdsOf(result, p.messageIds[0] ?? '').some((id) => oldIds.has(id)))
+}
+
+/** A pipeline case as a counterexample prints it. */
+function describeRun(input: PipelineInput, config: PipelineConfig): string {
+  return `${input.from}; config ${JSON.stringify(config)}`
+}
+
+async function run(transcript: Transcript, config: PipelineConfig): Promise<RunResult> {
+  return runPipeline(transcript, config, { counter: counter() })
+}
+
+/** The pipeline property with one check on a finished run. */
+function pipelineProperty(
+  size: FuzzSize,
+  check: (result: RunResult, input: PipelineInput, config: PipelineConfig) => Promise<void> | void,
+): fc.IRawProperty<never, boolean> {
+  return fc.asyncProperty(pipelineInputArb(size), configArb, async (input, config) => {
+    const transcript = deepFreeze(input.transcript)
+    let result: RunResult
+    try {
+      result = await run(transcript, config)
+    } catch (e) {
+      fail('the pipeline threw', `${e instanceof Error ? e.message : String(e)} on ${describeRun(input, config)}`, e)
+    }
+    await check(result, input, config)
+  }) as unknown as fc.IRawProperty<never, boolean>
+}
+
+const pipelinePure: FuzzProperty = {
+  name: 'pipeline: no throw, the transcript unchanged, the same result twice',
+  unitRuns: 40,
+  property: (size) =>
+    pipelineProperty(size, async (result, input, config) => {
+      // A fresh copy (no per-array memo shared with the first run), frozen too.
+      const copy = deepFreeze(structuredClone(input.transcript))
+      if (!isDeepStrictEqual(input.transcript, copy)) fail('the pipeline changed its transcript', describeRun(input, config))
+      const again = await run(copy, config)
+      if (!isDeepStrictEqual(result, again)) fail('two runs of the same input differ', describeRun(input, config))
+    }),
+}
+
+const pipelineTokens: FuzzProperty = {
+  name: 'pipeline: tokens never up (After ≤ Before, each stage ≤ its input, pin-facts ≤ Before; a growing pass says why)',
+  unitRuns: 40,
+  property: (size) =>
+    pipelineProperty(size, (result, input, config) => {
+      const before = result.before.totals.tokens
+      if (result.after.totals.tokens > before) {
+        fail(`After has more tokens than Before (${before} → ${result.after.totals.tokens})`, describeRun(input, config))
+      }
+      for (const s of result.stages) {
+        const limit = s.stage === 'pin-facts' ? before : s.tokensBefore
+        if (s.tokensAfter > limit) {
+          fail(`${s.stage} grew the context (${s.tokensBefore} → ${s.tokensAfter})`, describeRun(input, config))
+        }
+      }
+      // A pass may grow the context (seed 001 makes every pass its plan makes) but must say why.
+      for (const p of result.passes) {
+        if ((p.tokensAfter > p.tokensBefore) !== (p.grew !== undefined)) {
+          fail(`${p.stage} pass ${p.pass} (${p.tokensBefore} → ${p.tokensAfter}) grew: ${p.grew ?? 'not said'}`, describeRun(input, config))
+        }
+      }
+    }),
+}
+
+function noNewProblem(rule: Rule, fuzzOnly?: string): FuzzProperty {
+  return {
+    name: `pipeline: no new ${rule} in After`,
+    unitRuns: 40,
+    ...(fuzzOnly ? { fuzzOnly } : {}),
+    property: (size) =>
+      pipelineProperty(size, (result, input, config) => {
+        const found = newProblems(result, rule, config)
+        if (found.length > 0) fail(`a new ${rule}: ${found[0]!.message}`, describeRun(input, config))
+      }),
+  }
+}
+
+/** Every property, importers first. */
+export const PROPERTIES: readonly FuzzProperty[] = [
+  {
+    name: 'importers: a mutant of a sample or fixture imports or fails in one line, bytes untouched, the same twice',
+    unitRuns: 60,
+    property: (size) => fc.property(mutantArb(size), named(describeMutant, importsCleanly)) as unknown as fc.IRawProperty<never, boolean>,
+  },
+  {
+    name: "importers: a random transcript in each format's shape imports or fails in one line, the same twice",
+    unitRuns: 40,
+    property: (size) => fc.property(reshapedArb(size), named(describeMutant, importsCleanly)) as unknown as fc.IRawProperty<never, boolean>,
+  },
+  {
+    name: 'importers: detectors and the importer never throw on, nor change, the parsed input',
+    unitRuns: 40,
+    property: (size) =>
+      fc.property(fc.oneof(mutantArb(size), reshapedArb(size)), named(describeMutant, leavesParsedInputAlone)) as unknown as fc.IRawProperty<never, boolean>,
+  },
+  pipelinePure,
+  pipelineTokens,
+  ...NEW_PROBLEM_RULES.map((rule) => noNewProblem(rule)),
+]
