@@ -531,17 +531,20 @@ interface ChatStep {
 const chatStepArb: fc.Arbitrary<ChatStep> = fc.record({
   kind: fc.constantFrom('user', 'user', 'assistant', 'calls', 'calls', 'stray', 'late', 'system', 'thinking'),
   text: fc.nat(TEXTS.length - 1),
-  calls: fc.array(fc.nat(TOOL_OUTPUTS.length - 1), { minLength: 1, maxLength: 3 }),
+  calls: fc.array(fc.nat(TOOL_OUTPUTS.length), { minLength: 1, maxLength: 3 }),
   answered: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
 })
 
-/** A canonical chat of random steps: every kind of message and tool pairing, valid or not. */
-const chatArb: fc.Arbitrary<PipelineInput> = fc
-  .record({
-    format: fc.constantFrom('openai-chat' as const, 'anthropic-messages' as const, 'claude-code' as const),
-    steps: fc.array(chatStepArb, { minLength: 1, maxLength: 40, size: 'max' }),
-  })
-  .map(({ format, steps }) => {
+/**
+ * A canonical chat of random steps: every kind of message and tool pairing, valid or not. One
+ * tool output, and that call's arguments, are JSON text nested as deep as the size allows (what
+ * slim and the fact scan parse).
+ */
+function chatArb(size: FuzzSize): fc.Arbitrary<PipelineInput> {
+  const deep = `{"items":${'['.repeat(size.deepLevels)}${']'.repeat(size.deepLevels)}}`
+  const outputs = [...TOOL_OUTPUTS, deep]
+  const args = (body: number) => (body === TOOL_OUTPUTS.length ? deep : '{"path":"src/a.ts"}')
+  const build = ({ format, steps }: { format: 'openai-chat' | 'anthropic-messages' | 'claude-code'; steps: ChatStep[] }) => {
     const messages: Message[] = []
     const push = (m: Omit<Message, 'id' | 'index' | 'source'>) =>
       messages.push({ ...m, id: `m${messages.length}`, index: messages.length, source: { format } } as Message)
@@ -558,22 +561,45 @@ const chatArb: fc.Arbitrary<PipelineInput> = fc
       else if (s.kind === 'late') {
         const id = open.shift()
         if (id) push({ role: 'tool', content: `job ${id} finished: ${TOOL_OUTPUTS[s.text % TOOL_OUTPUTS.length]!}`, toolCallId: id, toolName: 'read' })
-      }
-      else {
+      } else {
         const ids = s.calls.map(() => `c${call++}`)
-        push({ role: 'assistant', content: null, toolCalls: ids.map((id) => ({ id, name: 'read', arguments: '{"path":"src/a.ts"}' })) })
+        push({ role: 'assistant', content: null, toolCalls: ids.map((id, k) => ({ id, name: 'read', arguments: args(s.calls[k]!) })) })
         s.calls.forEach((body, k) => {
-          if (s.answered[k] !== false) push({ role: 'tool', content: TOOL_OUTPUTS[body]!, toolCallId: ids[k]!, toolName: 'read' })
+          if (s.answered[k] !== false) push({ role: 'tool', content: outputs[body]!, toolCallId: ids[k]!, toolName: 'read' })
           else open.push(ids[k]!)
         })
       }
     }
-    return { from: `random ${format} chat ${JSON.stringify(steps)}`, transcript: { format, messages, recordedCompactions: [], warnings: [] } }
-  })
+    const transcript: Transcript = { format, messages, recordedCompactions: [], warnings: [] }
+    return { from: `random ${format} chat ${JSON.stringify(steps)}`, transcript }
+  }
+  return fc
+    .record({
+      format: fc.constantFrom('openai-chat' as const, 'anthropic-messages' as const, 'claude-code' as const),
+      steps: fc.array(chatStepArb, { minLength: 1, maxLength: 40, size: 'max' }),
+    })
+    .map(build)
+}
 
-/** Pipeline inputs: random chats, and windows of the corpus's transcripts with message edits. */
+/**
+ * A mutant that imports (huge and deep values, retyped fields, resampled arrays reach the
+ * pipeline this way), its first 80 messages; a mutant that does not import is left out.
+ */
+function importedMutantArb(size: FuzzSize): fc.Arbitrary<PipelineInput> {
+  return mutantArb(size)
+    .map((m): PipelineInput | undefined => {
+      const r = importBytes(mutantBytes(m), { fileName: mutantName(m) })
+      if (!r.ok) return undefined
+      const { recordedCompactions: _r, clearedToolResults: _c, branches: _b, ...rest } = r.transcript
+      const messages = r.transcript.messages.slice(0, 80)
+      return { from: `${describeMutant(m)}, imported, messages 0–${messages.length - 1}`, transcript: { ...rest, messages, recordedCompactions: [] } }
+    })
+    .filter((x): x is PipelineInput => x !== undefined)
+}
+
+/** Pipeline inputs: random chats, windows of the corpus's transcripts with message edits, imported mutants. */
 export function pipelineInputArb(size: FuzzSize): fc.Arbitrary<PipelineInput> {
-  return fc.oneof(chatArb, corpusWindowArb(size))
+  return fc.oneof({ arbitrary: chatArb(size), weight: 2 }, { arbitrary: corpusWindowArb(size), weight: 2 }, { arbitrary: importedMutantArb(size), weight: 1 })
 }
 
 // ---------------------------------------------------------------------------------------------
