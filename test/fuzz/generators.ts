@@ -33,13 +33,18 @@ export interface FuzzSize {
   maxFileBytes: number
   /** Most edits applied to one mutant. */
   maxEdits: number
+  /**
+   * The pipeline's token counter: `code points` (one token per code point: cheap, and every
+   * promise checked holds for any counter), or `both` (each run draws it or the real o200k_base).
+   */
+  tokens: 'code points' | 'both'
 }
 
 /** `npm test`: a few seconds in all. */
-export const SMALL: FuzzSize = { hugeChars: 20_000, deepLevels: 1_200, maxFileBytes: 200_000, maxEdits: 3 }
+export const SMALL: FuzzSize = { hugeChars: 20_000, deepLevels: 1_200, maxFileBytes: 200_000, maxEdits: 3, tokens: 'code points' }
 
-/** `npm run fuzz`: every file, values up to a megabyte and 5,000 levels. */
-export const LARGE: FuzzSize = { hugeChars: 1_000_000, deepLevels: 5_000, maxFileBytes: Infinity, maxEdits: 8 }
+/** `npm run fuzz`: every file, values up to a megabyte and 5,000 levels, the real tokenizer too. */
+export const LARGE: FuzzSize = { hugeChars: 1_000_000, deepLevels: 5_000, maxFileBytes: Infinity, maxEdits: 8, tokens: 'both' }
 
 /** One file of the corpus. `container` is how the structural edits read it. */
 export interface CorpusFile {
@@ -166,14 +171,25 @@ function editArb(size: FuzzSize): fc.Arbitrary<Edit> {
 export interface Mutant {
   file: CorpusFile
   edits: Edit[]
+  /** The name it is imported under instead of its own (`.jsonl` forces JSONL, `.yaml` YAML…). */
+  name?: string
 }
+
+/** Names a mutant may be imported under instead of its own: each selects a different reading. */
+const renamed = fc.option(fc.constantFrom('x.json', 'x.jsonl', 'x.ndjson', 'x.md', 'x.yaml', 'x.traj', 'x.eval', 'x.zip', 'x'), {
+  nil: undefined,
+  freq: 4,
+})
 
 /** Mutants of the corpus files a size allows; shrinks to the first file and a single edit. */
 export function mutantArb(size: FuzzSize): fc.Arbitrary<Mutant> {
-  return fc.record({
-    file: fc.constantFrom(...corpusFor(size)),
-    edits: fc.array(editArb(size), { minLength: 1, maxLength: size.maxEdits }),
-  })
+  return fc
+    .record({
+      file: fc.constantFrom(...corpusFor(size)),
+      edits: fc.array(editArb(size), { minLength: 1, maxLength: size.maxEdits }),
+      name: renamed,
+    })
+    .map(({ name, ...m }) => (name === undefined ? m : { ...m, name }))
 }
 
 /**
@@ -197,7 +213,7 @@ export function describeMutant(m: Mutant): string {
   const edits = m.edits.map((e) =>
     JSON.stringify(e, (_, v: unknown) => (typeof v === 'string' && v.length > 60 ? `${v.slice(0, 60)}…` : v)),
   )
-  return `${m.file.path} with ${edits.join(', ')}`
+  return `${m.file.path}${m.name !== undefined ? ` named ${m.name}` : ''} with ${edits.join(', ')}`
 }
 
 const decoder = new TextDecoder('utf-8')
@@ -409,8 +425,9 @@ export function mutantBytes(m: Mutant): Uint8Array {
   return bytes
 }
 
-/** The file name a mutant is imported under (its corpus name: `.jsonl` selects JSONL). */
+/** The file name a mutant is imported under: its `name`, else its corpus name (`.jsonl` selects JSONL). */
 export function mutantName(m: Mutant): string {
+  if (m.name !== undefined) return m.name
   return m.file.path.slice(m.file.path.lastIndexOf('/') + 1)
 }
 

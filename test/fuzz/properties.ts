@@ -26,7 +26,7 @@ import type { ImportResult } from '../../src/engine/formats/types'
 import type { PipelineConfig, RunResult, Transcript, ValidityProblem } from '../../src/engine/model'
 import { runPipeline } from '../../src/engine/pipeline'
 import { countCodePoints, deepFreeze } from '../../src/engine/stages/test-helpers'
-import { cacheCounter } from '../../src/engine/tokens/count'
+import { cacheCounter, loadCounter, type CachedCounter } from '../../src/engine/tokens/count'
 import {
   configArb,
   describeMutant,
@@ -131,8 +131,10 @@ function named<T>(describe: (x: T) => string, check: (x: T) => void): (x: T) => 
 // ---------------------------------------------------------------------------------------------
 // Pipeline
 
-/** A code-point counter: cheap, and every promise checked here holds for any counter. */
-const counter = () => cacheCounter('o200k_base', countCodePoints)
+/** A fresh code-point counter, or the real o200k_base one (loaded once, its cache shared). */
+async function counterOf(real: boolean): Promise<CachedCounter> {
+  return real ? loadCounter('o200k_base') : cacheCounter('o200k_base', countCodePoints)
+}
 
 /** The validity rules whose new appearance in After is a fault of the compaction. */
 const NEW_PROBLEM_RULES = ['orphan-tool-result', 'missing-tool-result', 'empty-message', 'first-not-user'] as const
@@ -179,24 +181,30 @@ function describeRun(input: PipelineInput, config: PipelineConfig): string {
   return `${input.from}; config ${JSON.stringify(config)}`
 }
 
-async function run(transcript: Transcript, config: PipelineConfig): Promise<RunResult> {
-  return runPipeline(transcript, config, { counter: counter() })
+async function run(transcript: Transcript, config: PipelineConfig, real: boolean): Promise<RunResult> {
+  return runPipeline(transcript, config, { counter: await counterOf(real) })
 }
 
 /** The pipeline property with one check on a finished run. */
 function pipelineProperty(
   size: FuzzSize,
-  check: (result: RunResult, input: PipelineInput, config: PipelineConfig) => Promise<void> | void,
+  check: (result: RunResult, input: PipelineInput, config: PipelineConfig, real: boolean) => Promise<void> | void,
 ): fc.IRawProperty<never, boolean> {
-  return fc.asyncProperty(pipelineInputArb(size), configArb, async (input, config) => {
+  const real = size.tokens === 'both' ? fc.boolean() : fc.constant(false)
+  return fc.asyncProperty(pipelineInputArb(size), configArb, real, async (input, config, real) => {
     const transcript = deepFreeze(input.transcript)
     let result: RunResult
     try {
-      result = await run(transcript, config)
+      result = await run(transcript, config, real)
     } catch (e) {
       fail('the pipeline threw', `${e instanceof Error ? e.message : String(e)} on ${describeRun(input, config)}`, e)
     }
-    await check(result, input, config)
+    try {
+      await check(result, input, config, real)
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e)
+      throw new Error(`${message}; counter ${real ? 'o200k_base' : 'code points'}`, { cause: e })
+    }
   }) as unknown as fc.IRawProperty<never, boolean>
 }
 
@@ -204,11 +212,11 @@ const pipelinePure: FuzzProperty = {
   name: 'pipeline: no throw, the transcript unchanged, the same result twice',
   unitRuns: 40,
   property: (size) =>
-    pipelineProperty(size, async (result, input, config) => {
+    pipelineProperty(size, async (result, input, config, real) => {
       // A fresh copy (no per-array memo shared with the first run), frozen too.
       const copy = deepFreeze(structuredClone(input.transcript))
       if (!isDeepStrictEqual(input.transcript, copy)) fail('the pipeline changed its transcript', describeRun(input, config))
-      const again = await run(copy, config)
+      const again = await run(copy, config, real)
       if (!isDeepStrictEqual(result, again)) fail('two runs of the same input differ', describeRun(input, config))
     }),
 }
@@ -265,6 +273,20 @@ function noNewProblem(rule: Rule, fuzzOnly?: string): FuzzProperty {
   }
 }
 
+/**
+ * Longest import failure or warning (UTF-16 units) the harness accepts: a message names where and
+ * why in a line; quoting a field's whole value makes it as long as the value (hundreds of KB).
+ */
+const MESSAGE_LIMIT = 1_000
+
+/** A mutant's import failure, warnings and notes stay within `MESSAGE_LIMIT`. */
+function messagesBounded(m: Mutant): void {
+  const r = importBytes(mutantBytes(m), { fileName: mutantName(m) })
+  const texts = r.ok ? [...r.transcript.warnings, ...(r.transcript.notes ?? [])] : [r.error.message]
+  const long = texts.find((t) => t.length > MESSAGE_LIMIT)
+  if (long) fail(`a message of ${long.length.toLocaleString('en-US')} characters`, `${JSON.stringify(long.slice(0, 160))}… on ${describeMutant(m)}`)
+}
+
 /** Every property, importers first. */
 export const PROPERTIES: readonly FuzzProperty[] = [
   {
@@ -282,6 +304,12 @@ export const PROPERTIES: readonly FuzzProperty[] = [
     unitRuns: 40,
     property: (size) =>
       fc.property(fc.oneof(mutantArb(size), reshapedArb(size)), named(describeMutant, leavesParsedInputAlone)) as unknown as fc.IRawProperty<never, boolean>,
+  },
+  {
+    name: 'importers: an import failure, warning or note is at most 1,000 characters',
+    unitRuns: 40,
+    fuzzOnly: "importers quote a field's whole value in their messages (a 500 KB role, type or parentUuid), no bound yet",
+    property: (size) => fc.property(fc.oneof(mutantArb(size), reshapedArb(size)), messagesBounded) as unknown as fc.IRawProperty<never, boolean>,
   },
   pipelinePure,
   pipelineStageErrors,
