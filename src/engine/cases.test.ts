@@ -729,8 +729,11 @@ describe('fault cases: pinned facts (16, 17, 19, 20; pins: auto)', () => {
       const { result } = await runPins(c, summarizer)
       const text = pinnedText(result)
       expect(text).toContain('Current request: Now make the progress bar show an ETA.')
-      expect(text).toContain('Original goal: Add a --dry-run flag to the sync command.')
-      expect(text).toContain('- Done: --dry-run added in cmd/sync.go and covered by a test.')
+      // The goal is marked done by #4's report, which rides with it as its evidence.
+      expect(text).toContain(
+        'Original goal: Add a --dry-run flag to the sync command. — done: "Done: --dry-run added in cmd/sync.go and covered by a test." (#4)',
+      )
+      expect(text).not.toContain('Open items:')
       // The current request comes first: a resumed agent reads it as the task.
       expect(text.indexOf('Current request:')).toBeLessThan(text.indexOf('Original goal:'))
       // The kept tail keeps call_d2 with its result.

@@ -10,6 +10,7 @@
  */
 import { contentText } from '../content'
 import { goalMessage, isOrdinaryUser, isSummaryMessage, latestRequest } from '../facts/classify'
+import { completionOf, doneLine } from '../facts/completion'
 import { decisionSentences, messageFactSpans, instructionLines, jobStatusLines, messageFactText, todoSentences } from '../facts/patterns'
 import type { Message, Origin, PinFactsParams } from '../model'
 import { cutCodePoints } from '../util/text'
@@ -50,6 +51,9 @@ export interface PinFactsStageParams extends Partial<PinFactsParams> {
  * - Block lines: `Goal:`, `Current request:` (when it is another message), `Rules:`, `Facts:`
  *   (at most `max_facts`, default 40, joined with "; "), `Jobs:`, `Done:`, `Open items:` (each
  *   list at most `MAX_SECTION_LINES`); whatever a cap left out is said on a last line.
+ * - A rule or open item a later message marked done (facts/completion.ts `completionOf`, by the
+ *   user or the assistant) is pinned under `Done:` as `doneLine` (the item, the sentence that
+ *   marked it, its message), never as still open; a goal marked done says so after its text.
  * - Placement: a `user` message `PINNED_FACTS_ID` right after the last summary message, else
  *   after the leading system messages; an earlier pinned block is replaced, never stacked.
  * - No change when nothing was compacted or nothing is left to pin.
@@ -91,11 +95,15 @@ export function pinFacts(
   // The latest request is the current goal (cases/17); the first one stays, as the original.
   const goal = goalMessage(original)
   const latest = latestRequest(original)
+  const positionOf = new Map(original.map((m, i) => [m.id, i]))
+  const doneOf = (text: string, id: string, only: boolean) => completionOf(text, positionOf.get(id) ?? original.length, original, only)
   const request = (m: Message | undefined, label: string) => {
     if (!m || !compacted.includes(m)) return
     const text = contentText(m.content).trim()
     if (!fresh(text)) return
-    lines.push(`${label}: ${cutCodePoints(text, PINNED_GOAL_CHAR_CAP)}`)
+    const done = label === 'Current request' ? undefined : doneOf(text, m.id, false)
+    const cut = cutCodePoints(text, PINNED_GOAL_CHAR_CAP)
+    lines.push(`${label}: ${done ? doneLine(cut, done) : cut}`)
     sources.add(m.id)
     if ([...text].length > PINNED_GOAL_CHAR_CAP)
       omitted.push(`the ${label.toLowerCase()} was cut to ${PINNED_GOAL_CHAR_CAP} characters`)
@@ -123,11 +131,23 @@ export function pinFacts(
   const collect = (fn: (m: Message) => string[], only: (m: Message) => boolean) =>
     compacted.filter(only).flatMap((m) => fn(m).map((text) => ({ text, id: m.id })))
 
-  section(
-    'Rules',
-    collect((m) => instructionLines(contentText(m.content)), isOrdinaryUser),
-    MAX_SECTION_LINES,
-  )
+  // Rules and open items the conversation later marked done go under Done, never stay open.
+  const rules = collect((m) => instructionLines(contentText(m.content)), isOrdinaryUser)
+  const todos = collect((m) => todoSentences(contentText(m.content)), (m) => m.role !== 'tool')
+  const itemsIn = new Map<string, number>()
+  for (const item of [...rules, ...todos]) itemsIn.set(item.id, (itemsIn.get(item.id) ?? 0) + 1)
+  const markedDone: { text: string; id: string }[] = []
+  const stillOpen = (items: { text: string; id: string }[]) =>
+    items.filter((item) => {
+      const done = doneOf(item.text, item.id, itemsIn.get(item.id) === 1)
+      if (done === undefined) return true
+      // Pinned as done even when the goal quotes it: the goal line says nothing of its state.
+      if (!inContext(item.text)) markedDone.push({ text: doneLine(item.text, done), id: item.id })
+      return false
+    })
+  const openRules = stillOpen(rules)
+  const openTodos = stillOpen(todos)
+  section('Rules', openRules, MAX_SECTION_LINES)
 
   const facts: string[] = []
   let moreFacts = 0
@@ -152,14 +172,10 @@ export function pinFacts(
   )
   section(
     'Done',
-    collect((m) => decisionSentences(contentText(m.content)), (m) => m.role === 'assistant'),
+    [...markedDone, ...collect((m) => decisionSentences(contentText(m.content)), (m) => m.role === 'assistant')],
     MAX_SECTION_LINES,
   )
-  section(
-    'Open items',
-    collect((m) => todoSentences(contentText(m.content)), (m) => m.role !== 'tool'),
-    MAX_SECTION_LINES,
-  )
+  section('Open items', openTodos, MAX_SECTION_LINES)
 
   if (lines.length === 0)
     return unchangedOutput(messages, 'nothing to pin: every fact is still verbatim in context')

@@ -10,6 +10,7 @@
  */
 import { contentText } from '../content'
 import { isOrdinaryUser, isSummaryMessage } from '../facts/classify'
+import { completionOf, doneLine } from '../facts/completion'
 import { factImportance, factOrigin, firstLineIsNoise, importanceRank, isNoiseFact } from '../facts/importance'
 import {
   decisionSentences,
@@ -313,7 +314,9 @@ function render(
  * - `Open questions: ` questions nobody answered yet that ask something (`openQuestions`,
  *   `asksSomething`); the previous summary's
  *   are carried while no assistant message follows them;
- * - `Open items: ` TODO-like sentences (`todoSentences`) of every message but tool results;
+ * - `Open items: ` TODO-like sentences (`todoSentences`) of every message but tool results,
+ *   the previous summary's first — but one a later message of the slice marks done
+ *   (facts/completion.ts `completionOf`), which goes to `Decisions` as `doneLine`;
  * - `Decisions: ` decisions and completed work the assistant reported (`decisionSentences`);
  * - `Facts: ` the other facts, noise left out (`rankedFacts`), none a line above quotes, at most
  *   `MAX_FACTS`;
@@ -351,7 +354,12 @@ export function summarizeExtractive(slice: readonly Message[], previous?: string
   const quotedByUser = (fact: string) => goal.includes(fact) || rulesText.includes(fact)
   for (const id of ['stated', 'commitments', 'questions', 'todo', 'decisions', 'facts'] as const) {
     if (id === 'questions' && hasAssistant) continue
-    for (const item of carried.items[id]) if (id !== 'stated' || !quotedByUser(item)) add(id, item)
+    for (const item of carried.items[id]) {
+      // A carried open item the slice marks done is done, never carried as open.
+      const done = id === 'todo' ? completionOf(item, -1, slice) : undefined
+      if (done) add('decisions', doneLine(item, done))
+      else if (id !== 'stated' || !quotedByUser(item)) add(id, item)
+    }
   }
   for (const m of slice) {
     if (isOrdinaryUser(m)) for (const s of messageFactSpans(m)) if (!quotedByUser(s.fact)) add('stated', s.fact)
@@ -361,9 +369,16 @@ export function summarizeExtractive(slice: readonly Message[], previous?: string
     for (const s of sentences(contentText(m.content))) if (isCommitment(s)) add('commitments', quoted(s))
   }
   for (const q of openQuestions(slice)) add('questions', q)
-  for (const m of slice) {
-    if (m.role !== 'tool') for (const s of todoSentences(contentText(m.content))) add('todo', quoted(s))
-  }
+  slice.forEach((m, at) => {
+    if (m.role === 'tool') return
+    const todos = todoSentences(contentText(m.content))
+    for (const s of todos) {
+      // An open item a later message of the slice marks done is listed as done (facts/completion.ts).
+      const done = completionOf(s, at, slice, todos.length === 1)
+      if (done) add('decisions', doneLine(quoted(s), done))
+      else add('todo', quoted(s))
+    }
+  })
   for (const m of slice) {
     if (m.role === 'assistant') for (const s of decisionSentences(contentText(m.content))) add('decisions', s)
   }
