@@ -194,7 +194,9 @@ interface Boundary extends CompactionPlan {
  * `callReach`), `tailStart` as in triggers.ts `TailStart`: the rolling replay computes it once for the whole conversation and narrows it to
  * each prefix (`prefixReachAt`) instead of rescanning every prefix. `start === length` summarizes
  * the whole prefix (no tail). Null when the boundary cannot move past `from`. Only
- * `messages[0..length)` is read.
+ * `messages[0..length]` is read: the boundary never lands on a `tool` message, not even on one
+ * just after the prefix (a stray result arriving after a turn end), so no summary is ever
+ * followed by a tool message.
  */
 function planBoundary(
   messages: readonly Message[],
@@ -205,8 +207,10 @@ function planBoundary(
   tailStart: TailStart,
 ): Boundary | null {
   const at = (i: number) => (i < length ? messages[i] : undefined)
+  // The message right after the prefix is read too: a stray tool result that follows a turn end
+  // (answering no call, or a call already answered) would otherwise open the tail after the summary.
   const badStart = (i: number) =>
-    at(i)?.role === 'tool' || (tailStart !== 'any' && i < length && at(i)?.role !== 'user')
+    messages[i]?.role === 'tool' || (tailStart !== 'any' && i < length && at(i)?.role !== 'user')
   let upto = Math.min(length, start)
   if (tailStart === 'user_within') {
     // Forward to the first user message inside the budget; with none, everything when the prefix
