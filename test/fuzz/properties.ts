@@ -7,13 +7,15 @@
  * Importers (every registered format, through `importBytes` as the page and the CLI call it):
  * never a crash (a thrown exception becomes `import failed: …`, which no import failure should
  * say), a failure is one non-empty line, the input bytes and the parsed records are never changed,
- * every detector answers without throwing, and the same input imports the same way twice.
+ * every detector answers without throwing, and the same input imports the same way twice;
+ * fuzz-only while importers quote whole values: messages at most `MESSAGE_LIMIT` characters.
  *
- * Pipeline (`runPipeline` with random configs of every stage): no throw, no stage error that is an
- * exception's text (a stage's throw is caught into its report), the transcript never changed, the
- * same result twice, no validity problem in After of the kinds below that Before did
- * not already have, and tokens never up (After ≤ Before; each stage's output ≤ its input, and
- * pin-facts ≤ Before: the pipeline's growth rule; a summarize pass that grows says why in `grew`).
+ * Pipeline (`runPipeline` with random configs of every stage): no throw, no stage error that is
+ * an exception's text (a stage's throw is caught into its report), the transcript never changed,
+ * the same result twice, After = Before when nothing fired, no validity problem in After of the
+ * kinds in `NEW_PROBLEM_RULES` that Before did not already have, and tokens never up (After ≤
+ * Before; each stage's output ≤ its input, and pin-facts ≤ Before: the pipeline's growth rule; a
+ * summarize pass that grows says why in `grew`).
  */
 import { isDeepStrictEqual } from 'node:util'
 import fc from 'fast-check'
@@ -210,7 +212,7 @@ function pipelineProperty(
 
 const pipelinePure: FuzzProperty = {
   name: 'pipeline: no throw, the transcript unchanged, the same result twice',
-  unitRuns: 40,
+  unitRuns: 30,
   property: (size) =>
     pipelineProperty(size, async (result, input, config, real) => {
       // A fresh copy (no per-array memo shared with the first run), frozen too.
@@ -223,7 +225,7 @@ const pipelinePure: FuzzProperty = {
 
 const pipelineTokens: FuzzProperty = {
   name: 'pipeline: tokens never up (After ≤ Before, each stage ≤ its input, pin-facts ≤ Before; a growing pass says why)',
-  unitRuns: 40,
+  unitRuns: 30,
   property: (size) =>
     pipelineProperty(size, (result, input, config) => {
       const before = result.before.totals.tokens
@@ -250,7 +252,7 @@ const EXCEPTION = /Maximum call stack size exceeded|is not a function|Cannot rea
 
 const pipelineStageErrors: FuzzProperty = {
   name: "pipeline: a stage fails only with its own message, never an exception's",
-  unitRuns: 40,
+  unitRuns: 30,
   fuzzOnly: 'slim overflows the stack on a tool output of deeply nested JSON (no depth limit yet, being fixed)',
   property: (size) =>
     pipelineProperty(size, (result, input, config) => {
@@ -260,10 +262,23 @@ const pipelineStageErrors: FuzzProperty = {
     }),
 }
 
+const pipelineNothingFired: FuzzProperty = {
+  name: 'pipeline: when nothing fired, After is Before message for message',
+  unitRuns: 30,
+  property: (size) =>
+    pipelineProperty(size, (result, input, config) => {
+      if (result.stages.some((s) => s.changed) || result.passes.length > 0) return
+      if (!isDeepStrictEqual(result.after.messages, result.before.messages)) {
+        const ids = (ms: readonly { id: string }[]) => ms.map((m) => m.id).join(' ')
+        fail(`nothing fired, yet After (${ids(result.after.messages)}) is not Before (${ids(result.before.messages)})`, describeRun(input, config))
+      }
+    }),
+}
+
 function noNewProblem(rule: Rule, fuzzOnly?: string): FuzzProperty {
   return {
     name: `pipeline: no new ${rule} in After`,
-    unitRuns: 40,
+    unitRuns: 30,
     ...(fuzzOnly ? { fuzzOnly } : {}),
     property: (size) =>
       pipelineProperty(size, (result, input, config) => {
@@ -314,5 +329,6 @@ export const PROPERTIES: readonly FuzzProperty[] = [
   pipelinePure,
   pipelineStageErrors,
   pipelineTokens,
+  pipelineNothingFired,
   ...NEW_PROBLEM_RULES.map((rule) => noNewProblem(rule)),
 ]
