@@ -197,6 +197,12 @@ function keyOf(word: string): string {
   return [...word].slice(0, 4).join('')
 }
 
+/**
+ * A standing constraint (never, always, don't, must not, avoid, only ever): it holds for the
+ * whole conversation, so nothing marks it done.
+ */
+const STANDING = /\b(?:never|always|don['’]t|do not|must not|mustn['’]t|avoid|only ever)\b/i
+
 /** How many sentences per item word are read after the item (bounds an item's cost on huge transcripts). */
 const CANDIDATES_PER_WORD = 64
 
@@ -252,7 +258,8 @@ function firstAfter(length: number, sentenceAt: (p: number) => CompletionSentenc
  * a ticked box, a struck-through text) and names at least half of the item's content words; or,
  * when `only` (the item is the one thing its message asked for), a bare completion ("Done.") in
  * the first assistant reply after it, before the next user request. A sentence that is itself an
- * open item (a TODO) marks nothing. Undefined: still open. Only the first `CANDIDATES_PER_WORD`
+ * open item (a TODO) marks nothing, and a standing constraint ("never push to main", "always run
+ * the tests") is never done. Undefined: still open. Only the first `CANDIDATES_PER_WORD`
  * completion sentences sharing each item word are read. Pure.
  */
 export function completionOf(
@@ -261,6 +268,7 @@ export function completionOf(
   messages: readonly Message[],
   only = false,
 ): Completion | undefined {
+  if (STANDING.test(item)) return undefined
   const index = completionIndex(messages)
   const itemWords = contentWords(item)
   const candidates = new Set<number>()

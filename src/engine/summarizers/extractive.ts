@@ -306,7 +306,8 @@ function render(
  *   points); a previous extractive summary's goal wins, since it came earlier;
  * - `Rules: ` every standing rule (`instructionLines`: the Facts tab's `instruction` kind) of
  *   every ordinary user message, verbatim (as `instructionLines` gives it: one trimmed line),
- *   not already in the goal's text, the previous summary's first, joined with " | ";
+ *   not already in the goal's text, the previous summary's first, joined with " | " — but one a
+ *   later message of the slice marks done (`completionOf`), which goes to `Decisions` as `doneLine`;
  * - `User stated: ` every fact span (`messageFactSpans`) of every ordinary user message not
  *   already in the goal's text or a rule, the previous summary's first, joined with "; ";
  * - `Commitments: ` assistant sentences holding a commitment marker (`COMMITMENT_MARKERS`:
@@ -345,10 +346,19 @@ export function summarizeExtractive(slice: readonly Message[], previous?: string
   }
 
   const hasAssistant = slice.some((m) => m.role === 'assistant')
-  for (const item of carried.items.rules) if (!goal.includes(item)) add('rules', item)
-  for (const m of slice)
-    if (isOrdinaryUser(m))
-      for (const line of instructionLines(contentText(m.content))) if (!goal.includes(line)) add('rules', line)
+  // A rule a later message of the slice marks done (facts/completion.ts) is listed as done with
+  // the decisions, even when the goal quotes it, never as a rule still to follow.
+  const rule = (line: string, at: number, only: boolean) => {
+    const done = completionOf(line, at, slice, only)
+    if (done) add('decisions', doneLine(line, done))
+    else if (!goal.includes(line)) add('rules', line)
+  }
+  for (const item of carried.items.rules) rule(item, -1, false)
+  slice.forEach((m, at) => {
+    if (!isOrdinaryUser(m)) return
+    const lines = instructionLines(contentText(m.content))
+    for (const line of lines) rule(line, at, lines.length === 1)
+  })
   // A stated value the goal or a rule quotes verbatim is not listed again.
   const rulesText = items.rules.join('\n')
   const quotedByUser = (fact: string) => goal.includes(fact) || rulesText.includes(fact)
