@@ -113,6 +113,17 @@ describe('where the marking may be', () => {
     expect(completionOf('TODO: bump the version to 2.1', 0, messages, true)).toBeUndefined()
   })
 
+  it('a standing constraint is never done, whatever is said later', () => {
+    for (const rule of ['Never push directly to main.', "Don't change quote_for() in src/quote/api.py", 'Always run the tests before committing.']) {
+      const messages = indexed([
+        user('u0', rule),
+        assistant('a1', `Done: ${rule.toLowerCase()} — handled, tests passing, quote_for unchanged, main untouched.`),
+        assistant('a2', 'Done.'),
+      ])
+      expect(completionOf(rule, 0, messages, true)).toBeUndefined()
+    }
+  })
+
   it('a standing rule is named by what it asks: "CHANGELOG updated" marks "make sure to update the CHANGELOG"', () => {
     const rule = 'Make sure to update the CHANGELOG before the release.'
     const messages = indexed([user('u0', rule), assistant('a1', 'CHANGELOG updated for the release.')])

@@ -108,6 +108,28 @@ describe('pin-facts: an item marked done is pinned as done', () => {
 })
 
 describe('the extractive summary: an item marked done is not an open item', () => {
+  it('an instruction done in the same slice: with the decisions as done, not under Rules', () => {
+    const original = chat('CHANGELOG updated for the 2.1 release.', 'assistant')
+    const text = summarizeExtractive(original.slice(1, 5))
+    expect(text).not.toContain('Rules:')
+    expect(text).toContain('Make sure to update the CHANGELOG for the 2.1 release. — done: "CHANGELOG updated for the 2.1 release." (#4)')
+  })
+
+  it('a standing constraint stays a rule in the pinned block and the summary, whatever is said later', () => {
+    const original = deepFreeze(
+      indexed([
+        system('s', 'You are a coding agent.'),
+        user('u1', 'Port the retry helper to httpx.'),
+        user('u2', 'Never push directly to main.'),
+        assistant('a3', 'Done: pushed to a branch, never directly to main.'),
+        user('u4', 'Now bump the version.'),
+      ]),
+    )
+    const pinned = String(pinFacts([original[0]!, summary(3), original[4]!], { original }, ctx).messages[2]?.content)
+    expect(pinned).toContain('Rules:\n- Never push directly to main.')
+    expect(summarizeExtractive(original.slice(1, 4))).toContain('Rules: Never push directly to main.')
+  })
+
   it('done in the same slice: listed with the decisions as done, not under Open items', () => {
     const original = chat('Added the timeout test for the retry helper; it passes.', 'assistant')
     const text = summarizeExtractive(original.slice(1, 5))
