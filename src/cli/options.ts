@@ -13,7 +13,7 @@ import { DEFAULT_PIPELINE, type PipelineDeps } from '../engine/pipeline'
 import { applyPreset, presetById, PRESETS, type PresetSession } from '../engine/presets'
 import { ALL_PARAMS, STAGE_IDS, type StageId, type StageParamDef } from '../engine/stages/definitions'
 import { unusedParam } from '../engine/stages/triggers'
-import { hostOf } from '../engine/summarizers/errors'
+import { displayUrl, hostOf } from '../engine/util/url-credentials'
 import type { FetchLike } from '../engine/summarizers/fetch-types'
 import { UsageError } from './errors'
 import { ENCODING_OPTION, ENCODINGS } from './inspect'
@@ -293,7 +293,7 @@ export function configFromFlags(values: FlagValues, session?: PresetSession): Pi
         '--summarizer openai-compatible needs --base-url, e.g. http://localhost:11434/v1 (Ollama) or https://api.openai.com/v1',
       )
     }
-    if (!/^https?:\/\/[^/]/i.test(url)) throw new UsageError(`--base-url must be an http(s) URL, got "${url}"`)
+    if (!/^https?:\/\/[^/]/i.test(url)) throw new UsageError(`--base-url must be an http(s) URL, got "${displayUrl(url)}"`)
     if (model === undefined || model.trim() === '') throw new UsageError(`--summarizer ${summarizer} needs --model`)
     config.summarizerOptions = { baseUrl: url, model, stream: values['no-stream'] !== true }
   } else if (baseUrl !== undefined || model !== undefined || values['no-stream'] !== undefined) {

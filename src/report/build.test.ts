@@ -112,6 +112,21 @@ describe('buildReport', () => {
     expect(redactions).toEqual({ keys: 1, emails: 1, homes: 1, strings: 1 })
   })
 
+  it('names the summarizer endpoint without its credentials, with or without redaction', async () => {
+    const transcript = load(readFileSync(FIXTURE, 'utf8'), 'hostile-chat.json')
+    const config = smallConfig()
+    const counter = await loadCounter(config.encoding)
+    const result = await runPipeline(transcript, config, { counter })
+    const timeline = await tokenTimeline(transcript, config, { counter })
+    config.summarizer = 'openai-compatible'
+    config.summarizerOptions = { baseUrl: 'https://ana:pw-s3cret-9@llm.example/v1?api_key=q-s3cret-8', model: 'm1' }
+    const input = { fileName: 'hostile-chat.json', transcript, config, result, facts: factTable(result), timeline }
+    for (const out of [buildReport(input), buildReport({ ...input, redact: { patterns: true, strings: [] } })]) {
+      expect(out.html).toContain('openai-compatible (https://***@llm.example/v1?api_key=***, model m1)')
+      expect(out.html).not.toContain('s3cret')
+    }
+  })
+
   it('names the saved file after the transcript, redacted like the report', async () => {
     expect((await report('hostile-chat.json')).out.fileName).toBe('hostile-chat.report.html')
     const redacted = (await report('acme-payroll.json', { patterns: true, strings: ['acme'] })).out

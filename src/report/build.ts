@@ -18,6 +18,7 @@ import { stageDefinition, type StageParamDef } from '../engine/stages/definition
 import { describeDecision } from '../engine/stages/triggers'
 import { calibrationLabel, RAW_COUNTS } from '../engine/usage/calibration-terms'
 import { codePointLength, cutCodePoints, nounFor } from '../engine/util/text'
+import { displayUrl } from '../engine/util/url-credentials'
 import {
   BOUNDARY_INFO,
   explainFate,
@@ -187,7 +188,7 @@ export function buildReport(input: ReportInput): ReportOutput {
 
   // Settings: every stage of the config with its params, worded by the stage definitions.
   const summarizer = config.summarizerOptions
-    ? `${config.summarizer} (${red(config.summarizerOptions.baseUrl)}, model ${red(config.summarizerOptions.model)})`
+    ? `${config.summarizer} (${red(displayUrl(config.summarizerOptions.baseUrl))}, model ${red(config.summarizerOptions.model)})`
     : config.summarizer
   const stageItems = config.stages.map((stage) => {
     const def = stageDefinition(stage.id)

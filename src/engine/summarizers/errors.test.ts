@@ -243,6 +243,43 @@ describe('timeouts, network and CORS failures', () => {
   })
 })
 
+describe('credentials in the base URL', () => {
+  const secretUrl = () => server.openaiBaseUrl.replace('http://', 'http://ana:pw-s3cret-9@')
+
+  it("fetch's refusal of a URL with a user:pass names the URL masked, never the password", async () => {
+    // Node's fetch, like browsers', refuses such a URL and quotes it in its TypeError.
+    const e = await failure(openai({ baseUrl: secretUrl() })(summarizeRequest))
+    expect(e.kind).toBe('network')
+    expect(e.message).toContain(`could not reach ${server.openaiBaseUrl.slice(7, -3)} (`)
+    expect(e.message).not.toContain('pw-s3cret-9')
+    expect(e.message).not.toContain('ana:')
+  })
+
+  it('a fetch error quoting the URL as it was given is masked', async () => {
+    const quoting: FetchLike = (url) => Promise.reject(new TypeError(`refused ${url}`))
+    const e = await failure(openai({ baseUrl: 'https://ana:pw-s3cret-9@llm.example/v1', fetch: quoting })(summarizeRequest))
+    expect(e.message).toContain('could not reach llm.example (refused https://***@llm.example/v1/chat/completions)')
+    expect(e.message).not.toContain('pw-s3cret-9')
+  })
+
+  it('a 404 names the endpoint with its query key masked, also where the server echoes it', async () => {
+    const notFound: FetchLike = (url) =>
+      Promise.resolve({
+        ok: false,
+        status: 404,
+        statusText: 'Not Found',
+        headers: { get: () => null },
+        body: null,
+        text: () => Promise.resolve(JSON.stringify({ error: { message: `no route ${url}` } })),
+      })
+    const e = await failure(openai({ baseUrl: 'https://llm.example/v1beta/openai?key=AIza-query-secret-1', fetch: notFound })(summarizeRequest))
+    expect(e.kind).toBe('not-found')
+    expect(e.message).toContain('404 not found at https://llm.example/v1beta/openai?key=***: model "test-model"')
+    expect(e.message).toContain('The server said: "no route https://llm.example/v1beta/openai?key=***".')
+    expect(e.message).not.toContain('AIza-query-secret-1')
+  })
+})
+
 describe('answers that are not a summary', () => {
   it.each([false, true])('non-JSON (an HTML page), stream %s → the seed\'s "unable to parse" error', async (stream) => {
     server.enqueue({ rawBody: '<html><body>502 Bad Gateway</body></html>' })

@@ -6,6 +6,7 @@
 import type { StageId } from '../model'
 import { EMPTY_ANSWER_ERROR } from '../stages/insert-then-compress'
 import type { HeadersLike } from './fetch-types'
+import { hostOf } from '../util/url-credentials'
 
 /**
  * What kind of failure:
@@ -67,15 +68,11 @@ export type Provider = 'openai-compatible' | 'anthropic'
 /** Where a request went, for messages. */
 export interface RequestContext {
   provider: Provider
+  /** The endpoint as shown: `displayUrl` of the URL sent (no password, no key in the query). */
   url: string
   model: string
 }
 
-/** `host[:port]` of a URL, or the URL itself when it does not parse. */
-export function hostOf(url: string): string {
-  const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]+)/i.exec(url)
-  return m?.[1] ?? url
-}
 
 /**
  * The wait a 429/503 answer asks for, in milliseconds: `retry-after-ms` (OpenAI), else

@@ -32,6 +32,7 @@ import {
   type ResponseLike,
   type Sleep,
 } from './fetch-types'
+import { displayUrl, scrubUrlSecrets } from '../util/url-credentials'
 
 /** Default time without an answer (or, when streaming, without a chunk), in milliseconds. */
 const DEFAULT_TIMEOUT_MS = 120_000
@@ -355,7 +356,7 @@ export function createHttpSummarizer(
     const spec = protocol.buildRequest(request, settings, options.apiKey)
     const ctx: RequestContext = {
       provider: protocol.provider,
-      url: spec.url,
+      url: displayUrl(spec.url),
       model: settings.model,
     }
     if (options.apiKey !== undefined && unsendableKeyCharAt(options.apiKey) > 0)
@@ -416,7 +417,7 @@ export function createHttpSummarizer(
             const besides = answer.trim() ? ' besides a <think> block' : ''
             throw emptyAnswerError(
               request.stage,
-              `${ctx.model} at ${spec.url} answered with no text${besides}`,
+              `${ctx.model} at ${ctx.url} answered with no text${besides}`,
             )
           }
           if (key !== undefined) options.cache?.set(key, summary)
@@ -429,8 +430,16 @@ export function createHttpSummarizer(
       if (signals.some((s) => s.aborted)) throw cancelledError()
     }
   }
+  /** The URL a request goes to (built as `ask` builds it; the base URL when that fails). */
+  const sentUrl = (request: SummaryRequest): string => {
+    try {
+      return protocol.buildRequest(request, settings).url
+    } catch {
+      return settings.baseUrl
+    }
+  }
   return (request) =>
-    ask(request).catch((e: unknown) => Promise.reject(redactKey(e, options.apiKey)))
+    ask(request).catch((e: unknown) => Promise.reject(redactSecrets(e, options.apiKey, sentUrl(request))))
 }
 
 /** `text` with every occurrence of `apiKey` replaced by `<API key>` (answers are shown and exported). */
@@ -439,12 +448,14 @@ function redactKeyIn(text: string, apiKey: string | undefined): string {
 }
 
 /**
- * `e` with every occurrence of `apiKey` in its message replaced by `<API key>`: a server may echo
- * the key it refused, and messages are shown and logged.
+ * `e` with every occurrence of `apiKey` in its message replaced by `<API key>`, and the
+ * credentials of `url` (a password, a key in the query) masked (`scrubUrlSecrets`): a server may
+ * echo the key it refused, `fetch` names the URL it refused, and messages are shown and logged.
  */
-function redactKey(e: unknown, apiKey: string | undefined): unknown {
-  if (!apiKey || !(e instanceof Error) || !e.message.includes(apiKey)) return e
-  const message = redactKeyIn(e.message, apiKey)
+function redactSecrets(e: unknown, apiKey: string | undefined, url: string): unknown {
+  if (!(e instanceof Error)) return e
+  const message = scrubUrlSecrets(redactKeyIn(e.message, apiKey), url)
+  if (message === e.message) return e
   if (!isSummarizerError(e)) return new Error(message)
   const extra: { status?: number; retryAfterMs?: number } = {}
   if (e.status !== undefined) extra.status = e.status

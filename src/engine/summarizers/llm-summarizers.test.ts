@@ -315,6 +315,18 @@ describe('planSummaryRequests (prompt preview)', () => {
     expect(server.requests[0]?.bodyText).toBe(plan.requests[0]?.http?.bodyText)
   })
 
+  it("the preview names the endpoint without its credentials (a user:pass, a key in the query)", async () => {
+    const config = summarizeConfig('openai-compatible', 'https://ana:pw-s3cret-9@llm.example/v1?api_key=q-s3cret-8', true)
+    const plan = await planSummaryRequests(chat(), config, { counter: counter(), hasKey: true })
+    expect(plan.host).toBe('llm.example')
+    // The path is joined after the base URL as written, so it falls in the masked query value.
+    expect(plan.requests.map((r) => [r.http?.url, r.http?.host])).toEqual([
+      ['https://***@llm.example/v1?api_key=***', 'llm.example'],
+      ['https://***@llm.example/v1?api_key=***', 'llm.example'],
+    ])
+    expect(JSON.stringify(plan)).not.toContain('s3cret')
+  })
+
   it('offline summarizers send nothing: no host, nothing to send, prompts still shown', async () => {
     const plan = await planSummaryRequests(
       chat(),

@@ -24,7 +24,7 @@ import {
 } from '../tokens/count'
 import { anthropicProtocol } from './anthropic'
 import type { SummaryCache } from './cache'
-import { hostOf } from './errors'
+import { displayUrl, hostOf } from '../util/url-credentials'
 import { extractiveSummarizer } from './extractive'
 import { requestCacheKey, type HttpRequestSpec, type Protocol } from './http'
 import { openAIChatProtocol } from './openai-compatible'
@@ -44,6 +44,7 @@ export interface PlannedRequest {
   tokens: number
   /** Absent for summarizers that send nothing (`extractive`, `recorded`). */
   http?: {
+    /** The endpoint as shown (`displayUrl`: no password, no key in the query). */
     url: string
     host: string
     method: 'POST'
@@ -168,7 +169,7 @@ export async function planSummaryRequests(
     if (http) {
       const spec = http.protocol.buildRequest(request, http.settings)
       planned.http = {
-        url: spec.url,
+        url: displayUrl(spec.url),
         host: hostOf(spec.url),
         method: 'POST',
         headers: redact(spec, http.protocol, deps.hasKey === true),

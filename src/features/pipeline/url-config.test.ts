@@ -60,6 +60,15 @@ describe('encodeConfig', () => {
     expect(text.split(';')).toHaveLength(12)
     expect(text).not.toContain('&')
   })
+
+  it("never writes a base URL's credentials: a user:pass and a key in the query are masked", () => {
+    const config = structuredClone(FIXTURE)
+    config.summarizer = 'openai-compatible'
+    config.summarizerOptions = { baseUrl: 'https://ana:pw-s3cret-9@llm.example/v1?key=q-s3cret-8', model: 'm' }
+    const text = encodeConfig(config)
+    expect(text).toContain(';url=https%3A//%2A%2A%2A%40llm.example/v1%3Fkey%3D%2A%2A%2A;model=m;')
+    expect(text).not.toContain('s3cret')
+  })
 })
 
 describe('decodeConfig', () => {

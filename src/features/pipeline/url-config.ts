@@ -26,6 +26,7 @@
 import { CALIBRATION_RATIO_RANGE } from '../../engine/usage/calibration-terms'
 import type { CalibrationSetting, Encoding, PipelineConfig, StageConfig, StageId, SummarizerId, SummarizerSettings } from '../../engine/model'
 import { windowOf } from '../../engine/models'
+import { displayUrl } from '../../engine/util/url-credentials'
 import { PRESETS } from '../../engine/presets'
 import { STAGE_DEFINITIONS, STAGE_IDS, type StageParamDef } from '../../engine/stages/definitions'
 
@@ -120,7 +121,8 @@ function encodeValue(value: unknown): string | null {
 
 /**
  * The settings string of `config` (without `#cfg=`). Every param each stage holds is written, in
- * the config's order, and the window when one is set. Params whose
+ * the config's order, and the window when one is set; the summarizer's base URL as `displayUrl`
+ * shows it (a link or session file never carries its credentials). Params whose
  * value cannot be written (non-finite numbers, objects) are left out.
  */
 export function encodeConfig(config: PipelineConfig): string {
@@ -136,7 +138,7 @@ export function encodeConfig(config: PipelineConfig): string {
   }
   const options = config.summarizerOptions
   if (options) {
-    segments.push(`url=${escapeText(options.baseUrl)}`, `model=${escapeText(options.model)}`)
+    segments.push(`url=${escapeText(displayUrl(options.baseUrl))}`, `model=${escapeText(options.model)}`)
     if (options.stream !== undefined) segments.push(`stream=${options.stream ? 'true' : 'false'}`)
     if (options.maxTokens !== undefined && Number.isFinite(options.maxTokens)) {
       segments.push(`max=${String(options.maxTokens)}`)

@@ -12,6 +12,7 @@
 import { useSyncExternalStore } from 'react'
 import { FINGERPRINT_PATTERN } from '../../engine/formats/fingerprint'
 import type { PipelineConfig } from '../../engine/model'
+import { hostOf } from '../../engine/util/url-credentials'
 import { isHttpSummarizer } from '../../state/slices/summarizer'
 import type { MainTab } from '../../state/slices/view'
 import { useStore, type StoreState } from '../../state/store'
@@ -33,14 +34,6 @@ const HASH_WRITE_DELAY_MS = 300
 
 let restored = false
 let pending: ReturnType<typeof setTimeout> | undefined
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host || url
-  } catch {
-    return url
-  }
-}
 
 /**
  * The link's config made safe to apply: an HTTP summarizer (an endpoint that would receive the

@@ -1,18 +1,11 @@
 import './summarizer.css'
 import { SecretInput } from '../../components/SecretInput'
 import type { SummarizerId } from '../../engine/model'
+import { hostOf } from '../../engine/util/url-credentials'
 import { endpointKey, isHttpSummarizer } from '../../state/slices/summarizer'
 import { useConfig, useHasRecordedCompactions, useSummarizer, useSummarizerActions } from '../../state/hooks'
 import { ENDPOINT_PRESETS } from './presets'
 
-/** `host[:port]` of a base URL, or the text itself when it is not a URL. */
-function hostOf(baseUrl: string): string {
-  try {
-    return new URL(baseUrl.trim()).host
-  } catch {
-    return baseUrl.trim()
-  }
-}
 
 const SUMMARIZERS: { id: SummarizerId; label: string }[] = [
   // Short: the sidebar shows ~30 characters of the closed select; presets name the servers.
@@ -127,7 +120,7 @@ export function SummarizerSettings() {
           </p>
           <p className="panel__hint" data-testid="summarizer-in-use">
             {applied
-              ? `In use: every run asks ${draft.model.trim()} at ${hostOf(draft.baseUrl)} (answers are cached).`
+              ? `In use: every run asks ${draft.model.trim()} at ${hostOf(draft.baseUrl.trim())} (answers are cached).`
               : `Not in use yet: summaries come from the ${config?.summarizer ?? 'extractive'} summarizer until you ${
                   complete ? 'preview the requests and press Send' : 'fill in the base URL and model'
                 }.`}

@@ -1,5 +1,6 @@
 import { formatCountOf } from '../../components/format'
 import type { StageId } from '../../engine/model'
+import { displayUrl } from '../../engine/util/url-credentials'
 import { isHttpSummarizer } from '../../state/slices/summarizer'
 import { useStore } from '../../state/store'
 import { useConfig, useRun, useSummarizerActions, useSummaryStatus } from '../../state/hooks'
@@ -23,7 +24,7 @@ export function SummarizerStatus() {
         <div className="summarizer-running__main">
           <span className="banner__text">
             Waiting for summaries from {config.summarizerOptions?.model ?? 'the model'} at{' '}
-            {config.summarizerOptions?.baseUrl ?? 'the endpoint'}…
+            {config.summarizerOptions ? displayUrl(config.summarizerOptions.baseUrl) : 'the endpoint'}…
           </span>{' '}
           <button type="button" className="button" onClick={() => void cancel()}>
             Cancel summaries
