@@ -6,9 +6,17 @@ import { contentText } from '../content'
 import type { Message } from '../model'
 import { SUMMARY_ID_PREFIX } from '../stages/output'
 
-/** A summary message: one a stage synthesized (`summary:` ids) or the agent's own recorded one. */
+/**
+ * A summary message: one a stage synthesized (`summary:` ids), the agent's own recorded one, or a
+ * user message that opens with a `[summary]` marker (a summary pasted back as a user turn,
+ * cases/20).
+ */
 export function isSummaryMessage(m: Message): boolean {
-  return m.id.startsWith(SUMMARY_ID_PREFIX) || m.flags?.compactSummary === true
+  return (
+    m.id.startsWith(SUMMARY_ID_PREFIX) ||
+    m.flags?.compactSummary === true ||
+    (m.role === 'user' && /^\s*\[summary\]/i.test(contentText(m.content)))
+  )
 }
 
 /** A message the human typed: `user`, not injected, not a command echo, not a summary. */
@@ -17,9 +25,7 @@ export function isOrdinaryUser(m: Message): boolean {
     m.role === 'user' &&
     !m.flags?.injected &&
     !m.flags?.command &&
-    !isSummaryMessage(m) &&
-    // A summary pasted back as a user turn (cases/20 "[summary]") is not a request.
-    !/^\s*\[summary\]/i.test(contentText(m.content))
+    !isSummaryMessage(m)
   )
 }
 

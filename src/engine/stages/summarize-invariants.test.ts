@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../model'
-import { summarize } from './summarize'
+import { buildPrompt, DEFAULT_RULES, summarize } from './summarize'
 import { assistant, countWords, indexed, makeContext, toolResult, user } from './test-helpers'
 
 const ctx = () => makeContext(countWords, { summarize: () => Promise.resolve('S') })
@@ -42,5 +42,28 @@ describe('a stray tool result never opens the tail after a summary', () => {
     // a1 lands on t2 and retreats to a1. At t2 (the end): 7 + 1 + 1 = 9 < 15.
     const out = await summarize(messages, { trigger_tokens: 15, keep_tokens: 0, keep_user_only: true }, ctx())
     expect(ids(out.messages)).toEqual(['summary:summarize:1', 'a1', 't2'])
+  })
+})
+
+describe('re-compaction folds an earlier summary, never drops what it held', () => {
+  it('an earlier summary in the slice goes whole under the fold heading of the prompt, not cut as one more line', async () => {
+    const held = `Order A-1 ships to 94107. ${words(1200, 'fact')}`
+    const earlier: Message = { ...user('s0', held), flags: { compactSummary: true } }
+    const prompts: { prompt: string; slice: string[]; previous?: string }[] = []
+    const context = makeContext(countWords, {
+      summarize: (r) => {
+        prompts.push({ prompt: r.prompt, slice: ids(r.slice), ...(r.previous !== undefined ? { previous: r.previous } : {}) })
+        return Promise.resolve('S')
+      },
+    })
+    const messages = indexed([earlier, user('u1', 'next'), assistant('a2', 'sure'), user('u3', 'go')])
+    await summarize(messages, { keep_last: 1, compact_after: 2 }, context)
+    // Turn end a2: 3 > 2 messages; keep_last 1 keeps a2, so s0 and u1 are summarized.
+    expect(prompts).toHaveLength(1)
+    expect(prompts[0]?.prompt).toBe(
+      buildPrompt(['[1] user: next'], held, DEFAULT_RULES),
+    )
+    // The summarizer still receives the earlier summary message (the extractive one folds it).
+    expect(prompts[0]?.slice).toEqual(['s0', 'u1'])
   })
 })

@@ -9,7 +9,8 @@ import type { Fate, Message, Origin, Pass, SummarizeParams, TriggerDecision } fr
 import { perMessage } from '../util/memo'
 import { codePointLength, collapseWhitespace, cutCodePoints, elideMiddle } from '../util/text'
 import { pairToolResults } from '../tool-pairs'
-import { isTurnEnd } from '../content'
+import { contentText, isTurnEnd } from '../content'
+import { isSummaryMessage } from '../facts/classify'
 import { SUMMARY_ID_PREFIX, unchangedOutput } from './output'
 import { countDefault } from './definitions'
 import { readCounts } from './params'
@@ -573,7 +574,17 @@ export async function summarize(
     }
 
     const replaced = previousTokens + sliceAt.reduce((t, i) => t + tok[i]!, 0)
-    const fitted = fitPrompt(slice, previous, p.rules, p.context_window, ctx.countText)
+    // An earlier summary inside the slice (a recorded one, or an earlier stage's) is folded like the
+    // previous summary: under the fold heading, whole, never one more line cut to MESSAGE_CHAR_CAP.
+    const earlier = slice.filter(isSummaryMessage)
+    const folded = [previous, ...earlier.map((m) => contentText(m.content))].filter((t) => !!t?.trim())
+    const fitted = fitPrompt(
+      earlier.length > 0 ? slice.filter((m) => !isSummaryMessage(m)) : slice,
+      folded.length > 0 ? folded.join('\n\n') : undefined,
+      p.rules,
+      p.context_window,
+      ctx.countText,
+    )
     if (fitted.omitted > 0) {
       warnings.push(
         `pass ${pass}: the ${fitted.omitted} oldest message(s) of the slice were left out of the prompt to fit context_window ${p.context_window} tokens`,
@@ -585,7 +596,7 @@ export async function summarize(
       const request = {
         stage: 'summarize' as const,
         prompt: fitted.prompt,
-        slice: fitted.slice,
+        slice: earlier.length > 0 ? [...earlier, ...fitted.slice] : fitted.slice,
         ...(previous !== undefined ? { previous } : {}),
       }
       answer = await ctx.summarize(request)

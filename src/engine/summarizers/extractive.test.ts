@@ -104,13 +104,44 @@ describe('summarizeExtractive (SPEC §3.6)', () => {
     )
   })
 
-  it('extracts facts from a previous summary of any origin (an LLM prose summary)', () => {
+  it('carries a previous summary of any other origin (an LLM prose summary) line by line, verbatim', () => {
     const out = summarizeExtractive(
       indexed([user('u', 'ok')]),
       'The customer wants ORD-99 delivered to 04538-132.',
     )
-    expect(out).toContain('Facts: ORD-99; 04538-132')
-    expect(out).toContain('Goal: ok')
+    expect(out).toBe(
+      [EXTRACTIVE_LABEL, 'Goal: ok', 'Earlier: The customer wants ORD-99 delivered to 04538-132.'].join('\n'),
+    )
+  })
+
+  it('re-compaction folds a prose summary: its stated values, commitments, open items and decisions all survive, once, not nested', async () => {
+    const prose = [
+      'This session is being continued from a previous conversation. Summary:',
+      'The customer Maria Lopez wants to return order #A-99812 (size M). Her postal code is 94107.',
+      'I promised a refund of $84.50 to her card within 5 business days.',
+      'We decided to use the prepaid UPS label.',
+      'Still open:',
+      'TODO: send the return label to maria@example.com.',
+    ].join('\n')
+    const recorded: Message = { ...user('s', prose), flags: { compactSummary: true } }
+    const first = await extractiveSummarizer({
+      stage: 'summarize',
+      prompt: '',
+      slice: indexed([recorded, user('u1', 'Any update?'), assistant('a2', 'Checking now.')]),
+    })
+    const earlier =
+      'Earlier: This session is being continued from a previous conversation. Summary: | The customer Maria Lopez wants to return order #A-99812 (size M). Her postal code is 94107. | I promised a refund of $84.50 to her card within 5 business days. | We decided to use the prepaid UPS label. | TODO: send the return label to maria@example.com.'
+    expect(first).toBe([EXTRACTIVE_LABEL, 'Goal: Any update?', earlier].join('\n'))
+    // The next pass folds that summary as the previous one: the same line, carried once.
+    const second = summarizeExtractive(indexed([user('u3', 'Thanks.'), assistant('a4', 'You are welcome.')]), first)
+    expect(second).toBe([EXTRACTIVE_LABEL, 'Goal: Any update?', earlier].join('\n'))
+    // A `[summary]` pasted back as a user turn is folded the same way, its marker and headings left out.
+    const pasted = await extractiveSummarizer({
+      stage: 'summarize',
+      prompt: '',
+      slice: indexed([user('p', '[summary]\nEarlier summary >>\n  Student: Ilse, chapter 7.'), user('u1', 'Next?')]),
+    })
+    expect(pasted).toBe([EXTRACTIVE_LABEL, 'Goal: Next?', 'Earlier: Student: Ilse, chapter 7.'].join('\n'))
   })
 
   it('caps the goal, and the other facts at MAX_FACTS, saying how many the cap left out', () => {

@@ -62,6 +62,7 @@ const CUT_LINE_RESERVE = 300
  */
 const SECTIONS = {
   rules: { label: 'Rules', join: ' | ', noun: 'user rule' },
+  earlier: { label: 'Earlier', join: ' | ', noun: 'earlier-summary line' },
   stated: { label: 'User stated', join: '; ', noun: 'user-stated value' },
   commitments: { label: 'Commitments', join: ' | ', noun: 'commitment' },
   questions: { label: 'Open questions', join: ' | ', noun: 'open question' },
@@ -124,40 +125,69 @@ interface Carried {
 }
 
 function emptyItems(): Record<SectionId, string[]> {
-  return { rules: [], stated: [], commitments: [], questions: [], todo: [], decisions: [], facts: [], tools: [] }
+  return { rules: [], earlier: [], stated: [], commitments: [], questions: [], todo: [], decisions: [], facts: [], tools: [] }
 }
 
 /**
- * The lines of a previous summary. An extractive one (several, when joined) is read line by
- * line: a line starting with a section's `Label: ` starts that section (a repeated label adds
- * to it; the first goal wins), a line that starts no section continues a multi-line goal until
- * a closing `</summary>` tag and is ignored elsewhere (labels, headers, the cut line). A summary of any other origin (an LLM's
- * prose) carries its facts (`extractFacts`) on the `Facts` line.
+ * The content lines of a summary that is not an extractive one (an LLM's prose, an agent's
+ * recorded summary, a summary pasted back as `[summary]`), each whitespace-collapsed and verbatim:
+ * a summary already is the short form, so every line of it is carried, never re-extracted down
+ * to its fact spans (its commitments, open items and decisions would be lost). Left out: a
+ * leading `[summary]` marker, lines that are only a bracketed header (`[Summary of messages …]`)
+ * and short headings without a fact that end in `:` or `>>` (`Earlier summary >>`: the nesting
+ * is flattened, cases/20). A line longer than `SENTENCE_CHAR_CAP` is carried sentence by
+ * sentence, so the cap drops a sentence, not the whole paragraph.
  */
-function readPrevious(previous: string | undefined): Carried {
-  const carried: Carried = { items: emptyItems() }
-  if (!previous?.trim()) return carried
-  const byLabel = new Map<string, SectionId>(SECTION_ORDER.map((id) => [`${SECTIONS[id].label}: `, id]))
-  let inGoal = false
-  let goalLines: string[] | undefined
-  let read = false
-  for (const line of previous.split('\n')) {
-    const colon = line.indexOf(': ')
-    const id = colon > 0 ? byLabel.get(line.slice(0, colon + 2)) : undefined
-    if (id) {
-      read = true
-      inGoal = false
-      const value = line.slice(colon + 2)
-      if (value) carried.items[id].push(...value.split(SECTIONS[id].join))
-    } else if (line.startsWith(`${GOAL_LABEL}: `)) {
-      read = true
-      inGoal = goalLines === undefined
-      if (inGoal) goalLines = [line.slice(GOAL_LABEL.length + 2)]
-    } else if (line === SUMMARY_TAGS.close) inGoal = false
-    else if (inGoal) goalLines?.push(line)
+function proseLines(text: string): string[] {
+  const out: string[] = []
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\s+/g, ' ').trim().replace(/^\[summary\]\s*/i, '')
+    if (!line || /^\[[^\]]*\]$/.test(line)) continue
+    if (/(?:>>|:)$/.test(line) && line.split(' ').length <= 6 && findFactSpansMemo(line).length === 0) continue
+    if (codePointLength(line) <= SENTENCE_CHAR_CAP) out.push(line)
+    else for (const s of sentences(line)) if (s.trim()) out.push(s.trim())
   }
-  if (goalLines) carried.goal = goalLines.join('\n')
-  if (!read) carried.items.facts.push(...extractFacts(previous))
+  return out
+}
+
+/**
+ * What the earlier summaries carry, each read on its own and merged in order. An extractive one
+ * (it holds an `EXTRACTIVE_LABEL` line) is read line by line: a line starting with a section's
+ * `Label: ` starts that section (a repeated label adds to it; the first goal wins), a line that
+ * starts no section continues a multi-line goal until a closing `</summary>` tag and is ignored
+ * elsewhere (labels, headers, the cut line). A summary of any other origin (an LLM's prose, an
+ * agent's recorded summary) is carried line by line on the `Earlier` line (`proseLines`),
+ * so its stated values, commitments, open items and decisions all survive re-compaction (seed
+ * 001 `prompt`: the previous summary is folded in, "its facts must survive"; seed 004: rolling
+ * summaries, each layer the compressed version of the one above plus the new content).
+ */
+function readPrevious(previous: readonly string[]): Carried {
+  const carried: Carried = { items: emptyItems() }
+  const byLabel = new Map<string, SectionId>(SECTION_ORDER.map((id) => [`${SECTIONS[id].label}: `, id]))
+  for (const piece of previous) {
+    if (!piece.trim()) continue
+    const lines = piece.split('\n')
+    if (!lines.some((l) => l.trim() === EXTRACTIVE_LABEL)) {
+      carried.items.earlier.push(...proseLines(piece))
+      continue
+    }
+    let inGoal = false
+    let goalLines: string[] | undefined
+    for (const line of lines) {
+      const colon = line.indexOf(': ')
+      const id = colon > 0 ? byLabel.get(line.slice(0, colon + 2)) : undefined
+      if (id) {
+        inGoal = false
+        const value = line.slice(colon + 2)
+        if (value) carried.items[id].push(...value.split(SECTIONS[id].join))
+      } else if (line.startsWith(`${GOAL_LABEL}: `)) {
+        inGoal = goalLines === undefined && carried.goal === undefined
+        if (inGoal) goalLines = [line.slice(GOAL_LABEL.length + 2)]
+      } else if (line === SUMMARY_TAGS.close) inGoal = false
+      else if (inGoal) goalLines?.push(line)
+    }
+    if (goalLines && carried.goal === undefined) carried.goal = goalLines.join('\n')
+  }
   return carried
 }
 
@@ -296,8 +326,8 @@ function render(
 }
 
 /**
- * The extractive summary of `slice`, folding in `previous` (a previous summary of any origin;
- * see `readPrevious`).
+ * The extractive summary of `slice`, folding in `previous` (one or more earlier summaries of any
+ * origin, each read on its own; see `readPrevious`).
  *
  * Lines, each omitted when empty, every item verbatim (a quoted sentence has its whitespace
  * collapsed and is cut to 400 code points) and each item once:
@@ -308,6 +338,8 @@ function render(
  *   every ordinary user message, verbatim (as `instructionLines` gives it: one trimmed line),
  *   not already in the goal's text, the previous summary's first, joined with " | " — but one a
  *   later message of the slice marks done (`completionOf`), which goes to `Decisions` as `doneLine`;
+ * - `Earlier: ` every content line of an earlier summary that is not an extractive one
+ *   (`proseLines`), verbatim, joined with " | ", carried on by every later pass;
  * - `User stated: ` every fact span (`messageFactSpans`) of every ordinary user message not
  *   already in the goal's text or a rule, the previous summary's first, joined with "; ";
  * - `Commitments: ` assistant sentences holding a commitment marker (`COMMITMENT_MARKERS`:
@@ -328,9 +360,10 @@ function render(
  * the user's rules are the last to go, then the user-stated values. '' when `slice` is empty and there is no previous
  * summary. Pure and deterministic. Source: SPEC §3.6, seed 001 `DEFAULT_PROMPT`, seed 004.
  */
-export function summarizeExtractive(slice: readonly Message[], previous?: string): string {
-  if (slice.length === 0 && !previous?.trim()) return ''
-  const carried = readPrevious(previous)
+export function summarizeExtractive(slice: readonly Message[], previous?: string | readonly string[]): string {
+  const pieces = (typeof previous === 'string' ? [previous] : (previous ?? [])).filter((p) => p.trim() !== '')
+  if (slice.length === 0 && pieces.length === 0) return ''
+  const carried = readPrevious(pieces)
 
   const firstUser = slice.find(isOrdinaryUser)
   const goal =
@@ -354,6 +387,7 @@ export function summarizeExtractive(slice: readonly Message[], previous?: string
     else if (!goal.includes(line)) add('rules', line)
   }
   for (const item of carried.items.rules) rule(item, -1, false)
+  for (const item of carried.items.earlier) add('earlier', item)
   slice.forEach((m, at) => {
     if (!isOrdinaryUser(m)) return
     const lines = instructionLines(contentText(m.content))
@@ -396,7 +430,7 @@ export function summarizeExtractive(slice: readonly Message[], previous?: string
   // sentences the cap can hold are read: those past MAX_SUMMARY_CHARS never reach the summary.
   const quotedFacts = new Set<string>()
   let quotedChars = 0
-  quoting: for (const id of ['rules', 'commitments', 'questions', 'todo', 'decisions'] as const)
+  quoting: for (const id of ['rules', 'earlier', 'commitments', 'questions', 'todo', 'decisions'] as const)
     for (const item of items[id]) {
       if ((quotedChars += item.length) > MAX_SUMMARY_CHARS) break quoting
       for (const f of extractFacts(item)) quotedFacts.add(f)
@@ -430,10 +464,10 @@ export const extractiveSummarizer: Summarizer = (request: SummaryRequest) => {
   // in like a previous summary, never read as the user's goal or nested inside the new one.
   const earlier = request.slice.filter(isSummaryMessage)
   const slice = earlier.length ? request.slice.filter((m) => !isSummaryMessage(m)) : request.slice
-  const previous = [request.previous, ...earlier.map((m) => contentText(m.content))]
-    .filter((s): s is string => !!s?.trim())
-    .join('\n')
-  const text = summarizeExtractive(slice, previous || undefined)
+  const previous = [request.previous, ...earlier.map((m) => contentText(m.content))].filter(
+    (s): s is string => !!s?.trim(),
+  )
+  const text = summarizeExtractive(slice, previous)
   if (request.stage === 'insert-then-compress' && text)
     return Promise.resolve(`${SUMMARY_TAGS.open}\n${text}\n${SUMMARY_TAGS.close}`)
   return Promise.resolve(text)
