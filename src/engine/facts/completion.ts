@@ -126,7 +126,7 @@ function completionIn(sentence: string): boolean {
  * Content words of `text`: letters/digits runs of 3+ (lowercased) not in `STOP`; runs of CJK
  * letters as bigrams (no spaces to split on), runs of hiragana alone left out.
  */
-export function contentWords(text: string): string[] {
+function contentWords(text: string): string[] {
   const out: string[] = []
   for (const run of text.replace(ITEM_MARKERS, ' ').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
     // Hiragana alone is grammar (particles, endings: しました), not content.
