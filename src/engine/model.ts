@@ -540,6 +540,7 @@ export interface ValidityProblem {
     | 'empty-message'
     | 'duplicate-system-prompt'
     | 'duplicate-tool-call-id'
+    | 'stale-thinking'
   /** The messages involved (ids). */
   messageIds: string[]
   message: string

@@ -9,6 +9,8 @@ import { backReferenceSummary, MIN_LENGTH, summarizeToolOutput } from '../stages
 import { isPlaceholderText } from '../stages/prune-tool-results'
 import { codePointLength } from '../util/text'
 import { pairToolResults } from '../tool-pairs'
+import { SUMMARY_ID_PREFIX } from '../stages/output'
+import { staleThinkingPositions } from '../stages/thinking'
 
 /** A provider whose request rules the checker knows. */
 type Provider = 'openai' | 'anthropic'
@@ -61,6 +63,7 @@ const EVERY: readonly Provider[] = ['openai', 'anthropic']
  * - `duplicate-tool-call-id`: Anthropic only (it rejects a request whose `tool_use` ids are not
  *   unique); Chat Completions logs reuse ids across steps and pair by position (SWE-agent).
  * - `result-not-adjacent`, `first-not-user`: Anthropic only (formats.md §4.3 "Rules").
+ * - `stale-thinking`: Anthropic only (its thinking-block rules, stages/thinking.ts).
  * Source: SPEC §5; formats.md §4.1–§4.3.
  */
 const RULE_PROVIDERS: Readonly<Record<Rule, readonly Provider[]>> = {
@@ -71,6 +74,7 @@ const RULE_PROVIDERS: Readonly<Record<Rule, readonly Provider[]>> = {
   'empty-message': EVERY,
   'duplicate-system-prompt': ['anthropic'],
   'duplicate-tool-call-id': ['anthropic'],
+  'stale-thinking': ['anthropic'],
 }
 
 /** The wording of every problem the checker reports, one line each, by rule and case. */
@@ -96,6 +100,9 @@ const SAY = {
   callIdReused: (callId: string, first: string, again: string) =>
     `call id ${callId} in ${again} was already used by a call in ${first} ` +
     '(tool_use ids must be unique)',
+  staleThinking: (m: Message, summary: string) =>
+    `assistant message ${m.id} keeps a signed thinking block of an earlier turn after summary ${summary}: ` +
+    'the summary changed what the block was signed with, so only the current turn may keep its thinking',
 } as const
 
 /**
@@ -140,6 +147,9 @@ const isTurn = (m: Message) => m.role === 'user' || m.role === 'assistant'
  *   prompt again. A mid-conversation system note with other text is not a duplicate
  *   (cases/40), nor are two such notes with the same text.
  * - `duplicate-tool-call-id` (anthropic): a call whose id an earlier call already used.
+ * - `stale-thinking` (anthropic): a signed thinking block in an assistant message after a summary
+ *   a stage wrote and before the latest user message (`staleThinkingPositions`): Anthropic keeps
+ *   only the current turn's thinking, and a client-written summary invalidates the blocks after it.
  * Pure; [] means valid. Source: SPEC §5.
  */
 export function checkValidity(
@@ -226,6 +236,13 @@ export function checkValidity(
 
   if (applies('duplicate-system-prompt')) for (const item of duplicateSystemPrompts(messages)) problems.push(item)
   if (applies('duplicate-tool-call-id')) for (const item of reusedCallIds(messages)) problems.push(item)
+  if (applies('stale-thinking')) {
+    const summary = messages.find((m) => m.id.startsWith(SUMMARY_ID_PREFIX))?.id ?? ''
+    for (const i of staleThinkingPositions(messages)) {
+      const m = messages[i]!
+      problems.push({ rule: 'stale-thinking', messageIds: [m.id, summary], message: SAY.staleThinking(m, summary) })
+    }
+  }
   return problems
 }
 

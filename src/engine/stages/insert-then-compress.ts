@@ -12,6 +12,7 @@ import { countDefault } from './definitions'
 import { readCounts } from './params'
 import type { StageContext, StageOutput } from './types'
 import { statelessDecisions } from './triggers'
+import { withThinkingRules } from './thinking'
 
 /**
  * Default trigger, in tokens of the chosen encoding (see pipeline.ts `DEFAULT_PIPELINE` for why).
@@ -157,6 +158,8 @@ export function archiveAnchor(chunkName: string): string {
  *   `assistant`, or `user` with `summary_role: 'user'`), with `archiveAnchor` when asked.
  * - Rebuilt: the first system message, the summary, the recent messages without any system
  *   message (never a duplicated system prompt).
+ * - Signed thinking blocks of recent messages before the latest user message are removed whole
+ *   (thinking.ts `withThinkingRules`: Anthropic's rules after a summary).
  * - An empty answer → `error` = `EMPTY_ANSWER_ERROR`, input passed on (never an empty context);
  *   a rebuilt context that is not smaller than the input is refused (note, input kept).
  *
@@ -294,5 +297,5 @@ async function compressOnce(
     tokensBefore: total,
     tokensAfter: after,
   }
-  return { messages: rebuilt, changed: true, fates, origins, passes: [pass], warnings: [] }
+  return withThinkingRules({ messages: rebuilt, changed: true, fates, origins, passes: [pass], warnings: [] }, 'insert-then-compress')
 }

@@ -8,7 +8,10 @@
  * conversations.
  */
 import { describe, expect, it } from 'vitest'
-import type { Message } from '../model'
+import type { Message, Part } from '../model'
+import { checkValidity } from '../analysis/checks'
+import { insertThenCompress } from './insert-then-compress'
+import { STALE_THINKING_REASON } from './thinking'
 import { buildPrompt, DEFAULT_RULES, summarize } from './summarize'
 import { assistant, countWords, indexed, makeContext, toolResult, user } from './test-helpers'
 
@@ -65,5 +68,70 @@ describe('re-compaction folds an earlier summary, never drops what it held', () 
     )
     // The summarizer still receives the earlier summary message (the extractive one folds it).
     expect(prompts[0]?.slice).toEqual(['s0', 'u1'])
+  })
+})
+
+const signed = (text: string): Part => ({ type: 'thinking', variant: 'thinking', text, signature: `sig-${text}` })
+const withParts = (m: Message, parts: Part[]): Message => ({ ...m, content: parts })
+
+describe('signed thinking blocks follow Anthropic’s rules after a summary', () => {
+  const conversation = () =>
+    indexed([
+      user('u0', 'q0'),
+      withParts(assistant('a1', null), [signed('plan one'), { type: 'text', text: 'one' }]),
+      user('u2', 'q2'),
+      withParts(assistant('a3', null, [{ id: 'c1', name: 'read' }]), [signed('plan three')]),
+      toolResult('t4', 'c1', 'r'),
+      assistant('a5', 'done'),
+    ])
+
+  it('summarize: a kept earlier turn loses its block whole; the current tool loop keeps its block byte-identical', async () => {
+    const messages = conversation()
+    // Turn end a5: 6 > 5 → upto 6 − 5 = 1: u0 is summarized; a1 precedes the latest user message u2.
+    const out = await summarize(messages, { keep_last: 5, compact_after: 5 }, ctx())
+    expect(ids(out.messages)).toEqual(['summary:summarize:1', 'a1', 'u2', 'a3', 't4', 'a5'])
+    expect(out.messages[1]?.content).toBe('one')
+    expect(out.messages[3]).toBe(messages[3])
+    expect(out.origins.a1).toEqual({ kind: 'original', beforeId: 'a1', changed: true })
+    expect(out.warnings).toContain(
+      "signed thinking blocks of message(s) a1 were dropped whole: they precede the latest user message after a summary (Anthropic keeps only the current turn's thinking; a summary changes the prefix earlier blocks were signed with)",
+    )
+    expect(checkValidity(out.messages, { provider: 'anthropic' })).toEqual([])
+  })
+
+  it('the checker reports a block kept there (stale-thinking, Anthropic only)', () => {
+    const messages = conversation()
+    const summary: Message = { ...user('summary:summarize:1', 'S'), index: 0 }
+    const after = [summary, ...messages.slice(1)]
+    expect(checkValidity(after, { provider: 'anthropic' }).map((p) => [p.rule, p.messageIds])).toEqual([
+      ['stale-thinking', ['a1', 'summary:summarize:1']],
+    ])
+    expect(checkValidity(after, { provider: 'openai' })).toEqual([])
+    // Without a summary a stage wrote, earlier turns' blocks are the input's own: nothing to report.
+    expect(checkValidity(messages, { provider: 'anthropic' })).toEqual([])
+  })
+
+  it('a message holding nothing but such a block is dropped; an unsigned block is left alone', async () => {
+    const messages = indexed([
+      user('u0', 'q0'),
+      withParts(assistant('a1', null), [{ type: 'thinking', variant: 'redacted_thinking', encrypted: 'xyz' }]),
+      withParts(assistant('a2', null), [{ type: 'thinking', variant: 'thinking', text: 'unsigned' }, { type: 'text', text: 'two' }]),
+      user('u3', 'q3'),
+      assistant('a4', 'done'),
+    ])
+    // Turn end a1 (k=1): 2 ≤ 4. a2 (k=2): 3 ≤ 4. a4: 5 > 4 → upto 5 − 4 = 1.
+    const out = await summarize(messages, { keep_last: 4, compact_after: 4 }, ctx())
+    expect(ids(out.messages)).toEqual(['summary:summarize:1', 'a2', 'u3', 'a4'])
+    expect(out.fates.a1).toEqual({ kind: 'dropped', stage: 'summarize', reason: STALE_THINKING_REASON })
+    expect(out.messages[1]).toBe(messages[2])
+  })
+
+  it('insert-then-compress applies the same rule to its recent messages', async () => {
+    const messages = conversation().map((m) => (m.id === 'u0' ? { ...m, content: words(10) } : m))
+    // 21 words > 1; keep_recent 5 → recent a1…a5, compressed u0 (10 words → the summary "S").
+    const out = await insertThenCompress(messages, { threshold_tokens: 1, keep_recent: 5 }, ctx())
+    expect(ids(out.messages)).toEqual(['summary:insert-then-compress:1', 'a1', 'u2', 'a3', 't4', 'a5'])
+    expect(out.messages[1]?.content).toBe('one')
+    expect(out.messages[3]).toBe(messages[3])
   })
 })

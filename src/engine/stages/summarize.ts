@@ -15,6 +15,7 @@ import { SUMMARY_ID_PREFIX, unchangedOutput } from './output'
 import { countDefault } from './definitions'
 import { readCounts } from './params'
 import { summarizeTail, summarizeTrigger, triggerReached, type TailStart } from './triggers'
+import { withThinkingRules } from './thinking'
 import type { StageContext, StageOutput } from './types'
 
 /** Messages kept verbatim at the end. Source: seed 001 `DEFAULT_KEEP_LAST` (definitions.ts). */
@@ -426,7 +427,8 @@ interface ReplayState extends CompactionState {
  *   message (cases/35); so does a token trigger at 0 tokens (a reserve not below the window);
  * - tool-call cycles and pending calls are never split (`planBoundary`);
  * - thinking blocks are never modified; summarizing a message that holds one is reported in
- *   `warnings` (cases/31).
+ *   `warnings` (cases/31); after a pass, signed blocks of kept messages before the latest user
+ *   message are removed whole, as Anthropic requires (thinking.ts `withThinkingRules`).
  *
  * Provenance: every summarized input message gets `{kind:'summarized', pass, summaryId}` (the
  * pass that first folded it; `summaryId` = the final summary message); the summary message's
@@ -704,5 +706,5 @@ export async function summarize(
     warnings,
   }
   if (notes.length > 0) out.note = notes.join('; ')
-  return out
+  return withThinkingRules(out, 'summarize')
 }
