@@ -7,9 +7,12 @@
  * per-message overhead) and a summarizer answering "S", then properties over generated
  * conversations.
  */
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Message, Part } from '../model'
 import { checkValidity } from '../analysis/checks'
+import { extractiveSummarizer } from '../summarizers/extractive'
+import { pairToolResults } from '../tool-pairs'
 import { insertThenCompress } from './insert-then-compress'
 import { STALE_THINKING_REASON } from './thinking'
 import { buildPrompt, DEFAULT_RULES, summarize } from './summarize'
@@ -133,5 +136,174 @@ describe('signed thinking blocks follow Anthropic’s rules after a summary', ()
     expect(ids(out.messages)).toEqual(['summary:insert-then-compress:1', 'a1', 'u2', 'a3', 't4', 'a5'])
     expect(out.messages[1]?.content).toBe('one')
     expect(out.messages[3]).toBe(messages[3])
+  })
+})
+
+describe('a long-running call and its late result travel together', () => {
+  const longRunning = () =>
+    indexed([
+      user('u0', 'start'),
+      assistant('a1', null, [{ id: 'bg1', name: 'background_build' }]),
+      user('u2', 'meanwhile'),
+      assistant('a3', 'working'),
+      user('u4', 'status?'),
+      assistant('a5', 'soon'),
+      toolResult('t6', 'bg1', 'built'),
+      assistant('a7', 'done'),
+    ])
+
+  it('while the result is pending, or lands in the kept tail, the call stays verbatim before it', async () => {
+    // a3: 4 > 3, upto 4 − 2 = 2, but bg1 is pending in the prefix → back to 1 (u0 alone).
+    // a5: upto 4 would split bg1 from its result (still to come) → no pass. a7: upto 6 is t6 → 5,
+    // and bg1 answered at 6 ≥ 5 keeps pulling it back to 1 → no pass.
+    const out = await summarize(longRunning(), { keep_last: 2, compact_after: 3 }, ctx())
+    expect(out.passes.map((p) => [p.atMessage, p.from, p.upto])).toEqual([[3, 0, 1]])
+    expect(ids(out.messages)).toEqual(['summary:summarize:1', 'a1', 'u2', 'a3', 'u4', 'a5', 't6', 'a7'])
+  })
+
+  it('once the result is in the summarized span, call and result are folded together', async () => {
+    // a3 and a5 as above (keep_last 1 moves nothing past the pending call); a7: upto 7, bg1's reach 6 < 7.
+    const out = await summarize(longRunning(), { keep_last: 1, compact_after: 3 }, ctx())
+    expect(out.passes.map((p) => [p.atMessage, p.from, p.upto])).toEqual([
+      [3, 0, 1],
+      [7, 1, 7],
+    ])
+    expect(ids(out.messages)).toEqual(['summary:summarize:2', 'a7'])
+  })
+})
+
+/** A step of a generated conversation. */
+type Step =
+  | { kind: 'user' | 'reply' | 'pair' | 'call' | 'late' | 'stray' | 'no-id'; n: number }
+  | { kind: 'think'; n: number; calls: boolean }
+
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ kind: fc.constantFrom('user', 'reply', 'pair', 'call', 'late', 'stray', 'no-id'), n: fc.nat(30) }),
+  fc.record({ kind: fc.constant('think'), n: fc.nat(30), calls: fc.boolean() }),
+) as fc.Arbitrary<Step>
+
+/** Lines an earlier summary holds: a stated value, a commitment, an open item, a decision. */
+const HELD = [
+  'Order A-7731 ships to postal code 94107.',
+  'I promised a refund of $12.40 by Friday.',
+  'TODO: confirm the new address.',
+  'We decided to use UPS ground.',
+]
+
+/**
+ * A conversation with every cut the invariants guard: calls answered at once or several messages
+ * later (long-running, `late` answers the oldest open one), results answering no call (`stray`,
+ * `no-id`), signed thinking in replies and tool calls, and optionally an earlier recorded summary.
+ */
+function build(steps: readonly Step[], earlier: boolean): Message[] {
+  const out: Message[] = []
+  const open: string[] = []
+  let call = 0
+  if (earlier) out.push({ ...user('s', `[summary]\n${HELD.join('\n')}`), flags: { compactSummary: true } })
+  for (const s of steps) {
+    const text = words(1 + (s.n % 7), `w${s.n}`)
+    if (s.kind === 'user') out.push(user('', text))
+    else if (s.kind === 'reply') out.push(assistant('', text))
+    else if (s.kind === 'pair') {
+      const id = `c${call++}`
+      out.push(assistant('', null, [{ id, name: 'read' }]), toolResult('', id, text))
+    } else if (s.kind === 'call') {
+      const id = `c${call++}`
+      open.push(id)
+      out.push(assistant('', null, [{ id, name: 'background' }]))
+    } else if (s.kind === 'late') {
+      const id = open.shift()
+      if (id) out.push(toolResult('', id, text))
+    } else if (s.kind === 'stray') out.push(toolResult('', `ghost${s.n}`, text))
+    else if (s.kind === 'no-id') out.push({ ...toolResult('', '', text), toolCallId: undefined } as Message)
+    else {
+      const id = `c${call++}`
+      const m = withParts(assistant('', null, s.calls ? [{ id, name: 'read' }] : undefined), [signed(`t${s.n}`), { type: 'text', text }])
+      out.push(m)
+      if (s.calls) out.push(toolResult('', id, text))
+    }
+  }
+  return indexed(out).map((m, i) => ({ ...m, id: m.id === 's' ? 's' : `m${i}` }))
+}
+
+const paramsArb = fc.oneof(
+  fc.record({ keep_last: fc.integer({ min: 1, max: 4 }), compact_after: fc.integer({ min: 1, max: 5 }) }),
+  fc.record({
+    trigger_tokens: fc.integer({ min: 1, max: 40 }),
+    keep_tokens: fc.integer({ min: 0, max: 15 }),
+    tail_start: fc.constantFrom('any', 'user', 'user_within'),
+    check: fc.constantFrom('turn', 'request'),
+  }),
+  fc.record({ trigger_tokens: fc.integer({ min: 1, max: 40 }), keep_tokens: fc.integer({ min: 0, max: 15 }), keep_user_only: fc.constant(true) }),
+)
+
+const problemKeys = (ms: readonly Message[], rules: readonly string[]) =>
+  new Set(checkValidity(ms, { provider: 'anthropic' }).filter((p) => rules.includes(p.rule)).map((p) => `${p.rule}:${p.messageIds.join(',')}`))
+
+/** The invariants of one run's context against its input (see the file header). */
+function expectInvariants(before: readonly Message[], after: readonly Message[]): void {
+  const kept = new Set(ids(after))
+  // 1. No tool message right after a summary.
+  after.forEach((m, i) => {
+    if (m.id.startsWith('summary:')) expect(after[i + 1]?.role).not.toBe('tool')
+  })
+  // 3. A result and its call (however far apart) are kept together or gone together.
+  const pairs = pairToolResults(before)
+  before.forEach((m, i) => {
+    const ref = pairs.callOf[i]
+    if (ref) expect(kept.has(m.id)).toBe(kept.has(before[ref.message]!.id))
+  })
+  // No new orphan or unanswered call; no stale thinking.
+  const rules = ['orphan-tool-result', 'missing-tool-result']
+  const had = problemKeys(before, rules)
+  expect([...problemKeys(after, rules)].filter((k) => !had.has(k))).toEqual([])
+  expect(checkValidity(after, { provider: 'anthropic' }).filter((p) => p.rule === 'stale-thinking')).toEqual([])
+  // 4. The current turn (after the latest user message) is kept byte-identical, thinking included.
+  let latestUser = after.length - 1
+  while (latestUser >= 0 && after[latestUser]!.role !== 'user') latestUser--
+  const byId = new Map(before.map((m) => [m.id, m]))
+  for (const m of after.slice(latestUser + 1)) if (byId.has(m.id)) expect(m).toBe(byId.get(m.id))
+}
+
+describe('the invariants hold over generated conversations with the cuts exercised', () => {
+  it('summarize, any trigger and tail rule', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 16 }), fc.boolean(), paramsArb, async (steps, earlier, params) => {
+        const before = build(steps, earlier)
+        const out = await summarize(before, params, ctx())
+        expectInvariants(before, out.messages)
+      }),
+      { numRuns: 400, seed: 3131 },
+    )
+  })
+
+  it('insert-then-compress, any threshold and keep_recent', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(stepArb, { minLength: 1, maxLength: 16 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 0, max: 5 }),
+        async (steps, threshold, keep) => {
+          const before = build(steps, false)
+          const out = await insertThenCompress(before, { threshold_tokens: threshold, keep_recent: keep }, ctx())
+          expectInvariants(before, out.messages)
+        },
+      ),
+      { numRuns: 300, seed: 3132 },
+    )
+  })
+
+  it('re-compaction with the offline summarizer: every line the earlier summary held is in the new one', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 16 }), paramsArb, async (steps, params) => {
+        const before = build(steps, true)
+        const out = await summarize(before, params, makeContext(countWords, { summarize: extractiveSummarizer }))
+        expectInvariants(before, out.messages)
+        if (out.messages.some((m) => m.id === 's')) return
+        const summary = out.messages.find((m) => m.id.startsWith('summary:'))
+        for (const line of HELD) expect(String(summary?.content)).toContain(line)
+      }),
+      { numRuns: 300, seed: 3133 },
+    )
   })
 })
