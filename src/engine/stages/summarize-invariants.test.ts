@@ -173,9 +173,12 @@ describe('a long-running call and its late result travel together', () => {
 })
 
 /** A step of a generated conversation. */
-type Step =
-  | { kind: 'user' | 'reply' | 'pair' | 'call' | 'late' | 'stray' | 'no-id'; n: number }
-  | { kind: 'think'; n: number; calls: boolean }
+interface Step {
+  kind: 'user' | 'reply' | 'pair' | 'call' | 'late' | 'stray' | 'no-id' | 'think'
+  n: number
+  /** `think`: the reply makes a tool call (answered right after). */
+  calls?: boolean
+}
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constantFrom('user', 'reply', 'pair', 'call', 'late', 'stray', 'no-id'), n: fc.nat(30) }),
