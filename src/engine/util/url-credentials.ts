@@ -7,13 +7,16 @@
  */
 
 /**
- * A query parameter whose value is a credential: `key`, `token`, `secret`, `password`/`passwd`/
+ * The name of a query parameter whose value is a credential (a RegExp source, unanchored): `key`, `token`, `secret`, `password`/`passwd`/
  * `pass`, `sig`/`signature`, `auth`/`authorization`, `credential(s)`, alone or as the last word of a
  * longer name (`api_key`, `api-key`, `apikey`, `access_token`, `client_secret`, `x-goog-api-key`,
  * `X-Amz-Signature`, `X-Amz-Credential`). Case-insensitive.
  */
-export const SECRET_QUERY_NAME =
-  /^(?:[A-Za-z0-9._-]*[_-])?(?:key|apikey|token|secret|password|passwd|pass|sig|signature|auth|authorization|credentials?)$/i
+export const SECRET_QUERY_NAME_PATTERN =
+  '(?:[A-Za-z0-9._-]*[_-])?(?:key|apikey|token|secret|password|passwd|pass|sig|signature|auth|authorization|credentials?)'
+
+/** `SECRET_QUERY_NAME_PATTERN` as a whole name, case-insensitive. */
+const SECRET_QUERY_NAME = new RegExp(`^${SECRET_QUERY_NAME_PATTERN}$`, 'i')
 
 /** What replaces a credential in a shown URL. */
 export const URL_SECRET_MASK = '***'
