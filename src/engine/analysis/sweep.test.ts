@@ -138,8 +138,10 @@ describe('sweep on the Claude Code sample', () => {
         expect(result.tokensBefore).toBe(single.before.totals.tokens)
       }
     }
-    // The cell (20, 40) is the seeds' run on the raw count with target 12,000: 19,526 → 6,249 tokens, one pass.
-    expect(result.cells[2]![2]).toMatchObject({ tokensAfter: 6249, tokensSaved: 13277, percentSaved: 68, passes: 1 })
+    // The cell (20, 40) is the seeds' run on the raw count with target 12,000: 19,526 → 6,249 tokens, one pass,
+    // less the 43-token signed thinking block of a kept earlier turn, which Anthropic requires gone
+    // after a summary (stages/thinking.ts): 6,206.
+    expect(result.cells[2]![2]).toMatchObject({ tokensAfter: 6206, tokensSaved: 13320, percentSaved: 68.2, passes: 1 })
   })
 
   it('a compact_after under keep_last is clamped by the engine: the cell says so and equals compact_after = keep_last', async () => {
