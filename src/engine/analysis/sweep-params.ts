@@ -42,7 +42,7 @@ const MAX_AXIS_VALUES = 50
 /** The sweep parameter `name` or its alias names (`threshold`), or undefined. */
 export function sweepParamOf(name: string): SweepParam | undefined {
   if (Object.hasOwn(SWEEP_PARAMS, name)) return name as SweepParam
-  return SWEEP_PARAM_ALIASES[name]
+  return Object.hasOwn(SWEEP_PARAM_ALIASES, name) ? SWEEP_PARAM_ALIASES[name] : undefined
 }
 
 /** One axis of the grid: a parameter and its values, in order (whole numbers ≥ 0). */

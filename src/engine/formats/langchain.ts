@@ -119,7 +119,7 @@ function asRecord(item: unknown): LangChainRecord | undefined {
   if (item.lc === 1 && item.type === 'constructor') {
     const id = Array.isArray(item.id) ? item.id : []
     const cls = str(id[id.length - 1]) ?? ''
-    const type = DUMPD_CLASSES[cls]
+    const type = Object.hasOwn(DUMPD_CLASSES, cls) ? DUMPD_CLASSES[cls] : undefined
     if (!type) return undefined
     return { type, data: isObject(item.kwargs) ? item.kwargs : {} }
   }

@@ -180,7 +180,7 @@ function importOpenAIChat(input: unknown, options: RootImportOptions = {}): Tran
       return
     }
     const sourceRole = str(m.role) ?? ''
-    const role = OPENAI_CHAT_ROLES[sourceRole]
+    const role = Object.hasOwn(OPENAI_CHAT_ROLES, sourceRole) ? OPENAI_CHAT_ROLES[sourceRole] : undefined
     if (!role) {
       warnings.push(`${field}.role: "${String(m.role)}" is not a chat role, skipped`)
       return
