@@ -1186,6 +1186,48 @@ async function factsAndSweepRows(built = false): Promise<void> {
   }
 }
 
+// ------------------------------------------------------------------ B23: an archive bomb refused
+/**
+ * B23: an Inspect `.eval` of 20 entries × 200 MB of zeros (about 4 MB on disk; each entry under
+ * the 256 MB per-entry cap, 4,000 MB declared in all) given to the CLI (`inspect`), as a child
+ * process per run: time from the command's start to its refusal, and the child's peak RSS.
+ */
+async function b23(): Promise<void> {
+  log('B23: archive bomb refused by the CLI')
+  const file = join(OUT, 'bomb-20x200mb.eval')
+  if (!existsSync(file)) {
+    const { zipBomb } = await import('../test/zip-bomb')
+    const names = ['header.json', ...Array.from({ length: 19 }, (_, k) => `samples/${k + 1}_epoch_1.json`)]
+    writeFileSync(file, zipBomb(names, 200 * 1024 * 1024))
+  }
+  const child = [
+    `import { main } from ${JSON.stringify(join(ROOT, 'src/cli/main.ts'))}`,
+    'const t0 = performance.now()',
+    'let err = ""',
+    `const code = await main(['inspect', ${JSON.stringify(file)}], () => {}, (s) => (err += s))`,
+    'console.log(JSON.stringify({ ms: performance.now() - t0, code, err, maxRssBytes: process.resourceUsage().maxRSS * 1024 }))',
+  ].join('\n')
+  const runs: { ms: number; code: number; err: string; maxRssBytes: number }[] = []
+  for (let i = 0; i < Math.max(RUNS, 3); i++) {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], { cwd: ROOT, encoding: 'utf8' })
+    runs.push(JSON.parse(out.trim().split('\n').pop() as string))
+  }
+  const refused = runs.every((r) => r.code === 1 && /limit for one input/.test(r.err))
+  const measured = stat(runs.map((r) => r.ms))
+  const peak = stat(runs.map((r) => r.maxRssBytes / MB))
+  log(`B23: ${runs.map((r) => `${Math.round(r.ms)} ms, peak ${Math.round(r.maxRssBytes / MB)} MB`).join('; ')}; ${runs[0]?.err.trim()}`)
+  rows.push({
+    id: 'B23',
+    what: `an Inspect .eval bomb (20 entries × 200 MB, ${Math.round(statSync(file).size / 1024)} KB on disk) given to the CLI: start → refusal (peak RSS ${Math.round(peak.median)} MB; ${refused ? 'refused with one line' : 'NOT refused'})`,
+    unit: 'ms',
+    measured,
+    reference: null,
+    ratio: measured.median,
+    target: '≤ 5 s, refused, peak RSS ≤ 400 MB',
+    pass: refused && measured.median <= 5000 && peak.max <= 400,
+  })
+}
+
 /**
  * `--only=B11,B12`: runs only the sections holding those rows (each section runs whole, so a
  * row it also measures is printed too) and writes bench/out/results-dev.json. Unknown ids: an error.
@@ -1203,6 +1245,7 @@ async function onlyRows(ids: readonly string[]): Promise<void> {
     [['B18'], b18],
     [['B16'], b16],
     [['B19'], () => b19(mid)],
+    [['B23'], b23],
     [['B2'], () => b2(SIZES.map(input))],
   ]
   const unknown = ids.filter((id) => !sections.some(([has]) => has.includes(id)))

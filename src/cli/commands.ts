@@ -26,7 +26,7 @@ import {
   type CachedCounter,
 } from '../engine/tokens/count'
 import { InputError, UsageError } from './errors'
-import { CONVERSATION_OPTION, importInput } from './input'
+import { CONVERSATION_OPTION, importInput, MAX_SIZE_OPTION, refuseOverwrite } from './input'
 import { INSPECT_COMMAND, JSON_OPTION } from './inspect'
 import {
   configFromFlags,
@@ -40,6 +40,8 @@ import {
 import { compactJson, compactReport, findText, findVerdictsJson } from './report'
 import { neededFor } from '../engine/facts/history'
 import { sweepJson, sweepText } from './sweep'
+import { probeRegex } from './regex-guard'
+import { FactSearchIndex, REGEX_DEADLINE_MS, regexTooSlow } from '../worker/fact-search'
 
 /** What a command's `run` gets: the parsed arguments, where to print, and the surroundings. */
 interface CommandContext {
@@ -93,7 +95,7 @@ function watchedFlag(values: FlagValues): string[] {
  * The options of the commands that run the pipeline. `--json` and `--recorded` are accepted by
  * all four so that a command they do not belong to says so in its own words.
  */
-const RUN_OPTIONS: readonly CliOption[] = [...PIPELINE_OPTIONS, CONVERSATION_OPTION, RECORDED_OPTION, JSON_OPTION]
+const RUN_OPTIONS: readonly CliOption[] = [...PIPELINE_OPTIONS, CONVERSATION_OPTION, MAX_SIZE_OPTION, RECORDED_OPTION, JSON_OPTION]
 
 /** A pipeline run of the command's one file, as compact, export and find make it. */
 interface Run {
@@ -227,13 +229,14 @@ export const COMMANDS: readonly CliCommand[] = [
     summary:
       'one self-contained HTML file of the run (no script, nothing loaded): settings, totals, passes, ' +
       'before | after with every mark, facts, token timeline; what was redacted goes to stderr',
-    options: [...PIPELINE_OPTIONS, CONVERSATION_OPTION, ...REPORT_OPTIONS],
+    options: [...PIPELINE_OPTIONS, CONVERSATION_OPTION, MAX_SIZE_OPTION, ...REPORT_OPTIONS],
     async run(ctx) {
       const raw = ctx.values['redact-string']
       const strings = Array.isArray(raw) ? raw : typeof raw === 'string' ? [raw] : []
       if (strings.some((x) => x.trim() === '')) throw new UsageError('--redact-string takes a text to replace, got an empty one')
       const out = ctx.values.out
       if (out === '') throw new UsageError('--out takes a file name (or - for standard output)')
+      if (typeof out === 'string' && out !== '-' && ctx.positionals.length === 1) refuseOverwrite('--out', out, ctx.positionals[0]!)
       const run = await runFile(ctx, 'report')
       // A timeline is one prefix run per turn: with an HTTP summarizer each would send its own
       // requests, so the report then goes without it (its section says so).
@@ -307,7 +310,13 @@ export const COMMANDS: readonly CliCommand[] = [
       // --recorded: the verdicts are against what the agent kept after its own last compaction.
       const judged = ctx.values.recorded ? recordedRunResult(run.transcript, run.counter, { calibration: run.result.calibration }) : run.result
       if (!judged) throw new InputError(`${run.name}: --recorded, but this transcript records no compaction`)
-      const ix = indexRun(judged)
+      const search = new FactSearchIndex()
+      // Each regex first runs where it can be stopped, over the texts the search reads (the page's guard).
+      for (const q of queries) {
+        if (typeof q === 'string' || (await probeRegex(q.source, search.textsOf(judged), REGEX_DEADLINE_MS)) === 'ok') continue
+        throw new InputError(`--regex "${q.source}": this regular expression ${regexTooSlow(REGEX_DEADLINE_MS)}; simplify it`)
+      }
+      const ix = search.indexOf(judged)
       const needed = neededFacts(judged)
       const verdicts = queries.map((q) => findFact(ix, q, { why: true, needed: neededFor(needed, q)?.needs }))
       // Watched facts are plain strings, never regular expressions: the user's own text.

@@ -3,12 +3,13 @@
  * that takes a `<file|->` starts with. Loads only the importers, so `inspect` (which runs no
  * pipeline) starts without the engine's stages.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import { ImportFailure } from '../engine/formats/failure'
 import { importBytes, importFileBundle } from '../engine/formats/index'
+import { byteSize, MAX_INPUT_BYTES } from '../engine/formats/limits'
 import type { BundleEntry, FileBundle, ImportResult } from '../engine/formats/types'
-import { entryJson, entryText, MAX_ENTRY_BYTES } from '../engine/formats/zip'
+import { entryJson, entryText, MAX_ENTRY_BYTES, overBudget, readableBytes } from '../engine/formats/zip'
 import type { Transcript } from '../engine/model'
 import { InputError, UsageError } from './errors'
 import type { CliOption, FlagValues } from './options'
@@ -22,6 +23,30 @@ export const CONVERSATION_OPTION: CliOption = {
     "the file's conversation to work on (a ChatGPT export's conversations, Inspect samples, " +
     'OpenHands instances, Claude Code sub-agents and sessions): its index as inspect lists them ' +
     '(0, the default, is the one opened), its id or its title',
+}
+
+/** `--max-size N`: the most bytes of input read (`maxSizeOf`). */
+export const MAX_SIZE_OPTION: CliOption = {
+  name: 'max-size',
+  type: 'string',
+  arg: 'N',
+  help:
+    `the most bytes of input read, ${byteSize(MAX_INPUT_BYTES)} by default: a larger file is refused ` +
+    'by its size before it is read; standard input or a device is read up to it; a folder\'s ' +
+    'JSON files count together. Bytes, or with K, M or G (512K, 2G)',
+}
+
+/** Multipliers of the `--max-size` suffixes (binary, as `byteSize` says sizes). */
+const SIZE_UNITS: Readonly<Record<string, number>> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }
+
+/** `--max-size` in bytes (`MAX_INPUT_BYTES` when not given); not a positive size → UsageError. */
+export function maxSizeOf(values: FlagValues): number {
+  const text = values['max-size']
+  if (typeof text !== 'string') return MAX_INPUT_BYTES
+  const m = /^(\d+(?:\.\d+)?)([KMG]?)B?$/i.exec(text.trim())
+  const bytes = m ? Math.floor(Number(m[1]) * (SIZE_UNITS[(m[2] ?? '').toUpperCase()] ?? 1)) : 0
+  if (!(bytes > 0)) throw new UsageError(`--max-size takes a size in bytes, or with K, M or G (512K, 2G), got "${text}"`)
+  return bytes
 }
 
 /** One conversation of a file as `inspect` lists it; `index` 0 is the one opened by default. */
@@ -71,14 +96,70 @@ function pickConversation(root: Transcript, which: string, name: string): { tran
   return { transcript, index }
 }
 
-/** The bytes of `path` (`-`: standard input) and the name messages use for it; unreadable → InputError. */
-function readInput(path: string): { bytes: Uint8Array; name: string } {
+/** Bytes read at a time from a stream or device (`readBounded`). */
+const READ_CHUNK = 1024 * 1024
+
+/** Waits `ms` on this thread (a non-blocking standard input that has nothing yet). */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+}
+
+/**
+ * The bytes of open file `fd`, at most `limit`: a regular file over it is refused by its size
+ * before anything is read; anything else (standard input, a pipe, a device such as /dev/zero) is
+ * read with a running count and stopped once it passes the limit. `name` names it in the
+ * InputError.
+ */
+function readBounded(fd: number, name: string, limit: number): Uint8Array {
+  const stat = fstatSync(fd)
+  const over = (what: string) => new InputError(`${name}: ${what}; give a larger --max-size to read it`)
+  if (stat.isFile() && stat.size > limit) throw over(`${byteSize(stat.size)} is over the --max-size limit of ${byteSize(limit)}`)
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    // One byte past the limit tells a stream that ends at it from one that goes on.
+    const chunk = new Uint8Array(Math.min(READ_CHUNK, limit + 1 - total))
+    let n: number
+    try {
+      n = readSync(fd, chunk, 0, chunk.length, null)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
+        pause(10)
+        continue
+      }
+      throw e
+    }
+    if (n === 0) break
+    total += n
+    if (total > limit) throw over(`more than ${byteSize(limit)}, reading stopped at the --max-size limit`)
+    chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n))
+  }
+  if (chunks.length === 1) return chunks[0]!
+  const bytes = new Uint8Array(total)
+  let at = 0
+  for (const c of chunks) {
+    bytes.set(c, at)
+    at += c.length
+  }
+  return bytes
+}
+
+/**
+ * The bytes of `path` (`-`: standard input), at most `limit` (`readBounded`), and the name
+ * messages use for it; unreadable → InputError.
+ */
+function readInput(path: string, limit: number): { bytes: Uint8Array; name: string } {
+  const name = path === '-' ? 'stdin' : path
+  let fd: number | undefined
   try {
-    const bytes = path === '-' ? readFileSync(0) : readFileSync(path)
-    return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), name: path === '-' ? 'stdin' : path }
+    fd = path === '-' ? 0 : openSync(path, 'r')
+    return { bytes: readBounded(fd, name, limit), name }
   } catch (e) {
+    if (e instanceof InputError) throw e
     const code = (e as NodeJS.ErrnoException).code
     throw new InputError(`${path}: cannot read the file (${code ?? (e as Error).message})`)
+  } finally {
+    if (fd !== undefined && fd !== 0) closeSync(fd)
   }
 }
 
@@ -88,9 +169,11 @@ const MAX_FOLDER_FILES = 100_000
 /**
  * A folder as a `FileBundle` (a Cline task folder, OpenCode's storage, an OpenHands conversation):
  * every file under it, named by its path relative to the folder with `/` separators; nothing is
- * read until asked. Throws an InputError when it holds more than `MAX_FOLDER_FILES` files.
+ * read until asked. Throws an InputError when it holds more than `MAX_FOLDER_FILES` files, or
+ * when its JSON files (`readableBytes`: what importers read) hold more than `limit` bytes together;
+ * reading then counts every byte read against `limit` (a file may grow after it was listed).
  */
-function folderBundle(root: string): FileBundle {
+function folderBundle(root: string, limit: number): FileBundle {
   const entries: BundleEntry[] = []
   const walk = (dir: string) => {
     for (const dirent of readdirSync(dir, { withFileTypes: true })) {
@@ -104,7 +187,11 @@ function folderBundle(root: string): FileBundle {
   }
   walk(root)
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const json = readableBytes(entries)
+  if (json > limit) throw new InputError(`${root}: ${overBudget('its JSON files', json, limit).message}`)
   const sizes = new Map(entries.map((e) => [e.name, e.bytes]))
+  /** Bytes read by every `read` so far. */
+  let read = 0
   return {
     entries,
     read(names) {
@@ -112,9 +199,20 @@ function folderBundle(root: string): FileBundle {
       for (const name of names) {
         const size = sizes.get(name)
         if (size === undefined) continue
-        if (size > MAX_ENTRY_BYTES) throw new ImportFailure(`${name} is over the ${MAX_ENTRY_BYTES / 2 ** 20} MB limit for one file of a folder`, { field: name })
-        const data = readFileSync(join(root, ...name.split('/')))
-        out.set(name, new Uint8Array(data.buffer, data.byteOffset, data.byteLength))
+        if (size > MAX_ENTRY_BYTES) throw new ImportFailure(`${name} is over the ${byteSize(MAX_ENTRY_BYTES)} limit for one file of a folder`, { field: name })
+        if (read + size > limit) throw overBudget('its files read', read + size, limit)
+        const fd = openSync(join(root, ...name.split('/')), 'r')
+        try {
+          const data = readBounded(fd, name, limit - read)
+          read += data.length
+          out.set(name, data)
+        } catch (e) {
+          // A file that grew past the budget since it was listed is refused as the importers expect.
+          if (e instanceof InputError) throw new ImportFailure(e.message, { field: name })
+          throw e
+        } finally {
+          closeSync(fd)
+        }
       }
       return out
     },
@@ -129,6 +227,32 @@ function isFolder(path: string): boolean {
     return path !== '-' && statSync(path).isDirectory()
   } catch {
     return false
+  }
+}
+
+/**
+ * Refuses (UsageError) an output file `out` that is the input `input` or one of its files: the
+ * same path however spelled, a symbolic link to it (their real paths are compared) or a hard link
+ * (the same device and inode); for a folder input, any file inside it. An `out` that does not
+ * exist yet, and standard input, are never the input.
+ */
+export function refuseOverwrite(flag: string, out: string, input: string): void {
+  if (input === '-') return
+  let outStat, inStat
+  try {
+    outStat = statSync(out)
+    inStat = statSync(input)
+  } catch {
+    return
+  }
+  const outReal = realpathSync(out)
+  const inReal = realpathSync(input)
+  if (inStat.isDirectory()) {
+    if (outReal.startsWith(inReal + sep)) throw new UsageError(`${flag} ${out} is a file of the input folder ${input}: write it elsewhere`)
+    return
+  }
+  if (outReal === inReal || (outStat.dev === inStat.dev && outStat.ino === inStat.ino)) {
+    throw new UsageError(`${flag} ${out} is the input file ${input}: writing it would overwrite the input; write it elsewhere`)
   }
 }
 
@@ -154,11 +278,12 @@ export function importInput(
   const path = positionals[0]!
   let input: { name: string }
   let imported: ImportResult
+  const limit = maxSizeOf(values)
   if (isFolder(path)) {
     input = { name: path }
-    imported = importFileBundle(folderBundle(path), 'folder', { fileName: path })
+    imported = importFileBundle(folderBundle(path, limit), 'folder', { fileName: path })
   } else {
-    const file = readInput(path)
+    const file = readInput(path, limit)
     input = file
     imported = importBytes(file.bytes, { fileName: file.name })
   }

@@ -11,7 +11,7 @@ import { calibrationFor, usageReport } from '../engine/usage/calibration'
 import { calibrationLabel, RAW_COUNTS, type Calibration } from '../engine/usage/calibration-terms'
 import type { CliCommand } from './commands'
 import { UsageError } from './errors'
-import { CONVERSATION_OPTION, conversationEntries, importInput, type ConversationEntry } from './input'
+import { CONVERSATION_OPTION, conversationEntries, importInput, MAX_SIZE_OPTION, type ConversationEntry } from './input'
 import type { CliOption } from './options'
 
 /** `--json`: the option of inspect and of every command that runs the pipeline. */
@@ -254,7 +254,7 @@ export const INSPECT_COMMAND: CliCommand = {
   name: 'inspect',
   synopsis: '<file|-> [--json] [--encoding E] [--conversation N|ID]',
   summary: 'format, counts, recorded compactions and usage, warnings',
-  options: [JSON_OPTION, ENCODING_OPTION, CONVERSATION_OPTION],
+  options: [JSON_OPTION, ENCODING_OPTION, CONVERSATION_OPTION, MAX_SIZE_OPTION],
   async run(ctx) {
     const encoding = (ctx.values.encoding as string | undefined) ?? 'o200k_base'
     if (!ENCODINGS.includes(encoding as Encoding)) throw new UsageError(`--encoding must be one of ${ENCODINGS.join(', ')}`)

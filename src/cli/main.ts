@@ -19,6 +19,7 @@ import type { CliCommand } from './commands'
 import { InputError, UsageError } from './errors'
 import { INSPECT_COMMAND } from './inspect'
 import type { CliEnv, CliOption, FlagValues } from './options'
+import { visibleControls, writeFailure } from './output'
 
 /** Where a usage line's description starts: command lines, then option lines. */
 const COMMAND_COLUMN = 46
@@ -107,13 +108,18 @@ function parseOptions(command: CliCommand): NonNullable<ParseArgsConfig['options
   )
 }
 
-/** Runs the CLI; returns the exit code. Exported for tests. */
+/**
+ * Runs the CLI; returns the exit code. Everything it prints goes through `visibleControls` (a
+ * transcript's control sequences are shown, never run). Exported for tests.
+ */
 export async function main(
   argv: string[],
-  out: (s: string) => void,
-  err: (s: string) => void,
+  write: (s: string) => void,
+  writeErr: (s: string) => void,
   cli: CliEnv = {},
 ): Promise<number> {
+  const out = (s: string) => write(visibleControls(s))
+  const err = (s: string) => writeErr(visibleControls(s))
   try {
     const [name, ...rest] = argv
     if (rest.some((a) => KEY_FLAGS.test(a))) {
@@ -159,10 +165,15 @@ export async function main(
 // Run when executed directly (tsx src/cli/main.ts), not when imported by tests.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   // A reader that stops early (`| head`) closes the pipe: that ends the output, it is no error.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE') throw e
-    process.exit(0)
-  })
+  // Any other failed write (a full disk) ends it with one line.
+  const onWriteError = (e: NodeJS.ErrnoException) => {
+    const line = writeFailure(e)
+    if (line === null) process.exit(0)
+    process.stderr.write(`${line}\n`)
+    process.exit(1)
+  }
+  process.stdout.on('error', onWriteError)
+  process.stderr.on('error', () => process.exit(1))
   main(process.argv.slice(2), (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`), (s) =>
     process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
   ).then((code) => {

@@ -5,6 +5,7 @@
  * these check the process boundary (argv, stdin, env, exit status, stdout).
  */
 import { spawn, spawnSync } from 'node:child_process'
+import { closeSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startLlmServer, type LlmServer } from '../../test/llm-server'
@@ -48,6 +49,30 @@ describe('cli as a process', () => {
     // threshold_tokens belongs to insert-then-compress, off by default: the sweep switched it on.
     expect(out.enabledStages).toEqual(['insert-then-compress'])
     expect(out.cells.flat()).toHaveLength(4)
+  })
+})
+
+describe('cli as a process: a failed write of the output', () => {
+  it('a full disk (> /dev/full) ends with one line on stderr and exit 1, no stack trace', () => {
+    const full = openSync('/dev/full', 'w')
+    try {
+      const r = spawnSync('npx', ['tsx', 'src/cli/main.ts', 'inspect', join(SAMPLES, 'openai-chat.json')], {
+        cwd: ROOT,
+        stdio: ['ignore', full, 'pipe'],
+        encoding: 'utf8',
+      })
+      expect(r.status).toBe(1)
+      expect(r.stderr).toBe('error: cannot write the output (ENOSPC: no space left on device, write)\n')
+    } finally {
+      closeSync(full)
+    }
+  })
+
+  it('a reader that closes the pipe early (| head -1) ends it quietly', () => {
+    const r = spawnSync('sh', ['-c', `npx tsx src/cli/main.ts compact ${join(SAMPLES, 'openai-chat.json')} | head -1`], { cwd: ROOT, encoding: 'utf8' })
+    expect(r.status).toBe(0)
+    expect(r.stdout).toBe(`${join(SAMPLES, 'openai-chat.json')}: openai-chat\n`)
+    expect(r.stderr).toBe('')
   })
 })
 

@@ -158,8 +158,16 @@ function judged(index: RunIndex, result: RunResult, q: string | RegExp): FactVer
   return findFact(index, q, { why: true, needed })
 }
 
-/** How long a regular expression may take over a run's texts before the search gives up (ms). */
-const REGEX_DEADLINE_MS = 2_000
+/**
+ * How long a regular expression may take over a run's texts before the search gives up (ms): the
+ * page's fact finder and the CLI's `find --regex` alike.
+ */
+export const REGEX_DEADLINE_MS = 2_000
+
+/** Why a regular expression stopped by the guard gave no answer, after "This regular expression …". */
+export function regexTooSlow(deadlineMs: number): string {
+  return `took over ${deadlineMs / 1000} s on this transcript and was stopped (it likely backtracks catastrophically, like nested quantifiers (a+)+)`
+}
 
 /**
  * Runs regex `source` over `texts` somewhere it may be stopped: `'ok'` when it finished within
@@ -270,9 +278,7 @@ export async function searchFactGuarded(
     if (valid && (await probe(query, index.textsOf(result), deadlineMs)) === 'timeout') {
       return {
         ok: false,
-        error:
-          `This regular expression took over ${deadlineMs / 1000} s on this transcript and was stopped ` +
-          '(it likely backtracks catastrophically, like nested quantifiers (a+)+). Simplify it.',
+        error: `This regular expression ${regexTooSlow(deadlineMs)}. Simplify it.`,
       }
     }
   }

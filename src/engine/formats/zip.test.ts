@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
+import { zipBomb } from '../../../test/zip-bomb'
+import { ImportFailure } from './failure'
 import { importBytes } from './index'
 import { importersInOrder } from './registry'
 import { isZipArchive, openZipArchive, zipFiles } from './zip'
@@ -110,5 +112,41 @@ describe('zip archives dropped as transcripts', () => {
     expect(error(whole.subarray(0, whole.length - 30))).toEqual({
       message: 'the zip archive cannot be read (invalid zip data); is it truncated?',
     })
+  })
+})
+
+/** The message of the `ImportFailure` `run` throws. */
+function failureOf(run: () => unknown): string {
+  try {
+    run()
+  } catch (e) {
+    if (e instanceof ImportFailure) return e.message
+    throw e
+  }
+  throw new Error('expected an ImportFailure')
+}
+
+describe('the total uncompressed budget of an archive', () => {
+  const MiB = 1024 * 1024
+
+  it('an Inspect log whose entries declare more than 512 MB in all is refused before anything is inflated', () => {
+    // 21 entries × 30 MiB of zeros: 630 MiB declared, each entry well under the 256 MB per-entry cap.
+    const names = ['header.json', ...Array.from({ length: 20 }, (_, k) => `samples/${k + 1}_epoch_1.json`)]
+    const bomb = zipBomb(names, 30 * MiB)
+    expect(bomb.length).toBeLessThan(1 * MiB)
+    expect(error(bomb)).toEqual({ message: 'its JSON entries uncompressed hold 630 MB in all; the limit for one input is 512 MB' })
+  })
+
+  it('the declared sizes of the JSON entries are checked when the archive opens', () => {
+    expect(failureOf(() => openZipArchive(zipBomb(['a.json', 'b.jsonl'], 2048), 3072))).toBe(
+      'its JSON entries uncompressed hold 4 KB in all; the limit for one input is 3 KB',
+    )
+  })
+
+  it('entries read are counted across reads: the one that would pass the budget is refused before it is inflated', () => {
+    // Images of a data export are not read by any format: the archive opens, each read counts.
+    const archive = openZipArchive(zipBomb(['a.png', 'b.png'], 2048), 3072)
+    expect(archive.read(['a.png']).get('a.png')?.length).toBe(2048)
+    expect(failureOf(() => archive.read(['b.png']))).toBe('its entries read uncompressed hold 4 KB in all; the limit for one input is 3 KB')
   })
 })

@@ -9,6 +9,7 @@
 import { strFromU8, unzipSync, zipSync } from 'fflate'
 import { ImportFailure } from './failure'
 import { parseJson } from './json'
+import { byteSize, MAX_INPUT_BYTES } from './limits'
 import type { BundleEntry, FileBundle } from './types'
 
 /** Names of compression methods fflate cannot decompress, for the error message. */
@@ -43,14 +44,41 @@ const reason = (e: unknown) => (e instanceof Error ? e.message : String(e))
  */
 export const MAX_ENTRY_BYTES = 256 * 1024 * 1024
 
-const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024)).toLocaleString('en-US')} MB`
+/**
+ * Names of the entries importers read: every format kept in several files writes them as JSON or
+ * JSON Lines (an Inspect log's `header.json` and samples, a Cline task's histories, OpenCode's
+ * storage, a data export's `conversations.json`); a bundle no format claims is read through them.
+ */
+export const JSON_ENTRY = /\.(jsonl?|ndjson)$/i
+
+/**
+ * The bytes `entries` would bring into memory if importers read them all: the sizes of the JSON
+ * entries (`JSON_ENTRY`) no larger than `MAX_ENTRY_BYTES` (a larger one is refused on its own,
+ * unread, and its sample skipped).
+ */
+export function readableBytes(entries: readonly BundleEntry[]): number {
+  return entries.reduce((n, e) => (JSON_ENTRY.test(e.name) && e.bytes <= MAX_ENTRY_BYTES ? n + e.bytes : n), 0)
+}
+
+/**
+ * The refusal of an input whose files hold `bytes` in all, over `limit` (`MAX_INPUT_BYTES`):
+ * `kind` says what they are (`its JSON entries uncompressed`, `its JSON files`).
+ */
+export function overBudget(kind: string, bytes: number, limit: number): ImportFailure {
+  return new ImportFailure(`${kind} hold ${byteSize(bytes)} in all; the limit for one input is ${byteSize(limit)}`)
+}
 
 /**
  * Opens a zip archive as a `FileBundle`: reads its central directory (nothing is decompressed
  * yet). Throws an `ImportFailure` when the bytes are not a readable zip (truncated, no central
- * directory).
+ * directory), or when the uncompressed sizes its JSON entries declare (`readableBytes`) add up
+ * to more than `maxTotalBytes` (default `MAX_INPUT_BYTES`) — a zip bomb is
+ * refused before anything is inflated. Reading then keeps a running count over every `read`:
+ * the bytes inflated so far plus each entry's declared size before it is inflated (fflate
+ * inflates an entry into a buffer of its declared size, so a size that lies low truncates the
+ * entry instead of growing past it); over `maxTotalBytes` → `ImportFailure`.
  */
-export function openZipArchive(bytes: Uint8Array): FileBundle {
+export function openZipArchive(bytes: Uint8Array, maxTotalBytes = MAX_INPUT_BYTES): FileBundle {
   const entries: BundleEntry[] = []
   try {
     unzipSync(bytes, {
@@ -62,7 +90,11 @@ export function openZipArchive(bytes: Uint8Array): FileBundle {
   } catch (e) {
     throw new ImportFailure(`the zip archive cannot be read (${reason(e)}); is it truncated?`)
   }
+  const declared = readableBytes(entries)
+  if (declared > maxTotalBytes) throw overBudget('its JSON entries uncompressed', declared, maxTotalBytes)
   const byName = new Map(entries.map((e) => [e.name, e]))
+  /** Bytes inflated by every `read` so far. */
+  let inflated = 0
   return {
     entries,
     read(names) {
@@ -71,7 +103,7 @@ export function openZipArchive(bytes: Uint8Array): FileBundle {
         const size = byName.get(name)?.bytes ?? 0
         if (size > MAX_ENTRY_BYTES) {
           throw new ImportFailure(
-            `${name} is ${megabytes(size)} uncompressed; the limit for one entry is ${megabytes(MAX_ENTRY_BYTES)}`,
+            `${name} is ${byteSize(size)} uncompressed; the limit for one entry is ${byteSize(MAX_ENTRY_BYTES)}`,
             { field: name },
           )
         }
@@ -86,11 +118,21 @@ export function openZipArchive(bytes: Uint8Array): FileBundle {
         }
       }
       let out: Record<string, Uint8Array>
+      let running = inflated
       try {
-        out = unzipSync(bytes, { filter: (file) => wanted.has(file.name) })
+        out = unzipSync(bytes, {
+          filter(file) {
+            if (!wanted.has(file.name)) return false
+            running += file.originalSize
+            if (running > maxTotalBytes) throw overBudget('its entries read uncompressed', running, maxTotalBytes)
+            return true
+          },
+        })
       } catch (e) {
+        if (e instanceof ImportFailure) throw e
         throw new ImportFailure(`the zip archive cannot be read (${reason(e)})`)
       }
+      for (const data of Object.values(out)) inflated += data.length
       return new Map(Object.entries(out))
     },
     json: entryJson,

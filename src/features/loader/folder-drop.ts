@@ -5,12 +5,11 @@
  * worker packs them into one zip archive, opened like a dropped zip), so every later step (progress, session files, re-import) sees one
  * file.
  */
+import { byteSize, MAX_INPUT_BYTES } from '../../engine/formats/limits'
 import { useStore } from '../../state/store'
 
 /** Most files a dropped folder may hold: a session's folder holds tens to thousands. */
 const MAX_FILES = 100_000
-/** Most bytes a dropped folder may hold in all (512 MiB): it is read into the worker at once. */
-const MAX_BYTES = 512 * 1024 * 1024
 
 /** A file of a dropped folder: its path below the dropped item (`/`-separated) and the file. */
 interface DroppedFile {
@@ -62,7 +61,8 @@ async function collect(dropped: DroppedItems): Promise<DroppedFile[]> {
   const add = (name: string, file: File) => {
     bytes += file.size
     if (files.length >= MAX_FILES) throw new TooLarge(`more than ${MAX_FILES.toLocaleString('en-US')} files`)
-    if (bytes > MAX_BYTES) throw new TooLarge(`more than ${MAX_BYTES / 2 ** 20} MB`)
+    // All its files are read into the worker at once: one input's budget.
+    if (bytes > MAX_INPUT_BYTES) throw new TooLarge(`more than ${byteSize(MAX_INPUT_BYTES)}`)
     files.push({ name, file })
   }
   if ('files' in dropped) {
