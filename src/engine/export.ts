@@ -12,6 +12,7 @@ import { CANONICAL_VERSION, type CanonicalFile } from './formats/canonical'
 import { computerOutputContent, hostedOutput } from './formats/openai-responses'
 import { requestFormatOf, type RequestFormat } from './formats/index'
 import type { FormatId, Message, Part, ToolCall, ToolSchema, Transcript } from './model'
+import { parseJsonWithin } from './util/nesting'
 import { pairToolResults, type ToolPairs } from './tool-pairs'
 
 /** The export targets. `anthropic` = an Anthropic Messages request body. */
@@ -117,12 +118,8 @@ function dataUrl(url: string): { mediaType: string; data: string } | undefined {
 /** Arguments as a JSON object for formats that want one (Anthropic `input`). */
 function argumentsObject(args: string, losses: Losses): Json {
   if (args.trim() === '') return {}
-  try {
-    const v: unknown = JSON.parse(args)
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Json
-  } catch {
-    // fall through: not JSON
-  }
+  const v = parseJsonWithin(args)?.value
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Json
   losses.add('tool call argument(s) not a JSON object: sent as {} (Anthropic needs an object)')
   return {}
 }

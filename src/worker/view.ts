@@ -7,6 +7,7 @@ import { requestFormatOf } from '../engine/formats'
 import type { Encoding, FormatId, Message, Origin, Part, RunResult } from '../engine/model'
 import { perMessage } from '../engine/util/memo'
 import { collapseWhitespace, codePointLength, cutCodePoints } from '../engine/util/text'
+import { parseJsonWithin } from '../engine/util/nesting'
 import { decisionLogView, DECISIONS_SENT, lastOfEachStage } from './decision-log'
 import type { DetailBlock, MessageDetail, OriginView, PassMeta, RowMeta, RunView, Side } from './protocol'
 
@@ -287,11 +288,9 @@ export function buildRunView(result: RunResult, runId: number, encoding: Encodin
 }
 
 function prettyArguments(raw: string): string {
-  try {
-    return JSON.stringify(JSON.parse(raw), null, 2)
-  } catch {
-    return raw // invalid JSON is shown exactly as the model wrote it
-  }
+  const parsed = parseJsonWithin(raw)
+  // Invalid or too deeply nested JSON is shown exactly as the model wrote it.
+  return parsed ? JSON.stringify(parsed.value, null, 2) : raw
 }
 
 function detailBlocks(content: Message['content']): DetailBlock[] {

@@ -39,6 +39,7 @@
  */
 import { contentText } from '../content'
 import type { Fate, Message, Pass, RecordedCompaction, RunResult, StageId, Transcript } from '../model'
+import { parseJsonWithin } from '../util/nesting'
 import { cutCodePoints, codePointLength } from '../util/text'
 import { recordedCompactionName, type RecordedAt } from '../facts/verdict'
 import { recordedView } from './recorded'
@@ -162,17 +163,13 @@ const QUESTION_WORDS = new Set([
 
 /**
  * A call's arguments in one spelling: valid JSON re-written with object keys sorted and no
- * whitespace (`{"b":1, "a":2}` and `{"a":2,"b":1}` are the same call); anything else trimmed.
- * Pure.
+ * whitespace (`{"b":1, "a":2}` and `{"a":2,"b":1}` are the same call); anything else, and JSON
+ * nesting deeper than `MAX_NESTING` (`parseJsonWithin`), trimmed. Pure.
  */
 export function normalizeArguments(raw: string): string {
-  let value: unknown
-  try {
-    value = JSON.parse(raw)
-  } catch {
-    return raw.trim()
-  }
-  return JSON.stringify(sortKeys(value))
+  const parsed = parseJsonWithin(raw)
+  if (!parsed) return raw.trim()
+  return JSON.stringify(sortKeys(parsed.value))
 }
 
 function sortKeys(value: unknown): unknown {

@@ -12,6 +12,7 @@ import { partitionPoint } from '../util/search'
 import { cutCodePoints } from '../util/text'
 import { goalMessage, isOrdinaryUser } from './classify'
 import { holdsFact } from './fact-index'
+import { parseJsonWithin } from '../util/nesting'
 import {
   factImportance,
   factOrigin,
@@ -1020,12 +1021,9 @@ const JOB_ID_KEY = /^(?:job|task|run|build|deployment|workflow|operation|process
 export function jobStatusLines(text: string): string[] {
   const trimmed = text.trim()
   if (!/^[[{]/.test(trimmed)) return []
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(trimmed)
-  } catch {
-    return []
-  }
+  const within = parseJsonWithin(trimmed)
+  if (!within) return []
+  const parsed = within.value
   const objects = Array.isArray(parsed) ? parsed : [parsed]
   const out: string[] = []
   for (const o of objects) {

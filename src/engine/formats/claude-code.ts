@@ -24,6 +24,8 @@ import {
   capWarnings,
   finalizeTranscript,
   isObject,
+  missingFields,
+  andList,
   resolveUsage,
   str,
   type DraftCompaction,
@@ -1417,9 +1419,35 @@ function importClaudeCodeWeb(root: unknown, options: RootImportOptions = {}): Tr
   return importClaudeCodeRecords({ records, bad, lines: list.length }, options, where)
 }
 
+/** The keys of a Claude Code on-disk record: `sessionId` and `uuid` strings, a `parentUuid` key (possibly null). */
+const RECORD_KEYS = {
+  sessionId: (v: unknown) => typeof v === 'string',
+  uuid: (v: unknown) => typeof v === 'string',
+  parentUuid: (_: unknown, r: Record<string, unknown>) => 'parentUuid' in r,
+}
+
 /** A Claude Code on-disk record: `sessionId` + `uuid` + a `parentUuid` key (possibly null). */
 function isClaudeCodeRecord(r: Record<string, unknown>): boolean {
-  return typeof r.sessionId === 'string' && typeof r.uuid === 'string' && 'parentUuid' in r
+  return missingFields(r, RECORD_KEYS).length === 0
+}
+
+/**
+ * Why no record of `head` is a Claude Code session record, said of the closest one (fewest keys of
+ * `RECORD_KEYS` missing, the first of equals): `line 3: no sessionId key, not a Claude Code record`
+ * naming exactly the keys it lacks, or, when it has them all, that its `type` is none a session
+ * writes.
+ */
+function recordMismatch(head: readonly JsonlRecord[]): string {
+  let closest: { record: JsonlRecord; missing: string[] } | undefined
+  for (const record of head) {
+    const missing = missingFields(record.value, RECORD_KEYS)
+    if (!closest || missing.length < closest.missing.length) closest = { record, missing }
+  }
+  if (!closest) return 'no readable lines'
+  const { record, missing } = closest
+  if (missing.length > 0)
+    return `line ${record.line}: no ${andList(missing)} key${missing.length === 1 ? '' : 's'}, not a Claude Code record`
+  return `line ${record.line}: type ${JSON.stringify(record.value.type ?? null)} is not a Claude Code session record type`
 }
 
 /** Record types whose on-disk records identify a Claude Code session (with `isClaudeCodeRecord`). */
@@ -1465,7 +1493,7 @@ function detectClaudeCode(input: unknown): true | string {
       '(session_id, parent_tool_use_id), not a session file'
     )
   }
-  return `line ${first.line}: no sessionId/uuid/parentUuid keys, not a Claude Code record`
+  return recordMismatch(records.slice(0, 50))
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Part, SourceRef, ToolCall, ToolSchema, Transcript } from '../model
 import { countMessageTokens } from '../tokens/count'
 import { splitAssistantContent, splitUserContent } from './anthropic'
 import { importFailure } from './failure'
+import { parseJsonWithin } from '../util/nesting'
 import type { FileBundle, FormatImporter, ImportOptions } from './types'
 import {
   capWarnings,
@@ -353,13 +354,12 @@ function readUiLog(root: unknown, name: string): UiLog {
       last = key
     }
     if (e.say === 'api_req_started' && typeof e.text === 'string') {
-      let info: unknown
-      try {
-        info = JSON.parse(e.text)
-      } catch {
+      const parsed = parseJsonWithin(e.text)
+      if (!parsed) {
         bad++
         continue
       }
+      const info = parsed.value
       if (!isObject(info)) continue
       const context = tokens(info.tokensIn) + tokens(info.cacheWrites) + tokens(info.cacheReads)
       const output = tokens(info.tokensOut)
@@ -536,12 +536,9 @@ function importHistory(root: unknown, keepRaw: boolean, extras: HistoryExtras = 
     const trigger = SUMMARY_TOOLS[c.name]
     if (trigger === undefined) return
     let summary: string | null = null
-    try {
-      const args = JSON.parse(c.arguments) as unknown
-      if (isObject(args) && typeof args.context === 'string') summary = args.context
-    } catch {
-      // Arguments that are not JSON leave the summary to the result.
-    }
+    // Arguments that are not JSON (or nest too deep) leave the summary to the result.
+    const args = parseJsonWithin(c.arguments)?.value
+    if (isObject(args) && typeof args.context === 'string') summary = args.context
     summaryCalls.push({ at, i, trigger, summary, id: c.id })
   }
   const roo: { i: number; at: number; id?: string; kind: 'condense' | 'truncation' }[] = []

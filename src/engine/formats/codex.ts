@@ -3,6 +3,7 @@ import { importFailure } from './failure'
 import type { JsonlRecord } from './json'
 import { itemType, RESPONSES_ITEM_TYPES, ResponsesItemBuilder } from './openai-responses'
 import type { FormatImporter } from './types'
+import { parseJsonWithin } from '../util/nesting'
 import { finalizeTranscript, isObject, resolveUsage, str, type DraftMessage, type DraftUsage, type JsonObject } from './util'
 
 const format: FormatId = 'codex-rollout'
@@ -78,12 +79,7 @@ function injectedFlags(_role: 'user' | 'system', text: string): MessageFlags | u
  */
 export function unwrapCodexOutput(output: unknown): string | undefined {
   if (typeof output !== 'string' || !/^\s*\{/.test(output)) return undefined
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(output)
-  } catch {
-    return undefined
-  }
+  const parsed = parseJsonWithin(output)?.value
   if (!isObject(parsed) || typeof parsed.output !== 'string') return undefined
   if (Object.keys(parsed).some((k) => k !== 'output' && k !== 'metadata')) return undefined
   const metadata = parsed.metadata

@@ -118,7 +118,7 @@ describe('detectFormat', () => {
     expect(d.ok).toBe(false)
     if (!d.ok) {
       expect(d.error.message).toMatch(
-        /^unknown transcript format: closest match Claude Code session \(JSONL\): line 1: no sessionId\/uuid\/parentUuid keys/,
+        /^unknown transcript format: closest match Claude Code session \(JSONL\): line 1: no sessionId, uuid and parentUuid keys, not a Claude Code record$/,
       )
       expect(d.error.line).toBe(1)
     }

@@ -1,20 +1,20 @@
 import type { FormatId } from '../model'
+import { findTooDeep, MAX_YAML_NESTING } from '../util/nesting'
 import {
-  findTooDeep,
   jsonError,
+  lineColumnAt,
   looksLikeJsonl,
   parseJson,
   parseJsonl,
   tooDeepReason,
   type JsonlParse,
   type JsonlRecord,
-  type TooDeep,
 } from './json'
 import { formatsInOrder, importersInOrder } from './registry'
 import type { FormatHint, FormatImporter, ImportError } from './types'
 import { lookAlikeMessage, lookAlikeOf, type LookAlike } from './look-alikes'
 import { isObject } from './util'
-import { parse as parseYaml } from 'yaml'
+import { Composer, Lexer, Parser, type CST } from 'yaml'
 
 /** The first importer of each format id, in detection order (`FORMAT_IMPORTERS`). */
 function firstImporters(): FormatImporter[] {
@@ -191,11 +191,7 @@ export function detectFormat(text: string, options: { fileName?: string } = {}):
   if (parsed.tooDeep) return { ok: false, error: jsonError(parsed) }
   if (looksLikeJsonl(body)) return detectJsonl(parseJsonl(body))
   const yamlDoc = yamlRoot(body, options.fileName)
-  if (yamlDoc && 'tooDeep' in yamlDoc) {
-    const error: ImportError = { message: `this file ${tooDeepReason(yamlDoc.tooDeep)}` }
-    if (yamlDoc.tooDeep.path !== '') error.field = yamlDoc.tooDeep.path.replace(/…$/, '')
-    return { ok: false, error }
-  }
+  if (yamlDoc && 'error' in yamlDoc) return { ok: false, error: yamlDoc.error }
   const yaml = yamlDoc?.value
   if (yaml !== undefined) {
     const attempts = attempt('json', yaml)
@@ -213,31 +209,107 @@ export function detectFormat(text: string, options: { fileName?: string } = {}):
 const YAML_MAX_CHARS = 4_000_000
 
 /**
- * The value of a YAML document holding a transcript's JSON shape (SWE-agent writes its
- * demonstrations as YAML: `sweagent traj-to-demo`), or undefined when `body` is no such document.
- * Tried only after JSON failed, on a `.yaml`/`.yml` file or a text that opens with a `key:` line,
- * never on text starting with `{` or `[` (a cut-off JSON file keeps its JSON error) nor on one
- * longer than `YAML_MAX_CHARS`. Parsed by the
- * `yaml` package (YAML 1.2, no custom tags); the value must be an object or an array, and is
- * refused (`tooDeep`) when it nests deeper than `MAX_NESTING`.
+ * Most copies of anchored nodes a YAML document's aliases may expand to (the `yaml` package's
+ * `maxAliasCount`): a "billion laughs" document, whose aliases nest aliases, is refused before it
+ * expands.
  */
-function yamlRoot(
-  body: string,
-  fileName: string | undefined,
-): { value: unknown } | { tooDeep: TooDeep } | undefined {
-  if (/^\s*[[{]/.test(body) || body.length > YAML_MAX_CHARS) return undefined
+const YAML_MAX_ALIAS_COUNT = 100
+
+/** The one-line YAML error `this YAML file …` (`line` set when known). */
+function yamlError(what: string, line?: number): { error: ImportError } {
+  const error: ImportError = { message: `this YAML file ${what}` }
+  if (line !== undefined) error.line = line
+  return { error }
+}
+
+/**
+ * The CST documents of a YAML text, read by the `yaml` package's lexer and parser (both
+ * iterative), or the nesting at which reading stopped: the parser's open collections are counted
+ * as it goes and reading stops once they pass `MAX_YAML_NESTING`, so a hostile text is never
+ * composed (the composer recurses once a level) and costs at most one pass.
+ */
+function yamlTokens(body: string): CST.Token[] | { tooDeepAt: number } {
+  const parser = new Parser()
+  const tokens: CST.Token[] = []
+  for (const lexeme of new Lexer().lex(body)) {
+    for (const token of parser.next(lexeme)) tokens.push(token)
+    // The stack holds the document, then one entry per open collection (and the scalar at its top).
+    if (parser.stack.length - 1 > MAX_YAML_NESTING) {
+      const top = parser.stack[parser.stack.length - 1]
+      return { tooDeepAt: top && 'offset' in top ? top.offset : 0 }
+    }
+  }
+  for (const token of parser.end()) tokens.push(token)
+  return tokens
+}
+
+/** A `yaml` package error's reason without its position and code snippet (one line). */
+function yamlReason(message: string): string {
+  const first = (message.split('\n')[0] ?? '').replace(/\s*at line \d+, column \d+:?$/, '').trim()
+  return first.length > 100 ? `${first.slice(0, 99)}…` : first || 'invalid YAML'
+}
+
+/**
+ * The value of a YAML document holding a transcript's JSON shape (SWE-agent writes its
+ * demonstrations as YAML: `sweagent traj-to-demo`), undefined when `body` does not look like
+ * YAML, or the one-line YAML error when it looks like YAML but cannot be read. Looks like YAML: a
+ * `.yaml`/`.yml` file, or a text that opens with a `key:` line — never a text starting with `{` or
+ * `[` (a cut-off JSON file keeps its JSON error). Parsed by the `yaml` package (YAML 1.2, no
+ * custom tags) after its nesting is checked (`yamlTokens`); refused, each in YAML's words: a named
+ * file longer than `YAML_MAX_CHARS` (an unnamed one gets the JSON error at once), nesting past
+ * `MAX_YAML_NESTING` (`nests more than 250 levels deep at line 3`), a syntax error (`has a syntax
+ * error at line 2, column 5: …`), aliases expanding past `YAML_MAX_ALIAS_COUNT` copies, several
+ * documents, and a document that is a plain value rather than a mapping or a list.
+ */
+function yamlRoot(body: string, fileName: string | undefined): { value: unknown } | { error: ImportError } | undefined {
+  if (/^\s*[[{]/.test(body)) return undefined
   const named = fileName !== undefined && /\.ya?ml$/i.test(fileName)
   const firstLine = body
     .slice(0, 4096)
     .split('\n')
     .find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'))
   if (!named && !/^[A-Za-z_][\w-]*:(\s|$)/.test(firstLine ?? '')) return undefined
-  try {
-    const value: unknown = parseYaml(body)
-    if (!isObject(value) && !Array.isArray(value)) return undefined
-    const deep = findTooDeep(value)
-    return deep ? { tooDeep: deep } : { value }
-  } catch {
-    return undefined
+  if (body.length > YAML_MAX_CHARS) {
+    if (!named) return undefined
+    return yamlError(`is longer than ${YAML_MAX_CHARS.toLocaleString('en-US')} characters, the most read as YAML`)
   }
+  const tokens = yamlTokens(body)
+  if (!Array.isArray(tokens)) {
+    const { line } = lineColumnAt(body, tokens.tooDeepAt)
+    return yamlError(
+      `nests more than ${MAX_YAML_NESTING.toLocaleString('en-US')} levels deep at line ${line}; the limit is ${MAX_YAML_NESTING.toLocaleString('en-US')}`,
+      line,
+    )
+  }
+  const docs = Array.from(new Composer().compose(tokens, true, body.length))
+  if (docs.length > 1) return yamlError(`holds ${docs.length} documents; a transcript is one`)
+  const doc = docs[0]
+  const problem = doc?.errors[0]
+  if (problem) {
+    const line = problem.linePos?.[0].line ?? lineColumnAt(body, problem.pos[0]).line
+    const column = problem.linePos?.[0].col ?? lineColumnAt(body, problem.pos[0]).column
+    return yamlError(`has a syntax error at line ${line}, column ${column}: ${yamlReason(problem.message)}`, line)
+  }
+  let value: unknown
+  try {
+    value = doc?.toJS({ maxAliasCount: YAML_MAX_ALIAS_COUNT })
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e)
+    if (/excessive alias count/i.test(message))
+      return yamlError(
+        `has aliases that expand to more than ${YAML_MAX_ALIAS_COUNT} copies of their anchors ` +
+          '(a "billion laughs" document); refused',
+      )
+    return yamlError(`cannot be read: ${yamlReason(message)}`)
+  }
+  if (!isObject(value) && !Array.isArray(value))
+    return yamlError('holds a single value, not a mapping or a list')
+  // Aliases can repeat a collection inside itself's copies: the result is checked like a JSON file.
+  const deep = findTooDeep(value)
+  if (deep) {
+    const error: ImportError = { message: `this YAML file ${tooDeepReason(deep)}` }
+    if (deep.path !== '') error.field = deep.path.replace(/…$/, '')
+    return { error }
+  }
+  return { value }
 }

@@ -17,7 +17,7 @@ import { DEFAULT_PIPELINE, runPipeline } from '../pipeline'
 import { countCodePoints } from '../stages/test-helpers'
 import { cacheCounter } from '../tokens/count'
 import { importBytes, importTranscript } from './index'
-import { MAX_NESTING } from './json'
+import { MAX_NESTING } from '../util/nesting'
 
 const counter = () => cacheCounter('o200k_base', countCodePoints)
 

@@ -1,3 +1,4 @@
+import { findTooDeep, MAX_NESTING, mayNestTooDeep, type TooDeep } from '../util/nesting'
 import type { ImportError } from './types'
 
 /**
@@ -16,91 +17,6 @@ export type JsonParse =
       /** Set when the text parsed but nests deeper than `MAX_NESTING` (see `findTooDeep`). */
       tooDeep?: TooDeep
     }
-
-/**
- * Deepest nesting of arrays and objects a parsed file (or JSONL line, or YAML document) may have:
- * every walk over a parsed value (importers, renderers, `JSON.stringify`, `structuredClone`) is
- * then safe from stack overflow. Real transcripts nest a few dozen levels; 1,000 leaves room for
- * any tool's JSON output and refuses only generated or hostile files.
- */
-export const MAX_NESTING = 1000
-
-/** Past this depth `findTooDeep` stops counting and reports "more than" it. */
-const NESTING_COUNT_CAP = 1_000_000
-
-/**
- * A value nested deeper than `MAX_NESTING`: `depth` is the number of nested arrays/objects on
- * its deepest path (the root counts 1), `capped` when counting stopped (`depth` is then
- * `NESTING_COUNT_CAP` and the real depth is larger); `path` is where the limit is crossed, shortened to its first few
- * steps (`messages[2].content[0].content…`; empty for the root).
- */
-export interface TooDeep {
-  depth: number
-  capped: boolean
-  path: string
-}
-
-/** A walk frame: one array or object and the next child to visit. */
-interface DepthFrame {
-  value: object
-  keys: string[] | undefined
-  next: number
-  /** The key or index this value has in its parent (undefined for the root). */
-  at: string | number | undefined
-}
-
-/** Steps of a too-deep path that are named; the rest is shown as `…`. */
-const PATH_STEPS = 8
-
-/** `messages[2].content` from frames' keys (first `PATH_STEPS`, then `…`). */
-function framePath(frames: DepthFrame[]): string {
-  let out = ''
-  let steps = 0
-  for (const f of frames) {
-    if (f.at === undefined) continue
-    if (++steps > PATH_STEPS) return `${out}…`
-    out += typeof f.at === 'number' ? `[${f.at}]` : out === '' ? f.at : `.${f.at}`
-  }
-  return out
-}
-
-/**
- * Whether a parsed JSON (or YAML) value nests deeper than `MAX_NESTING`, found by an iterative
- * walk (no recursion, so any depth is safe): undefined when it does not, else the real depth
- * (counted up to `NESTING_COUNT_CAP`) and where the limit is first crossed. Cost: one visit per
- * array element and object property.
- */
-export function findTooDeep(root: unknown): TooDeep | undefined {
-  if (typeof root !== 'object' || root === null) return undefined
-  const frames: DepthFrame[] = []
-  const enter = (value: object, at: string | number | undefined) =>
-    frames.push({ value, keys: Array.isArray(value) ? undefined : Object.keys(value), next: 0, at })
-  enter(root, undefined)
-  let found: TooDeep | undefined
-  while (frames.length > 0) {
-    const top = frames[frames.length - 1] as DepthFrame
-    const size = top.keys ? top.keys.length : (top.value as unknown[]).length
-    if (top.next >= size) {
-      frames.pop()
-      continue
-    }
-    const i = top.next++
-    const at = top.keys ? (top.keys[i] as string) : i
-    const child = (top.value as Record<string | number, unknown>)[at]
-    if (typeof child !== 'object' || child === null) continue
-    enter(child, at)
-    const depth = frames.length
-    if (depth <= MAX_NESTING) continue
-    if (!found) found = { depth, capped: false, path: framePath(frames) }
-    else if (depth > found.depth) found.depth = depth
-    if (depth > NESTING_COUNT_CAP) {
-      found.depth = NESTING_COUNT_CAP
-      found.capped = true
-      return found
-    }
-  }
-  return found
-}
 
 /** `20005` → `20,005`. */
 function grouped(n: number): string {
@@ -163,23 +79,6 @@ function contentEnd(text: string): number {
 const END_OF_INPUT = /unexpected end|end of data|unexpected EOF/i
 
 /**
- * Whether a JSON text opens more than `MAX_NESTING` arrays and objects: `[` and `{` characters,
- * those inside strings included, so false only when no value in it can nest too deep (a cheap
- * test before the walk of `findTooDeep`, which visits every value). A text this short (at most
- * `2 * MAX_NESTING` UTF-16 units) cannot. Stops counting past `MAX_NESTING`.
- */
-function mayNestTooDeep(text: string): boolean {
-  if (text.length <= 2 * MAX_NESTING) return false
-  let opens = 0
-  for (const bracket of ['{', '[']) {
-    for (let i = text.indexOf(bracket); i !== -1; i = text.indexOf(bracket, i + 1)) {
-      if (++opens > MAX_NESTING) return true
-    }
-  }
-  return false
-}
-
-/**
  * Parses JSON without throwing. On failure gives the engine's reason and the 1-based line and
  * column in `text`: from the engine when it reports them (V8: `position N` or `line L column C`;
  * Firefox: `line L column C`), else from `locateJsonError`. A text that ends inside its value
@@ -213,7 +112,8 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
 
 /**
  * UTF-16 offset of the first JSON syntax error in `text` (RFC 8259 grammar), or undefined when the
- * text is valid or nesting is too deep to scan. Used only after `JSON.parse` failed without saying
+ * text is valid or nests deeper than `MAX_NESTING` before its error (the scan recurses once a level
+ * and stops there). Used only after `JSON.parse` failed without saying
  * where, so its cost (one pass) is paid only for broken files.
  */
 export function locateJsonError(text: string): number | undefined {
@@ -254,9 +154,10 @@ export function locateJsonError(text: string): number | undefined {
       } else i++
     }
   }
-  const value = (): void => {
+  const value = (depth: number): void => {
     ws()
     const c = text[i]
+    if ((c === '{' || c === '[') && depth >= MAX_NESTING) throw new TooDeepToScan()
     if (c === '{') {
       i++
       ws()
@@ -271,7 +172,7 @@ export function locateJsonError(text: string): number | undefined {
         ws()
         if (text[i] !== ':') fail()
         i++
-        value()
+        value(depth + 1)
         ws()
         if (text[i] === ',') i++
         else if (text[i] === '}') {
@@ -288,7 +189,7 @@ export function locateJsonError(text: string): number | undefined {
         return
       }
       for (;;) {
-        value()
+        value(depth + 1)
         ws()
         if (text[i] === ',') i++
         else if (text[i] === ']') {
@@ -317,7 +218,7 @@ export function locateJsonError(text: string): number | undefined {
     fail()
   }
   try {
-    value()
+    value(0)
     ws()
     if (i < text.length) fail()
     return undefined
@@ -329,6 +230,9 @@ export function locateJsonError(text: string): number | undefined {
 class JsonErrorAt {
   constructor(readonly offset: number) {}
 }
+
+/** Thrown by `locateJsonError` where the text opens a value past `MAX_NESTING` levels. */
+class TooDeepToScan {}
 
 /** One parsed JSONL record with its 1-based line number. */
 export interface JsonlRecord {

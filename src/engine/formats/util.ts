@@ -38,6 +38,25 @@ export function notAnArray(root: JsonObject, key: string, where = ''): string {
   return `no "${key}" array${where}`
 }
 
+/**
+ * The fields a record lacks, exactly: `fields` maps each field's name to the test its value must
+ * pass; the names whose test fails, in the order of `fields` (empty when none is missing). Every
+ * "lacks fields" message of an importer names these (`andList`), so it never names a field that
+ * is there.
+ */
+export function missingFields(
+  record: JsonObject,
+  fields: Readonly<Record<string, (value: unknown, record: JsonObject) => boolean>>,
+): string[] {
+  return Object.keys(fields).filter((name) => !fields[name]?.(record[name], record))
+}
+
+/** Names joined for a message: `a`, `a and b`, `a, b and c`. */
+export function andList(names: readonly string[]): string {
+  if (names.length <= 1) return names.join('')
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`
+}
+
 /** `value` when it is a string, else undefined. */
 export function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined

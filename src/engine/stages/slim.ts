@@ -5,6 +5,7 @@
  * Source: seed 004 `slim(result, keep=5)`, SPEC §3.5.
  */
 import { contentText } from '../content'
+import { parseJsonWithin } from '../util/nesting'
 import type { Fate, Message, Origin, SlimParams } from '../model'
 import { unchangedOutput } from './output'
 import { countDefault } from './definitions'
@@ -63,17 +64,15 @@ function uniqueItems(items: unknown[]): unknown[] {
  * A JSON list output slimmed: a bare array → `{"total": n, "items": first keep}`; an object
  * with an item array → `total` (its own or the array's length), the first `keep` distinct
  * items under the same key, and its cursor; other fields are dropped (seed 004 "fields
- * slice"). Undefined when `text` is not such JSON or already short with no repeats.
+ * slice"). Undefined when `text` is not such JSON (nor JSON nesting deeper than `MAX_NESTING`:
+ * that stays text, `parseJsonWithin`) or already short with no repeats.
  */
 export function slimJsonList(text: string, keep: number): string | undefined {
   const trimmed = text.trim()
   if (!/^[[{]/.test(trimmed)) return undefined
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(trimmed)
-  } catch {
-    return undefined
-  }
+  const within = parseJsonWithin(trimmed)
+  if (!within) return undefined
+  const parsed = within.value
   if (Array.isArray(parsed)) {
     const distinct = uniqueItems(parsed)
     if (distinct.length <= keep && distinct.length === parsed.length) return undefined
