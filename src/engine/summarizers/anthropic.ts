@@ -11,6 +11,7 @@
 import { exportMessages } from '../export'
 import { buildCompressionRequest } from '../stages/insert-then-compress'
 import type { Summarizer, SummaryRequest } from '../stages/types'
+import { parseJsonWithin } from '../util/nesting'
 import { SummarizerError, unparsableError } from './errors'
 import {
   createHttpSummarizer,
@@ -158,12 +159,9 @@ export const anthropicProtocol: Protocol = {
       .join('')
   },
   readEvent(event, ctx, stage) {
-    let value: { type?: unknown; delta?: { type?: unknown; text?: unknown }; error?: unknown }
-    try {
-      value = JSON.parse(event.data) as typeof value
-    } catch {
-      throw unparsableError(stage, event.data, ctx)
-    }
+    const parsed = parseJsonWithin(event.data)
+    if (!parsed) throw unparsableError(stage, event.data, ctx)
+    const value = parsed.value as { type?: unknown; delta?: { type?: unknown; text?: unknown }; error?: unknown }
     const type = value?.type ?? event.event
     if (type === 'error') throw apiError(value.error, ctx.url)
     if (type === 'message_stop') return null

@@ -33,6 +33,7 @@ import {
   type Sleep,
 } from './fetch-types'
 import { displayUrl, scrubUrlSecrets } from '../util/url-credentials'
+import { parseJsonWithin } from '../util/nesting'
 
 /** Default time without an answer (or, when streaming, without a chunk), in milliseconds. */
 const DEFAULT_TIMEOUT_MS = 120_000
@@ -315,13 +316,10 @@ async function readStream(
 }
 
 function readJsonAnswer(bodyText: string, protocol: Protocol, ctx: RequestContext, stage: StageId) {
-  let value: unknown
-  try {
-    value = JSON.parse(bodyText)
-  } catch {
-    throw unparsableError(stage, bodyText, ctx)
-  }
-  return protocol.readJson(value, ctx, stage)
+  // An answer nested past the limit is as unreadable as one that is not JSON.
+  const parsed = parseJsonWithin(bodyText)
+  if (!parsed) throw unparsableError(stage, bodyText, ctx)
+  return protocol.readJson(parsed.value, ctx, stage)
 }
 
 /**

@@ -8,6 +8,7 @@
 import { exportMessages } from '../export'
 import { buildCompressionRequest } from '../stages/insert-then-compress'
 import type { Summarizer, SummaryRequest } from '../stages/types'
+import { parseJsonWithin } from '../util/nesting'
 import { SummarizerError, httpError, unparsableError } from './errors'
 import {
   createHttpSummarizer,
@@ -116,12 +117,9 @@ export const openAIChatProtocol: Protocol = {
   readEvent(event, ctx, stage) {
     const data = event.data.trim()
     if (data === '[DONE]') return null
-    let value: unknown
-    try {
-      value = JSON.parse(data)
-    } catch {
-      throw unparsableError(stage, data, ctx)
-    }
+    const parsed = parseJsonWithin(data)
+    if (!parsed) throw unparsableError(stage, data, ctx)
+    const value = parsed.value
     const err = errorIn(value)
     if (err !== undefined)
       throw new SummarizerError('server', `the stream from ${ctx.url} ended with an error: ${err}`)
