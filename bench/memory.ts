@@ -60,8 +60,8 @@ const imported = await engineApi.importBlob(blob, 'x.jsonl', () => {})
 if (!imported.ok) throw new Error(imported.error.message)
 const importMs = performance.now() - started
 probe('import')
-// The page's first run asks for the Before rows in pages (src/state/slices/run.ts BEFORE_PAGE).
-const outcome = await engineApi.run(engineApi.getDefaults(), 1, { beforePage: 1000 })
+// The page's first run asks for the Before rows in pages (src/state/slices/run.ts ROW_PAGE).
+const outcome = await engineApi.run(engineApi.getDefaults(), 1, { rowPage: 1000 })
 if (!outcome.ok) throw new Error(outcome.error)
 // A long session's run leaves its failure-mode checks out; the page asks for them once it shows the run.
 if (outcome.view.checks.failureModesPending) engineApi.getFailureModes(1)

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
-import { chatWithToolOutput, claudeCodeForks, longChat } from '../test/hostile'
+import { chatWithToolOutput, claudeCodeForks, longChat, orphanToolResults } from '../test/hostile'
 import { openApp, rows, watchErrors } from './helpers'
 
 let dir = ''
-const files = { forks: '', oneToken: '', million: '' }
+const files = { forks: '', oneToken: '', million: '', orphans: '' }
 
 test.beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ci-hostile-'))
@@ -16,6 +16,8 @@ test.beforeAll(() => {
   writeFileSync(files.oneToken, chatWithToolOutput('A'.repeat(1_000_000)))
   files.million = join(dir, 'million-messages.json')
   writeFileSync(files.million, longChat(1_000_000))
+  files.orphans = join(dir, 'orphan-results.json')
+  writeFileSync(files.orphans, orphanToolResults(200_000))
 })
 
 test.afterAll(() => {
@@ -126,6 +128,42 @@ test('a file chosen while a large JSON import is read opens instead of it; the l
   await expect(page.getByTestId('message-count')).toHaveText('2 messages')
   // The worker finished (or dropped) the big read before it answered the small one: nothing of it is applied.
   await expect(page.getByTestId('file-info')).not.toContainText('million-messages.json')
+  await expect(page.getByTestId('import-error')).toHaveCount(0)
+  expect(errors).toEqual([])
+})
+
+test('a file of 200,000 tool results that answer no call opens, and each main tab opens on it', async ({ page }) => {
+  test.setTimeout(600_000)
+  const errors = watchErrors(page)
+  await openApp(page)
+  await page.getByLabel('Open transcript').setInputFiles(files.orphans)
+  const loaded = { timeout: 400_000 }
+  await expect(page.getByTestId('file-info')).toContainText('orphan-results.json', loaded)
+  await expect(page.getByTestId('loading')).toHaveCount(0, loaded)
+  await expect(page.getByTestId('message-count')).toHaveText('200,001 messages')
+  // Every result is an orphan: the validity line counts all of them, the list names the first ones.
+  await expect(page.getByTestId('problems-before')).toHaveText('⚠ 200000 problems')
+  await expect(rows(page, 'before').first()).toBeVisible()
+  const opened = { timeout: 120_000 }
+  await page.getByRole('tab', { name: 'Table' }).click()
+  await expect(page.getByTestId('message-table').locator('[role="row"][data-id]').first()).toBeVisible(opened)
+  await expect(page.locator('.table-view__toolbar')).toContainText('200,001 of 200,001 messages')
+  await page.getByLabel('Filter by role').selectOption('user')
+  await expect(page.locator('.table-view__toolbar')).toContainText('1 of 200,001 messages')
+  for (const [tab, ready] of [
+    ['Facts', page.locator('.facts')],
+    ['Stage by stage', page.getByRole('tabpanel')],
+    ['Timeline', page.getByRole('tabpanel')],
+    ['Turn N', page.getByRole('tabpanel')],
+    ['Sweep', page.getByRole('tabpanel')],
+  ] as const) {
+    await page.getByRole('tab', { name: tab }).click()
+    await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true')
+    await expect(ready.first()).toBeVisible(opened)
+  }
+  await page.getByRole('tab', { name: 'Before | After' }).click()
+  await expect(rows(page, 'before').first()).toBeVisible(opened)
+  await expect(rows(page, 'after').first()).toBeVisible(opened)
   await expect(page.getByTestId('import-error')).toHaveCount(0)
   expect(errors).toEqual([])
 })

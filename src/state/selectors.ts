@@ -7,6 +7,11 @@ import type { StoreState } from './store'
  * two columns); components otherwise read the store through the domain hooks (hooks.ts).
  */
 
+/** How many validity problems `side` of `view` has (all of them, also those the worker did not send). */
+export function problemCount(view: Pick<RunView, 'checks'>, side: 'before' | 'after'): number {
+  return view.checks.problemCounts?.[side] ?? view.checks[side].length
+}
+
 /** The transcript open, or null. */
 export const selectInfo = (s: StoreState) => s.info
 /** The pipeline config, or null before the worker's defaults. */

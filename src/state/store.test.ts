@@ -13,7 +13,7 @@ const fake = vi.hoisted(() => {
     runRecorded: vi.fn<(encoding: string, compaction?: number, calibration?: CalibrationSetting) => Promise<RecordedOutcome>>(),
     getDefaults: vi.fn<() => Promise<PipelineConfig>>(),
     run: vi.fn((config: PipelineConfig, runId: number) => new Promise<RunOutcome>((resolve) => pending.push({ config, runId, resolve }))),
-    getBeforeRows: vi.fn<(runId: number, from: number, count: number) => Promise<RunView['before']['rows'] | null>>(),
+    getRows: vi.fn<(runId: number, side: 'before' | 'after', from: number, count: number) => Promise<RunView['before']['rows'] | null>>(),
   }
 })
 
@@ -66,7 +66,7 @@ beforeEach(() => {
   useStore.setState(useStore.getInitialState(), true)
   fake.pending.length = 0
   fake.run.mockClear()
-  fake.getBeforeRows.mockReset()
+  fake.getRows.mockReset()
   fake.runRecorded.mockReset()
   fake.importBlob.mockReset()
   fake.getDefaults.mockResolvedValue(structuredClone(DEFAULTS))
@@ -111,7 +111,7 @@ describe('store', () => {
     // The first run answers with its Before rows cut to a first page, after the drag moved on.
     fake.pending[0]!.resolve({ ok: true, view: { ...viewFor(fake.pending[0]!.runId), beforeRowsTotal: 5000 } })
     await flush()
-    expect(fake.getBeforeRows).not.toHaveBeenCalled()
+    expect(fake.getRows).not.toHaveBeenCalled()
     expect(fake.run).toHaveBeenCalledTimes(2)
     expect(useStore.getState().run).toBeNull()
   })
@@ -509,5 +509,16 @@ describe('store: a newer file supersedes the one being read', () => {
     expect(state().loadingFile).toBeNull()
     await opening
     expect(state().loadingFile).toBeNull()
+  })
+})
+
+describe('problemCount', () => {
+  it('reads the count the worker sent when it cut the list, else the list’s length', async () => {
+    const { problemCount } = await import('./selectors')
+    const problem = { rule: 'orphan-tool-result' as const, messageIds: ['t1'], message: 'result t1 answers no call' }
+    const cut = { checks: { before: [problem], after: [], problemCounts: { before: 200_000, after: 0 } } }
+    expect(problemCount(cut, 'before')).toBe(200_000)
+    expect(problemCount(cut, 'after')).toBe(0)
+    expect(problemCount({ checks: { before: [problem, problem], after: [problem] } }, 'before')).toBe(2)
   })
 })

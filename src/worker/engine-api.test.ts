@@ -365,36 +365,51 @@ describe('run without the Before previews the client already holds', () => {
 })
 
 describe('run with the Before rows in pages (B5)', () => {
-  it('sends the first beforePage rows with the view and the rest through getBeforeRows', async () => {
+  it('sends the first rowPage rows with the view and the rest through getRows', async () => {
     const imported = engineApi.importText(read('claude-code.jsonl'), 'claude-code.jsonl')
     if (!imported.ok) throw new Error(imported.error.message)
     const whole = await runOk(engineApi.getDefaults(), 1)
-    const out = await engineApi.run(engineApi.getDefaults(), 2, { beforePage: 10 })
+    const out = await engineApi.run(engineApi.getDefaults(), 2, { rowPage: 10 })
     if (!out.ok) throw new Error(out.error)
     const view = structuredClone(out.view)
     // The sample has 44 messages: 10 with the view, then pages of 10, 10, 10 and 4.
     expect(view.beforeRowsTotal).toBe(44)
     expect(view.before.rows).toHaveLength(10)
     const rows = [...view.before.rows]
-    for (let from = 10; from < 44; from += 10) rows.push(...(engineApi.getBeforeRows(2, from, 10) ?? []))
+    for (let from = 10; from < 44; from += 10) rows.push(...(engineApi.getRows(2, 'before', from, 10) ?? []))
     expect(rows).toEqual(whole.before.rows)
     // Another run's id, or after a newer paged run, the rows are gone: the page asks again.
-    expect(engineApi.getBeforeRows(1, 10, 10)).toBeNull()
-    await engineApi.run(engineApi.getDefaults(), 3, { beforePage: 10 })
-    expect(engineApi.getBeforeRows(2, 10, 10)).toBeNull()
+    expect(engineApi.getRows(1, 'before', 10, 10)).toBeNull()
+    await engineApi.run(engineApi.getDefaults(), 3, { rowPage: 10 })
+    expect(engineApi.getRows(2, 'before', 10, 10)).toBeNull()
   })
 
-  it('never pages slim rows or a view that fits', async () => {
+  it('pages slim Before rows and the After rows too; a side that fits goes whole', async () => {
     engineApi.importText(read('claude-code.jsonl'), 'claude-code.jsonl')
     const first = await runOk(engineApi.getDefaults(), 1)
-    const slim = await engineApi.run(engineApi.getDefaults(), 2, { previewsOf: first.transcriptKey, beforePage: 10 })
+    const slim = await engineApi.run(engineApi.getDefaults(), 2, { previewsOf: first.transcriptKey, rowPage: 10 })
     if (!slim.ok) throw new Error(slim.error)
-    expect(slim.view.beforeRowsTotal).toBeUndefined()
-    expect(slim.view.before.rows).toHaveLength(44)
-    const fits = await engineApi.run(engineApi.getDefaults(), 3, { beforePage: 44 })
+    expect(slim.view.beforePreviewsOmitted).toBe(true)
+    expect(slim.view.beforeRowsTotal).toBe(44)
+    expect(slim.view.before.rows).toHaveLength(10)
+    const slimRows = [...slim.view.before.rows]
+    for (let from = 10; from < 44; from += 10) slimRows.push(...(engineApi.getRows(2, 'before', from, 10) ?? []))
+    expect(slimRows.map((r) => [r.id, r.tokens, r.counterpartIds])).toEqual(first.before.rows.map((r) => [r.id, r.tokens, r.counterpartIds]))
+    expect(slimRows.every((r) => r.preview === undefined)).toBe(true)
+
+    const afterCount = first.after.rows.length
+    const paged = await engineApi.run(engineApi.getDefaults(), 3, { rowPage: afterCount - 1 })
+    if (!paged.ok) throw new Error(paged.error)
+    expect(paged.view.afterRowsTotal).toBe(afterCount)
+    expect(paged.view.after.rows).toEqual(first.after.rows.slice(0, afterCount - 1))
+    expect(engineApi.getRows(3, 'after', afterCount - 1, afterCount)).toEqual(first.after.rows.slice(afterCount - 1))
+
+    const fits = await engineApi.run(engineApi.getDefaults(), 4, { rowPage: 44 })
     if (!fits.ok) throw new Error(fits.error)
     expect(fits.view.beforeRowsTotal).toBeUndefined()
+    expect(fits.view.afterRowsTotal).toBeUndefined()
     expect(fits.view.before.rows).toHaveLength(44)
+    expect(engineApi.getRows(4, 'before', 0, 10)).toBeNull()
   })
 })
 

@@ -514,13 +514,14 @@ export function createEngineApi() {
     },
 
     /**
-     * Before rows `from`..`from + count - 1` of the run `runId` answered with `RunOptions.beforePage`
-     * (`RunView.beforeRowsTotal`); null when that run's rows are no longer held (a newer paged run).
+     * Rows `from`..`from + count - 1` of `side` of the run `runId` answered with `RunOptions.rowPage`
+     * (`RunView.beforeRowsTotal`, `afterRowsTotal`); null when that run's rows are no longer held
+     * (a newer paged run) or that side was sent whole.
      */
-    getBeforeRows(runId: number, from: number, count: number): RowMeta[] | null {
-      const paged = session?.pagedBefore
-      if (paged?.runId !== runId) return null
-      return paged.rows.slice(from, from + count)
+    getRows(runId: number, side: 'before' | 'after', from: number, count: number): RowMeta[] | null {
+      const paged = session?.pagedRows
+      const rows = paged?.runId === runId ? paged[side] : undefined
+      return rows ? rows.slice(from, from + count) : null
     },
 
     /** Full content of one row of the last run (before rows also work before any run). */

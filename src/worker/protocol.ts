@@ -135,10 +135,12 @@ export interface RunView {
    */
   beforePreviewsOmitted?: true
   /**
-   * Set when `RunOptions.beforePage` cut `before.rows`: the full count; fetch the rest with
-   * `getBeforeRows(runId, from, count)`.
+   * Set when `RunOptions.rowPage` cut `before.rows`: the full count; fetch the rest with
+   * `getRows(runId, 'before', from, count)`.
    */
   beforeRowsTotal?: number
+  /** Set when `RunOptions.rowPage` cut `after.rows`: the full count (`getRows(runId, 'after', …)`). */
+  afterRowsTotal?: number
   before: { rows: RowMeta[]; totals: TokenTotals }
   after: { rows: RowMeta[]; totals: TokenTotals }
   passes: PassMeta[]
@@ -151,8 +153,12 @@ export interface RunView {
    * with `EngineApi.getFailureModes(runId)` (a recorded view's with its `RecordedRef`).
    */
   checks: {
+    /** The first `PROBLEMS_SENT` validity problems of the Before (`problemCounts`: how many in all). */
     before: ValidityProblem[]
+    /** The first `PROBLEMS_SENT` validity problems of the After. */
     after: ValidityProblem[]
+    /** Set when a side had more than `PROBLEMS_SENT`: each side's count; the page reads it with `problemCount` (state/selectors.ts). */
+    problemCounts?: { before: number; after: number }
     failureModes?: FailureModeWarning[]
     failureModesPending?: true
   }
@@ -492,6 +498,13 @@ export interface FactSearch {
 /** Result of `searchFact`: never throws across the boundary (an invalid regex is `ok: false`). */
 export type FactSearchOutcome = { ok: true; search: FactSearch } | { ok: false; error: string }
 
+/**
+ * At most this many validity problems per side cross with a run view (`RunView.checks`): 200,000
+ * tool results that answer no call are 200,000 problems, which the page would otherwise copy and
+ * list on every run.
+ */
+export const PROBLEMS_SENT = 200
+
 /** Options of `EngineApi.run`. */
 export interface RunOptions {
   /**
@@ -502,12 +515,12 @@ export interface RunOptions {
    */
   previewsOf?: string
   /**
-   * When the Before rows are sent whole (no `previewsOf`) and there are more than this many, only
-   * the first `beforePage` come with the view (`RunView.beforeRowsTotal` says how many there are);
-   * the page fetches the rest with `getBeforeRows`, one message per page, so no single message
-   * costs the main thread a long deserialization (BENCH B5).
+   * When a side has more rows than this (full or slim Before rows, After rows), only its first
+   * `rowPage` come with the view (`RunView.beforeRowsTotal`, `afterRowsTotal` say how many there
+   * are); the page fetches the rest with `getRows`, one message per page, so no single message
+   * costs the main thread a long deserialization (BENCH B5, B20).
    */
-  beforePage?: number
+  rowPage?: number
   /**
    * The API key of an HTTP summarizer, for this run only (held in the page's memory, or in
    * localStorage after the person opted in); the worker never stores it.

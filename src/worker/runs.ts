@@ -127,7 +127,7 @@ function runAndView(session: TranscriptSession, host: RunHost, spec: RunSpec): P
  * uncounted texts go to the tokenizer pool first. With an HTTP summarizer and `onProgress`, the
  * calls' progress and streamed text are reported (`SummaryProgress`), the expected number of
  * calls taken from the last plan of the same config. Long Before rows go in pages
- * (`RunOptions.beforePage`).
+ * (`RunOptions.rowPage`).
  */
 export async function fullRun(
   session: TranscriptSession,
@@ -171,16 +171,27 @@ export async function fullRun(
         // When none can be built the pipeline falls back with its own warning.
         return choice.ok ? tracker.wrap(choice.summarizer) : undefined
       },
-      keep: (result, view, slim) => {
+      keep: (result, view) => {
         // The page shows this run next: the pool's fact spans wait until it asks for the checks.
         if (deferred) pauseFactSpans(transcript.messages)
         session.keepRun(result, runId)
         host.runCompleted(config.encoding)
-        if (!slim && options.beforePage !== undefined && view.before.rows.length > options.beforePage) {
-          // Full rows of a long transcript go in pages, each its own message (BENCH B5).
-          session.pagedBefore = { runId, rows: view.before.rows }
-          view.beforeRowsTotal = view.before.rows.length
-          view.before.rows = view.before.rows.slice(0, Math.max(0, options.beforePage))
+        const page = options.rowPage
+        if (page !== undefined) {
+          // The rows of a long transcript go in pages, each its own message (BENCH B5, B20): slim
+          // Before rows too, and the After's.
+          const paged: NonNullable<TranscriptSession['pagedRows']> = { runId }
+          if (view.before.rows.length > page) {
+            paged.before = view.before.rows
+            view.beforeRowsTotal = view.before.rows.length
+            view.before.rows = view.before.rows.slice(0, Math.max(0, page))
+          }
+          if (view.after.rows.length > page) {
+            paged.after = view.after.rows
+            view.afterRowsTotal = view.after.rows.length
+            view.after.rows = view.after.rows.slice(0, Math.max(0, page))
+          }
+          session.pagedRows = paged.before || paged.after ? paged : null
         }
       },
     })

@@ -24,7 +24,7 @@ describe('the worker holds one transcript session, disposed when another transcr
     const api = createEngineApi()
     expect(api.importText(read('claude-code.jsonl'), 'claude-code.jsonl').ok).toBe(true)
     const config = summarizing(api.getDefaults())
-    const run = await api.run(config, 1, { beforePage: 10 })
+    const run = await api.run(config, 1, { rowPage: 10 })
     if (!run.ok) throw new Error(run.error)
     const stage = await api.runUpTo(config, 'dedupe', 2)
     if (!stage.ok) throw new Error(stage.error)
@@ -32,7 +32,7 @@ describe('the worker holds one transcript session, disposed when another transcr
     const afterRow = run.view.after.rows.at(-1)!.id
     const pass = run.view.passes[0]!
     // All of it is there while the transcript is open.
-    expect(api.getBeforeRows(1, 10, 10)).toHaveLength(10)
+    expect(api.getRows(1, 'before', 10, 10)).toHaveLength(10)
     expect(stageRow.startsWith(STAGE_ROW_PREFIX)).toBe(true)
     expect(api.getMessageDetail('after', stageRow)).not.toBeNull()
     expect(api.getMessageDetail('after', afterRow)).not.toBeNull()
@@ -44,7 +44,7 @@ describe('the worker holds one transcript session, disposed when another transcr
     expect(await api.getRunTokens('o200k_base')).not.toBeNull()
 
     expect(api.importText(read('openai-chat.json'), 'openai-chat.json').ok).toBe(true)
-    expect(api.getBeforeRows(1, 10, 10)).toBeNull()
+    expect(api.getRows(1, 'before', 10, 10)).toBeNull()
     expect(api.getMessageDetail('after', stageRow)).toBeNull()
     expect(api.getMessageDetail('after', afterRow)).toBeNull()
     expect(api.getPassPrompt(pass.pass, pass.stage)).toBeNull()
@@ -142,13 +142,13 @@ describe('TranscriptSession', () => {
     const root = transcript()
     const a = new TranscriptSession(root, 'main', 'x.json', 'k1', services())
     a.keepRun({} as never, 1)
-    a.pagedBefore = { runId: 1, rows: [] }
+    a.pagedRows = { runId: 1, before: [] }
     a.plannedCalls = { config: '{}', count: 1 }
     counter.count('a text only this test counts')
     const sameFile = new TranscriptSession(root, 'main', 'x.json', 'k2', services())
     a.dispose(sameFile)
     expect(a.disposed).toBe(true)
-    expect([a.result, a.resultRunId, a.pagedBefore, a.plannedCalls, a.stageResult, a.recorded]).toEqual([null, null, null, null, null, null])
+    expect([a.result, a.resultRunId, a.pagedRows, a.plannedCalls, a.stageResult, a.recorded]).toEqual([null, null, null, null, null, null])
     expect(counter.has?.('a text only this test counts')).toBe(true)
     sameFile.dispose(new TranscriptSession(transcript(), 'main', 'x.json', 'k3', services()))
     expect(counter.has?.('a text only this test counts')).toBe(false)

@@ -50,8 +50,8 @@ export class TranscriptSession {
   recordedEncoding: Encoding | null = null
   /** How many summarizer calls the last plan (`planSummaries`) of a config (JSON) counted. */
   plannedCalls: { config: string; count: number } | null = null
-  /** The full Before rows of the last run answered in pages (`RunOptions.beforePage`). */
-  pagedBefore: { runId: number; rows: RowMeta[] } | null = null
+  /** The full rows of each side the last run answered in pages (`RunOptions.rowPage`). */
+  pagedRows: { runId: number; before?: RowMeta[]; after?: RowMeta[] } | null = null
 
   /** The full run in flight: a newer run, `cancelSummaries` or disposal aborts it. */
   readonly runs = new LatestCall()
@@ -108,7 +108,7 @@ export class TranscriptSession {
     this.recorded = null
     this.recordedEncoding = null
     this.plannedCalls = null
-    this.pagedBefore = null
+    this.pagedRows = null
     if (next?.root !== this.root) forgetCounts()
   }
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { Message, RunResult } from '../engine/model'
+import { PROBLEMS_SENT } from './protocol'
 import { buildMessageDetail, buildRunView, estimatedBeforeRows, imageLabel, previewOf } from './view'
 
 function msg(id: string, index: number, role: Message['role'], content: Message['content'], extra: Partial<Message> = {}): Message {
@@ -187,6 +188,17 @@ describe('buildRunView', () => {
     expect(view.calibration).toBeUndefined()
     const calibration = { source: 'usage' as const, overhead: 12_000, ratio: 1.25, medianError: 0.004, requests: 6 }
     expect(buildRunView({ ...result, calibration }, 8, 'o200k_base').calibration).toEqual(calibration)
+  })
+
+  it('sends the first PROBLEMS_SENT validity problems of each side and, when it cut, how many each side has', () => {
+    const problem = (i: number) => ({ rule: 'orphan-tool-result' as const, messageIds: [`t${i}`], message: `result t${i} answers no call` })
+    const many = Array.from({ length: PROBLEMS_SENT + 50 }, (_, i) => problem(i))
+    const v = buildRunView({ ...result, checks: { before: many, after: [problem(0)] } }, 9, 'o200k_base')
+    expect(v.checks.before).toEqual(many.slice(0, PROBLEMS_SENT))
+    expect(v.checks.after).toEqual([problem(0)])
+    expect(v.checks.problemCounts).toEqual({ before: PROBLEMS_SENT + 50, after: 1 })
+    // Nothing cut: no counts, the lists' lengths are the counts.
+    expect(view.checks.problemCounts).toBeUndefined()
   })
 
   it('lists the later back-references of an original tool output among its counterparts', () => {

@@ -9,7 +9,7 @@ import { perMessage } from '../engine/util/memo'
 import { collapseWhitespace, codePointLength, cutCodePoints } from '../engine/util/text'
 import { parseJsonWithin } from '../engine/util/nesting'
 import { decisionLogView, DECISIONS_SENT, lastOfEachStage } from './decision-log'
-import type { DetailBlock, MessageDetail, OriginView, PassMeta, RowMeta, RunView, Side } from './protocol'
+import { PROBLEMS_SENT, type DetailBlock, type MessageDetail, type OriginView, type PassMeta, type RowMeta, type RunView, type Side } from './protocol'
 
 /** Longest preview in code points (DESIGN §1). */
 const PREVIEW_LIMIT = 200
@@ -269,8 +269,11 @@ export function buildRunView(result: RunResult, runId: number, encoding: Encodin
     passes,
     stages: result.stages.map((s) => ({ ...s })),
     checks: {
-      before: [...result.checks.before],
-      after: [...result.checks.after],
+      before: result.checks.before.slice(0, PROBLEMS_SENT),
+      after: result.checks.after.slice(0, PROBLEMS_SENT),
+      ...(result.checks.before.length > PROBLEMS_SENT || result.checks.after.length > PROBLEMS_SENT
+        ? { problemCounts: { before: result.checks.before.length, after: result.checks.after.length } }
+        : {}),
       ...(result.checks.failureModes
         ? { failureModes: result.checks.failureModes.map((w) => ({ ...w, messageIds: [...w.messageIds] })) }
         : { failureModesPending: true as const }),

@@ -6,12 +6,13 @@ import type { StageId, ValidityProblem } from '../../engine/model'
 import { neededText } from '../../engine/facts/needed'
 import { tokenEstimateNote } from '../../engine/tokens/count'
 import type { RunView, Side } from '../../worker/protocol'
+import { LazyDetails } from '../../components/LazyDetails'
 import { useStore } from '../../state/store'
 import { useConfig, useFailureModes, useInfo, usePipelineActions, useRecorded, useViewActions } from '../../state/hooks'
 import { calibrationParts, RAW_COUNTS } from '../../engine/usage/calibration-terms'
 import { exceedsWindow, overWindowText, peakContextTokens } from '../../engine/analysis/peak-context'
 import { windowOf } from '../../engine/models'
-import { selectAfterMode, selectShownRun } from '../../state/selectors'
+import { problemCount, selectAfterMode, selectShownRun } from '../../state/selectors'
 import { neededLineState } from './needed-line'
 import { PassList } from './PassList'
 import { ReworkList } from './ReworkList'
@@ -81,9 +82,9 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
         <div>
           <dt>Validity</dt>
           <dd>
-            <ValidityCount label="before" problems={run.checks.before} />
+            <ValidityCount label="before" n={problemCount(run, 'before')} />
             <span className="arrow"> → </span>
-            <ValidityCount label="after" problems={run.checks.after} />
+            <ValidityCount label="after" n={problemCount(run, 'after')} />
           </dd>
         </div>
       </dl>
@@ -126,14 +127,23 @@ export function TotalsBar({ children }: { children?: ReactNode }) {
       <div className="totals__more" data-png-skip="">
         {/* First in the line under the figures: the re-work summary gives way to it (ellipsis). */}
         <CalibrationLine run={run} />
-        {(run.checks.before.length > 0 || run.checks.after.length > 0) && (
-          <details className="totals__problems">
-            <summary>
-              Validity problems: {run.checks.before.length} before, {run.checks.after.length} after
-            </summary>
-            <ProblemList title="Before" side="before" problems={run.checks.before} />
-            <ProblemList title="After" side={showsRecorded ? 'recorded' : 'after'} problems={run.checks.after} />
-          </details>
+        {(problemCount(run, 'before') > 0 || problemCount(run, 'after') > 0) && (
+          <LazyDetails
+            className="totals__problems"
+            summary={`Validity problems: ${problemCount(run, 'before')} before, ${problemCount(run, 'after')} after`}
+          >
+            {() => (
+              <>
+                <ProblemList title="Before" side="before" problems={run.checks.before} count={problemCount(run, 'before')} />
+                <ProblemList
+                  title="After"
+                  side={showsRecorded ? 'recorded' : 'after'}
+                  problems={run.checks.after}
+                  count={problemCount(run, 'after')}
+                />
+              </>
+            )}
+          </LazyDetails>
         )}
         <PassList />
         <ReworkList />
@@ -295,8 +305,7 @@ function RecordedVersus() {
   )
 }
 
-function ValidityCount({ label, problems }: { label: string; problems: ValidityProblem[] }) {
-  const n = problems.length
+function ValidityCount({ label, n }: { label: string; n: number }) {
   return (
     <span
       className={n === 0 ? 'valid valid--ok' : 'valid valid--bad'}
@@ -308,7 +317,8 @@ function ValidityCount({ label, problems }: { label: string; problems: ValidityP
   )
 }
 
-function ProblemList({ title, side, problems }: { title: string; side: Side; problems: ValidityProblem[] }) {
+/** A side's validity problems as the run sent them (the first `PROBLEMS_SENT`), and how many more it has. */
+function ProblemList({ title, side, problems, count }: { title: string; side: Side; problems: ValidityProblem[]; count: number }) {
   const { selectRow } = useViewActions()
   if (problems.length === 0) return null
   return (
@@ -325,6 +335,7 @@ function ProblemList({ title, side, problems }: { title: string; side: Side; pro
             ))}
           </li>
         ))}
+        {count > problems.length && <li className="muted">… and {formatCountOf(count - problems.length, 'more')}</li>}
       </ul>
     </div>
   )

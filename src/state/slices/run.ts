@@ -60,10 +60,10 @@ export function detailKey(side: Side, id: string): string {
 }
 
 /**
- * Full Before rows per message from the worker: a long transcript's first run sends its rows in
- * pages of this many, each its own message, so none costs the main thread a long task (BENCH B5).
+ * Rows per message from the worker: a long transcript's runs send each side's rows in pages of
+ * this many, each its own message, so none costs the main thread a long task (BENCH B5, B20).
  */
-const BEFORE_PAGE = 1000
+const ROW_PAGE = 1000
 
 /** Resolves in a later task (a macrotask), so the main thread can paint and take input between. */
 function nextTask(): Promise<void> {
@@ -71,19 +71,23 @@ function nextTask(): Promise<void> {
 }
 
 /**
- * Completes a view whose Before rows came in pages (`RunView.beforeRowsTotal`), fetching the rest
- * page by page; false when the worker no longer holds them (the caller asks for the run whole).
+ * Completes a view whose rows came in pages (`RunView.beforeRowsTotal`, `afterRowsTotal`),
+ * fetching the rest page by page, each answer in a task of its own; false when the worker no
+ * longer holds them (the caller asks for the run whole).
  */
-async function fetchBeforePages(view: RunView): Promise<boolean> {
-  const total = view.beforeRowsTotal
-  if (total === undefined) return true
-  const rows = view.before.rows
-  while (rows.length < total) {
-    const page = await getEngine().getBeforeRows(view.runId, rows.length, BEFORE_PAGE)
-    if (!page || page.length === 0) return false
-    for (const row of page) rows.push(row)
+async function fetchRowPages(view: RunView): Promise<boolean> {
+  for (const side of ['before', 'after'] as const) {
+    const total = side === 'before' ? view.beforeRowsTotal : view.afterRowsTotal
+    if (total === undefined) continue
+    const rows = view[side].rows
+    while (rows.length < total) {
+      const page = await getEngine().getRows(view.runId, side, rows.length, ROW_PAGE)
+      if (!page || page.length === 0) return false
+      for (const row of page) rows.push(row)
+    }
   }
   delete view.beforeRowsTotal
+  delete view.afterRowsTotal
   return true
 }
 
@@ -122,7 +126,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get, _api, events) =
         const asOf = turn === null ? {} : { asOfTurn: turn }
         // The key goes with the call only (never into the config); see SummarizerSlice.
         const apiKey = get().apiKey
-        const keyOption = apiKey ? { apiKey, beforePage: BEFORE_PAGE, ...asOf } : { beforePage: BEFORE_PAGE, ...asOf }
+        const keyOption = apiKey ? { apiKey, rowPage: ROW_PAGE, ...asOf } : { rowPage: ROW_PAGE, ...asOf }
         // Streamed summaries show as they arrive; progress of any other run is dropped.
         const progress = () =>
           isHttpSummarizer(config.summarizer)
@@ -142,16 +146,21 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get, _api, events) =
           continue
         }
         // A long view's deserialization was this task; its render gets a task of its own (BENCH B5).
-        if (outcome.ok && outcome.view.before.rows.length >= BEFORE_PAGE) {
+        if (outcome.ok && outcome.view.before.rows.length >= ROW_PAGE) {
           await nextTask()
+          if (myGeneration !== generation) return
+        }
+        // Pages first: slim Before rows come in pages too, and are restored whole.
+        if (outcome.ok && !(await fetchRowPages(outcome.view))) {
+          outcome = await getEngine().run(config, runId, apiKey ? { apiKey, ...asOf } : asOf, progress())
           if (myGeneration !== generation) return
         }
         if (outcome.ok && !restoreBeforePreviews(outcome.view, shown)) {
           outcome = await getEngine().run(config, runId, keyOption, progress())
           if (myGeneration !== generation) return
-        }
-        if (outcome.ok && !(await fetchBeforePages(outcome.view))) {
-          outcome = await getEngine().run(config, runId, apiKey ? { apiKey, ...asOf } : asOf, progress())
+          if (outcome.ok && !(await fetchRowPages(outcome.view))) {
+            outcome = await getEngine().run(config, runId, apiKey ? { apiKey, ...asOf } : asOf, progress())
+          }
         }
         if (myGeneration !== generation) return
         progressOf = null
