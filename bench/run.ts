@@ -1245,7 +1245,6 @@ interface ScaleRun {
   /** Peak resident memory of the browser's process tree (page, workers, GPU, browser) during it. */
   peakRss: number
   /** Resident memory of the same tree before the load (the app with its sample open). */
-    [['B20', 'B21'], pageScaleRows],
   baseRss: number
   /** Tab label → click to the frame after it (ms) and the longest task in the 1.5 s after the click. */
   tabs: Record<string, { ms: number; longest: number }>
@@ -1470,6 +1469,7 @@ async function onlyRows(ids: readonly string[]): Promise<void> {
     [['B19'], () => b19(mid)],
     [['B23'], b23],
     [['B2'], () => b2(SIZES.map(input))],
+    [['B20', 'B21'], pageScaleRows],
   ]
   const unknown = ids.filter((id) => !sections.some(([has]) => has.includes(id)))
   if (unknown.length > 0) throw new Error(`--only: no row ${unknown.join(', ')}`)
