@@ -230,3 +230,22 @@ export function longToolTurn(calls: number): string {
   parts.push(',{"role":"assistant","content":"All modules checked."}]}')
   return parts.join('')
 }
+
+/**
+ * A plain OpenAI chat of `count` messages alternating user / assistant where every message states
+ * several facts (an order id, a file path, an amount, a port, a commit-like hash), each distinct:
+ * the fact-dense shape whose facts table once repeated the whole summary under every lost fact.
+ */
+export function factDenseChat(count: number, seed = 13): string {
+  const r = rng(seed)
+  const parts: string[] = ['{"messages":[']
+  for (let i = 0; i < count; i++) {
+    const role = i % 2 === 0 ? 'user' : 'assistant'
+    const hash = Math.floor(r() * 0xffffffff).toString(16).padStart(8, '0')
+    const facts = `order ORD-${10000 + i}, file src/pkg${i % 31}/mod${i}.ts, total $${(i % 500) + 10}.${i % 100 < 10 ? '0' : ''}${i % 100}, port ${3000 + (i % 900)}, commit ${hash}`
+    const text = role === 'user' ? `Please check ${facts}.` : `Checked ${facts}; all good.`
+    parts.push(`${i > 0 ? ',' : ''}{"role":"${role}","content":${JSON.stringify(text)}}`)
+  }
+  parts.push(']}')
+  return parts.join('')
+}

@@ -40,6 +40,7 @@ import {
 import { compactJson, compactReport, findText, findVerdictsJson } from './report'
 import { neededFor } from '../engine/facts/history'
 import { sweepJson, sweepText } from './sweep'
+import { writeJson } from './json-stream'
 import { probeRegex } from './regex-guard'
 import { FactSearchIndex, REGEX_DEADLINE_MS, regexTooSlow } from '../worker/fact-search'
 
@@ -205,10 +206,13 @@ export const COMMANDS: readonly CliCommand[] = [
       const watched = watchedFlag(ctx.values)
       const run = await runFile(ctx, 'compact')
       const recorded = ctx.values.recorded ? recordedRunResult(run.transcript, run.counter, { calibration: run.result.calibration }) : undefined
-      let text = ctx.values.json
-        ? JSON.stringify(compactJson(run.transcript, run.config, run.result, recorded, watched, countToolSchemaTokens(run.transcript.tools, run.counter.count)), null, 2)
-        : compactReport(run.name, run.transcript, run.config, run.result, recorded)
-      if (!ctx.values.json && watched.length > 0) {
+      if (ctx.values.json) {
+        // Written in chunks: the object of a long session is hundreds of MB of text.
+        writeJson(compactJson(run.transcript, run.config, run.result, recorded, watched, countToolSchemaTokens(run.transcript.tools, run.counter.count)), ctx.out)
+        return run.failCode()
+      }
+      let text = compactReport(run.name, run.transcript, run.config, run.result, recorded)
+      if (watched.length > 0) {
         // One line per watched fact, the verdict `find` gives it: with --recorded, against what
         // the agent kept (as `find --recorded` and the report above judge it).
         const judged = recorded ?? run.result

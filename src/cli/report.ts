@@ -11,8 +11,8 @@ import { formatPercentDelta, formatTokenDelta } from '../engine/delta'
 import { compareRecordedVsSimulated, type RecordedRun } from '../engine/analysis/recorded'
 import { failureModesOf } from '../engine/pipeline'
 import { reworkAfterCompactions, type CompactionRework } from '../engine/analysis/rework'
-import { lossReason, passName, positionNames, recordedCompactionName, verdictSentence, type FactVerdict, type SummarizerKind } from '../engine/facts/verdict'
-import { factTable, neededFacts } from '../engine/facts/table'
+import { lossReason, passName, positionNames, recordedCompactionName, verdictSentence, type FactVerdict, type LossEvent, type SummarizerKind } from '../engine/facts/verdict'
+import { factTable, neededFacts, type FactTable } from '../engine/facts/table'
 import { recordedAt } from '../engine/facts/run-index'
 import { neededFor } from '../engine/facts/history'
 import { neededByText, neededText, type NeededAfterLoss } from '../engine/facts/needed'
@@ -190,7 +190,7 @@ function recordedJson(recorded: RecordedRun | null, result: RunResult, watched: 
     // The agent's compactions as passes, and the facts judged against them (each loss blamed on
     // the compaction that dropped it, needed facts after the agent's own compactions).
     passes: recorded.passes,
-    facts: factTable(recorded, watched.length > 0 ? extractFacts(recorded.before.messages, watched) : undefined),
+    facts: factsJson(factTable(recorded, watched.length > 0 ? extractFacts(recorded.before.messages, watched) : undefined)),
     checks: recorded.checks,
     comparison: compareRecordedVsSimulated(recorded, result),
   }
@@ -274,6 +274,35 @@ function sideJson(side: RunResult['before'], toolSchemaTokens: number, calibrati
 }
 
 /**
+ * The facts table as `--json` carries it: `factTable`'s, except that a loss replaced by a summary
+ * names it by `summaryId` alone — its text is the pass's `summary` in `passes` (the same
+ * `summaryId`) — instead of repeating the whole summary under every fact it dropped, so the
+ * output grows with the input, not with facts × summary length.
+ */
+function factsJson(table: FactTable): Omit<FactTable, 'rows'> & { rows: unknown[] } {
+  const byReference = (e: LossEvent) => {
+    if (e.replacedBy.kind !== 'summary') return e
+    const { text: _text, ...replacedBy } = e.replacedBy
+    return { ...e, replacedBy }
+  }
+  return {
+    ...table,
+    rows: table.rows.map((row) => {
+      const v = row.verdict
+      if (v.events === undefined && v.lost === undefined) return row
+      return {
+        ...row,
+        verdict: {
+          ...v,
+          ...(v.events ? { events: v.events.map(byReference) } : {}),
+          ...(v.lost ? { lost: byReference(v.lost) } : {}),
+        },
+      }
+    }),
+  }
+}
+
+/**
  * The `compact --json` object: `format`, `calibration` (the run's `Calibration` and its
  * `calibrationLabel`: how every token figure was made the agent's), `config` (the settings that ran: `window`, the model's
  * context window in tokens the triggers used; `encoding`; `stages`, each `{id, enabled, params}`
@@ -312,7 +341,7 @@ export function compactJson(
     stages: result.stages,
     checks: result.checks,
     failureModes: result.checks.failureModes ?? [],
-    facts: factTable(result, watched.length > 0 ? extractFacts(result.before.messages, watched) : undefined),
+    facts: factsJson(factTable(result, watched.length > 0 ? extractFacts(result.before.messages, watched) : undefined)),
     rework: reworkAfterCompactions(transcript, result),
     recordedCompactions: transcript.recordedCompactions,
     warnings: result.warnings,

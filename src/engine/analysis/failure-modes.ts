@@ -6,13 +6,13 @@
  */
 import { contentText } from '../content'
 import { goalMessage, isOrdinaryUser, latestRequest } from '../facts/classify'
-import { findFact } from '../facts/finder'
+import { findFact, keptAs } from '../facts/finder'
 import { findFactSpansMemo, instructionLines, type CandidateFact, type FactKind } from '../facts/patterns'
 import { importanceRank } from '../facts/importance'
 import { indexRun, type FactRun, type RunIndex } from '../facts/run-index'
 import { neededByText } from '../facts/needed'
 import { isImportantFact, lostFacts, neededFacts, type NeededFact } from '../facts/table'
-import { lossPlace, passName } from '../facts/verdict'
+import { lossPlace, passName, type KeptAs } from '../facts/verdict'
 import { createStringSetMatcher, holdsFact } from '../facts/fact-index'
 import type { FailureModeWarning, Pass, RunResult } from '../model'
 import { cutCodePoints } from '../util/text'
@@ -225,26 +225,55 @@ function checkDoubleCompression(run: FactRun | RunIndex): FailureModeWarning[] {
   const passes = [...ix.run.passes]
   const order = (p: Pass) => (ix.stageOrder.get(p.stage) ?? 0) * 1e6 + p.pass
   passes.sort((a, b) => order(a) - order(b))
+  // Every fact some summary holds, and the last pass (in this order) whose summary holds it, found
+  // in one scan of each summary for all facts: asking every later summary again for each fact a
+  // pass dropped was quadratic in the passes of a replay that compacts every turn.
+  const factId = new Map<string, number>()
+  // Per pass, the ids of its summary's fact spans in order (a summary is scanned for spans once).
+  const spanIds = passes.map((p) =>
+    Int32Array.from(findFactSpansMemo(p.summary), ({ fact }) => {
+      let id = factId.get(fact)
+      if (id === undefined) factId.set(fact, (id = factId.size))
+      return id
+    }),
+  )
+  const facts = [...factId.keys()]
+  const matcher = createStringSetMatcher(facts)
+  const lastHolder = new Int32Array(factId.size).fill(-1)
+  passes.forEach((p, k) => {
+    for (const f of matcher.find(p.summary)) lastHolder[f] = k
+  })
+  // The finder's verdict of each of these facts as the check reads it (`findFact`: survives when a
+  // Before and an After text hold it; `where` how each After message holds it), from one scan of
+  // the Before and one of the After for all facts instead of a scan of the whole run per fact.
+  const beforeIds: string[][] = Array.from({ length: factId.size }, () => [])
+  for (const [id, text] of ix.beforeTexts) for (const f of matcher.find(text)) beforeIds[f]?.push(id)
+  const afterAs: KeptAs[][] = Array.from({ length: factId.size }, () => [])
+  for (const [id, text] of ix.afterTexts) for (const f of matcher.find(text)) afterAs[f]?.push(keptAs(ix.run, id))
   const reported = new Set<string>()
+  let next = passes.length > 1 ? new Set(matcher.find((passes[1] as Pass).summary)) : new Set<number>()
   for (let k = 0; k + 1 < passes.length; k++) {
     const p = passes[k] as Pass
     const q = passes[k + 1] as Pass
-    for (const { fact } of findFactSpansMemo(p.summary)) {
-      if (reported.has(fact) || holdsFact(q.summary, fact)) continue
+    const inQ = next
+    if (k + 2 < passes.length) next = new Set(matcher.find((passes[k + 2] as Pass).summary))
+    for (const f of spanIds[k] as Int32Array) {
+      const fact = facts[f] as string
+      if (reported.has(fact) || inQ.has(f)) continue
+      const before = beforeIds[f] as string[]
+      const where = afterAs[f] as KeptAs[]
+      const survives = before.length > 0 && where.length > 0
       // Still verbatim somewhere after q (a message q did not fold) is not a loss.
-      const verdict = findFact(ix, fact)
-      if (verdict.verdict === 'survives' && verdict.where.some((w) => w.as !== 'summary')) continue
-      const stillInLaterSummary = passes.slice(k + 2).some((r) => holdsFact(r.summary, fact))
-      if (verdict.verdict === 'survives' && stillInLaterSummary) continue
+      if (survives && where.some((as) => as !== 'summary')) continue
+      const stillInLaterSummary = (lastHolder[f] as number) >= k + 2
+      if (survives && stillInLaterSummary) continue
       reported.add(fact)
       out.push({
         rule: 'double-compression',
         message:
           `"${short(fact)}" was in the summary of ${p.stage} pass ${p.pass} and is missing ` +
           `after pass ${q.pass}${q.stage !== p.stage ? ` of ${q.stage}` : ''}`,
-        messageIds: [...verdict.beforeIds, p.summaryId, q.summaryId].filter(
-          (id, i, a) => a.indexOf(id) === i,
-        ),
+        messageIds: [...before, p.summaryId, q.summaryId].filter((id, i, a) => a.indexOf(id) === i),
       })
     }
   }

@@ -38,7 +38,7 @@ function queryLabel(query: FactQuery): string {
 }
 
 /** How after message `id` holds a fact, read from its origin. */
-function keptAs(run: FactRun, id: string): KeptAs {
+export function keptAs(run: FactRun, id: string): KeptAs {
   const o = run.origins[id]
   if (o?.kind === 'summary') return 'summary'
   if (o?.kind === 'pinned-facts') return 'pinned'
