@@ -12,7 +12,7 @@
  * (`E2E_PORT` overrides), the page opened with `?bench` (src/app/bench-hook.ts).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, openAsBlob, readFileSync, rmSync, statfsSync, symlinkSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, openAsBlob, readdirSync, readFileSync, rmSync, statfsSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { cpus, freemem, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Tiktoken } from 'js-tiktoken/lite'
@@ -24,7 +24,7 @@ import type { PipelineConfig, Transcript } from '../src/engine/model'
 import { DEFAULT_PIPELINE, runPipeline } from '../src/engine/pipeline'
 import { cacheCounter, loadTextCounter, textsToCount } from '../src/engine/tokens/count'
 import { generateLargeSession } from '../test/fixtures'
-import { base64Text, chatWithToolOutput, claudeCodeForks, findOutput, longChat, proseText } from '../test/hostile'
+import { base64Text, chatWithToolOutput, claudeCodeForks, findOutput, longChat, orphanToolResults, proseText } from '../test/hostile'
 import { factTable } from '../src/engine/facts/table'
 import { createEngineApi } from '../src/worker/engine-api'
 import { mainThreadChunks } from './bundle'
@@ -255,7 +255,7 @@ async function b19(file: string): Promise<void> {
     const imported = await api.importBlob(await openAsBlob(file), 'bench.jsonl', () => {})
     if (!imported.ok) throw new Error(`B19: ${imported.error.message}`)
     const t0 = performance.now()
-    const run = await api.run(api.getDefaults(), 1, { beforePage: 1000 })
+    const run = await api.run(api.getDefaults(), 1, { rowPage: 1000 })
     if (!run.ok) throw new Error(`B19: ${run.error}`)
     const t1 = performance.now()
     const out = await api.getFactTable(1)
@@ -1186,6 +1186,228 @@ async function factsAndSweepRows(built = false): Promise<void> {
   }
 }
 
+// ------------------------------------------------------------------ B20, B21: the page at scale
+/** Resident memory (bytes) of a process and all its descendants (Linux /proc): the browser's page and workers. */
+function treeRss(root: number): number {
+  const children = new Map<number, number[]>()
+  let total = 0
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      const list = children.get(ppid) ?? []
+      list.push(Number(name))
+      children.set(ppid, list)
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const stack = [root]
+  while (stack.length > 0) {
+    const pid = stack.pop() as number
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+      if (m) total += Number(m[1]) * 1024
+    } catch {
+      // gone meanwhile
+    }
+    stack.push(...(children.get(pid) ?? []))
+  }
+  return total
+}
+
+/** The Chromium this process launched (a child process named chromium or chrome), or 0. */
+function chromiumPid(): number {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      if (ppid === process.pid && /chrom/.test(readFileSync(`/proc/${name}/comm`, 'utf8'))) return Number(name)
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return 0
+}
+
+/** What one load of a big file cost the page (B20, B21). */
+interface ScaleRun {
+  /** Load (file chosen) → first rows of the file in the Before column (ms; NaN when never). */
+  firstRowsMs: number
+  /** Load → run done and both columns rendered (ms). */
+  doneMs: number
+  /** Longest main-thread task from the load to the last tab switch (ms, Long Tasks API). */
+  longestTask: number
+  /** Main-thread tasks over 200 ms in that span. */
+  tasksOver200: number
+  /** Peak resident memory of the browser's process tree (page, workers, GPU, browser) during it. */
+  peakRss: number
+  /** Resident memory of the same tree before the load (the app with its sample open). */
+  baseRss: number
+  /** Tab label → click to the frame after it (ms) and the longest task in the 1.5 s after the click. */
+  tabs: Record<string, { ms: number; longest: number }>
+  /** The tab crashed, or the run was not shown within 600 s. */
+  crashed: boolean
+}
+
+/**
+ * One fresh page opens `file` (from disk, through the file input as a person would): time to its
+ * first rows and to the full run shown, the longest main-thread task, peak memory of the browser's
+ * process tree (sampled every 250 ms from here), then each main tab clicked in turn.
+ */
+async function scaleRun(browser: import('@playwright/test').Browser, file: string): Promise<ScaleRun> {
+  const name = file.split('/').pop() ?? ''
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+  await context.addInitScript('globalThis.__name = (f) => f')
+  const page = await context.newPage()
+  let crashed = false
+  page.on('crash', () => {
+    crashed = true
+  })
+  page.on('pageerror', (e) => log(`page error: ${e.message}`))
+  const browserPid = chromiumPid()
+  try {
+    await page.goto(`http://127.0.0.1:${PORT}/?bench`)
+    await page.waitForFunction(() => {
+      const s = (window as unknown as { __bench?: { store: { getState(): { run: unknown; runStatus: string; loading: unknown } } } }).__bench?.store.getState()
+      return !!s && !!s.run && s.runStatus === 'done' && s.loading === null
+    }, undefined, { timeout: 120_000 })
+    const baseRss = browserPid ? treeRss(browserPid) : 0
+    let peakRss = baseRss
+    const sampler = setInterval(() => {
+      if (browserPid) peakRss = Math.max(peakRss, treeRss(browserPid))
+    }, 250)
+    try {
+      await page.evaluate((name) => {
+        const w = window as unknown as {
+          __scale: { t0: number; first: number; done: number }
+          __bench: { store: { getState(): { info: { fileName: string } | null; run: unknown; runStatus: string; loading: unknown } } }
+        }
+        const scale = { t0: performance.now(), first: 0, done: 0 }
+        w.__scale = scale
+        const rowsIn = (side: string) => document.querySelectorAll(`[data-testid="${side}-column"] [role="row"]`).length
+        const tick = () => {
+          const s = w.__bench.store.getState() as { info: { fileName: string } | null; run: unknown; runStatus: string; loading: unknown; importHead?: { fileName: string } | null }
+          const ours = s.importHead?.fileName === name || (!!s.run && s.info?.fileName === name)
+          if (!scale.first && ours && rowsIn('before') > 0) scale.first = performance.now()
+          if (s.info?.fileName === name && s.run && s.runStatus === 'done' && s.loading === null && rowsIn('before') > 0 && rowsIn('after') > 0) {
+            scale.done = performance.now()
+            return
+          }
+          requestAnimationFrame(tick)
+        }
+        requestAnimationFrame(tick)
+      }, name)
+      const t0 = await page.evaluate(() => (window as unknown as { __scale: { t0: number } }).__scale.t0)
+      await page.getByLabel('Open transcript').setInputFiles(file)
+      await page.waitForFunction(() => (window as unknown as { __scale: { done: number } }).__scale.done > 0, undefined, { timeout: 600_000, polling: 500 })
+      const { first, done } = await page.evaluate(() => (window as unknown as { __scale: { first: number; done: number } }).__scale)
+      const tabs: ScaleRun['tabs'] = {}
+      for (const label of ['Table', 'Facts', 'Stage by stage', 'Timeline', 'Turn N', 'Sweep', 'Before | After']) {
+        tabs[label] = await page.evaluate(async (label) => {
+          const w = window as unknown as { __bench: { longTasks: { start: number; duration: number }[] } }
+          const tab = [...document.querySelectorAll('[role="tab"]')].find((b) => b.textContent?.trim() === label) as HTMLElement | undefined
+          if (!tab) return { ms: NaN, longest: NaN }
+          const c0 = performance.now()
+          tab.click()
+          await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))
+          const ms = performance.now() - c0
+          await new Promise((r) => setTimeout(r, 1500))
+          const longest = Math.max(0, ...w.__bench.longTasks.filter((t) => t.start + t.duration >= c0).map((t) => t.duration))
+          return { ms, longest }
+        }, label)
+      }
+      const tasks = await page.evaluate((t0) => (window as unknown as { __bench: { longTasks: { start: number; duration: number }[] } }).__bench.longTasks.filter((t) => t.start + t.duration >= t0).map((t) => t.duration), t0)
+      return {
+        firstRowsMs: first ? first - t0 : NaN,
+        doneMs: done - t0,
+        longestTask: Math.max(0, ...tasks),
+        tasksOver200: tasks.filter((d) => d > 200).length,
+        peakRss,
+        baseRss,
+        tabs,
+        crashed,
+      }
+    } finally {
+      clearInterval(sampler)
+    }
+  } catch (e) {
+    // A crash, or no run shown within the wait: recorded as a failed load, never a thrown bench.
+    log(`${name}: ${crashed ? 'the page crashed' : `not shown: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`}`)
+    return { firstRowsMs: NaN, doneMs: NaN, longestTask: NaN, tasksOver200: NaN, peakRss: NaN, baseRss: NaN, tabs: {}, crashed }
+  } finally {
+    await context.close().catch(() => undefined)
+  }
+}
+
+/** A generated input of bench/out, written on first use. */
+function generated(name: string, make: () => string): string {
+  const file = join(OUT, name)
+  if (!existsSync(file)) {
+    log(`generating ${file}`)
+    writeFileSync(file, make())
+  }
+  return file
+}
+
+/**
+ * B20 and B21: the page with 1,000,000 messages (`longChat`) and with 200,000 tool results that
+ * answer no call (`orphanToolResults`), opened through the file input of a production build:
+ * longest main-thread task (target ≤ 200 ms), first rows, full run shown, peak memory of the
+ * browser's processes, each main tab's switch. `--runs` repetitions (default 3) on fresh pages.
+ */
+async function pageScaleRows(): Promise<void> {
+  const inputs = [
+    { id: 'B20', what: '1,000,000 messages', file: generated('long-chat-1000000.json', () => longChat(1_000_000)) },
+    { id: 'B21', what: '200,000 orphan tool results', file: generated('orphans-200000.json', () => orphanToolResults(200_000)) },
+  ]
+  log('B20/B21: building the app')
+  execFileSync('npx', ['vite', 'build', '--outDir', DIST, '--emptyOutDir', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' })
+  const server = await startPreview()
+  const browser = await chromium.launch({
+    ...(existsSync(CHROMIUM) ? { executablePath: CHROMIUM } : {}),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+  try {
+    for (const { id, what, file } of inputs) {
+      const runs: ScaleRun[] = []
+      for (let i = 0; i < RUNS; i++) {
+        log(`${id}: ${what}, run ${i + 1}/${RUNS}`)
+        runs.push(await scaleRun(browser, file))
+        log(`${id}: ${JSON.stringify(runs[runs.length - 1])}`)
+      }
+      extra[id.toLowerCase()] = runs
+      const ok = runs.filter((r) => !r.crashed)
+      const crashes = runs.length - ok.length
+      const longest = stat(ok.length ? ok.map((r) => r.longestTask) : [NaN])
+      const med = (f: (r: ScaleRun) => number) => (ok.length ? Math.round(stat(ok.map(f)).median) : NaN)
+      const tabs = Object.keys(ok[0]?.tabs ?? {})
+        .map((t) => `${t} ${med((r) => r.tabs[t]?.ms ?? NaN)}/${med((r) => r.tabs[t]?.longest ?? NaN)}`)
+        .join(', ')
+      rows.push({
+        id,
+        what: `the page with ${what} (${Math.round(sizeOfBytes(file) / MB)} MB) opened: longest main-thread task; first rows ${med((r) => r.firstRowsMs)} ms, run shown ${med((r) => r.doneMs)} ms, peak RSS of the browser ${med((r) => r.peakRss / MB)} MB (${med((r) => r.baseRss / MB)} MB before), tabs click → frame / longest task ms: ${tabs}; ${crashes} of ${runs.length} crashed or not shown in 600 s`,
+        unit: 'ms',
+        measured: longest,
+        reference: null,
+        ratio: longest.max,
+        target: '≤ 200 ms, no crash',
+        pass: crashes === 0 && longest.max <= 200,
+      })
+      save()
+    }
+  } finally {
+    await browser.close()
+    stopPreview(server)
+  }
+}
+
+function sizeOfBytes(file: string): number {
+  return statSync(file).size
+}
+
 // ------------------------------------------------------------------ B23: an archive bomb refused
 /**
  * B23: an Inspect `.eval` of 20 entries × 200 MB of zeros (about 4 MB on disk; each entry under
@@ -1218,7 +1440,7 @@ async function b23(): Promise<void> {
   log(`B23: ${runs.map((r) => `${Math.round(r.ms)} ms, peak ${Math.round(r.maxRssBytes / MB)} MB`).join('; ')}; ${runs[0]?.err.trim()}`)
   rows.push({
     id: 'B23',
-    what: `an Inspect .eval bomb (20 entries × 200 MB, ${Math.round(readFileSync(file).length / 1024)} KB on disk) given to the CLI: start → refusal (peak RSS ${Math.round(peak.median)} MB; ${refused ? 'refused with one line' : 'NOT refused'})`,
+    what: `an Inspect .eval bomb (20 entries × 200 MB, ${Math.round(statSync(file).size / 1024)} KB on disk) given to the CLI: start → refusal (peak RSS ${Math.round(peak.median)} MB; ${refused ? 'refused with one line' : 'NOT refused'})`,
     unit: 'ms',
     measured,
     reference: null,
@@ -1335,6 +1557,7 @@ async function onlyRows(ids: readonly string[]): Promise<void> {
     [['B22'], b22],
     [['B23'], b23],
     [['B2'], () => b2(SIZES.map(input))],
+    [['B20', 'B21'], pageScaleRows],
   ]
   const unknown = ids.filter((id) => !sections.some(([has]) => has.includes(id)))
   if (unknown.length > 0) throw new Error(`--only: no row ${unknown.join(', ')}`)
