@@ -3,15 +3,17 @@ import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
 
 /**
- * The Content-Security-Policy of the built page, shipped as a <meta> so it travels with any static
- * host. Each directive:
+ * The Content-Security-Policy of the built page. Shipped twice from this one definition: as a
+ * <meta> in index.html, so it travels with any static host, and as a response header (see
+ * `SECURITY_HEADERS`) from `vite preview` and in the build's `_headers` file, which is what also
+ * governs the module workers (a worker takes its policy from its own script's response, never from
+ * the page's meta) and framing. Each directive:
  * - default-src 'self': anything not named below (media, manifests, frames…) only from this origin.
  * - script-src 'self': the bundle's own chunks; no inline script, no eval.
  * - worker-src 'self': the engine, tokenizer-pool and regex-guard module workers, all built files
  *   (`new Worker(new URL(…, import.meta.url))`), never blob: or data: URLs.
  * - connect-src 'self' http: https:: the samples are fetched from this origin; the summarizer posts
- *   to an LLM endpoint the user configures, on any host. (That fetch runs in the engine worker, which
- *   takes its policy from its own response headers, not from this meta: this keeps the page in step.)
+ *   to an LLM endpoint the user configures, on any host (from the engine worker).
  * - img-src 'self' data:: the favicon (header logo); data: for "Save as PNG" (html-to-image draws
  *   the captured element as an SVG data: image, and each uPlot canvas as a PNG data: image, onto the
  *   canvas it encodes). Transcript images are kept for export, never shown.
@@ -21,8 +23,7 @@ import { defineConfig, type Plugin } from 'vite'
  * - object-src 'none': no plugins.
  * - base-uri 'self': an injected <base> cannot re-point the relative chunk URLs.
  * - form-action 'none': the app submits no forms anywhere.
- * Downloads use blob: URLs on <a download>, which no directive governs. frame-ancestors and
- * report-uri have no effect in a <meta> policy, so they are left to the host's headers.
+ * Downloads use blob: URLs on <a download>, which no directive governs.
  */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -38,8 +39,40 @@ const CONTENT_SECURITY_POLICY = [
 ].join('; ')
 
 /**
- * Adds the policy to the production index.html only: the dev server's React Fast Refresh needs
- * inline scripts. Prepended to <head> so it precedes every script and stylesheet it governs.
+ * No page may frame the app (clickjacking): `frame-ancestors 'none'`, which only a header can say
+ * (a <meta> policy ignores it), and `X-Frame-Options: DENY` for browsers without it.
+ */
+const FRAME_ANCESTORS = "frame-ancestors 'none'"
+
+/**
+ * The response headers of every file of the built app: the policy above plus `frame-ancestors`,
+ * no framing, no MIME sniffing, no referrer sent to an LLM endpoint. `vite preview` serves them;
+ * the build writes them to `_headers` (Netlify, Cloudflare Pages); docs/DESIGN.md says how to
+ * set them on other static hosts.
+ */
+const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': `${CONTENT_SECURITY_POLICY}; ${FRAME_ANCESTORS}`,
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+}
+
+/**
+ * The dev server's headers: React Fast Refresh needs inline scripts and Vite's HMR a websocket,
+ * so the dev server keeps only what forbids framing and sniffing (the full policy is checked on
+ * the built app).
+ */
+const DEV_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': FRAME_ANCESTORS,
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+}
+
+/**
+ * Adds the policy to the production index.html (prepended to <head>, so it precedes every script
+ * and stylesheet it governs) and writes `_headers` (every path: `SECURITY_HEADERS`) beside it.
+ * Build only: the dev server's React Fast Refresh needs inline scripts.
  */
 function contentSecurityPolicy(): Plugin {
   return {
@@ -52,6 +85,10 @@ function contentSecurityPolicy(): Plugin {
         injectTo: 'head-prepend',
       },
     ],
+    generateBundle() {
+      const lines = Object.entries(SECURITY_HEADERS).map(([name, value]) => `  ${name}: ${value}`)
+      this.emitFile({ type: 'asset', fileName: '_headers', source: `/*\n${lines.join('\n')}\n` })
+    },
   }
 }
 
@@ -66,6 +103,8 @@ const PURE_TESTS = [
 
 export default defineConfig({
   plugins: [react(), contentSecurityPolicy()],
+  server: { headers: DEV_HEADERS },
+  preview: { headers: SECURITY_HEADERS },
   // Module workers: the default 'iife' format cannot code-split the tokenizer rank tables.
   worker: { format: 'es' },
   test: {

@@ -131,3 +131,33 @@ test('every view, a re-plan, the cost view, a sweep and a download run under the
   expect(cspConsole).toEqual([])
   expect(errors).toEqual([])
 })
+
+test('the page and its worker scripts are served with the policy as a header, with frame-ancestors', async ({ page }) => {
+  const page_ = await page.request.get('/')
+  const header = page_.headers()['content-security-policy'] ?? ''
+  const { policy } = await servedPage(page)
+  // The header is the meta's policy (one definition) plus what only a header can say.
+  expect(header).toBe(`${policy}; frame-ancestors 'none'`)
+  expect(page_.headers()['x-frame-options']).toBe('DENY')
+  expect(page_.headers()['x-content-type-options']).toBe('nosniff')
+
+  // A module worker takes its policy from its own script's response, not from the page's meta.
+  const workers: string[] = []
+  page.on('worker', (w) => workers.push(w.url()))
+  await openApp(page)
+  const engine = workers.find((u) => /engine\.worker/.test(u))
+  expect(engine).toBeDefined()
+  const worker = await page.request.get(engine ?? '')
+  expect(worker.ok()).toBe(true)
+  expect(worker.headers()['content-security-policy']).toBe(header)
+})
+
+test('a page that frames the app is refused', async ({ page, baseURL }) => {
+  // Any other origin (here a data: page) embedding the app: the browser puts its error page in the
+  // frame instead of the app (frame-ancestors 'none').
+  await page.goto(`data:text/html,<iframe src="${baseURL}/" width="800" height="600"></iframe>`)
+  const frame = () => page.frames().find((f) => f !== page.mainFrame())
+  await expect.poll(() => frame()?.url() ?? '', { timeout: 30_000 }).toMatch(/^chrome-error:/)
+  // The same page with no frame loads the app (the refusal is about framing, not the server).
+  expect((await page.request.get(`${baseURL}/`)).ok()).toBe(true)
+})
