@@ -47,8 +47,8 @@ const FRAME_ANCESTORS = "frame-ancestors 'none'"
 /**
  * The response headers of every file of the built app: the policy above plus `frame-ancestors`,
  * no framing, no MIME sniffing, no referrer sent to an LLM endpoint. `vite preview` serves them;
- * the build writes them to `_headers` (Netlify, Cloudflare Pages); docs/DESIGN.md says how to
- * set them on other static hosts.
+ * the build writes them to `_headers` (Netlify, Cloudflare Pages); the README's "Hosting the
+ * build" says how to set them on other static hosts.
  */
 const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy': `${CONTENT_SECURITY_POLICY}; ${FRAME_ANCESTORS}`,
