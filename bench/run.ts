@@ -17,7 +17,7 @@ import { cpus, freemem, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Tiktoken } from 'js-tiktoken/lite'
 import o200k_base from 'js-tiktoken/ranks/o200k_base'
-import { chromium, type Page } from '@playwright/test'
+import { chromium, type Browser, type Page } from '@playwright/test'
 import { build } from 'vite'
 import { importBytes, importTranscript } from '../src/engine/formats'
 import type { PipelineConfig, Transcript } from '../src/engine/model'
@@ -1257,7 +1257,7 @@ interface ScaleRun {
  * first rows and to the full run shown, the longest main-thread task, peak memory of the browser's
  * process tree (sampled every 250 ms from here), then each main tab clicked in turn.
  */
-async function scaleRun(browser: import('@playwright/test').Browser, file: string): Promise<ScaleRun> {
+async function scaleRun(browser: Browser, file: string): Promise<ScaleRun> {
   const name = file.split('/').pop() ?? ''
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   await context.addInitScript('globalThis.__name = (f) => f')

@@ -40,7 +40,7 @@ export const MAX_SIZE_OPTION: CliOption = {
 const SIZE_UNITS: Readonly<Record<string, number>> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3 }
 
 /** `--max-size` in bytes (`MAX_INPUT_BYTES` when not given); not a positive size → UsageError. */
-export function maxSizeOf(values: FlagValues): number {
+function maxSizeOf(values: FlagValues): number {
   const text = values['max-size']
   if (typeof text !== 'string') return MAX_INPUT_BYTES
   const m = /^(\d+(?:\.\d+)?)([KMG]?)B?$/i.exec(text.trim())

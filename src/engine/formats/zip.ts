@@ -49,7 +49,7 @@ export const MAX_ENTRY_BYTES = 256 * 1024 * 1024
  * JSON Lines (an Inspect log's `header.json` and samples, a Cline task's histories, OpenCode's
  * storage, a data export's `conversations.json`); a bundle no format claims is read through them.
  */
-export const JSON_ENTRY = /\.(jsonl?|ndjson)$/i
+const JSON_ENTRY = /\.(jsonl?|ndjson)$/i
 
 /**
  * The bytes `entries` would bring into memory if importers read them all: the sizes of the JSON

@@ -27,7 +27,7 @@ import { SUMMARY_ID_PREFIX } from './output'
 import type { StageOutput } from './types'
 
 /** A signed thinking block: `thinking` with a signature, or `redacted_thinking`. */
-export function isSignedThinking(part: Part): boolean {
+function isSignedThinking(part: Part): boolean {
   return part.type === 'thinking' && (part.variant === 'redacted_thinking' || (part.variant === 'thinking' && !!part.signature))
 }
 
@@ -52,7 +52,7 @@ export function staleThinkingPositions(messages: readonly Message[]): number[] {
 }
 
 /** What `dropStaleThinking` did. */
-export interface StaleThinkingDrop {
+interface StaleThinkingDrop {
   /** The context with the stale blocks removed (the input array itself when none were). */
   messages: Message[]
   /** Ids of messages that lost their blocks and stay (content changed, nothing else). */
@@ -67,7 +67,7 @@ export interface StaleThinkingDrop {
  * tool calls and ids; a message left with no content and no tool calls is removed (an empty
  * message is rejected too). Never mutates its input.
  */
-export function dropStaleThinking(messages: readonly Message[]): StaleThinkingDrop {
+function dropStaleThinking(messages: readonly Message[]): StaleThinkingDrop {
   const at = new Set(staleThinkingPositions(messages))
   if (at.size === 0) return { messages: messages as Message[], edited: [], dropped: [] }
   const edited: string[] = []

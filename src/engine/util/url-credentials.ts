@@ -19,7 +19,7 @@ export const SECRET_QUERY_NAME_PATTERN =
 const SECRET_QUERY_NAME = new RegExp(`^${SECRET_QUERY_NAME_PATTERN}$`, 'i')
 
 /** What replaces a credential in a shown URL. */
-export const URL_SECRET_MASK = '***'
+const URL_SECRET_MASK = '***'
 
 /** `scheme://` then the authority (up to `/`, `?` or `#`), the rest of the URL. */
 const AUTHORITY = /^(\s*[A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*)([\s\S]*)$/
