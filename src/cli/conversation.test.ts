@@ -1,17 +1,10 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { main } from './main'
+import { runCli } from '../../test/cli'
 
 /** A ChatGPT export of three conversations (2, 4 and 2 messages), ids ending aa01–aa03. */
 const FILE = join(__dirname, '../../test/fixtures/cli/chatgpt-three-conversations.json')
 const ID = (n: number) => `68a1c2d3-000${n}-8000-9000-00000000aa0${n}`
-
-async function runCli(args: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(args, (s) => (stdout += s + '\n'), (s) => (stderr += s + '\n'))
-  return { code, stdout, stderr }
-}
 
 describe('--conversation: every conversation of a file is reachable', () => {
   it('inspect lists the conversations: index, id, title, messages, which is open', async () => {

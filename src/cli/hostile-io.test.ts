@@ -7,7 +7,7 @@ import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, wr
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { main } from './main'
+import { runCli } from '../../test/cli'
 import { visibleControls } from './output'
 
 const SAMPLES = join(__dirname, '../../public/samples')
@@ -21,13 +21,6 @@ function tempDir(): string {
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
-
-async function runCli(args: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(args, (s) => (stdout += `${s}\n`), (s) => (stderr += `${s}\n`))
-  return { code, stdout, stderr }
-}
 
 /**
  * A window title (OSC 0 … BEL), a clear screen (CSI 2J), a clipboard write (OSC 52, base64 of

@@ -7,6 +7,7 @@ import { SAMPLE_FILES } from '../../test/sample-scenarios'
 import { importTranscript } from '../engine/formats/index'
 import { ALL_PARAMS } from '../engine/stages/definitions'
 import { main } from './main'
+import { runCli } from '../../test/cli'
 
 const SAMPLES = join(__dirname, '../../public/samples')
 
@@ -20,13 +21,6 @@ const tempDir = () => {
 afterAll(() => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true })
 })
-
-async function runCli(args: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(args, (s) => (stdout += s + '\n'), (s) => (stderr += s + '\n'))
-  return { code, stdout, stderr }
-}
 
 describe('cli compact', () => {
   it('a stage that stops with an error exits 1 with the error on stderr (a reserve not below the window)', async () => {

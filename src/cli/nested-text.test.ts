@@ -7,17 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { main } from './main'
+import { runCli } from '../../test/cli'
 
 const dir = mkdtempSync(join(tmpdir(), 'ci-nested-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-async function runCli(args: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(args, (s) => (stdout += s + '\n'), (s) => (stderr += s + '\n'))
-  return { code, stdout, stderr }
-}
 
 describe('cli compact: JSON nested deep inside strings', () => {
   it('completes, with slim and with a pass every turn; the deep strings stay the text they were', async () => {

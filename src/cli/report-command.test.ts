@@ -2,18 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { main } from './main'
+import { runCli } from '../../test/cli'
 
 const FIXTURE = join(__dirname, '../../test/fixtures/report/hostile-chat.json')
 const dir = mkdtempSync(join(tmpdir(), 'ci-report-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-async function runCli(args: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(args, (s) => (stdout += s + '\n'), (s) => (stderr += s + '\n'))
-  return { code, stdout, stderr }
-}
 
 describe('cli report', () => {
   it('--out writes the HTML file; --redact and --redact-string say on stderr what they replaced', async () => {

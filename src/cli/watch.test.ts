@@ -4,16 +4,9 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { main } from './main'
+import { runCli } from '../../test/cli'
 
 const SAMPLE = join(__dirname, '../../public/samples/claude-code.jsonl')
-
-async function runCli(args: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(args, (s) => (stdout += s + '\n'), (s) => (stderr += s + '\n'))
-  return { code, stdout, stderr }
-}
 
 describe('--watch', () => {
   it('compact --json: watched facts lead the facts table, one never in the Before says so', async () => {
