@@ -507,3 +507,40 @@ describe('aider: reasoning a model streamed', () => {
     ])
   })
 })
+
+describe('aider: notes and warnings made from the file are one line', () => {
+  /** Line breaks a note or warning must not hold. */
+  const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/
+
+  /** A session whose header and startup log carry CR, NEL, U+2028 and U+2029 inside their lines. */
+  const history = (header: string) =>
+    [
+      `# aider chat started at 2025-06-24 09:12:03 ${header}`,
+      '',
+      `> /usr/bin/aider --model sonnet\rsrc/a.py${BR}`,
+      `> Aider v0.85.1\u2028Main model: sonnet\u0085x\u2029y${BR}`,
+      '',
+      `#### fix the bug${BR}`,
+      '',
+      'Done.',
+      '',
+      `#### /run make test\r${BR}`,
+      '',
+      `> Added 3 lines of output to the chat.${BR}`,
+      '',
+    ].join('\n')
+
+  it('the startup-log note and every other note and warning hold no line break', () => {
+    const t = importAiderText(history('a\rb\u2028c'))
+    const messages = [...t.warnings, ...(t.notes ?? [])]
+    expect(messages.some((n) => n.includes("aider's startup log"))).toBe(true)
+    expect(messages.filter((n) => LINE_BREAK.test(n))).toEqual([])
+  })
+
+  it('a 5,000-character header is cut in its note', () => {
+    const t = importAiderText(history('h'.repeat(5_000)))
+    const banner = (t.notes ?? []).find((n) => n.includes("aider's startup log"))
+    expect(banner).toBeDefined()
+    expect(banner!.length).toBeLessThanOrEqual(1_000)
+  })
+})

@@ -1,4 +1,5 @@
 import type { MessageFlags, Part, SourceRef, Transcript } from '../model'
+import { oneLine, quoteForMessage } from '../util/text'
 import { importFailure } from './failure'
 import type { FormatImporter, ImportOptions } from './types'
 import { finalizeTranscript, withConversations, type DraftMessage } from './util'
@@ -455,7 +456,7 @@ function convertSession(
           source: source(first.line, kept.flatMap((e) => e.raw)),
         })
       }
-      if (lost) missing.push(`line ${lost.line}: "${cut(lost.text, 80)}"`)
+      if (lost) missing.push(`line ${lost.line}: ${quoteForMessage(lost.text, 80)}`)
       logBlocks.push(b.line)
       continue
     }
@@ -499,12 +500,13 @@ function convertSession(
     drafts.push(d)
   }
 
-  const where = header ? `line ${header.line}: ${header.text}` : `line ${blocks[0]?.line ?? 1}`
+  // The header and the log are file text: one line each in a note, and cut short.
+  const where = header ? `line ${header.line}: ${cut(oneLine(header.text), 120)}` : `line ${blocks[0]?.line ?? 1}`
   if (banner.length > 0) {
     const lines = banner.map((e) => e.text.trim()).filter((t) => t !== '')
     notes.push(
       `${where}: aider's startup log (lines ${span(banner)}), not a message: ` +
-        cut(lines.join('; '), 400),
+        cut(oneLine(lines.join('; ')), 400),
     )
   }
   if (logBlocks.length > 0) {

@@ -14,6 +14,7 @@ import {
   type DraftMessage,
   type JsonObject,
 } from './util'
+import { quoteForMessage } from '../util/text'
 
 /** Options shared by the importers that take a parsed root. */
 export interface RootImportOptions {
@@ -510,7 +511,7 @@ function importAnthropic(input: unknown, options: RootImportOptions = {}): Trans
       drafts.push({ id: '', role: 'system', content, source: src(i + 1, m) })
       imported++
     } else {
-      warnings.push(`${field}.role: "${String(role)}" is not user or assistant, skipped`)
+      warnings.push(`${field}.role: ${quoteForMessage(role)} is not user or assistant, skipped`)
     }
   })
   if (imported === 0) importFailure('no messages found in messages', { field: 'messages' })

@@ -14,6 +14,7 @@ import {
   type JsonObject,
   type TranscriptExtras,
 } from './util'
+import { quoteForMessage } from '../util/text'
 
 /** The `version` of the canonical file this engine writes. */
 export const CANONICAL_VERSION = 1
@@ -93,8 +94,7 @@ function importCanonical(root: unknown, options: ImportOptions = {}): Transcript
     if (!isObject(m)) importFailure(`${field} is not an object`, { field })
     const role = m.role as Role
     if (!ROLES.has(role)) {
-      const got = JSON.stringify(m.role ?? null)
-      importFailure(`${field}.role is ${got}, not system/user/assistant/tool`, {
+      importFailure(`${field}.role is ${quoteForMessage(m.role)}, not system/user/assistant/tool`, {
         field: `${field}.role`,
       })
     }

@@ -242,7 +242,7 @@ describe('ChatGPT export importer', () => {
     const t = load(JSON.stringify(conv))
     expect(t.messages.map((m) => m.content)).toEqual(['two', 'three', 'four'])
     expect(t.warnings).toEqual([
-      'conversation.mapping: the parent chain of the current branch loops (node n1 has an ancestor ' +
+      'conversation.mapping: the parent chain of the current branch loops (node "n1" has an ancestor ' +
         'that is also its descendant); the current branch is read from the loop down',
       '1 branch(es) (edited messages or regenerated answers) are not on the current branch; ' +
         '1 message(s) there are listed as branches',

@@ -7,11 +7,12 @@ import type {
   Transcript,
   TranscriptBranch,
 } from '../model'
-import { collapseWhitespace, cutCodePoints } from '../util/text'
+import { quoteForMessage, collapseWhitespace, cutCodePoints } from '../util/text'
 import { dataExportCloseness, detectDataExport, importDataExport, type DataExportShape } from './data-export'
 import { importFailure } from './failure'
 import type { FormatImporter } from './types'
 import {
+  countList,
   finalizeTranscript,
   isObject,
   normalizeParts,
@@ -349,7 +350,8 @@ function convertPath(path: readonly ExportNode[], keepRaw: boolean): ConvertedPa
       push(d, node.id)
       continue
     }
-    unknown.set(`role ${role || '(none)'}`, (unknown.get(`role ${role || '(none)'}`) ?? 0) + 1)
+    const kind = `role ${role || '(none)'}`
+    unknown.set(kind, (unknown.get(kind) ?? 0) + 1)
   }
   // Assistant nodes that held nothing (an empty placeholder) leave no message.
   const isEmpty = (d: DraftMessage) => d.role === 'assistant' && d.content === null && !d.toolCalls
@@ -358,11 +360,9 @@ function convertPath(path: readonly ExportNode[], keepRaw: boolean): ConvertedPa
   for (const [nodeId, id] of messageIdOf) if (dropped.has(id)) messageIdOf.delete(nodeId)
 
   for (const [type, n] of ui)
-    warnings.push(`${n} "${type}" message(s) skipped: UI labels, not model context`)
-  if (unknown.size > 0) {
-    const list = [...unknown].map(([t, n]) => `${t} ×${n}`).join(', ')
-    warnings.push(`content kept as opaque parts or skipped (unknown type): ${list}`)
-  }
+    warnings.push(`${n} ${quoteForMessage(type)} message(s) skipped: UI labels, not model context`)
+  if (unknown.size > 0)
+    warnings.push(`content kept as opaque parts or skipped (unknown type): ${countList(unknown)}`)
   const out: ConvertedPath = { drafts: kept, warnings, messageIdOf }
   if (model !== undefined) out.model = model
   return out
@@ -459,14 +459,14 @@ function importConversation(conv: unknown, field: string, keepRaw: boolean): Tra
     if (!leaf) importFailure(`${field}.mapping has no nodes`, { field: `${field}.mapping` })
     warnings.push(
       `${field}.current_node ` +
-        `${current === undefined ? 'is missing' : `(${current}) is not in mapping`}; ` +
+        `${current === undefined ? 'is missing' : `(${quoteForMessage(current)}) is not in mapping`}; ` +
         'the newest leaf is taken as the current branch',
     )
   }
   const { path: line, loopsAt } = pathWithLoop(leaf, nodes)
   if (loopsAt !== undefined)
     warnings.push(
-      `${field}.mapping: the parent chain of the current branch loops (node ${loopsAt} has an ` +
+      `${field}.mapping: the parent chain of the current branch loops (node ${quoteForMessage(loopsAt)} has an ` +
         'ancestor that is also its descendant); the current branch is read from the loop down',
     )
   const converted = convertPath(line, keepRaw)

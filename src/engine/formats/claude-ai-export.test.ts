@@ -129,7 +129,7 @@ describe('claude.ai data export importer', () => {
     ])
     expect(t.warnings).toEqual([
       '[0].chat_messages[1].content[4]: tool_result "drive" follows no tool_use of that name',
-      'content kept as opaque parts (unknown block type): mystery ×1',
+      'content kept as opaque parts (unknown block type): "mystery" ×1',
     ])
   })
 

@@ -1,10 +1,11 @@
 import { contentText } from '../content'
 import type { Part, SourceRef, ToolCall, Transcript, TranscriptBranch } from '../model'
-import { collapseWhitespace, cutCodePoints } from '../util/text'
+import { quoteForMessage, collapseWhitespace, cutCodePoints } from '../util/text'
 import { dataExportCloseness, detectDataExport, importDataExport, type DataExportShape } from './data-export'
 import { importFailure } from './failure'
 import type { FormatImporter } from './types'
 import {
+  countList,
   finalizeTranscript,
   isObject,
   normalizeParts,
@@ -179,7 +180,7 @@ function convertMessage(
       if (at >= 0) d.toolCallId = (pending.splice(at, 1)[0] as ToolCall).id
       else {
         d.toolCallId = id
-        skips.orphans.push(`${field}.content[${k}]: tool_result "${name}" follows no tool_use of that name`)
+        skips.orphans.push(`${field}.content[${k}]: tool_result ${quoteForMessage(name)} follows no tool_use of that name`)
       }
       if (b.is_error === true) d.isError = true
       out.push(d)
@@ -311,11 +312,9 @@ function importConversation(conv: unknown, field: string, keepRaw: boolean): Tra
   for (const i of badItems) warnings.push(`${field}.chat_messages[${i}] is not an object, skipped`)
   for (const o of skips.orphans) warnings.push(o)
   for (const [s, n] of skips.senders)
-    warnings.push(`${n} message(s) with sender ${JSON.stringify(s)} skipped: not human or assistant`)
-  if (skips.unknownBlocks.size > 0) {
-    const list = [...skips.unknownBlocks].map(([t, n]) => `${t} ×${n}`).join(', ')
-    warnings.push(`content kept as opaque parts (unknown block type): ${list}`)
-  }
+    warnings.push(`${n} message(s) with sender ${quoteForMessage(s)} skipped: not human or assistant`)
+  if (skips.unknownBlocks.size > 0)
+    warnings.push(`content kept as opaque parts (unknown block type): ${countList(skips.unknownBlocks)}`)
   if (skips.files > 0)
     warnings.push(`${skips.files} uploaded file(s) are named without their content in the export`)
   const title = str(conv.name)

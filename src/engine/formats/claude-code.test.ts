@@ -408,7 +408,7 @@ describe('importClaudeCode pitfalls', () => {
       text +
         '\n{"type":"assistant-draft","message":{"role":"assistant","content":"x"},"uuid":"d1","parentUuid":"a1","sessionId":"s1"}',
     )
-    expect(withContent.warnings).toEqual(['records of unknown type ignored: assistant-draft ×1'])
+    expect(withContent.warnings).toEqual(['records of unknown type ignored: "assistant-draft" ×1'])
   })
 
   it('fails with a clear message when no line is usable or no record is a message', () => {
@@ -487,7 +487,7 @@ describe('importClaudeCode as a graph', () => {
     const tr = imported(lines.join('\n'))
     expect(tr.messages.map((m) => m.content)).toEqual(['before', 'Summary…'])
     expect(tr.warnings).toEqual([
-      'line 2: logicalParentUuid gone is not in this file; joined to the record before it in file order',
+      'line 2: logicalParentUuid "gone" is not in this file; joined to the record before it in file order',
     ])
   })
 
@@ -544,7 +544,7 @@ describe('importClaudeCode as a graph', () => {
     const tr = imported(lines.join('\n'))
     expect(tr.messages.map((m) => m.content)).toEqual(['one', 'two', 'three', 'four'])
     expect(tr.warnings).toEqual([
-      'line 3: parentUuid lost is not in this file (a skipped or missing record); joined to the record before it in file order',
+      'line 3: parentUuid "lost" is not in this file (a skipped or missing record); joined to the record before it in file order',
     ])
   })
 
@@ -557,7 +557,7 @@ describe('importClaudeCode as a graph', () => {
     expect(tr.messages.map((m) => m.content)).toEqual(['a', 'c', 'd'])
     expect(tr.warnings).toHaveLength(2)
     expect(tr.warnings[0]).toMatch(/^line 2: invalid JSON/)
-    expect(tr.warnings[1]).toMatch(/^line 3: parentUuid a\d+ is not in this file/)
+    expect(tr.warnings[1]).toMatch(/^line 3: parentUuid "a\d+" is not in this file/)
   })
 
   it('reads a file whose records name no parent in file order, saying so', () => {
@@ -820,9 +820,9 @@ describe('importClaudeCode on Claude Code 2.1 parallel tool calls', () => {
     expect(problems(tr)).toEqual([])
     expect(tr.warnings).toEqual([])
     expect(tr.notes).toEqual([
-      '1 other session(s) in this file (sessionId d5e6f7a8-0000-4bbb-8bbb-00000000bbbb: 2 message(s)) ' +
+      '1 other session(s) in this file (sessionId "d5e6f7a8-0000-4bbb-8bbb-00000000bbbb": 2 message(s)) ' +
         'are listed as further conversations; the open one is session ' +
-        'c1d2e3f4-0000-4aaa-8aaa-00000000aaaa, the one with the most messages',
+        '"c1d2e3f4-0000-4aaa-8aaa-00000000aaaa", the one with the most messages',
     ])
     expect(tr.sidechains).toHaveLength(1)
     const other = tr.sidechains?.[0] as Transcript
@@ -868,8 +868,8 @@ describe('importClaudeCode on Claude Code 2.1 parallel tool calls', () => {
       { id: 'b1', fromMessageId: null, messageCount: 2, firstText: 'B first' },
     ])
     expect(tr.notes).toEqual([
-      '2 other session(s) in this file (sessionId B: 2 message(s), C: 2 message(s)) ' +
-        'are listed as further conversations; the open one is session A, the one with the most messages',
+      '2 other session(s) in this file (sessionId "B": 2 message(s), "C": 2 message(s)) ' +
+        'are listed as further conversations; the open one is session "A", the one with the most messages',
     ])
   })
 
@@ -916,7 +916,7 @@ describe('importClaudeCode on Claude Code 2.1 parallel tool calls', () => {
     expect(r.transcript.messages.map((m) => m.content)).toEqual(['hi', 'yo'])
     expect(r.transcript.warnings).toEqual([
       'loglines[1]: not a JSON object, skipped',
-      'loglines[2]: parentUuid gone is not in this file (a skipped or missing record); joined to the record before it in file order',
+      'loglines[2]: parentUuid "gone" is not in this file (a skipped or missing record); joined to the record before it in file order',
     ])
     expect(importTranscript('{"loglines": []}')).toMatchObject({
       ok: false,

@@ -8,7 +8,7 @@ import type {
   Transcript,
   TranscriptBranch,
 } from '../model'
-import { collapseWhitespace, cutCodePoints } from '../util/text'
+import { quoteForMessage, collapseWhitespace, cutCodePoints } from '../util/text'
 import {
   splitAssistantTurns,
   splitUserContent,
@@ -21,6 +21,7 @@ import { parseJsonl, type JsonlParse, type JsonlRecord } from './json'
 import { toJsonlParse, type JsonlStreamResult } from './jsonl-stream'
 import type { FormatImporter, ImportOptions, ImportResult } from './types'
 import {
+  countList,
   capWarnings,
   finalizeTranscript,
   isObject,
@@ -873,7 +874,7 @@ function linkScope(
       } else {
         n.parent = previous
         warnings.push(
-          `${where(n.line)}: parentUuid ${parentUuid} is not in this ` +
+          `${where(n.line)}: parentUuid ${quoteForMessage(parentUuid)} is not in this ` +
             `${n.scope === 'main' ? 'file' : 'sidechain'} ` +
             '(a skipped or missing record); joined to the record before it in file order',
         )
@@ -892,7 +893,7 @@ function linkScope(
       } else {
         n.parent = previous
         warnings.push(
-          `${where(n.line)}: logicalParentUuid ${logical} is not in this file` +
+          `${where(n.line)}: logicalParentUuid ${quoteForMessage(logical)} is not in this file` +
             (previous
               ? '; joined to the record before it in file order'
               : ': the context before this compaction is in another file'),
@@ -980,15 +981,21 @@ interface OtherSession {
   transcript: Transcript
 }
 
+/** Other sessions `otherSessionsNote` names before it says how many more there are. */
+const NAMED_SESSIONS = 8
+
 /**
- * The note on the file's other sessions: how many, their ids and message counts, that they are
- * listed as further conversations, and which session is open (the one with the most messages).
+ * The note on the file's other sessions: how many, their ids (quoted, the first `NAMED_SESSIONS`)
+ * and message counts, that they are listed as further conversations, and which session is open
+ * (the one with the most messages).
  */
 function otherSessionsNote(others: readonly OtherSession[], mainSession: string | undefined): string {
-  const list = others.map((o) => `${o.id}: ${o.transcript.messages.length} message(s)`).join(', ')
+  const named = others.slice(0, NAMED_SESSIONS).map((o) => `${quoteForMessage(o.id)}: ${o.transcript.messages.length} message(s)`)
+  const more = others.length > NAMED_SESSIONS ? `, and ${others.length - NAMED_SESSIONS} more` : ''
+  const open = mainSession === undefined ? '(none)' : quoteForMessage(mainSession)
   return (
-    `${others.length} other session(s) in this file (sessionId ${list}) are listed as further ` +
-    `conversations; the open one is session ${mainSession ?? '(none)'}, the one with the most messages`
+    `${others.length} other session(s) in this file (sessionId ${named.join(', ')}${more}) are listed as further ` +
+    `conversations; the open one is session ${open}, the one with the most messages`
   )
 }
 
@@ -1274,10 +1281,7 @@ function importClaudeCodeRecords(
   }
   if (duplicates > 0)
     warnings.push(`${duplicates} duplicate record(s) (same uuid as an earlier line) skipped`)
-  if (unknownTypes.size > 0) {
-    const list = [...unknownTypes].map(([t, n]) => `${t} ×${n}`).join(', ')
-    warnings.push(`records of unknown type ignored: ${list}`)
-  }
+  if (unknownTypes.size > 0) warnings.push(`records of unknown type ignored: ${countList(unknownTypes)}`)
   if (converted.drafts.length === 0) {
     importFailure(
       "no messages found in the file's user/assistant records " +
@@ -1447,7 +1451,7 @@ function recordMismatch(head: readonly JsonlRecord[]): string {
   const { record, missing } = closest
   if (missing.length > 0)
     return `line ${record.line}: no ${andList(missing)} key${missing.length === 1 ? '' : 's'}, not a Claude Code record`
-  return `line ${record.line}: type ${JSON.stringify(record.value.type ?? null)} is not a Claude Code session record type`
+  return `line ${record.line}: type ${quoteForMessage(record.value.type)} is not a Claude Code session record type`
 }
 
 /** Record types whose on-disk records identify a Claude Code session (with `isClaudeCodeRecord`). */

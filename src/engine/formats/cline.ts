@@ -23,6 +23,7 @@ import {
   type DraftUsage,
   type JsonObject,
 } from './util'
+import { quoteForMessage } from '../util/text'
 
 const format = 'cline' as const
 
@@ -559,7 +560,7 @@ function importHistory(root: unknown, keepRaw: boolean, extras: HistoryExtras = 
       return seg.toolCallId
     }
     if (!prev) {
-      warnings.push(`${where}[${i}]: result of ${seg.name} follows no assistant message`)
+      warnings.push(`${where}[${i}]: result of ${quoteForMessage(seg.name)} follows no assistant message`)
       return `cline-orphan-${i}-${seg.name}`
     }
     let k = prev.open.findIndex((c) => c.name === seg.name)

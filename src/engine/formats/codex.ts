@@ -5,6 +5,7 @@ import { itemType, RESPONSES_ITEM_TYPES, ResponsesItemBuilder } from './openai-r
 import type { FormatImporter } from './types'
 import { parseJsonWithin } from '../util/nesting'
 import { finalizeTranscript, isObject, resolveUsage, str, type DraftMessage, type DraftUsage, type JsonObject } from './util'
+import { quoteForMessage } from '../util/text'
 
 const format: FormatId = 'codex-rollout'
 
@@ -313,7 +314,7 @@ function importCodexRecords(records: readonly JsonlRecord[], keepRaw = true): Tr
   b.flush()
 
   const warnings = [...b.warnings]
-  for (const [type, n] of unknown) warnings.push(`${n} line(s) of unknown type "${type}" skipped`)
+  for (const [type, n] of unknown) warnings.push(`${n} line(s) of unknown type ${quoteForMessage(type)} skipped`)
   if (messageItems === 0 && events.length > 0) return fromEvents(events, keepRaw, warnings, model)
   if (b.drafts.length === 0) importFailure('no response_item messages found in the rollout')
   const compactions = b.compactions.filter((c) => c.atIndex <= b.drafts.length)

@@ -162,7 +162,7 @@ describe('GitHub Copilot CLI importer', () => {
     expect(t.warnings).toEqual([
       'line 4: a compaction failed (model unavailable); the context was not changed there',
       'line 9: a compaction started but the log records no session.compaction_complete for it',
-      'events of unknown type skipped: session.frobnicated ×2, assistant.sparkle ×1',
+      'events of unknown type skipped: "session.frobnicated" ×2, "assistant.sparkle" ×1',
     ])
   })
 

@@ -12,6 +12,7 @@ import { importFailure } from './failure'
 import type { JsonlRecord } from './json'
 import type { FormatImporter } from './types'
 import {
+  countList,
   base64Bytes,
   finalizeTranscript,
   isObject,
@@ -510,10 +511,7 @@ function convertEvents(events: readonly JsonlRecord[], keepRaw: boolean): Conver
     warnings.push(
       `${emptyAssistant} assistant.message event(s) with no content or tool requests skipped`,
     )
-  if (unknown.size > 0) {
-    const list = [...unknown].map(([t, n]) => `${t || '(no type)'} ×${n}`).join(', ')
-    warnings.push(`events of unknown type skipped: ${list}`)
-  }
+  if (unknown.size > 0) warnings.push(`events of unknown type skipped: ${countList(unknown)}`)
   const out: Converted = { drafts, compactions, truncations, warnings }
   if (model !== undefined) out.model = model
   if (agentVersion !== undefined) out.agentVersion = agentVersion

@@ -15,6 +15,7 @@ import {
   type JsonObject,
   notAnArray,
 } from './util'
+import { quoteForMessage } from '../util/text'
 
 const format: FormatId = 'gemini-cli'
 /** The label of both Gemini CLI importers (JSON session, JSONL log). */
@@ -185,8 +186,7 @@ function convertMessages(
       return
     }
     if (type !== 'gemini') {
-      const shown = JSON.stringify(m.type ?? null)
-      warnings.push(`${fieldOf(i)}.type: ${shown} is not a message type, skipped`)
+      warnings.push(`${fieldOf(i)}.type: ${quoteForMessage(m.type)} is not a message type, skipped`)
       return
     }
     const parts: Part[] = []
@@ -229,7 +229,7 @@ function convertMessages(
     })
   })
   for (const [type, n] of notes) {
-    warnings.push(`${n} "${type}" record(s) skipped: UI notes, not model context`)
+    warnings.push(`${n} ${quoteForMessage(type)} record(s) skipped: UI notes, not model context`)
   }
   return { drafts, warnings, usage }
 }

@@ -13,6 +13,7 @@ import {
   type JsonObject,
   withConversations,
 } from './util'
+import { quoteForMessage } from '../util/text'
 
 const format = 'inspect-ai'
 
@@ -287,7 +288,7 @@ function importSample(
     const role = str(m.role)
     if (role === undefined || !ROLES.has(role)) {
       warnings.push(
-        `${field}.role: ${JSON.stringify(m.role ?? null)} ` +
+        `${field}.role: ${quoteForMessage(m.role)} ` +
           'is not system/user/assistant/tool, skipped',
       )
       return

@@ -99,8 +99,8 @@ describe('Kimi CLI importer', () => {
     const t = load(text)
     expect(t.messages.map((m) => m.role)).toEqual(['user'])
     expect(t.warnings).toEqual([
-      'line(s) with an unknown role skipped: _mystery ×1',
-      'content kept as opaque parts (unknown part type): video_url ×1',
+      'line(s) with an unknown role skipped: "_mystery" ×1',
+      'content kept as opaque parts (unknown part type): "video_url" ×1',
     ])
     const bad = importTranscript('{"role":"_checkpoint","id":0}\n{"role":"_usage","token_count":5}\n', { fileName: 'context.jsonl' })
     expect(bad.ok).toBe(false)

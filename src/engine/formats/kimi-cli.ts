@@ -3,6 +3,7 @@ import { importFailure } from './failure'
 import type { JsonlRecord } from './json'
 import type { FormatImporter } from './types'
 import {
+  countList,
   finalizeTranscript,
   imageFromUrl,
   isObject,
@@ -13,6 +14,7 @@ import {
   type DraftMessage,
   type DraftUsage,
 } from './util'
+import { quoteForMessage } from '../util/text'
 
 const format = 'kimi-cli'
 
@@ -158,14 +160,9 @@ function importKimi(records: readonly JsonlRecord[], keepRaw = true): Transcript
     drafts.push(d)
   }
   if (drafts.length === 0) importFailure('no messages found in the context file')
-  if (unknownRoles.size > 0) {
-    const list = [...unknownRoles].map(([t, n]) => `${t} ×${n}`).join(', ')
-    warnings.push(`line(s) with an unknown role skipped: ${list}`)
-  }
-  if (unknownParts.size > 0) {
-    const list = [...unknownParts].map(([t, n]) => `${t} ×${n}`).join(', ')
-    warnings.push(`content kept as opaque parts (unknown part type): ${list}`)
-  }
+  if (unknownRoles.size > 0) warnings.push(`line(s) with an unknown role skipped: ${countList(unknownRoles)}`)
+  if (unknownParts.size > 0)
+    warnings.push(`content kept as opaque parts (unknown part type): ${countList(unknownParts)}`)
   const t = finalizeTranscript(format, drafts, compactions, warnings)
   const resolved = resolveUsage(t.messages, usage)
   if (resolved) t.usage = resolved
@@ -186,7 +183,7 @@ function detectKimi(input: unknown): true | string {
     const role = str(r.value.role) ?? ''
     return !role.startsWith('_') && !MESSAGE_ROLES.has(role)
   })
-  if (odd) return `line ${odd.line}: role ${JSON.stringify(odd.value.role ?? null)} is not a Kimi CLI context role`
+  if (odd) return `line ${odd.line}: role ${quoteForMessage(odd.value.role)} is not a Kimi CLI context role`
   if (!head.some((r) => META_ROLES.has(str(r.value.role) ?? '')))
     return `line ${first.line}: no "_system_prompt" / "_checkpoint" / "_usage" line`
   return true

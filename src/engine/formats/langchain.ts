@@ -13,6 +13,7 @@ import {
   type DraftMessage,
   type JsonObject,
 } from './util'
+import { quoteForMessage } from '../util/text'
 
 const format = 'langchain'
 
@@ -157,7 +158,7 @@ export function detectLangChain(root: unknown): true | string {
       return `items[${i}] has no string "type"`
     if (!isMessageType(item.type))
       return (
-        `items[${i}].type is ${JSON.stringify(item.type)}, ` +
+        `items[${i}].type is ${quoteForMessage(item.type)}, ` +
         'not a LangChain message type (human/ai/tool/system/chat/function, a *MessageChunk ' +
         'class, user/assistant/developer or remove)'
       )
@@ -356,7 +357,7 @@ export function importLangChainRoot(root: unknown, options: ImportOptions = {}):
     const { type, data } = record
     if (type === 'remove') {
       warnings.push(
-        `${field}: a RemoveMessage (id ${JSON.stringify(str(data.id) ?? '')}) is an instruction ` +
+        `${field}: a RemoveMessage (id ${quoteForMessage(str(data.id) ?? '')}) is an instruction ` +
           'to the LangGraph state reducer, not a message; skipped',
       )
       return
@@ -372,7 +373,7 @@ export function importLangChainRoot(root: unknown, options: ImportOptions = {}):
             : 'user'
     }
     if (!role) {
-      warnings.push(`${field}.type: "${type}" is not a LangChain message type, skipped`)
+      warnings.push(`${field}.type: ${quoteForMessage(type)} is not a LangChain message type, skipped`)
       return
     }
     const source: SourceRef = { format, line: i + 1 }

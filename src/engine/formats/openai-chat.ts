@@ -14,6 +14,7 @@ import {
   str,
   type DraftMessage,
 } from './util'
+import { quoteForMessage } from '../util/text'
 
 /** The roles an OpenAI Chat Completions message may have, mapped to the canonical role. */
 const OPENAI_CHAT_ROLES: Readonly<Record<string, Role>> = {
@@ -182,7 +183,7 @@ function importOpenAIChat(input: unknown, options: RootImportOptions = {}): Tran
     const sourceRole = str(m.role) ?? ''
     const role = Object.hasOwn(OPENAI_CHAT_ROLES, sourceRole) ? OPENAI_CHAT_ROLES[sourceRole] : undefined
     if (!role) {
-      warnings.push(`${field}.role: "${String(m.role)}" is not a chat role, skipped`)
+      warnings.push(`${field}.role: ${quoteForMessage(m.role)} is not a chat role, skipped`)
       return
     }
     const source: SourceRef = { format, line: i + 1 }
@@ -265,7 +266,7 @@ export function chatListMismatch(list: readonly unknown[], field: string): strin
     const role = m.role
     if (typeof role !== 'string' || !(role in OPENAI_CHAT_ROLES)) {
       const allowed = Object.keys(OPENAI_CHAT_ROLES).join('/')
-      firstBadRole ??= `${field}[${i}].role is ${JSON.stringify(role ?? null)}, not one of ${allowed}`
+      firstBadRole ??= `${field}[${i}].role is ${quoteForMessage(role)}, not one of ${allowed}`
     }
   }
   return firstBadRole

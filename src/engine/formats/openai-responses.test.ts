@@ -127,7 +127,7 @@ describe('OpenAI Responses importer', () => {
       input: [{ type: 'function_call_output', call_id: 'zz', output: 'x' }],
     })
     expect(t.warnings).toEqual([
-      'input[0]: function_call_output zz answers no earlier call',
+      'input[0]: function_call_output "zz" answers no earlier call',
       'previous_response_id/conversation: earlier history lives on the server; only this file is shown',
     ])
   })

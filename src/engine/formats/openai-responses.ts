@@ -22,6 +22,7 @@ import {
   type DraftMessage,
   type JsonObject,
 } from './util'
+import { quoteForMessage } from '../util/text'
 
 /** Item types that belong to the model's output turn (they join the current assistant message). */
 const CALL_TYPES = new Set(['function_call', 'custom_tool_call', 'local_shell_call'])
@@ -369,8 +370,7 @@ export class ResponsesItemBuilder {
     const role = typeof item.role === 'string' ? ROLES[item.role as keyof typeof ROLES] : undefined
     if (!role) {
       this.flush()
-      const shown = JSON.stringify(item.role ?? null)
-      this.warnings.push(`${at.field}.role: ${shown} is not a message role, skipped`)
+      this.warnings.push(`${at.field}.role: ${quoteForMessage(item.role)} is not a message role, skipped`)
       return
     }
     const content = responsesContent(item.content)
@@ -406,7 +406,7 @@ export class ResponsesItemBuilder {
     }
     const name = this.toolNames.get(callId)
     if (name !== undefined) d.toolName = name
-    else this.warnings.push(`${at.field}: ${type} ${callId} answers no earlier call`)
+    else this.warnings.push(`${at.field}: ${type} ${quoteForMessage(callId)} answers no earlier call`)
     const call = this.calls.get(callId)
     if (computer && call?.native?.kind === 'computer_call') call.native.result = item
     this.drafts.push(d)

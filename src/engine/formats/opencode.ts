@@ -15,6 +15,7 @@ import {
   type JsonObject,
   withConversations,
 } from './util'
+import { quoteForMessage } from '../util/text'
 
 const format = 'opencode'
 
@@ -267,11 +268,11 @@ function convertSession(session: SourceSession, keepRaw: boolean): Converted {
         }
       }
     } else {
-      warnings.push(`${m.place}.info.role: ${JSON.stringify(m.info.role ?? null)} is not user or assistant, skipped`)
+      warnings.push(`${m.place}.info.role: ${quoteForMessage(m.info.role)} is not user or assistant, skipped`)
     }
     if (drafts.length > start) draftsOf.set(id, Array.from({ length: drafts.length - start }, (_, k) => start + k))
   }
-  for (const [type, n] of unknownParts) warnings.push(`${n} part(s) of unknown type ${JSON.stringify(type)} skipped`)
+  for (const [type, n] of unknownParts) warnings.push(`${n} part(s) of unknown type ${quoteForMessage(type)} skipped`)
   if (failed > 0) notes.push(`${failed} assistant response(s) that failed with an error are left out, as OpenCode leaves them out of the context`)
   return { drafts, compactions, usage, cleared, created, warnings, notes, model }
 }

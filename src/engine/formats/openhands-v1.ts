@@ -20,6 +20,7 @@ import {
   type DraftUsage,
   type JsonObject,
 } from './util'
+import { quoteForMessage } from '../util/text'
 
 const format = 'openhands' as const
 
@@ -391,7 +392,7 @@ export function importOpenHandsV1Events(
     if (name !== undefined) d.toolName = name
     if (isError) d.isError = true
     if (!toolNames.has(callId))
-      warnings.push(`items[${i}]: ${String(e.kind)} answers unknown call "${callId}"`)
+      warnings.push(`items[${i}]: ${String(e.kind)} answers unknown call ${quoteForMessage(callId)}`)
     push(d, str(e.id) ?? '')
   }
 
@@ -480,7 +481,7 @@ export function importOpenHandsV1Events(
         return
       }
       default:
-        skip(`"${kind}" event`)
+        skip(`${quoteForMessage(kind)} event`)
     }
   })
 

@@ -344,7 +344,7 @@ describe('OpenHands evaluation output (output.jsonl)', () => {
       expect(t.tools?.map((x) => x.name)).toEqual(['execute_bash', 'str_replace_editor'])
       expect(checkValidity(t.messages)).toEqual([])
       expect(t.warnings).toEqual([
-        'line 3 (instance quote__rates-103): no history: Maximum retries (5) reached: ' +
+        'line 3 (instance "quote__rates-103"): no history: Maximum retries (5) reached: ' +
           'AgentRuntimeTimeoutError: sandbox did not start, skipped',
       ])
       expect(t.notes).toEqual([
@@ -364,7 +364,7 @@ describe('OpenHands evaluation output (output.jsonl)', () => {
       expect(second.messages[2]).toMatchObject({ role: 'tool', toolCallId: 'toolu_11' })
       expect(checkValidity(second.messages)).toEqual([])
       expect(second.warnings).toEqual([
-        'line 2 (instance quote__rates-102): the run ended with an error: RuntimeError: Agent ' +
+        'line 2 (instance "quote__rates-102"): the run ended with an error: RuntimeError: Agent ' +
           'reached maximum iteration in headless mode. Current iteration: 30, max iteration: 30',
       ])
     }
@@ -399,7 +399,7 @@ describe('OpenHands evaluation output (output.jsonl)', () => {
     expect(r).toEqual({
       ok: false,
       error: {
-        message: 'line 1 (instance x): no conversational OpenHands events found',
+        message: 'line 1 (instance "x"): no conversational OpenHands events found',
         line: 1,
       },
     })

@@ -25,6 +25,7 @@ import {
   type JsonObject,
   withConversations,
 } from './util'
+import { codePointLength, cutCodePoints, firstLine, oneLine, quoteForMessage } from '../util/text'
 
 const format = 'openhands'
 
@@ -494,7 +495,7 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
         push({ id, role: 'assistant', content, toolCalls: [call], source: source(i, e) }, eventId)
         return
       }
-      skip(`action "${action}"`)
+      skip(`action ${quoteForMessage(action)}`)
       return
     }
 
@@ -530,12 +531,12 @@ export function importOpenHandsRoot(root: unknown, options: ImportOptions = {}):
         if (name !== undefined) d.toolName = name
         if (e.success === false || observation === 'error') d.isError = true
         if (!toolNames.has(callId))
-          warnings.push(`items[${i}]: observation answers unknown call "${callId}"`)
+          warnings.push(`items[${i}]: observation answers unknown call ${quoteForMessage(callId)}`)
         push(d, eventId)
         return
       }
       if (content === '') {
-        skip(`observation "${observation}"`)
+        skip(`observation ${quoteForMessage(observation)}`)
         return
       }
       push(
@@ -660,10 +661,10 @@ function detectOpenHandsEval(input: unknown): true | string {
   return true
 }
 
-/** One line of an error text, at most 200 characters, for a warning. */
+/** The first line of an error text, on one line and at most 200 code points, for a warning. */
 function shortError(text: string): string {
-  const line = text.trim().split('\n')[0] ?? ''
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line
+  const line = oneLine(firstLine(text))
+  return codePointLength(line) > 200 ? `${cutCodePoints(line, 199)}…` : line
 }
 
 /**
@@ -695,7 +696,7 @@ function importOpenHandsEval(records: readonly JsonlRecord[], options: ImportOpt
   const noun = resolver ? 'issue' : 'instance'
   for (const { line, value } of records) {
     const id = outputLineId(value)
-    const where = `line ${line} (${noun} ${id ?? '?'})`
+    const where = `line ${line} (${noun} ${id === undefined ? '?' : quoteForMessage(id)})`
     const error = typeof value.error === 'string' && value.error !== '' ? value.error : undefined
     if (!Array.isArray(value.history)) {
       const why = error ? `: ${shortError(error)}` : ''

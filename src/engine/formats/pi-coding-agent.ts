@@ -1,6 +1,6 @@
 import { contentText } from '../content'
 import type { Part, SourceRef, ToolCall, Transcript, TranscriptBranch } from '../model'
-import { collapseWhitespace, cutCodePoints } from '../util/text'
+import { quoteForMessage, collapseWhitespace, cutCodePoints } from '../util/text'
 import { importFailure } from './failure'
 import type { JsonlRecord } from './json'
 import type { FormatImporter, ImportOptions } from './types'
@@ -252,7 +252,7 @@ function convertPath(path: readonly Entry[], keepRaw: boolean): Converted {
           if (name !== undefined) d.toolName = name
           if (m.isError === true) d.isError = true
           push(e, d)
-        } else warnings.push(`line ${e.line}: message role ${JSON.stringify(m.role ?? null)} is not one pi writes, skipped`)
+        } else warnings.push(`line ${e.line}: message role ${quoteForMessage(m.role)} is not one pi writes, skipped`)
         break
       }
       case 'custom_message':
@@ -270,7 +270,7 @@ function convertPath(path: readonly Entry[], keepRaw: boolean): Converted {
         const kept = str(v.firstKeptEntryId)
         let atIndex = kept === undefined ? undefined : startOf.get(kept)
         if (atIndex === undefined) {
-          warnings.push(`line ${e.line}: compaction firstKeptEntryId ${JSON.stringify(kept ?? null)} is not on the conversation before it; nothing before it counts as kept`)
+          warnings.push(`line ${e.line}: compaction firstKeptEntryId ${quoteForMessage(kept)} is not on the conversation before it; nothing before it counts as kept`)
           atIndex = summaryIndex
         }
         const c: DraftCompaction = { atIndex, summaryIndex, summaryText: summary, source: format }
@@ -293,7 +293,7 @@ function convertPath(path: readonly Entry[], keepRaw: boolean): Converted {
         if (!CONTEXT_FREE_TYPES.has(e.type)) unknown.set(e.type, (unknown.get(e.type) ?? 0) + 1)
     }
   }
-  for (const [type, n] of unknown) warnings.push(`${n} entr${n === 1 ? 'y' : 'ies'} of unknown type ${JSON.stringify(type)} skipped`)
+  for (const [type, n] of unknown) warnings.push(`${n} entr${n === 1 ? 'y' : 'ies'} of unknown type ${quoteForMessage(type)} skipped`)
   if (excluded > 0) notes.push(`${excluded} shell command(s) run with !! were not sent to the model: left out`)
   if (failed > 0) notes.push(`${failed} errored or aborted assistant response(s) are left out, as pi leaves them out of the context`)
   if (resets > 0) notes.push(`the context was cleared (/clear) on the way: the ${resets} message(s) before it are left out`)

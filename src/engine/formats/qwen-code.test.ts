@@ -141,7 +141,7 @@ describe('Qwen Code importer', () => {
     ].join('\n')
     const t = load(text)
     expect(t.messages.map((m) => m.content)).toEqual(['hi'])
-    expect(t.warnings).toEqual(['unknown record type(s) skipped: system/brand_new ×1, weird ×1'])
+    expect(t.warnings).toEqual(['unknown record type(s) skipped: "system/brand_new" ×1, "weird" ×1'])
     const bad = importTranscript(rec({ type: 'tool_result', message: 'nope' }), { fileName: 's.jsonl' })
     expect(bad.ok).toBe(false)
     if (!bad.ok) expect(bad.error.message).toBe('no messages found in the session')

@@ -3,6 +3,7 @@ import { importFailure } from './failure'
 import type { JsonlRecord } from './json'
 import type { FormatImporter } from './types'
 import {
+  countList,
   base64Bytes,
   finalizeTranscript,
   isObject,
@@ -362,10 +363,7 @@ function importQwen(records: readonly JsonlRecord[], keepRaw = true): Transcript
       `${offBranch} record(s) are not on the current branch (the parentUuid chain from the last message): rewound or retried turns, skipped`,
     )
   if (sidechain > 0) warnings.push(`${sidechain} subagent record(s) (isSidechain) are not read`)
-  if (unknown.size > 0) {
-    const list = [...unknown].map(([t, n]) => `${t} ×${n}`).join(', ')
-    warnings.push(`unknown record type(s) skipped: ${list}`)
-  }
+  if (unknown.size > 0) warnings.push(`unknown record type(s) skipped: ${countList(unknown)}`)
   const t = finalizeTranscript(format, reader.drafts, compactions, warnings, { title, model })
   const usage = resolveUsage(t.messages, reader.usage)
   if (usage) t.usage = usage

@@ -10,6 +10,7 @@ import {
   type DraftMessage,
   notAnArray,
 } from './util'
+import { quoteForMessage } from '../util/text'
 
 const format = 'swe-agent'
 
@@ -132,7 +133,7 @@ export function importSweAgentRoot(root: unknown, options: ImportOptions = {}): 
     const role = str(h.role)
     if (role === undefined || !ROLES.has(role)) {
       warnings.push(
-        `${field}.role: ${JSON.stringify(h.role ?? null)} ` +
+        `${field}.role: ${quoteForMessage(h.role)} ` +
           'is not system/user/assistant/tool, skipped',
       )
       return

@@ -10,6 +10,7 @@ import type {
   ToolCall,
   Transcript,
 } from '../model'
+import { quoteForMessage } from '../util/text'
 
 /** A plain JSON object (not an array, not null). */
 export type JsonObject = Record<string, unknown>
@@ -49,6 +50,20 @@ export function missingFields(
   fields: Readonly<Record<string, (value: unknown, record: JsonObject) => boolean>>,
 ): string[] {
   return Object.keys(fields).filter((name) => !fields[name]?.(record[name], record))
+}
+
+/** Kinds `countList` names before it says how many more there are. */
+const COUNT_LIST_LIMIT = 8
+
+/**
+ * Counts of what a file holds by kind (unknown record types, roles, block types) for a message,
+ * in the order given: `"a" ×2, "b" ×1`, each kind quoted by `quoteForMessage` (so cut short and
+ * on one line); past `limit` kinds, `, and 3 more`. The one wording of such lists.
+ */
+export function countList(counts: Iterable<readonly [string, number]>, limit = COUNT_LIST_LIMIT): string {
+  const all = [...counts]
+  const shown = all.slice(0, limit).map(([kind, n]) => `${quoteForMessage(kind)} ×${n}`)
+  return all.length > limit ? `${shown.join(', ')}, and ${all.length - limit} more` : shown.join(', ')
 }
 
 /** Names joined for a message: `a`, `a and b`, `a, b and c`. */
@@ -223,7 +238,7 @@ export function pairLegacyFunctionResult(
   } else {
     draft.toolCallId = `fc-${position}`
     if (name !== undefined) draft.toolName = name
-    warnings.push(`${field}: function result "${name ?? ''}" follows no function_call`)
+    warnings.push(`${field}: function result ${quoteForMessage(name ?? '')} follows no function_call`)
   }
 }
 
@@ -251,7 +266,7 @@ export function withConversations(list: readonly Transcript[], noun: string): Tr
     rest.length === 1
       ? 'the other one is listed as a further conversation'
       : `the other ${rest.length} are listed as further conversations`
-  const note = `${list.length} ${noun}s in this file: "${title}" is open; ${others}`
+  const note = `${list.length} ${noun}s in this file: ${quoteForMessage(title)} is open; ${others}`
   return { ...first, notes: [note, ...(first.notes ?? [])], sidechains: rest, sidechainKind: 'conversation' }
 }
 
@@ -325,7 +340,7 @@ export function rejoinMissingParents<T extends ParentLinked>(
     let from = r.line
     while (from > 1 && !read.has(from - 1)) from--
     const gap = from < r.line ? lineSpan(from, r.line - 1) : undefined
-    const head = `line ${r.line}: ${field} ${JSON.stringify(r.parentId)} is not in the file`
+    const head = `line ${r.line}: ${field} ${quoteForMessage(r.parentId)} is not in the file`
     if (!before)
       warnings.push(
         gap

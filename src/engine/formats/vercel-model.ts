@@ -11,6 +11,7 @@ import {
   type DraftMessage,
   type JsonObject,
 } from './util'
+import { quoteForMessage } from '../util/text'
 
 const format: FormatId = 'vercel-model'
 
@@ -147,8 +148,7 @@ function importVercelModelMessages(root: unknown, keepRaw = true): Transcript {
       return
     }
     if (role !== 'system' && role !== 'user' && role !== 'assistant') {
-      const shown = JSON.stringify(role ?? null)
-      warnings.push(`${field}.role: ${shown} is not a ModelMessage role, skipped`)
+      warnings.push(`${field}.role: ${quoteForMessage(role)} is not a ModelMessage role, skipped`)
       return
     }
     if (typeof m.content === 'string' || !Array.isArray(m.content)) {

@@ -10,6 +10,7 @@ import {
   type JsonObject,
 } from './util'
 import { argumentsText, vercelMedia, vercelReasoning } from './vercel-model'
+import { quoteForMessage } from '../util/text'
 
 const format: FormatId = 'vercel-ui'
 
@@ -75,8 +76,7 @@ function importVercelUiMessages(root: unknown, keepRaw = true): Transcript {
     }
     const role = m.role
     if (role !== 'system' && role !== 'user' && role !== 'assistant') {
-      const shown = JSON.stringify(role ?? null)
-      warnings.push(`${field}.role: ${shown} is not a UIMessage role, skipped`)
+      warnings.push(`${field}.role: ${quoteForMessage(role)} is not a UIMessage role, skipped`)
       return
     }
     const id = str(m.id) ?? ''

@@ -9,6 +9,9 @@ import {
   firstLine,
   lastCodePoints,
   nounFor,
+  oneLine,
+  quoteForMessage,
+  QUOTE_LIMIT,
 } from './text'
 
 function isWellFormed(s: string): boolean {
@@ -209,5 +212,75 @@ describe('nounFor', () => {
     expect(nounFor(2, 'step')).toBe('steps')
     expect(nounFor(1, 'compaction pass', 'compaction passes')).toBe('compaction pass')
     expect(nounFor(3, 'compaction pass', 'compaction passes')).toBe('compaction passes')
+  })
+})
+
+describe('quoteForMessage', () => {
+  it('quotes a short string as JSON writes it, line breaks escaped', () => {
+    expect(quoteForMessage('user')).toBe('"user"')
+    expect(quoteForMessage('')).toBe('""')
+    expect(quoteForMessage('a\nb\r"c"')).toBe('"a\\nb\\r\\"c\\""')
+  })
+
+  it('escapes the line breaks JSON leaves as they are (NEL, U+2028, U+2029)', () => {
+    expect(quoteForMessage('a\u0085b\u2028c\u2029d')).toBe('"a\\u0085b\\u2028c\\u2029d"')
+  })
+
+  it('writes any other value as its JSON text, undefined as null', () => {
+    expect(quoteForMessage(undefined)).toBe('null')
+    expect(quoteForMessage(null)).toBe('null')
+    expect(quoteForMessage(3)).toBe('3')
+    expect(quoteForMessage({ a: [1, 'x'] })).toBe('{"a":[1,"x"]}')
+  })
+
+  it('names a value JSON cannot write by its type', () => {
+    expect(quoteForMessage(10n)).toBe('a bigint')
+    const cycle: Record<string, unknown> = {}
+    cycle.self = cycle
+    expect(quoteForMessage(cycle)).toBe('an object')
+    expect(quoteForMessage(() => 1)).toBe('a function')
+  })
+
+  it('cuts a long string at the limit, with an ellipsis and the whole length in code points', () => {
+    const long = 'x'.repeat(900_000)
+    expect(quoteForMessage(long)).toBe(`"${'x'.repeat(QUOTE_LIMIT)}…" (900,000 code points)`)
+    expect(quoteForMessage('😀'.repeat(QUOTE_LIMIT))).toBe(`"${'😀'.repeat(QUOTE_LIMIT)}"`)
+    expect(quoteForMessage('😀'.repeat(QUOTE_LIMIT + 1))).toBe(`"${'😀'.repeat(QUOTE_LIMIT)}…" (${QUOTE_LIMIT + 1} code points)`)
+    expect(quoteForMessage('abcdef', 3)).toBe('"abc…" (6 code points)')
+  })
+
+  it('cuts a long value\'s JSON text the same way', () => {
+    expect(quoteForMessage({ text: 'y'.repeat(20) }, 10)).toBe('{"text":"y… (31 code points of JSON)')
+  })
+
+  it('is always one line, and short: at most 6 units per code point kept and the length', () => {
+    fc.assert(
+      fc.property(fc.oneof(anyText, fc.jsonValue()), fc.integer({ min: 0, max: 120 }), (value, limit) => {
+        const q = quoteForMessage(value, limit)
+        expect(q).not.toMatch(/[\r\n\u0085\u2028\u2029]/)
+        expect(q.length).toBeLessThanOrEqual(6 * limit + 40)
+      }),
+    )
+  })
+})
+
+describe('oneLine', () => {
+  it('turns each run of line breaks of any kind into one space', () => {
+    expect(oneLine('a\nb\r\nc\rd\u0085e\u2028f\u2029g')).toBe('a b c d e f g')
+    expect(oneLine('a\n\n\r\nb')).toBe('a b')
+  })
+
+  it('leaves a line alone', () => {
+    expect(oneLine('  a\tb  ')).toBe('  a\tb  ')
+  })
+
+  it('never leaves a line break and never grows', () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        const line = oneLine(text)
+        expect(line).not.toMatch(/[\r\n\u0085\u2028\u2029]/)
+        expect(line.length).toBeLessThanOrEqual(text.length)
+      }),
+    )
   })
 })

@@ -70,6 +70,57 @@ export function collapseWhitespace(text: string): string {
   return text.trim().replace(/\s+/g, ' ')
 }
 
+/** Line breaks: CR LF, CR, LF, NEL, and the line and paragraph separators (U+2028, U+2029). */
+const LINE_BREAKS = /(?:\r\n|[\r\n\u0085\u2028\u2029])+/g
+
+/**
+ * File text made one line for a note or a warning: each run of line breaks (CR LF, CR, LF, NEL,
+ * U+2028, U+2029) becomes one space; nothing else changes, so the text never grows. The one way
+ * a message puts file text (a header, a log line, a command) on its line unquoted.
+ */
+export function oneLine(text: string): string {
+  return text.replace(LINE_BREAKS, ' ')
+}
+
+/** Code points of file content `quoteForMessage` shows before it cuts. */
+export const QUOTE_LIMIT = 100
+
+/** The line breaks `JSON.stringify` leaves as they are inside a string. */
+const UNESCAPED_BREAKS = /[\u0085\u2028\u2029]/g
+
+/** `text` (JSON) with NEL, U+2028 and U+2029 written as `\u` escapes, as JSON allows. */
+function escapeBreaks(text: string): string {
+  return text.replace(UNESCAPED_BREAKS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+/**
+ * A value from a file quoted for a one-line message (an import failure, a warning, a note, a CLI
+ * error): a string as JSON writes it (`"user"`: quotes, line breaks and control characters
+ * escaped), any other value as its JSON text (`undefined`, a missing field, as `null`); NEL,
+ * U+2028 and U+2029 are escaped too, so the result is always one line. Past `limit` code points
+ * (default `QUOTE_LIMIT`) the value is cut there, ends in `…` and is followed by its whole length:
+ * `"aaaa…" (900,000 code points)`, `{"text":"aa… (31 code points of JSON)`. So a message quoting a
+ * field stays short whatever the field holds. Never throws: a value JSON cannot write (a BigInt,
+ * a cycle, a function) is named by its type (`a bigint`).
+ */
+export function quoteForMessage(value: unknown, limit = QUOTE_LIMIT): string {
+  if (typeof value === 'string') {
+    const total = codePointLength(value)
+    if (total <= limit) return escapeBreaks(JSON.stringify(value))
+    return `${escapeBreaks(JSON.stringify(`${cutCodePoints(value, limit)}…`))} (${total.toLocaleString('en-US')} code points)`
+  }
+  let text: string | undefined
+  try {
+    text = JSON.stringify(value === undefined ? null : value) as string | undefined
+  } catch {
+    text = undefined
+  }
+  if (text === undefined) return typeof value === 'object' ? 'an object' : `a ${typeof value}`
+  const total = codePointLength(text)
+  if (total <= limit) return escapeBreaks(text)
+  return `${escapeBreaks(cutCodePoints(text, limit))}… (${total.toLocaleString('en-US')} code points of JSON)`
+}
+
 /**
  * Code points `elideMiddle` reserves for its marker (`\n[... N chars omitted ...]\n` is
  * 26 + digits(N) code points, so 40 fits any N below 10^14).
