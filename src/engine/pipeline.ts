@@ -26,10 +26,11 @@ import type {
 } from './model'
 import { windowOf } from './models'
 import { checkFailureModes } from './analysis/failure-modes'
-import { SUMMARY_ID_PREFIX } from './stages/output'
+import { SUMMARY_ID_PREFIX, unchangedOutput } from './stages/output'
 import { PINNED_FACTS_ID } from './stages/pin-facts'
 import { runStage } from './stages/registry'
 import { stageMemoKey, stageMemoOf } from './stage-memo'
+import { withThinkingRules } from './stages/thinking'
 import type {
   CancelSignal,
   StageContext,
@@ -306,12 +307,14 @@ export async function runPipeline(
       kept = memo.get(messagesIn, memoKey)
       if (kept) output = kept
       else {
-        output = await runStage(stage, messagesIn, {
+        // The provider's thinking rules hold for every stage's output (thinking.ts).
+        const ran = await runStage(stage, messagesIn, {
           ctx,
           provider,
           original: before,
           backReferences: () => currentBackReferences(messagesIn, lineage),
         })
+        output = withThinkingRules(ran, stage.id, before)
         // Kept before anything below reads it; the pipeline never writes into a stage's output.
         if (output.error === undefined && !deps.signal?.aborted) memo.set(messagesIn, memoKey, output)
       }
@@ -408,6 +411,14 @@ export async function runPipeline(
         `send-ready cleanup: ${cleanup.messages} empty message(s) dropped before sending (${EMPTY_MESSAGE_REASON}), ${tokens} tokens`,
       )
       current = sent
+      // A dropped message changed what later thinking blocks were signed with: the rules again.
+      const ruled = withThinkingRules({ ...unchangedOutput(current, ''), changed: true }, 'pipeline', before)
+      if (ruled.messages !== current) {
+        own()
+        composeProvenance(ruled, fates, lineage, beforeIndex)
+        for (const w of ruled.warnings) warnings.push(`send-ready cleanup: ${w}`)
+        current = ruled.messages
+      }
     }
   }
 
@@ -444,7 +455,7 @@ export async function runPipeline(
     stages,
     checks: {
       before: deps.skipChecks ? [] : beforeValidity(before, checkOptionsFor(transcript, provider)),
-      after: deps.skipChecks ? [] : checkValidity(after, checkOptionsFor(transcript, provider)),
+      after: deps.skipChecks ? [] : checkValidity(after, { ...checkOptionsFor(transcript, provider), before }),
     },
     warnings,
     ...(cleanup ? { cleanup } : {}),

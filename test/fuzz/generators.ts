@@ -9,7 +9,8 @@
  *   shape, strings scrambled);
  * - transcripts for the pipeline: windows of the corpus's imported transcripts with messages
  *   dropped, duplicated, emptied or moved, and random canonical chats (tool pairs, pending calls,
- *   stray results, empty messages, repeated outputs, facts);
+ *   stray results, empty messages, repeated outputs, facts, signed thinking blocks on replies and
+ *   on tool calls);
  * - random pipeline configs: any subset of the stages in any order, each param drawn from its
  *   definition (stages/definitions.ts: type, min, max, choices), token triggers included, now and
  *   then a value the engine must find unusable.
@@ -580,7 +581,9 @@ function chatArb(size: FuzzSize): fc.Arbitrary<PipelineInput> {
         if (id) push({ role: 'tool', content: `job ${id} finished: ${TOOL_OUTPUTS[s.text % TOOL_OUTPUTS.length]!}`, toolCallId: id, toolName: 'read' })
       } else {
         const ids = s.calls.map(() => `c${call++}`)
-        push({ role: 'assistant', content: null, toolCalls: ids.map((id, k) => ({ id, name: 'read', arguments: args(s.calls[k]!) })) })
+        // Every other tool-call step carries a signed thinking block (the provider's rules then apply).
+        const content = s.text % 2 === 0 ? [{ type: 'thinking' as const, variant: 'thinking' as const, text: `Plan ${call}.`, signature: `sig${call}` }] : null
+        push({ role: 'assistant', content, toolCalls: ids.map((id, k) => ({ id, name: 'read', arguments: args(s.calls[k]!) })) })
         s.calls.forEach((body, k) => {
           if (s.answered[k] !== false) push({ role: 'tool', content: outputs[body]!, toolCallId: ids[k]!, toolName: 'read' })
           else open.push(ids[k]!)

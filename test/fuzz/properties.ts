@@ -13,7 +13,8 @@
  * Pipeline (`runPipeline` with random configs of every stage): no throw, no stage error that is
  * an exception's text (a stage's throw is caught into its report), the transcript never changed,
  * the same result twice, After = Before when nothing fired, no validity problem in After of the
- * kinds in `NEW_PROBLEM_RULES` that Before did not already have, and tokens never up (After ≤
+ * kinds in `NEW_PROBLEM_RULES` that Before did not already have, signed thinking by the provider's
+ * rules (never `stale-thinking` in After, a kept block byte-identical), and tokens never up (After ≤
  * Before; each stage's output ≤ its input, and pin-facts ≤ Before: the pipeline's growth rule; a
  * summarize pass that grows says why in `grew`).
  */
@@ -25,7 +26,7 @@ import { importBytes } from '../../src/engine/formats/index'
 import { importJsonlRecords } from '../../src/engine/formats/jsonl-import'
 import { importersInOrder } from '../../src/engine/formats/registry'
 import type { ImportResult } from '../../src/engine/formats/types'
-import type { PipelineConfig, RunResult, Transcript, ValidityProblem } from '../../src/engine/model'
+import type { Message, PipelineConfig, RunResult, Transcript, ValidityProblem } from '../../src/engine/model'
 import { runPipeline } from '../../src/engine/pipeline'
 import { countCodePoints, deepFreeze } from '../../src/engine/stages/test-helpers'
 import { cacheCounter, loadCounter, type CachedCounter } from '../../src/engine/tokens/count'
@@ -274,6 +275,45 @@ const pipelineNothingFired: FuzzProperty = {
     }),
 }
 
+/** A signed thinking block's text and signature (or encrypted payload), as one comparable string. */
+function signedBlocks(m: Message | undefined): string[] {
+  if (!m || !Array.isArray(m.content)) return []
+  return m.content.flatMap((p) =>
+    p.type === 'thinking' && (p.variant === 'redacted_thinking' || (p.variant === 'thinking' && !!p.signature))
+      ? [JSON.stringify([p.variant, p.text, p.signature, p.encrypted])]
+      : [],
+  )
+}
+
+const pipelineThinking: FuzzProperty = {
+  name: "pipeline: signed thinking follows the provider's rules (never stale-thinking in After; a block is the Before's, byte-identical, or gone whole; the current turn keeps its blocks)",
+  unitRuns: 60,
+  property: (size) =>
+    pipelineProperty(size, (result, input, config) => {
+      const stale = result.checks.after.find((p) => p.rule === 'stale-thinking')
+      if (stale) fail(`stale-thinking in After: ${stale.message}`, describeRun(input, config))
+      const before = new Map(result.before.messages.map((m) => [m.id, m]))
+      let latestUser = result.before.messages.length - 1
+      while (latestUser >= 0 && result.before.messages[latestUser]!.role !== 'user') latestUser--
+      const current = new Set(result.before.messages.slice(latestUser + 1).map((m) => m.id))
+      for (const m of result.after.messages) {
+        const blocks = signedBlocks(m)
+        const o = result.origins[m.id]
+        const from = o?.kind === 'original' ? before.get(o.beforeId) : undefined
+        const had = signedBlocks(from)
+        // What is kept is the Before's blocks in their order, none edited.
+        let k = 0
+        for (const b of blocks) {
+          while (k < had.length && had[k] !== b) k++
+          if (k++ >= had.length) fail(`${m.id} holds a signed thinking block that is not its Before's, byte for byte`, describeRun(input, config))
+        }
+        if (from && current.has(from.id) && blocks.length !== had.length) {
+          fail(`${m.id} of the current turn lost a signed thinking block (${had.length} → ${blocks.length})`, describeRun(input, config))
+        }
+      }
+    }),
+}
+
 function noNewProblem(rule: Rule, fuzzOnly?: string): FuzzProperty {
   return {
     name: `pipeline: no new ${rule} in After`,
@@ -338,5 +378,6 @@ export const PROPERTIES: readonly FuzzProperty[] = [
   pipelineStageErrors,
   pipelineTokens,
   pipelineNothingFired,
+  pipelineThinking,
   ...NEW_PROBLEM_RULES.map((rule) => noNewProblem(rule)),
 ]

@@ -10,7 +10,7 @@ import { isPlaceholderText } from '../stages/prune-tool-results'
 import { codePointLength } from '../util/text'
 import { pairToolResults } from '../tool-pairs'
 import { SUMMARY_ID_PREFIX } from '../stages/output'
-import { staleThinkingPositions } from '../stages/thinking'
+import { firstChangedPosition, staleThinkingPositions } from '../stages/thinking'
 
 /** A provider whose request rules the checker knows. */
 type Provider = 'openai' | 'anthropic'
@@ -34,6 +34,11 @@ export interface CheckOptions {
    * rules about the request's start (`first-not-user`) are not checked, the request is absent.
    */
   responseOnly?: boolean
+  /**
+   * The messages these were compacted from (a run's Before): `stale-thinking` then counts from
+   * the first message the compaction changed (`firstChangedPosition`), not only from a summary.
+   */
+  before?: readonly Message[]
 }
 
 /**
@@ -100,9 +105,9 @@ const SAY = {
   callIdReused: (callId: string, first: string, again: string) =>
     `call id ${callId} in ${again} was already used by a call in ${first} ` +
     '(tool_use ids must be unique)',
-  staleThinking: (m: Message, summary: string) =>
-    `assistant message ${m.id} keeps a signed thinking block of an earlier turn after summary ${summary}: ` +
-    'the summary changed what the block was signed with, so only the current turn may keep its thinking',
+  staleThinking: (m: Message, changed: string) =>
+    `assistant message ${m.id} keeps a signed thinking block of an earlier turn after ${changed}, which the compaction wrote or changed: ` +
+    'what the block was signed with is gone, so only the current turn may keep its thinking',
 } as const
 
 /**
@@ -148,8 +153,10 @@ const isTurn = (m: Message) => m.role === 'user' || m.role === 'assistant'
  *   (cases/40), nor are two such notes with the same text.
  * - `duplicate-tool-call-id` (anthropic): a call whose id an earlier call already used.
  * - `stale-thinking` (anthropic): a signed thinking block in an assistant message after a summary
- *   a stage wrote and before the latest user message (`staleThinkingPositions`): Anthropic keeps
- *   only the current turn's thinking, and a client-written summary invalidates the blocks after it.
+ *   a stage wrote — with `options.before`, after the first message the compaction changed — and
+ *   before the latest user message (`staleThinkingPositions`): Anthropic keeps only the current
+ *   turn's thinking, and a client-side change invalidates the blocks after it. The problem names
+ *   the block's message and that first summary or changed message.
  * Pure; [] means valid. Source: SPEC §5.
  */
 export function checkValidity(
@@ -237,10 +244,11 @@ export function checkValidity(
   if (applies('duplicate-system-prompt')) for (const item of duplicateSystemPrompts(messages)) problems.push(item)
   if (applies('duplicate-tool-call-id')) for (const item of reusedCallIds(messages)) problems.push(item)
   if (applies('stale-thinking')) {
-    const summary = messages.find((m) => m.id.startsWith(SUMMARY_ID_PREFIX))?.id ?? ''
-    for (const i of staleThinkingPositions(messages)) {
+    const from = options.before ? firstChangedPosition(messages, options.before) : messages.findIndex((m) => m.id.startsWith(SUMMARY_ID_PREFIX))
+    const changed = from === undefined ? '' : (messages[from]?.id ?? '')
+    for (const i of from === undefined ? [] : staleThinkingPositions(messages, from)) {
       const m = messages[i]!
-      problems.push({ rule: 'stale-thinking', messageIds: [m.id, summary], message: SAY.staleThinking(m, summary) })
+      problems.push({ rule: 'stale-thinking', messageIds: [m.id, changed], message: SAY.staleThinking(m, changed) })
     }
   }
   return problems

@@ -97,7 +97,7 @@ describe('signed thinking blocks follow Anthropic’s rules after a summary', ()
     expect(out.messages[3]).toBe(messages[3])
     expect(out.origins.a1).toEqual({ kind: 'original', beforeId: 'a1', changed: true })
     expect(out.warnings).toContain(
-      "signed thinking blocks of message(s) a1 were dropped whole: they precede the latest user message after a summary (Anthropic keeps only the current turn's thinking; a summary changes the prefix earlier blocks were signed with)",
+      "signed thinking blocks of message(s) a1 were dropped whole: they precede the latest user message after a message the compaction changed (Anthropic keeps only the current turn's thinking; a summary, placeholder or other edit changes the prefix earlier blocks were signed with)",
     )
     expect(checkValidity(out.messages, { provider: 'anthropic' })).toEqual([])
   })
