@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { factDenseChat } from '../../test/hostile'
-import { jsonPieces, writeJson } from './json-stream'
+import { jsonPieces, MappedArray, writeJson } from './json-stream'
 import { main } from './main'
 
 const dir = mkdtempSync(join(tmpdir(), 'ci-json-'))
@@ -44,6 +44,22 @@ describe('jsonPieces and writeJson', () => {
 
   it('the pieces concatenate to JSON.stringify(value, null, 2), character for character', () => {
     for (const v of values) expect([...jsonPieces(v)].join('')).toBe(JSON.stringify(v, null, 2))
+  })
+
+  it('a MappedArray is written as the array of its mapped elements, each made once and only when written', () => {
+    const source = [{ n: 1 }, { n: 2 }, { n: 3 }]
+    const made: number[] = []
+    const value = { before: 'x', rows: new MappedArray(source, (r) => (made.push(r.n), { ...r, twice: r.n * 2 })), empty: new MappedArray([], (r) => r) }
+    const pieces = jsonPieces(value)
+    // Nothing is mapped until the writer reaches the rows.
+    expect(pieces.next().value).toBe('{\n  "before": ')
+    expect(made).toEqual([])
+    const text = [...pieces].join('')
+    expect(made).toEqual([1, 2, 3])
+    const expected = { before: 'x', rows: [{ n: 1, twice: 2 }, { n: 2, twice: 4 }, { n: 3, twice: 6 }], empty: [] }
+    expect('{\n  "before": ' + text).toBe(JSON.stringify(expected, null, 2))
+    // JSON.stringify of it (below the walked depth) is the same array.
+    expect(JSON.stringify([[[[value]]]])).toBe(JSON.stringify([[[[expected]]]]))
   })
 
   it('writeJson writes chunks that end at a line feed (all but the last) and join to the same text', () => {

@@ -10,6 +10,23 @@ const WALK_DEPTH = 4
 /** Characters gathered before a chunk is handed on (cut after its last line feed). */
 const CHUNK_CHARS = 1 << 20
 
+/**
+ * An array whose elements are made one at a time as the JSON is written: `map` of each element of
+ * `source`, in order. The writer never holds more than one mapped element, so a table of a
+ * million rows (the decision log with its reasons, the facts) is not built a second time beside
+ * the run it comes from. `JSON.stringify` of it is the array of every mapped element (`toJSON`).
+ */
+export class MappedArray<T> {
+  constructor(
+    readonly source: readonly T[],
+    readonly map: (item: T) => unknown,
+  ) {}
+
+  toJSON(): unknown[] {
+    return this.source.map(this.map)
+  }
+}
+
 /** Whether `v` is walked member by member: an array, or an object without `toJSON` (a Date has one). */
 function walkable(v: unknown): v is Record<string, unknown> | unknown[] {
   return typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON !== 'function'
@@ -26,6 +43,11 @@ function skipped(v: unknown): boolean {
  * array is `null`). `indent`: the indentation of the line `value` starts on.
  */
 export function* jsonPieces(value: unknown, indent = '', depth = 0): Generator<string> {
+  if (value instanceof MappedArray) {
+    const { source, map } = value as MappedArray<unknown>
+    yield* arrayPieces(source.length, (i) => map(source[i]), indent, depth)
+    return
+  }
   if (!walkable(value) || depth >= WALK_DEPTH) {
     const text = JSON.stringify(value, null, 2)
     yield text === undefined ? 'null' : indent === '' ? text : text.replace(/\n/g, `\n${indent}`)
@@ -33,17 +55,7 @@ export function* jsonPieces(value: unknown, indent = '', depth = 0): Generator<s
   }
   const inner = `${indent}  `
   if (Array.isArray(value)) {
-    if (value.length === 0) {
-      yield '[]'
-      return
-    }
-    yield '['
-    for (let i = 0; i < value.length; i++) {
-      yield `${i > 0 ? ',' : ''}\n${inner}`
-      const v = value[i]
-      yield* jsonPieces(skipped(v) ? null : v, inner, depth + 1)
-    }
-    yield `\n${indent}]`
+    yield* arrayPieces(value.length, (i) => value[i], indent, depth)
     return
   }
   let first = true
@@ -55,6 +67,22 @@ export function* jsonPieces(value: unknown, indent = '', depth = 0): Generator<s
     yield* jsonPieces(v, inner, depth + 1)
   }
   yield first ? '{}' : `\n${indent}}`
+}
+
+/** The pieces of an array of `length` elements, element `i` being `at(i)` (read once, when written). */
+function* arrayPieces(length: number, at: (i: number) => unknown, indent: string, depth: number): Generator<string> {
+  if (length === 0) {
+    yield '[]'
+    return
+  }
+  const inner = `${indent}  `
+  yield '['
+  for (let i = 0; i < length; i++) {
+    yield `${i > 0 ? ',' : ''}\n${inner}`
+    const v = at(i)
+    yield* jsonPieces(skipped(v) ? null : v, inner, depth + 1)
+  }
+  yield `\n${indent}]`
 }
 
 /**

@@ -22,6 +22,7 @@ import { REPLY_PRIMING_TOKENS, tokenEstimateNote } from '../engine/tokens/count'
 import { calibrateTokens } from '../engine/usage/calibration'
 import { calibrationLabel, RAW_COUNTS } from '../engine/usage/calibration-terms'
 import { cutCodePoints } from '../engine/util/text'
+import { MappedArray } from './json-stream'
 
 /**
  * The short human report (SPEC §7 "Without --json"); the model window when one is set (`--window`,
@@ -260,7 +261,7 @@ interface MessageTokens {
  * messages + tool schemas, not compactable); `estimate: true` when a count is an estimate.
  */
 function sideJson(side: RunResult['before'], toolSchemaTokens: number, calibrationOverheadTokens: number) {
-  const messageTokens: MessageTokens[] = side.messages.map((m) => ({ id: m.id, index: m.index, role: m.role, tokens: side.tokensById[m.id] ?? 0 }))
+  const messageTokens = new MappedArray(side.messages, (m): MessageTokens => ({ id: m.id, index: m.index, role: m.role, tokens: side.tokensById[m.id] ?? 0 }))
   return {
     messages: side.messages,
     tokens: side.totals.tokens,
@@ -279,7 +280,7 @@ function sideJson(side: RunResult['before'], toolSchemaTokens: number, calibrati
  * `summaryId`) — instead of repeating the whole summary under every fact it dropped, so the
  * output grows with the input, not with facts × summary length.
  */
-function factsJson(table: FactTable): Omit<FactTable, 'rows'> & { rows: unknown[] } {
+function factsJson(table: FactTable): Omit<FactTable, 'rows'> & { rows: MappedArray<FactTable['rows'][number]> } {
   const byReference = (e: LossEvent) => {
     if (e.replacedBy.kind !== 'summary') return e
     const { text: _text, ...replacedBy } = e.replacedBy
@@ -287,7 +288,7 @@ function factsJson(table: FactTable): Omit<FactTable, 'rows'> & { rows: unknown[
   }
   return {
     ...table,
-    rows: table.rows.map((row) => {
+    rows: new MappedArray(table.rows, (row) => {
       const v = row.verdict
       if (v.events === undefined && v.lost === undefined) return row
       return {
@@ -337,7 +338,7 @@ export function compactJson(
     fates: result.fates,
     origins: result.origins,
     passes: result.passes,
-    decisions: (result.decisions ?? []).map((d) => ({ ...d, reason: describeDecision(d, false) })),
+    decisions: new MappedArray(result.decisions ?? [], (d) => ({ ...d, reason: describeDecision(d, false) })),
     stages: result.stages,
     checks: result.checks,
     failureModes: result.checks.failureModes ?? [],

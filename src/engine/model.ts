@@ -448,8 +448,12 @@ export interface Pass {
   /** Plan boundaries, before-transcript indices: messages `from`..`upto-1` were summarized. */
   from: number
   upto: number
-  /** The exact prompt sent to the summarizer. */
-  prompt: string
+  /**
+   * The exact prompt sent to the summarizer. A stage may define it as a getter that renders it
+   * when read (summarize does: a long replay's prompts are not kept); copy a pass with
+   * `copyPass`, which keeps the getter, not with a spread, which renders it.
+   */
+  readonly prompt: string
   summary: string
   summaryId: string
   /** Context tokens just before and just after this pass. */
@@ -467,6 +471,14 @@ export interface Pass {
    * absent when it did not (the same text as its decision's `grew`).
    */
   grew?: string
+}
+
+/**
+ * A shallow copy of `pass` that keeps its accessors (a lazily rendered `prompt` stays lazy);
+ * a spread would read every getter once and keep the strings.
+ */
+export function copyPass(pass: Pass): Pass {
+  return Object.defineProperties({}, Object.getOwnPropertyDescriptors(pass)) as Pass
 }
 
 /**

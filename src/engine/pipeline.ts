@@ -24,6 +24,7 @@ import type {
   Transcript,
   TriggerDecision,
 } from './model'
+import { copyPass } from './model'
 import { windowOf } from './models'
 import { checkFailureModes } from './analysis/failure-modes'
 import { SUMMARY_ID_PREFIX, unchangedOutput } from './stages/output'
@@ -389,7 +390,7 @@ export async function runPipeline(
       facts.provenance = { fates, lineage, dangling: warnings.slice(from) } satisfies Composed
       shared = true
     }
-    for (const item of output.passes) passes.push({ ...item })
+    for (const item of output.passes) passes.push(copyPass(item))
     report.changed = true
     report.tokensAfter = tokensAfter
     report.messagesAfter = current.length

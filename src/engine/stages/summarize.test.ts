@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { checkValidity } from '../analysis/checks'
-import type { Message, SummarizeParams } from '../model'
+import { copyPass, type Message, type SummarizeParams } from '../model'
 import { codePointLength } from '../util/text'
 import {
   DEFAULT_COMPACT_AFTER,
@@ -373,6 +373,20 @@ describe('summarize stage: rolling replay', () => {
         tokensAfter: 151,
       },
     ])
+  })
+
+  it('a pass keeps no prompt text: it is rendered when read, the same each time, and copyPass keeps it so', async () => {
+    const s = scripted('first', 'second')
+    const out = await summarize(input, params, makeContext(countCodePoints, { summarize: s.fn }))
+    const [first] = out.passes
+    expect(typeof Object.getOwnPropertyDescriptor(first, 'prompt')?.get).toBe('function')
+    expect(first?.prompt).toBe(s.requests[0]?.prompt)
+    expect(first?.prompt).toBe(first?.prompt)
+    const copy = copyPass(first!)
+    expect(typeof Object.getOwnPropertyDescriptor(copy, 'prompt')?.get).toBe('function')
+    expect(copy).toEqual(first)
+    // Written out, the prompt is there in full.
+    expect(JSON.parse(JSON.stringify(first)).prompt).toBe(s.requests[0]?.prompt)
   })
 
   it('records fates per first pass and the summary origin over the covered range', async () => {

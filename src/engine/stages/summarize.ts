@@ -323,8 +323,13 @@ function sliceUnits(slice: readonly Message[]): Message[][] {
   return units
 }
 
+/**
+ * A prompt fitted to the window. `prompt` is rendered each time it is read, never kept: a long
+ * replay makes a pass every few turns, and keeping each pass's prompt (the slice's lines and the
+ * previous summary, ~15 KB) held most of a million-message run's memory.
+ */
 interface FittedPrompt {
-  prompt: string
+  readonly prompt: string
   slice: Message[]
   omitted: number
 }
@@ -343,16 +348,21 @@ function fitPrompt(
 ): FittedPrompt {
   let units = sliceUnits(slice)
   const render = (us: Message[][]) => buildPrompt(us.flat().map(messageLine), previous, rules)
-  let prompt = render(units)
   let omitted = 0
   if (window !== undefined) {
-    while (units.length > 1 && countText(prompt) > window) {
+    while (units.length > 1 && countText(render(units)) > window) {
       omitted += units[0]?.length ?? 0
       units = units.slice(1)
-      prompt = render(units)
     }
   }
-  return { prompt, slice: units.flat(), omitted }
+  const fitted = units
+  return {
+    get prompt() {
+      return render(fitted)
+    },
+    slice: units.flat(),
+    omitted,
+  }
 }
 
 function hasThinking(message: Message): boolean {
@@ -597,7 +607,9 @@ export async function summarize(
     try {
       const request = {
         stage: 'summarize' as const,
-        prompt: fitted.prompt,
+        get prompt() {
+          return fitted.prompt
+        },
         slice: earlier.length > 0 ? [...earlier, ...fitted.slice] : fitted.slice,
         ...(previous !== undefined ? { previous } : {}),
       }
@@ -642,7 +654,10 @@ export async function summarize(
       atMessage: conv[k]?.index ?? k,
       from: conv[plan.from]?.index ?? plan.from,
       upto: (conv[plan.upto - 1]?.index ?? plan.upto - 1) + 1,
-      prompt: fitted.prompt,
+      // Rendered when read (the CLI's JSON, the page's pass view), never kept: see `FittedPrompt`.
+      get prompt() {
+        return fitted.prompt
+      },
       summary,
       summaryId: summaryMessage.id,
       tokensBefore: contextTokens,
