@@ -16,7 +16,8 @@
  * kinds in `NEW_PROBLEM_RULES` that Before did not already have, signed thinking by the provider's
  * rules (never `stale-thinking` in After, a kept block byte-identical), and tokens never up (After ≤
  * Before; each stage's output ≤ its input, and pin-facts ≤ Before: the pipeline's growth rule; a
- * summarize pass that grows says why in `grew`).
+ * summarize pass that grows says why in `grew`; a stage's last pass made at the last message
+ * records the tokens of the context the stage leaves).
  */
 import { isDeepStrictEqual } from 'node:util'
 import fc from 'fast-check'
@@ -248,6 +249,23 @@ const pipelineTokens: FuzzProperty = {
     }),
 }
 
+const pipelinePassTokens: FuzzProperty = {
+  name: "pipeline: a stage's last pass, made at the last message, records the tokens of the context it leaves (the stage's tokensAfter, thinking blocks dropped)",
+  unitRuns: 40,
+  property: (size) =>
+    pipelineProperty(size, (result, input, config) => {
+      const last = result.before.messages[result.before.messages.length - 1]?.index
+      for (const s of result.stages) {
+        const own = result.passes.filter((p) => p.stage === s.stage)
+        const final = own[own.length - 1]
+        if (!s.changed || !final || final.atMessage !== last) continue
+        if (final.tokensAfter !== s.tokensAfter) {
+          fail(`${s.stage} pass ${final.pass} records ${final.tokensAfter} tokens after, the context it leaves has ${s.tokensAfter}`, describeRun(input, config))
+        }
+      }
+    }),
+}
+
 /** What a JavaScript engine says when code breaks: never a stage's own error. */
 const EXCEPTION = /Maximum call stack size exceeded|is not a function|Cannot read properties of|is not iterable|Invalid (array|string) length|is not defined|Cannot convert/
 
@@ -377,6 +395,7 @@ export const PROPERTIES: readonly FuzzProperty[] = [
   pipelinePure,
   pipelineStageErrors,
   pipelineTokens,
+  pipelinePassTokens,
   pipelineNothingFired,
   pipelineThinking,
   ...NEW_PROBLEM_RULES.map((rule) => noNewProblem(rule)),

@@ -13,6 +13,7 @@ import { readCounts } from './params'
 import type { StageContext, StageOutput } from './types'
 import { statelessDecisions } from './triggers'
 import { withThinkingRules } from './thinking'
+import { inputRecord } from '../util/input-record'
 
 /**
  * Default trigger, in tokens of the chosen encoding (see pipeline.ts `DEFAULT_PIPELINE` for why).
@@ -159,7 +160,8 @@ export function archiveAnchor(chunkName: string): string {
  * - Rebuilt: the first system message, the summary, the recent messages without any system
  *   message (never a duplicated system prompt).
  * - Signed thinking blocks of recent messages before the latest user message are removed whole
- *   (thinking.ts `withThinkingRules`: Anthropic's rules after a summary).
+ *   (thinking.ts `withThinkingRules`: Anthropic's rules after a summary), and the pass's
+ *   `tokensAfter` is the context without them.
  * - An empty answer → `error` = `EMPTY_ANSWER_ERROR`, input passed on (never an empty context);
  *   a rebuilt context that is not smaller than the input is refused (note, input kept).
  *
@@ -250,14 +252,8 @@ async function compressOnce(
     summary,
     ...recent.filter((m) => m.role !== 'system'),
   ]
-  const after = tokensOf(rebuilt)
-  if (after >= total) {
-    return unchanged(
-      `refused: the rebuilt context (${after} tokens) is not smaller than before (${total} tokens)`,
-    )
-  }
 
-  const fates: Record<string, Fate> = {}
+  const fates = inputRecord<Fate>()
   for (const m of compressed)
     fates[m.id] = {
       kind: 'summarized',
@@ -284,6 +280,14 @@ async function compressOnce(
       coveredIds: compressed.map((m) => m.id),
     },
   }
+  // The context this pass leaves is the rebuilt one with the thinking rules applied: counted so.
+  const ruled = withThinkingRules({ messages: rebuilt, changed: true, fates, origins, passes: [], warnings: [] }, 'insert-then-compress')
+  const after = tokensOf(ruled.messages)
+  if (after >= total) {
+    return unchanged(
+      `refused: the rebuilt context (${after} tokens) is not smaller than before (${total} tokens)`,
+    )
+  }
   const pass: Pass = {
     pass: 1,
     stage: 'insert-then-compress',
@@ -297,5 +301,5 @@ async function compressOnce(
     tokensBefore: total,
     tokensAfter: after,
   }
-  return withThinkingRules({ messages: rebuilt, changed: true, fates, origins, passes: [pass], warnings: [] }, 'insert-then-compress')
+  return { ...ruled, passes: [pass] }
 }

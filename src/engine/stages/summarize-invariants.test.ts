@@ -137,6 +137,46 @@ describe('signed thinking blocks follow Anthropic’s rules after a summary', ()
     expect(out.messages[1]?.content).toBe('one')
     expect(out.messages[3]).toBe(messages[3])
   })
+
+  // Words: u0 1, a1 3 ("plan one" + "one"), u2 1, a3 4 ("plan three", read, {}), t4 1, a5 1;
+  // a summary "[Summary of messages 0–0 (pass 1)]\nS" is 7, "S" alone 1. A block dropped from a1
+  // takes 2 words out of the context the pass leaves.
+  it('summarize: the pass records the tokens of the context it leaves, the dropped block not counted', async () => {
+    const out = await summarize(conversation(), { keep_last: 5, compact_after: 5 }, ctx())
+    // Before: 11. After: summary 7 + a1 1 + u2 1 + a3 4 + t4 1 + a5 1 = 15 (17 with the block).
+    expect(out.passes.map((p) => [p.tokensBefore, p.tokensAfter])).toEqual([[11, 15]])
+    expect(out.decisions?.filter((d) => d.fired).map((d) => d.tokensAfter)).toEqual([15])
+    expect(out.messages.reduce((n, m) => n + ctx().countMessage(m), 0)).toBe(15)
+  })
+
+  it('summarize: a later pass starts from the context the earlier one left', async () => {
+    const messages = indexed([
+      user('u0', 'q0'),
+      withParts(assistant('a1', null), [signed('plan one'), { type: 'text', text: 'one' }]),
+      user('u2', 'q2'),
+      assistant('a3', 'three'),
+      user('u4', 'q4'),
+      assistant('a5', 'five'),
+    ])
+    // Turn end a3: 4 > 3 → upto 1 (u0); the context [summary 7, a1, u2, a3] drops a1's block:
+    // 7 + 1 + 1 + 1 = 10. Turn end a5: 10 + u4 1 + a5 1 = 12 before pass 2 (a1 is still
+    // without its block), 5 > 3 → upto 3 (a1, u2): "[Summary of messages 0–2 (pass 2)]\nS" 7 +
+    // a3 1 + u4 1 + a5 1 = 10.
+    const out = await summarize(messages, { keep_last: 3, compact_after: 3 }, ctx())
+    expect(out.passes.map((p) => [p.tokensBefore, p.tokensAfter])).toEqual([[6, 10], [12, 10]])
+    expect(out.passes[0]?.grew).toBe(
+      "the summary (7 tokens) is larger than the 3 tokens it replaced (2 of them signed thinking blocks the provider's rules drop); seed 001 makes every pass its plan makes (refuse_larger refuses such a pass)",
+    )
+    expect(out.passes[1]?.grew).toBeUndefined()
+  })
+
+  it('insert-then-compress: the pass records the tokens of the context it leaves, the dropped block not counted', async () => {
+    const messages = conversation().map((m) => (m.id === 'u0' ? { ...m, content: words(10) } : m))
+    const out = await insertThenCompress(messages, { threshold_tokens: 1, keep_recent: 5 }, ctx())
+    // Before: 10 + 3 + 1 + 4 + 1 + 1 = 20. After: "S" 1 + a1 1 + u2 1 + a3 4 + t4 1 + a5 1 = 9.
+    expect(out.passes.map((p) => [p.tokensBefore, p.tokensAfter])).toEqual([[20, 9]])
+    expect(out.decisions?.at(-1)?.tokensAfter).toBe(9)
+  })
 })
 
 describe('a long-running call and its late result travel together', () => {

@@ -15,7 +15,7 @@ import { SUMMARY_ID_PREFIX, unchangedOutput } from './output'
 import { countDefault } from './definitions'
 import { readCounts } from './params'
 import { summarizeTail, summarizeTrigger, triggerReached, type TailStart } from './triggers'
-import { withThinkingRules } from './thinking'
+import { staleThinkingTokens, withThinkingRules } from './thinking'
 import type { StageContext, StageOutput } from './types'
 
 /** Messages kept verbatim at the end. Source: seed 001 `DEFAULT_KEEP_LAST` (definitions.ts). */
@@ -438,7 +438,8 @@ interface ReplayState extends CompactionState {
  * - tool-call cycles and pending calls are never split (`planBoundary`);
  * - thinking blocks are never modified; summarizing a message that holds one is reported in
  *   `warnings` (cases/31); after a pass, signed blocks of kept messages before the latest user
- *   message are removed whole, as Anthropic requires (thinking.ts `withThinkingRules`).
+ *   message are removed whole, as Anthropic requires (thinking.ts `withThinkingRules`), and the
+ *   pass's `tokensAfter` (and a later check's tokens) count the context without them.
  *
  * Provenance: every summarized input message gets `{kind:'summarized', pass, summaryId}` (the
  * pass that first folded it; `summaryId` = the final summary message); the summary message's
@@ -486,6 +487,8 @@ export async function summarize(
   for (let i = 0; i < tok.length; i++) prefix.push(prefix[i]! + tok[i]!)
   const span = (a: number, b: number) => prefix[b]! - prefix[a]!
   const keptTokens = (kept: readonly number[]) => kept.reduce((t, i) => t + tok[i]!, 0)
+  // Once a summary opens the context, the thinking rules take blocks out of it (thinking.ts).
+  const staleTokens = staleThinkingTokens(conv, tok, ctx.countMessage)
 
   let state: ReplayState | null = null
   let fullReach: number[] | undefined
@@ -513,7 +516,7 @@ export async function summarize(
     if (ctx.signal?.aborted) return unchanged('cancelled', { error: 'cancelled' })
     const from = state?.upto ?? 0
     const kept = state?.kept ?? []
-    const contextTokens = systemTokens + keptTokens(kept) + previousTokens + span(from, k + 1) + fixed
+    const contextTokens = systemTokens + keptTokens(kept) + previousTokens + span(from, k + 1) - (state ? staleTokens(from, k + 1) : 0) + fixed
     const decision: TriggerDecision = {
       stage: 'summarize',
       turn: turnAt[k] ?? 1,
@@ -634,7 +637,7 @@ export async function summarize(
       continue
     }
 
-    const tokensAfter = systemTokens + keptTokens(newKept) + summaryTokens + span(plan.upto, k + 1) + fixed
+    const tokensAfter = systemTokens + keptTokens(newKept) + summaryTokens + span(plan.upto, k + 1) - staleTokens(plan.upto, k + 1) + fixed
     for (const i of sliceAt) passOf[i] ??= pass
     const thinking = slice.filter(hasThinking).map((m) => m.index)
     if (thinking.length > 0) {
@@ -644,9 +647,11 @@ export async function summarize(
     }
     // Seed 001 makes every pass its plan makes: one that grows the context (a summary longer than
     // what it folds) is made and says so; `refuse_larger` is the guard that refuses it.
+    // What the pass took out: what it folded, and the signed blocks the thinking rules drop after it.
+    const dropped = contextTokens - tokensAfter + summaryTokens - replaced
     const grew =
-      summaryTokens > replaced
-        ? `the summary (${summaryTokens} tokens) is larger than the ${replaced} tokens it replaced; seed 001 makes every pass its plan makes (refuse_larger refuses such a pass)`
+      tokensAfter > contextTokens
+        ? `the summary (${summaryTokens} tokens) is larger than the ${replaced + dropped} tokens it replaced${dropped > 0 ? ` (${dropped} of them signed thinking blocks the provider's rules drop)` : ''}; seed 001 makes every pass its plan makes (refuse_larger refuses such a pass)`
         : undefined
     const record: Pass = {
       pass,

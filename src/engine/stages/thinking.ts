@@ -30,6 +30,7 @@
 import type { Message, Part, StageId } from '../model'
 import { SUMMARY_ID_PREFIX } from './output'
 import type { StageOutput } from './types'
+import { inputRecord } from '../util/input-record'
 
 /** A signed thinking block: `thinking` with a signature, or `redacted_thinking`. */
 function isSignedThinking(part: Part): boolean {
@@ -125,6 +126,36 @@ function dropStaleThinking(messages: readonly Message[], from?: number): StaleTh
   return { messages: out, edited, dropped }
 }
 
+/**
+ * Tokens the thinking rules take out of a replayed context made of a summary followed by
+ * `conv[from..to)` verbatim (the summarize stage's context right after a pass): the signed blocks
+ * of those messages before the latest user message among them, by `countMessage` of each message
+ * with and without them (a message left with nothing counts whole). `tok[i]` is
+ * `countMessage(conv[i])`. O(n) to build, then O(1) per call; `from ≤ to ≤ conv.length`.
+ */
+export function staleThinkingTokens(
+  conv: readonly Message[],
+  tok: readonly number[],
+  countMessage: (m: Message) => number,
+): (from: number, to: number) => number {
+  // saved[i]: what the rules take from conv[i]; lastUser[j]: the last user position below j.
+  const prefix = [0]
+  const lastUser: number[] = [-1]
+  conv.forEach((m, i) => {
+    let saved = 0
+    if (hasSignedThinking(m)) {
+      const kept = withoutSignedThinking(m)
+      saved = tok[i]! - (kept === undefined ? 0 : countMessage(kept))
+    }
+    prefix.push(prefix[i]! + saved)
+    lastUser.push(m.role === 'user' ? i : lastUser[i]!)
+  })
+  return (from, to) => {
+    const user = lastUser[to]!
+    return user <= from ? 0 : prefix[user]! - prefix[from]!
+  }
+}
+
 /** The reason given for a message removed by `withThinkingRules`. */
 export const STALE_THINKING_REASON =
   'only a signed thinking block of an earlier turn: after a compaction changed what came before it, the provider requires it gone'
@@ -142,9 +173,9 @@ export function withThinkingRules(output: StageOutput, stage: StageId | 'pipelin
   if (before !== undefined && from === undefined) return output
   const { messages, edited, dropped } = dropStaleThinking(output.messages, from)
   if (edited.length === 0 && dropped.length === 0) return output
-  const origins = { ...output.origins }
+  const origins = inputRecord(output.origins)
   for (const id of edited) origins[id] = { kind: 'original', beforeId: id, changed: true }
-  const fates = { ...output.fates }
+  const fates = inputRecord(output.fates)
   for (const id of dropped) fates[id] = { kind: 'dropped', stage, reason: STALE_THINKING_REASON }
   const warning = `signed thinking blocks of message(s) ${[...edited, ...dropped].join(', ')} were dropped whole: they precede the latest user message after a message the compaction changed (Anthropic keeps only the current turn's thinking; a summary, placeholder or other edit changes the prefix earlier blocks were signed with)`
   return { ...output, messages, origins, fates, warnings: [...output.warnings, warning] }
