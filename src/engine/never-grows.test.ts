@@ -223,6 +223,25 @@ describe('a pinned block that would make the context larger than the Before is r
     expect(Object.keys(result.origins)).toEqual(messages.map((m) => m.id))
   })
 
+  it('the undone pass is marked in the decision log, and a later run reusing the kept summarize output still has it fired', async () => {
+    // One transcript object for all three runs: the later ones reuse the kept stage outputs.
+    const transcript = transcriptOf(messages)
+    const fired = (r: { decisions?: readonly { stage: string; fired: boolean }[] }) =>
+      (r.decisions ?? []).filter((d) => d.stage === 'summarize' && d.fired).length
+    const first = await runPipeline(transcript, configOf([summarizeOnly]), { counter, skipChecks: true })
+    expect(first.passes.length).toBeGreaterThan(0)
+    expect(fired(first)).toBe(first.passes.length)
+    const undone = await runPipeline(transcript, configOf([summarizeOnly, pin]), { counter, skipChecks: true })
+    const marked = (undone.decisions ?? []).filter((d) => d.stage === 'summarize' && d.held?.startsWith('the pipeline left the change out'))
+    expect(marked.length).toBe(first.passes.length)
+    expect(fired(undone)).toBe(0)
+    for (const d of marked) expect(d).not.toHaveProperty('pass')
+    // Marking copied the decisions: the kept output (and the first run's log) still say fired.
+    const again = await runPipeline(transcript, configOf([summarizeOnly]), { counter, skipChecks: true })
+    expect(fired(again)).toBe(first.passes.length)
+    expect(fired(first)).toBe(first.passes.length)
+  })
+
   it('with nothing compacted before it (a pasted summary turn): the block alone is left out', async () => {
     // The transcript opens with an agent's earlier summary whose facts pin-facts copies out.
     const pasted = deepFreeze(

@@ -325,10 +325,10 @@ export async function runPipeline(
       continue
     }
     if (output.note !== undefined) report.note = output.note
-    // Copies: a decision the pipeline does not apply is marked so (`unapplied`), and the
-    // output may be a kept one that a later run reads again.
-    const stageDecisions = (output.decisions ?? []).map((d) => ({ ...d }))
-    for (const d of stageDecisions) decisions.push(d)
+    // The stage's own decision objects (read-only: the output may be a kept one that a later run
+    // reads again); `unapplied` puts a marked copy in place of each one it changes.
+    const stageDecisionsFrom = decisions.length
+    for (const d of output.decisions ?? []) decisions.push(d)
     const applies = output.changed && output.error === undefined
     const tokensAfter = applies ? totalsOf(output.messages).tokens : tokensBefore
     const refusal = applies
@@ -358,7 +358,7 @@ export async function runPipeline(
       }
       report.note = undo ? `${refusal}; the compaction was undone, every message stays verbatim` : `${refusal}; left out`
       warnings.push(`${stage.id}: ${report.note}`)
-      unapplied(undo ? decisions : stageDecisions, `the pipeline left the change out: ${refusal}`)
+      unapplied(decisions, undo ? 0 : stageDecisionsFrom, `the pipeline left the change out: ${refusal}`)
       continue
     }
     for (const w of output.warnings) warnings.push(`${stage.id}: ${w}`)
@@ -367,7 +367,7 @@ export async function runPipeline(
       if (deps.signal?.aborted) output.error = 'cancelled'
       report.error = output.error
       if (output.error === 'cancelled') cancelled = true
-      unapplied(stageDecisions, `the stage stopped: ${output.error}`)
+      unapplied(decisions, stageDecisionsFrom, `the stage stopped: ${output.error}`)
       continue
     }
     if (!output.changed) continue
@@ -482,16 +482,16 @@ export function failureModesOf(result: RunResult): FailureModeWarning[] {
 }
 
 /**
- * Marks the fired decisions of `decisions` as not applied (`fired: false`, `held: why`): the
- * pipeline did not keep that stage's change, so the log must not claim its passes.
+ * Marks the fired decisions of `decisions[from..]` as not applied (`fired: false`, `held: why`, no
+ * pass or tokens after), each by a copy put in its place: the decision objects a stage returned
+ * are never written (a kept stage output is read again by a later run).
  */
-function unapplied(decisions: readonly TriggerDecision[], why: string): void {
-  for (const d of decisions) {
+function unapplied(decisions: TriggerDecision[], from: number, why: string): void {
+  for (let i = from; i < decisions.length; i++) {
+    const d = decisions[i]!
     if (!d.fired) continue
-    d.fired = false
-    d.held = why
-    delete d.pass
-    delete d.tokensAfter
+    const { pass: _pass, tokensAfter: _tokensAfter, ...rest } = d
+    decisions[i] = { ...rest, fired: false, held: why }
   }
 }
 
