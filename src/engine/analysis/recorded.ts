@@ -26,6 +26,7 @@ import { providerOf } from '../pipeline'
 import { REPLY_PRIMING_TOKENS, type CachedCounter } from '../tokens/count'
 import { transcriptCounts } from '../usage/calibration'
 import { RAW_COUNTS, type Calibration } from '../usage/calibration-terms'
+import { inputRecord } from '../util/input-record'
 
 /** Content of the marker that stands for a compaction whose summary the source did not keep. */
 export const OPAQUE_SUMMARY_MARKER =
@@ -194,7 +195,7 @@ export function recordedView(
   const taken = new Set(before.map((m) => m.id))
 
   const after: Message[] = []
-  const origins: Record<string, Origin> = {}
+  const origins = inputRecord<Origin>()
   const keep = (m: Message) => {
     after.push(m)
     origins[m.id] = { kind: 'original', beforeId: m.id, changed: false }
@@ -248,7 +249,7 @@ export function recordedView(
   for (const m of post) keep(m)
 
   const summaryId = summaryIds[0] ?? ''
-  const fates: Record<string, Fate> = {}
+  const fates = inputRecord<Fate>()
   for (const m of before) {
     fates[m.id] =
       m.index >= boundary || keptIds.has(m.id) || m === carrier
@@ -466,7 +467,7 @@ export function recordedRunResult(
   const { message: count, fixed } = transcriptCounts(transcript, counter, calibration)
   const schemaTokens = fixed - REPLY_PRIMING_TOKENS
   const side = (messages: Message[]) => {
-    const tokensById: Record<string, number> = {}
+    const tokensById = inputRecord<number>()
     let tokens = 0
     let lead = 0
     let leading = true
@@ -485,7 +486,7 @@ export function recordedRunResult(
     return { messages, totals, tokensById }
   }
   const { passes, firstFold } = recordedPasses(transcript, view.pass, count, schemaTokens + REPLY_PRIMING_TOKENS)
-  const fates: Record<string, Fate> = {}
+  const fates = inputRecord<Fate>()
   for (const [id, fate] of Object.entries(view.fates))
     fates[id] = fate.kind === 'summarized' ? { ...fate, pass: firstFold.get(id) ?? fate.pass } : fate
   return {

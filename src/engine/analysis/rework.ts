@@ -43,6 +43,7 @@ import { parseJsonWithin } from '../util/nesting'
 import { cutCodePoints, codePointLength } from '../util/text'
 import { recordedCompactionName, type RecordedAt } from '../facts/verdict'
 import { recordedView } from './recorded'
+import { inputRecord } from '../util/input-record'
 
 /** The shorter of two question texts must have at least this many words to count as asked again. */
 const REASK_MIN_WORDS = 4
@@ -175,7 +176,7 @@ export function normalizeArguments(raw: string): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys)
   if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {}
+    const out = inputRecord<unknown>()
     for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Record<string, unknown>)[k])
     return out
   }

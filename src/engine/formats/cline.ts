@@ -24,6 +24,7 @@ import {
   type JsonObject,
 } from './util'
 import { quoteForMessage } from '../util/text'
+import { inputRecord } from '../util/input-record'
 
 const format = 'cline' as const
 
@@ -119,7 +120,7 @@ const MAX_XML_PARAMS = 64
  * dropped); an unclosed tag is skipped. At most `MAX_XML_PARAMS` tags are tried.
  */
 function xmlParams(body: string): Record<string, string> {
-  const out: Record<string, string> = {}
+  const out = inputRecord<string>()
   const open = /<([A-Za-z_][A-Za-z0-9_-]*)>/g
   for (let tries = 0; tries < MAX_XML_PARAMS; tries++) {
     const m = open.exec(body)
@@ -534,7 +535,7 @@ function importHistory(root: unknown, keepRaw: boolean, extras: HistoryExtras = 
   const summaryCalls: { at: number; i: number; trigger: string; summary: string | null; id: string }[] = []
   /** Notes a summary tool's call (Cline `summarize_task` / `condense`) of history message `i`. */
   const noteSummaryCall = (c: ToolCall, at: number, i: number) => {
-    const trigger = SUMMARY_TOOLS[c.name]
+    const trigger = Object.hasOwn(SUMMARY_TOOLS, c.name) ? SUMMARY_TOOLS[c.name] : undefined
     if (trigger === undefined) return
     let summary: string | null = null
     // Arguments that are not JSON (or nest too deep) leave the summary to the result.

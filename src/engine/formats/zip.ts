@@ -11,6 +11,7 @@ import { ImportFailure } from './failure'
 import { parseJson } from './json'
 import { byteSize, MAX_INPUT_BYTES } from './limits'
 import type { BundleEntry, FileBundle } from './types'
+import { inputRecord } from '../util/input-record'
 
 /** Names of compression methods fflate cannot decompress, for the error message. */
 const METHOD_NAMES: Readonly<Record<number, string>> = {
@@ -163,7 +164,7 @@ export function entryJson(name: string, data: Uint8Array): unknown {
  * folder) to its bytes. The archive's entries keep the map's order.
  */
 export function zipFiles(files: ReadonlyMap<string, Uint8Array>): Uint8Array {
-  const tree: Record<string, [Uint8Array, { level: 0 }]> = {}
+  const tree = inputRecord<[Uint8Array, { level: 0 }]>()
   for (const [name, data] of files) tree[name] = [data, { level: 0 }]
   return zipSync(tree)
 }

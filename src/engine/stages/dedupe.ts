@@ -6,6 +6,7 @@
 import type { DedupeParams, Fate, Message, Origin } from '../model'
 import { codePointLength, cutCodePoints, firstLine } from '../util/text'
 import type { StageContext, StageOutput } from './types'
+import { inputRecord } from '../util/input-record'
 
 /**
  * Tool results shorter than this many code points are never candidates: below it a
@@ -128,8 +129,8 @@ export function dedupe(
   // their UTF-8 bytes stand for, and a Map compares the strings natively (hashing 20 MB of tool
   // output through SHA-256 in JavaScript took 0.17 s of a 50 MB session's first run).
   const seen = new Map<string, { id: string; identity: Identity }>()
-  const fates: Record<string, Fate> = {}
-  const origins: Record<string, Origin> = {}
+  const fates = inputRecord<Fate>()
+  const origins = inputRecord<Origin>()
   let out: Message[] | undefined
 
   messages.forEach((message, index) => {

@@ -62,7 +62,9 @@ export interface NormalizedInsertThenCompressParams {
   archive_anchor: boolean
   /**
    * Role of the summary message: `assistant` (seed 003) unless `summary_role: 'user'` is set —
-   * providers that require the first non-system message to be a user turn (Anthropic) need it.
+   * providers that require the first non-system message to be a user turn (Anthropic) need it:
+   * the pipeline sets it for them when absent, and turns an explicit `assistant` into `user` there
+   * with a warning (opening-turn.ts).
    */
   summary_role: 'assistant' | 'user'
 }

@@ -13,6 +13,7 @@ import { countDefault, paramDefinition } from './definitions'
 import { readCounts } from './params'
 import type { StageContext, StageOutput } from './types'
 import { pruneTrigger, statelessDecisions } from './triggers'
+import { inputRecord } from '../util/input-record'
 
 /** The placeholder text; `%s` is the tool name. Source: seed 002 `PLACEHOLDER`. */
 export const PLACEHOLDER_TEMPLATE = 'Result dropped to free context. Call %s again if you still need it.'
@@ -72,7 +73,7 @@ export type PruneToolResultsParams = Pick<PruneParams, 'target'> &
 export function backReferencesFromOrigins(
   origins: Readonly<Record<string, Origin>>,
 ): Record<string, string> {
-  const refs: Record<string, string> = {}
+  const refs = inputRecord<string>()
   for (const [id, origin] of Object.entries(origins)) {
     if (origin.kind === 'back-reference') refs[id] = origin.firstId
   }
@@ -347,8 +348,8 @@ function pruneWalk(
   const { dependents, backRefs } = read.refs
 
   let out: Message[] | undefined
-  const fates: Record<string, Fate> = {}
-  const origins: Record<string, Origin> = {}
+  const fates = inputRecord<Fate>()
+  const origins = inputRecord<Origin>()
   let running = total
   let cleared = 0
 

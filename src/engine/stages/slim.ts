@@ -11,6 +11,7 @@ import { unchangedOutput } from './output'
 import { countDefault } from './definitions'
 import { readCounts } from './params'
 import type { StageContext, StageOutput } from './types'
+import { inputRecord } from '../util/input-record'
 
 /** Items a JSON list keeps by default. Source: seed 004 `keep=5`. */
 export const DEFAULT_SLIM_KEEP = countDefault('slim', 'keep')
@@ -148,8 +149,8 @@ export function slim(
   ctx: StageContext,
 ): StageOutput {
   const keep = readCounts('slim', params).values.keep!
-  const fates: Record<string, Fate> = {}
-  const origins: Record<string, Origin> = {}
+  const fates = inputRecord<Fate>()
+  const origins = inputRecord<Origin>()
   let changed = false
   const out = messages.map((m) => {
     if (m.role !== 'tool' || m.content == null) return m
