@@ -50,6 +50,7 @@ import {
   type CachedCounter,
 } from './tokens/count'
 import { calibrationFor, messageCountCache, transcriptCounts } from './usage/calibration'
+import { inputRecord } from './util/input-record'
 
 /**
  * The default pipeline: the seeds' stage list (`SEED_STAGES` in presets.ts, where its values are
@@ -424,18 +425,18 @@ export async function runPipeline(
   }
 
   const after = current.map((m, i) => (m.index === i ? m : { ...m, index: i }))
-  const origins: Record<string, Origin> = {}
+  const origins = inputRecord<Origin>()
   current.forEach((m) => {
     origins[m.id] = lineageToOrigin(
       lineage.get(m.id) ?? { kind: 'original', beforeId: m.id, changed: true },
     )
   })
-  const fateRecord: Record<string, Fate> = {}
+  const fateRecord = inputRecord<Fate>()
   for (const m of before) fateRecord[m.id] = fates.get(m.id) ?? { kind: 'kept', changed: false }
 
   const side = (ms: Message[]): RunResult['before'] => {
-    const tokensById: Record<string, number> = {}
-    const estimateById: Record<string, number> = {}
+    const tokensById = inputRecord<number>()
+    const estimateById = inputRecord<number>()
     let estimates = false
     for (const m of ms) {
       tokensById[m.id] = countMessage(m)
@@ -541,7 +542,7 @@ function currentBackReferences(
   messages: readonly Message[],
   lineage: Map<string, Lineage>,
 ): Record<string, string> {
-  const refs: Record<string, string> = {}
+  const refs = inputRecord<string>()
   for (const m of messages) {
     const l = lineage.get(m.id)
     if (l?.kind === 'back-reference') refs[m.id] = l.firstId
