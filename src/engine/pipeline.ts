@@ -8,7 +8,13 @@ import { SEED_STAGES } from './presets'
  * deterministic; never mutates the transcript. Source: SPEC §3 (pipeline), §4 (provenance),
  * §5 (validity); DESIGN §1.
  */
-import { checkOptionsFor, checkValidity, findDanglingBackReferences, type CheckOptions } from './analysis/checks'
+import {
+  checkOptionsFor,
+  checkValidity,
+  findDanglingBackReferences,
+  requiresUserFirst,
+  type CheckOptions,
+} from './analysis/checks'
 import type {
   FailureModeWarning,
   Fate,
@@ -31,6 +37,7 @@ import { SUMMARY_ID_PREFIX, unchangedOutput } from './stages/output'
 import { PINNED_FACTS_ID } from './stages/pin-facts'
 import { runStage } from './stages/registry'
 import { stageMemoKey, stageMemoOf } from './stage-memo'
+import { withOpeningUserTurn } from './stages/opening-turn'
 import { withThinkingRules } from './stages/thinking'
 import type {
   CancelSignal,
@@ -144,7 +151,13 @@ function beforeIdsOf(l: Lineage | undefined, fallbackId: string): string[] {
  * - Stages: `dedupe`, `prune-tool-results` (given dedupe's back-reference map), `summarize`,
  *   `insert-then-compress` (with `summary_role: 'user'` on Anthropic transcripts unless set,
  *   so the first non-system message stays a user turn), `slim`, `pin-facts` (given the
- *   before messages, to see what was compacted). A stage error (returned or thrown)
+ *   before messages, to see what was compacted).
+ * - Provider rules, applied to every stage's output (before the growth rule below): where the
+ *   request must open with a user turn (`requiresUserFirst`), a summary the stage wrote that would
+ *   open it in another role — a `summary_role` set explicitly — takes the user role, with a
+ *   warning (stages/opening-turn.ts); signed thinking blocks of earlier turns after the first
+ *   message the run changed are dropped whole (stages/thinking.ts `withThinkingRules`, again after
+ *   the send-ready cleanup). A stage error (returned or thrown)
  *   becomes `StageReport.error`, and the stage's input passes through; nothing throws out.
  *   When `deps.signal` aborts, the remaining stages report `cancelled` and pass through.
  * - A stage's change that would grow the context is refused: its input passes through, the
@@ -258,6 +271,7 @@ export async function runPipeline(
   }
   if (deps.signal) ctx.signal = deps.signal
   const provider = providerOf(transcript.format)
+  const userFirst = requiresUserFirst(checkOptionsFor(transcript, provider))
 
   const before = transcript.messages
   const beforeIndex = new Map(before.map((m, i) => [m.id, i]))
@@ -309,14 +323,15 @@ export async function runPipeline(
       kept = memo.get(messagesIn, memoKey)
       if (kept) output = kept
       else {
-        // The provider's thinking rules hold for every stage's output (thinking.ts).
+        // The provider's rules hold for every stage's output: the request opens with a user turn
+        // (opening-turn.ts) and signed thinking is kept or dropped whole (thinking.ts).
         const ran = await runStage(stage, messagesIn, {
           ctx,
           provider,
           original: before,
           backReferences: () => currentBackReferences(messagesIn, lineage),
         })
-        output = withThinkingRules(ran, stage.id, before)
+        output = withThinkingRules(userFirst ? withOpeningUserTurn(ran) : ran, stage.id, before)
         // Kept before anything below reads it; the pipeline never writes into a stage's output.
         if (output.error === undefined && !deps.signal?.aborted) memo.set(messagesIn, memoKey, output)
       }

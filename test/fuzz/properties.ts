@@ -154,28 +154,15 @@ function beforeIdsOf(result: RunResult, afterId: string): string[] {
 }
 
 /**
- * Whether a stage that changed the context was given a summary role other than `user` explicitly
- * (`summary_role`: insert-then-compress `assistant`, summarize `system`): the pipeline makes the
- * summary a user turn for Anthropic transcripts only when the param is absent, so an After that
- * then opens with a non-user turn is what was asked for, and the checker reporting it is the
- * design, not a fault of the compaction.
- */
-function chosenRole(result: RunResult, config: PipelineConfig): boolean {
-  return config.stages.some((stage) => {
-    const role = (stage.params as { summary_role?: unknown }).summary_role
-    return role !== undefined && role !== 'user' && result.stages.some((s) => s.stage === stage.id && s.changed)
-  })
-}
-
-/**
  * After's problems of `rule` that Before did not have: a problem is old when Before has one of the
  * same rule about the message (its first id) it stands for; `first-not-user` is old when Before
- * had it at all.
+ * had it and no pass was made (a pass's summary opens the request, in whatever `summary_role`:
+ * the pipeline makes it a user turn where the provider requires one).
  */
-function newProblems(result: RunResult, rule: Rule, config: PipelineConfig): ValidityProblem[] {
+function newProblems(result: RunResult, rule: Rule): ValidityProblem[] {
   const old = result.checks.before.filter((p) => p.rule === rule)
   const after = result.checks.after.filter((p) => p.rule === rule)
-  if (rule === 'first-not-user') return old.length > 0 || chosenRole(result, config) ? [] : after
+  if (rule === 'first-not-user') return old.length > 0 && result.passes.length === 0 ? [] : after
   const oldIds = new Set(old.map((p) => p.messageIds[0]))
   return after.filter((p) => !beforeIdsOf(result, p.messageIds[0] ?? '').some((id) => oldIds.has(id)))
 }
@@ -339,7 +326,7 @@ function noNewProblem(rule: Rule, fuzzOnly?: string): FuzzProperty {
     ...(fuzzOnly ? { fuzzOnly } : {}),
     property: (size) =>
       pipelineProperty(size, (result, input, config) => {
-        const found = newProblems(result, rule, config)
+        const found = newProblems(result, rule)
         if (found.length > 0) fail(`a new ${rule}: ${found[0]!.message}`, describeRun(input, config))
       }),
   }

@@ -82,6 +82,14 @@ const RULE_PROVIDERS: Readonly<Record<Rule, readonly Provider[]>> = {
   'stale-thinking': ['anthropic'],
 }
 
+/**
+ * Whether a request under `options` must open with a user message (`first-not-user` applies):
+ * what the pipeline's opening-turn rule (stages/opening-turn.ts) keeps true after every stage.
+ */
+export function requiresUserFirst(options: CheckOptions): boolean {
+  return RULE_PROVIDERS['first-not-user'].includes(options.provider ?? 'openai') && !options.responseOnly
+}
+
 /** The wording of every problem the checker reports, one line each, by rule and case. */
 const SAY = {
   noCallId: (result: string) => `tool result ${result} has no tool_call_id`,
@@ -225,7 +233,7 @@ export function checkValidity(
 
   for (const list of [orphans, missing, notAdjacent]) for (const item of list) problems.push(item)
 
-  if (applies('first-not-user') && !options.responseOnly) {
+  if (requiresUserFirst(options)) {
     const first = messages.find((m) => m.role !== 'system')
     if (first && first.role !== 'user') {
       const message = SAY.firstNotUser(first)
