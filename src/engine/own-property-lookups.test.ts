@@ -25,13 +25,14 @@ describe('own-property lookups of names from input', () => {
     if (!parsed.ok) expect(parsed.error.startsWith(`unknown parameter "${name}"; one of: `)).toBe(true)
   })
 
-  it.each(PROTOTYPE_NAMES)('an OpenAI chat message with role %s is skipped as not a chat role', (role) => {
-    const text = JSON.stringify({ messages: [{ role: 'user', content: 'hi' }, { role, content: 'x' }, { role: 'assistant', content: 'ok' }] })
-    const imported = importTranscript(text, { fileName: 'chat.json' })
-    expect(imported.ok).toBe(true)
-    if (!imported.ok) return
-    expect(imported.transcript.messages.map((m) => m.role)).toEqual(['user', 'assistant'])
-    expect(imported.transcript.warnings).toContain(`messages[1].role: "${role}" is not a chat role, skipped`)
+  it.each(PROTOTYPE_NAMES)('an OpenAI chat message with role %s is refused like any unknown role', (role) => {
+    const imported = (r: string) => {
+      const text = JSON.stringify({ messages: [{ role: 'user', content: 'hi' }, { role: r, content: 'x' }, { role: 'assistant', content: 'ok' }] })
+      return importTranscript(text, { fileName: 'chat.json' })
+    }
+    const unknown = imported('not-a-role')
+    expect(unknown.ok).toBe(false)
+    expect(imported(role)).toEqual(JSON.parse(JSON.stringify(unknown).replaceAll('not-a-role', role)))
   })
 
   it.each(PROTOTYPE_NAMES)('a serialized LangChain message of class %s is not a message', (cls) => {
@@ -174,5 +175,30 @@ describe('tool names that name Object.prototype members are tools like any other
     const call = imported.transcript.messages.flatMap((m) => m.toolCalls ?? [])[0]
     expect(call?.name).toBe('read_file')
     expect(JSON.parse(call!.arguments)).toEqual(JSON.parse('{"__proto__":"x","path":"rates.py"}'))
+  })
+})
+
+describe('roles and types that name Object.prototype members are no role or type', () => {
+  it.each(PROTOTYPE_NAMES)('an OpenAI Responses input item with role %s is skipped as not a message role', (role) => {
+    const text = JSON.stringify({
+      input: [
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
+        { type: 'message', role, content: [{ type: 'input_text', text: 'x' }] },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok' }] },
+      ],
+    })
+    const imported = importTranscript(text, { fileName: 'responses.json' })
+    expect(imported.ok).toBe(true)
+    if (!imported.ok) return
+    expect(imported.transcript.format).toBe('openai-responses')
+    expect(imported.transcript.messages.map((m) => m.role)).toEqual(['user', 'assistant'])
+    expect(imported.transcript.warnings).toContain(`input[1].role: "${role}" is not a message role, skipped`)
+  })
+
+  it.each(PROTOTYPE_NAMES)('a LangChain message dict of type %s is not a message', (type) => {
+    const text = JSON.stringify([{ type: 'human', data: { content: 'hi' } }, { type, data: { content: 'x' } }, { type: 'ai', data: { content: 'ok' } }])
+    const imported = importTranscript(text, { fileName: 'lc.json' })
+    if (imported.ok) expect(imported.transcript.messages.map((m) => m.role)).toEqual(['user', 'assistant'])
+    else expect(imported.error.message).not.toMatch(/TypeError|is not a function/)
   })
 })

@@ -264,7 +264,7 @@ export function chatListMismatch(list: readonly unknown[], field: string): strin
     const m = list[i]
     if (!isObject(m)) return `${field}[${i}] is not an object`
     const role = m.role
-    if (typeof role !== 'string' || !(role in OPENAI_CHAT_ROLES)) {
+    if (typeof role !== 'string' || !Object.hasOwn(OPENAI_CHAT_ROLES, role)) {
       const allowed = Object.keys(OPENAI_CHAT_ROLES).join('/')
       firstBadRole ??= `${field}[${i}].role is ${quoteForMessage(role)}, not one of ${allowed}`
     }

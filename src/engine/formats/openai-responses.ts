@@ -367,7 +367,7 @@ export class ResponsesItemBuilder {
   }
 
   private addMessage(item: JsonObject, at: ItemOrigin): void {
-    const role = typeof item.role === 'string' ? ROLES[item.role as keyof typeof ROLES] : undefined
+    const role = typeof item.role === 'string' && Object.hasOwn(ROLES, item.role) ? ROLES[item.role as keyof typeof ROLES] : undefined
     if (!role) {
       this.flush()
       this.warnings.push(`${at.field}.role: ${quoteForMessage(item.role)} is not a message role, skipped`)
