@@ -16,6 +16,7 @@ import { SummarizerError, unparsableError } from './errors'
 import {
   createHttpSummarizer,
   joinUrl,
+  urlBeforeQuery,
   type HttpRequestSpec,
   type HttpSummarizerOptions,
   type HttpSummarizerSettings,
@@ -30,10 +31,9 @@ const DEFAULT_MAX_TOKENS = 4096
 
 type Json = Record<string, unknown>
 
-/** `{baseUrl}/v1/messages`; a base URL that already ends in `/v1` is not doubled. */
+/** `{baseUrl}/v1/messages` (before its query); a base URL whose path already ends in `/v1` is not doubled. */
 export function anthropicMessagesUrl(baseUrl: string): string {
-  const base = baseUrl.trim().replace(/\/+$/, '')
-  return /\/v1$/.test(base) ? joinUrl(base, '/messages') : joinUrl(base, '/v1/messages')
+  return joinUrl(baseUrl, /\/v1\/*$/.test(urlBeforeQuery(baseUrl)) ? '/messages' : '/v1/messages')
 }
 
 /** The message's content as blocks, the last one marked as a cache breakpoint. */

@@ -64,6 +64,23 @@ describe('URLs and hosts', () => {
     expect(anthropicMessagesUrl('https://proxy.example/v1/')).toBe('https://proxy.example/v1/messages')
     expect(hostOf('http://127.0.0.1:1234/v1/chat/completions')).toBe('127.0.0.1:1234')
   })
+
+  it("puts the path before the base URL's query and fragment, never after them", () => {
+    expect(joinUrl('http://h/v1?x=1', '/chat/completions')).toBe('http://h/v1/chat/completions?x=1')
+    expect(joinUrl('http://h/v1/?api-version=2024-10-21&x=a%20b', '/chat/completions')).toBe(
+      'http://h/v1/chat/completions?api-version=2024-10-21&x=a%20b',
+    )
+    expect(joinUrl('https://h:8443/openai/v1#frag', '/chat/completions')).toBe('https://h:8443/openai/v1/chat/completions#frag')
+    expect(joinUrl('http://h?x=1', '/chat/completions')).toBe('http://h/chat/completions?x=1')
+    expect(joinUrl('http://h/v1?next=/a?b', '/chat/completions')).toBe('http://h/v1/chat/completions?next=/a?b')
+    expect(anthropicMessagesUrl('https://proxy.example/v1?key=k')).toBe('https://proxy.example/v1/messages?key=k')
+    expect(anthropicMessagesUrl('https://proxy.example?key=k')).toBe('https://proxy.example/v1/messages?key=k')
+  })
+
+  it('keeps the rest of the URL as written, and a base with no scheme joins the same way', () => {
+    expect(joinUrl('HTTP://H:80/V1?Q=a b', '/chat/completions')).toBe('HTTP://H:80/V1/chat/completions?Q=a b')
+    expect(joinUrl('  /proxy/v1/?x=1 ', '/chat/completions')).toBe('/proxy/v1/chat/completions?x=1')
+  })
 })
 
 describe('stripThinking', () => {

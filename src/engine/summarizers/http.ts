@@ -109,9 +109,27 @@ export interface Protocol {
   readEvent(event: SseEvent, ctx: RequestContext, stage: StageId): string | null
 }
 
-/** Joins a base URL and a path without doubling the slash. */
+/** A base URL cut before its query or fragment: `[head, '?x=1#f']` (the tail '' when it has none). */
+function splitQuery(baseUrl: string): [string, string] {
+  const base = baseUrl.trim()
+  const at = base.search(/[?#]/)
+  return at < 0 ? [base, ''] : [base.slice(0, at), base.slice(at)]
+}
+
+/**
+ * A base URL with `path` (e.g. `/chat/completions`) added to its path, without doubling the slash,
+ * and before its query and fragment: `http://h/v1?x=1` + `/chat/completions` is
+ * `http://h/v1/chat/completions?x=1` (an Azure-style `api-version` query keeps working). String
+ * work, as `displayUrl` does: the rest of the URL stays as written (no parser normalising it).
+ */
 export function joinUrl(baseUrl: string, path: string): string {
-  return `${baseUrl.trim().replace(/\/+$/, '')}${path}`
+  const [head, tail] = splitQuery(baseUrl)
+  return `${head.replace(/\/+$/, '')}${path}${tail}`
+}
+
+/** The part of a base URL before its query or fragment (`http://h/v1` of `http://h/v1?x=1`). */
+export function urlBeforeQuery(baseUrl: string): string {
+  return splitQuery(baseUrl)[0]
 }
 
 /**

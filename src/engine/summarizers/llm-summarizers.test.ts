@@ -319,10 +319,10 @@ describe('planSummaryRequests (prompt preview)', () => {
     const config = summarizeConfig('openai-compatible', 'https://ana:pw-s3cret-9@llm.example/v1?api_key=q-s3cret-8', true)
     const plan = await planSummaryRequests(chat(), config, { counter: counter(), hasKey: true })
     expect(plan.host).toBe('llm.example')
-    // The path is joined after the base URL as written, so it falls in the masked query value.
+    // The path goes before the base URL's query; the query's key is masked.
     expect(plan.requests.map((r) => [r.http?.url, r.http?.host])).toEqual([
-      ['https://***@llm.example/v1?api_key=***', 'llm.example'],
-      ['https://***@llm.example/v1?api_key=***', 'llm.example'],
+      ['https://***@llm.example/v1/chat/completions?api_key=***', 'llm.example'],
+      ['https://***@llm.example/v1/chat/completions?api_key=***', 'llm.example'],
     ])
     expect(JSON.stringify(plan)).not.toContain('s3cret')
   })
