@@ -23,3 +23,11 @@ export function byteSize(bytes: number): string {
   if (bytes >= 1024) return whole(bytes / 1024, 'KB')
   return whole(bytes, bytes === 1 ? 'byte' : 'bytes')
 }
+
+/**
+ * The refusal of one file of `bytes` over `limit` (`MAX_INPUT_BYTES`), said before any of it is
+ * read: `this file holds 600 MB, over the 512 MB limit for one input; it was not read`.
+ */
+export function fileOverLimit(bytes: number, limit = MAX_INPUT_BYTES): string {
+  return `this file holds ${byteSize(bytes)}, over the ${byteSize(limit)} limit for one input; it was not read`
+}

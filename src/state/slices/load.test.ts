@@ -41,3 +41,32 @@ describe('streamed loads', () => {
     expect(useStore.getState().loading).toBeNull()
   })
 })
+
+describe('a file over the input limit', () => {
+  /** A file that says it holds `size` bytes (nothing that large is made). */
+  const fileOf = (name: string, size: number) => {
+    const file = new File(['{}'], name)
+    Object.defineProperty(file, 'size', { value: size })
+    return file
+  }
+
+  it('is refused in one line naming its size and the limit, before the worker reads any of it', async () => {
+    fake.importBlob.mockClear()
+    await useStore.getState().loadFile(fileOf('huge.jsonl', 600 * 1024 * 1024))
+    expect(fake.importBlob).not.toHaveBeenCalled()
+    const failure = useStore.getState().importFailure
+    expect(failure?.fileName).toBe('huge.jsonl')
+    expect(failure?.error.message).toBe('this file holds 600 MB, over the 512 MB limit for one input; it was not read')
+    expect(useStore.getState().loading).toBeNull()
+  })
+
+  it('one byte over the limit is refused; exactly at the limit it is read', async () => {
+    const { MAX_INPUT_BYTES } = await import('../../engine/formats/limits')
+    fake.importBlob.mockClear()
+    await useStore.getState().loadFile(fileOf('over.jsonl', MAX_INPUT_BYTES + 1))
+    expect(fake.importBlob).not.toHaveBeenCalled()
+    expect(useStore.getState().importFailure?.error.message).toMatch(/^this file holds .*, over the 512 MB limit for one input; it was not read$/)
+    await useStore.getState().loadFile(fileOf('edge.jsonl', MAX_INPUT_BYTES))
+    expect(fake.importBlob).toHaveBeenCalledTimes(1)
+  })
+})

@@ -1,5 +1,6 @@
 import { proxy } from 'comlink'
 import { getEngine } from '../../app/engine-client'
+import { fileOverLimit, MAX_INPUT_BYTES } from '../../engine/formats/limits'
 import type { ImportError } from '../../engine/formats/types'
 import type { ImportHead, ImportOutcome, ImportProgress, TranscriptInfo } from '../../worker/protocol'
 import type { SliceCreator } from './types'
@@ -216,9 +217,12 @@ export const createLoadSlice: SliceCreator<LoadSlice> = (set, get, _api, events)
 
   /**
    * Streams a Blob into the worker, which reads and parses it there (the page never holds its
-   * text) and reports progress through a comlink proxy, about ten times a second.
+   * text) and reports progress through a comlink proxy, about ten times a second. A Blob over
+   * `MAX_INPUT_BYTES` is refused at once (`fileOverLimit`), never sent.
    */
   const readBlob = (blob: Blob, fileName: string, alive: () => boolean): Promise<ImportOutcome> => {
+    // Refused by its size before the worker reads a byte (an archive's entries have their own budget).
+    if (blob.size > MAX_INPUT_BYTES) return Promise.resolve({ ok: false, error: { message: fileOverLimit(blob.size) } })
     set({ loading: `Reading ${fileName} (${formatBytes(blob.size)})…`, importProgress: null, importHead: null })
     // Progress reports come through their own message port, so one can arrive after the outcome:
     // applied then, it would bring back a finished bar and a "Building…" that never clears.
