@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { create } from 'zustand'
 import { DEFAULT_PIPELINE } from '../../engine/pipeline'
+import { MAX_NESTING } from '../../engine/util/nesting'
 import type { TranscriptInfo } from '../../worker/protocol'
 import { createStoreEvents, type StoreEvents } from '../events'
 import {
@@ -144,6 +145,14 @@ describe('summarizer settings survive a reload (localStorage), the key only by o
     expect(draftFromStored(stored)).toEqual({ summarizer: 'anthropic', baseUrl: 'https://api.anthropic.com', model: '', stream: true })
     storage.setItem(SETTINGS_STORAGE_KEY, '{broken')
     expect(load().getState().draft.summarizer).toBe('extractive')
+  })
+
+  it('stored settings nested past the nesting limit are ignored like malformed ones, never parsed into a value', () => {
+    const deep = (levels: number) =>
+      `{"version":1,"summarizer":"anthropic","stream":false,"endpoints":{},"extra":${'['.repeat(levels)}${']'.repeat(levels)}}`
+    expect(parseStoredSettings(deep(MAX_NESTING - 1))).not.toBeNull()
+    expect(parseStoredSettings(deep(MAX_NESTING))).toBeNull()
+    expect(parseStoredSettings(deep(200_000))).toBeNull()
   })
 })
 

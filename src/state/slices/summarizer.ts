@@ -1,6 +1,7 @@
 import { getEngine } from '../../app/engine-client'
 import type { PipelineConfig, SummarizerId } from '../../engine/model'
 import type { SummaryPlan } from '../../engine/summarizers/preview'
+import { parseJsonWithin } from '../../engine/util/nesting'
 import { latestRequest } from '../latest'
 import type { SliceCreator } from './types'
 import { localStore } from '../local-storage'
@@ -60,17 +61,14 @@ function endpointOf(value: unknown): RememberedEndpoint | undefined {
 }
 
 /**
- * Parses stored settings (`SETTINGS_STORAGE_KEY`); null for anything missing, malformed or of
- * another version (the defaults then apply). Unknown fields are ignored.
+ * Parses stored settings (`SETTINGS_STORAGE_KEY`); null for anything missing, malformed, nested
+ * deeper than `MAX_NESTING` (`parseJsonWithin`) or of another version (the defaults then apply).
+ * Unknown fields are ignored.
  */
 export function parseStoredSettings(text: string | null): StoredSummarizerSettings | null {
   if (text === null) return null
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return null
-  }
+  // Storage text is input like a file: nesting past MAX_NESTING is refused before it is parsed.
+  const value = parseJsonWithin(text)?.value
   if (!value || typeof value !== 'object') return null
   const v = value as Record<string, unknown>
   if (v.version !== 1 || !SUMMARIZER_IDS.includes(v.summarizer as SummarizerId)) return null
