@@ -7,6 +7,7 @@ import type { Message, Part, Transcript } from './model'
 import { DEFAULT_PIPELINE, providerOf, runPipeline } from './pipeline'
 import { countCodePoints } from './stages/test-helpers'
 import { cacheCounter } from './tokens/count'
+import { MAX_NESTING } from './util/nesting'
 
 const SAMPLES = new URL('../../public/samples/', import.meta.url)
 const gallery = JSON.parse(readFileSync(new URL('index.json', SAMPLES), 'utf8')) as {
@@ -135,6 +136,31 @@ describe('export round-trips every bundled sample', () => {
 
 describe('exportMessages details', () => {
   const cc = load('claude-code.jsonl')
+
+  it('anthropic: arguments nested past the nesting limit are said to be too deeply nested, not "not a JSON object"', () => {
+    const call = (id: string, args: string): Message => ({
+      id: `a-${id}`, index: 0, role: 'assistant', content: null, toolCalls: [{ id, name: 'f', arguments: args }], source: { format: 'canonical' },
+    })
+    const result = (id: string): Message => ({ id: `t-${id}`, index: 0, role: 'tool', content: 'ok', toolCallId: id, source: { format: 'canonical' } })
+    const deep = `{"x":${'['.repeat(MAX_NESTING)}${']'.repeat(MAX_NESTING)}}`
+    const messages = [
+      { id: 'u', index: 0, role: 'user', content: 'go', source: { format: 'canonical' } } as Message,
+      call('deep', deep), result('deep'),
+      call('list', '[1,2]'), result('list'),
+    ].map((m, index) => ({ ...m, index }))
+    const exported = exportMessages(messages, 'anthropic')
+    const inputs = (exported.body as { messages: { content: unknown }[] }).messages
+      .flatMap((m) => (Array.isArray(m.content) ? (m.content as { type: string; input?: unknown }[]) : []))
+      .filter((b) => b.type === 'tool_use')
+      .map((b) => b.input)
+    expect(inputs).toEqual([{}, {}])
+    expect(exported.warnings).toEqual(
+      expect.arrayContaining([
+        `1 tool call argument(s) nested deeper than ${MAX_NESTING.toLocaleString('en-US')} levels: sent as {} (Anthropic needs an object)`,
+        '1 tool call argument(s) not a JSON object: sent as {} (Anthropic needs an object)',
+      ]),
+    )
+  })
 
   it('never modifies the Before transcript', () => {
     const t = load('anthropic-messages.json')

@@ -12,7 +12,7 @@ import { CANONICAL_VERSION, type CanonicalFile } from './formats/canonical'
 import { computerOutputContent, hostedOutput } from './formats/openai-responses'
 import { requestFormatOf, type RequestFormat } from './formats/index'
 import type { FormatId, Message, Part, ToolCall, ToolSchema, Transcript } from './model'
-import { parseJsonWithin } from './util/nesting'
+import { jsonTextNestsTooDeep, MAX_NESTING, parseJsonWithin } from './util/nesting'
 import { pairToolResults, type ToolPairs } from './tool-pairs'
 
 /** The export targets. `anthropic` = an Anthropic Messages request body. */
@@ -115,9 +115,16 @@ function dataUrl(url: string): { mediaType: string; data: string } | undefined {
   return { mediaType: head.slice(0, -7) || 'application/octet-stream', data: url.slice(comma + 1) }
 }
 
-/** Arguments as a JSON object for formats that want one (Anthropic `input`). */
+/**
+ * Arguments as a JSON object for formats that want one (Anthropic `input`); `{}` with a loss for
+ * anything else, JSON nested deeper than `MAX_NESTING` said as such (it is not parsed).
+ */
 function argumentsObject(args: string, losses: Losses): Json {
   if (args.trim() === '') return {}
+  if (jsonTextNestsTooDeep(args)) {
+    losses.add(`tool call argument(s) nested deeper than ${MAX_NESTING.toLocaleString('en-US')} levels: sent as {} (Anthropic needs an object)`)
+    return {}
+  }
   const v = parseJsonWithin(args)?.value
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Json
   losses.add('tool call argument(s) not a JSON object: sent as {} (Anthropic needs an object)')
