@@ -17,6 +17,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { failureText } from '../engine/failure-text'
 import type { CliCommand } from './commands'
 import { InputError, UsageError } from './errors'
+import { rerunWithLargerHeap } from './heap'
 import { INSPECT_COMMAND } from './inspect'
 import type { CliEnv, CliOption, FlagValues } from './options'
 import { visibleControls, writeFailure } from './output'
@@ -174,9 +175,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   }
   process.stdout.on('error', onWriteError)
   process.stderr.on('error', () => process.exit(1))
-  main(process.argv.slice(2), (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`), (s) =>
-    process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
-  ).then((code) => {
-    process.exitCode = code
+  // A large input runs in a child with a heap sized to the machine (heap.ts); else here.
+  void rerunWithLargerHeap(process.argv.slice(2)).then(async (rerun) => {
+    process.exitCode =
+      rerun ??
+      (await main(process.argv.slice(2), (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`), (s) =>
+        process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
+      ))
   })
 }
