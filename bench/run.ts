@@ -1362,7 +1362,7 @@ async function pageScaleRows(): Promise<void> {
   const inputs = [
     { id: 'B20', what: '1,000,000 messages', file: generated('long-chat-1000000.json', () => longChat(1_000_000)) },
     { id: 'B21', what: '200,000 orphan tool results', file: generated('orphans-200000.json', () => orphanToolResults(200_000)) },
-  ]
+  ].filter(({ id }) => !ONLY || ONLY.includes(id))
   log('B20/B21: building the app')
   execFileSync('npx', ['vite', 'build', '--outDir', DIST, '--emptyOutDir', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' })
   const server = await startPreview()

@@ -6,10 +6,10 @@ import { useStore } from '../../state/store'
 import { useInfo, useRecorded, useSelection } from '../../state/hooks'
 import { selectRun } from '../../state/selectors'
 import { factWalk } from '../../state/slices/facts'
-import type { RecordedRunView, RowMeta, RunView, Side } from '../../worker/protocol'
+import type { RecordedRunView, RunView, Side } from '../../worker/protocol'
 import { FactFinder } from '../facts/FactFinder'
 import { Legend } from './Legend'
-import { buildAfterItems, buildBeforeItems, linkAfters, type ColumnItem } from './column-items'
+import { buildAfterItems, buildBeforeItems, ColumnItems, linkAfters, rowLinks } from './column-items'
 import { useCompareKeys } from './compare-keys'
 import { MessageColumn, type ColumnHandle } from './MessageColumn'
 import { SplitHandle } from './SplitHandle'
@@ -24,7 +24,7 @@ interface Pane {
   side: Side
   title: string
   subtitle: string
-  items: ColumnItem[]
+  items: ColumnItems
   links: Pick<ReadonlyMap<string, string[]>, 'get'>
 }
 
@@ -33,14 +33,8 @@ const NO_COMPACTIONS: readonly RecordedCompaction[] = []
 const totalsText = (t: RunView['after']['totals']) =>
   `${formatCountOf(t.messages, 'message')} · ${formatCountOf(t.tokens, 'token')}`
 
-/**
- * Each row's counterparts by id, the map made on the first lookup (a selection or a synced
- * scroll), not on every run: on a 6,000-row Before that is tens of ms per run (BENCH B5).
- */
-const ownLinks = (rows: readonly RowMeta[]): Pick<ReadonlyMap<string, string[]>, 'get'> => {
-  let map: Map<string, string[]> | undefined
-  return { get: (id) => (map ??= new Map(rows.map((r) => [r.id, r.counterpartIds]))).get(id) }
-}
+/** The right column's items while its run is still to render (see `laterRun`). */
+const NO_ITEMS = new ColumnItems([])
 
 /**
  * The two panes of a mode: simulated = Before | After; recorded = Before (recorded fates) | what the
@@ -60,14 +54,14 @@ function panesFor(
         title: 'Before',
         subtitle: totalsText(run.before.totals),
         items: buildBeforeItems(run.before.rows, run.passes, compactions),
-        links: ownLinks(run.before.rows),
+        links: rowLinks(run.before.rows),
       },
       {
         side: 'after',
         title: 'After',
         subtitle: totalsText(run.after.totals),
         items: buildAfterItems(run.after.rows),
-        links: ownLinks(run.after.rows),
+        links: rowLinks(run.after.rows),
       },
     ]
   }
@@ -78,7 +72,7 @@ function panesFor(
     title: 'After — recorded',
     subtitle: totalsText(rec.after.totals),
     items: buildAfterItems(rec.after.rows),
-    links: ownLinks(rec.after.rows),
+    links: rowLinks(rec.after.rows),
   }
   if (mode === 'recorded') {
     return [
@@ -87,7 +81,7 @@ function panesFor(
         title: 'Before',
         subtitle: totalsText(rec.before.totals),
         items: buildBeforeItems(rec.before.rows, [], compactions),
-        links: ownLinks(rec.before.rows),
+        links: rowLinks(rec.before.rows),
       },
       recordedPane,
     ]
@@ -129,9 +123,9 @@ function panesOf(
 
 /** `Before #12 assistant`: how the status line names a selected row (never its raw id). */
 function rowName(pane: Pane | null, id: string): string {
-  const item = pane?.items.find((it) => it.type === 'row' && it.row.id === id)
-  if (!pane || item?.type !== 'row') return 'message'
-  return `${pane.title} #${item.row.index} ${item.row.role}`
+  const row = pane?.items.rowAt(pane.items.indexOfRow(id))
+  if (!pane || !row) return 'message'
+  return `${pane.title} #${row.index} ${row.role}`
 }
 
 /**
@@ -172,7 +166,7 @@ export function CompareView() {
     [mode, laterRun, recorded, compactions],
   )
   const left = panes?.[0] ?? null
-  const right = useMemo(() => (!panes ? null : (laterPanes?.[1] ?? { ...panes[1], items: [] })), [panes, laterPanes])
+  const right = useMemo(() => (!panes ? null : (laterPanes?.[1] ?? { ...panes[1], items: NO_ITEMS })), [panes, laterPanes])
   const shownPanes = useMemo((): [Pane, Pane] | null => (left && right ? [left, right] : null), [left, right])
   // j / k, Enter / Space and [ / ] (the table in app/shortcuts.ts); the pass steps are announced.
   const announcement = useCompareKeys(shownPanes, { left: leftRef, right: rightRef })

@@ -4,7 +4,7 @@ import { formatCountOf } from '../../components/format'
 import type { FactHighlight } from '../facts/FactFinderText'
 import type { Side } from '../../worker/protocol'
 import { usePrinting } from '../export/print'
-import { itemIndexOf, type ColumnItem } from './column-items'
+import type { ColumnItem, ColumnItems } from './column-items'
 import { MessageRow } from './MessageRow'
 import { printedItems } from './print-items'
 
@@ -92,7 +92,7 @@ interface MessageColumnProps {
   side: Side
   title: string
   subtitle: string
-  items: readonly ColumnItem[]
+  items: ColumnItems
   selectedId: string | null
   highlighted: ReadonlySet<string>
   /** Rows holding the fact finder's query, with their occurrence counts. */
@@ -130,11 +130,14 @@ export function MessageColumn(props: MessageColumnProps) {
     return () => cancelAnimationFrame(frame)
   }, [])
 
+  // Stable per items: the virtualizer lays out every item again whenever either function changes.
+  const estimateSize = useCallback((i: number) => (items.isBoundary(i) ? 34 : 64), [items])
+  const getItemKey = useCallback((i: number) => items.sizeKeyAt(i), [items])
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => (items[i]?.type === 'boundary' ? 34 : 64),
-    getItemKey: (i) => items[i]?.key ?? i,
+    estimateSize,
+    getItemKey,
     overscan,
     measureElement: measureRow,
     observeElementRect: observeScrollRect,
@@ -155,7 +158,7 @@ export function MessageColumn(props: MessageColumnProps) {
     handleRef,
     () => ({
       scrollToId: (id, align) => {
-        const index = itemIndexOf(items, id)
+        const index = items.indexOfRow(id)
         if (index < 0) return
         driving.current = false
         virtualizer.scrollToIndex(index, { align })
@@ -211,9 +214,9 @@ export function MessageColumn(props: MessageColumnProps) {
       const top = virtualizer.getVirtualItems().find((v) => v.end > el.scrollTop)
       if (!top) return
       for (let i = top.index; i < items.length; i++) {
-        const it = items[i]
-        if (it?.type === 'row') {
-          onUserScroll(side, it.row.id)
+        const row = items.rowAt(i)
+        if (row) {
+          onUserScroll(side, row.id)
           return
         }
       }
@@ -276,11 +279,11 @@ export function MessageColumn(props: MessageColumnProps) {
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
             {virtualizer.getVirtualItems().map((v) => {
-              const item = items[v.index]
+              const item = items.at(v.index)
               if (!item) return null
               return (
                 <div
-                  key={v.key}
+                  key={item.key}
                   data-index={v.index}
                   ref={virtualizer.measureElement}
                   className="column__item"
@@ -301,7 +304,7 @@ export function MessageColumn(props: MessageColumnProps) {
  * Every item of a column in flow (no virtualiser), for the printed page: the first
  * `PRINT_ITEM_CAP`, then a line counting the messages left out.
  */
-function PrintedItems({ items, render }: { items: readonly ColumnItem[]; render: (item: ColumnItem) => ReactNode }) {
+function PrintedItems({ items, render }: { items: ColumnItems; render: (item: ColumnItem) => ReactNode }) {
   const { shown, moreMessages } = printedItems(items)
   return (
     <div className="column__printed">

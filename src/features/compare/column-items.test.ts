@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Fate, Origin } from '../../engine/model'
 import type { PassMeta, RowMeta } from '../../worker/protocol'
-import { buildAfterItems, buildBeforeItems, itemIndexOf, linkAfters, passStops, sameRowData, stepRow, stepStop, stopOfPass } from './column-items'
+import { buildAfterItems, buildBeforeItems, ColumnItems, linkAfters, passStops, rowLinks, sameRowData, stepRow, stepStop, stopOfPass } from './column-items'
 
 function row(id: string, index: number, extra: { fate?: Fate; origin?: Origin } = {}): RowMeta {
   return { id, index, role: 'user', tokens: 1, preview: id, flags: {}, images: 0, thinking: 0, counterpartIds: [], ...extra }
@@ -11,8 +11,8 @@ const pass = (n: number, from: number, upto: number, stage: PassMeta['stage'] = 
   pass: n, stage, atMessage: upto, from, upto, summary: 's', summaryId: `s${n}`, tokensBefore: 0, tokensAfter: 0, promptLength: 0,
 })
 
-const labels = (items: ReturnType<typeof buildBeforeItems>) =>
-  items.map((it) => (it.type === 'row' ? it.row.id : `|${it.label}|`))
+const labels = (items: ColumnItems) =>
+  items.slice().map((it) => (it.type === 'row' ? it.row.id : `|${it.label}|`))
 
 describe('buildBeforeItems', () => {
   it('puts a labelled boundary before the first message of each pass slice (last index = upto - 1)', () => {
@@ -53,8 +53,9 @@ describe('buildAfterItems', () => {
       row('m58', 2, { origin: { kind: 'original', beforeId: 'm58', changed: false } }),
     ])
     expect(labels(items)).toEqual(['sys', '|pass 2: messages 0–57 → summary|', 's2', 'm58'])
-    expect(itemIndexOf(items, 's2')).toBe(2)
-    expect(itemIndexOf(items, 'nope')).toBe(-1)
+    expect(items.indexOfRow('s2')).toBe(2)
+    expect(items.indexOfRow('m58')).toBe(3)
+    expect(items.indexOfRow('nope')).toBe(-1)
   })
 
   it('marks the summary the agent recorded with the recorded boundary', () => {
@@ -63,7 +64,7 @@ describe('buildAfterItems', () => {
       row('m41', 1, { origin: { kind: 'original', beforeId: 'm41', changed: false } }),
     ])
     expect(labels(items)).toEqual(["|recorded compaction 1: messages 0–40 → the agent's summary|", 'rs', 'm41'])
-    expect(items[0]).toMatchObject({ type: 'boundary', kind: 'recorded' })
+    expect(items.at(0)).toMatchObject({ type: 'boundary', kind: 'recorded' })
   })
 
   it('leaves out the range when the recorded compaction folded nothing', () => {
@@ -71,6 +72,57 @@ describe('buildAfterItems', () => {
       row('rs', 0, { origin: { kind: 'summary', stage: 'recorded', pass: 2, fromIndex: 5, toIndex: 4, coveredIds: [] } }),
     ])
     expect(labels(items)).toEqual(["|recorded compaction 2 → the agent's summary|", 'rs'])
+  })
+})
+
+describe('ColumnItems', () => {
+  const boundary = (key: string, before: number) => ({ before, item: { type: 'boundary' as const, key, kind: 'summary' as const, label: key } })
+  // Items: 0 |a| 1 |b| 2 m0 3 m1 4 |c| 5 m2 6 |d|
+  const items = new ColumnItems([row('m0', 0), row('m1', 1), row('m2', 2)], [boundary('a', 0), boundary('b', 0), boundary('c', 2), boundary('d', 3)])
+
+  it('places each boundary before the row it names, in the order given, and after the last row', () => {
+    expect(items.length).toBe(7)
+    expect(labels(items)).toEqual(['|a|', '|b|', 'm0', 'm1', '|c|', 'm2', '|d|'])
+    expect(items.boundaryPositions).toEqual([0, 1, 4, 6])
+    expect(items.at(7)).toBeUndefined()
+    expect(items.at(-1)).toBeUndefined()
+  })
+
+  it('reads a row or a boundary at a position, and finds a row by id past any boundaries', () => {
+    expect(items.rowAt(3)?.id).toBe('m1')
+    expect(items.rowAt(4)).toBeUndefined()
+    expect(items.boundaryAt(4)?.key).toBe('c')
+    expect(items.boundaryAt(3)).toBeUndefined()
+    expect([0, 1, 2, 3, 4, 5, 6].map((i) => items.isBoundary(i))).toEqual([true, true, false, false, true, false, true])
+    expect(['m0', 'm1', 'm2'].map((id) => items.indexOfRow(id))).toEqual([2, 3, 5])
+    expect(items.at(5)).toEqual({ type: 'row', key: 'r-m2', row: row('m2', 2) })
+  })
+
+  it('keys sizes by row id, and boundaries by numbers that no row id can equal', () => {
+    const keys = [0, 1, 2, 3, 4, 5, 6].map((i) => items.sizeKeyAt(i))
+    expect(keys).toEqual([-1, -2, 'm0', 'm1', -3, 'm2', -4])
+    // A row whose id reads like a boundary's key still has its own key.
+    const tricky = new ColumnItems([row('-1', 0)], [boundary('x', 0)])
+    expect(tricky.sizeKeyAt(0)).not.toEqual(tricky.sizeKeyAt(1))
+  })
+
+  it('slices items as objects, clamped to the column', () => {
+    expect(items.slice(5, 99).map((it) => it.key)).toEqual(['r-m2', 'd'])
+    expect(items.slice(-3, 1).map((it) => it.key)).toEqual(['a'])
+  })
+})
+
+describe('rowLinks', () => {
+  const rows = ['a', 'b', 'c'].map((id, i) => ({ ...row(id, i), counterpartIds: [`x${id}`] }))
+
+  it('answers each row’s counterparts by id in any order of lookups, undefined for an unknown id', () => {
+    const links = rowLinks(rows)
+    expect(links.get('c')).toEqual(['xc'])
+    expect(links.get('a')).toEqual(['xa'])
+    expect(links.get('b')).toEqual(['xb'])
+    expect(links.get('c')).toEqual(['xc'])
+    expect(links.get('zz')).toBeUndefined()
+    expect(rowLinks([]).get('a')).toBeUndefined()
   })
 })
 
@@ -137,7 +189,8 @@ describe('passStops, stepStop and stepRow (the [ ] and j k shortcuts)', () => {
   })
 
   it('a boundary with no row after it is no stop', () => {
-    expect(passStops([{ type: 'boundary', key: 'b', kind: 'summary', label: 'x' }])).toEqual([])
+    expect(passStops(new ColumnItems([], [{ before: 0, item: { type: 'boundary', key: 'b', kind: 'summary', label: 'x' } }]))).toEqual([])
+    expect(passStops(new ColumnItems([row('m0', 0)], [{ before: 1, item: { type: 'boundary', key: 'b', kind: 'summary', label: 'x' } }]))).toEqual([])
   })
 })
 

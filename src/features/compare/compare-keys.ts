@@ -2,13 +2,13 @@ import { useEffect, useRef, useState, type RefObject } from 'react'
 import { shortcutFor, type ShortcutAction } from '../../app/shortcuts'
 import { useStore } from '../../state/store'
 import type { Side } from '../../worker/protocol'
-import { itemIndexOf, passStops, stepRow, stepStop, stopOfPass, type ColumnItem, type PassStop } from './column-items'
+import { passStops, stepRow, stepStop, stopOfPass, type ColumnItems, type PassStop } from './column-items'
 import type { ColumnHandle } from './MessageColumn'
 
 /** What the keys read of one column: its side and its items (rows and boundaries). */
 interface KeyPane {
   side: Side
-  items: readonly ColumnItem[]
+  items: ColumnItems
   links: Pick<ReadonlyMap<string, string[]>, 'get'>
 }
 
@@ -72,18 +72,18 @@ export function useCompareKeys(
     const stop = stops[k]
     if (!current || !stop) return
     const [left, right] = current
-    const item = left.items[stop.row]
-    if (item?.type !== 'row') return
+    const row = left.items.rowAt(stop.row)
+    if (!row) return
     lastStopRow.current = stop.row
-    useStore.getState().selectRow({ side: left.side, id: item.row.id })
+    useStore.getState().selectRow({ side: left.side, id: row.id })
     setAnnouncement(`Pass ${k + 1} of ${stops.length}: ${stop.label}`)
     // After the selection's own reveal (which centres the counterpart): both boundaries to the top.
     requestAnimationFrame(() => {
       refs.left.current?.scrollToIndex(stop.boundary, 'start')
-      const counterpart = left.links.get(item.row.id)?.[0]
-      const at = counterpart === undefined ? -1 : itemIndexOf(right.items, counterpart)
-      if (at >= 0) refs.right.current?.scrollToIndex(right.items[at - 1]?.type === 'boundary' ? at - 1 : at, 'start')
-      refs.left.current?.focusId(item.row.id)
+      const counterpart = left.links.get(row.id)?.[0]
+      const at = counterpart === undefined ? -1 : right.items.indexOfRow(counterpart)
+      if (at >= 0) refs.right.current?.scrollToIndex(right.items.isBoundary(at - 1) ? at - 1 : at, 'start')
+      refs.left.current?.focusId(row.id)
     })
   })
 
@@ -135,12 +135,12 @@ export function useCompareKeys(
       if (action === 'next-message' || action === 'previous-message') {
         const pane = (selection && paneOf(selection.side)) || left
         const dir = action === 'next-message' ? 1 : -1
-        const from = selection && pane.side === selection.side ? itemIndexOf(pane.items, selection.id) : -1
+        const from = selection && pane.side === selection.side ? pane.items.indexOfRow(selection.id) : -1
         const at = stepRow(pane.items, from < 0 ? (dir === 1 ? -1 : pane.items.length) : from, dir)
-        const item = pane.items[at]
-        if (item?.type !== 'row') return
-        selectRow({ side: pane.side, id: item.row.id, reveal: true })
-        handleOf(pane.side)?.focusId(item.row.id)
+        const row = pane.items.rowAt(at)
+        if (!row) return
+        selectRow({ side: pane.side, id: row.id, reveal: true })
+        handleOf(pane.side)?.focusId(row.id)
         return
       }
 
@@ -150,7 +150,7 @@ export function useCompareKeys(
         return
       }
       const dir = action === 'next-pass' ? 1 : -1
-      const selected = selection?.side === left.side ? itemIndexOf(left.items, selection.id) : -1
+      const selected = selection?.side === left.side ? left.items.indexOfRow(selection.id) : -1
       const pos = selected >= 0 ? selected : (lastStopRow.current ?? (dir === 1 ? -1 : left.items.length))
       const k = stepStop(stops, pos, dir)
       if (!stops[k]) {

@@ -1,4 +1,4 @@
-import type { ColumnItem } from './column-items'
+import type { ColumnItem, ColumnItems } from './column-items'
 
 /** At most this many items (rows and boundaries) of a column are printed; the rest are counted. */
 const PRINT_ITEM_CAP = 2000
@@ -8,11 +8,10 @@ const PRINT_ITEM_CAP = 2000
  * messages (row items, not boundaries) are left out after them, for the printed line that says so.
  */
 export function printedItems(
-  items: readonly ColumnItem[],
+  items: ColumnItems,
   cap: number = PRINT_ITEM_CAP,
 ): { shown: readonly ColumnItem[]; moreMessages: number } {
-  if (items.length <= cap) return { shown: items, moreMessages: 0 }
-  let moreMessages = 0
-  for (let i = cap; i < items.length; i++) if (items[i]?.type === 'row') moreMessages++
-  return { shown: items.slice(0, cap), moreMessages }
+  if (items.length <= cap) return { shown: items.slice(), moreMessages: 0 }
+  const boundariesLeft = items.boundaryPositions.filter((i) => i >= cap).length
+  return { shown: items.slice(0, cap), moreMessages: items.length - cap - boundariesLeft }
 }

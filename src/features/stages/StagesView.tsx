@@ -5,12 +5,10 @@ import { formatPercentDelta, formatTokenDelta } from '../../engine/delta'
 import type { StageId, StageReport } from '../../engine/model'
 import { useStore } from '../../state/store'
 import { useConfig, useRun, useSelection, useStages } from '../../state/hooks'
-import type { RowMeta, RunView, Side } from '../../worker/protocol'
-import { buildAfterItems, buildBeforeItems } from '../compare/column-items'
+import type { RunView, Side } from '../../worker/protocol'
+import { buildAfterItems, buildBeforeItems, rowLinks } from '../compare/column-items'
 import { MessageColumn, type ColumnHandle } from '../compare/MessageColumn'
 import '../compare/compare.css'
-
-const links = (rows: readonly RowMeta[]) => new Map(rows.map((r) => [r.id, r.counterpartIds]))
 
 /** `−1,234 tokens (−7.0%)` from `before` to `after` (`+…` for a growth); `no change` when equal. */
 function savedText(before: number, after: number): string {
@@ -151,8 +149,8 @@ function StageColumns({ run, afterTitle }: { run: RunView; afterTitle: string })
   const rightRef = useRef<ColumnHandle>(null)
   const beforeItems = useMemo(() => buildBeforeItems(run.before.rows, run.passes, []), [run])
   const afterItems = useMemo(() => buildAfterItems(run.after.rows), [run])
-  const beforeLinks = useMemo(() => links(run.before.rows), [run])
-  const afterLinks = useMemo(() => links(run.after.rows), [run])
+  const beforeLinks = useMemo(() => rowLinks(run.before.rows), [run])
+  const afterLinks = useMemo(() => rowLinks(run.after.rows), [run])
 
   const counterparts = useMemo(() => {
     if (!selection) return []
