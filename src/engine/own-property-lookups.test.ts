@@ -202,3 +202,24 @@ describe('roles and types that name Object.prototype members are no role or type
     else expect(imported.error.message).not.toMatch(/TypeError|is not a function/)
   })
 })
+
+describe('JSON keys named __proto__ in an Inspect AI sample are kept', () => {
+  it("a tool call's arguments keep their __proto__ key through attachment resolution", () => {
+    const args = JSON.parse('{"__proto__":{"x":1},"path":"a.py"}') as unknown
+    const text = JSON.stringify({
+      version: 2,
+      eval: { task: 't' },
+      samples: [{ id: 1, epoch: 1, messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: '', tool_calls: [{ id: 'c1', function: 'read', arguments: args }] },
+        { role: 'tool', tool_call_id: 'c1', function: 'read', content: 'ok' },
+      ] }],
+    })
+    const imported = importTranscript(text, { fileName: 'log.json' })
+    expect(imported.ok).toBe(true)
+    if (!imported.ok) return
+    expect(imported.transcript.format).toBe('inspect-ai')
+    const call = imported.transcript.messages.flatMap((m) => m.toolCalls ?? [])[0]
+    expect(call?.arguments).toBe('{"__proto__":{"x":1},"path":"a.py"}')
+  })
+})

@@ -248,13 +248,18 @@ describe('Inspect AI bad input', () => {
     })
   })
 
-  it('detect names the first missing key', () => {
+  it('detect names every missing key, and only those', () => {
     expect(inspectAIImporter.detect({ version: '2', eval: {}, samples: [] })).toBe(
       'no numeric "version" at the top level',
     )
     expect(inspectAIImporter.detect({ version: 2, samples: [] })).toBe(
       'no "eval" object at the top level',
     )
+    expect(inspectAIImporter.detect({ eval: [] })).toBe(
+      'no numeric "version", "eval" object and "samples" (or "results") at the top level',
+    )
+    expect(inspectAIImporter.detect({ version: 2, results: {} })).toBe('no "eval" object at the top level')
+    expect(inspectAIImporter.detect({ eval: {} })).toBe('no numeric "version" and "samples" (or "results") at the top level')
     expect(inspectAIImporter.detect(log({ messages: [] }))).toBe(true)
   })
 

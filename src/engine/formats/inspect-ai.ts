@@ -2,10 +2,12 @@ import type { Part, Role, SourceRef, ThinkingPart, ToolCall, Transcript } from '
 import { ImportFailure, importFailure } from './failure'
 import type { BundleEntry, FileBundle, FormatImporter, ImportOptions } from './types'
 import {
+  andList,
   capWarnings,
   finalizeTranscript,
   imageFromUrl,
   isObject,
+  missingFields,
   normalizeParts,
   str,
   type DraftCompaction,
@@ -14,6 +16,7 @@ import {
   withConversations,
 } from './util'
 import { quoteForMessage } from '../util/text'
+import { inputRecord } from '../util/input-record'
 
 const format = 'inspect-ai'
 
@@ -22,16 +25,21 @@ const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool
 /** The reference prefix Inspect's log condensing writes in place of a long string. */
 const ATTACHMENT_PREFIX = 'attachment://'
 
+/** The top-level keys of an eval log, each named as its detection's message says it. */
+const LOG_KEYS: Readonly<Record<string, (value: unknown, root: JsonObject) => boolean>> = {
+  'numeric "version"': (_, root) => typeof root.version === 'number',
+  '"eval" object': (_, root) => isObject(root.eval),
+  '"samples" (or "results")': (_, root) => Object.hasOwn(root, 'samples') || Object.hasOwn(root, 'results'),
+}
+
 /**
  * Detection (formats.md §2 item 5): an object with a numeric `version`, an `eval` object and
- * `samples` (or `results`). Returns the first missing key otherwise.
+ * `samples` (or `results`). Otherwise names every key missing (`missingFields`), and only those.
  */
 function detectInspectAI(root: unknown): true | string {
   if (!isObject(root)) return 'not a JSON object with version, eval and samples'
-  if (typeof root.version !== 'number') return 'no numeric "version" at the top level'
-  if (!isObject(root.eval)) return 'no "eval" object at the top level'
-  if (!('samples' in root) && !('results' in root)) return 'no "samples" at the top level'
-  return true
+  const missing = missingFields(root, LOG_KEYS)
+  return missing.length === 0 ? true : `no ${andList(missing)} at the top level`
 }
 
 /**
@@ -55,7 +63,7 @@ export function resolveAttachments(
   }
   if (Array.isArray(value)) return value.map((v) => resolveAttachments(v, attachments, missing))
   if (isObject(value)) {
-    const out: JsonObject = {}
+    const out = inputRecord<unknown>()
     for (const [k, v] of Object.entries(value)) out[k] = resolveAttachments(v, attachments, missing)
     return out
   }
