@@ -1465,7 +1465,7 @@ interface CliProcessRun {
 
 /**
  * `node --import tsx src/cli/main.ts compact <file> --json <flags>` as its own process (Node's
- * default heap), stdout counted as it streams and thrown away; peak RSS from `/usr/bin/time -f %M`.
+ * default heap; the CLI itself starts a child with a larger heap for a large input, src/cli/heap.ts), stdout counted as it streams and thrown away; peak RSS from `/usr/bin/time -f %M`.
  */
 function cliCompactJson(file: string, flags: string[] = []): Promise<CliProcessRun> {
   return new Promise((done) => {
@@ -1494,7 +1494,7 @@ function longChatFile(count: number): string {
 
 /**
  * B22: the CLI's `compact --json` at scale, each run its own process. (1) 1,000,000 messages with
- * the default pipeline: completes (exit 0) in Node's default heap; time and peak RSS shown, output
+ * the default pipeline: completes (exit 0) as a person runs it (the CLI sizes its heap: heap.ts); time and peak RSS shown, output
  * bytes per input MB against the same at 100,000 messages (linear: ≤ 1.2×). (2) 200,000 messages
  * with a pass every turn (keep_last 2, compact_after 3): time per 1,000 messages against the same
  * at 20,000 (linear: ≤ 1.2×).
