@@ -210,7 +210,7 @@ export const COMMANDS: readonly CliCommand[] = [
         const schemaTokens = countToolSchemaTokens(run.transcript.tools, run.counter.count)
         // Every count the JSON shows is in the run; the cache of counted texts (a key per
         // message) is not needed again by this one-command process and is let go first.
-        run.counter.forget()
+        run.counter.forget?.()
         // Written in chunks: the object of a long session is hundreds of MB of text.
         writeJson(compactJson(run.transcript, run.config, run.result, recorded, watched, schemaTokens), ctx.out)
         return run.failCode()
