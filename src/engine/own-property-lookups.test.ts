@@ -87,6 +87,8 @@ describe('message ids that name Object.prototype members work like any other id'
   const DEDUPE: StageConfig = { id: 'dedupe', enabled: true, params: {} }
   const PRUNE: StageConfig = { id: 'prune-tool-results', enabled: true, params: { trigger: 1, target: 1, keep_steps: 1, min_tokens: 1 } }
   const SLIM: StageConfig = { id: 'slim', enabled: true, params: {} }
+  // Folds the first messages (the __proto__ one among them) into a summary.
+  const SUMMARIZE: StageConfig = { id: 'summarize', enabled: true, params: { keep_last: 2, compact_after: 3 } }
 
   async function run(ids: readonly string[], calls: readonly string[], stages: StageConfig[] = [DEDUPE, PRUNE]): Promise<RunResult> {
     const imported = importTranscript(file(ids, calls), { fileName: 'session.json' })
@@ -110,6 +112,7 @@ describe('message ids that name Object.prototype members work like any other id'
     ['dedupe', [DEDUPE], ['dedupe']],
     ['prune-tool-results', [PRUNE], ['prune-tool-results']],
     ['dedupe, slim, prune-tool-results', [DEDUPE, SLIM, PRUNE], ['dedupe', 'slim']],
+    ['summarize', [SUMMARIZE], ['summarize']],
   ] as const)('with %s, the run is the run of the same transcript with plain ids, id for id', async (_, stages, fired) => {
     const [a, b] = await Promise.all([named([...stages]), plain([...stages])])
     expect(b.stages.filter((s) => s.changed).map((s) => s.stage)).toEqual(fired)

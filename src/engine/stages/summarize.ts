@@ -17,6 +17,7 @@ import { readCounts } from './params'
 import { summarizeTail, summarizeTrigger, triggerReached, type TailStart } from './triggers'
 import { staleThinkingTokens, withThinkingRules } from './thinking'
 import type { StageContext, StageOutput } from './types'
+import { inputRecord } from '../util/input-record'
 
 /** Messages kept verbatim at the end. Source: seed 001 `DEFAULT_KEEP_LAST` (definitions.ts). */
 export const DEFAULT_KEEP_LAST = countDefault('summarize', 'keep_last')
@@ -696,7 +697,7 @@ export async function summarize(
   const finalSummary = makeSummaryMessage(last.pass, state.upto, state.summary ?? '')
   const keptFinal = new Set(state.kept)
   const covered = conv.slice(0, state.upto).filter((_, i) => !keptFinal.has(i))
-  const fates: Record<string, Fate> = {}
+  const fates = inputRecord<Fate>()
   conv.slice(0, state.upto).forEach((m, i) => {
     if (keptFinal.has(i)) return
     fates[m.id] = {

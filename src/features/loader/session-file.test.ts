@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { importBytes } from '../../engine/formats'
 import { transcriptFingerprint } from '../../engine/formats/fingerprint'
+import { MAX_NESTING } from '../../engine/util/nesting'
 import {
   isSessionFile,
   parseSessionFile,
@@ -107,6 +108,18 @@ describe('session files', () => {
     expect(notJson.ok).toBe(false)
     expect(!notJson.ok && notJson.error.startsWith('not valid JSON (')).toBe(true)
     expect(parseSessionFile('[1]', TABS)).toEqual({ ok: false, error: 'not a session file: expected a JSON object' })
+  })
+
+  it('refuse a file nested past MAX_NESTING unparsed, and quote a long kind cut to one short line', () => {
+    const deep = `{"kind":"compaction-inspector-session","x":${'['.repeat(MAX_NESTING + 1)}${']'.repeat(MAX_NESTING + 1)}}`
+    expect(parseSessionFile(deep, TABS)).toEqual({ ok: false, error: `not a session file: nested deeper than ${MAX_NESTING.toLocaleString('en-US')} levels` })
+    const long = parseSessionFile(JSON.stringify({ kind: 'k\n'.repeat(100_000) }), TABS)
+    expect(long.ok).toBe(false)
+    if (!long.ok) {
+      expect(long.error.length).toBeLessThan(300)
+      expect(long.error).not.toContain('\n')
+      expect(long.error).toContain('200,000')
+    }
   })
 
   it('default an absent conversation, watched list, tab and message', () => {

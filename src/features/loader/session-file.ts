@@ -11,6 +11,8 @@
  *  "settings":"v1;e=o200k_base;…","watched":["ORD-58213"],"tab":"facts","message":41}
  * ```
  */
+import { jsonTextNestsTooDeep, MAX_NESTING } from '../../engine/util/nesting'
+import { quoteForMessage } from '../../engine/util/text'
 
 /** The `kind` header of a session file. */
 const SESSION_KIND = 'compaction-inspector-session'
@@ -117,16 +119,19 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 export function parseSessionFile(text: string, tabs: readonly string[]): ParsedSession {
   let value: unknown
+  const body = text.replace(/^\uFEFF/, '')
+  // Nesting is read before parsing: a hostile file is never built into a value (util/nesting.ts).
+  if (jsonTextNestsTooDeep(body)) return { ok: false, error: `not a session file: nested deeper than ${MAX_NESTING.toLocaleString('en-US')} levels` }
   try {
-    value = JSON.parse(text.replace(/^\uFEFF/, ''))
+    value = JSON.parse(body)
   } catch (e) {
     return { ok: false, error: `not valid JSON (${e instanceof Error ? e.message : String(e)})` }
   }
   const fail = (error: string): ParsedSession => ({ ok: false, error })
   if (!isRecord(value)) return fail('not a session file: expected a JSON object')
-  if (value.kind !== SESSION_KIND) return fail(`"kind" is ${JSON.stringify(value.kind) ?? 'missing'}, expected "${SESSION_KIND}"`)
+  if (value.kind !== SESSION_KIND) return fail(`"kind" is ${value.kind === undefined ? 'missing' : quoteForMessage(value.kind)}, expected "${SESSION_KIND}"`)
   if (value.version !== SESSION_VERSION) {
-    return fail(`"version" ${JSON.stringify(value.version) ?? 'is missing'}: this page reads session files of version ${SESSION_VERSION}`)
+    return fail(`"version" ${value.version === undefined ? 'is missing' : quoteForMessage(value.version)}: this page reads session files of version ${SESSION_VERSION}`)
   }
   const t = value.transcript
   if (!isRecord(t)) return fail('"transcript" is missing or not an object')
