@@ -193,7 +193,7 @@ describe('store', () => {
     await flush()
     fake.pending[0]!.resolve({ ok: true, view: viewFor(fake.pending[0]!.runId) })
     await flush()
-    useStore.setState({ details: { 'before:m1': 'missing' }, prompts: { 'summarize:1': 'missing' }, tab: 'facts' })
+    useStore.setState({ details: { 'before:m1': 'missing' }, passTexts: { 'prompt:summarize:1': 'missing' }, tab: 'facts' })
     useStore.getState().selectRow({ side: 'before', id: 'm1' })
 
     await useStore.getState().loadText('{}', 'b.json')
@@ -201,7 +201,7 @@ describe('store', () => {
     expect(s.info?.fileName).toBe('b.json')
     expect(s.run).toBeNull()
     expect(s.details).toEqual({})
-    expect(s.prompts).toEqual({})
+    expect(s.passTexts).toEqual({})
     expect(s.selection).toBeNull()
     // The tab is the person's choice, not the transcript's.
     expect(s.tab).toBe('facts')

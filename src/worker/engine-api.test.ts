@@ -4,7 +4,7 @@ import type { PipelineConfig } from '../engine/model'
 import { createEngineApi } from './engine-api'
 import { IMPORT_SUPERSEDED } from './stream-import'
 import { lineBlob } from '../../test/line-blob'
-import { restoreBeforePreviews, type ImportProgress, type RunView } from './protocol'
+import { PASS_SUMMARIES_SENT, restoreBeforePreviews, type ImportProgress, type RunView } from './protocol'
 
 const engineApi = createEngineApi()
 
@@ -134,6 +134,24 @@ describe('engineApi', () => {
     expect(block?.kind === 'thinking' && block.note.includes('signature kept')).toBe(true)
   })
 
+  it('a run of more than PASS_SUMMARIES_SENT passes sends none of their summaries, each served on demand', async () => {
+    // keep_last 2, compact_after 3: a pass every other turn of a 4,000-message chat.
+    const messages = Array.from({ length: 4000 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: `Step ${i}: noted.` }))
+    const imported = engineApi.importText(JSON.stringify({ messages }), 'long.json')
+    if (!imported.ok) throw new Error(imported.error.message)
+    const config = only('summarize')
+    const view = await runOk({ ...config, stages: config.stages.map((s) => (s.id === 'summarize' ? { ...s, params: { keep_last: 2, compact_after: 3 } } : s)) })
+    expect(view.passes.length).toBeGreaterThan(PASS_SUMMARIES_SENT)
+    for (const p of view.passes) expect(p.summary).toBeUndefined()
+    const last = view.passes.at(-1)!
+    const summary = engineApi.getPassText(last.pass, last.stage, 'summary')
+    expect(summary).not.toBeNull()
+    expect([...summary!].length).toBe(last.summaryLength)
+    // The last pass's summary is the After's summary message, under its header line.
+    const row = view.after.rows.find((r) => r.origin?.kind === 'summary')
+    expect(engineApi.getMessageDetail('after', row!.id)?.blocks.some((b) => b.kind === 'text' && b.text.endsWith(summary!))).toBe(true)
+  })
+
   it('reports passes without prompts and serves each prompt on demand (claude-code.jsonl)', async () => {
     const imported = engineApi.importText(read('claude-code.jsonl'), 'claude-code.jsonl')
     if (!imported.ok) throw new Error(imported.error.message)
@@ -147,9 +165,13 @@ describe('engineApi', () => {
     expect(view.passes.length).toBeGreaterThan(0)
     const first = view.passes[0]!
     expect('prompt' in first).toBe(false)
-    const prompt = engineApi.getPassPrompt(first.pass, first.stage)
+    const prompt = engineApi.getPassText(first.pass, first.stage)
     expect(prompt).not.toBeNull()
     expect([...prompt!].length).toBe(first.promptLength)
+
+    // A few passes: each summary crosses with the view.
+    expect(first.summary).toBe(engineApi.getPassText(first.pass, first.stage, 'summary'))
+    expect([...first.summary!].length).toBe(first.summaryLength)
 
     const summaries = view.after.rows.filter((r) => r.origin?.kind === 'summary')
     expect(summaries.length).toBe(1)

@@ -642,10 +642,14 @@ export function createEngineApi() {
       return failureModesOf(result)
     },
 
-    /** The exact prompt of a pass of the last run, or null. */
-    getPassPrompt(passNumber: number, stage?: string): string | null {
+    /**
+     * A text of a pass of the last run — the exact prompt sent to its summarizer, or the summary
+     * it wrote (a long run's view leaves summaries out: `PASS_SUMMARIES_SENT`) — or null.
+     */
+    getPassText(passNumber: number, stage?: string, which: 'prompt' | 'summary' = 'prompt'): string | null {
       const pass = session?.result?.passes.find((p) => p.pass === passNumber && (stage === undefined || p.stage === stage))
-      return pass?.prompt ?? null
+      if (!pass) return null
+      return which === 'prompt' ? pass.prompt : pass.summary
     },
 
     /**

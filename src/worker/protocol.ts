@@ -92,10 +92,21 @@ export interface RowMeta {
 }
 
 /** A pass without its (possibly large) prompt. */
-export type PassMeta = Omit<Pass, 'prompt'> & {
-  /** Length of the prompt in code points (fetch it with `getPassPrompt`). */
+export type PassMeta = Omit<Pass, 'prompt' | 'summary'> & {
+  /** Length of the prompt in code points (fetch it with `getPassText`). */
   promptLength: number
+  /**
+   * The summary the pass wrote; absent when the run made more than `PASS_SUMMARIES_SENT`
+   * simulated passes (fetch it with `getPassText(pass, stage, 'summary')`): 45,000 passes of a
+   * million-message chat carry hundreds of MB of summaries the page shows one at a time.
+   */
+  summary?: string
+  /** Length of the summary in code points. */
+  summaryLength: number
 }
+
+/** Simulated passes whose summaries a run's view carries; above it none do (a recorded compaction's always does). */
+export const PASS_SUMMARIES_SENT = 500
 
 /**
  * Part of a run's decision log (engine `RunResult.decisions`) for a view: `decisions` in log

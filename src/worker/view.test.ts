@@ -179,7 +179,7 @@ describe('buildRunView', () => {
     expect(view.before.rows[0]?.fate).toEqual({ kind: 'kept', changed: false })
     expect(view.after.rows.map((r) => r.index)).toEqual([0, 1, 2, 3])
     expect(view.passes).toEqual([
-      { pass: 1, stage: 'summarize', atMessage: 2, from: 1, upto: 3, summary: '[summary]', summaryId: 's1', tokensBefore: 30, tokensAfter: 18, promptLength: 6 },
+      { pass: 1, stage: 'summarize', atMessage: 2, from: 1, upto: 3, summary: '[summary]', summaryId: 's1', tokensBefore: 30, tokensAfter: 18, promptLength: 6, summaryLength: 9 },
     ])
     expect(structuredClone(view)).toEqual(view)
   })

@@ -9,7 +9,7 @@ import { perMessage } from '../engine/util/memo'
 import { collapseWhitespace, codePointLength, cutCodePoints } from '../engine/util/text'
 import { parseJsonWithin } from '../engine/util/nesting'
 import { decisionLogView, DECISIONS_SENT, lastOfEachStage } from './decision-log'
-import { PROBLEMS_SENT, type DetailBlock, type MessageDetail, type OriginView, type PassMeta, type RowMeta, type RunView, type Side } from './protocol'
+import { PASS_SUMMARIES_SENT, PROBLEMS_SENT, type DetailBlock, type MessageDetail, type OriginView, type PassMeta, type RowMeta, type RunView, type Side } from './protocol'
 
 /** Longest preview in code points (DESIGN §1). */
 const PREVIEW_LIMIT = 200
@@ -255,8 +255,11 @@ export function buildRunView(result: RunResult, runId: number, encoding: Encodin
     return row
   })
 
-  const passes: PassMeta[] = result.passes.map(({ prompt, ...rest }) => ({
+  const withSummaries = result.passes.length <= PASS_SUMMARIES_SENT
+  const passes: PassMeta[] = result.passes.map(({ prompt, summary, ...rest }) => ({
     ...rest,
+    ...(withSummaries || rest.stage === 'recorded' ? { summary } : {}),
+    summaryLength: codePointLength(summary),
     promptLength: codePointLength(prompt),
   }))
 

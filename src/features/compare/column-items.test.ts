@@ -8,7 +8,7 @@ function row(id: string, index: number, extra: { fate?: Fate; origin?: Origin } 
 }
 
 const pass = (n: number, from: number, upto: number, stage: PassMeta['stage'] = 'summarize'): PassMeta => ({
-  pass: n, stage, atMessage: upto, from, upto, summary: 's', summaryId: `s${n}`, tokensBefore: 0, tokensAfter: 0, promptLength: 0,
+  pass: n, stage, atMessage: upto, from, upto, summary: 's', summaryId: `s${n}`, tokensBefore: 0, tokensAfter: 0, promptLength: 0, summaryLength: 1,
 })
 
 const labels = (items: ColumnItems) =>

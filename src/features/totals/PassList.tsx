@@ -7,6 +7,7 @@ import { describeDecision } from '../../engine/stages/triggers'
 import { goToPass } from '../compare/compare-keys'
 import { useStore } from '../../state/store'
 import { useRunActions } from '../../state/hooks'
+import { passTextKey } from '../../state/slices/run'
 import { selectPasses, selectShownRun } from '../../state/selectors'
 import type { PassMeta } from '../../worker/protocol'
 
@@ -76,10 +77,13 @@ function PassItem({ pass, why }: { pass: PassMeta; why: TriggerDecision | undefi
   // The agent's own compaction: its prompt is not in the file; its token figures are its record's, when it has them.
   const record = useStore((s) => (pass.stage === 'recorded' ? s.info?.recordedCompactions[pass.pass - 1] : undefined))
   const own = pass.stage === 'recorded'
-  const prompt = useStore((s) => s.prompts[`${pass.stage}:${pass.pass}`])
-  const { fetchPassPrompt } = useRunActions()
+  const prompt = useStore((s) => s.passTexts[passTextKey('prompt', pass.stage, pass.pass)])
+  // A long run's view leaves the summaries out: fetched when opened, as the prompt is.
+  const fetched = useStore((s) => s.passTexts[passTextKey('summary', pass.stage, pass.pass)])
+  const summary = pass.summary ?? fetched
+  const { fetchPassText } = useRunActions()
   const toggle = (what: 'prompt' | 'summary') => {
-    if (what === 'prompt') fetchPassPrompt(pass.stage, pass.pass)
+    if (what === 'prompt' || pass.summary === undefined) fetchPassText(what, pass.stage, pass.pass)
     setOpen((o) => (o === what ? null : what))
   }
   return (
@@ -134,7 +138,11 @@ function PassItem({ pass, why }: { pass: PassMeta; why: TriggerDecision | undefi
           kept verbatim inside the range: {pass.kept.map((i) => `#${i}`).join(', ')}
         </div>
       )}
-      {open === 'summary' && <pre className="text text--mono passes__text">{pass.summary}</pre>}
+      {open === 'summary' && (
+        <pre className="text text--mono passes__text">
+          {summary === undefined || summary === 'loading' ? 'Loading…' : summary === 'missing' ? 'Summary unavailable.' : summary}
+        </pre>
+      )}
       {open === 'prompt' && (
         <pre className="text text--mono passes__text">
           {prompt === undefined || prompt === 'loading' ? 'Loading…' : prompt === 'missing' ? 'Prompt unavailable.' : prompt}

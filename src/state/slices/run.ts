@@ -45,10 +45,21 @@ export interface RunSlice {
   resetEngine: () => void
   /** Fetches a row's full content once per run. */
   fetchDetail: (side: Side, id: string) => void
-  /** Exact summarizer prompts of the current run's passes, keyed `stage:pass`. */
-  prompts: Record<string, string | 'loading' | 'missing'>
-  /** Fetches a pass's prompt once per run. */
-  fetchPassPrompt: (stage: string, pass: number) => void
+  /**
+   * Texts of the current run's passes fetched on demand (`fetchPassText`), keyed `passTextKey`:
+   * each exact summarizer prompt, and each summary a long run's view left out (`PassMeta.summary`).
+   */
+  passTexts: Record<string, string | 'loading' | 'missing'>
+  /** Fetches a pass's prompt or summary once per run. */
+  fetchPassText: (which: PassText, stage: string, pass: number) => void
+}
+
+/** Which text of a pass the page fetches: the prompt sent to the summarizer, or the summary it wrote. */
+export type PassText = 'prompt' | 'summary'
+
+/** Key of a pass's text in `passTexts`. */
+export function passTextKey(which: PassText, stage: string, pass: number): string {
+  return `${which}:${stage}:${pass}`
 }
 
 /** The notice a hard cancel leaves (`cancelRun`); the banner offers to run again. */
@@ -102,7 +113,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get, _api, events) =
   // The run shown and its fetched rows and prompts were of the transcript before.
   events.on('transcriptChanged', () => {
     widest = null
-    set({ run: null, details: {}, prompts: {} })
+    set({ run: null, details: {}, passTexts: {} })
   })
 
   const pump = async () => {
@@ -169,7 +180,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get, _api, events) =
         if (runId !== wanted) continue // a newer request arrived: its result is the one to show
         if (outcome.ok) {
           if (!outcome.view.asOf) widest = outcome.view
-          set({ run: outcome.view, runStatus: 'done', runError: null, runStartedAt: null, details: {}, prompts: {}, loading: null, runErrorStage: null, importHead: null })
+          set({ run: outcome.view, runStatus: 'done', runError: null, runStartedAt: null, details: {}, passTexts: {}, loading: null, runErrorStage: null, importHead: null })
           // The comparison with the recorded compaction follows the new simulation (and encoding).
           if (get().afterMode !== 'simulated') get().requestRecorded()
         } else if (outcome.cancelled) {
@@ -201,7 +212,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get, _api, events) =
     summaryProgress: null,
     runStartedAt: null,
     details: {},
-    prompts: {},
+    passTexts: {},
     requestRun: () => {
       wanted++
       if (get().runStatus !== 'running') set({ runStatus: 'running', runStartedAt: Date.now() })
@@ -233,15 +244,15 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get, _api, events) =
           () => set((s) => ({ details: { ...s.details, [key]: 'missing' } })),
         )
     },
-    fetchPassPrompt: (stage, pass) => {
-      const key = `${stage}:${pass}`
-      if (get().prompts[key] !== undefined) return
+    fetchPassText: (which, stage, pass) => {
+      const key = passTextKey(which, stage, pass)
+      if (get().passTexts[key] !== undefined) return
       const runId = get().run?.runId
-      set((s) => ({ prompts: { ...s.prompts, [key]: 'loading' } }))
-      const done = (prompt: string | null) => {
-        if (get().run?.runId === runId) set((s) => ({ prompts: { ...s.prompts, [key]: prompt ?? 'missing' } }))
+      set((s) => ({ passTexts: { ...s.passTexts, [key]: 'loading' } }))
+      const done = (text: string | null) => {
+        if (get().run?.runId === runId) set((s) => ({ passTexts: { ...s.passTexts, [key]: text ?? 'missing' } }))
       }
-      getEngine().getPassPrompt(pass, stage).then(done, () => done(null))
+      getEngine().getPassText(pass, stage, which).then(done, () => done(null))
     },
   }
 }
