@@ -369,6 +369,29 @@ describe('run without the Before previews the client already holds', () => {
     expect(slim.before.rows.some((r) => r.fate?.kind === 'summarized')).toBe(false)
   })
 
+  it('keeps the held row object where a run changed none of its fields, and makes a new one where it did', async () => {
+    const imported = engineApi.importText(read('claude-code.jsonl'), 'claude-code.jsonl')
+    if (!imported.ok) throw new Error(imported.error.message)
+    const first = await runOk(engineApi.getDefaults(), 1)
+    const held = structuredClone(first.before.rows)
+    const out = await engineApi.run(only('dedupe'), 2, { previewsOf: first.transcriptKey })
+    if (!out.ok) throw new Error(out.error)
+    const slim = structuredClone(out.view)
+    expect(restoreBeforePreviews(slim, first)).toBe(true)
+    const rows = slim.before.rows
+    const same = rows.filter((r, i) => r === first.before.rows[i])
+    const changed = rows.filter((r, i) => r !== first.before.rows[i])
+    // The default pipeline summarizes some messages that dedupe alone leaves: those rows change.
+    expect(same.length).toBeGreaterThan(0)
+    expect(changed.length).toBeGreaterThan(0)
+    for (const r of changed) {
+      const i = rows.indexOf(r)
+      expect(r.fate?.kind !== held[i]?.fate?.kind || r.tokens !== held[i]?.tokens || r.counterpartIds.join() !== held[i]?.counterpartIds.join()).toBe(true)
+    }
+    // The held view is never touched.
+    expect(first.before.rows).toEqual(held)
+  })
+
   it('sends them again once another transcript is open, and refuses a view of another transcript', async () => {
     engineApi.importText(read('claude-code.jsonl'), 'claude-code.jsonl')
     const old = await runOk(engineApi.getDefaults(), 1)

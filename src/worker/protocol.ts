@@ -39,6 +39,7 @@ import type { TimelinePass, TimelineThreshold } from '../engine/analysis/turns'
 import type { CompositionPart, UsageCompaction, UsagePoint, UsageTimeline } from '../engine/usage/timeline'
 import type { OriginView } from '../report/kinds'
 import type { RedactionCounts } from '../report/redact'
+import { samePlainData } from '../engine/util/plain-data'
 
 /**
  * Which column a row belongs to: the Before, the simulated After, or the After the agent recorded
@@ -548,7 +549,8 @@ export interface RunOptions {
  * Puts back the static parts of the Before rows a run left out (`beforePreviewsOmitted`) from
  * `previous`, a view of the same transcript (same `transcriptKey`) with at least as many Before
  * rows (a run as of an earlier turn has a prefix of them); rows match by position and id;
- * `tokens`, `fate` and `counterpartIds` come from `view`. Replaces `view.before.rows` (never
+ * `tokens`, `fate` and `counterpartIds` come from `view`; a row where all three equal the held
+ * row's is the held row object itself (rows are never mutated). Replaces `view.before.rows` (never
  * touches `previous`). Returns false when `previous` does not fit, so the caller can ask again.
  */
 export function restoreBeforePreviews(view: RunView, previous: RunView | null | undefined): boolean {
@@ -563,6 +565,11 @@ export function restoreBeforePreviews(view: RunView, previous: RunView | null | 
     const row = rows[i]
     const prev = old[i]
     if (!row || !prev || prev.id !== row.id) return false
+    // Unchanged by this run: the held object itself (no copy per row; its markup is kept too).
+    if (prev.tokens === row.tokens && samePlainData(prev.fate, row.fate) && samePlainData(prev.counterpartIds, row.counterpartIds)) {
+      full.push(prev)
+      continue
+    }
     const next: RowMeta = { ...prev, tokens: row.tokens, counterpartIds: row.counterpartIds }
     if (row.fate) next.fate = row.fate
     else delete next.fate

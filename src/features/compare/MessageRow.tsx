@@ -3,6 +3,7 @@ import { Chip } from '../../components/Chip'
 import { RoleBadge } from '../../components/RoleBadge'
 import { formatCount } from '../../components/format'
 import { tokenEstimateNote } from '../../engine/tokens/count'
+import { samePlainData } from '../../engine/util/plain-data'
 import { explainFate, explainOrigin, fateChip, originChip } from '../../components/kinds'
 import { useStore } from '../../state/store'
 import { useRunActions } from '../../state/hooks'
@@ -10,7 +11,6 @@ import { detailKey } from '../../state/slices/run'
 import { MarkedText } from '../facts/FactFinderMarks'
 import type { FactHighlight } from '../facts/FactFinderText'
 import type { MessageDetail, RowMeta, Side } from '../../worker/protocol'
-import { sameRowData } from './column-items'
 
 interface MessageRowProps {
   side: Side
@@ -120,7 +120,7 @@ export const MessageRow = memo(function MessageRow(props: MessageRowProps) {
 /** Memo test of a row: its other props by identity, its row by content (a re-run sends every row anew). */
 function sameRowProps(a: MessageRowProps, b: MessageRowProps): boolean {
   for (const k of Object.keys(b) as (keyof MessageRowProps)[]) if (k !== 'row' && a[k] !== b[k]) return false
-  return Object.keys(a).length === Object.keys(b).length && sameRowData(a.row, b.row)
+  return Object.keys(a).length === Object.keys(b).length && samePlainData(a.row, b.row)
 }
 
 interface BodyProps {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Fate, Origin } from '../../engine/model'
 import type { PassMeta, RowMeta } from '../../worker/protocol'
-import { buildAfterItems, buildBeforeItems, ColumnItems, linkAfters, passStops, rowLinks, sameRowData, stepRow, stepStop, stopOfPass } from './column-items'
+import { buildAfterItems, buildBeforeItems, ColumnItems, linkAfters, passStops, rowLinks, stepRow, stepStop, stopOfPass } from './column-items'
 
 function row(id: string, index: number, extra: { fate?: Fate; origin?: Origin } = {}): RowMeta {
   return { id, index, role: 'user', tokens: 1, preview: id, flags: {}, images: 0, thinking: 0, counterpartIds: [], ...extra }
@@ -191,35 +191,5 @@ describe('passStops, stepStop and stepRow (the [ ] and j k shortcuts)', () => {
   it('a boundary with no row after it is no stop', () => {
     expect(passStops(new ColumnItems([], [{ before: 0, item: { type: 'boundary', key: 'b', kind: 'summary', label: 'x' } }]))).toEqual([])
     expect(passStops(new ColumnItems([row('m0', 0)], [{ before: 1, item: { type: 'boundary', key: 'b', kind: 'summary', label: 'x' } }]))).toEqual([])
-  })
-})
-
-describe('sameRowData', () => {
-  const row = {
-    id: 'm3',
-    index: 3,
-    role: 'tool',
-    tokens: 120,
-    preview: 'ls -la',
-    flags: { injected: true },
-    images: 0,
-    thinking: 0,
-    fate: { kind: 'summarized', stage: 'summarize', pass: 1, summaryId: 's1' },
-    counterpartIds: ['s1'],
-  }
-
-  it('holds for a row sent anew with the same content', () => {
-    expect(sameRowData(row, structuredClone(row))).toBe(true)
-  })
-
-  it('fails when any field differs, nested or not, or one side has a field the other lacks', () => {
-    expect(sameRowData(row, { ...row, tokens: 121 })).toBe(false)
-    expect(sameRowData(row, { ...row, fate: { ...row.fate, pass: 2 } })).toBe(false)
-    expect(sameRowData(row, { ...row, counterpartIds: ['s1', 's2'] })).toBe(false)
-    expect(sameRowData(row, { ...row, flags: {} })).toBe(false)
-    expect(sameRowData(row, { ...row, estimated: true })).toBe(false)
-    expect(sameRowData({ ...row, isError: undefined }, { ...row, toolName: undefined })).toBe(false)
-    expect(sameRowData(['a'], { 0: 'a' })).toBe(false)
-    expect(sameRowData(null, {})).toBe(false)
   })
 })

@@ -286,19 +286,3 @@ export function stepRow(items: ColumnItems, pos: number, dir: 1 | -1): number {
   for (let i = pos + dir; i >= 0 && i < items.length; i += dir) if (!items.isBoundary(i)) return i
   return -1
 }
-
-/**
- * True when two values of a row's plain data (strings, numbers, booleans, arrays, plain objects
- * such as `RowMeta` and its fate, origin and flags) hold the same content. A re-run sends every
- * row anew: a row whose content did not change keeps its rendered markup.
- */
-export function sameRowData(a: unknown, b: unknown): boolean {
-  if (a === b) return true
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
-  if (Array.isArray(a) !== Array.isArray(b)) return false
-  const ka = Object.keys(a)
-  if (ka.length !== Object.keys(b).length) return false
-  const ra = a as Record<string, unknown>
-  const rb = b as Record<string, unknown>
-  return ka.every((k) => Object.hasOwn(rb, k) && sameRowData(ra[k], rb[k]))
-}
