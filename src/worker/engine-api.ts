@@ -515,11 +515,12 @@ export function createEngineApi() {
 
     /**
      * Rows `from`..`from + count - 1` of `side` of the run `runId` answered with `RunOptions.rowPage`
-     * (`RunView.beforeRowsTotal`, `afterRowsTotal`); null when that run's rows are no longer held
-     * (a newer paged run) or that side was sent whole.
+     * (`RunView.beforeRowsTotal`, `afterRowsTotal`); of its last stage-by-stage view (`runUpTo`)
+     * when `of` is `stage`. Null when those rows are no longer held (a newer paged run or view) or
+     * that side was sent whole.
      */
-    getRows(runId: number, side: 'before' | 'after', from: number, count: number): RowMeta[] | null {
-      const paged = session?.pagedRows
+    getRows(runId: number, side: 'before' | 'after', from: number, count: number, of: 'run' | 'stage' = 'run'): RowMeta[] | null {
+      const paged = of === 'stage' ? session?.stagePagedRows : session?.pagedRows
       const rows = paged?.runId === runId ? paged[side] : undefined
       return rows ? rows.slice(from, from + count) : null
     },

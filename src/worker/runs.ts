@@ -176,23 +176,7 @@ export async function fullRun(
         if (deferred) pauseFactSpans(transcript.messages)
         session.keepRun(result, runId)
         host.runCompleted(config.encoding)
-        const page = options.rowPage
-        if (page !== undefined) {
-          // The rows of a long transcript go in pages, each its own message (BENCH B5, B20): slim
-          // Before rows too, and the After's.
-          const paged: NonNullable<TranscriptSession['pagedRows']> = { runId }
-          if (view.before.rows.length > page) {
-            paged.before = view.before.rows
-            view.beforeRowsTotal = view.before.rows.length
-            view.before.rows = view.before.rows.slice(0, Math.max(0, page))
-          }
-          if (view.after.rows.length > page) {
-            paged.after = view.after.rows
-            view.afterRowsTotal = view.after.rows.length
-            view.after.rows = view.after.rows.slice(0, Math.max(0, page))
-          }
-          session.pagedRows = paged.before || paged.after ? paged : null
-        }
+        if (options.rowPage !== undefined) session.pagedRows = pageRows(view, runId, options.rowPage)
       },
     })
   } finally {
@@ -201,9 +185,29 @@ export async function fullRun(
 }
 
 /**
+ * Cuts each side of `view` with more than `page` rows to its first `page` (the rows of a long
+ * transcript go in pages, each its own message: BENCH B5, B20), setting `beforeRowsTotal` /
+ * `afterRowsTotal`; returns the full rows of the sides cut, for `getRows`, or null when none was.
+ */
+function pageRows(view: RunView, runId: number, page: number): TranscriptSession['pagedRows'] {
+  const paged: NonNullable<TranscriptSession['pagedRows']> = { runId }
+  if (view.before.rows.length > page) {
+    paged.before = view.before.rows
+    view.beforeRowsTotal = view.before.rows.length
+    view.before.rows = view.before.rows.slice(0, Math.max(0, page))
+  }
+  if (view.after.rows.length > page) {
+    paged.after = view.after.rows
+    view.afterRowsTotal = view.after.rows.length
+    view.after.rows = view.after.rows.slice(0, Math.max(0, page))
+  }
+  return paged.before || paged.after ? paged : null
+}
+
+/**
  * `EngineApi.runUpTo`: the After as it stands after `stage`, made by running `config` with every
  * stage after `stage` switched off; kept apart from the last full run, its After row ids carry
- * `STAGE_ROW_PREFIX`. Fails when `stage` is not an enabled stage of `config`.
+ * `STAGE_ROW_PREFIX`. With `rowPage` its rows go in pages (`getRows(…, 'stage')`). Fails when `stage` is not an enabled stage of `config`.
  */
 export function prefixRun(
   session: TranscriptSession,
@@ -231,6 +235,7 @@ export function prefixRun(
       session.stageResult = result
       view.after.rows = view.after.rows.map((r) => ({ ...r, id: prefixed(r.id) }))
       view.before.rows = view.before.rows.map((r) => ({ ...r, counterpartIds: r.counterpartIds.map(prefixed) }))
+      if (options.rowPage !== undefined) session.stagePagedRows = pageRows(view, runId, options.rowPage)
     },
   })
 }

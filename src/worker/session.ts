@@ -52,6 +52,8 @@ export class TranscriptSession {
   plannedCalls: { config: string; count: number } | null = null
   /** The full rows of each side the last run answered in pages (`RunOptions.rowPage`). */
   pagedRows: { runId: number; before?: RowMeta[]; after?: RowMeta[] } | null = null
+  /** The same for the last stage-by-stage view (`runUpTo` with `rowPage`), apart from the run's. */
+  stagePagedRows: { runId: number; before?: RowMeta[]; after?: RowMeta[] } | null = null
 
   /** The full run in flight: a newer run, `cancelSummaries` or disposal aborts it. */
   readonly runs = new LatestCall()
@@ -109,6 +111,7 @@ export class TranscriptSession {
     this.recordedEncoding = null
     this.plannedCalls = null
     this.pagedRows = null
+    this.stagePagedRows = null
     if (next?.root !== this.root) forgetCounts()
   }
 

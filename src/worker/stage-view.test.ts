@@ -73,3 +73,27 @@ describe('engineApi.runUpTo (stage by stage)', () => {
     expect(await engineApi.runUpTo(config, 'pin-facts', 1)).toEqual({ ok: false, error: 'pin-facts is not an enabled stage' })
   })
 })
+
+describe('engineApi.runUpTo with rows in pages', () => {
+  it('sends the first rowPage rows of each side and the rest through getRows(…, stage), apart from the run’s pages', async () => {
+    const imported = engineApi.importText(read('claude-code.jsonl'), 'claude-code.jsonl')
+    if (!imported.ok) throw new Error(imported.error.message)
+    const config = threeStages()
+    const whole = ok(await engineApi.runUpTo(config, 'dedupe', 1))
+    const run = ok(await engineApi.run(config, 2, { rowPage: 10 }))
+    const view = structuredClone(ok(await engineApi.runUpTo(config, 'dedupe', 2, { rowPage: 10 })))
+    // The sample has 44 messages; after dedupe alone every one is still in the After.
+    expect(view.beforeRowsTotal).toBe(44)
+    expect(view.afterRowsTotal).toBe(44)
+    for (const side of ['before', 'after'] as const) {
+      expect(view[side].rows).toHaveLength(10)
+      const rows = [...view[side].rows]
+      for (let from = 10; from < 44; from += 10) rows.push(...(engineApi.getRows(2, side, from, 10, 'stage') ?? []))
+      expect(rows).toEqual(whole[side].rows)
+    }
+    // The run's own pages are still its own: unprefixed After ids.
+    expect(run.afterRowsTotal).toBeDefined()
+    expect(engineApi.getRows(2, 'after', 10, 1)?.[0]?.id.startsWith(STAGE_ROW_PREFIX)).toBe(false)
+    expect(engineApi.getRows(1, 'after', 10, 1, 'stage')).toBeNull()
+  })
+})

@@ -74,7 +74,7 @@ export function detailKey(side: Side, id: string): string {
  * Rows per message from the worker: a long transcript's runs send each side's rows in pages of
  * this many, each its own message, so none costs the main thread a long task (BENCH B5, B20).
  */
-const ROW_PAGE = 1000
+export const ROW_PAGE = 1000
 
 /** Resolves in a later task (a macrotask), so the main thread can paint and take input between. */
 function nextTask(): Promise<void> {
@@ -84,15 +84,16 @@ function nextTask(): Promise<void> {
 /**
  * Completes a view whose rows came in pages (`RunView.beforeRowsTotal`, `afterRowsTotal`),
  * fetching the rest page by page, each answer in a task of its own; false when the worker no
- * longer holds them (the caller asks for the run whole).
+ * longer holds them (the caller asks for the run whole). `of`: a run's view, or a stage-by-stage
+ * view (`runUpTo`).
  */
-async function fetchRowPages(view: RunView): Promise<boolean> {
+export async function fetchRowPages(view: RunView, of: 'run' | 'stage' = 'run'): Promise<boolean> {
   for (const side of ['before', 'after'] as const) {
     const total = side === 'before' ? view.beforeRowsTotal : view.afterRowsTotal
     if (total === undefined) continue
     const rows = view[side].rows
     while (rows.length < total) {
-      const page = await getEngine().getRows(view.runId, side, rows.length, ROW_PAGE)
+      const page = await getEngine().getRows(view.runId, side, rows.length, ROW_PAGE, of)
       if (!page || page.length === 0) return false
       for (const row of page) rows.push(row)
     }

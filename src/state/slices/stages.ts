@@ -2,6 +2,7 @@ import { getEngine } from '../../app/engine-client'
 import type { StageId } from '../../engine/model'
 import { restoreBeforePreviews, type RunView } from '../../worker/protocol'
 import { latestRequest } from '../latest'
+import { fetchRowPages, ROW_PAGE } from './run'
 import type { SliceCreator } from './types'
 
 /**
@@ -37,15 +38,21 @@ export const createStagesSlice: SliceCreator<StagesSlice> = (set, get) => {
     const asOf = run.asOf ? { asOfTurn: run.asOf.turn } : {}
     const whole = { ...(apiKey ? { apiKey } : {}), ...asOf }
     const options = { ...(run.transcriptKey ? { previewsOf: run.transcriptKey } : {}), ...whole }
-    const ask = (withPreviews: boolean) => getEngine().runUpTo(config, stage, run.runId, withPreviews ? whole : options)
+    // Rows in pages, as a run's (`fetchRowPages`); whole again only when the pages are gone.
+    const ask = (withPreviews: boolean, paged = true) =>
+      getEngine().runUpTo(config, stage, run.runId, { ...(withPreviews ? whole : options), ...(paged ? { rowPage: ROW_PAGE } : {}) })
     const done = (patch: Partial<StagesSlice>) => {
       if (ticket.isLatest()) set(patch)
     }
     void (async () => {
       try {
         let outcome = await ask(false)
+        if (outcome.ok && !(await fetchRowPages(outcome.view, 'stage'))) outcome = await ask(false, false)
         // The slim Before rows go with the run they were asked against.
-        if (outcome.ok && !restoreBeforePreviews(outcome.view, get().run)) outcome = await ask(true)
+        if (outcome.ok && !restoreBeforePreviews(outcome.view, get().run)) {
+          outcome = await ask(true)
+          if (outcome.ok && !(await fetchRowPages(outcome.view, 'stage'))) outcome = await ask(true, false)
+        }
         if (outcome.ok) done({ stageView: outcome.view, stageViewError: null })
         else if (!outcome.cancelled) done({ stageViewError: outcome.error })
       } catch (e) {
