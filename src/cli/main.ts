@@ -165,22 +165,26 @@ export async function main(
 
 // Run when executed directly (tsx src/cli/main.ts), not when imported by tests.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  // A reader that stops early (`| head`) closes the pipe: that ends the output, it is no error.
-  // Any other failed write (a full disk) ends it with one line.
-  const onWriteError = (e: NodeJS.ErrnoException) => {
-    const line = writeFailure(e)
-    if (line === null) process.exit(0)
-    process.stderr.write(`${line}\n`)
-    process.exit(1)
-  }
-  process.stdout.on('error', onWriteError)
-  process.stderr.on('error', () => process.exit(1))
-  // A large input runs in a child with a heap sized to the machine (heap.ts); else here.
+  // A large input runs in a child with a heap sized to the machine (heap.ts); else here. The
+  // check comes before anything touches process.stdout: opening it as a stream makes the pipe
+  // non-blocking for every process sharing it, and the child's synchronous writes would fail.
   void rerunWithLargerHeap(process.argv.slice(2)).then(async (rerun) => {
-    process.exitCode =
-      rerun ??
-      (await main(process.argv.slice(2), (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`), (s) =>
-        process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
-      ))
+    if (rerun !== null) {
+      process.exitCode = rerun
+      return
+    }
+    // A reader that stops early (`| head`) closes the pipe: that ends the output, it is no error.
+    // Any other failed write (a full disk) ends it with one line.
+    const onWriteError = (e: NodeJS.ErrnoException) => {
+      const line = writeFailure(e)
+      if (line === null) process.exit(0)
+      process.stderr.write(`${line}\n`)
+      process.exit(1)
+    }
+    process.stdout.on('error', onWriteError)
+    process.stderr.on('error', () => process.exit(1))
+    process.exitCode = await main(process.argv.slice(2), (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`), (s) =>
+      process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
+    )
   })
 }

@@ -5,10 +5,13 @@
  * these check the process boundary (argv, stdin, env, exit status, stdout).
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { closeSync, openSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startLlmServer, type LlmServer } from '../../test/llm-server'
+import { longChat } from '../../test/hostile'
+import { LARGE_INPUT_BYTES } from './heap'
 
 const ROOT = join(__dirname, '../..')
 const SAMPLES = join(ROOT, 'public/samples')
@@ -73,6 +76,26 @@ describe('cli as a process: a failed write of the output', () => {
     expect(r.status).toBe(0)
     expect(r.stdout).toBe(`${join(SAMPLES, 'openai-chat.json')}: openai-chat\n`)
     expect(r.stderr).toBe('')
+  })
+})
+
+describe('cli as a process: a large input', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ci-large-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('runs in a child with a larger heap and writes its whole output through a slow pipe', () => {
+    const file = join(dir, 'long.json')
+    writeFileSync(file, longChat(450_000))
+    expect(statSync(file).size).toBeGreaterThanOrEqual(LARGE_INPUT_BYTES)
+    // The reader starts late, so the pipe is full while the CLI (the child) writes.
+    const r = spawnSync('bash', ['-o', 'pipefail', '-c', `npx tsx src/cli/main.ts export ${file} --to openai-chat --stages dedupe | (sleep 2; wc -c)`], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
+    expect(r.stderr).not.toContain('error')
+    expect(r.status).toBe(0)
+    // Every message written back: more bytes than the input holds.
+    expect(Number(r.stdout.trim())).toBeGreaterThan(statSync(file).size)
   })
 })
 
