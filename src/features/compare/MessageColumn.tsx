@@ -29,6 +29,13 @@ const OVERSCAN = 8
 /** The same on a column's first frame: a margin for rows shorter than the size estimated. */
 const FIRST_OVERSCAN = 1
 
+/** A row's and a boundary's estimated heights (px) until they are measured. */
+function estimateSizes(items: ColumnItems): Float64Array {
+  const sizes = new Float64Array(items.length).fill(64)
+  for (const i of items.boundaryPositions) sizes[i] = 34
+  return sizes
+}
+
 /** Frames `focusId` waits for a scrolled-to row to be rendered before it gives up. */
 const FOCUS_FRAMES = 30
 
@@ -74,7 +81,7 @@ export function MessageColumn(props: MessageColumnProps) {
     return () => cancelAnimationFrame(frame)
   }, [])
 
-  const virtual = useVirtualRows(scrollRef, items, overscan)
+  const virtual = useVirtualRows(scrollRef, items, estimateSizes, overscan)
   const { scrollToIndex, topIndex } = virtual
 
   // The row the fact finder opened (see below), else null.

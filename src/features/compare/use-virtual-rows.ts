@@ -1,10 +1,15 @@
 import { useCallback, useEffect, useState, type RefObject } from 'react'
-import type { ColumnItems } from './column-items'
 import { SizeLayout } from './size-layout'
 
-/** Estimated heights (px) of a row and a boundary before they are measured. */
-const ROW_ESTIMATE = 64
-const BOUNDARY_ESTIMATE = 34
+/**
+ * The list a virtualized column shows, as `useVirtualRows` reads it: how many items, and the key
+ * each one's measured size is kept under (the same item in the next list has the same key).
+ * `ColumnItems` is one.
+ */
+export interface VirtualList {
+  readonly length: number
+  sizeKeyAt(index: number): string | number
+}
 
 /** How long (ms) a scroll to an item keeps it in place while the items around it are measured. */
 const SETTLE_MS = 1000
@@ -37,8 +42,9 @@ export interface VirtualRows {
  * items rendered last, the one committed (which the measured elements' `data-index` refer to), the
  * observer of the rendered items, and the scroll box.
  */
-class ColumnMeasure {
-  #items: ColumnItems | null = null
+class ColumnMeasure<L extends VirtualList> {
+  readonly #estimate: (items: L) => Float64Array
+  #items: L | null = null
   #layout = new SizeLayout(new Float64Array(0))
   #committed = this.#layout
   #observer: ResizeObserver | null = null
@@ -49,12 +55,14 @@ class ColumnMeasure {
   #target: { index: number; align: 'start' | 'center' } | null = null
   #settleBy = 0
 
+  constructor(estimate: (items: L) => Float64Array) {
+    this.#estimate = estimate
+  }
+
   /** The layout of `items`: made once per items, with the sizes measured for the same item at the same position. */
-  layoutOf(items: ColumnItems): SizeLayout {
+  layoutOf(items: L): SizeLayout {
     if (items === this.#items) return this.#layout
-    const sizes = new Float64Array(items.length).fill(ROW_ESTIMATE)
-    for (const i of items.boundaryPositions) sizes[i] = BOUNDARY_ESTIMATE
-    const next = new SizeLayout(sizes)
+    const next = new SizeLayout(this.#estimate(items))
     const prev = this.#items
     if (prev) for (const [i, size] of this.#layout.measured) if (prev.sizeKeyAt(i) === items.sizeKeyAt(i)) next.setSize(i, size)
     this.#items = items
@@ -143,15 +151,21 @@ class ColumnMeasure {
 }
 
 /**
- * A virtualized column of `items` in the scroll box `scrollRef`: item heights estimated, then
+ * A virtualized column of `items` in the scroll box `scrollRef`: item heights estimated
+ * (`estimate(items)`: one size per item, px; read once per items, from the first render's function), then
  * measured by a ResizeObserver (read after the browser's own layout, never forcing one), kept in a
  * `SizeLayout`, so mounting a column, measuring a row, or scrolling costs O(rows in view · log n),
  * never a pass over every item. A measured item above the top edge moves the scroll position by
  * its change, so what is in view stays put. A new `items` keeps the sizes measured for the items
  * at the same positions with the same keys (a re-run of the same rows).
  */
-export function useVirtualRows(scrollRef: RefObject<HTMLDivElement | null>, items: ColumnItems, overscan: number): VirtualRows {
-  const [keeper] = useState(() => new ColumnMeasure())
+export function useVirtualRows<L extends VirtualList>(
+  scrollRef: RefObject<HTMLDivElement | null>,
+  items: L,
+  estimate: (items: L) => Float64Array,
+  overscan: number,
+): VirtualRows {
+  const [keeper] = useState(() => new ColumnMeasure(estimate))
   const layout = keeper.layoutOf(items)
   const [view, setView] = useState(() => ({ top: 0, height: lastHeight }))
   const [, setMeasured] = useState(0)
