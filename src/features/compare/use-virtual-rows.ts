@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type RefObject } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useState, type RefObject } from 'react'
 import { SizeLayout } from './size-layout'
 
 /**
@@ -48,6 +48,8 @@ class ColumnMeasure<L extends VirtualList> {
   #layout = new SizeLayout(new Float64Array(0))
   #committed = this.#layout
   #observer: ResizeObserver | null = null
+  /** The rendered items' elements being observed. */
+  readonly #observed = new Set<HTMLElement>()
   #scroller: HTMLElement | null = null
   #onChange: () => void = () => {}
   #height = lastHeight
@@ -70,8 +72,19 @@ class ColumnMeasure<L extends VirtualList> {
     return next
   }
 
-  /** The layout rendered is on screen, in `scroller`; `onChange` re-renders the column after a measurement. */
+  /**
+   * The layout rendered is on screen, in `scroller`; `onChange` re-renders the column after a
+   * measurement. Called in the commit, before the browser lays out and reports sizes. A new layout
+   * has every rendered element measured again: an element kept from the list before (same key)
+   * may stand at another position now, and an observer reports a size only when it changes.
+   */
   commit(layout: SizeLayout, scroller: HTMLElement | null, onChange: () => void): void {
+    if (layout !== this.#committed && this.#observer) {
+      for (const node of this.#observed) {
+        this.#observer.unobserve(node)
+        this.#observer.observe(node)
+      }
+    }
     this.#committed = layout
     this.#scroller = scroller
     this.#onChange = onChange
@@ -89,13 +102,18 @@ class ColumnMeasure<L extends VirtualList> {
     this.#observer ??= new ResizeObserver((entries) => this.#measured(entries))
     const observer = this.#observer
     observer.observe(node)
-    return () => observer.unobserve(node)
+    this.#observed.add(node)
+    return () => {
+      observer.unobserve(node)
+      this.#observed.delete(node)
+    }
   }
 
   /** Stops observing (the column unmounted). */
   disconnect(): void {
     this.#observer?.disconnect()
     this.#observer = null
+    this.#observed.clear()
   }
 
   #measured(entries: ResizeObserverEntry[]): void {
@@ -170,7 +188,8 @@ export function useVirtualRows<L extends VirtualList>(
   const [view, setView] = useState(() => ({ top: 0, height: lastHeight }))
   const [, setMeasured] = useState(0)
 
-  useEffect(() => {
+  // In the commit: the sizes the observer reports after this frame's layout are of this layout's items.
+  useLayoutEffect(() => {
     keeper.commit(layout, scrollRef.current, () => setMeasured((n) => n + 1))
   }, [keeper, layout, scrollRef])
   useEffect(() => () => keeper.disconnect(), [keeper])
