@@ -1,3 +1,4 @@
+import { elementScroll, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react'
 import { formatCountOf } from '../../components/format'
 import type { FactHighlight } from '../facts/FactFinderText'
@@ -6,7 +7,6 @@ import { usePrinting } from '../export/print'
 import type { ColumnItem, ColumnItems } from './column-items'
 import { MessageRow } from './MessageRow'
 import { printedItems } from './print-items'
-import { useVirtualRows } from './use-virtual-rows'
 
 /** What the compare view can ask of a column. */
 export interface ColumnHandle {
@@ -29,15 +29,64 @@ const OVERSCAN = 8
 /** The same on a column's first frame: a margin for rows shorter than the size estimated. */
 const FIRST_OVERSCAN = 1
 
-/** A row's and a boundary's estimated heights (px) until they are measured. */
-function estimateSizes(items: ColumnItems): Float64Array {
-  const sizes = new Float64Array(items.length).fill(64)
-  for (const i of items.boundaryPositions) sizes[i] = 34
-  return sizes
-}
-
 /** Frames `focusId` waits for a scrolled-to row to be rendered before it gives up. */
 const FOCUS_FRAMES = 30
+
+type ColumnVirtualizer = Virtualizer<HTMLDivElement, Element>
+
+/**
+ * A row's height (px) without forcing a layout: the ResizeObserver's border box when it reports
+ * one (after the browser's own layout), else the height measured before or the estimate. The
+ * default reads `offsetHeight` when a row mounts, which lays the page out inside React's commit.
+ */
+function measureRow(element: Element, entry: ResizeObserverEntry | undefined, instance: ColumnVirtualizer): number {
+  const box = entry?.borderBoxSize?.[0]
+  if (box) return Math.round(box.blockSize)
+  if (entry) return Math.round(entry.contentRect.height)
+  const index = instance.indexFromElement(element)
+  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index)
+}
+
+/** Scroll boxes the virtualizer has scrolled at least once. */
+const scrolledOnce = new WeakSet<Element>()
+
+/**
+ * The virtualizer's scroll, minus its first write of offset 0 to a column just mounted (where the
+ * box already is): that write lays the page out inside React's commit.
+ */
+const scrollColumn: typeof elementScroll<HTMLDivElement> = (offset, options, instance) => {
+  const element = instance.scrollElement
+  if (element && !scrolledOnce.has(element)) {
+    scrolledOnce.add(element)
+    if (offset === 0 && !options.adjustments) return
+  }
+  elementScroll(offset, options, instance)
+}
+
+/** The last size a column's scroll box had (px): a newly mounted column starts from it. */
+let lastRect = { width: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight }
+
+/**
+ * The scroll box's size as a ResizeObserver reports it (read in its callback, where layout is
+ * done), starting from `lastRect`; without ResizeObserver, read once. The default reads the box
+ * when the column mounts, forcing the layout inside React's commit.
+ */
+function observeScrollRect(instance: ColumnVirtualizer, cb: (rect: { width: number; height: number }) => void) {
+  const element = instance.scrollElement
+  if (!element) return
+  const read = () => {
+    lastRect = { width: element.clientWidth, height: element.clientHeight }
+    cb(lastRect)
+  }
+  if (typeof ResizeObserver === 'undefined') {
+    read()
+    return
+  }
+  cb(lastRect)
+  const observer = new ResizeObserver(read)
+  observer.observe(element)
+  return () => observer.disconnect()
+}
 
 interface MessageColumnProps {
   side: Side
@@ -81,11 +130,20 @@ export function MessageColumn(props: MessageColumnProps) {
     return () => cancelAnimationFrame(frame)
   }, [])
 
-  const virtual = useVirtualRows(scrollRef, items, estimateSizes, overscan)
-  const { scrollToIndex, topIndex } = virtual
+  // Stable per items: the virtualizer lays out every item again whenever either function changes.
+  const estimateSize = useCallback((i: number) => (items.isBoundary(i) ? 34 : 64), [items])
+  const getItemKey = useCallback((i: number) => items.sizeKeyAt(i), [items])
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize,
+    getItemKey,
+    overscan,
+    measureElement: measureRow,
+    observeElementRect: observeScrollRect,
+    scrollToFn: scrollColumn,
+  })
 
-  // The row the fact finder opened (see below), else null.
-  const opened = useRef<string | null>(null)
   const toggleExpand = useCallback((id: string) => {
     if (opened.current === id) opened.current = null
     setExpanded((prev) => {
@@ -103,12 +161,12 @@ export function MessageColumn(props: MessageColumnProps) {
         const index = items.indexOfRow(id)
         if (index < 0) return
         driving.current = false
-        scrollToIndex(index, align)
+        virtualizer.scrollToIndex(index, { align })
       },
       scrollToIndex: (index, align) => {
         if (index < 0 || index >= items.length) return
         driving.current = false
-        scrollToIndex(index, align)
+        virtualizer.scrollToIndex(index, { align })
       },
       toggleExpand,
       focusId: (id) => {
@@ -124,7 +182,7 @@ export function MessageColumn(props: MessageColumnProps) {
         attempt()
       },
     }),
-    [items, scrollToIndex, toggleExpand],
+    [items, virtualizer, toggleExpand],
   )
 
   const select = useCallback((id: string) => onSelect(side, id), [onSelect, side])
@@ -132,6 +190,7 @@ export function MessageColumn(props: MessageColumnProps) {
   // The finder's current match opens its row (a collapsed row shows only a preview, which may
   // not reach the match); the row the finder opened closes when the match moves on, unless the
   // person toggled it meanwhile.
+  const opened = useRef<string | null>(null)
   useEffect(() => {
     const previous = opened.current
     opened.current = null
@@ -152,9 +211,9 @@ export function MessageColumn(props: MessageColumnProps) {
     if (!el || !onUserScroll) return
     const onScroll = () => {
       if (!driving.current) return
-      const top = topIndex()
-      if (top < 0) return
-      for (let i = top; i < items.length; i++) {
+      const top = virtualizer.getVirtualItems().find((v) => v.end > el.scrollTop)
+      if (!top) return
+      for (let i = top.index; i < items.length; i++) {
         const row = items.rowAt(i)
         if (row) {
           onUserScroll(side, row.id)
@@ -164,7 +223,7 @@ export function MessageColumn(props: MessageColumnProps) {
     }
     el.addEventListener('scroll', onScroll, { passive: true })
     return () => el.removeEventListener('scroll', onScroll)
-  }, [items, onUserScroll, side, topIndex])
+  }, [items, onUserScroll, side, virtualizer])
 
   // One item's markup, the same in the virtualised list and the printed one.
   const renderItem = (item: ColumnItem) =>
@@ -218,15 +277,15 @@ export function MessageColumn(props: MessageColumnProps) {
         {printing ? (
           <PrintedItems items={items} render={renderItem} />
         ) : (
-          <div style={{ height: virtual.total, position: 'relative', width: '100%' }}>
-            {virtual.rows.map((v) => {
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+            {virtualizer.getVirtualItems().map((v) => {
               const item = items.at(v.index)
               if (!item) return null
               return (
                 <div
                   key={item.key}
                   data-index={v.index}
-                  ref={virtual.measureRef}
+                  ref={virtualizer.measureElement}
                   className="column__item"
                   style={{ transform: `translateY(${v.start}px)` }}
                 >

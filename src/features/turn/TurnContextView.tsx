@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useRef, useState } from 'react'
 import { Chip } from '../../components/Chip'
 import { formatCount, formatCountOf } from '../../components/format'
 import { originChip, passName } from '../../components/kinds'
@@ -8,16 +9,7 @@ import { describeDecision } from '../../engine/stages/triggers'
 import { shownResult } from '../../state/selectors'
 import { useConfig, useInfo, useRunId, useTurn } from '../../state/hooks'
 import type { DecisionLogView, TurnRow } from '../../worker/protocol'
-import { useVirtualRows } from '../compare/use-virtual-rows'
 import './turn.css'
-
-const NO_ROWS: readonly TurnRow[] = []
-
-/** Every message row of the context estimated at 96 px until it is measured. */
-const estimateTurnRows = (list: { length: number }) => new Float64Array(list.length).fill(96)
-
-/** The context's rows as `useVirtualRows` reads them: sizes kept by message id. */
-const virtualList = (rows: readonly TurnRow[]) => ({ length: rows.length, sizeKeyAt: (i: number) => rows[i]?.id ?? i })
 
 const SHAPES: { shape: RequestShape; label: string }[] = [
   { shape: 'openai', label: 'Copy as OpenAI request' },
@@ -111,9 +103,13 @@ export function TurnContextView() {
   }, [config, runId, requestTurn])
 
   const scroller = useRef<HTMLDivElement>(null)
-  const rows = view?.rows ?? NO_ROWS
-  const list = useMemo(() => virtualList(view?.rows ?? NO_ROWS), [view])
-  const virtual = useVirtualRows(scroller, list, estimateTurnRows, 6)
+  const rows = view?.rows ?? []
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 96,
+    overscan: 6,
+  })
 
   if (!view) {
     return (
@@ -227,15 +223,15 @@ export function TurnContextView() {
         // Focusable so the keyboard scrolls the list (its rows hold no control).
         tabIndex={0}
       >
-        <div style={{ height: virtual.total, position: 'relative' }}>
-          {virtual.rows.map((item) => {
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index]
             if (!row) return null
             return (
               <div
                 key={row.id}
                 data-index={item.index}
-                ref={virtual.measureRef}
+                ref={virtualizer.measureElement}
                 style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}
               >
                 <Row row={row} />
