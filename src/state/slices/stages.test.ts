@@ -8,6 +8,7 @@ const fake = vi.hoisted(() => ({
 vi.mock('../../app/engine-client', () => ({ getEngine: () => fake, restartEngine: vi.fn() }))
 
 const { useStore } = await import('../store')
+const { ROW_PAGE } = await import('./run')
 const state = () => useStore.getState()
 
 const CONFIG: PipelineConfig = {
@@ -40,17 +41,18 @@ describe('stages slice', () => {
     expect(fake.runUpTo).toHaveBeenCalledTimes(1)
     const [, stage, runId, options] = fake.runUpTo.mock.calls[0] ?? []
     expect([stage, runId]).toEqual(['prune-tool-results', 7])
-    expect(options).toEqual({ previewsOf: 'k1' })
+    // Rows in pages, as a run's.
+    expect(options).toEqual({ previewsOf: 'k1', rowPage: ROW_PAGE })
   })
 
   it('asks the stage view as of the turn of a run as of a turn, and again for the next turn', () => {
     useStore.setState({ config: structuredClone(CONFIG), run: view(8, 2) })
     state().showStage('prune-tool-results')
-    expect(fake.runUpTo.mock.calls[0]?.[3]).toEqual({ previewsOf: 'k1', asOfTurn: 2 })
+    expect(fake.runUpTo.mock.calls[0]?.[3]).toEqual({ previewsOf: 'k1', asOfTurn: 2, rowPage: ROW_PAGE })
     // Playback steps on: the run of turn 3 arrives and the view follows it.
     useStore.setState({ run: view(9, 3) })
     state().syncStageView()
     expect(fake.runUpTo).toHaveBeenCalledTimes(2)
-    expect(fake.runUpTo.mock.calls[1]?.slice(1)).toEqual(['prune-tool-results', 9, { previewsOf: 'k1', asOfTurn: 3 }])
+    expect(fake.runUpTo.mock.calls[1]?.slice(1)).toEqual(['prune-tool-results', 9, { previewsOf: 'k1', asOfTurn: 3, rowPage: ROW_PAGE }])
   })
 })
