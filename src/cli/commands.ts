@@ -48,7 +48,8 @@ import { FactSearchIndex, REGEX_DEADLINE_MS, regexTooSlow } from '../worker/fact
 interface CommandContext {
   positionals: string[]
   values: FlagValues
-  out: (s: string) => void
+  /** Writes to standard output; false when the stream's buffer is full (wait for `cli.drained`). */
+  out: (s: string) => unknown
   err: (s: string) => void
   cli: CliEnv
 }
@@ -212,7 +213,7 @@ export const COMMANDS: readonly CliCommand[] = [
         // message) is not needed again by this one-command process and is let go first.
         run.counter.forget?.()
         // Written in chunks: the object of a long session is hundreds of MB of text.
-        writeJson(compactJson(run.transcript, run.config, run.result, recorded, watched, schemaTokens), ctx.out)
+        await writeJson(compactJson(run.transcript, run.config, run.result, recorded, watched, schemaTokens), ctx.out, ctx.cli.drained)
         return run.failCode()
       }
       let text = compactReport(run.name, run.transcript, run.config, run.result, recorded)

@@ -62,10 +62,38 @@ describe('jsonPieces and writeJson', () => {
     expect(JSON.stringify([[[[value]]]])).toBe(JSON.stringify([[[[expected]]]]))
   })
 
-  it('writeJson writes chunks that end at a line feed (all but the last) and join to the same text', () => {
+  it('writeJson waits for the output to drain after a write it refused, and writes nothing meanwhile', async () => {
     const big = { rows: Array.from({ length: 40_000 }, (_, i) => ({ id: `m${i}`, text: 'x'.repeat(40) })) }
     const chunks: string[] = []
-    writeJson(big, (s) => chunks.push(s))
+    let waiting = false
+    let waits = 0
+    await writeJson(
+      big,
+      (s) => {
+        expect(waiting).toBe(false)
+        chunks.push(s)
+        // A full buffer after every write.
+        return false
+      },
+      async () => {
+        waiting = true
+        waits++
+        await new Promise((r) => setTimeout(r, 1))
+        waiting = false
+      },
+    )
+    expect(chunks.length).toBeGreaterThan(1)
+    // One wait after each chunk but the last.
+    expect(waits).toBe(chunks.length - 1)
+    expect(chunks.join('')).toBe(JSON.stringify(big, null, 2))
+  })
+
+  it('writeJson writes chunks that end at a line feed (all but the last) and join to the same text', async () => {
+    const big = { rows: Array.from({ length: 40_000 }, (_, i) => ({ id: `m${i}`, text: 'x'.repeat(40) })) }
+    const chunks: string[] = []
+    await writeJson(big, (s) => {
+      chunks.push(s)
+    })
     expect(chunks.length).toBeGreaterThan(1)
     for (const c of chunks.slice(0, -1)) expect(c.endsWith('\n')).toBe(true)
     expect(chunks.join('')).toBe(JSON.stringify(big, null, 2))

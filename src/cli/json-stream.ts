@@ -89,17 +89,20 @@ function* arrayPieces(length: number, at: (i: number) => unknown, indent: string
  * Writes `JSON.stringify(value, null, 2)` through `out` in chunks of about `CHUNK_CHARS`, each cut
  * after a line feed so that a writer adding a line feed to a text without one (the CLI's) adds it
  * only after the last chunk: the output is the one-string output, byte for byte. Never builds the
- * whole text.
+ * whole text. When `out` returns false (a stream's buffer is full), waits for `drained` before the
+ * next chunk: a reader slower than the writer (a pipe) never makes the output pile up in memory
+ * (gigabytes of a million-message run, which Node then refuses to write whole: ENOBUFS).
  */
-export function writeJson(value: unknown, out: (s: string) => void): void {
+export async function writeJson(value: unknown, out: (s: string) => unknown, drained?: () => Promise<void>): Promise<void> {
   let buffer = ''
   for (const piece of jsonPieces(value)) {
     buffer += piece
     if (buffer.length < CHUNK_CHARS) continue
     const cut = buffer.lastIndexOf('\n')
     if (cut < 0) continue
-    out(buffer.slice(0, cut + 1))
+    const more = out(buffer.slice(0, cut + 1))
     buffer = buffer.slice(cut + 1)
+    if (more === false && drained) await drained()
   }
   out(buffer)
 }

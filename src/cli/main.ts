@@ -12,6 +12,7 @@
  * the error on stderr). API keys come from
  * the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY), never from flags.
  */
+import { once } from 'node:events'
 import { pathToFileURL } from 'node:url'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { failureText } from '../engine/failure-text'
@@ -115,7 +116,7 @@ function parseOptions(command: CliCommand): NonNullable<ParseArgsConfig['options
  */
 export async function main(
   argv: string[],
-  write: (s: string) => void,
+  write: (s: string) => unknown,
   writeErr: (s: string) => void,
   cli: CliEnv = {},
 ): Promise<number> {
@@ -183,8 +184,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     }
     process.stdout.on('error', onWriteError)
     process.stderr.on('error', () => process.exit(1))
-    process.exitCode = await main(process.argv.slice(2), (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`), (s) =>
-      process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
+    process.exitCode = await main(
+      process.argv.slice(2),
+      (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
+      (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
+      { drained: () => once(process.stdout, 'drain').then(() => undefined) },
     )
   })
 }

@@ -347,6 +347,11 @@ export interface CliEnv {
   env?: Record<string, string | undefined>
   /** Default: Node's global `fetch`. */
   fetch?: FetchLike
+  /**
+   * Resolves when the output can take more after a write returned false (standard output's
+   * `drain`); absent, writes are never held back (tests collecting the output in memory).
+   */
+  drained?: () => Promise<void>
 }
 
 /** The global `fetch` of Node ≥ 18, as the engine's injected `FetchLike`. */
