@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process'
 import { statSync } from 'node:fs'
-import { totalmem } from 'node:os'
+import { constants, totalmem } from 'node:os'
 import { getHeapStatistics } from 'node:v8'
 
 /** Inputs of this many bytes or more are large enough to need more than the default heap. */
@@ -61,9 +61,6 @@ export function rerunWithLargerHeap(args: readonly string[]): Promise<number | n
   return new Promise((done) => {
     const child = spawn(process.execPath, [...process.execArgv, `${HEAP_FLAG}=${mb}`, process.argv[1]!, ...args], { stdio: 'inherit' })
     child.on('error', () => done(null))
-    child.on('exit', (code, signal) => done(code ?? (signal ? 128 + (SIGNALS[signal] ?? 0) : 1)))
+    child.on('exit', (code, signal) => done(code ?? (signal ? 128 + constants.signals[signal] : 1)))
   })
 }
-
-/** Signal numbers for the exit code of a child ended by one. */
-const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGPIPE: 13, SIGTERM: 15 }
